@@ -1,0 +1,1 @@
+"""The pure core: plan schema, reducer, claim guard, idempotency keys. No Django import here."""

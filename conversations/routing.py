@@ -1,0 +1,3 @@
+from django.urls import path
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,43 @@
+"""Read tool and act registries: the public API a domain app uses.
+
+    from registries import register_act, register_read_tool, register_case_kind
+
+Call them from your ``AppConfig.ready()``; ``manage.py check`` verifies what you registered.
+"""
+
+from .definitions import (
+    READ_ONLY,
+    ActDefinition,
+    ActMutability,
+    Actor,
+    CaseKindDefinition,
+    CaseSnapshot,
+    CommandContext,
+    CommandRefused,
+    CommandResult,
+    DemoCase,
+    DomainEventDraft,
+    OutboxDraft,
+    PolicyDecision,
+    PolicyKind,
+    ReadContext,
+    ReadToolDefinition,
+    Registry,
+)
+from .registry import (
+    get_interpreter,
+    get_registry,
+    register_act,
+    register_case_kind,
+    register_demo_cases,
+    register_interpreter,
+    register_read_tool,
+)
+
+__all__ = [
+    "READ_ONLY", "ActDefinition", "ActMutability", "Actor", "CaseKindDefinition", "CaseSnapshot",
+    "CommandContext", "CommandRefused", "CommandResult", "DemoCase", "DomainEventDraft", "OutboxDraft",
+    "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry",
+    "get_interpreter", "get_registry", "register_act", "register_case_kind", "register_demo_cases", "register_interpreter",
+    "register_read_tool",
+]

@@ -1,0 +1,55 @@
+"""System checks over the whole registry (``manage.py check`` and start-up)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.conf import settings
+from django.core.checks import Error, register
+
+from .definitions import READ_ONLY, ActMutability
+from .registry import get_registry, registrations
+
+
+@register("turnframe")
+def check_registry(app_configs=None, **kwargs):
+    errors: list[Error] = []
+    registry = get_registry()
+    counts = Counter(registrations())
+    for (kind, name), n in counts.items():
+        if n > 1:
+            errors.append(Error(f"{kind.replace('_', ' ')} {name!r} is registered {n} times",
+                                hint="Register each name once.", id="registries.E002"))
+    both = set(registry.read_tools) & set(registry.acts)
+    for name in sorted(both):
+        errors.append(Error(f"{name!r} is registered both as a read tool and as an act",
+                            hint="Mutating operations are acts only; lookups are read tools only.",
+                            id="registries.E003"))
+    for tool in registry.read_tools.values():
+        if tool.declared_mutability != READ_ONLY:
+            errors.append(Error(
+                f"read tool {tool.name!r} declares mutability {tool.declared_mutability!r}",
+                hint="A read tool must declare 'read_only'. Register a mutating operation as an act.",
+                id="registries.E001"))
+        if tool.timeout_ms <= 0 or tool.max_result_bytes <= 0:
+            errors.append(Error(f"read tool {tool.name!r} needs a positive timeout and result cap",
+                                id="registries.E004"))
+    for act in registry.acts.values():
+        if act.case_kind not in registry.case_kinds:
+            errors.append(Error(f"act {act.name!r} names unknown case kind {act.case_kind!r}", id="registries.E005"))
+        for quoted in act.quoted_fields:
+            if quoted not in act.args_schema.model_fields:
+                errors.append(Error(f"act {act.name!r} quotes unknown field {quoted!r}", id="registries.E006"))
+    mode = settings.TURNFRAME["MODE"]
+    if mode not in ("deterministic", "read_agentic", "controlled_agentic", "sandboxed_autonomous"):
+        errors.append(Error(f"TURNFRAME_MODE={mode!r} is not a known orchestration mode", id="registries.E007"))
+    if mode == "sandboxed_autonomous":
+        unsafe = [a.name for a in registry.acts.values()
+                  if not (a.sandboxed and a.mutability == ActMutability.REVERSIBLE)]
+        if unsafe:
+            errors.append(Error(
+                "TURNFRAME_MODE=sandboxed_autonomous needs every act to be sandboxed and reversible; "
+                f"these are not: {', '.join(sorted(unsafe))}",
+                hint="Use controlled_agentic, or register only sandboxed, reversible acts.",
+                id="registries.E010"))
+    return errors

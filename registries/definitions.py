@@ -1,0 +1,212 @@
+"""The registry's definition types: plain data, no Django import.
+
+A domain app describes its case kinds, read tools and acts with these types and hands them to
+``registries.register_*`` from its ``AppConfig.ready()``. The pure core (``conversations.core``)
+reads them as plain data; the runtime calls their functions.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+
+class ActMutability(enum.StrEnum):
+    """How much an act changes the world (SPEC §21.2)."""
+
+    REVERSIBLE = "reversible"
+    CONSEQUENTIAL = "consequential"
+    IRREVERSIBLE = "irreversible"
+
+
+READ_ONLY = "read_only"
+"""The only mutability a read tool may declare (SPEC §21.1)."""
+
+
+class PolicyKind(enum.StrEnum):
+    ALLOW = "allow"
+    CONFIRM = "confirm"
+    DENY = "deny"
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyDecision:
+    kind: PolicyKind
+    code: str | None = None
+
+    @classmethod
+    def allow(cls) -> PolicyDecision:
+        return cls(PolicyKind.ALLOW)
+
+    @classmethod
+    def confirm(cls, code: str) -> PolicyDecision:
+        return cls(PolicyKind.CONFIRM, code)
+
+    @classmethod
+    def deny(cls, code: str) -> PolicyDecision:
+        return cls(PolicyKind.DENY, code)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseSnapshot:
+    """A loaded case as plain data: what the reducer, policies and handlers see."""
+
+    id: str
+    kind: str
+    owner_id: int
+    title: str
+    status: str
+    revision: int
+    state: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    user_id: int
+    username: str
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True, slots=True)
+class DomainEventDraft:
+    """An event a command handler returns; the command bus numbers and persists it."""
+
+    type: str
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxDraft:
+    """An external effect to deliver after commit (SPEC §19)."""
+
+    destination: str
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    """What a command handler returns: the case's next state and what happened."""
+
+    state: Mapping[str, Any]
+    status: str
+    title: str
+    events: Sequence[DomainEventDraft]
+    outbox: Sequence[OutboxDraft] = ()
+
+
+class CommandRefused(Exception):
+    """A handler refuses a command whose arguments no longer fit the state; nothing is applied."""
+
+    def __init__(self, code: str, message: str = ""):
+        super().__init__(message or code)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class CommandContext:
+    actor: Actor
+    today: str  # ISO date in the actor's timezone
+
+
+class ReadContext(Protocol):
+    """What a read tool may use: lookups scoped to the actor. Nothing here writes."""
+
+    actor: Actor
+    today: str
+
+    def get_case(self, case_id: str) -> CaseSnapshot | None:
+        """The actor's case with this id, or None when it is missing or someone else's."""
+
+    def search_cases(self, *, kind: str | None, query: str, status: str | None) -> list[CaseSnapshot]:
+        """The actor's cases whose title matches ``query`` (empty query: all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseKindDefinition:
+    """A kind of case a domain app registers (SPEC §5)."""
+
+    name: str
+    id_prefix: str  # e.g. "clm"
+    state_schema: type[BaseModel]
+    statuses: tuple[str, ...]
+    initial_status: str
+    terminal_statuses: tuple[str, ...]
+    locked_statuses: tuple[str, ...]
+    # pure projection of a case into what a person (and the model) sees: lines, totals, next steps
+    project: Callable[[CaseSnapshot], dict[str, Any]]
+    # a one-line summary of the case for the model context and card labels
+    summarize: Callable[[CaseSnapshot], str]
+    # resolve a plan's line reference (1-based ordinal) to a stable line id; None = no such line
+    resolve_line: Callable[[CaseSnapshot, int], str | None] | None = None
+    # what the user can do next, as a short sentence (I21)
+    next_steps: Callable[[CaseSnapshot], str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadToolDefinition:
+    """A side-effect-free lookup the model may request in the read loop (SPEC §21.1)."""
+
+    name: str
+    description: str
+    args_schema: type[BaseModel]
+    handler: Callable[[BaseModel, ReadContext], Any]
+    declared_mutability: str = READ_ONLY
+    timeout_ms: int = 2000
+    max_result_bytes: int = 16_000
+    purposes: tuple[str, ...] = ("chat",)
+    authorize: Callable[[Actor, BaseModel], bool] = field(default=lambda actor, args: True)
+    kind: str = "case_state"  # case_state | search | knowledge | calculation | reference_data | attachment
+
+
+@dataclass(frozen=True, slots=True)
+class ActDefinition:
+    """A semantic change the model may propose in its plan (SPEC §21.2)."""
+
+    name: str
+    case_kind: str
+    description: str
+    args_schema: type[BaseModel]
+    mutability: ActMutability
+    # policy(case or None for creating acts, validated args) -> decision
+    policy: Callable[[CaseSnapshot | None, BaseModel], PolicyDecision]
+    # handler(case or None, args with line ids resolved, context) -> CommandResult; raises CommandRefused
+    handler: Callable[[CaseSnapshot | None, Mapping[str, Any], CommandContext], CommandResult]
+    claim_phrases: tuple[str, ...] = ()
+    quoted_fields: tuple[str, ...] = ()
+    creates_case: bool = False
+    sandboxed: bool = False
+    external: bool = False  # commits an outbox row (SPEC §19)
+    # server copy: what a card says this command will do, and what a receipt says it did
+    describe_command: Callable[[CaseSnapshot | None, Mapping[str, Any]], str] = field(
+        default=lambda case, args: "")
+    describe_event: Callable[[DomainEventDraft], str] = field(default=lambda event: event.type)
+    # fill defaults that depend on the actor's clock (e.g. a line's date = today)
+    complete_args: Callable[[Mapping[str, Any], CommandContext], dict[str, Any]] = field(
+        default=lambda args, ctx: dict(args))
+
+
+@dataclass(frozen=True, slots=True)
+class DemoCase:
+    """A case ``seed_demo`` creates by running these acts, in order, under origin ``internal_policy``."""
+
+    owner: str  # username
+    kind: str
+    title: str
+    acts: Sequence[tuple[str, Mapping[str, Any]]]  # the first one creates the case
+
+
+Interpreter = Callable[[Any], str]
+"""A local interpreter: (ModelRequest) -> model answer text, in the protocol of CONTRACT §2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    """A frozen view of everything registered, handed to the pure core."""
+
+    case_kinds: Mapping[str, CaseKindDefinition]
+    read_tools: Mapping[str, ReadToolDefinition]
+    acts: Mapping[str, ActDefinition]

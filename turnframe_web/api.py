@@ -1,0 +1,3 @@
+from ninja import NinjaAPI
+
+api = NinjaAPI(title="Turnframe web", version="1")
