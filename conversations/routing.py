@@ -1,3 +1,2 @@
-from django.urls import path
 
 websocket_urlpatterns: list = []

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 from .definitions import (
     ActDefinition,
-    DemoCase,
     CaseKindDefinition,
+    DemoCase,
     Interpreter,
     ReadToolDefinition,
     Registry,

@@ -89,10 +89,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TURNFRAME_TEST_SQLITE_NAME") or None}
 
+# the test suite's PostgreSQL lane (`TURNFRAME_TEST_POSTGRES=1`): the machines' local server
+if env_bool("TURNFRAME_TEST_POSTGRES", False):
+    DATABASES["default"] = dj_database_url.parse(
+        os.environ.get("TURNFRAME_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test"))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channel layer: in-memory by default, Redis when REDIS_URL is set
-REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+REDIS_URL = os.environ.get("REDIS_URL", "").strip() or (
+    "redis://127.0.0.1:6379/0" if env_bool("TURNFRAME_TEST_REDIS", False) else "")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                   "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe")}}}

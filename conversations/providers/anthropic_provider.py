@@ -26,6 +26,7 @@ DEFAULT_MAX_TOKENS = 4096
 
 class AnthropicProvider:
     name = "anthropic"
+    retries_internally = True  # the runtime does not add its own retry on top
 
     def __init__(
         self,

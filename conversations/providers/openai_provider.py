@@ -26,6 +26,7 @@ PLACEHOLDER_KEY = "not-needed"
 
 class OpenAIProvider:
     name = "openai"
+    retries_internally = True  # the runtime does not add its own retry on top
 
     def __init__(
         self,

@@ -1,0 +1,52 @@
+# Turnframe web. `make run` serves the app; `make test` runs the whole suite. Both set themselves up.
+SHELL := /bin/bash
+PORT ?= 8000
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+# a Python >= 3.12: $PYTHON, then python3.12/3.13 on PATH, then pyenv's, then python3 if new enough
+PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.12.1/bin/python3 $$HOME/.pyenv/versions/3.13.0/bin/python3 python3; do \
+  command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { command -v $$p; break; }; done)
+
+.PHONY: run test test-unit test-browser test-postgres lint check bench clean setup
+
+$(PY):
+	@if [ -z "$(PYTHON)" ]; then echo "Turnframe web needs Python >= 3.12 (try: pyenv install 3.12.1, or set PYTHON=/path/to/python3.12)"; exit 1; fi
+	@echo "Using $(PYTHON) ($$($(PYTHON) --version))"
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e ".[dev,postgres,redis,openai,anthropic]"
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py seed_demo
+	$(PY) manage.py recover_turns
+	@echo ""
+	@echo "  Turnframe web is at http://127.0.0.1:$(PORT)/"
+	@echo "  Sign in as alice, bob or admin (staff, /admin/) with password: $${TURNFRAME_DEMO_PASSWORD:-turnframe-demo}"
+	@echo ""
+	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) turnframe_web.asgi:application
+
+# the whole suite: unit + integration (SQLite, and PostgreSQL when TURNFRAME_TEST_POSTGRES=1), the
+# architecture contracts, the evaluation corpus, and the browser tests in their own pytest run
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
+	$(PY) manage.py check
+	$(PY) -m pytest -m "not browser" -q
+	$(PY) -m pytest -m browser -q tests/e2e
+
+test-postgres: $(STAMP)
+	TURNFRAME_TEST_POSTGRES=1 $(PY) -m pytest -m "not browser" -q
+
+bench: $(STAMP)
+	$(PY) manage.py bench
+
+clean:
+	rm -rf $(VENV) db.sqlite3* staticfiles test-artifacts

@@ -1,0 +1,129 @@
+"""The HTTP API (CONTRACT §6): thin translations between HTTP and the services."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import authenticate, login, logout
+from django.middleware.csrf import get_token
+from ninja import Router, Status
+
+from turnframe_web.errors import AppError, Invalid, NotFound
+
+from .auth import api_auth, token_create
+from .models import Case, CommandJournalEntry, Conversation, Interaction, Mode
+from .runtime import interaction_json, interaction_respond, mode_allowed, turn_submit_message
+from .schemas import ConversationIn, Credentials, MessageIn, RespondIn
+from .selectors import (
+    case_json,
+    command_json,
+    conversation_detail_json,
+    conversation_json,
+    event_json,
+    turn_json,
+)
+
+router = Router()
+
+
+@router.get("/health", auth=None)
+def health(request):
+    return {"status": "ok", "mode": settings.TURNFRAME["MODE"], "provider": settings.TURNFRAME["PROVIDER"]}
+
+
+@router.post("/auth/login", auth=None)
+def auth_login(request, body: Credentials):
+    user = authenticate(request, username=body.username, password=body.password)
+    if user is None:
+        raise AppError("Wrong username or password.", code="bad_credentials", status=401)
+    login(request, user)
+    get_token(request)  # set the CSRF cookie the browser needs for unsafe methods
+    return {"username": user.get_username()}
+
+
+@router.post("/auth/logout", auth=api_auth)
+def auth_logout(request):
+    logout(request)
+    return {"status": "ok"}
+
+
+@router.post("/auth/token", auth=None)
+def auth_token(request, body: Credentials):
+    user = authenticate(request, username=body.username, password=body.password)
+    if user is None:
+        raise AppError("Wrong username or password.", code="bad_credentials", status=401)
+    return {"token": token_create(user=user)}
+
+
+@router.post("/conversations", auth=api_auth, response={201: dict})
+def conversation_create(request, body: ConversationIn | None = None):
+    deployment = settings.TURNFRAME["MODE"]
+    mode = (body.mode if body else None) or deployment
+    if mode not in Mode.values or not mode_allowed(mode, deployment):
+        raise Invalid(f"Mode {mode!r} is not allowed here (the deployment runs {deployment}).",
+                      code="mode_not_allowed", errors=[{"loc": ["mode"], "msg": "not allowed"}])
+    conversation = Conversation.objects.create(owner=request.auth, mode=mode)
+    return Status(201, conversation_json(conversation))
+
+
+@router.get("/conversations", auth=api_auth)
+def conversation_list(request):
+    return [conversation_json(c) for c in Conversation.objects.filter(owner=request.auth)[:200]]
+
+
+@router.get("/conversations/{conversation_id}", auth=api_auth)
+def conversation_detail(request, conversation_id: str):
+    return conversation_detail_json(_owned(Conversation, conversation_id, request.auth))
+
+
+@router.post("/conversations/{conversation_id}/messages", auth=api_auth)
+def message_submit(request, conversation_id: str, body: MessageIn):
+    outcome = turn_submit_message(user=request.auth, conversation_id=conversation_id, text=body.text,
+                                  client_message_id=body.client_message_id)
+    return turn_json(outcome.turn, replayed=outcome.replayed)
+
+
+@router.get("/interactions/{interaction_id}", auth=api_auth)
+def interaction_detail(request, interaction_id: str):
+    return interaction_json(_owned(Interaction, interaction_id, request.auth))
+
+
+@router.post("/interactions/{interaction_id}/respond", auth=api_auth)
+def interaction_answer(request, interaction_id: str, body: RespondIn):
+    interaction, turn = interaction_respond(user=request.auth, interaction_id=interaction_id, option=body.option,
+                                            client_response_id=body.client_response_id)
+    return {"interaction": interaction_json(interaction), "turn": turn_json(turn)}
+
+
+@router.get("/cases", auth=api_auth)
+def case_list(request):
+    return [case_json(c) for c in Case.objects.filter(owner=request.auth).order_by("created_at")[:500]]
+
+
+@router.get("/cases/{case_id}", auth=api_auth)
+def case_detail(request, case_id: str):
+    return case_json(_owned(Case, case_id, request.auth), detail=True)
+
+
+@router.get("/cases/{case_id}/events", auth=api_auth)
+def case_events(request, case_id: str):
+    case = _owned(Case, case_id, request.auth)
+    return [event_json(e) for e in case.events.order_by("sequence")]
+
+
+@router.get("/journal", auth=api_auth)
+def journal(request, case: str | None = None, turn: str | None = None):
+    rows = CommandJournalEntry.objects.filter(case__owner=request.auth) | CommandJournalEntry.objects.filter(
+        conversation__owner=request.auth)
+    if case:
+        rows = rows.filter(case_id=case)
+    if turn:
+        rows = rows.filter(turn_id=turn)
+    return [command_json(r) for r in rows.distinct().order_by("created_at", "sequence")[:1000]]
+
+
+def _owned(model, pk: str, user):
+    """Another user's object is indistinguishable from a missing one (404)."""
+    obj = model.objects.filter(pk=pk, owner=user).first()
+    if obj is None:
+        raise NotFound(f"No such {model._meta.verbose_name}.")
+    return obj

@@ -1,0 +1,36 @@
+"""API authentication: the Django session (browser, CSRF enforced) or a bearer token (API clients)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.utils import timezone
+from ninja.security import HttpBearer, SessionAuth
+
+from .models import ApiToken
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class BearerAuth(HttpBearer):
+    def authenticate(self, request, token: str):
+        row = ApiToken.objects.select_related("user").filter(key_hash=_hash(token), user__is_active=True).first()
+        if row is None:
+            return None
+        ApiToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
+        request.user = row.user
+        return row.user
+
+
+def token_create(*, user) -> str:
+    """Issue a new bearer token; only its hash is stored, so it is shown once."""
+    token = "tf_" + secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, key_hash=_hash(token), prefix=token[:10])
+    return token
+
+
+# bearer first: an API client with a token never needs a CSRF header; a browser session does
+api_auth = [BearerAuth(), SessionAuth(csrf=True)]

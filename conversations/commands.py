@@ -1,0 +1,165 @@
+"""Steps M-N: the command bus (SPEC §16).
+
+A command is admitted to the journal under its idempotency key before it runs, and runs in one
+database transaction that checks the expected revision with a conditional UPDATE, applies the
+handler's state, appends its events and outbox rows, and settles its journal row. The bus refuses
+any origin that does not satisfy the act's mutability (I12), whoever calls it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from pydantic import ValidationError
+
+from conversations.core.origins import CONFIRMED_INTERACTION, origin_allows
+from registries import Actor, CommandContext, CommandRefused, get_registry
+
+from .ids import new_id
+from .models import Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry
+from .readloop import snapshot
+
+log = logging.getLogger(__name__)
+Status = CommandJournalEntry.Status
+SETTLED = {Status.COMMITTED, Status.REJECTED, Status.CONFLICT, Status.FAILED, Status.OUTCOME_UNKNOWN,
+           Status.DECLINED, Status.STALE}
+
+
+@dataclass(frozen=True)
+class Execution:
+    status: str
+    code: str | None
+    events: list[str]
+    case: str | None
+
+
+class _Abort(Exception):
+    def __init__(self, status: str, code: str):
+        super().__init__(code)
+        self.status, self.code = status, code
+
+
+def journal_admit(**fields) -> tuple[CommandJournalEntry, bool]:
+    """Insert a journal row; the unique key makes a second admission return the first row (I14)."""
+    try:
+        with transaction.atomic():
+            return CommandJournalEntry.objects.create(**fields), True
+    except IntegrityError:
+        existing = CommandJournalEntry.objects.filter(idempotency_key=fields["idempotency_key"]).first()
+        if existing is None:
+            raise
+        return existing, False
+
+
+def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, today: str) -> Execution:
+    """Run one admitted command exactly once. A settled row returns its recorded outcome."""
+    entry.refresh_from_db()
+    if entry.status in SETTLED:
+        return _recorded(entry)
+    definition = get_registry().acts.get(entry.act)
+    if definition is None:
+        return _settle(entry, Status.REJECTED, "act_not_registered")
+    if not origin_allows(definition.mutability, origin.get("kind", "")):
+        log.error("command %s refused: origin %s does not satisfy %s", entry.id, origin.get("kind"),
+                  definition.mutability)
+        return _settle(entry, Status.REJECTED, "origin_not_allowed")
+    if origin["kind"] == CONFIRMED_INTERACTION and not _confirmation_holds(entry, origin, actor):
+        return _settle(entry, Status.REJECTED, "origin_not_verified")
+    kinds = get_registry().case_kinds
+    ctx = CommandContext(actor=actor, today=today)
+    try:
+        with transaction.atomic():
+            case = None
+            if not definition.creates_case:
+                case = entry.case or _case_from_same_turn(entry)
+                if case is None:
+                    raise _Abort(Status.REJECTED, "case_not_created_yet")
+                case = Case.objects.get(pk=case.pk)
+                if case.owner_id != actor.user_id:
+                    raise _Abort(Status.REJECTED, "not_authorized")
+                if case.revision != entry.expected_revision:
+                    raise _Abort(Status.CONFLICT, "revision_conflict")
+            try:
+                result = definition.handler(snapshot(case) if case else None, entry.args, ctx)
+            except CommandRefused as refused:
+                raise _Abort(Status.REJECTED, refused.code) from None
+            kind = kinds[definition.case_kind]
+            try:
+                state = kind.state_schema.model_validate(dict(result.state)).model_dump(mode="json")
+            except ValidationError:
+                raise _Abort(Status.REJECTED, "invalid_state") from None
+            if case is None:
+                case = Case.objects.create(id=new_id(kind.id_prefix), kind=kind.name, owner_id=actor.user_id,
+                                           title=result.title, status=result.status, revision=1, state=state)
+            else:
+                updated = Case.objects.filter(pk=case.pk, revision=entry.expected_revision).update(
+                    state=state, status=result.status, title=result.title, revision=entry.expected_revision + 1,
+                    updated_at=timezone.now())
+                if updated != 1:  # someone committed in between: nothing of ours is applied (I13)
+                    raise _Abort(Status.CONFLICT, "revision_conflict")
+            # settle the row conditionally: a second executor of the same row changes nothing
+            claimed = CommandJournalEntry.objects.filter(pk=entry.pk, status__in=[Status.PENDING, Status.EXECUTING]
+                                                         ).update(status=Status.COMMITTED, case=case,
+                                                                  origin=origin, origin_kind=origin["kind"],
+                                                                  updated_at=timezone.now())
+            if claimed != 1:
+                raise _Abort("raced", "already_settled")
+            last = DomainEvent.objects.filter(case=case).aggregate(m=Max("sequence"))["m"] or 0
+            events = [DomainEvent(case=case, revision=case.revision if definition.creates_case
+                                  else entry.expected_revision + 1,
+                                  sequence=last + i + 1, type=e.type, data=dict(e.data), command=entry)
+                      for i, e in enumerate(result.events)]
+            DomainEvent.objects.bulk_create(events)
+            for effect in result.outbox:
+                OutboxEntry.objects.create(destination=effect.destination, idempotency_key=entry.idempotency_key,
+                                           case=case, command=entry, payload=dict(effect.payload))
+            ids = [e.id for e in events]
+            CommandJournalEntry.objects.filter(pk=entry.pk).update(result={"events": ids})
+    except _Abort as abort:
+        if abort.status == "raced":
+            entry.refresh_from_db()
+            return _recorded(entry)
+        return _settle(entry, abort.status, abort.code)
+    entry.refresh_from_db()
+    return Execution(Status.COMMITTED, None, ids, case.id)
+
+
+def _confirmation_holds(entry: CommandJournalEntry, origin: dict, actor: Actor) -> bool:
+    """I19: the interaction must exist, belong to the clicking user, be resolving, and name this row."""
+    interaction = Interaction.objects.filter(pk=origin.get("interaction"), owner_id=actor.user_id).first()
+    return bool(interaction and interaction.status == Interaction.Status.RESOLVING
+                and entry.interaction_id == interaction.id and origin.get("option") == "confirm")
+
+
+def _case_from_same_turn(entry: CommandJournalEntry) -> Case | None:
+    if not entry.case_from_act:
+        return None
+    creator = CommandJournalEntry.objects.filter(turn_id=entry.turn_id, plan_act_id=entry.case_from_act,
+                                                 status=Status.COMMITTED).select_related("case").first()
+    if creator and creator.case:
+        CommandJournalEntry.objects.filter(pk=entry.pk).update(case=creator.case)
+        return creator.case
+    return None
+
+
+def _settle(entry: CommandJournalEntry, status: str, code: str) -> Execution:
+    CommandJournalEntry.objects.filter(pk=entry.pk).exclude(status__in=SETTLED).update(
+        status=status, result={"code": code}, updated_at=timezone.now())
+    entry.refresh_from_db()
+    return _recorded(entry)
+
+
+def _recorded(entry: CommandJournalEntry) -> Execution:
+    return Execution(entry.status, (entry.result or {}).get("code"), list((entry.result or {}).get("events", [])),
+                     entry.case_id)
+
+
+def journal_settle_unexecuted(*, entries, status: str) -> None:
+    """Settle rows behind a declined, stale or superseded card: they never run."""
+    CommandJournalEntry.objects.filter(pk__in=[e.pk if hasattr(e, "pk") else e for e in entries],
+                                       status=Status.AWAITING_CONFIRMATION).update(status=status,
+                                                                                   updated_at=timezone.now())

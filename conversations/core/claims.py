@@ -1,0 +1,40 @@
+"""The claim guard (SPEC §18, I16): model prose may not claim an effect no committed event backs.
+
+A model-written block that contains any act's claim phrase, when that act committed no event in
+this turn, is refused whole and replaced by a notice. It is never edited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+UNBACKED_CLAIM = "unbacked_claim_removed"
+UNBACKED_CLAIM_TEXT = "A sentence of the assistant's reply was removed: it described a change that did not happen."
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCheck:
+    allowed: bool
+    act: str | None = None
+    phrase: str | None = None
+
+
+@lru_cache(maxsize=512)
+def _pattern(phrase: str) -> re.Pattern[str]:
+    words = r"\s+".join(re.escape(w) for w in phrase.split())
+    return re.compile(rf"(?<![\w-]){words}(?![\w-])", re.IGNORECASE)
+
+
+def check_claims(text: str, claim_phrases: Mapping[str, Iterable[str]], backed_acts: Iterable[str]) -> ClaimCheck:
+    """Is ``text`` free of unbacked claims? ``backed_acts``: acts with a committed event this turn."""
+    backed = set(backed_acts)
+    for act, phrases in claim_phrases.items():
+        if act in backed:
+            continue
+        for phrase in phrases:
+            if _pattern(phrase).search(text or ""):
+                return ClaimCheck(False, act, phrase)
+    return ClaimCheck(True)

@@ -1,0 +1,531 @@
+"""The TurnReducer (SPEC §13): a pure function from a whole plan to commands, cards and outcomes.
+
+It does no I/O. The runtime loads everything first (cases visible to the actor, the registry on
+offer, the actor's clock) and hands it over as plain data. The stages run in the order of §13:
+
+1. schema validation (all-or-nothing, I18)       -> ``validate_plan`` raises ``PlanInvalid``
+2. evidence validation against the user's message
+3. target resolution (ambiguity -> one selection card per reference, I8)
+4. retractions, corrections and holds (before any effect)
+5. policy evaluation
+6. confirmation derivation
+7. exactly one outcome per act (I11)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from registries.definitions import (
+    ActDefinition,
+    ActMutability,
+    Actor,
+    CaseSnapshot,
+    CommandContext,
+    CommandRefused,
+    PolicyKind,
+    Registry,
+)
+
+from .plan import CaseRef, UserTurnPlan
+
+
+class Outcome:
+    EXECUTED = "executed"
+    AWAITING_CONFIRMATION = "awaiting_confirmation"
+    AWAITING_SELECTION = "awaiting_selection"
+    HELD = "held"
+    RETRACTED = "retracted"
+    SUPERSEDED = "superseded"
+    REFUSED = "refused"
+    CONFLICT = "conflict"
+    OUTCOME_UNKNOWN = "outcome_unknown"
+    DECLINED = "declined"
+    STALE = "stale"
+
+
+ALL_OUTCOMES = frozenset(v for k, v in vars(Outcome).items() if k.isupper())
+NEW_CASE = "new:"  # prefix of a case created by an earlier act of the same plan
+
+
+class PlanInvalid(Exception):
+    """Stage 1 failed: the whole plan is rejected, nothing runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class ValidatedAct:
+    id: str
+    act: str
+    ref: CaseRef | None
+    args: dict[str, Any]  # validated, JSON form, corrections applied
+    evidence: str
+    corrected_by: str | None = None  # the correction's evidence, when one replaced arguments
+    corrected_fields: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "act": self.act, "ref": self.ref.model_dump(exclude_none=True) if self.ref else None,
+                "args": self.args, "evidence": self.evidence, "corrected_by": self.corrected_by,
+                "corrected_fields": list(self.corrected_fields)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ValidatedAct:
+        ref = CaseRef.model_validate(data["ref"]) if data.get("ref") else None
+        return cls(id=data["id"], act=data["act"], ref=ref, args=dict(data["args"]), evidence=data["evidence"],
+                   corrected_by=data.get("corrected_by"), corrected_fields=tuple(data.get("corrected_fields", ())))
+
+
+@dataclass(frozen=True, slots=True)
+class ValidatedPlan:
+    plan: UserTurnPlan
+    acts: tuple[ValidatedAct, ...]
+
+
+@dataclass(slots=True)
+class ActResult:
+    """The reducer's verdict on one proposed act, and the trace of why (I20)."""
+
+    id: str
+    act: str
+    outcome: str
+    code: str | None = None
+    case: str | None = None  # case id, or "new:<act id>", or None
+    args: dict[str, Any] = field(default_factory=dict)
+    evidence: str = ""
+    target: str = ""  # how the case was found: id | active | match | only_open | new | selection
+    policy: str | None = None  # allow | confirm:<code> | deny:<code>
+    origin: str | None = None  # direct_user_act for commands that run now
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCommand:
+    act_id: str
+    act: str
+    case: str | None  # a case id, or "new:<act id>" for a case this turn creates, or None to create
+    args: dict[str, Any]
+    expected_revision: int
+    sequence: int
+    needs_confirmation: bool
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedConfirmation:
+    case: str
+    bound_revision: int
+    act_ids: tuple[str, ...]
+    codes: tuple[str, ...]  # policy codes that asked for it (empty: mutability did)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedSelection:
+    reference: str  # what the user said, e.g. "match:Berlin" or "active"
+    case_kind: str
+    candidates: tuple[str, ...]
+    held_acts: tuple[ValidatedAct, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    code: str
+    text: str
+    act: str | None = None
+
+
+@dataclass(slots=True)
+class Reduction:
+    acts: list[ActResult] = field(default_factory=list)
+    commands: list[PlannedCommand] = field(default_factory=list)
+    confirmations: list[PlannedConfirmation] = field(default_factory=list)
+    selections: list[PlannedSelection] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFacts:
+    """Everything the reducer needs, loaded beforehand."""
+
+    message: str
+    mode: str
+    actor: Actor
+    today: str
+    registry: Registry  # the acts on offer for this turn (disabled ones already removed)
+    cases: Mapping[str, CaseSnapshot]  # cases the actor may touch, by id
+    active_case: str | None
+
+
+# --------------------------------------------------------------------------- stage 1
+
+
+def validate_plan(plan: UserTurnPlan, registry: Registry) -> ValidatedPlan:
+    """All-or-nothing schema validation (I18). Raises PlanInvalid naming the first problem."""
+    problems: list[str] = []
+    ids = [a.id for a in plan.acts]
+    if len(ids) != len(set(ids)):
+        problems.append("act ids must be unique")
+    known = set(ids)
+    for r in plan.retractions:
+        if r.act not in known:
+            problems.append(f"retraction names unknown act id {r.act!r}")
+    corrections: dict[str, dict[str, Any]] = {}
+    for c in plan.corrections:
+        if c.act not in known:
+            problems.append(f"correction names unknown act id {c.act!r}")
+        corrections.setdefault(c.act, {}).update(c.args)
+    for con in plan.constraints:
+        for name in con.acts:
+            if name != "*" and name not in registry.acts:
+                problems.append(f"constraint names unknown act {name!r}")
+    validated: list[ValidatedAct] = []
+    for a in plan.acts:
+        definition = registry.acts.get(a.act)
+        if definition is None:
+            problems.append(f"act {a.id}: {a.act!r} is not an act on offer")
+            continue
+        if definition.creates_case and a.case is not None:
+            problems.append(f"act {a.id}: {a.act} creates a case and takes no case reference")
+        args, error = _validate_args(definition, a.args)
+        if error:
+            problems.append(f"act {a.id} ({a.act}) arguments: {error}")
+            continue
+        corrected_by = None
+        if a.id in corrections:
+            merged, error = _validate_args(definition, {**a.args, **corrections[a.id]})
+            if error:
+                problems.append(f"correction of act {a.id} ({a.act}): {error}")
+                continue
+            args = merged
+            corrected_by = " / ".join(c.evidence for c in plan.corrections if c.act == a.id)
+        validated.append(ValidatedAct(a.id, a.act, a.case, args, a.evidence, corrected_by,
+                                      tuple(corrections.get(a.id, {}))))
+    if problems:
+        raise PlanInvalid("; ".join(problems))
+    return ValidatedPlan(plan, tuple(validated))
+
+
+def _validate_args(definition: ActDefinition, args: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    try:
+        model = definition.args_schema.model_validate(dict(args))
+    except ValidationError as exc:
+        return {}, "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                             for e in exc.errors(include_url=False))
+    return model.model_dump(mode="json", exclude_none=True), None
+
+
+def args_model(definition: ActDefinition, args: Mapping[str, Any]) -> BaseModel:
+    return definition.args_schema.model_validate({k: v for k, v in args.items() if k != "line_id"})
+
+
+# --------------------------------------------------------------------------- stages 2-7
+
+
+def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
+    """Stages 2-7 over a plan that passed stage 1."""
+    out = Reduction()
+    plan = validated.plan
+    if facts.mode == "read_agentic" and validated.acts:
+        for a in validated.acts:
+            out.acts.append(ActResult(a.id, a.act, Outcome.REFUSED, "acts_not_allowed_in_mode", args=a.args,
+                                      evidence=a.evidence))
+        out.notices.append(Notice("acts_not_allowed_in_mode",
+                                  "In this conversation I can look things up, but I cannot change anything."))
+        return out
+
+    results = {a.id: ActResult(a.id, a.act, "", args=a.args, evidence=a.evidence) for a in validated.acts}
+    acts = {a.id: a for a in validated.acts}
+
+    # stage 2: evidence, against the user's message only
+    for a in validated.acts:
+        code = _evidence_problem(a, facts.registry.acts[a.act], facts.message)
+        if code:
+            _refuse(out, results[a.id], code, facts)
+    for r in plan.retractions:
+        if not _occurs(r.evidence, facts.message) and not results[r.act].outcome:
+            _refuse(out, results[r.act], "evidence_not_found", facts)  # fail closed: neither run nor guess
+
+    # stage 3: targets
+    new_cases: dict[str, str] = {}  # case kind -> plan act id that creates one
+    ambiguous: dict[str, tuple[str, list[str], list[str]]] = {}  # reference -> (kind, candidates, act ids)
+    for a in validated.acts:
+        definition = facts.registry.acts[a.act]
+        res = results[a.id]
+        if definition.creates_case:
+            res.case, res.target = f"{NEW_CASE}{a.id}", "new"
+            if not res.outcome:
+                new_cases[definition.case_kind] = a.id
+            continue
+        if res.outcome:
+            continue
+        if a.ref is None or a.ref.active:
+            if definition.case_kind in new_cases:
+                res.case, res.target = f"{NEW_CASE}{new_cases[definition.case_kind]}", "new"
+                continue
+        target, how, candidates = _resolve(a.ref, definition, facts)
+        if target:
+            res.case, res.target = target, how
+        elif candidates:
+            key = _ref_key(a.ref, definition)
+            kind, cands, ids = ambiguous.setdefault(key, (definition.case_kind, candidates, []))
+            ids.append(a.id)
+            res.target = "selection"
+        else:
+            _refuse(out, res, "target_not_found", facts)
+
+    # stage 4: retractions, corrections (already merged in stage 1), holds
+    for r in plan.retractions:
+        res = results[r.act]
+        if res.outcome != Outcome.REFUSED:
+            res.outcome, res.code = Outcome.RETRACTED, None
+    for con in plan.constraints:
+        covered = [a for a in validated.acts
+                   if ("*" in con.acts or a.act in con.acts) and results[a.id].outcome in ("",)]
+        for a in covered:
+            results[a.id].outcome, results[a.id].code = Outcome.HELD, "held_by_constraint"
+        if covered:
+            names = ", ".join(sorted({a.act.replace("_", " ") for a in covered}))
+            out.notices.append(Notice("held_by_constraint",
+                                      f"Held as you asked (“{con.evidence.strip()}”): {names}."))
+    for key, (kind, candidates, ids) in ambiguous.items():
+        waiting = [i for i in ids if not results[i].outcome]
+        if not waiting:
+            continue
+        for i in waiting:
+            results[i].outcome = Outcome.AWAITING_SELECTION
+        out.selections.append(PlannedSelection(key, kind, tuple(candidates), tuple(acts[i] for i in waiting)))
+        out.notices.append(Notice("selection_needed", "Which claim do you mean? Choose one on the card."))
+
+    # stages 3b (lines), 5 and 6 for everything still undecided
+    ready = [acts[a.id] for a in validated.acts if not results[a.id].outcome]
+    _decide(out, ready, results, facts)
+    out.acts = [results[a.id] for a in validated.acts]
+    return out
+
+
+def reduce_selected(held: Sequence[ValidatedAct], case_id: str, facts: TurnFacts) -> Reduction:
+    """Resume acts that waited on a selection card, now on the chosen case (SPEC §17)."""
+    out = Reduction()
+    results = {a.id: ActResult(a.id, a.act, "", case=case_id, args=a.args, evidence=a.evidence, target="selection")
+               for a in held}
+    for a in held:
+        snapshot = facts.cases.get(case_id)
+        if snapshot is None or snapshot.kind != facts.registry.acts[a.act].case_kind:
+            _refuse(out, results[a.id], "target_not_found", facts)
+    _decide(out, [a for a in held if not results[a.id].outcome], results, facts)
+    out.acts = [results[a.id] for a in held]
+    return out
+
+
+def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, ActResult], facts: TurnFacts) -> None:
+    """Line resolution, policy and confirmation derivation, then revisions in plan order."""
+    ctx = CommandContext(actor=facts.actor, today=facts.today)
+    provisional: dict[str, CaseSnapshot] = {}
+    creations = {f"{NEW_CASE}{a.id}": a for a in ready if facts.registry.acts[a.act].creates_case}
+    for a in ready:
+        definition = facts.registry.acts[a.act]
+        res = results[a.id]
+        on_new_case = bool(res.case and res.case.startswith(NEW_CASE) and not definition.creates_case)
+        if on_new_case:
+            creator = results.get(res.case.removeprefix(NEW_CASE))
+            if creator is None or creator.outcome != Outcome.EXECUTED or "line" in a.args:
+                _refuse(out, res, "case_not_created_yet", facts)
+                continue
+        case = _snapshot(res.case, facts, provisional, creations, ctx)
+        if "line" in a.args:
+            kind = facts.registry.case_kinds.get(definition.case_kind)
+            line_id = kind.resolve_line(case, int(a.args["line"])) if (kind and kind.resolve_line and case) else None
+            if line_id is None:
+                _refuse(out, res, "line_not_found", facts, case)
+                continue
+            res.args = {**a.args, "line_id": line_id}
+        res.args = definition.complete_args(res.args, ctx)
+        decision = definition.policy(case, args_model(definition, res.args))
+        if decision.kind == PolicyKind.DENY:
+            res.policy = f"deny:{decision.code}"
+            _refuse(out, res, decision.code or "policy_denied", facts, case)
+            continue
+        res.policy = "allow" if decision.kind == PolicyKind.ALLOW else f"confirm:{decision.code}"
+        needs_card = definition.mutability != ActMutability.REVERSIBLE or decision.kind == PolicyKind.CONFIRM
+        if needs_card and on_new_case:
+            _refuse(out, res, "case_not_created_yet", facts)
+            continue
+        if needs_card:
+            res.outcome = Outcome.AWAITING_CONFIRMATION
+        else:
+            res.outcome, res.origin = Outcome.EXECUTED, "direct_user_act"
+
+    # revisions: per case, commands that run now first (plan order), then those behind the card
+    next_revision: dict[str, int] = {}
+    sequence = 0
+    for wanted in (Outcome.EXECUTED, Outcome.AWAITING_CONFIRMATION):
+        card_acts: dict[str, list[str]] = {}
+        card_codes: dict[str, list[str]] = {}
+        card_revision: dict[str, int] = {}
+        for a in ready:
+            res = results[a.id]
+            if res.outcome != wanted:
+                continue
+            key = res.case or f"{NEW_CASE}{a.id}"
+            if key not in next_revision:
+                next_revision[key] = facts.cases[key].revision if key in facts.cases else 0
+            if wanted == Outcome.AWAITING_CONFIRMATION:
+                card_revision.setdefault(key, next_revision[key])
+                card_acts.setdefault(key, []).append(a.id)
+                if res.policy and res.policy.startswith("confirm:"):
+                    card_codes.setdefault(key, []).append(res.policy.split(":", 1)[1])
+            sequence += 1
+            out.commands.append(PlannedCommand(
+                act_id=a.id, act=a.act, case=res.case if facts.registry.acts[a.act].creates_case is False else None,
+                args=res.args, expected_revision=next_revision[key], sequence=sequence,
+                needs_confirmation=wanted == Outcome.AWAITING_CONFIRMATION, evidence=a.evidence))
+            next_revision[key] += 1
+        for key, ids in card_acts.items():
+            out.confirmations.append(PlannedConfirmation(key, card_revision[key], tuple(ids),
+                                                         tuple(dict.fromkeys(card_codes.get(key, [])))))
+
+
+def _snapshot(case_ref: str | None, facts: TurnFacts, provisional: dict[str, CaseSnapshot],
+              creations: Mapping[str, ValidatedAct], ctx: CommandContext) -> CaseSnapshot | None:
+    """The case an act's policy sees; a case this plan creates is previewed with its (pure) handler."""
+    if case_ref is None:
+        return None
+    if case_ref in facts.cases:
+        return facts.cases[case_ref]
+    creator = creations.get(case_ref)
+    if creator is None:
+        return None
+    if case_ref not in provisional:
+        definition = facts.registry.acts[creator.act]
+        try:
+            result = definition.handler(None, definition.complete_args(creator.args, ctx), ctx)
+        except CommandRefused:
+            return None
+        provisional[case_ref] = CaseSnapshot(id=case_ref, kind=definition.case_kind, owner_id=facts.actor.user_id,
+                                             title=result.title, status=result.status, revision=1,
+                                             state=dict(result.state))
+    return provisional[case_ref]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: CaseSnapshot | None = None) -> None:
+    res.outcome, res.code = Outcome.REFUSED, code
+    out.notices.append(Notice(code, notice_text(code, res.act, case), act=res.act))
+
+
+_NOTICE_COPY = {
+    "evidence_not_found": "I did not {act}: I could not find that request in your message.",
+    "argument_not_in_evidence": "I did not {act}: a value I read is not in what you wrote.",
+    "target_not_found": "I did not {act}: I could not find the claim you mean.",
+    "line_not_found": "I did not {act}: {case} has no such line.",
+    "case_locked": "I did not {act}: {case} is {status} and can no longer be changed.",
+    "case_not_created_yet": "I did not {act}: open the claim first, then ask again.",
+    "acts_not_allowed_in_mode": "In this conversation I can look things up, but I cannot change anything.",
+}
+
+
+def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None) -> str:
+    template = _NOTICE_COPY.get(code, "I did not {act} ({code}).")
+    return template.format(act=(act or "act").replace("_", " "), code=code,
+                           case=f"“{case.title}”" if case else "the claim",
+                           status=case.status if case else "closed")
+
+
+def _ref_key(ref: CaseRef | None, definition: ActDefinition) -> str:
+    if ref is None or ref.active:
+        return f"active:{definition.case_kind}"
+    if ref.match:
+        return f"match:{definition.case_kind}:{_norm(ref.match)}"
+    return f"id:{ref.id}"
+
+
+def _resolve(ref: CaseRef | None, definition: ActDefinition,
+             facts: TurnFacts) -> tuple[str | None, str, list[str]]:
+    """(case id, how, candidates). Never picks by recency: several candidates -> a selection."""
+    kind = definition.case_kind
+    if ref is not None and ref.id:
+        case = facts.cases.get(ref.id)
+        if case is None or case.kind != kind or case.owner_id != facts.actor.user_id:
+            return None, "", []
+        return case.id, "id", []
+    open_of_kind = [c for c in facts.cases.values() if c.kind == kind and c.owner_id == facts.actor.user_id
+                    and _is_open(c, facts)]
+    if ref is not None and ref.match:
+        needle = _norm(ref.match)
+        hits = [c for c in open_of_kind if needle in _norm(c.title)]
+        if not hits:
+            words = [w for w in needle.split() if len(w) > 2]
+            hits = [c for c in open_of_kind if words and all(w in _norm(c.title) for w in words)]
+        if len(hits) == 1:
+            return hits[0].id, "match", []
+        return None, "", sorted(c.id for c in hits) if len(hits) > 1 else []
+    active = facts.cases.get(facts.active_case or "")
+    if active is not None and active.kind == kind:
+        return active.id, "active", []
+    if len(open_of_kind) == 1:
+        return open_of_kind[0].id, "only_open", []
+    return None, "", sorted(c.id for c in open_of_kind) if len(open_of_kind) > 1 else []
+
+
+def _is_open(case: CaseSnapshot, facts: TurnFacts) -> bool:
+    kind = facts.registry.case_kinds.get(case.kind)
+    return kind is None or case.status not in kind.terminal_statuses
+
+
+_SPACE = re.compile(r"\s+")
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "—": "-", "–": "-"})
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", (text or "").translate(_QUOTES)).strip().casefold()
+
+
+def _occurs(evidence: str, message: str) -> bool:
+    needle = _norm(evidence)
+    return bool(needle) and needle in _norm(message)
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
+
+
+def numbers_in(text: str) -> list[Decimal]:
+    found = []
+    for raw in _NUMBER.findall(text or ""):
+        token = raw.replace(" ", "")
+        if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+            token = token.replace(",", "")
+        else:
+            token = token.replace(",", ".")
+        try:
+            found.append(Decimal(token))
+        except InvalidOperation:
+            continue
+    return found
+
+
+def _quoted_in(value: Any, evidence: str) -> bool:
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return _norm(str(value)) in _norm(evidence)
+    return any(n == number for n in numbers_in(evidence))
+
+
+def _evidence_problem(act: ValidatedAct, definition: ActDefinition, message: str) -> str | None:
+    if not _occurs(act.evidence, message):
+        return "evidence_not_found"
+    if act.corrected_by is not None:
+        if not all(_occurs(part, message) for part in act.corrected_by.split(" / ")):
+            return "evidence_not_found"
+    for name in definition.quoted_fields:
+        if name not in act.args:
+            continue
+        source = act.corrected_by if (act.corrected_by and name in act.corrected_fields) else act.evidence
+        if not _quoted_in(act.args[name], source or ""):
+            return "argument_not_in_evidence"
+    return None

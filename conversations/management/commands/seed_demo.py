@@ -1,0 +1,12 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from conversations.services import demo_seed
+
+
+class Command(BaseCommand):
+    help = "Create the demo users (alice, bob, admin) and alice's two draft claims. Safe to run again."
+
+    def handle(self, *args, **options):
+        cases = demo_seed(password=settings.TURNFRAME["DEMO_PASSWORD"])
+        self.stdout.write(f"demo users: alice, bob, admin (staff); claims: {', '.join(c.title for c in cases)}")

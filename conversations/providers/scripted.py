@@ -1,0 +1,39 @@
+"""The scripted provider (CONTRACT §5): replays answers from a JSON file, re-read on every call."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conversations.core.context import ModelRequest
+
+from .base import ProviderFailure
+
+
+class ScriptedProvider:
+    """One instance per turn and role; each call consumes the next answer for the message."""
+
+    def __init__(self, path: str | None, role: str = "primary"):
+        self.name = "scripted" if role == "primary" else f"scripted:{role}"
+        self.path = path
+        self.role = role
+        self.calls = 0
+
+    def complete(self, request: ModelRequest) -> str:
+        index, self.calls = self.calls, self.calls + 1
+        if not self.path:
+            raise ProviderFailure("unavailable", "TURNFRAME_SCRIPT is not set")
+        try:
+            script = json.loads(Path(self.path).read_text(encoding="utf-8"))
+            answers = script["messages"][request.message][self.role]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ProviderFailure("unavailable", "no scripted answer for this message") from None
+        if not isinstance(answers, list) or index >= len(answers):
+            raise ProviderFailure("unavailable", "the script has no further answer for this message")
+        answer = answers[index]
+        if isinstance(answer, dict) and set(answer) == {"fail"}:
+            kind = answer["fail"] if answer["fail"] in ProviderFailure.KINDS else "unavailable"
+            raise ProviderFailure(kind, f"scripted failure: {answer['fail']}")
+        if isinstance(answer, dict) and set(answer) == {"raw"}:
+            return str(answer["raw"])
+        return json.dumps(answer)

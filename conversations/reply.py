@@ -1,0 +1,62 @@
+"""Step P: compose the reply (SPEC §18): receipts, notices, cards, guarded prose, the way forward."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from conversations.core.claims import UNBACKED_CLAIM, UNBACKED_CLAIM_TEXT, check_claims
+from registries import DomainEventDraft, Registry
+
+from .models import Case, CommandJournalEntry, DomainEvent, Interaction
+from .readloop import snapshot
+
+PENDING_CARD = {
+    Interaction.Kind.CONFIRMATION: "Confirm or decline the card above to go on.",
+    Interaction.Kind.SELECTION: "Choose the claim on the card above to go on.",
+}
+NOTHING_OPEN = "You can open a claim (“start a new claim for the Berlin trip”), add lines, or ask me a question."
+
+
+def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices: Iterable[dict[str, Any]],
+                  interactions: Sequence[Interaction], answers: Sequence[dict[str, Any]], say: str | None,
+                  active_case: Case | None, open_cards: Sequence[Interaction]) -> dict[str, Any]:
+    """Blocks in order; model prose only after the claim guard let it through (I16)."""
+    blocks: list[dict[str, Any]] = []
+    commands = {c.id: c.act for c in CommandJournalEntry.objects.filter(pk__in={e.command_id for e in events})}
+    backed = {commands[e.command_id] for e in events}
+    for event in events:
+        act = registry.acts.get(commands[event.command_id])
+        text = act.describe_event(DomainEventDraft(event.type, event.data)) if act else event.type
+        blocks.append({"kind": "receipt", "text": text, "event": event.id})
+    notices = list(notices)
+    prose: list[dict[str, Any]] = []
+    phrases = {name: act.claim_phrases for name, act in registry.acts.items()}
+    for kind, text in [("answer", a["text"]) for a in answers] + ([("say", say)] if say else []):
+        verdict = check_claims(text, phrases, backed)
+        if verdict.allowed:
+            prose.append({"kind": kind, "text": text})
+        else:
+            notices.append({"code": UNBACKED_CLAIM, "text": UNBACKED_CLAIM_TEXT})
+    seen: set[tuple[str, str]] = set()
+    for notice in notices:
+        key = (notice["code"], notice["text"])
+        if key not in seen:
+            seen.add(key)
+            blocks.append({"kind": "notice", "code": notice["code"], "text": notice["text"]})
+    for interaction in interactions:
+        blocks.append({"kind": "interaction", "text": interaction.prompt, "interaction": interaction.id})
+    blocks.extend(prose)
+    blocks.append({"kind": "ask", "text": way_forward(registry, active_case, open_cards)})
+    return {"blocks": blocks}
+
+
+def way_forward(registry: Registry, active_case: Case | None, open_cards: Sequence[Interaction]) -> str:
+    """I21: the open card, else what can be done next with the active case, else how to start."""
+    if open_cards:
+        return PENDING_CARD[open_cards[-1].kind]
+    if active_case is not None:
+        kind = registry.case_kinds.get(active_case.kind)
+        if kind and kind.next_steps:
+            return kind.next_steps(snapshot(active_case))
+    return NOTHING_OPEN

@@ -1,0 +1,641 @@
+"""The turn algorithm of SPEC §23, steps A to Q, in that order.
+
+``turn_submit_message`` runs a message turn; ``interaction_respond`` runs a click turn (no model
+call); ``turn_recover`` finishes a turn a crash interrupted, without repeating an effect. Read the
+functions top to bottom: each step is marked with its letter.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool, RoundRecord
+from conversations.core.keys import idempotency_key
+from conversations.core.origins import CONFIRMED_INTERACTION, DIRECT_USER_ACT
+from conversations.core.reducer import (
+    NEW_CASE,
+    ActResult,
+    Outcome,
+    Reduction,
+    TurnFacts,
+    ValidatedAct,
+    reduce_selected,
+    reduce_turn,
+)
+from conversations.providers.base import ProviderFailure
+from conversations.providers.registry import build_provider
+from registries import Actor, Registry, get_registry
+from registries.models import EntryStatus
+from registries.services import entry_statuses
+from turnframe_web.errors import AppError, Conflict, Invalid, NotFound
+
+from . import stream
+from .commands import command_execute, journal_admit, journal_settle_unexecuted
+from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
+from .readloop import ActorReadContext, LoopSettings, acquire_plan, snapshot
+from .reply import compose_reply
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+NOTICE_COPY = {
+    "provider_unavailable": "I could not reach the language model, so nothing was changed. Please try again.",
+    "plan_rejected": "I could not make sense of that reliably, so nothing was changed. Could you rephrase?",
+    "read_budget_exhausted": "I looked up too many things without reaching an answer, so nothing was changed.",
+    "revision_conflict": "The claim changed while I was working on it, so that change was not applied.",
+    "turn_interrupted": "This message was interrupted before anything changed. Please send it again.",
+    "declined": "Declined: nothing was changed.",
+    "selection_none": "Nothing was changed.",
+}
+MODE_CAPS = {"deterministic": {"acts"}, "read_agentic": {"reads"}, "controlled_agentic": {"reads", "acts"},
+             "sandboxed_autonomous": {"reads", "acts", "autonomous"}}
+
+
+class SimulatedCrash(BaseException):
+    """Raised at a named crash point by chaos tests; BaseException so no handler swallows it."""
+
+
+CRASH_POINTS: set[str] = set()
+
+
+def _crash_point(name: str) -> None:
+    if name in CRASH_POINTS:
+        raise SimulatedCrash(name)
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    turn: Turn
+    replayed: bool
+
+
+def mode_allowed(requested: str, deployment: str) -> bool:
+    """A conversation may narrow the deployment's mode, never widen it (SPEC §3)."""
+    return requested in MODE_CAPS and MODE_CAPS[requested] <= MODE_CAPS.get(deployment, set())
+
+
+def actor_of(user) -> Actor:
+    return Actor(user_id=user.pk, username=user.get_username(), timezone=getattr(user, "timezone", None) or "UTC")
+
+
+def today_for(actor: Actor) -> str:
+    try:
+        zone = ZoneInfo(actor.timezone)
+    except Exception:
+        zone = ZoneInfo("UTC")
+    return timezone.now().astimezone(zone).date().isoformat()
+
+
+def offered_registry(mode: str) -> Registry:
+    """What this turn may offer: disabled or quarantined entries are left out (the audit mirror)."""
+    registry = get_registry()
+    statuses = entry_statuses()
+    active = {name for name, status in statuses.items() if status == EntryStatus.ACTIVE}
+    unmirrored = {n for n in (*registry.read_tools, *registry.acts) if n not in statuses}
+    usable = active | unmirrored
+    tools = {n: t for n, t in registry.read_tools.items() if n in usable and "reads" in MODE_CAPS[mode]}
+    acts = {n: a for n, a in registry.acts.items() if n in usable}
+    return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
+
+
+# =============================================================================== message turns
+
+
+def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
+    # A: accept; a repeated client id returns the recorded turn and nothing re-runs
+    conversation = Conversation.objects.filter(pk=conversation_id, owner=user).first()
+    if conversation is None:
+        raise NotFound("No such conversation.")
+    if client_message_id:
+        existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
+        if existing is not None:
+            return TurnOutcome(existing, True)
+    # B: validate the shape
+    text = (text or "").strip()
+    if not text:
+        raise Invalid("The message is empty.", errors=[{"loc": ["text"], "msg": "must not be empty"}])
+    limit = settings.TURNFRAME["MAX_MESSAGE_CHARS"]
+    if len(text) > limit:
+        raise AppError(f"The message is longer than {limit} characters.", code="message_too_long", status=413)
+    turn = _turn_open(conversation, kind=Turn.Kind.MESSAGE, text=text,
+                      client_message_id=client_message_id or f"auto:{time.time_ns()}")
+    if isinstance(turn, TurnOutcome):
+        return turn
+    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": text})
+    try:
+        _run_message_turn(turn, conversation, user)
+    except SimulatedCrash:
+        raise
+    except Exception:
+        log.exception("turn %s failed unexpectedly", turn.id)
+        _turn_recover_or_fail(turn)
+    turn.refresh_from_db()
+    return TurnOutcome(turn, False)
+
+
+def _turn_open(conversation: Conversation, *, kind: str, text: str, client_message_id: str,
+               interaction: Interaction | None = None, option: str = "") -> Turn | TurnOutcome:
+    """Insert the running turn. The database allows one running turn per conversation."""
+    try:
+        with transaction.atomic():
+            return Turn.objects.create(
+                conversation=conversation, kind=kind, text=text, client_message_id=client_message_id,
+                interaction=interaction, option=option, mode=conversation.mode,
+                active_case_before=conversation.active_case_id or "")
+    except IntegrityError:
+        existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
+        if existing is not None:
+            return TurnOutcome(existing, True)
+        raise Conflict("Another message of this conversation is still being handled.", code="turn_in_progress") from None
+
+
+def _run_message_turn(turn: Turn, conversation: Conversation, user) -> None:
+    actor = actor_of(user)
+    today = today_for(actor)
+    mode = conversation.mode
+    registry = offered_registry(mode)
+    _set_phase(turn, Phase.UNDERSTANDING)
+    # D: load the actor's relevant cases;  E: project them (pure)
+    cases = _load_cases(actor, registry, conversation.active_case_id)
+    # F: the model context
+    base = _model_request(turn, conversation, actor, today, mode, registry, cases)
+    # G-H: the read-only loop and one plan (retry once, then the fallback, before any commit)
+    providers = [build_provider(settings.TURNFRAME["PROVIDER"], role="primary")]
+    if settings.TURNFRAME["FALLBACK_PROVIDER"]:
+        providers.append(build_provider(settings.TURNFRAME["FALLBACK_PROVIDER"], role="fallback"))
+    limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
+    ctx = ActorReadContext(actor, today, registry)
+    rounds: list[dict[str, Any]] = []
+
+    def on_round(record: RoundRecord, provider: str) -> None:
+        number = len(rounds) + 1
+        row = ReadRound.objects.create(turn=turn, round=number, provider=provider, status=record.status,
+                                       requests=record.requests, results=record.results, error=record.error or "")
+        rounds.append({"round": number, "provider": provider, "status": record.status})
+        stream.publish(conversation.id, "read_round", {"turn": turn.id, **round_json(row)})
+
+    try:
+        loop = acquire_plan(providers=providers, base=base, tools=dict(registry.read_tools), registry=registry,
+                            ctx=ctx, limits=limits, on_round=on_round)
+    except ProviderFailure as failure:
+        _fail_closed(turn, conversation, "provider_unavailable", {"provider_failure": failure.kind})
+        return
+    if loop.validated is None:
+        _finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
+                             {"raw": loop.raw, "detail": loop.detail})
+        return
+    # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
+    referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
+    cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk__in=referenced, owner=user)})
+    facts = TurnFacts(message=turn.text, mode=mode, actor=actor, today=today, registry=registry, cases=cases,
+                      active_case=conversation.active_case_id)
+    reduction = reduce_turn(loop.validated, facts)
+    plan = loop.validated.plan
+    trace = {"rounds": rounds, "plan_raw": loop.raw, "plan": plan.model_dump(mode="json")}
+    _apply_reduction(turn, conversation, actor, today, registry, reduction, trace,
+                     answers=[a.model_dump() for a in plan.answers], say=plan.say)
+
+
+def _apply_reduction(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
+                     reduction: Reduction, trace: dict[str, Any], *, answers: list[dict[str, Any]], say: str | None,
+                     resolved: Interaction | None = None) -> None:
+    """Steps L to Q, shared by message turns and selection clicks."""
+    _set_phase(turn, Phase.REDUCED)
+    # L: persist cards and journal every command before anything runs or is mentioned (I6)
+    with transaction.atomic():
+        cards = _persist_interactions(turn, conversation, actor, registry, reduction)
+        rows = _journal_commands(turn, conversation, reduction, cards)
+        acts_json = [_act_json(a) for a in reduction.acts]
+        trace = {**trace, "acts": [_act_trace(a) for a in reduction.acts],
+                 "command_ids": [r.id for r in rows], "interaction_ids": [c.id for c in cards],
+                 "notices": [n.code for n in reduction.notices]}
+        Turn.objects.filter(pk=turn.pk).update(
+            phase=Phase.EXECUTING, acts=acts_json, trace=trace,
+            notices=[{"code": n.code, "text": n.text} for n in reduction.notices])
+    _crash_point("after_interactions_persisted")
+    for card in cards:
+        stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
+    _crash_point("after_journal_admission")
+    # M-N: execute what is ready, in plan order, each in its own transaction
+    _execute_ready(turn, actor, today, [r for r in rows if r.status == JStatus.PENDING])
+    _set_phase(turn, Phase.COMMITTED)
+    _crash_point("after_commit")
+    _compose_and_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved)
+
+
+def _execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry]) -> None:
+    for row in sorted(rows, key=lambda r: r.sequence):
+        origin = row.origin or {"kind": DIRECT_USER_ACT}
+        result = command_execute(entry=row, origin=origin, actor=actor, today=today)
+        trace = dict(Turn.objects.values_list("trace", flat=True).get(pk=turn.pk))
+        trace["event_ids"] = trace.get("event_ids", []) + result.events
+        if row.id not in trace.get("command_ids", []):
+            trace["command_ids"] = trace.get("command_ids", []) + [row.id]
+        acts = list(Turn.objects.values_list("acts", flat=True).get(pk=turn.pk))
+        for act in acts:
+            if act["id"] == row.plan_act_id and (turn.kind == Turn.Kind.CLICK or act["outcome"] == Outcome.EXECUTED):
+                act["outcome"], act["code"] = _outcome_of(result.status), result.code
+                act["case"] = result.case or act.get("case")
+        notices = list(Turn.objects.values_list("notices", flat=True).get(pk=turn.pk))
+        if result.status == JStatus.CONFLICT:
+            notices.append({"code": "revision_conflict", "text": NOTICE_COPY["revision_conflict"]})
+        elif result.status == JStatus.REJECTED:
+            notices.append({"code": result.code or "rejected",
+                            "text": f"I could not {row.act.replace('_', ' ')} ({result.code})."})
+        Turn.objects.filter(pk=turn.pk).update(trace=trace, acts=acts, notices=notices)
+
+
+def _outcome_of(status: str) -> str:
+    return {JStatus.COMMITTED: Outcome.EXECUTED, JStatus.CONFLICT: Outcome.CONFLICT,
+            JStatus.OUTCOME_UNKNOWN: Outcome.OUTCOME_UNKNOWN}.get(status, Outcome.REFUSED)
+
+
+def _compose_and_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
+                         resolved: Interaction | None = None) -> None:
+    # O: re-project changed cases; cards bound to an older revision go stale
+    turn.refresh_from_db()
+    trace = turn.trace or {}
+    events = list(DomainEvent.objects.filter(pk__in=trace.get("event_ids", [])).order_by("created_at", "sequence"))
+    changed = {e.case_id for e in events}
+    staled = _stale_cards(changed)
+    active = _next_active_case(conversation, turn, events)
+    # P: compose from committed events, notices, cards and guarded prose
+    cards = list(Interaction.objects.filter(pk__in=trace.get("interaction_ids", [])))
+    open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
+    reply = compose_reply(registry=registry, events=events, notices=turn.notices, interactions=cards,
+                          answers=answers, say=say, active_case=active, open_cards=open_cards)
+    _set_phase(turn, Phase.COMPOSED)
+    # Q: persist the reply exactly as sent, then deliver
+    trace["active_case_after"] = active.id if active else None
+    Turn.objects.filter(pk=turn.pk).update(reply=reply, trace=trace, phase=Phase.DELIVERED,
+                                           status=Turn.Status.COMPLETED)
+    for card in staled + ([resolved] if resolved else []):
+        card.refresh_from_db()
+        stream.publish(conversation.id, "interaction.resolved", {"interaction": interaction_json(card)})
+    turn.refresh_from_db()
+    from .selectors import turn_json
+
+    stream.publish(conversation.id, "turn.completed", {"turn": turn_json(turn)})
+
+
+def _next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent]) -> Case | None:
+    """A turn that touched a case makes it active; a read-only question keeps the active case (§27.16)."""
+    touched = [e.case_id for e in events]
+    touched += [a["case"] for a in turn.acts if a.get("case") and not str(a["case"]).startswith(NEW_CASE)
+                and a.get("outcome") in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
+    if touched:
+        Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
+    conversation.refresh_from_db()
+    return conversation.active_case
+
+
+def _stale_cards(changed_cases: set[str]) -> list[Interaction]:
+    """Pending cards bound to a revision that is no longer live can never run: mark them stale."""
+    staled = []
+    for card in Interaction.objects.filter(case_id__in=changed_cases, status=Interaction.Status.PENDING,
+                                           kind=Interaction.Kind.CONFIRMATION).select_related("case"):
+        if card.case_revision != card.case.revision:
+            if Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+                journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+                staled.append(card)
+    return staled
+
+
+def _fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:
+    """Every provider failed: status failed, a notice, no journal row, no event (SPEC §7.2)."""
+    registry = get_registry()
+    notices = [{"code": code, "text": NOTICE_COPY[code]}]
+    open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
+    reply = compose_reply(registry=registry, events=[], notices=notices, interactions=[], answers=[], say=None,
+                          active_case=conversation.active_case, open_cards=open_cards)
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.FAILED, phase=Phase.FAILED, notices=notices,
+                                           reply=reply, trace={**(turn.trace or {}), **detail,
+                                                               "active_case_after": conversation.active_case_id})
+    turn.refresh_from_db()
+    from .selectors import turn_json
+
+    stream.publish(conversation.id, "turn.failed", {"turn": turn_json(turn)})
+
+
+def _finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
+                         detail: dict[str, Any]) -> None:
+    """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
+    Turn.objects.filter(pk=turn.pk).update(
+        notices=[{"code": code, "text": NOTICE_COPY[code]}], trace={**detail, "ending": code}, phase=Phase.COMMITTED)
+    _compose_and_deliver(turn, conversation, registry, answers=[], say=None)
+
+
+# =============================================================================== L: cards and journal
+
+
+def _persist_interactions(turn: Turn, conversation: Conversation, actor: Actor, registry: Registry,
+                          reduction: Reduction) -> list[Interaction]:
+    cards: list[Interaction] = []
+    by_id = {a.id: a for a in reduction.acts}
+    commands = {c.act_id: c for c in reduction.commands}
+    for confirmation in reduction.confirmations:
+        case = Case.objects.get(pk=confirmation.case)
+        _supersede_open_cards(case)
+        lines = [registry.acts[by_id[i].act].describe_command(snapshot(case), commands[i].args)
+                 or by_id[i].act.replace("_", " ") for i in confirmation.act_ids]
+        reason = " (over the 1000 EUR limit)" if "amount_over_limit" in confirmation.codes else ""
+        cards.append(Interaction.objects.create(
+            conversation=conversation, turn=turn, owner_id=actor.user_id, kind=Interaction.Kind.CONFIRMATION,
+            case=case, case_revision=confirmation.bound_revision,
+            prompt=f"Please confirm{reason}: " + "; ".join(lines) + ".",
+            options=[{"id": "confirm", "label": "Confirm", "action": {"type": "execute_commands"}},
+                     {"id": "decline", "label": "Decline", "action": {"type": "decline"}}]))
+    for selection in reduction.selections:
+        candidates = list(Case.objects.filter(pk__in=selection.candidates, owner_id=actor.user_id))
+        options = [{"id": c.id, "label": c.title, "action": {"type": "resume_acts", "case": c.id}}
+                   for c in candidates]
+        options.append({"id": "none", "label": "None of these", "action": {"type": "none"}})
+        what = ", ".join(a.act.replace("_", " ") for a in selection.held_acts)
+        cards.append(Interaction.objects.create(
+            conversation=conversation, turn=turn, owner_id=actor.user_id, kind=Interaction.Kind.SELECTION,
+            blocking=False, prompt=f"Which claim do you mean ({what})?", options=options,
+            held_acts=[a.to_json() for a in selection.held_acts], candidates=[c.id for c in candidates]))
+    return cards
+
+
+def _supersede_open_cards(case: Case) -> None:
+    """I5: a new blocking card on a case supersedes the open one, which can never be answered again."""
+    for old in Interaction.objects.filter(case=case, blocking=True, status=Interaction.Status.PENDING):
+        if Interaction.objects.filter(pk=old.pk, status=Interaction.Status.PENDING).update(
+                status=Interaction.Status.SUPERSEDED, resolved_at=timezone.now()):
+            journal_settle_unexecuted(entries=old.commands.all(), status=JStatus.STALE)
+            transaction.on_commit(lambda old=old: stream.publish(
+                old.conversation_id, "interaction.resolved", {"interaction": interaction_json(old)}))
+
+
+def _journal_commands(turn: Turn, conversation: Conversation, reduction: Reduction,
+                      cards: list[Interaction]) -> list[CommandJournalEntry]:
+    card_of = {}
+    for confirmation, card in zip(reduction.confirmations, [c for c in cards if c.kind == "confirmation"],
+                                  strict=True):
+        for act_id in confirmation.act_ids:
+            card_of[act_id] = card
+    rows = []
+    for command in reduction.commands:
+        on_new = bool(command.case and command.case.startswith(NEW_CASE))
+        case_id = None if (on_new or command.case is None) else command.case
+        key = idempotency_key(conversation=conversation.id, turn=turn.id, act_id=command.act_id,
+                              case=command.case, expected_revision=command.expected_revision, args=command.args)
+        row, _ = journal_admit(
+            idempotency_key=key, conversation=conversation, turn=turn, plan_act_id=command.act_id, act=command.act,
+            case_id=case_id, case_from_act=command.case.removeprefix(NEW_CASE) if on_new else "",
+            args=command.args, expected_revision=command.expected_revision, sequence=command.sequence,
+            status=JStatus.AWAITING_CONFIRMATION if command.needs_confirmation else JStatus.PENDING,
+            origin={} if command.needs_confirmation else {"kind": DIRECT_USER_ACT, "evidence": command.evidence},
+            origin_kind="none" if command.needs_confirmation else DIRECT_USER_ACT,
+            interaction=card_of.get(command.act_id))
+        rows.append(row)
+    return rows
+
+
+# =============================================================================== click turns
+
+
+def interaction_respond(*, user, interaction_id: str, option: str, client_response_id: str | None = None
+                        ) -> tuple[Interaction, Turn]:
+    """Answer a card (SPEC §17). The click sends ids only; the server runs the stored action (I7)."""
+    deadline = time.monotonic() + 15
+    while True:
+        # C: load and check the interaction, scoped to the user (a foreign id is a missing id)
+        interaction = Interaction.objects.filter(pk=interaction_id, owner=user).select_related("case").first()
+        if interaction is None:
+            raise NotFound("No such interaction.")
+        if option not in {o["id"] for o in interaction.options}:
+            raise Invalid("That is not one of the card's options.", code="invalid_option",
+                          errors=[{"loc": ["option"], "msg": "not an option of this interaction"}])
+        status = interaction.status
+        if status in (Interaction.Status.RESOLVED, Interaction.Status.DECLINED):
+            if interaction.chosen_option == option and interaction.result_turn_id:
+                return interaction, interaction.result_turn  # a repeated answer: the original outcome
+            raise Conflict("This card was already answered.", code="interaction_closed")
+        if status == Interaction.Status.STALE:
+            raise Conflict("The claim changed since this card was made; nothing was run.", code="interaction_stale")
+        if status in (Interaction.Status.SUPERSEDED, Interaction.Status.EXPIRED):
+            raise Conflict("This card was replaced by a newer one.", code="interaction_closed")
+        if status == Interaction.Status.RESOLVING:
+            if time.monotonic() > deadline:
+                raise Conflict("This card is being answered.", code="interaction_closed")
+            time.sleep(0.05)
+            continue
+        if interaction.kind == Interaction.Kind.CONFIRMATION and interaction.case.revision != interaction.case_revision:
+            if Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+                journal_settle_unexecuted(entries=interaction.commands.all(), status=JStatus.STALE)
+                interaction.refresh_from_db()
+                stream.publish(interaction.conversation_id, "interaction.resolved",
+                               {"interaction": interaction_json(interaction)})
+            raise Conflict("The claim changed since this card was made; nothing was run.", code="interaction_stale")
+        # the one conditional update that decides who answers (concurrency by the database)
+        won = Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
+            status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user)
+        if won:
+            break
+    conversation = interaction.conversation
+    turn = _turn_open(conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction, option=option,
+                      client_message_id=client_response_id or f"click:{interaction.id}:{option}")
+    if isinstance(turn, TurnOutcome):  # not expected: the click id is unique per interaction and option
+        turn = turn.turn
+        return interaction, turn
+    Interaction.objects.filter(pk=interaction.pk).update(result_turn=turn)
+    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": ""})
+    try:
+        _run_click_turn(turn, conversation, interaction, option, user)
+    except SimulatedCrash:
+        raise
+    except Exception:
+        log.exception("click turn %s failed unexpectedly", turn.id)
+        _turn_recover_or_fail(turn)
+    interaction.refresh_from_db()
+    turn.refresh_from_db()
+    return interaction, turn
+
+
+def _run_click_turn(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user) -> None:
+    actor = actor_of(user)
+    today = today_for(actor)
+    registry = offered_registry(conversation.mode)
+    action = next(o["action"] for o in interaction.options if o["id"] == option)
+    rows = list(interaction.commands.order_by("sequence"))
+    acts = [{"id": r.plan_act_id, "act": r.act, "case": r.case_id, "outcome": "", "code": None} for r in rows]
+    if action["type"] == "execute_commands":
+        origin = {"kind": CONFIRMED_INTERACTION, "interaction": interaction.id, "option": option, "user": actor.user_id}
+        with transaction.atomic():
+            CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.AWAITING_CONFIRMATION
+                                               ).update(status=JStatus.PENDING, origin=origin,
+                                                        origin_kind=CONFIRMED_INTERACTION)
+            Turn.objects.filter(pk=turn.pk).update(phase=Phase.EXECUTING, acts=acts,
+                                                   trace={"click": {"interaction": interaction.id, "option": option},
+                                                          "command_ids": [r.id for r in rows]})
+        _crash_point("after_journal_admission")
+        rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
+        _execute_ready(turn, actor, today, rows)
+        _finish_click(interaction, Interaction.Status.RESOLVED)
+        _set_phase(turn, Phase.COMMITTED)
+        _crash_point("after_commit")
+        _compose_and_deliver(turn, conversation, registry, answers=[], say=None, resolved=interaction)
+        return
+    if action["type"] == "decline":
+        journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
+        for a in acts:
+            a["outcome"] = Outcome.DECLINED
+        _finish_click(interaction, Interaction.Status.DECLINED)
+        Turn.objects.filter(pk=turn.pk).update(acts=acts, phase=Phase.COMMITTED,
+                                               notices=[{"code": "declined", "text": NOTICE_COPY["declined"]}],
+                                               trace={"click": {"interaction": interaction.id, "option": option}})
+        _compose_and_deliver(turn, conversation, registry, answers=[], say=None, resolved=interaction)
+        return
+    held = [ValidatedAct.from_json(a) for a in interaction.held_acts]
+    if action["type"] == "none":
+        _finish_click(interaction, Interaction.Status.RESOLVED)
+        Turn.objects.filter(pk=turn.pk).update(
+            acts=[{"id": a.id, "act": a.act, "case": None, "outcome": Outcome.DECLINED, "code": None} for a in held],
+            notices=[{"code": "selection_none", "text": NOTICE_COPY["selection_none"]}], phase=Phase.COMMITTED,
+            trace={"click": {"interaction": interaction.id, "option": option}})
+        _compose_and_deliver(turn, conversation, registry, answers=[], say=None, resolved=interaction)
+        return
+    # a selection: resume the held acts on exactly the chosen case, through policy and confirmation
+    chosen = Case.objects.filter(pk=action["case"], owner=user).first()
+    if chosen is None or chosen.id not in interaction.candidates:
+        raise NotFound("No such case.")
+    Conversation.objects.filter(pk=conversation.pk).update(active_case=chosen)
+    facts = TurnFacts(message="", mode=conversation.mode, actor=actor, today=today, registry=registry,
+                      cases={chosen.id: snapshot(chosen)}, active_case=chosen.id)
+    reduction = reduce_selected(held, chosen.id, facts)
+    _finish_click(interaction, Interaction.Status.RESOLVED)
+    _apply_reduction(turn, conversation, actor, today, registry, reduction,
+                     {"click": {"interaction": interaction.id, "option": option}}, answers=[], say=None,
+                     resolved=interaction)
+
+
+def _finish_click(interaction: Interaction, status: str) -> None:
+    Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING).update(
+        status=status, resolved_at=timezone.now())
+
+
+# =============================================================================== recovery
+
+
+def turn_recover(turn: Turn) -> Turn:
+    """Finish a turn a crash left running, never repeating an effect (SPEC §23)."""
+    turn.refresh_from_db()
+    if turn.status != Turn.Status.RUNNING:
+        return turn
+    conversation = turn.conversation
+    registry = get_registry()
+    plan = (turn.trace or {}).get("plan") or {}
+    answers, say = plan.get("answers", []), plan.get("say")
+    if turn.phase in (Phase.RECEIVED, Phase.UNDERSTANDING, Phase.REDUCED):
+        # nothing was journaled (L is one transaction with the phase change): fail, do not re-plan
+        if turn.kind == Turn.Kind.CLICK and turn.interaction_id:
+            Interaction.objects.filter(pk=turn.interaction_id, status=Interaction.Status.RESOLVING).update(
+                status=Interaction.Status.PENDING, chosen_option="", answered_by=None, result_turn=None)
+        _fail_closed(turn, conversation, "turn_interrupted", {"recovered": True})
+        return Turn.objects.get(pk=turn.pk)
+    user = conversation.owner
+    actor = actor_of(user)
+    if turn.phase == Phase.EXECUTING:
+        rows = list(CommandJournalEntry.objects.filter(
+            pk__in=(turn.trace or {}).get("command_ids", []), status__in=[JStatus.PENDING, JStatus.EXECUTING]))
+        _execute_ready(turn, actor, today_for(actor), rows)  # by key: committed rows are never re-run
+        if turn.kind == Turn.Kind.CLICK and turn.interaction_id:
+            interaction = Interaction.objects.get(pk=turn.interaction_id)
+            _finish_click(interaction, Interaction.Status.DECLINED if turn.option == "decline"
+                          else Interaction.Status.RESOLVED)
+        _set_phase(turn, Phase.COMMITTED)
+    resolved = Interaction.objects.filter(pk=turn.interaction_id).first() if turn.interaction_id else None
+    _compose_and_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved)
+    return Turn.objects.get(pk=turn.pk)
+
+
+def turns_recover_all() -> list[str]:
+    recovered = []
+    for turn in Turn.objects.filter(status=Turn.Status.RUNNING).order_by("created_at"):
+        turn_recover(turn)
+        recovered.append(turn.id)
+    return recovered
+
+
+def _turn_recover_or_fail(turn: Turn) -> None:
+    try:
+        turn_recover(turn)
+    except Exception:
+        log.exception("recovery of turn %s failed; it stays running for `manage.py recover_turns`", turn.id)
+
+
+# =============================================================================== helpers
+
+
+def _set_phase(turn: Turn, phase: str) -> None:
+    Turn.objects.filter(pk=turn.pk).update(phase=phase)
+    turn.phase = phase
+
+
+def _load_cases(actor: Actor, registry: Registry, active_case: str | None) -> dict[str, Any]:
+    kinds = {a.case_kind for a in registry.acts.values()} | set(registry.case_kinds)
+    open_q = Q(owner_id=actor.user_id, kind__in=kinds)
+    terminal = {s for k in registry.case_kinds.values() for s in k.terminal_statuses}
+    qs = Case.objects.filter(open_q & ~Q(status__in=terminal))
+    if active_case:
+        qs = qs | Case.objects.filter(pk=active_case, owner_id=actor.user_id)
+    return {c.id: snapshot(c) for c in qs.distinct()}
+
+
+def _model_request(turn: Turn, conversation: Conversation, actor: Actor, today: str, mode: str, registry: Registry,
+                   cases: dict[str, Any]) -> ModelRequest:
+    summaries = []
+    for case in cases.values():
+        kind = registry.case_kinds.get(case.kind)
+        summaries.append(CaseSummary(id=case.id, kind=case.kind, title=case.title, status=case.status,
+                                     revision=case.revision, summary=kind.summarize(case) if kind else case.title,
+                                     view=kind.project(case) if kind else {}))
+    tools = [OfferedTool(t.name, t.description, t.args_schema.model_json_schema())
+             for t in registry.read_tools.values()] if "reads" in MODE_CAPS[mode] else []
+    acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), a.args_schema.model_json_schema(),
+                       a.creates_case) for a in registry.acts.values()]
+    excerpt = []
+    for previous in Turn.objects.filter(conversation=conversation, kind=Turn.Kind.MESSAGE).exclude(pk=turn.pk
+                                                                                                  ).order_by("-created_at")[:3]:
+        excerpt.append({"role": "user", "text": previous.text})
+    return ModelRequest(message=turn.text, mode=mode, today=today, timezone=actor.timezone, username=actor.username,
+                        active_case=conversation.active_case_id, cases=summaries, read_tools=tools, acts=acts,
+                        rounds=[], excerpt=list(reversed(excerpt)))
+
+
+def _act_json(a: ActResult) -> dict[str, Any]:
+    return {"id": a.id, "act": a.act, "case": a.case if a.case and not a.case.startswith(NEW_CASE) else None,
+            "outcome": a.outcome, "code": a.code}
+
+
+def _act_trace(a: ActResult) -> dict[str, Any]:
+    return {"id": a.id, "act": a.act, "case": a.case, "outcome": a.outcome, "code": a.code, "args": a.args,
+            "evidence": a.evidence, "target": a.target, "policy": a.policy, "origin": a.origin}
+
+
+def round_json(row: ReadRound) -> dict[str, Any]:
+    return {"round": row.round, "status": row.status, "requests": row.requests, "results": row.results,
+            "error": row.error or None, "provider": row.provider}
+
+
+def interaction_json(i: Interaction) -> dict[str, Any]:
+    commands = [{"id": c.id, "act": c.act, "args": {k: v for k, v in c.args.items() if k != "line_id"},
+                 "status": c.status} for c in i.commands.order_by("sequence")]
+    return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
+            "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"]} for o in i.options],
+            "commands": commands, "candidates": i.candidates, "chosen_option": i.chosen_option or None,
+            "conversation": i.conversation_id, "turn": i.turn_id,
+            "created_at": i.created_at.isoformat() if i.created_at else None}

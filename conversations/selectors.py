@@ -1,0 +1,69 @@
+"""Reads: the JSON shapes of CONTRACT §6, built from the database alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
+from .runtime import interaction_json, round_json
+
+
+def conversation_json(c: Conversation) -> dict[str, Any]:
+    return {"id": c.id, "mode": c.mode, "active_case": c.active_case_id, "created_at": c.created_at.isoformat()}
+
+
+def conversation_detail_json(c: Conversation) -> dict[str, Any]:
+    turns = c.turns.order_by("created_at").prefetch_related("read_rounds")
+    pending = Interaction.objects.filter(conversation=c, status=Interaction.Status.PENDING)
+    return {**conversation_json(c), "turns": [turn_json(t) for t in turns],
+            "pending_interactions": [interaction_json(i) for i in pending]}
+
+
+def command_json(row: CommandJournalEntry) -> dict[str, Any]:
+    origin = {"kind": row.origin_kind, **{k: v for k, v in (row.origin or {}).items() if k != "kind"}}
+    return {"id": row.id, "idempotency_key": row.idempotency_key, "act": row.act, "case": row.case_id,
+            "status": row.status, "origin": origin, "expected_revision": row.expected_revision, "turn": row.turn_id,
+            "interaction": row.interaction_id, "args": {k: v for k, v in row.args.items() if k != "line_id"},
+            "code": (row.result or {}).get("code"), "created_at": row.created_at.isoformat()}
+
+
+def turn_json(t: Turn, *, replayed: bool = False) -> dict[str, Any]:
+    trace = t.trace or {}
+    commands = CommandJournalEntry.objects.filter(pk__in=trace.get("command_ids", [])).order_by("sequence")
+    events = DomainEvent.objects.filter(pk__in=trace.get("event_ids", [])).order_by("created_at", "sequence")
+    interactions = Interaction.objects.filter(pk__in=trace.get("interaction_ids", []))
+    return {
+        "id": t.id, "conversation": t.conversation_id, "kind": t.kind,
+        "status": "failed" if t.status == Turn.Status.FAILED else ("completed" if t.status == Turn.Status.COMPLETED
+                                                                   else "running"),
+        "phase": t.phase, "text": t.text, "replayed": replayed, "client_message_id": t.client_message_id,
+        "interaction": t.interaction_id, "option": t.option or None,
+        "read_rounds": [round_json(r) for r in t.read_rounds.all()],
+        "acts": t.acts, "commands": [{"id": c.id, "act": c.act, "case": c.case_id, "status": c.status,
+                                      "origin": {"kind": c.origin_kind, **({"interaction": c.origin.get("interaction")}
+                                                                           if c.origin.get("interaction") else {})}}
+                                     for c in commands],
+        "events": [{"id": e.id, "type": e.type, "case": e.case_id, "revision": e.revision} for e in events],
+        "interactions": [interaction_json(i) for i in interactions],
+        "notices": t.notices, "reply": t.reply or {"blocks": []},
+        "active_case": trace.get("active_case_after", t.conversation.active_case_id if t.status != "running" else None),
+        "created_at": t.created_at.isoformat(),
+    }
+
+
+def case_json(c: Case, *, detail: bool = False) -> dict[str, Any]:
+    data = {"id": c.id, "kind": c.kind, "title": c.title, "status": c.status, "revision": c.revision}
+    if detail:
+        from registries import get_registry
+
+        from .readloop import snapshot
+
+        kind = get_registry().case_kinds.get(c.kind)
+        data["state"] = c.state
+        data["view"] = kind.project(snapshot(c)) if kind else {}
+    return data
+
+
+def event_json(e: DomainEvent) -> dict[str, Any]:
+    return {"id": e.id, "type": e.type, "revision": e.revision, "data": e.data, "command": e.command_id,
+            "created_at": e.created_at.isoformat()}

@@ -1,0 +1,59 @@
+"""Writes outside the turn algorithm: demo seeding through the command bus."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from conversations.core.keys import idempotency_key
+from conversations.core.origins import INTERNAL_POLICY
+from registries import CommandContext, DemoCase, get_registry
+from registries.registry import demo_cases
+
+from .commands import command_execute, journal_admit
+from .models import Case, CommandJournalEntry
+from .runtime import actor_of
+
+
+def users_seed(*, password: str) -> dict[str, object]:
+    """The demo users of CONTRACT §8: alice, bob, and the staff user admin (password reset each run)."""
+    User = get_user_model()
+    users = {}
+    for username, staff in (("alice", False), ("bob", False), ("admin", True)):
+        user, _ = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
+        user.is_staff = user.is_superuser = staff
+        user.set_password(password)
+        user.save()
+        users[username] = user
+    return users
+
+
+def case_seed(*, owner, demo: DemoCase) -> Case:
+    """Create one demo case by running its acts under origin ``internal_policy``; idempotent by title."""
+    existing = Case.objects.filter(owner=owner, kind=demo.kind, title=demo.title).first()
+    if existing is not None:
+        return existing
+    registry = get_registry()
+    actor = actor_of(owner)
+    today = timezone.now().date().isoformat()
+    case = None
+    for i, (act, args) in enumerate(demo.acts):
+        definition = registry.acts[act]
+        key = idempotency_key(conversation="seed", turn=f"{owner.pk}:{demo.title}", act_id=str(i),
+                              case=case.id if case else None, expected_revision=i, args=args)
+        with transaction.atomic():
+            args = definition.complete_args(dict(args), CommandContext(actor=actor, today=today))
+            row, _ = journal_admit(idempotency_key=key, plan_act_id=str(i), act=act, case=case, args=args,
+                                   expected_revision=i, sequence=i, status=CommandJournalEntry.Status.PENDING,
+                                   origin={"kind": INTERNAL_POLICY, "reason": "seed_demo"},
+                                   origin_kind=INTERNAL_POLICY)
+        result = command_execute(entry=row, origin={"kind": INTERNAL_POLICY, "reason": "seed_demo"}, actor=actor,
+                                 today=today)
+        case = Case.objects.get(pk=result.case) if result.case else case
+    return case
+
+
+def demo_seed(*, password: str) -> list[Case]:
+    users = users_seed(password=password)
+    return [case_seed(owner=users[d.owner], demo=d) for d in demo_cases() if d.owner in users]

@@ -1,0 +1,61 @@
+"""Shared fixtures. The PostgreSQL lane runs the same suite with TURNFRAME_TEST_POSTGRES=1."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+
+import pytest
+from django.conf import settings
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def pytest_report_header(config):
+    db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+    return f"turnframe: database={db} channel_layer={layer}"
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("TURNFRAME_TEST_POSTGRES") == "1" and not _reachable("127.0.0.1", 5432):
+        reason = "TURNFRAME_TEST_POSTGRES=1 but PostgreSQL is not reachable at 127.0.0.1:5432"
+        print(f"\nSKIP: {reason}")
+        for item in items:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture
+def script(tmp_path, settings):
+    """Drive the model exactly: the scripted provider (CONTRACT §5), re-read on every call."""
+    path = tmp_path / "script.json"
+    messages: dict = {}
+    settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": "scripted", "SCRIPT": str(path)}
+
+    class Script:
+        def __call__(self, text: str, *primary, fallback=None):
+            messages[text] = {"primary": list(primary)}
+            if fallback is not None:
+                messages[text]["fallback"] = list(fallback)
+            path.write_text(json.dumps({"messages": messages}))
+            return text
+
+        def with_fallback(self):
+            settings.TURNFRAME = {**settings.TURNFRAME, "FALLBACK_PROVIDER": "scripted"}
+
+    path.write_text(json.dumps({"messages": {}}))
+    return Script()
+
+
+@pytest.fixture
+def mode(settings):
+    def set_mode(name: str):
+        settings.TURNFRAME = {**settings.TURNFRAME, "MODE": name}
+    return set_mode
