@@ -5,3 +5,19 @@ class ExpensesConfig(AppConfig):
     name = "expenses"
     verbose_name = "Expense claims (example domain)"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Register the ``expense_claim`` case kind, its acts, read tools and demo claims."""
+        from registries import register_act, register_case_kind, register_demo_cases, register_read_tool
+
+        from .acts import ACTS
+        from .demo import demo_cases
+        from .domain import EXPENSE_CLAIM
+        from .read_tools import READ_TOOLS
+
+        register_case_kind(EXPENSE_CLAIM)
+        for act in ACTS:
+            register_act(act)
+        for tool in READ_TOOLS:
+            register_read_tool(tool)
+        register_demo_cases(demo_cases)

@@ -1,0 +1,344 @@
+"""The six expense acts (CONTRACT §3): argument schemas, pure handlers and their server copy.
+
+A handler is ``(case | None, args, ctx) -> CommandResult``. It does no I/O and reads no clock or
+randomness beyond ``ctx``: given the same state and arguments it returns the same result, so a
+recovered command can be re-run safely. Line references arrive resolved: ``args["line_id"]`` is
+the stable id the reducer resolved the ordinal ``args["line"]`` to, at the revision the command
+was drawn for.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from registries import (
+    ActDefinition,
+    ActMutability,
+    CaseSnapshot,
+    CommandContext,
+    CommandRefused,
+    CommandResult,
+    DomainEventDraft,
+    OutboxDraft,
+    PolicyDecision,
+)
+
+from . import policies
+from .domain import INITIAL_STATUS, claim_state, claim_total, describe_line
+from .money import format_money
+from .schemas import (
+    KIND,
+    MAX_LINES,
+    AddLineArgs,
+    ExpenseClaimState,
+    Line,
+    LineChanges,
+    OpenClaimArgs,
+    RemoveLineArgs,
+    SubmitClaimArgs,
+    UpdateLineArgs,
+    WithdrawClaimArgs,
+)
+
+RESOLVED_KEYS = ("line", "line_id")  # added or kept by the runtime's line resolution
+LINE_FIELDS = ("date", "merchant", "category", "amount")
+APPROVER = "approver"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _parse[M: BaseModel](schema: type[M], args: Mapping[str, Any], drop: Iterable[str] = RESOLVED_KEYS) -> M:
+    """Re-validate the arguments the handler relies on; a mismatch refuses the command."""
+    skipped = set(drop)
+    try:
+        return schema.model_validate({k: v for k, v in args.items() if k not in skipped})
+    except ValidationError as exc:
+        raise CommandRefused("invalid_arguments", str(exc)) from exc
+
+
+def _draft(case: CaseSnapshot | None) -> tuple[CaseSnapshot, ExpenseClaimState]:
+    """The case and its state, when it is a draft claim; otherwise the command is refused."""
+    if case is None:
+        raise CommandRefused("target_not_found", "this act needs an existing claim")
+    if case.status != INITIAL_STATUS:
+        raise CommandRefused("case_locked", f"the claim is {case.status}")
+    return case, claim_state(case)
+
+
+def _find_line(state: ExpenseClaimState, args: Mapping[str, Any]) -> tuple[int, Line]:
+    """The line the runtime resolved (``line_id``) and its current 1-based ordinal."""
+    line_id = args.get("line_id")
+    for ordinal, line in enumerate(state.lines, 1):
+        if line.id == line_id:
+            return ordinal, line
+    raise CommandRefused("line_not_found", f"the claim has no line {line_id!r}")
+
+
+def new_line_id(case_id: str, counter: int, taken: Iterable[str]) -> tuple[str, int]:
+    """The next line id after ``counter`` and the counter it used: deterministic, never reused."""
+    taken = set(taken)
+    while True:
+        counter += 1
+        digest = hashlib.sha256(f"{case_id}:{counter}".encode()).digest()
+        candidate = "ln_" + base64.b32encode(digest).decode("ascii")[:6].lower()
+        if candidate not in taken:
+            return candidate, counter
+
+
+def _line_fields(line: Line) -> dict[str, str]:
+    return {name: getattr(line, name) for name in LINE_FIELDS}
+
+
+def _claim_facts(state: ExpenseClaimState) -> dict[str, Any]:
+    """What every event of a claim carries so a receipt can be written from the event alone."""
+    return {"title": state.title, "currency": state.currency, "total": claim_total(state),
+            "line_count": len(state.lines)}
+
+
+def _result(state: ExpenseClaimState, status: str, event_type: str, data: Mapping[str, Any],
+            outbox: Iterable[OutboxDraft] = ()) -> CommandResult:
+    return CommandResult(state=state.model_dump(mode="json"), status=status, title=state.title,
+                         events=[DomainEventDraft(type=event_type, data={**_claim_facts(state), **data})],
+                         outbox=list(outbox))
+
+
+def _with_lines(state: ExpenseClaimState, lines: list[Line], counter: int | None = None) -> ExpenseClaimState:
+    """A new, validated state with ``lines`` (the counter only ever grows)."""
+    return ExpenseClaimState.model_validate({
+        "title": state.title, "currency": state.currency, "lines": [line.model_dump() for line in lines],
+        "line_counter": state.line_counter if counter is None else counter,
+    })
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+def open_claim(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
+    if case is not None:
+        raise CommandRefused("invalid_target", "open_claim creates a claim; it takes no case")
+    parsed = _parse(OpenClaimArgs, args)
+    state = ExpenseClaimState(title=parsed.title, currency=parsed.currency)
+    return _result(state, INITIAL_STATUS, "claim_opened", {})
+
+
+def add_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
+    case, state = _draft(case)
+    parsed = _parse(AddLineArgs, args)
+    if len(state.lines) >= MAX_LINES:
+        raise CommandRefused("too_many_lines", f"a claim holds at most {MAX_LINES} lines")
+    line_id, counter = new_line_id(case.id, state.line_counter, (line.id for line in state.lines))
+    line = Line(id=line_id, date=parsed.date or ctx.today, merchant=parsed.merchant or "",
+                category=parsed.category, amount=parsed.amount)
+    after = _with_lines(state, [*state.lines, line], counter)
+    return _result(after, INITIAL_STATUS, "line_added",
+                   {"line_id": line.id, "ordinal": len(after.lines), **_line_fields(line)})
+
+
+def update_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
+    _, state = _draft(case)
+    ordinal, before = _find_line(state, args)
+    changes = _parse(LineChanges, args).changes()
+    changed = [name for name, value in changes.items() if getattr(before, name) != value]
+    if not changed:
+        raise CommandRefused("no_change", f"line {ordinal} already has those values")
+    line = Line.model_validate({**before.model_dump(), **{name: changes[name] for name in changed}})
+    after = _with_lines(state, [line if item.id == before.id else item for item in state.lines])
+    return _result(after, INITIAL_STATUS, "line_updated", {
+        "line_id": line.id, "ordinal": ordinal, "changed": changed,
+        "before": _line_fields(before), "after": _line_fields(line), **_line_fields(line),
+    })
+
+
+def remove_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
+    _, state = _draft(case)
+    ordinal, line = _find_line(state, args)
+    after = _with_lines(state, [item for item in state.lines if item.id != line.id])
+    return _result(after, INITIAL_STATUS, "line_removed",
+                   {"line_id": line.id, "ordinal": ordinal, **_line_fields(line)})
+
+
+def submit_claim(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
+    case, state = _draft(case)
+    _parse(SubmitClaimArgs, args)
+    if not state.lines:
+        raise CommandRefused("claim_empty", "a claim with no lines cannot be submitted")
+    payload = {
+        "claim": case.id, "revision": case.revision + 1, "submitted_by": ctx.actor.username,
+        **_claim_facts(state),
+        "lines": [{"ordinal": n, **line.model_dump(mode="json")} for n, line in enumerate(state.lines, 1)],
+    }
+    return _result(state, "submitted", "claim_submitted", {"submitted_by": ctx.actor.username},
+                   outbox=[OutboxDraft(destination=APPROVER, payload=payload)])
+
+
+def withdraw_claim(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
+    _, state = _draft(case)
+    _parse(WithdrawClaimArgs, args)
+    return _result(state, "withdrawn", "claim_withdrawn", {})
+
+
+def complete_add_line(args: Mapping[str, Any], ctx: CommandContext) -> dict[str, Any]:
+    """A line with no date is dated today in the actor's timezone."""
+    completed = dict(args)
+    if not completed.get("date"):
+        completed["date"] = ctx.today
+    return completed
+
+
+# --------------------------------------------------------------------------- server copy
+
+
+def _quoted(text: str) -> str:
+    return f"“{text}”"
+
+
+def _count(n: int) -> str:
+    return "no lines" if n == 0 else "1 line" if n == 1 else f"{n} lines"
+
+
+def _change_phrase(name: str, before: str, after: str, currency: str) -> str:
+    if name == "amount":
+        return f"amount {before} → {format_money(after, currency)}"
+    if name == "merchant":
+        return f"merchant set to {_quoted(after)}" if not before else f"merchant {_quoted(before)} → {_quoted(after)}"
+    return f"{name} {before} → {after}"
+
+
+def _change_phrases(before: Mapping[str, Any], after: Mapping[str, Any], changed: Iterable[str],
+                    currency: str) -> str:
+    return ", ".join(_change_phrase(name, str(before.get(name, "")), str(after[name]), currency)
+                     for name in changed)
+
+
+def _line_for_copy(state: ExpenseClaimState, args: Mapping[str, Any]) -> tuple[int, Line] | None:
+    """The line a command names: by resolved id, else by the ordinal the plan gave."""
+    try:
+        return _find_line(state, args)
+    except CommandRefused:
+        ordinal = args.get("line")
+        if isinstance(ordinal, int) and 1 <= ordinal <= len(state.lines):
+            return ordinal, state.lines[ordinal - 1]
+        return None
+
+
+def describe_command(case: CaseSnapshot | None, args: Mapping[str, Any], act: str) -> str:
+    """What a confirmation card says a command will do, e.g.
+    ``Remove line 2 (Hotel Adlon, 180.00 EUR) from “Berlin trip”``. Never raises."""
+    try:
+        return _describe_command(case, args, act)
+    except (KeyError, TypeError, ValueError, ValidationError):
+        return f"{act.replace('_', ' ').capitalize()}" + (f" on {_quoted(case.title)}" if case else "")
+
+
+def _describe_command(case: CaseSnapshot | None, args: Mapping[str, Any], act: str) -> str:
+    if act == "open_claim":
+        return f"Open a new claim {_quoted(str(args['title']))} in {args.get('currency', 'EUR')}"
+    if case is None:
+        raise ValueError("no case")
+    state = claim_state(case)
+    title, currency = _quoted(state.title), state.currency
+    if act == "add_line":
+        label = args.get("merchant") or str(args["category"]).capitalize()
+        day = f"on {args['date']}" if args.get("date") else "dated today"
+        return f"Add a line to {title}: {label}, {format_money(args['amount'], currency)} {day}"
+    if act in ("update_line", "remove_line"):
+        found = _line_for_copy(state, args)
+        if found is None:
+            return f"{'Change' if act == 'update_line' else 'Remove'} line {args.get('line')} of {title}"
+        ordinal, line = found
+        if act == "remove_line":
+            return f"Remove line {ordinal} ({describe_line(line, currency)}) from {title}"
+        changes = {name: args[name] for name in LINE_FIELDS if args.get(name) is not None}
+        changed = [name for name in changes if getattr(line, name) != changes[name]] or list(changes)
+        phrases = _change_phrases(_line_fields(line), changes, changed, currency)
+        return f"Change line {ordinal} of {title} ({describe_line(line, currency)}): {phrases}"
+    totals = f"{_count(len(state.lines))}, {format_money(claim_total(state), currency)}"
+    if act == "submit_claim":
+        return f"Submit {title} ({totals}) for approval"
+    if act == "withdraw_claim":
+        return f"Withdraw {title} ({totals})"
+    raise ValueError(act)
+
+
+def describe_event(event: DomainEventDraft) -> str:
+    """What a receipt says a committed event did, e.g.
+    ``Added line 4 to “Berlin trip”: Taxi, 42.50 EUR on 2026-12-01.`` Never raises."""
+    try:
+        return _describe_event(event.type, event.data)
+    except (KeyError, TypeError, ValueError):
+        return event.type.replace("_", " ").capitalize() + "."
+
+
+def _describe_event(kind: str, data: Mapping[str, Any]) -> str:
+    title, currency = _quoted(str(data["title"])), str(data["currency"])
+    totals = f"{_count(int(data['line_count']))}, {format_money(data['total'], currency)}"
+    if kind == "claim_opened":
+        return f"Opened claim {title} in {currency}."
+    if kind == "line_added":
+        return f"Added line {data['ordinal']} to {title}: {describe_line(data, currency)} on {data['date']}."
+    if kind == "line_updated":
+        phrases = _change_phrases(data["before"], data["after"], data["changed"], currency)
+        return f"Updated line {data['ordinal']} of {title}: {phrases}."
+    if kind == "line_removed":
+        return f"Removed line {data['ordinal']} from {title}: {describe_line(data, currency)} on {data['date']}."
+    if kind == "claim_submitted":
+        return f"Submitted {title} ({totals}); the approver will be notified."
+    if kind == "claim_withdrawn":
+        return f"Withdrew {title} ({totals})."
+    raise ValueError(kind)
+
+
+def _describer(act: str) -> Callable[[CaseSnapshot | None, Mapping[str, Any]], str]:
+    def describe(case: CaseSnapshot | None, args: Mapping[str, Any]) -> str:
+        return describe_command(case, args, act)
+
+    describe.__name__ = describe.__qualname__ = f"describe_{act}"
+    return describe
+
+
+# --------------------------------------------------------------------------- definitions
+
+
+def _act(name: str, description: str, schema: type[BaseModel], mutability: ActMutability,
+         policy: Callable[[CaseSnapshot | None, BaseModel], PolicyDecision],
+         handler: Callable[[CaseSnapshot | None, Mapping[str, Any], CommandContext], CommandResult],
+         claim_phrases: tuple[str, ...], **options: Any) -> ActDefinition:
+    return ActDefinition(name=name, case_kind=KIND, description=description, args_schema=schema,
+                         mutability=mutability, policy=policy, handler=handler, claim_phrases=claim_phrases,
+                         describe_command=_describer(name), describe_event=describe_event, **options)
+
+
+ACTS: tuple[ActDefinition, ...] = (
+    _act("open_claim",
+         "Open a new draft expense claim with a title and a currency (default EUR). Takes no case.",
+         OpenClaimArgs, ActMutability.REVERSIBLE, policies.open_claim_policy, open_claim,
+         ("opened", "created"), creates_case=True),
+    _act("add_line",
+         "Add an expense line to a draft claim: the amount exactly as the user said it, a category, "
+         "optionally the merchant and the date (default: today).",
+         AddLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, add_line,
+         ("added",), quoted_fields=("amount",), complete_args=complete_add_line),
+    _act("update_line",
+         "Change the date, merchant, category or amount of one line of a draft claim. The line is its "
+         "1-based position as shown in the claim ('the second line' is 2).",
+         UpdateLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, update_line,
+         ("updated", "changed"), quoted_fields=("amount",)),
+    _act("remove_line",
+         "Remove one line (its 1-based position) from a draft claim. The user confirms it on a card.",
+         RemoveLineArgs, ActMutability.CONSEQUENTIAL, policies.draft_only_policy, remove_line,
+         ("removed", "deleted")),
+    _act("submit_claim",
+         "Submit a draft claim for approval; the approver system is notified. The user confirms it on a card.",
+         SubmitClaimArgs, ActMutability.CONSEQUENTIAL, policies.submit_claim_policy, submit_claim,
+         ("submitted", "sent for approval"), external=True),
+    _act("withdraw_claim",
+         "Withdraw a draft claim: it is closed without approval. The user confirms it on a card.",
+         WithdrawClaimArgs, ActMutability.CONSEQUENTIAL, policies.draft_only_policy, withdraw_claim,
+         ("withdrawn",)),
+)

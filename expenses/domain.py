@@ -1,0 +1,127 @@
+"""The ``expense_claim`` case kind: statuses and the pure views of a claim (SPEC §5, I2).
+
+Everything here is a function of the case snapshot alone: what a person and the model see
+(lines with their ordinals, the total, what may be done next) never depends on the transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from registries import CaseKindDefinition, CaseSnapshot
+
+from .money import format_money, sum_amounts
+from .schemas import KIND, MAX_LINES, STATUSES, ExpenseClaimState, Line
+
+ID_PREFIX = "clm"
+INITIAL_STATUS = "draft"
+TERMINAL_STATUSES = ("approved", "rejected", "withdrawn")
+LOCKED_STATUSES = tuple(status for status in STATUSES if status != INITIAL_STATUS)
+
+_CLOSED_STEPS = {
+    "submitted": "The claim is with the approver and can no longer be changed; you can open a new claim.",
+    "approved": "The claim was approved and is closed; you can open a new claim.",
+    "rejected": "The claim was rejected and is closed; you can open a new claim.",
+    "withdrawn": "The claim was withdrawn and is closed; you can open a new claim.",
+}
+
+
+def claim_state(case: CaseSnapshot) -> ExpenseClaimState:
+    """The case's state, validated by the kind's schema."""
+    return ExpenseClaimState.model_validate(dict(case.state))
+
+
+def line_label(line: Line | Mapping[str, Any]) -> str:
+    """What a line is called in copy: its merchant, or its category when it has none."""
+    merchant = line.merchant if isinstance(line, Line) else line.get("merchant", "")
+    category = line.category if isinstance(line, Line) else line.get("category", "other")
+    return merchant or str(category).capitalize()
+
+
+def describe_line(line: Line | Mapping[str, Any], currency: str) -> str:
+    """``"Hotel Adlon, 180.00 EUR"``."""
+    amount = line.amount if isinstance(line, Line) else line["amount"]
+    return f"{line_label(line)}, {format_money(amount, currency)}"
+
+
+def claim_total(state: ExpenseClaimState) -> str:
+    return str(sum_amounts(line.amount for line in state.lines))
+
+
+def next_acts(case: CaseSnapshot) -> list[str]:
+    """The acts that may be proposed on this claim now, in the order a person would do them."""
+    if case.status != INITIAL_STATUS:
+        return []
+    state = claim_state(case)
+    acts = ["add_line"] if len(state.lines) < MAX_LINES else []
+    if state.lines:
+        acts += ["update_line", "remove_line", "submit_claim"]
+    return [*acts, "withdraw_claim"]
+
+
+def project(case: CaseSnapshot) -> dict[str, Any]:
+    """The claim's view: lines with 1-based ordinals, totals, status and what may be done next."""
+    state = claim_state(case)
+    by_category: dict[str, str] = {}
+    for category in dict.fromkeys(line.category for line in state.lines):
+        by_category[category] = str(sum_amounts(line.amount for line in state.lines if line.category == category))
+    return {
+        "id": case.id,
+        "kind": KIND,
+        "title": state.title,
+        "status": case.status,
+        "revision": case.revision,
+        "currency": state.currency,
+        "lines": [{"ordinal": n, **line.model_dump(mode="json")} for n, line in enumerate(state.lines, 1)],
+        "line_count": len(state.lines),
+        "total": claim_total(state),
+        "totals_by_category": by_category,
+        "locked": case.status in LOCKED_STATUSES,
+        "terminal": case.status in TERMINAL_STATUSES,
+        "next_acts": next_acts(case),
+        "next_steps": next_steps(case),
+    }
+
+
+def summarize(case: CaseSnapshot) -> str:
+    """``'“Berlin trip” · draft · 3 lines · 412.50 EUR'``."""
+    state = claim_state(case)
+    count = len(state.lines)
+    lines = "no lines" if count == 0 else f"{count} line" if count == 1 else f"{count} lines"
+    return f"“{state.title}” · {case.status} · {lines} · {format_money(claim_total(state), state.currency)}"
+
+
+def resolve_line(case: CaseSnapshot, ordinal: int) -> str | None:
+    """The stable id of the line at 1-based ``ordinal``, or None when there is no such line."""
+    lines = claim_state(case).lines
+    if isinstance(ordinal, bool) or not 1 <= ordinal <= len(lines):
+        return None
+    return lines[ordinal - 1].id
+
+
+def next_steps(case: CaseSnapshot) -> str:
+    """One sentence on what the user can do next (I21)."""
+    if case.status != INITIAL_STATUS:
+        return _CLOSED_STEPS.get(case.status, "The claim can no longer be changed.")
+    lines = claim_state(case).lines
+    if not lines:
+        return "You can add lines to the claim, or withdraw it."
+    if len(lines) >= MAX_LINES:
+        return f"The claim holds the maximum of {MAX_LINES} lines; you can change or remove them, or submit it."
+    return "You can add lines, change or remove them, or submit the claim."
+
+
+EXPENSE_CLAIM = CaseKindDefinition(
+    name=KIND,
+    id_prefix=ID_PREFIX,
+    state_schema=ExpenseClaimState,
+    statuses=STATUSES,
+    initial_status=INITIAL_STATUS,
+    terminal_statuses=TERMINAL_STATUSES,
+    locked_statuses=LOCKED_STATUSES,
+    project=project,
+    summarize=summarize,
+    resolve_line=resolve_line,
+    next_steps=next_steps,
+)
