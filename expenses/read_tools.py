@@ -3,7 +3,7 @@
 A handler is ``(validated args, ReadContext) -> JSON-serialisable result``. Cases are reached
 only through the context, which scopes every lookup to the actor; attachments are scoped to the
 actor's username here. A missing or foreign object raises ``LookupError("not_found")`` and a bad
-input ``ValueError(code)``: the runtime turns both into error results for the model.
+input ``ValueError(code: detail)``: the runtime turns both into error results for the model.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from registries import READ_ONLY, ReadContext, ReadToolDefinition
 
 from .calculator import calculation_result
 from .domain import claim_state, claim_total, project, summarize
-from .exchange import reference_rate, round_rate
+from .exchange import reference_rate, reference_table, round_rate
 from .knowledge import search_policy
 from .money import CENT
 from .schemas import (
@@ -76,7 +76,12 @@ def calculate(args: CalculateArgs, ctx: ReadContext) -> dict[str, str]:
 def exchange_rate(args: ExchangeRateArgs, ctx: ReadContext) -> dict[str, Any]:
     """The company reference rate between two currencies, optionally converting an amount."""
     on = date.fromisoformat(args.date) if args.date else None
-    quote = reference_rate(args.from_, args.to, on)
+    try:
+        quote = reference_rate(args.from_, args.to, on)
+    except LookupError as exc:  # bad input, not a missing object: say what the table covers
+        table = reference_table()
+        raise ValueError(f"{exc.args[0]}: reference rates cover {', '.join(table.currencies)} "
+                         f"from {table.published[0][0].isoformat()}") from exc
     result: dict[str, Any] = {
         "from": quote.base, "to": quote.quote, "rate": quote.rounded, "inverse": round_rate(1 / quote.rate),
         "effective_date": quote.effective.isoformat(), "requested_date": args.date, "source": quote.source,

@@ -472,9 +472,9 @@ def test_exchange_rate_between_one_currency_and_itself_is_one():
 
 
 def test_exchange_rate_refuses_an_unknown_currency_or_a_date_before_the_table():
-    with pytest.raises(LookupError, match="unknown_currency"):
+    with pytest.raises(ValueError, match="unknown_currency"):
         read("exchange_rate", {"from": "EUR", "to": "AUD"})
-    with pytest.raises(LookupError, match="no_rate_for_date"):
+    with pytest.raises(ValueError, match="no_rate_for_date"):
         read("exchange_rate", {"from": "EUR", "to": "USD", "date": "2025-06-30"})
 
 
