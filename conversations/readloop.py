@@ -102,7 +102,8 @@ def run_read(tool: ReadToolDefinition, args: Any, ctx: ActorReadContext) -> dict
     started = time.monotonic()
     guard = WriteGuard(deadline=started + tool.timeout_ms / 1000)
     try:
-        with connection.execute_wrapper(guard), transaction.atomic():
+        # the transaction opens before the guard (SQLite's BEGIN IMMEDIATE is not the tool's write)
+        with transaction.atomic(), connection.execute_wrapper(guard):
             try:
                 value = tool.handler(args, ctx)
             finally:
