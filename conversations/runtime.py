@@ -606,7 +606,7 @@ def _model_request(turn: Turn, conversation: Conversation, actor: Actor, today: 
     tools = [OfferedTool(t.name, t.description, t.args_schema.model_json_schema())
              for t in registry.read_tools.values()] if "reads" in MODE_CAPS[mode] else []
     acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), a.args_schema.model_json_schema(),
-                       a.creates_case) for a in registry.acts.values()]
+                       a.creates_case) for a in registry.acts.values()] if "acts" in MODE_CAPS[mode] else []
     excerpt = []
     for previous in Turn.objects.filter(conversation=conversation, kind=Turn.Kind.MESSAGE).exclude(pk=turn.pk
                                                                                                   ).order_by("-created_at")[:3]:
