@@ -7,6 +7,7 @@ functions top to bottom: each step is marked with its letter.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass
@@ -603,9 +604,9 @@ def _model_request(turn: Turn, conversation: Conversation, actor: Actor, today: 
         summaries.append(CaseSummary(id=case.id, kind=case.kind, title=case.title, status=case.status,
                                      revision=case.revision, summary=kind.summarize(case) if kind else case.title,
                                      view=kind.project(case) if kind else {}))
-    tools = [OfferedTool(t.name, t.description, t.args_schema.model_json_schema())
+    tools = [OfferedTool(t.name, t.description, json_schema(t.args_schema))
              for t in registry.read_tools.values()] if "reads" in MODE_CAPS[mode] else []
-    acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), a.args_schema.model_json_schema(),
+    acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), json_schema(a.args_schema),
                        a.creates_case) for a in registry.acts.values()] if "acts" in MODE_CAPS[mode] else []
     excerpt = []
     for previous in Turn.objects.filter(conversation=conversation, kind=Turn.Kind.MESSAGE).exclude(pk=turn.pk
@@ -614,6 +615,12 @@ def _model_request(turn: Turn, conversation: Conversation, actor: Actor, today: 
     return ModelRequest(message=turn.text, mode=mode, today=today, timezone=actor.timezone, username=actor.username,
                         active_case=conversation.active_case_id, cases=summaries, read_tools=tools, acts=acts,
                         rounds=[], excerpt=list(reversed(excerpt)))
+
+
+@functools.lru_cache(maxsize=256)
+def json_schema(model: type) -> dict[str, Any]:
+    """A pydantic model's JSON schema, computed once per class (it is the same for every turn)."""
+    return model.model_json_schema()
 
 
 def _act_json(a: ActResult) -> dict[str, Any]:

@@ -1,0 +1,117 @@
+"""``manage.py bench``: the framework's own cost per turn, with no model latency.
+
+One measured turn does the work of ``../shared/bench/peer_langgraph.py``'s turn, through the real
+runtime: a message turn in which the (scripted) model asks for one read, the read runs under the
+write guard, the model proposes one act that needs confirmation, the card is persisted, and then
+the click turn that confirms it runs the command (conditional revision update, event, journal)
+and composes the reply. Turns are spread over ``--threads`` conversations, each on its own claim.
+
+It writes to the configured database under a user named ``bench``; point DATABASE_URL at a
+scratch database (``make bench`` does) to keep your data clean.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections, connection
+
+from conversations.models import Conversation
+from conversations.runtime import interaction_respond, turn_submit_message
+from conversations.services import case_seed
+from registries import DemoCase
+
+AMOUNTS = ("1500", "1600")
+
+
+def _script(path: Path) -> None:
+    messages = {}
+    for amount in AMOUNTS:
+        text = f"set line 1 to {amount}"
+        messages[text] = {"primary": [
+            {"reads": [{"tool": "lookup_policy", "args": {"query": "limit"}}]},
+            {"plan": {"acts": [{"id": "a1", "act": "update_line", "args": {"line": 1, "amount": amount},
+                                "evidence": text}]}},
+        ]}
+    path.write_text(json.dumps({"messages": messages}))
+
+
+class Command(BaseCommand):
+    help = "Measure the runtime's own cost per turn (read, plan, card, confirm, commit, reply)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--turns", type=int, default=300)
+        parser.add_argument("--threads", type=int, default=30)
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, turns: int, threads: int, json: bool, **options):
+        tmp = Path(tempfile.mkdtemp(prefix="turnframe-bench-"))
+        _script(tmp / "script.json")
+        settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": "scripted", "SCRIPT": str(tmp / "script.json"),
+                              "FALLBACK_PROVIDER": None}
+        user, _ = get_user_model().objects.get_or_create(username="bench")
+        stamp = time.strftime("%H%M%S")
+        lanes = []
+        for i in range(threads):
+            case = case_seed(owner=user, demo=DemoCase(owner="bench", kind="expense_claim", title=f"Bench {stamp}-{i}",
+                                                       acts=[("open_claim", {"title": f"Bench {stamp}-{i}"}),
+                                                             ("add_line", {"amount": "10.00", "category": "taxi"})]))
+            conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=case)
+            lanes.append(conversation.id)
+        per_lane = [turns // threads + (1 if i < turns % threads else 0) for i in range(threads)]
+        timings: list[float] = []
+        failures: list[str] = []
+        lock = threading.Lock()
+
+        def lane(conversation_id: str, count: int) -> None:
+            close_old_connections()
+            try:
+                for n in range(count):
+                    started = time.perf_counter()
+                    outcome = turn_submit_message(user=user, conversation_id=conversation_id,
+                                                  text=f"set line 1 to {AMOUNTS[n % 2]}")
+                    cards = outcome.turn.trace.get("interaction_ids", [])
+                    if not cards:
+                        raise RuntimeError(f"no card: {outcome.turn.notices}")
+                    _, click = interaction_respond(user=user, interaction_id=cards[0], option="confirm")
+                    if not click.trace.get("event_ids"):
+                        raise RuntimeError(f"nothing committed: {click.notices}")
+                    with lock:
+                        timings.append((time.perf_counter() - started) * 1000)
+            except Exception as exc:  # reported, never hidden
+                with lock:
+                    failures.append(repr(exc))
+            finally:
+                connection.close()
+
+        wall = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(lane, lanes, per_lane))
+        wall = time.perf_counter() - wall
+        timings.sort()
+        result = {
+            "engine": connection.vendor, "turns": len(timings), "threads": threads, "failures": len(failures),
+            "p50_ms": round(statistics.median(timings), 1) if timings else None,
+            "p95_ms": round(timings[int(len(timings) * 0.95) - 1], 1) if timings else None,
+            "mean_ms": round(statistics.fmean(timings), 1) if timings else None,
+            "throughput_turns_per_s": round(len(timings) / wall, 1) if wall else None,
+        }
+        if json:
+            import json as _json
+
+            self.stdout.write(_json.dumps(result))
+        else:
+            self.stdout.write("turnframe " + " ".join(f"{k}={v}" for k, v in result.items()))
+        for failure in failures[:5]:
+            self.stderr.write(f"failure: {failure}")
+        if failures:
+            raise SystemExit(1)
