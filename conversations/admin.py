@@ -1,0 +1,483 @@
+"""The admin as an audit console (style convention 9): the ledger, read-only, searchable by user.
+
+Every ledger page derives from ``LedgerAdmin``: no add, no change, no delete, every field
+read-only, no bulk actions. A POST to a change page is refused (403) and so is a delete. The turn
+page shows *why* each act ran or did not (I20) from the turn's trace: the user's words that
+licensed it, how its case was found, the policy decision, the outcome, and for every journaled
+command the origin that authorized it. Everything that came from a user, a model or the database
+is escaped (``format_html`` / ``format_html_join``); nothing is marked safe by hand.
+
+API tokens are the one exception to "read-only": they may be listed and deleted (revoked), never
+added or edited here, and their hash is not shown.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.admin.utils import quote
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
+
+from .models import (
+    ApiToken,
+    Case,
+    CommandJournalEntry,
+    Conversation,
+    DomainEvent,
+    Interaction,
+    OutboxEntry,
+    ReadRound,
+    Turn,
+)
+
+NOTHING = "—"
+
+# how the reducer found an act's case (``ActResult.target``), in words
+TARGET_WORDS = {
+    "id": "named by its id",
+    "active": "the conversation's active case",
+    "match": "matched by its title",
+    "only_open": "the only open case of its kind",
+    "selection": "chosen on a selection card",
+}
+
+
+# =============================================================================== rendering helpers
+
+
+def admin_link(model, pk: Any, label: Any = None) -> str:
+    """A link to an object's admin page (its primary key quoted the way the admin expects)."""
+    if pk in (None, ""):
+        return NOTHING
+    try:
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[quote(str(pk))])
+    except NoReverseMatch:
+        return format_html("<code>{}</code>", label if label is not None else pk)
+    return format_html('<a href="{}">{}</a>', url, label if label is not None else pk)
+
+
+def json_block(value: Any) -> str:
+    if value in (None, "", [], {}):
+        return NOTHING
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str))
+
+
+def _inline_json(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A plain table; every cell escaped unless it was itself built with ``format_html``."""
+    head = format_html_join("", "<th>{}</th>", ((h,) for h in headers))
+    body = format_html_join("", "<tr>{}</tr>", (
+        (format_html_join("", "<td>{}</td>", ((NOTHING if cell in (None, "") else cell,) for cell in row)),)
+        for row in rows))
+    return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
+
+
+def pretty(field: str, description: str | None = None):
+    """A read-only display of a JSON field as indented text."""
+
+    @admin.display(description=description or field.replace("_", " "))
+    def show(self, obj):
+        return json_block(getattr(obj, field))
+
+    show.__name__ = f"{field}_pretty"
+    return show
+
+
+# =============================================================================== the why-trace (I20)
+
+
+def _policy_words(policy: str | None) -> str:
+    if not policy:
+        return NOTHING
+    decision, _, code = str(policy).partition(":")
+    return format_html("{} <code>{}</code>", decision, code) if code else decision
+
+
+def _target_words(act_id: str | None, case: str | None, target: str | None) -> str:
+    how = TARGET_WORDS.get(target or "", target or "")
+    if not case:
+        return how or NOTHING
+    if str(case).startswith("new:"):
+        opener = str(case).removeprefix("new:")
+        if opener == act_id:
+            return "the new case this act opens"
+        return format_html("the new case act <code>{}</code> opens earlier in this turn", opener)
+    shown = admin_link(Case, case)
+    return format_html("{} — {}", shown, how) if how else shown
+
+
+def _raw_plan(raw: Any) -> str:
+    """The model's answers as received, one block per call, indented when they parse as JSON."""
+    blocks = []
+    for text in raw if isinstance(raw, list) else [raw]:
+        try:
+            shown = json.dumps(json.loads(text), indent=2, ensure_ascii=False) if isinstance(text, str) else \
+                _inline_json(text)
+        except ValueError:
+            shown = text
+        blocks.append((shown,))
+    return format_html("<details><summary>{}</summary>{}</details>", "The model's answers as received",
+                       format_html_join("", "<pre>{}</pre>", blocks))
+
+
+def _outcome_words(outcome: str | None, code: str | None) -> str:
+    if code:
+        return format_html("{} <code>{}</code>", outcome or NOTHING, code)
+    return outcome or NOTHING
+
+
+def _origin_words(row: CommandJournalEntry, usernames: dict[Any, str]) -> str:
+    """Which origin authorized a journaled command (SPEC §16), or why it has none yet."""
+    details = {k: v for k, v in (row.origin or {}).items() if k != "kind"}
+    if row.origin_kind == CommandJournalEntry.Origin.NONE:
+        if row.status == CommandJournalEntry.Status.AWAITING_CONFIRMATION:
+            return format_html("none yet: awaits confirmation on {}", admin_link(Interaction, row.interaction_id))
+        return format_html("none (settled as {} without running)", row.status)
+    parts = []
+    for key in sorted(details):
+        value = details[key]
+        if key == "interaction":
+            shown = admin_link(Interaction, value)
+        elif key == "user":
+            shown = format_html("{} (#{})", usernames.get(value, "?"), value)
+        else:
+            shown = _inline_json(value)
+        parts.append((key, shown))
+    if not parts:
+        return format_html("<strong>{}</strong>", row.origin_kind)
+    return format_html("<strong>{}</strong>: {}", row.origin_kind, format_html_join("; ", "{}: {}", parts))
+
+
+def turn_commands(turn: Turn) -> list[CommandJournalEntry]:
+    """Every journal row this turn journaled or ran (a click runs rows an earlier turn journaled)."""
+    ids = (turn.trace or {}).get("command_ids") or []
+    return list(CommandJournalEntry.objects.filter(Q(pk__in=ids) | Q(turn=turn))
+                .select_related("case", "interaction").order_by("created_at", "sequence"))
+
+
+def _clicked_acts(turn: Turn) -> list[dict[str, Any]]:
+    """A click turn has no reducer trace: take evidence, target and policy from the turn that drew the card."""
+    drawn = {}
+    if turn.interaction_id:
+        origin_trace = Turn.objects.filter(interactions=turn.interaction_id).values_list("trace", flat=True).first()
+        drawn = {a.get("id"): a for a in (origin_trace or {}).get("acts") or []}
+    return [{**drawn.get(a.get("id"), {}), **a} for a in turn.acts or []]
+
+
+def why_trace(turn: Turn) -> str:
+    """Per act: evidence, resolved target, policy decision, outcome; per command: its origin."""
+    trace = turn.trace or {}
+    sections: list[str] = []
+
+    if turn.kind == Turn.Kind.CLICK:
+        started = format_html("A click on {}, option <code>{}</code>; no model call.",
+                              admin_link(Interaction, turn.interaction_id), turn.option or NOTHING)
+    else:
+        rounds = trace.get("rounds") or []
+        started = format_html("The message “{}” in mode <code>{}</code>, after {} read round(s).",
+                              turn.text, turn.mode, len(rounds))
+    sections.append(format_html("<p>{}</p>", started))
+    for key, words in (("ending", "Ended without a plan"), ("provider_failure", "Provider failure"),
+                       ("recovered", "Finished by crash recovery")):
+        if trace.get(key):
+            sections.append(format_html("<p>{}: <code>{}</code></p>", words, _inline_json(trace[key])))
+    codes = trace.get("notices") or [n.get("code") for n in turn.notices or [] if isinstance(n, dict)]
+    if codes:
+        sections.append(format_html("<p>Notices: {}</p>", format_html_join(", ", "<code>{}</code>",
+                                                                            ((c,) for c in codes))))
+
+    commands = turn_commands(turn)
+    by_act: dict[str, list[CommandJournalEntry]] = defaultdict(list)
+    for row in commands:
+        by_act[row.plan_act_id].append(row)
+
+    acts = trace.get("acts")
+    if acts is None:  # a confirmation or decline click: the acts of the turn that drew the card, as decided now
+        acts = _clicked_acts(turn)
+    if acts:
+        rows = []
+        for a in acts:
+            ran = format_html_join(", ", "{} ({})", ((admin_link(CommandJournalEntry, r.pk), r.status)
+                                                     for r in by_act.get(a.get("id"), [])))
+            rows.append((a.get("id"), a.get("act"), a.get("evidence"), _target_words(a.get("id"), a.get("case"), a.get("target")),
+                         _policy_words(a.get("policy")), _outcome_words(a.get("outcome"), a.get("code")),
+                         _inline_json(a.get("args")) if a.get("args") else None, ran))
+        sections.append(format_html("<h3>Acts</h3>{}", html_table(
+            ("act id", "act", "evidence (the user's words)", "target", "policy", "outcome", "arguments",
+             "journaled as"), rows)))
+    else:
+        sections.append(format_html("<p>{}</p>", "No act was proposed in this turn."))
+
+    if commands:
+        user_ids = {(r.origin or {}).get("user") for r in commands} - {None}
+        usernames = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+        rows = [(admin_link(CommandJournalEntry, r.pk), r.act, r.plan_act_id, admin_link(Case, r.case_id),
+                 r.expected_revision, r.status, _origin_words(r, usernames),
+                 (r.result or {}).get("code")) for r in commands]
+        sections.append(format_html("<h3>Commands</h3>{}", html_table(
+            ("command", "act", "plan act", "case", "expected revision", "status", "origin", "code"), rows)))
+
+    events = list(DomainEvent.objects.filter(pk__in=trace.get("event_ids") or []).order_by("created_at", "sequence"))
+    if events:
+        rows = [(admin_link(DomainEvent, e.pk), e.type, admin_link(Case, e.case_id), e.revision,
+                 admin_link(CommandJournalEntry, e.command_id)) for e in events]
+        sections.append(format_html("<h3>Events committed</h3>{}", html_table(
+            ("event", "type", "case", "revision", "command"), rows)))
+
+    cards = list(Interaction.objects.filter(pk__in=trace.get("interaction_ids") or []))
+    if cards:
+        rows = [(admin_link(Interaction, c.pk), c.kind, c.status, c.prompt) for c in cards]
+        sections.append(format_html("<h3>Cards shown</h3>{}", html_table(("interaction", "kind", "status", "prompt"),
+                                                                            rows)))
+
+    raw = trace.get("plan_raw") or trace.get("raw")
+    if raw:
+        sections.append(_raw_plan(raw))
+    return format_html_join("", "{}", ((s,) for s in sections))
+
+
+# =============================================================================== the read-only base
+
+
+class LedgerAdmin(admin.ModelAdmin):
+    """Read-only: no add, no change, no delete, every field read-only, no bulk actions."""
+
+    actions = None
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    show_full_result_count = False
+    list_per_page = 50
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.concrete_fields] + list(self.readonly_fields)
+
+
+class LedgerInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    select_related: tuple[str, ...] = ()
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        return qs.select_related(*self.select_related) if self.select_related else qs
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        return list(self.fields)
+
+
+# =============================================================================== inlines
+
+
+class ReadRoundInline(LedgerInline):
+    model = ReadRound
+    fields = ("round", "provider", "status", "requests_pretty", "results_pretty", "error")
+    readonly_fields = ("requests_pretty", "results_pretty")
+    show_change_link = False
+    requests_pretty = pretty("requests")
+    results_pretty = pretty("results")
+
+
+class EventInline(LedgerInline):
+    model = DomainEvent
+    fk_name = "case"
+    fields = ("sequence", "type", "revision", "command", "data_pretty", "created_at")
+    select_related = ("command",)
+    readonly_fields = ("data_pretty",)
+    ordering = ("sequence",)
+    data_pretty = pretty("data")
+
+
+class CommandEventInline(EventInline):
+    fk_name = "command"
+    fields = ("case", "sequence", "type", "revision", "data_pretty", "created_at")
+    select_related = ("case",)
+
+
+class JournalInline(LedgerInline):
+    model = CommandJournalEntry
+    fk_name = "case"
+    fields = ("id", "act", "status", "origin_kind", "expected_revision", "turn", "interaction", "created_at")
+    select_related = ("turn", "interaction")
+    ordering = ("created_at", "sequence")
+    verbose_name_plural = "command journal"
+
+
+class InteractionCommandsInline(JournalInline):
+    fk_name = "interaction"
+    fields = ("id", "act", "case", "status", "origin_kind", "expected_revision", "turn", "created_at")
+    select_related = ("case", "turn")
+    verbose_name_plural = "commands this card guards"
+
+
+class OutboxInline(LedgerInline):
+    model = OutboxEntry
+    fk_name = "command"
+    fields = ("id", "destination", "status", "attempts", "created_at", "updated_at")
+
+
+class TurnInline(LedgerInline):
+    model = Turn
+    fields = ("id", "kind", "text", "status", "phase", "created_at")
+    ordering = ("created_at",)
+
+
+# =============================================================================== the ledger
+
+
+@admin.register(Case)
+class CaseAdmin(LedgerAdmin):
+    list_display = ("id", "kind", "title", "owner", "status", "revision", "updated_at")
+    list_filter = ("kind", "status")
+    list_select_related = ("owner",)
+    search_fields = ("=id", "title", "=owner__username")
+    fields = ("id", "kind", "title", "owner", "status", "revision", "state_pretty", "created_at", "updated_at")
+    readonly_fields = ("state_pretty",)
+    inlines = (EventInline, JournalInline)
+    state_pretty = pretty("state")
+
+
+@admin.register(Conversation)
+class ConversationAdmin(LedgerAdmin):
+    list_display = ("id", "owner", "mode", "active_case", "event_seq", "created_at")
+    list_filter = ("mode",)
+    list_select_related = ("owner", "active_case")
+    search_fields = ("=id", "=owner__username")
+    fields = ("id", "owner", "mode", "active_case", "event_seq", "created_at")
+    inlines = (TurnInline,)
+
+
+@admin.register(Turn)
+class TurnAdmin(LedgerAdmin):
+    list_display = ("id", "conversation", "conversation__owner", "kind", "short_text", "mode", "phase", "status",
+                    "created_at")
+    list_filter = ("status", "phase", "kind", "mode")
+    list_select_related = ("conversation__owner",)
+    search_fields = ("=id", "=conversation__id", "=conversation__owner__username", "=client_message_id", "text")
+    fieldsets = (
+        (None, {"fields": ("id", "conversation", "kind", "text", "interaction", "option", "mode", "phase", "status",
+                           "client_message_id", "active_case_before", "created_at", "updated_at")}),
+        ("Why did this run", {"fields": ("why",)}),
+        ("What the user was told", {"fields": ("acts_pretty", "notices_pretty", "reply_pretty")}),
+        ("Raw trace", {"classes": ("collapse",), "fields": ("trace_pretty",)}),
+    )
+    readonly_fields = ("why", "acts_pretty", "notices_pretty", "reply_pretty", "trace_pretty")
+    inlines = (ReadRoundInline,)
+    acts_pretty = pretty("acts", "acts (as returned)")
+    notices_pretty = pretty("notices")
+    reply_pretty = pretty("reply", "reply (as sent)")
+    trace_pretty = pretty("trace")
+
+    @admin.display(description="text")
+    def short_text(self, obj):
+        return Truncator(obj.text).chars(60) if obj.text else format_html("<em>{}</em>", obj.kind)
+
+    @admin.display(description="why did this run")
+    def why(self, obj):
+        return why_trace(obj)
+
+
+@admin.register(Interaction)
+class InteractionAdmin(LedgerAdmin):
+    list_display = ("id", "kind", "status", "owner", "case", "case_revision", "blocking", "turn", "chosen_option",
+                    "created_at", "resolved_at")
+    list_filter = ("kind", "status", "blocking")
+    list_select_related = ("owner", "case", "turn")
+    search_fields = ("=id", "=owner__username", "=case__id", "=turn__id", "=conversation__id")
+    fields = ("id", "conversation", "turn", "owner", "kind", "status", "blocking", "case", "case_revision", "prompt",
+              "options_pretty", "held_acts_pretty", "candidates_pretty", "chosen_option", "answered_by",
+              "result_turn", "created_at", "resolved_at")
+    readonly_fields = ("options_pretty", "held_acts_pretty", "candidates_pretty")
+    inlines = (InteractionCommandsInline,)
+    options_pretty = pretty("options", "options (with their stored actions)")
+    held_acts_pretty = pretty("held_acts")
+    candidates_pretty = pretty("candidates")
+
+
+@admin.register(CommandJournalEntry)
+class CommandJournalEntryAdmin(LedgerAdmin):
+    list_display = ("id", "act", "case", "status", "origin_kind", "interaction", "expected_revision", "turn",
+                    "created_at")
+    list_filter = ("status", "act", "origin_kind", "created_at")
+    list_select_related = ("case", "interaction", "turn")
+    search_fields = ("=id", "=idempotency_key", "=case__id", "=turn__id", "=conversation__owner__username",
+                     "=case__owner__username")
+    fields = ("id", "idempotency_key", "conversation", "turn", "plan_act_id", "act", "case", "case_from_act",
+              "args_pretty", "expected_revision", "sequence", "status", "origin_kind", "origin_pretty", "interaction",
+              "result_pretty", "created_at", "updated_at")
+    readonly_fields = ("args_pretty", "origin_pretty", "result_pretty")
+    inlines = (CommandEventInline, OutboxInline)
+    args_pretty = pretty("args", "arguments")
+    origin_pretty = pretty("origin")
+    result_pretty = pretty("result")
+
+
+@admin.register(DomainEvent)
+class DomainEventAdmin(LedgerAdmin):
+    list_display = ("id", "type", "case", "sequence", "revision", "command", "created_at")
+    list_filter = ("type", "created_at")
+    list_select_related = ("case", "command")
+    search_fields = ("=id", "=case__id", "=command__id", "=case__owner__username", "type")
+    fields = ("id", "case", "sequence", "revision", "type", "data_pretty", "command", "created_at")
+    readonly_fields = ("data_pretty",)
+    data_pretty = pretty("data")
+
+
+@admin.register(OutboxEntry)
+class OutboxEntryAdmin(LedgerAdmin):
+    list_display = ("id", "destination", "status", "attempts", "case", "command", "created_at", "updated_at")
+    list_filter = ("status", "destination", "created_at")
+    list_select_related = ("case", "command")
+    search_fields = ("=id", "=idempotency_key", "=case__id", "=command__id", "=case__owner__username")
+    fields = ("id", "destination", "idempotency_key", "case", "command", "status", "attempts", "payload_pretty",
+              "acknowledgement_pretty", "created_at", "updated_at")
+    readonly_fields = ("payload_pretty", "acknowledgement_pretty")
+    payload_pretty = pretty("payload")
+    acknowledgement_pretty = pretty("acknowledgement")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """List and revoke (delete) only. Tokens are issued through the API; the hash is never shown."""
+
+    list_display = ("prefix", "user", "created_at", "last_used_at")
+    list_select_related = ("user",)
+    search_fields = ("=user__username", "=prefix")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    fields = readonly_fields = ("prefix", "user", "created_at", "last_used_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
