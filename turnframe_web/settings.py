@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -87,7 +88,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
     }
-    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TURNFRAME_TEST_SQLITE_NAME") or None}
+    # the test database is a file, one per test process: an in-memory SQLite database shared between
+    # threads (double clicks, consumers) locks whole tables ("database table is locked")
+    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TURNFRAME_TEST_SQLITE_NAME") or str(
+        Path(tempfile.gettempdir()) / f"turnframe-test-{os.getpid()}.sqlite3")}
 
 # the test suite's PostgreSQL lane (`TURNFRAME_TEST_POSTGRES=1`): the machines' local server
 if env_bool("TURNFRAME_TEST_POSTGRES", False):
