@@ -7,12 +7,19 @@ class ExpensesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Register the ``expense_claim`` case kind, its acts, read tools and demo claims."""
-        from registries import register_act, register_case_kind, register_demo_cases, register_read_tool
+        """Register the ``expense_claim`` case kind, its acts, read tools, demo claims and local interpreter."""
+        from registries import (
+            register_act,
+            register_case_kind,
+            register_demo_cases,
+            register_interpreter,
+            register_read_tool,
+        )
 
         from .acts import ACTS
         from .demo import demo_cases
         from .domain import EXPENSE_CLAIM
+        from .interpreter import interpret
         from .read_tools import READ_TOOLS
 
         register_case_kind(EXPENSE_CLAIM)
@@ -21,3 +28,4 @@ class ExpensesConfig(AppConfig):
         for tool in READ_TOOLS:
             register_read_tool(tool)
         register_demo_cases(demo_cases)
+        register_interpreter(interpret)

@@ -1,0 +1,263 @@
+"""The embedded local interpreter (SPEC §7.3): a deterministic, rule-based reader of English
+messages about expense claims that answers in the model protocol of CONTRACT §2.
+
+    interpret(request) -> '{"reads": [...]}' | '{"plan": {...}}'
+
+The expense app registers it with ``registries.register_interpreter``; the runtime's ``local``
+provider calls it with the same request a real model would get, and its answer goes through the
+same parser, read loop, reducer and claim guard. It is honest by construction:
+
+- a message (or any part of it) it does not understand gives a plan with no acts and an answer
+  saying so, never a guess;
+- a request that lacks something (an amount, a category, which line, which claim) is asked about,
+  not filled in;
+- evidence is always an exact slice of the user's message, and quoted amounts are checked to be
+  readable in it the way the reducer will read them;
+- questions are answered from read tools: the first call asks for the reads, the call after the
+  read round composes the answers from their results (in a mode without reads, only what the
+  request itself shows is answered);
+- answers never narrate effects (receipts do), and no act's claim phrase can appear in them.
+
+The request is read by attribute (the domain app does not import the runtime): see ``Context``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .clauses import split
+from .context import Context
+from .questions import answer as answer_question
+from .questions import day, money
+from .reading import (
+    ActIntent,
+    ContextIntent,
+    CorrectIntent,
+    HoldIntent,
+    Intent,
+    QuestionIntent,
+    Reader,
+    RetractIntent,
+    UnknownIntent,
+)
+from .values import money_text
+
+__all__ = ["interpret", "CAPABILITIES"]
+
+CAPABILITIES = ("I can open claims, add/change/remove lines, submit or withdraw, and answer questions about the "
+                "policy, totals and exchange rates.")
+_VERB_NAMES = {"open_claim": "open a claim", "add_line": "add a line", "update_line": "change a line",
+               "remove_line": "remove a line", "submit_claim": "submit a claim", "withdraw_claim": "withdraw a claim"}
+
+# what each claim phrase is replaced with in the interpreter's own prose: answers describe, never claim
+_NEUTRAL = {
+    "opened": "started", "created": "set up", "added": "entered", "updated": "revised", "changed": "edited",
+    "removed": "taken off", "deleted": "erased", "submitted": "handed in", "sent for approval": "handed in",
+    "withdrawn": "called off",
+}
+
+
+def interpret(request: Any) -> str:
+    """One model answer for ``request`` (a ``ModelRequest``, read by attribute) as JSON text."""
+    ctx = Context.of(request)
+    if getattr(request, "repair_error", None):
+        return _plan([], answers=[_answer(ctx.message, "I could not turn that into a valid request, so I left "
+                                                       "everything as it is. Could you say it more simply? "
+                                          + CAPABILITIES)])
+    intents = Reader(ctx).read(split(ctx.message, ctx.today))
+    unknown = [i for i in intents if isinstance(i, UnknownIntent)]
+    if unknown:
+        return _not_understood(ctx, unknown[0])
+    meaningful = [i for i in intents if not isinstance(i, ContextIntent)]
+    if not meaningful:
+        greeting = any(isinstance(i, ContextIntent) and i.greeting for i in intents)
+        thanks = any(isinstance(i, ContextIntent) and i.thanks for i in intents)
+        if greeting or thanks:
+            text = ("You are welcome. " if thanks and not greeting else "Hello! ") + CAPABILITIES
+            return _plan([], answers=[_answer(ctx.message, text)])
+        return _not_understood(ctx, None)
+    problem = _link(intents, ctx)
+    if problem is not None:
+        return _not_understood(ctx, problem)
+    _check_offered(intents, ctx)
+    reads = _reads(intents)
+    if reads and not ctx.has_rounds and ctx.reads_allowed:
+        return json.dumps({"reads": reads[:max(ctx.calls_left, 1)]}, ensure_ascii=False)
+    return _compose(intents, ctx)
+
+
+# --------------------------------------------------------------------------- linking
+
+
+def _link(intents: list[Intent], ctx: Context) -> Intent | None:
+    """Attach retractions and corrections to the act they follow; returns one that fits nothing."""
+    seen: list[ActIntent] = []
+    for intent in intents:
+        if isinstance(intent, ActIntent):
+            seen.append(intent)
+        elif isinstance(intent, RetractIntent):
+            if not seen:
+                continue  # "never mind" on its own: nothing in this message to take back
+            target = _retraction_target(intent, seen)
+            target.retracted = True
+            intent.target = target  # type: ignore[attr-defined]
+        elif isinstance(intent, CorrectIntent):
+            if not seen:
+                return intent
+            target = seen[-1]
+            intent.target = target  # type: ignore[attr-defined]
+            args = _correction_args(intent, target)
+            if intent.problem or args is None:
+                target.problem = target.problem or intent.problem or (
+                    f"I was not sure what “{intent.quote(ctx.message)}” corrects, so I left "
+                    f"“{target.quote(ctx.message)}” alone. Could you say it again in one go?")
+            intent.args = args or {}  # type: ignore[attr-defined]
+    return None
+
+
+def _retraction_target(intent: RetractIntent, seen: list[ActIntent]) -> ActIntent:
+    """The act a retraction takes back: the last one its words name ("forget the taxi"), else the last."""
+    hint = intent.hint
+    for act in reversed(seen):
+        named = [w for w in re.findall(r"[a-z']+", act.label) if len(w) > 2]
+        if named and any(re.search(rf"\b{re.escape(w)}\b", hint) for w in named) and re.search(
+                r"\b(?:forget|scratch|skip|ignore|not)\s+(?:the|that|about)\b", hint):
+            return act
+    return seen[-1]
+
+
+def _correction_args(intent: CorrectIntent, target: ActIntent) -> dict[str, Any] | None:
+    args: dict[str, Any] = {}
+    if target.act in ("add_line", "update_line"):
+        if intent.amount is not None and intent.amount.amount is not None:
+            if intent.amount.currency and target.claim is not None and intent.amount.currency != target.claim.currency:
+                return None
+            args["amount"] = money_text(intent.amount.amount)
+        if intent.date:
+            args["date"] = intent.date
+        if intent.category and not args:
+            args["category"] = intent.category
+    elif target.act == "open_claim" and intent.currency:
+        args["currency"] = intent.currency
+    return args or None
+
+
+def _check_offered(intents: list[Intent], ctx: Context) -> None:
+    for intent in intents:
+        if not isinstance(intent, ActIntent) or intent.problem:
+            continue
+        if not ctx.acts:
+            intent.problem = ("In this conversation I can look things up, but I cannot make changes, so I did not "
+                              f"{_VERB_NAMES.get(intent.act, intent.act)}.")
+        elif intent.act not in ctx.acts:
+            intent.problem = f"I cannot {_VERB_NAMES.get(intent.act, intent.act)} right now: it is switched off."
+
+
+def _reads(intents: list[Intent]) -> list[dict[str, Any]]:
+    wanted: list[dict[str, Any]] = []
+    for intent in intents:
+        if isinstance(intent, QuestionIntent):
+            wanted.extend(intent.reads)
+        elif isinstance(intent, ActIntent) and intent.read and not intent.retracted:
+            wanted.append(intent.read)
+    unique: list[dict[str, Any]] = []
+    for read in wanted:
+        if read not in unique:
+            unique.append(read)
+    return unique
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def _compose(intents: list[Intent], ctx: Context) -> str:
+    message = ctx.message
+    acts: list[dict[str, Any]] = []
+    retractions: list[dict[str, Any]] = []
+    corrections: list[dict[str, Any]] = []
+    constraints: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
+    number = 0
+    for intent in intents:
+        if isinstance(intent, ActIntent):
+            if intent.problem:
+                if not intent.retracted:
+                    answers.append(_answer(intent.quote(message), _problem_text(intent, ctx)))
+                continue
+            number += 1
+            intent.id = f"a{number}"
+            act: dict[str, Any] = {"id": intent.id, "act": intent.act}
+            if intent.ref is not None and intent.act != "open_claim":
+                act["case"] = intent.ref
+            act["args"] = intent.args
+            act["evidence"] = intent.quote(message)
+            acts.append(act)
+        elif isinstance(intent, RetractIntent):
+            target = getattr(intent, "target", None)
+            if target is not None and target.id is not None:
+                retractions.append({"act": target.id, "evidence": intent.quote(message)})
+            elif target is None:
+                answers.append(_answer(intent.quote(message), "Alright, I left everything as it is. A card that is "
+                                                              "still open can be declined with its button."))
+        elif isinstance(intent, CorrectIntent):
+            target = getattr(intent, "target", None)
+            args = getattr(intent, "args", None)
+            if target is not None and target.id is not None and args:
+                corrections.append({"act": target.id, "args": args, "evidence": intent.quote(message)})
+        elif isinstance(intent, HoldIntent):
+            held = [name for name in intent.acts if name in ctx.acts]
+            if held:
+                constraints.append({"kind": "hold", "acts": held, "evidence": intent.quote(message)})
+        elif isinstance(intent, QuestionIntent):
+            answers.append(_answer(intent.quote(message), answer_question(intent, ctx)))
+    return _plan(acts, retractions=retractions, corrections=corrections, constraints=constraints, answers=answers)
+
+
+def _problem_text(intent: ActIntent, ctx: Context) -> str:
+    text = intent.problem or ""
+    if intent.read is None:
+        return text
+    target = intent.read["args"]["to"]
+    result = ctx.results.get(_key(intent.read))
+    if result is not None and result.get("ok") and result["result"].get("converted"):
+        r = result["result"]
+        return (f"{text} At the company reference rate in force on {day(r['effective_date'])}, "
+                f"{money(r['amount'], r['from'])} is {money(r['converted'], r['to'])}. I did not add the line; "
+                f"tell me the amount in {target} to add it (for example “{r['converted']} {target}”).")
+    return f"{text} I did not add the line; tell me the amount in {target} to add it."
+
+
+def _key(read: dict[str, Any]) -> str:
+    from .context import read_key
+
+    return read_key(read["tool"], read["args"])
+
+
+def _not_understood(ctx: Context, intent: Intent | None) -> str:
+    quote = intent.quote(ctx.message) if intent is not None else ctx.message.strip()
+    if len(quote) > 200:
+        quote = quote[:197] + "…"
+    text = f"I did not understand “{quote}”, so I left everything as it is. {CAPABILITIES}"
+    return _plan([], answers=[_answer(ctx.message, text)])
+
+
+def _answer(question: str, text: str) -> dict[str, str]:
+    return {"question": question[:2000], "text": neutral(text)[:8000]}
+
+
+def neutral(text: str) -> str:
+    """The interpreter's prose with every claim phrase replaced: answers describe, they never claim."""
+    for phrase, replacement in _NEUTRAL.items():
+        pattern = re.compile(rf"(?<![\w-]){r'\s+'.join(map(re.escape, phrase.split()))}(?![\w-])", re.IGNORECASE)
+        text = pattern.sub(lambda m, r=replacement: r.capitalize() if m.group(0)[0].isupper() else r, text)
+    return text
+
+
+def _plan(acts: list[dict[str, Any]], **parts: list[dict[str, Any]]) -> str:
+    plan: dict[str, Any] = {"acts": acts}
+    for name, items in parts.items():
+        if items:
+            plan[name] = items
+    return json.dumps({"plan": plan}, ensure_ascii=False)

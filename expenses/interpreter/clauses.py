@@ -1,0 +1,281 @@
+"""Cutting a message into clauses, each an exact slice of the user's text.
+
+A message is cut at sentence ends, then at commas, colons, dashes and before "and", "then",
+"also" and "but". The fragments are then put back together where one does not stand on its own:
+"add a taxi ride, 42.50, yesterday" is one request whose parts were separated by commas, while
+"add a taxi for 30, and a lunch for 12" is two. What a fragment *is* decides: a verb, a question,
+a retraction, a correction or a hold starts a new clause; a bare value joins the clause before it;
+a second item (another category or merchant) after an item starts a new one.
+
+Every clause keeps its start and end in the original message, so evidence quoted from it is
+always an exact substring of what the user wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import lexicon
+from .values import find_amounts, find_categories, find_dates, find_line_refs, find_merchants, mask
+
+# --------------------------------------------------------------------------- patterns
+
+LEADING = re.compile(
+    r"^(?:(?:and|then|also|but|so|oh|ok|okay|alright|well|now|next|finally|after\s+that|afterwards|"
+    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*)+",
+    re.IGNORECASE)
+
+_NEG = r"(?:don'?t|dont|do\s+not|never|no\s+need\s+to|not|without|no|hold\s+off\s+(?:on\s+)?|wait\s+(?:with|before)\s+)"
+HOLD = re.compile(
+    rf"\b{_NEG}\s*(?:\w+\s+){{0,2}}?(submit\w*|send\w*\s+(?:\w+\s+){{0,3}}?(?:for\s+approval|to\s+(?:my\s+|the\s+)?"
+    rf"(?:approver|manager|boss))|withdraw\w*|remov\w*|delet\w*)\b[^,;.]*"
+    r"|\b(?:keep|leave)\s+(?:it|the\s+claim|them|both)\s+(?:as\s+a\s+|in\s+)?drafts?\b[^,;.]*",
+    re.IGNORECASE)
+
+RETRACT = re.compile(
+    r"^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|oops|on\s+second\s+thoughts?|hold\s+on|scratch\s+that)\b[\s,.!-]*)*"
+    r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
+    r"scratch\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
+    r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|"
+    r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
+    r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
+    r"i\s+changed\s+my\s+mind|changed\s+my\s+mind)\b[\s\w,.'!-]*$"
+    r"|^(?:actually[\s,.!-]*)?(?:no|nope|nah)[\s.!]*$",
+    re.IGNORECASE)
+
+MARKER = re.compile(
+    r"^(?:(?:no\s+wait|wait|no|nope|sorry|oops|i\s+mean|i\s+meant|make\s+(?:that|it)|actually|rather|or\s+rather|"
+    r"correction|hmm+|er+m?|um+|uh+|on\s+second\s+thoughts?|hold\s+on|my\s+bad|typo)\b[\s,.:;!-]*)+",
+    re.IGNORECASE)
+
+QUESTION_START = re.compile(
+    r"^(?:what|what's|whats|how|how's|which|when|where|why|who|whose|is|are|am|was|were|does|do|did|"
+    r"can\s+i|could\s+i|may\s+i|should\s+i|shall\s+i|must\s+i|will\s+i|would\s+i|can\s+we|do\s+i|"
+    r"tell\s+me|show\s+me|show|list|give\s+me|remind\s+me|explain|any\s+idea|i\s+wonder|i'd\s+like\s+to\s+know|"
+    r"i\s+want\s+to\s+know|i\s+need\s+to\s+know|let\s+me\s+know|is\s+there|are\s+there)\b",
+    re.IGNORECASE)
+
+REQUEST_START = re.compile(
+    r"^(?:can\s+you|could\s+you|would\s+you|will\s+you|would\s+you\s+mind|can\s+u|could\s+u|"
+    r"i'd\s+like\s+(?:you\s+)?to|i\s+would\s+like\s+(?:you\s+)?to|i\s+want\s+(?:you\s+)?to|i\s+need\s+(?:you\s+)?to|"
+    r"let's|lets|let\s+us|go\s+ahead\s+and|please)\b",
+    re.IGNORECASE)
+
+_SENTENCE_END = re.compile(r"[!?;\n]+|\.(?!\d)(?=\s|$)")
+_ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
+_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and|then|also|but|plus)\b)",
+                   re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------- what a fragment is
+
+
+@dataclass
+class Clause:
+    start: int
+    end: int
+    text: str
+    kind: str  # act | question | retract | hold | correction | marker | item | value | unknown | context
+    question: bool = False  # its sentence ended with "?"
+    verb: str | None = None  # the act family a verb names (open, add, update, remove, submit, withdraw)
+
+
+def verb_of(core: str) -> tuple[str | None, int]:
+    """The act family of the first action verb in ``core`` and where it stands (-1: none)."""
+    lowered = core.lower()
+    best: tuple[int, str | None] = (-1, None)
+    for family, verbs in lexicon.VERBS.items():
+        for verb in verbs:
+            m = re.search(rf"(?<![\w'-]){re.escape(verb)}(?![\w'-])", lowered)
+            if m and (best[0] < 0 or m.start() < best[0]):
+                best = (m.start(), family)
+    for typo, verb in lexicon.VERB_TYPOS.items():
+        m = re.search(rf"(?<![\w'-]){re.escape(typo)}(?![\w'-])", lowered)
+        if m and (best[0] < 0 or m.start() < best[0]):
+            best = (m.start(), next(f for f, vs in lexicon.VERBS.items() if verb in vs))
+    if best[0] < 0 and re.match(r"^(?:spent|paid)\b", lowered):
+        best = (0, "add")
+    m = re.search(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)
+    if m and (best[0] < 0 or m.start() < best[0]):
+        best = (m.start(), "remove")
+    if best[1] == "submit" and lowered[best[0]:].startswith(("send", "forward")) and not re.search(
+            r"\b(?:for\s+approval|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss)|off)\b", lowered):
+        return None, -1
+    return best[1], best[0]
+
+
+def strip_leading(text: str) -> tuple[int, str]:
+    """Drop connectors and politeness at the start: (how many characters went, the rest)."""
+    m = LEADING.match(text)
+    cut = m.end() if m else 0
+    return cut, text[cut:]
+
+
+_UPDATE_SHAPE = re.compile(
+    r"\b(?:should\s+(?:be|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
+    r"was|is|needs\s+to\s+be|must\s+be|ought\s+to\s+be|=)\b",
+    re.IGNORECASE)
+
+
+def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
+    """What one fragment (or a merged clause) is, and the act family its verb names."""
+    _, core = strip_leading(text.strip())
+    core = core.strip(" ,.;:!-")
+    if not core:
+        return "context", None
+    lowered = core.lower()
+    if HOLD.search(core):
+        return "hold", None
+    if MARKER.fullmatch(core + " ") or MARKER.fullmatch(core):
+        return "marker", None
+    if RETRACT.match(core):
+        return "retract", None
+    marker = MARKER.match(core)
+    verb, at = verb_of(core)
+    dates = find_dates(core, today)
+    refs = find_line_refs(core)
+    masked = mask(core, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs])
+    amounts = find_amounts(masked)
+    categories = find_categories(masked)
+    merchants = find_merchants(masked)
+    if marker and not refs and (amounts or dates or categories or _currency_only(core[marker.end():])):
+        rest = core[marker.end():]
+        rest_verb, _ = verb_of(rest)
+        if rest_verb is None or re.match(r"^\s*make\s+(?:it|that)\b", rest, re.IGNORECASE):
+            return "correction", None
+    if marker:
+        core = core[marker.end():]
+        lowered = core.lower()
+        verb, at = verb_of(core)
+    request = REQUEST_START.match(core)
+    if QUESTION_START.match(core) and not request:
+        if verb == "open" and "claim" in lowered and re.match(r"^(?:show|list)\b", lowered) is None:
+            return "act", verb
+        return "question", None
+    if verb is not None:
+        return "act", verb
+    if question and not (amounts or dates or categories or merchants or refs):
+        return "question", None
+    if (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (amounts or dates or categories):
+        if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs:
+            return "act", "update"
+    first = lowered.split()[0] if lowered.split() else ""
+    if first in lexicon.UNKNOWN_ACTION_VERBS:
+        return "unknown", None
+    if categories or merchants:
+        return "item", None
+    if amounts or dates:
+        return "value", None
+    if re.search(r"\d", core):
+        return "unknown", None
+    words_ = re.findall(r"[a-z']+", lowered)
+    if any(w in lexicon.UNKNOWN_ACTION_VERBS for w in words_[:3]):
+        return "unknown", None
+    return "context", None
+
+
+def _currency_only(text: str) -> bool:
+    words_ = re.findall(r"[A-Za-z]+", text)
+    return bool(words_) and all(w.lower() in lexicon.CURRENCY_WORDS or w.lower() in ("in", "it", "make", "that")
+                                for w in words_) and any(w.lower() in lexicon.CURRENCY_WORDS for w in words_)
+
+
+# --------------------------------------------------------------------------- splitting
+
+
+def sentences(message: str) -> list[tuple[int, int, bool]]:
+    """(start, end, ends with "?") for each sentence of ``message``."""
+    found: list[tuple[int, int, bool]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(message):
+        if m.group(0).startswith("."):
+            before = message[start:m.start()].split()
+            if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
+                continue
+        found.append((start, m.start(), "?" in m.group(0)))
+        start = m.end()
+    if start < len(message):
+        found.append((start, len(message), False))
+    return [(s, e, q) for s, e, q in found if message[s:e].strip()]
+
+
+def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces: list[tuple[int, int]] = []
+    cursor = start
+    for m in _SOFT.finditer(message, start, end):
+        if m.start() > cursor:
+            pieces.append((cursor, m.start()))
+        cursor = m.end()
+    if cursor < end:
+        pieces.append((cursor, end))
+    return [_trim(message, s, e) for s, e in pieces if message[s:e].strip(" ,.;:!-–—")]
+
+
+def _trim(message: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and message[start] in " \t,.;:!-–—":
+        start += 1
+    while end > start and message[end - 1] in " \t,;:!-–—":
+        end -= 1
+    return start, end
+
+
+def split(message: str, today) -> list[Clause]:
+    """The clauses of ``message``, each with its kind (see ``classify``)."""
+    clauses: list[Clause] = []
+    for s_start, s_end, question in sentences(message):
+        for f_start, f_end in fragments(message, s_start, s_end):
+            text = message[f_start:f_end]
+            kind, verb = classify(text, question=question, today=today)
+            last = clauses[-1] if clauses else None
+            if last is not None and _joins(last, kind, question, today):
+                _merge(last, f_end, message, question, today)
+            else:
+                clauses.append(Clause(f_start, f_end, text, kind, question, verb))
+    for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
+        if clause.kind == "marker":
+            clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
+    return clauses
+
+
+def _joins(last: Clause, kind: str, question: bool, today) -> bool:
+    if last.kind == "marker" or (last.kind == kind == "retract"):
+        return True
+    if kind in ("value", "context"):
+        return last.kind not in ("retract", "hold") or kind == "context"
+    if kind == "item" and last.kind == "question" and last.question and question:
+        return True
+    if kind == "item":
+        if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
+            return not _has_thing(last.text, today)
+        return last.kind not in ("retract", "hold", "question", "correction")
+    return False
+
+
+def _has_thing(text: str, today) -> bool:
+    """Does the clause already name what was bought (a category noun or a merchant)?"""
+    dates = find_dates(text, today)
+    masked = mask(text, [(d.start, d.end) for d in dates])
+    return bool(find_categories(masked) or find_merchants(masked))
+
+
+def _merge(clause: Clause, end: int, message: str, question: bool, today) -> None:
+    clause.end = end
+    clause.text = message[clause.start:end]
+    clause.question = clause.question or question
+    if clause.kind in ("marker", "value", "context", "item", "correction", "act"):
+        kind, verb = classify(clause.text, question=clause.question, today=today)
+        if clause.kind == "act" and kind != "act":
+            return  # a value joined an act: it is still that act
+        if clause.kind == "item" and kind in ("value", "context"):
+            return
+        if clause.kind == "correction" and kind not in ("act",):
+            return
+        clause.kind, clause.verb = kind, verb
+
+
+def evidence_bounds(message: str, start: int, end: int) -> tuple[int, int]:
+    """The clause without leading connectors ("and", "but", "please"): still an exact slice."""
+    cut, _ = strip_leading(message[start:end])
+    start += cut
+    return _trim(message, start, end)

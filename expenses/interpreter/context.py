@@ -1,0 +1,167 @@
+"""What the interpreter knows about the turn, read from the runtime's request by attribute.
+
+The domain app must not import the runtime, so the request is duck-typed: ``message``,
+``today``, ``mode``, ``active_case``, ``cases`` (each with ``id``, ``title``, ``status`` and the
+claim's ``view``), ``acts`` and ``read_tools`` (each with a ``name``), ``rounds`` (each with
+``status``, ``requests``, ``results``), ``repair_error``, ``calls_left`` and ``reads_allowed``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from ..domain import TERMINAL_STATUSES
+from . import lexicon
+from .values import words
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim as the request shows it: its view (lines with ordinals, total, status)."""
+
+    id: str
+    title: str
+    status: str
+    currency: str
+    lines: tuple[dict[str, Any], ...]
+    view: dict[str, Any]
+
+    @property
+    def open(self) -> bool:
+        return self.status not in TERMINAL_STATUSES
+
+
+@dataclass
+class Context:
+    message: str
+    today: date
+    mode: str
+    claims: list[Claim]
+    active: Claim | None
+    acts: frozenset[str]
+    tools: frozenset[str]
+    reads_allowed: bool
+    calls_left: int
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)  # read key -> result entry
+    rejected: list[str] = field(default_factory=list)  # errors of rejected read rounds
+    has_rounds: bool = False
+
+    @classmethod
+    def of(cls, request: Any) -> Context:
+        claims = []
+        for summary in getattr(request, "cases", None) or []:
+            view = dict(getattr(summary, "view", None) or {})
+            if getattr(summary, "kind", "expense_claim") != "expense_claim" or not view:
+                continue
+            claims.append(Claim(id=summary.id, title=view.get("title") or summary.title,
+                                status=view.get("status") or summary.status, currency=view.get("currency", "EUR"),
+                                lines=tuple(view.get("lines") or ()), view=view))
+        active_id = getattr(request, "active_case", None)
+        active = next((c for c in claims if c.id == active_id), None)
+        try:
+            today = date.fromisoformat(str(getattr(request, "today", "")))
+        except ValueError:
+            today = date.today()
+        ctx = cls(message=str(getattr(request, "message", "") or ""), today=today,
+                  mode=str(getattr(request, "mode", "controlled_agentic")), claims=claims, active=active,
+                  acts=frozenset(a.name for a in getattr(request, "acts", None) or []),
+                  tools=frozenset(t.name for t in getattr(request, "read_tools", None) or []),
+                  reads_allowed=bool(getattr(request, "reads_allowed", False)),
+                  calls_left=int(getattr(request, "calls_left", 0) or 0))
+        for record in getattr(request, "rounds", None) or []:
+            ctx.has_rounds = True
+            if getattr(record, "status", "ok") != "ok":
+                ctx.rejected.append(str(getattr(record, "error", "") or "the lookup was refused"))
+                continue
+            for req, result in zip(record.requests, record.results, strict=False):
+                ctx.results[read_key(req.get("tool", ""), req.get("args", {}))] = result
+        return ctx
+
+    @property
+    def open_claims(self) -> list[Claim]:
+        return [c for c in self.claims if c.open]
+
+    def default_claim(self) -> Claim | None:
+        """The claim an act with no named claim lands on: the active one, else the only open one."""
+        if self.active is not None:
+            return self.active
+        return self.open_claims[0] if len(self.open_claims) == 1 else None
+
+
+def read_key(tool: str, args: dict[str, Any]) -> str:
+    """One read request as a lookup key: the same tool and arguments give the same key."""
+    return json.dumps({"tool": tool, "args": args}, sort_keys=True, default=str)
+
+
+# --------------------------------------------------------------------------- naming a claim
+
+
+@dataclass(frozen=True)
+class Mention:
+    claims: tuple[Claim, ...]
+    word: str  # what the user wrote
+    start: int
+    end: int
+    exact: bool  # the word occurs in the titles as written (not a near-miss spelling)
+
+
+def _distinctive(title: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[A-Za-zÀ-ÿ0-9][\w'-]*", title)
+            if len(w) >= 3 and w.lower() not in lexicon.GENERIC_TITLE_WORDS and w.lower() not in lexicon.CATEGORY_WORDS]
+
+
+def find_mention(text: str, claims: list[Claim]) -> Mention | None:
+    """Which of ``claims`` the text names: its full title, or a distinctive word of it."""
+    lowered = text.lower()
+    best: Mention | None = None
+    for claim in sorted(claims, key=lambda c: -len(c.title)):
+        title = claim.title.lower().strip()
+        if title and (m := re.search(rf"(?<![\w]){re.escape(title)}(?![\w])", lowered)):
+            hits = tuple(c for c in claims if title in c.title.lower())
+            return Mention(hits, text[m.start():m.end()], m.start(), m.end(), True)
+    for w in words(text):
+        token = w.text.lower()
+        if len(token) < 3 or token in lexicon.GENERIC_TITLE_WORDS or token in lexicon.CATEGORY_WORDS:
+            continue
+        exact = tuple(c for c in claims if token in _distinctive(c.title))
+        if exact:
+            candidate = Mention(exact, w.text, w.start, w.end, True)
+        elif len(token) >= 5 and w.text[:1].isupper():
+            near = tuple(c for c in claims
+                         if any(fuzz.ratio(token, d) >= 85 for d in _distinctive(c.title) if len(d) >= 5))
+            if not near:
+                continue
+            candidate = Mention(near, w.text, w.start, w.end, False)
+        else:
+            continue
+        if best is None:
+            best = candidate
+    return best
+
+
+def case_ref(mention: Mention, ctx: Context) -> tuple[dict[str, Any] | None, str | None]:
+    """The plan's case reference for a mention, or a question back when it cannot be named safely.
+
+    ``{"match": word}`` when the reducer, matching the word against open titles, finds exactly the
+    claims the mention found (one claim, or several for a selection card); ``{"id": …}`` for a
+    near-miss spelling that found exactly one claim.
+    """
+    if len(mention.claims) == 1:
+        claim = mention.claims[0]
+        needle = " ".join(mention.word.lower().split())
+        hits = [c for c in ctx.open_claims if needle in c.title.lower()]
+        if mention.exact and hits == [claim]:
+            return {"match": mention.word}, None
+        return {"id": claim.id}, None
+    needle = " ".join(mention.word.lower().split())
+    hits = {c.id for c in ctx.open_claims if needle in c.title.lower()}
+    if mention.exact and hits and hits == {c.id for c in mention.claims}:
+        return {"match": mention.word}, None
+    names = " or ".join(f"“{c.title}”" for c in mention.claims)
+    return None, f"Which claim do you mean: {names}?"

@@ -1,0 +1,115 @@
+"""The words the local interpreter knows: categories, merchants, currencies, verbs, ordinals.
+
+Plain data only. Matching is on lower-cased whole words; a few lists are also searched with
+rapidfuzz for near-miss spellings of non-critical words (a category noun such as "restaurnt").
+"""
+
+from __future__ import annotations
+
+import re
+
+# --------------------------------------------------------------------------- categories
+
+# word -> category; the first listed category wins when a clause names several (see PRIORITY)
+CATEGORY_WORDS: dict[str, str] = {}
+for _category, _words in {
+    "taxi": "taxi taxis cab cabs uber ubers lyft bolt freenow ride rides rideshare taxicab minicab chauffeur",
+    "meals": "meal meals dinner dinners lunch lunches breakfast breakfasts brunch restaurant restaurants food "
+             "coffee coffees cafe café snack snacks drinks supper catering",
+    "travel": "travel flight flights plane airfare airline train trains rail railway ticket tickets bus coach "
+              "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar",
+    "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights",
+    "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
+             "equipment gift",
+}.items():
+    for _word in _words.split():
+        CATEGORY_WORDS[_word] = _category
+
+# when several category words occur, the more specific one wins: "hotel taxi" is a taxi,
+# "hotel breakfast" a meal (the policy counts it so), "train to the hotel" travel
+PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
+CATEGORIES = ("travel", "hotel", "meals", "taxi", "other")
+
+# words that only make a category when nothing better is said ("ticket", "night", "fee")
+WEAK_CATEGORY_WORDS = frozenset({"ticket", "tickets", "night", "nights", "stay", "room", "fee", "fees", "ride",
+                                 "rides", "gas", "drinks", "food"})
+
+# well-known merchants -> (display name, category)
+MERCHANTS: dict[str, tuple[str, str]] = {
+    "uber": ("Uber", "taxi"), "lyft": ("Lyft", "taxi"), "bolt": ("Bolt", "taxi"), "freenow": ("FreeNow", "taxi"),
+    "deutsche bahn": ("Deutsche Bahn", "travel"), "sncf": ("SNCF", "travel"),
+    "eurostar": ("Eurostar", "travel"), "trenitalia": ("Trenitalia", "travel"), "amtrak": ("Amtrak", "travel"),
+    "renfe": ("Renfe", "travel"), "lufthansa": ("Lufthansa", "travel"), "ryanair": ("Ryanair", "travel"),
+    "easyjet": ("easyJet", "travel"), "klm": ("KLM", "travel"), "air france": ("Air France", "travel"),
+    "british airways": ("British Airways", "travel"), "tap": ("TAP", "travel"),
+    "iberia": ("Iberia", "travel"), "flixbus": ("FlixBus", "travel"), "sixt": ("Sixt", "travel"),
+    "hertz": ("Hertz", "travel"), "avis": ("Avis", "travel"),
+    "airbnb": ("Airbnb", "hotel"), "marriott": ("Marriott", "hotel"), "hilton": ("Hilton", "hotel"),
+    "ibis": ("Ibis", "hotel"), "novotel": ("Novotel", "hotel"), "hyatt": ("Hyatt", "hotel"),
+    "holiday inn": ("Holiday Inn", "hotel"), "premier inn": ("Premier Inn", "hotel"),
+    "motel one": ("Motel One", "hotel"), "radisson": ("Radisson", "hotel"),
+    "starbucks": ("Starbucks", "meals"), "pret": ("Pret", "meals"), "nando's": ("Nando's", "meals"),
+    "mcdonald's": ("McDonald's", "meals"), "vapiano": ("Vapiano", "meals"),
+}
+
+# --------------------------------------------------------------------------- currencies
+
+CURRENCY_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY"}
+CURRENCY_WORDS = {
+    "eur": "EUR", "euro": "EUR", "euros": "EUR", "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD",
+    "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "sterling": "GBP", "chf": "CHF",
+    "franc": "CHF", "francs": "CHF", "jpy": "JPY", "yen": "JPY", "sek": "SEK", "nok": "NOK", "dkk": "DKK",
+    "pln": "PLN", "zloty": "PLN", "zlotys": "PLN", "czk": "CZK", "koruna": "CZK", "cad": "CAD",
+}
+# ISO codes the user may write that the reference table does not know are still codes (honest refusal)
+ISO_LIKE = re.compile(r"\b[A-Z]{3}\b")
+
+# --------------------------------------------------------------------------- ordinals
+
+ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+}
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12,
+}
+LINE_NOUNS = r"(?:line|item|entry|row|expense|one)"
+
+# --------------------------------------------------------------------------- verbs
+
+VERBS: dict[str, tuple[str, ...]] = {
+    "open": ("open", "start", "create", "begin", "set up", "setup", "make", "new"),
+    "add": ("add", "put", "log", "record", "enter", "include", "plus", "throw in", "i spent", "we spent", "i paid",
+            "we paid", "i had", "we had", "i took", "we took", "i got", "bought"),
+    "update": ("change", "set", "update", "correct", "fix", "adjust", "edit", "modify", "amend", "make", "move",
+               "rename", "switch", "mark", "reclassify", "recategorise", "recategorize"),
+    "remove": ("remove", "delete", "drop", "take off", "take out", "get rid of", "strike", "erase", "scrap"),
+    "submit": ("submit", "send", "file", "hand in", "turn in", "forward"),
+    "withdraw": ("withdraw", "cancel", "close", "discard", "abandon", "scrap", "delete", "retract"),
+}
+
+# a few frequent slips of the action verbs themselves; anything else must be spelt right
+VERB_TYPOS = {
+    "chnage": "change", "cahnge": "change", "chagne": "change", "udpate": "update", "updaet": "update",
+    "remvoe": "remove", "reomve": "remove", "delte": "delete", "deleet": "delete", "sumbit": "submit",
+    "subimt": "submit", "submti": "submit", "withdarw": "withdraw", "withdrwa": "withdraw", "ad": "add",
+}
+
+# verbs of things the interpreter cannot do: a clause led by one is "not understood", never ignored
+UNKNOWN_ACTION_VERBS = frozenset(
+    "approve reject book reserve pay transfer email mail print export download upload attach reimburse refund "
+    "copy duplicate merge split archive share schedule remind call order purchase invite".split()
+)
+
+# politeness and filler: ignored wherever they stand
+FILLER = frozenset(
+    "please pls plz plase pleese kindly thanks thank thx ty cheers hi hello hey ok okay alright so oh um uh er "
+    "erm well great cool good morning afternoon evening dear assistant bot just quickly quick".split()
+)
+
+GENERIC_TITLE_WORDS = frozenset(
+    "the a an my our of for and to in on at trip trips claim claims conference visit visits travel travels expense "
+    "expenses offsite meeting meetings week team client clients business project q1 q2 q3 q4 summit workshop "
+    "november december january february march april may june july august september october".split()
+)

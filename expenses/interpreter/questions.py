@@ -1,0 +1,451 @@
+"""Questions: which read tool answers them, and the answer composed from what the reads returned.
+
+Topics: the expense policy (``lookup_policy``), a claim's state, totals and next steps
+(``get_case``), the list of claims (``search_cases``), exchange rates (``exchange_rate``),
+arithmetic (``calculate``) and receipts (``inspect_attachment``). In a mode without reads, what
+the request itself shows (claim views) and pure arithmetic are still answered; the policy,
+exchange rates and receipts are not, and the answer says so.
+
+Answers never narrate effects: a status is described ("awaiting approval"), and every answer is
+passed through ``neutral`` so no act's claim phrase can appear in it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from babel.dates import format_date
+from babel.numbers import format_decimal
+
+from ..calculator import calculation_result
+from ..knowledge import terms
+from . import lexicon
+from .context import Claim, Context, find_mention, read_key
+from .values import find_amounts, find_categories, find_dates, mask, words
+
+if TYPE_CHECKING:
+    from .reading import Intent, Reader
+
+STATUS_WORDS = {
+    "draft": "a draft",
+    "submitted": "awaiting approval (locked for edits)",
+    "approved": "approved and closed",
+    "rejected": "rejected and closed",
+    "withdrawn": "closed without approval (you took it back)",
+}
+_ATTACHMENT = re.compile(r"\batt_[0-9A-Za-z]{4,40}\b")
+_POLICY = re.compile(
+    r"\b(?:polic(?:y|ies)|limits?|cap|capped|allowed|allowances?|maximum|max|reimburs\w*|receipts?|deadlines?|"
+    r"rules?|per\s+night|per\s+day|a\s+night|a\s+day|covered|cover|eligible|approval|approver|alcohol|tips?|"
+    r"first\s+class|business\s+class|economy|mileage|lost|late|invoice|can\s+i\s+(?:claim|expense|get|spend|book|"
+    r"take|use|fly|stay|have|put)|how\s+much\s+can|how\s+long|how\s+many\s+days|is\s+\w+\s+ok|permitted|ok\s+to)\b",
+    re.IGNORECASE)
+_NEXT = re.compile(
+    r"\b(?:next|what\s+(?:can|should|do|shall)\s+i\s+do|what\s+now|options|what\s+else|left\s+to\s+do|"
+    r"how\s+do\s+i\s+(?:proceed|continue|go\s+on)|missing|ready\s+to\s+submit|can\s+i\s+submit|"
+    r"what\s+can\s+(?:you|we)\s+do)\b",
+    re.IGNORECASE)
+_LIST = re.compile(r"\b(?:claims|which\s+claim|what\s+claim|any\s+claim)\b", re.IGNORECASE)
+_CASE = re.compile(
+    r"\b(?:total|totals|sum|how\s+much|spent|spend|status|state|lines?|items?|entries|summary|overview|"
+    r"breakdown|what'?s\s+on|what\s+is\s+on|look\s+like|looks?|show|details?|where|how\s+many|approved|"
+    r"rejected|submitted|draft|locked|open|on\s+it|in\s+it|what\s+about|expenses?|claim|currency)\b",
+    re.IGNORECASE)
+_RATE = re.compile(r"\b(?:rate|rates|exchange|convert|conversion|fx|worth)\b", re.IGNORECASE)
+_CURRENCY_TOKEN = re.compile(r"[€$£¥]|\b[A-Za-z]{3,8}\b")
+_WORD_OPS = [(r"\bmultiplied\s+by\b", "*"), (r"\bdivided\s+by\b", "/"), (r"\btimes\b", "*"), (r"\bplus\b", "+"),
+             (r"\bminus\b", "-"), (r"(?<=\d)\s*[x×]\s*(?=\d)", "*"), (r"÷", "/")]
+_EXPRESSION = re.compile(r"[\d(][\d\s.,()+\-*/]*[\d)]")
+
+
+def read_question(reader: Reader, text: str, start: int, end: int, topic: str | None = None) -> Intent:
+    """A question intent with the reads that answer it, or an unknown intent."""
+    from .reading import QuestionIntent, UnknownIntent
+
+    ctx = reader.ctx
+    intent = QuestionIntent(start, end)
+    lowered = text.lower()
+    mention = find_mention(text, ctx.claims)
+    if mention is not None:
+        reader.mention = type(mention)(mention.claims, mention.word, mention.start + start, mention.end + start,
+                                       mention.exact)
+    if topic is None:
+        topic = _topic(text, lowered, mention is not None)
+    if topic is None:
+        return UnknownIntent(start, end)
+    intent.topic = topic
+    if topic == "attachment":
+        ids = _ATTACHMENT.findall(text)
+        intent.reads = [{"tool": "inspect_attachment", "args": {"attachment": i}} for i in dict.fromkeys(ids)]
+    elif topic == "exchange":
+        args, problem = _exchange_args(text, ctx, mention)
+        if problem:
+            intent.data["problem"] = problem
+        else:
+            intent.reads = [{"tool": "exchange_rate", "args": args}]
+    elif topic == "calculate":
+        intent.data["expression"] = _expression(text)
+        intent.reads = [{"tool": "calculate", "args": {"expression": intent.data["expression"]}}]
+    elif topic == "policy":
+        query = _policy_query(text)
+        intent.data["query"] = query
+        intent.reads = [{"tool": "lookup_policy", "args": {"query": query}}]
+    elif topic == "list":
+        status = _status_filter(lowered)
+        intent.data["status"] = status
+        intent.reads = [{"tool": "search_cases", "args": {"query": "", **({"status": status} if status else {})}}]
+    else:  # case, next
+        if mention is not None:
+            claims = list(mention.claims)
+        elif reader.mention is not None and reader.mention.claims:
+            claims = list(reader.mention.claims)
+        elif ctx.default_claim() is not None:
+            claims = [ctx.default_claim()]
+        else:
+            claims = ctx.open_claims
+        intent.data["claims"] = [c.id for c in claims]
+        intent.data["category"] = _category_asked(text) if topic == "case" else None
+        intent.data["aspect"] = _aspect(lowered)
+        intent.reads = [{"tool": "get_case", "args": {"case": c.id}} for c in claims]
+    return intent
+
+
+def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
+    if _ATTACHMENT.search(text):
+        return "attachment"
+    currencies = _currencies(text)
+    if _RATE.search(lowered) and (currencies or "rate" in lowered):
+        return "exchange"
+    if len(currencies) >= 2 or (currencies and re.search(r"\bin\s+(?:[A-Za-z]{3}\b|euros?|dollars?|pounds?|"
+                                                         r"francs?|yen)", lowered) and find_amounts(text)):
+        return "exchange"
+    if _expression(text):
+        return "calculate"
+    if _NEXT.search(lowered):
+        return "next"
+    if _POLICY.search(lowered) and not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered):
+        return "policy"
+    if _LIST.search(lowered) and not mentions_claim:
+        return "list"
+    if _CASE.search(lowered) or mentions_claim:
+        return "case"
+    return None
+
+
+def _currencies(text: str) -> list[tuple[str, int]]:
+    found = []
+    for m in _CURRENCY_TOKEN.finditer(text):
+        token = m.group(0)
+        if token in lexicon.CURRENCY_SYMBOLS:
+            found.append((lexicon.CURRENCY_SYMBOLS[token], m.start()))
+        elif token.lower() in lexicon.CURRENCY_WORDS and (len(token) != 3 or token.isupper()
+                                                          or token.lower() in ("eur", "usd", "gbp", "chf", "yen")):
+            found.append((lexicon.CURRENCY_WORDS[token.lower()], m.start()))
+        elif len(token) == 3 and token.isupper() and token not in ("EUR",) and token.isalpha() and token not in (
+                "ATT", "THE", "AND", "VAT", "TAX"):
+            found.append((token, m.start()))
+    if re.search(r"\bus\s+dollars?\b", text, re.IGNORECASE):
+        found = [(c, p) for c, p in found if c != "USD"] + [("USD", re.search(r"\bus\s+dollars?\b", text,
+                                                                              re.IGNORECASE).start())]
+        found.sort(key=lambda item: item[1])
+    return found
+
+
+def _exchange_args(text: str, ctx: Context, mention) -> tuple[dict[str, Any], str | None]:
+    currencies = _currencies(text)
+    codes = list(dict.fromkeys(c for c, _ in currencies))
+    dates = find_dates(text, ctx.today)
+    masked = mask(text, [(d.start, d.end) for d in dates])
+    amounts = [a for a in find_amounts(masked) if a.amount is not None]
+    args: dict[str, Any] = {}
+    if amounts and amounts[0].currency:
+        source = amounts[0].currency
+        others = [c for c in codes if c != source]
+        if not others:
+            claim = mention.claims[0] if mention is not None and len(mention.claims) == 1 else ctx.default_claim()
+            others = [claim.currency] if claim is not None and claim.currency != source else (
+                ["EUR"] if source != "EUR" else [])
+        if not others:
+            return {}, "Which currency should I convert to?"
+        args = {"from": source, "to": others[0], "amount": str(amounts[0].amount)}
+    elif len(codes) >= 2:
+        args = {"from": codes[0], "to": codes[1]}
+        if amounts:
+            args["amount"] = str(amounts[0].amount)
+    elif len(codes) == 1:
+        claim = ctx.default_claim()
+        other = claim.currency if claim is not None and claim.currency != codes[0] else (
+            "EUR" if codes[0] != "EUR" else None)
+        if other is None:
+            return {}, "Between which two currencies? For example: “what is the USD to EUR rate?”"
+        args = {"from": codes[0], "to": other}
+        if amounts:
+            args["amount"] = str(amounts[0].amount)
+    else:
+        return {}, "Between which two currencies? For example: “what is the USD to EUR rate?”"
+    dated = [d.value for d in dates if d.value]
+    if dated:
+        args["date"] = dated[0]
+    return args, None
+
+
+def _expression(text: str) -> str | None:
+    """Arithmetic the user asked for, as the calculator's syntax; None when there is none."""
+    t = text
+    t = re.sub(r"(\d+)\s+(?:nights?|days?|people|persons|tickets?|rides?|items?)\s+(?:at|of|@|for)\s+"
+               r"(?:[€$£]\s?)?(\d+(?:[.,]\d+)?)", r"\1 * \2", t, flags=re.IGNORECASE)
+    for pattern, symbol in _WORD_OPS:
+        t = re.sub(pattern, f" {symbol} ", t, flags=re.IGNORECASE)
+    t = re.sub(r"(\d),(\d{3})(?!\d)", r"\1\2", t)
+    t = re.sub(r"(\d),(\d{1,2})(?!\d)", r"\1.\2", t)
+    best = None
+    for m in _EXPRESSION.finditer(t):
+        candidate = m.group(0).strip()
+        if re.search(r"\d\s*[+\-*/]\s*[\d(]", candidate) and len(re.findall(r"\d+(?:\.\d+)?", candidate)) >= 2:
+            if best is None or len(candidate) > len(best):
+                best = candidate
+    if best is None:
+        return None
+    return " ".join(best.split())[:200]
+
+
+def _policy_query(text: str) -> str:
+    query = re.sub(r"^(?:what(?:'s| is| are)?|how|can|could|do|does|is|are|tell me|and)\b\s*", "", text.strip(),
+                   flags=re.IGNORECASE)
+    query = query.strip(" ?.!") or text.strip(" ?.!")
+    return query[:200]
+
+
+def _status_filter(lowered: str) -> str | None:
+    for word, status in (("draft", "draft"), ("submitted", "submitted"), ("awaiting approval", "submitted"),
+                         ("pending", "submitted"), ("approved", "approved"), ("rejected", "rejected"),
+                         ("withdrawn", "withdrawn")):
+        if word in lowered:
+            return status
+    return None
+
+
+def _category_asked(text: str) -> str | None:
+    found = [c for c in find_categories(text) if not c.weak]
+    return found[0].category if found else None
+
+
+def _aspect(lowered: str) -> str:
+    if re.search(r"\b(?:status|state|approved|rejected|submitted|locked|where)\b", lowered):
+        return "status"
+    if re.search(r"\b(?:total|sum|how\s+much|spent|spend)\b", lowered):
+        return "total"
+    if re.search(r"\bhow\s+many\b", lowered):
+        return "count"
+    return "overview"
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def answer(intent: Any, ctx: Context) -> str:
+    """The answer text for a question intent, from read results or (without reads) the request."""
+    if intent.data.get("problem"):
+        return intent.data["problem"]
+    topic = intent.topic
+    if topic == "calculate" and not ctx.has_rounds:
+        return _calculate_locally(intent.data["expression"])
+    if topic in ("case", "next") and not ctx.has_rounds:
+        return _case_answer(intent, ctx, {c.id: c.view for c in ctx.claims})
+    if topic == "list" and not ctx.has_rounds:
+        return _list_locally(ctx, intent.data.get("status"))
+    results = [ctx.results.get(read_key(r["tool"], r["args"])) for r in intent.reads]
+    if not ctx.has_rounds or all(r is None for r in results):
+        if ctx.rejected:
+            return "I could not look that up: the lookup was refused."
+        what = {"policy": "the expense policy", "exchange": "exchange rates", "attachment": "receipts"}.get(
+            topic, "that")
+        return f"I cannot look up {what} in this mode, so I cannot answer “{intent.quote(ctx.message)}” here."
+    failed = [r for r in results if r is not None and not r.get("ok")]
+    if failed and len(failed) == len(results):
+        return _failure(topic, failed[0])
+    ok = [r["result"] for r in results if r is not None and r.get("ok")]
+    if topic == "policy":
+        return _policy_answer(ok[0], intent.data.get("query", ""))
+    if topic == "exchange":
+        return _exchange_answer(ok[0])
+    if topic == "calculate":
+        return f"{ok[0]['expression']} = {_number(ok[0]['result'])}" + (
+            f" (rounded: {ok[0]['rounded']})." if ok[0]["result"] != ok[0]["rounded"] else ".")
+    if topic == "list":
+        return _list_answer(ok[0])
+    if topic == "attachment":
+        return " ".join(_attachment_answer(r) for r in ok)
+    views = {view["id"]: view for view in ok if isinstance(view, dict) and "id" in view}
+    return _case_answer(intent, ctx, views)
+
+
+def _failure(topic: str, result: dict[str, Any]) -> str:
+    error = result.get("error", "error")
+    if error == "not_found":
+        return "I could not find that: it does not exist or is not yours."
+    if topic == "exchange" and result.get("detail"):
+        return f"I could not get that rate: {result['detail'].split(':', 1)[-1].strip()}."
+    if topic == "calculate":
+        return "I could not calculate that: only numbers with + - * / and parentheses work."
+    return f"I could not look that up ({error})."
+
+
+def _calculate_locally(expression: str | None) -> str:
+    try:
+        result = calculation_result(expression or "")
+    except ValueError:
+        return "I could not calculate that: only numbers with + - * / and parentheses work."
+    suffix = f" (rounded: {result['rounded']})." if result["result"] != result["rounded"] else "."
+    return f"{result['expression']} = {_number(result['result'])}{suffix}"
+
+
+def _number(value: str) -> str:
+    return format_decimal(Decimal(value), format="#,##0.##########", locale="en")
+
+
+def money(amount: str | Decimal, currency: str) -> str:
+    """``1,234.50 EUR``: babel's number formatting with the ISO code, as the receipts write it."""
+    return f"{format_decimal(Decimal(amount), format='#,##0.00', locale='en')} {currency}"
+
+
+def day(iso: str) -> str:
+    try:
+        return format_date(date.fromisoformat(iso), format="d MMM yyyy", locale="en")
+    except ValueError:
+        return iso
+
+
+def _lines_text(view: dict[str, Any]) -> str:
+    parts = []
+    for line in view.get("lines", []):
+        label = line.get("merchant") or str(line.get("category", "")).capitalize()
+        parts.append(f"{line['ordinal']}. {label} ({line.get('category')}), {money(line['amount'], view['currency'])}"
+                     f" on {day(line['date'])}")
+    return "; ".join(parts)
+
+
+def _count(n: int) -> str:
+    return "no lines" if n == 0 else "1 line" if n == 1 else f"{n} lines"
+
+
+def _case_answer(intent: Any, ctx: Context, views: dict[str, dict[str, Any]]) -> str:
+    ids = intent.data.get("claims") or []
+    if not ids:
+        return "You have no open claims. You can open one, e.g. “start a new claim for the Berlin trip”."
+    texts = []
+    for case_id in ids:
+        view = views.get(case_id)
+        if view is None:
+            continue
+        texts.append(_next_text(view) if intent.topic == "next" else _view_text(view, intent.data))
+    if not texts:
+        return "I could not read that claim."
+    return " ".join(texts)
+
+
+def _view_text(view: dict[str, Any], data: dict[str, Any]) -> str:
+    title, currency = f"“{view['title']}”", view["currency"]
+    status = STATUS_WORDS.get(view["status"], view["status"])
+    count = int(view.get("line_count", len(view.get("lines", []))))
+    category = data.get("category")
+    if category:
+        amount = view.get("totals_by_category", {}).get(category)
+        n = sum(1 for line in view.get("lines", []) if line.get("category") == category)
+        if not amount:
+            return f"{title} has no {category} lines; its total is {money(view['total'], currency)}."
+        return (f"On {title}, {category} comes to {money(amount, currency)} ({_count(n)}), out of a total of "
+                f"{money(view['total'], currency)}.")
+    aspect = data.get("aspect", "overview")
+    if aspect == "total":
+        return f"{title} comes to {money(view['total'], currency)} over {_count(count)}; it is {status}."
+    if aspect == "status":
+        return f"{title} is {status}, with {_count(count)} totalling {money(view['total'], currency)}."
+    if aspect == "count":
+        return f"{title} has {_count(count)}, totalling {money(view['total'], currency)}."
+    lines = _lines_text(view)
+    return (f"{title} is {status} in {currency} with {_count(count)}" + (f": {lines}" if lines else "")
+            + f". Total: {money(view['total'], currency)}.")
+
+
+def _next_text(view: dict[str, Any]) -> str:
+    title = f"“{view['title']}”"
+    status = view["status"]
+    acts = view.get("next_acts", [])
+    if status == "draft":
+        options = []
+        if "add_line" in acts:
+            options.append("add lines")
+        if "update_line" in acts:
+            options.append("change or remove lines")
+        if "submit_claim" in acts:
+            options.append("submit it for approval")
+        if "withdraw_claim" in acts:
+            options.append("withdraw it")
+        listed = ", ".join(options[:-1]) + (" or " if len(options) > 1 else "") + options[-1] if options else ""
+        return f"{title} is a draft with {_count(int(view.get('line_count', 0)))}: you can {listed}."
+    if status == "submitted":
+        return f"{title} is awaiting approval and locked, so its lines cannot be edited; you can open a new claim."
+    return f"{title} is {STATUS_WORDS.get(status, status)}; you can open a new claim."
+
+
+def _list_locally(ctx: Context, status: str | None) -> str:
+    claims = [c for c in ctx.open_claims if status is None or c.status == status]
+    if not claims:
+        return "You have no open claims."
+    return "Your open claims: " + "; ".join(
+        f"“{c.title}” ({STATUS_WORDS.get(c.status, c.status)}, {_count(len(c.lines))}, "
+        f"{money(c.view.get('total', '0'), c.currency)})" for c in claims) + "."
+
+
+def _list_answer(result: dict[str, Any]) -> str:
+    cases = result.get("cases", [])
+    if not cases:
+        return "You have no claims" + (f" that are {STATUS_WORDS.get(result['status'], result['status'])}"
+                                       if result.get("status") else "") + "."
+    return f"You have {len(cases)} claim{'s' if len(cases) != 1 else ''}: " + "; ".join(
+        f"“{c['title']}” ({STATUS_WORDS.get(c['status'], c['status'])}, {_count(int(c['line_count']))}, "
+        f"{money(c['total'], c['currency'])})" for c in cases) + "."
+
+
+def _exchange_answer(result: dict[str, Any]) -> str:
+    text = (f"At the company reference rate in force on {day(result['effective_date'])}, 1 {result['from']} = "
+            f"{result['rate']} {result['to']} (1 {result['to']} = {result['inverse']} {result['from']})")
+    if result.get("converted"):
+        text += f"; {money(result['amount'], result['from'])} is {money(result['converted'], result['to'])}"
+    return text + "."
+
+
+def _attachment_answer(result: dict[str, Any]) -> str:
+    return (f"Receipt {result.get('id', '')} ({result.get('filename', 'file')}): {result.get('merchant', '?')}, "
+            f"{money(result.get('total', '0'), result.get('currency', ''))} on {day(str(result.get('date', '')))}"
+            + (f", looks like {result['category_hint']}" if result.get("category_hint") else "") + ".")
+
+
+def _policy_answer(result: dict[str, Any], query: str) -> str:
+    sections = result.get("sections") or []
+    if not sections:
+        return f"The expense policy has nothing on “{query}”."
+    section = sections[0]
+    wanted = set(terms(query))
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", section["text"]) if s.strip()]
+    scored = []
+    for index, sentence in enumerate(sentences):
+        found = set(terms(sentence))
+        score = len(wanted & found) * 2 + (1 if re.search(r"\d", sentence) else 0)
+        scored.append((score, index, sentence))
+    best = sorted(scored, key=lambda item: (-item[0], item[1]))[:2]
+    chosen = " ".join(sentence for _, _, sentence in sorted(best, key=lambda item: item[1]))
+    return f"From the expense policy (“{section['section']}”): {chosen}"
+
+
+def category_of(text: str) -> str | None:
+    words_ = [w.text.lower() for w in words(text)]
+    return next((lexicon.CATEGORY_WORDS[w] for w in words_ if w in lexicon.CATEGORY_WORDS), None)
+
+
+def claim_by_id(ctx: Context, case_id: str) -> Claim | None:
+    return next((c for c in ctx.claims if c.id == case_id), None)

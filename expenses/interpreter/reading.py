@@ -1,0 +1,673 @@
+"""From clauses to intents: what each clause asks for, with the values read from the user's words.
+
+An intent that lacks something it needs (an amount, a category, which line) carries a
+``problem``: the question to ask back. It never becomes an act: the interpreter asks instead of
+guessing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ..exchange import reference_currencies
+from ..money import format_money
+from . import lexicon
+from .clauses import HOLD, Clause, evidence_bounds, verb_of
+from .context import Claim, Context, Mention, case_ref, find_mention
+from .values import (
+    AmountFound,
+    best_category,
+    find_amounts,
+    find_categories,
+    find_dates,
+    find_line_refs,
+    find_merchants,
+    mask,
+    money_text,
+    quotable,
+    words,
+)
+
+# --------------------------------------------------------------------------- intents
+
+
+@dataclass
+class Intent:
+    start: int
+    end: int
+
+    def quote(self, message: str) -> str:
+        return message[self.start:self.end]
+
+
+@dataclass
+class ActIntent(Intent):
+    act: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+    ref: dict[str, Any] | None = None
+    problem: str | None = None
+    read: dict[str, Any] | None = None  # a lookup the problem's answer uses (an exchange rate)
+    label: str = ""  # words naming what the act is about ("taxi", "hotel adlon"), for "forget the taxi"
+    claim: Claim | None = None  # the claim it lands on, when known
+    currency: str | None = None  # a currency the user wrote next to the amount
+    id: str | None = None
+    retracted: bool = False
+
+
+@dataclass
+class QuestionIntent(Intent):
+    topic: str = ""
+    reads: list[dict[str, Any]] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RetractIntent(Intent):
+    hint: str = ""
+
+
+@dataclass
+class CorrectIntent(Intent):
+    amount: AmountFound | None = None
+    date: str | None = None
+    category: str | None = None
+    currency: str | None = None
+    problem: str | None = None
+
+
+@dataclass
+class HoldIntent(Intent):
+    acts: tuple[str, ...] = ()
+
+
+@dataclass
+class UnknownIntent(Intent):
+    pass
+
+
+@dataclass
+class ContextIntent(Intent):
+    greeting: bool = False
+    thanks: bool = False
+
+
+# --------------------------------------------------------------------------- shared patterns
+
+_NOT_VALUE = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from|was)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
+                        re.IGNORECASE)
+_VALUE_MARK = re.compile(
+    r"\s(?:to|should\s+(?:be|say|read)|should\s+have\s+been|needs\s+to\s+be|must\s+be|is\s+actually|"
+    r"was\s+actually|is\s+really|was\s+really|is|was|=|as|into)\s|\s*[:=]\s",
+    re.IGNORECASE)
+_FIELDS = {
+    "amount": r"amount|price|cost|sum|value|figure",
+    "date": r"date|day",
+    "merchant": r"merchant|vendor|shop|store|supplier|payee|name|place",
+    "category": r"category|type|kind|class",
+}
+_IT = re.compile(r"\b(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
+_MERCHANT_COMMON = frozenset(
+    "time out market bar cafe café restaurant hotel taxi inn house city central station grand palace new old best "
+    "king the and air line lines express international group company store shop berlin paris london".split()
+)
+_TITLE_CUT = re.compile(
+    r"\s+(?:in|with\s+currency|currency)\s+(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
+    r"(?:[A-Za-z]{3}|euros?|dollars?|pounds?|francs?|yen|zloty|[€$£¥])\b.*$"
+    r"|\s*,?\s*(?:please|pls|thanks|thank\s+you|thx)\s*$",
+    re.IGNORECASE)
+_CURRENCY_PHRASE = re.compile(
+    r"(?:\bin\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])",
+    re.IGNORECASE)
+
+
+def _blank_not_values(text: str) -> str:
+    """Blank "not 180", "instead of 180": what a line is not, is not its new value."""
+    return mask(text, [(m.start(), m.end()) for m in _NOT_VALUE.finditer(text)
+                       if not m.group(0).lower().startswith(("was", "from"))])
+
+
+def _currency_code(word: str) -> str | None:
+    if word in lexicon.CURRENCY_SYMBOLS:
+        return lexicon.CURRENCY_SYMBOLS[word]
+    lowered = word.lower()
+    if lowered in lexicon.CURRENCY_WORDS:
+        return lexicon.CURRENCY_WORDS[lowered]
+    if len(word) == 3 and word.isupper() and word.isalpha():
+        return word
+    return None
+
+
+def line_text(line: dict[str, Any], currency: str) -> str:
+    label = line.get("merchant") or str(line.get("category", "other")).capitalize()
+    return f"{label}, {format_money(line['amount'], currency)}"
+
+
+def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
+    lines = [ln for ln in claim.lines if ordinals is None or ln["ordinal"] in ordinals]
+    return "; ".join(f"{ln['ordinal']}. {line_text(ln, claim.currency)}" for ln in lines)
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+class Reader:
+    """Reads the clauses of one message in order, carrying what earlier clauses established."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.message = ctx.message
+        self.mention: Mention | None = None  # the claim named earlier in the message
+        self.opened: ActIntent | None = None  # an open_claim earlier in the message
+        self.last_act: ActIntent | None = None
+
+    def read(self, clauses: list[Clause]) -> list[Intent]:
+        intents: list[Intent] = []
+        for clause in clauses:
+            start, end = evidence_bounds(self.message, clause.start, clause.end)
+            if start >= end:
+                continue
+            intent = self._read(clause, start, end)
+            if isinstance(intent, list):
+                intents.extend(intent)
+            elif intent is not None:
+                intents.append(intent)
+        return intents
+
+    def _read(self, clause: Clause, start: int, end: int) -> Intent | list[Intent] | None:
+        text = self.message[start:end]
+        kind = clause.kind
+        if kind == "context":
+            mention = find_mention(text, self.ctx.claims)
+            if mention is not None:
+                self.mention = self._shift(mention, start)
+            lowered = text.lower()
+            return ContextIntent(start, end, greeting=bool(re.match(r"^(?:hi|hello|hey|good\s+\w+)\b", lowered)),
+                                 thanks=bool(re.search(r"\b(?:thanks|thank\s+you|thx|cheers)\b", lowered)))
+        if kind == "hold":
+            return self._hold(text, start, end)
+        if kind == "retract":
+            return RetractIntent(start, end, hint=text.lower())
+        if kind == "correction":
+            return self._correction(text, start, end)
+        if kind == "question":
+            from .questions import read_question
+
+            return read_question(self, text, start, end)
+        if kind == "act":
+            return self._act(clause.verb or "", text, start, end)
+        if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
+            return self._add(text, start, end)
+        return UnknownIntent(start, end)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _shift(self, mention: Mention, offset: int) -> Mention:
+        return Mention(mention.claims, mention.word, mention.start + offset, mention.end + offset, mention.exact)
+
+    def _mention_in(self, text: str, start: int) -> Mention | None:
+        mention = find_mention(text, self.ctx.claims)
+        if mention is not None:
+            mention = self._shift(mention, start)
+            self.mention = mention
+            return mention
+        return None
+
+    def _target(self, text: str, start: int, *, new_claim_ok: bool = True) -> tuple[
+            dict[str, Any] | None, Claim | None, str | None, Mention | None]:
+        """(case reference, the claim when known, a question back, the mention) for an act on a claim."""
+        mention = self._mention_in(text, start)
+        if mention is None and self.opened is not None and new_claim_ok:
+            return None, None, None, None  # the claim this message opens
+        mention = mention or self.mention
+        if mention is not None:
+            ref, problem = case_ref(mention, self.ctx)
+            claim = mention.claims[0] if len(mention.claims) == 1 else None
+            return ref, claim, problem, mention
+        return None, self.ctx.default_claim(), None, None
+
+    def _act(self, verb: str, text: str, start: int, end: int) -> Intent | list[Intent] | None:
+        lowered = text.lower()
+        has_claim_word = bool(re.search(r"\b(?:claim|claims|expense\s+report|report)\b", lowered))
+        if verb == "open":
+            if not has_claim_word and re.search(r"\b(?:make|set)\b", lowered):
+                verb = "update"
+            elif not has_claim_word:
+                return UnknownIntent(start, end)
+            elif (find_mention(text, self.ctx.claims) is not None and not re.search(
+                    r"\b(?:new|another|called|named|titled|for|about)\b", lowered)):
+                from .questions import read_question
+
+                return read_question(self, text, start, end, topic="case")
+        if verb == "remove" and has_claim_word and not find_line_refs(text) and not self._names_a_line(text):
+            verb = "withdraw"
+        if verb == "withdraw" and not has_claim_word and find_mention(text, self.ctx.claims) is None and not (
+                re.search(r"\b(?:it|this|that)\b", lowered) and verb_of(text)[1] >= 0):
+            return UnknownIntent(start, end)
+        handler = {"open": self._open, "add": self._add, "update": self._update, "remove": self._remove,
+                   "submit": self._submit, "withdraw": self._withdraw}.get(verb)
+        if handler is None:
+            return UnknownIntent(start, end)
+        intent = handler(text, start, end)
+        if isinstance(intent, ActIntent):
+            self.last_act = intent
+            if intent.act == "open_claim" and not intent.problem:
+                self.opened, self.mention = intent, None
+        return intent
+
+    def _names_a_line(self, text: str) -> bool:
+        masked = mask(text, [(m.start(), m.end()) for m in re.finditer(r"\bclaims?\b", text, re.IGNORECASE)])
+        return bool(find_categories(masked)) or any(self._merchant_lines(masked, c) for c in self.ctx.open_claims)
+
+    # ------------------------------------------------------------------ open_claim
+
+    def _open(self, text: str, start: int, end: int) -> ActIntent:
+        intent = ActIntent(start, end, act="open_claim")
+        currency_text = None
+        for m in _CURRENCY_PHRASE.finditer(text):
+            code = _currency_code(m.group(1))
+            if code:
+                currency_text = (m, code)
+        title = _title(text)
+        if currency_text is not None:
+            m, code = currency_text
+            if code not in reference_currencies():
+                intent.problem = (f"Claims can be kept in {', '.join(reference_currencies())}; "
+                                  f"{m.group(1)} is not one of them. Which currency should the claim use?")
+                return intent
+            intent.args["currency"] = code
+        if not title:
+            intent.problem = ("What should the new claim be called? For example: "
+                              "“open a claim called Berlin trip in EUR”.")
+            return intent
+        intent.args = {"title": title, **intent.args}
+        intent.label = title.lower()
+        return intent
+
+    # ------------------------------------------------------------------ add_line
+
+    def _add(self, text: str, start: int, end: int) -> ActIntent:
+        intent = ActIntent(start, end, act="add_line")
+        ref, claim, problem, mention = self._target(text, start)
+        intent.ref, intent.claim = ref, claim
+        skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
+        dates = find_dates(text, self.ctx.today)
+        refs = find_line_refs(text)
+        masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs] + skip)
+        merchants = find_merchants(masked, skip=skip)
+        outside = mask(masked, [(m.start, m.end) for m in merchants])
+        category = best_category(find_categories(outside))
+        if category is None:
+            category = next((m.category for m in merchants if m.category), None)
+        if category is None:
+            inside = [c for m in merchants for c in find_categories(m.text)]
+            category = best_category(inside)
+        merchant = merchants[0].name[:80] if merchants else None
+        label = " ".join(filter(None, [merchant, category])) or "expense"
+        intent.label = label.lower()
+        if problem:
+            intent.problem = problem
+            return intent
+        amounts = [a for a in find_amounts(_blank_not_values(masked))]
+        chosen, amount_problem = _choose_amount(amounts, text, what=merchant or category or "the expense")
+        if amount_problem:
+            intent.problem = amount_problem
+            return intent
+        if category is None:
+            intent.problem = (f"What kind of expense is “{text}”: travel, hotel, meals, taxi or other? "
+                              "I did not add it yet.")
+            return intent
+        date_values = {d.value for d in dates}
+        if None in date_values:
+            bad = next(d.text for d in dates if d.value is None)
+            intent.problem = f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20."
+            return intent
+        if len(date_values) > 1:
+            intent.problem = f"“{text}” names more than one date; which day was the expense?"
+            return intent
+        assert chosen is not None and chosen.amount is not None
+        intent.args = {"amount": money_text(chosen.amount), "category": category}
+        if merchant:
+            intent.args["merchant"] = merchant
+        if date_values:
+            intent.args["date"] = date_values.pop()
+        intent.currency = chosen.currency
+        self._check_currency(intent, chosen)
+        return intent
+
+    def _claim_currency(self, intent: ActIntent) -> str | None:
+        if intent.claim is not None:
+            return intent.claim.currency
+        if intent.ref is None and self.opened is not None:
+            return self.opened.args.get("currency", "EUR")
+        if intent.ref is None:
+            currencies = {c.currency for c in self.ctx.open_claims}
+            return currencies.pop() if len(currencies) == 1 else None
+        return None
+
+    def _check_currency(self, intent: ActIntent, amount: AmountFound) -> None:
+        """A line is kept in its claim's currency: another currency is converted by the user, not guessed."""
+        if amount.currency is None:
+            return
+        claim_currency = self._claim_currency(intent)
+        if claim_currency is None:
+            intent.problem = (f"You gave the amount in {amount.currency}; tell me which claim it is for, so I can "
+                              "check the claim's currency.")
+            return
+        if amount.currency == claim_currency:
+            return
+        title = f"“{intent.claim.title}”" if intent.claim else "The claim"
+        if amount.currency not in reference_currencies():
+            intent.problem = (f"{title} is kept in {claim_currency}, and {amount.currency} is not a currency the "
+                              f"reference rates cover; tell me the amount in {claim_currency}.")
+            return
+        intent.problem = f"{title} is kept in {claim_currency}."
+        intent.read = {"tool": "exchange_rate", "args": {
+            "from": amount.currency, "to": claim_currency, "amount": intent.args["amount"],
+            **({"date": intent.args["date"]} if intent.args.get("date") else {})}}
+
+    # ------------------------------------------------------------------ update_line / remove_line
+
+    def _update(self, text: str, start: int, end: int) -> ActIntent:
+        intent = ActIntent(start, end, act="update_line")
+        ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
+        skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
+        _, at = verb_of(text)
+        left, right, marked = _split_value(text, max(at, 0))
+        left_start = 0
+        right_start = len(text) - len(right)
+        lowered_left = left.lower()
+        field_name = next((name for name, pattern in _FIELDS.items()
+                           if re.search(rf"\b(?:{pattern})\b", lowered_left)), None)
+        verb_word = text[max(at, 0):].split()[0].lower() if at >= 0 and text[at:].split() else ""
+        if field_name is None and verb_word == "rename":
+            field_name = "merchant"
+        if field_name is None and verb_word in ("move", "reschedule"):
+            field_name = "date"
+        if field_name is None and verb_word in ("mark", "reclassify", "recategorise", "recategorize"):
+            field_name = "category"
+        line, line_claim, line_problem, label = self._line(left if marked else text, left_start, claim, skip,
+                                                           mention)
+        intent.label = label
+        if problem or line_problem:
+            intent.problem = problem or line_problem
+            return intent
+        if line_claim is not None and (ref is None or "match" in ref and mention and not mention.exact):
+            ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
+        intent.ref, intent.claim = ref, line_claim or claim
+        value_text = right if marked else mask(text, [(r.start, r.end) for r in find_line_refs(text)])
+        dates = find_dates(value_text, self.ctx.today)
+        value_masked = mask(value_text, [(d.start, d.end) for d in dates] + [
+            (s - right_start, e - right_start) for s, e in skip if marked])
+        amounts = find_amounts(_blank_not_values(value_masked))
+        changes: dict[str, Any] = {}
+        chosen: AmountFound | None = None
+        if field_name in (None, "amount") and amounts:
+            chosen, amount_problem = _choose_amount(amounts, text, what=f"line {line}", for_update=True)
+            if amount_problem:
+                intent.problem = amount_problem
+                return intent
+            assert chosen is not None and chosen.amount is not None
+            changes["amount"] = money_text(chosen.amount)
+        if field_name in (None, "date") and dates:
+            values = {d.value for d in dates}
+            if None in values or len(values) > 1:
+                intent.problem = f"I could not tell which date you mean in “{text}”; write it like 20 Nov."
+                return intent
+            changes["date"] = values.pop()
+        if field_name == "category" or (field_name is None and marked and not changes):
+            categories = find_categories(_blank_not_values(value_masked))
+            category = best_category(categories)
+            if category is not None:
+                changes["category"] = category
+        if field_name == "merchant":
+            name = _clean_name(right if marked else "")
+            if name:
+                changes["merchant"] = name[:80]
+        if not changes:
+            what = {"amount": "amount", "date": "date", "merchant": "merchant", "category": "category"}.get(
+                field_name or "", "amount, date, merchant or category")
+            intent.problem = f"What should the new {what} of line {line} be?"
+            return intent
+        intent.args = {"line": line, **changes}
+        intent.currency = chosen.currency if chosen else None
+        if chosen is not None and chosen.currency is not None:
+            self._check_currency(intent, chosen)
+        return intent
+
+    def _remove(self, text: str, start: int, end: int) -> ActIntent:
+        intent = ActIntent(start, end, act="remove_line")
+        ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
+        skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
+        line, line_claim, line_problem, label = self._line(text, 0, claim, skip, mention)
+        intent.label = label
+        if problem or line_problem:
+            intent.problem = problem or line_problem
+            return intent
+        if line_claim is not None and ref is None:
+            ref = {"id": line_claim.id}
+        intent.ref, intent.claim, intent.args = ref, line_claim or claim, {"line": line}
+        return intent
+
+    def _line(self, text: str, offset: int, claim: Claim | None, skip: list[tuple[int, int]],
+              mention: Mention | None) -> tuple[int | None, Claim | None, str | None, str]:
+        """(ordinal, the claim whose view named it, a question back, a label) for the line ``text`` means.
+
+        An ordinal the user wrote stands as written (the reducer resolves it on the claim it targets).
+        A line named by merchant or category is looked up in the claim's view; the claim is then
+        pinned by id, so the ordinal can never land on another claim.
+        """
+        refs = find_line_refs(text)
+        if refs:
+            found = refs[0]
+            if found.ordinal is not None:
+                return found.ordinal, None, None, f"line {found.ordinal}"
+            if claim is None:
+                return None, None, "Which claim's last line do you mean?", "last line"
+            if not claim.lines:
+                return None, None, f"“{claim.title}” has no lines yet.", "last line"
+            return claim.lines[-1]["ordinal"], claim, None, "last line"
+        masked = mask(text, skip)
+        candidates = [claim] if claim is not None else (
+            list(mention.claims) if mention is not None else self.ctx.open_claims)
+        matches: list[tuple[Claim, list[int]]] = []
+        words_used = ""
+        for candidate in candidates:
+            ordinals, used = self._line_words(masked, candidate)
+            if ordinals:
+                matches.append((candidate, ordinals))
+                words_used = used
+        if not matches:
+            if _IT.search(masked) and claim is not None and len(claim.lines) == 1:
+                return 1, claim, None, "it"
+            if claim is not None and claim.lines:
+                return None, None, (f"Which line do you mean? “{claim.title}” has: {list_lines(claim)}. "
+                                    "Say “line 2”, or name its merchant."), ""
+            if claim is not None:
+                return None, None, f"“{claim.title}” has no lines yet.", ""
+            if not self.ctx.open_claims:
+                return None, None, "You have no open claim with lines; open one first.", ""
+            return None, None, "Which claim and which line do you mean? Say “line 2 of the Berlin claim”.", ""
+        if len(matches) > 1:
+            names = " or ".join(f"“{c.title}”" for c, _ in matches)
+            return None, None, f"Lines of more than one claim match “{words_used}”: {names}. Which claim?", words_used
+        found_claim, ordinals = matches[0]
+        if len(ordinals) > 1:
+            return None, None, (f"Several lines of “{found_claim.title}” match “{words_used}”: "
+                                f"{list_lines(found_claim, ordinals)}. Which one do you mean? Say “line "
+                                f"{ordinals[0]}” or “line {ordinals[1]}”."), words_used
+        return ordinals[0], found_claim, None, words_used.lower()
+
+    def _merchant_lines(self, text: str, claim: Claim) -> list[int]:
+        return self._line_words(text, claim, merchants_only=True)[0]
+
+    def _line_words(self, text: str, claim: Claim, merchants_only: bool = False) -> tuple[list[int], str]:
+        """Ordinals of ``claim``'s lines that ``text`` names by merchant (else by category)."""
+        lowered = text.lower()
+        tokens = [w for w in words(text)]
+        by_merchant: list[int] = []
+        used = ""
+        for line in claim.lines:
+            merchant = str(line.get("merchant") or "")
+            if not merchant:
+                continue
+            if re.search(rf"(?<![\w]){re.escape(merchant.lower())}(?![\w])", lowered):
+                by_merchant.append(line["ordinal"])
+                used = merchant
+                continue
+            for part in re.findall(r"[\w'&-]+", merchant):
+                p = part.lower()
+                if p in _MERCHANT_COMMON or p in lexicon.CATEGORY_WORDS:
+                    continue
+                hit = next((t for t in tokens if (len(p) >= 4 and t.text.lower() == p)
+                            or (len(p) == 3 and t.text == part.upper() and part.isupper())
+                            or (len(p) >= 5 and len(t.text) >= 5 and _near(t.text.lower(), p))), None)
+                if hit is not None:
+                    by_merchant.append(line["ordinal"])
+                    used = hit.text
+                    break
+        if by_merchant or merchants_only:
+            return sorted(set(by_merchant)), used
+        categories = find_categories(text)
+        named = {c.category for c in categories}
+        if not named:
+            return [], ""
+        strong = {c.category for c in categories if not c.weak} or named
+        ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in strong]
+        return ordinals, " ".join(c.text for c in categories)
+
+    # ------------------------------------------------------------------ submit / withdraw
+
+    def _submit(self, text: str, start: int, end: int) -> ActIntent:
+        intent = ActIntent(start, end, act="submit_claim", label="claim")
+        ref, claim, problem, _ = self._target(text, start)
+        intent.ref, intent.claim, intent.problem = ref, claim, problem
+        return intent
+
+    def _withdraw(self, text: str, start: int, end: int) -> ActIntent:
+        intent = ActIntent(start, end, act="withdraw_claim", label="claim")
+        ref, claim, problem, _ = self._target(text, start)
+        intent.ref, intent.claim, intent.problem = ref, claim, problem
+        return intent
+
+    # ------------------------------------------------------------------ holds and corrections
+
+    def _hold(self, text: str, start: int, end: int) -> HoldIntent:
+        m = HOLD.search(text)
+        assert m is not None
+        words_ = m.group(0).lower()
+        acts = []
+        if re.search(r"\b(?:submit\w*|send\w*|drafts?)\b", words_):
+            acts.append("submit_claim")
+        if re.search(r"\bwithdraw\w*\b", words_):
+            acts.append("withdraw_claim")
+        if re.search(r"\b(?:remov\w*|delet\w*)\b", words_):
+            acts.append("remove_line")
+        # the hold's evidence is the hold itself ("don't submit anything yet"), without a leading "but"
+        s, e = evidence_bounds(self.message, start + m.start(), start + m.end())
+        return HoldIntent(s, e, acts=tuple(acts))
+
+    def _correction(self, text: str, start: int, end: int) -> CorrectIntent:
+        intent = CorrectIntent(start, end)
+        dates = find_dates(text, self.ctx.today)
+        masked = mask(text, [(d.start, d.end) for d in dates])
+        amounts = [a for a in find_amounts(_blank_not_values(masked)) if a.amount is not None or True]
+        if amounts:
+            chosen, problem = _choose_amount(amounts, text, what="the correction", for_update=True)
+            intent.amount, intent.problem = chosen, problem
+        values = {d.value for d in dates}
+        if values:
+            if None in values or len(values) > 1:
+                intent.problem = f"I could not tell which date you mean in “{text}”."
+            else:
+                intent.date = values.pop()
+        intent.category = best_category(find_categories(masked))
+        for w in words(masked):
+            code = _currency_code(w.text) if (w.text.isupper() or w.text.lower() in lexicon.CURRENCY_WORDS) else None
+            if code and not amounts:
+                intent.currency = code
+        return intent
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _near(a: str, b: str) -> bool:
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio(a, b) >= 85
+
+
+def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
+                   for_update: bool = False) -> tuple[AmountFound | None, str | None]:
+    """The one amount a clause gives, or a question back (none, several, unreadable)."""
+    if not amounts:
+        return None, (f"How much was {what}? Tell me the amount, e.g. “42.50”." if not for_update
+                      else f"What is the new amount in “{text}”?")
+    pool = [a for a in amounts if a.marked] or amounts
+    values = {a.amount for a in pool}
+    if len(values) > 1:
+        listed = ", ".join(a.text.strip() for a in pool)
+        return None, f"“{text}” has more than one amount ({listed}); which one is it?"
+    chosen = pool[0]
+    if chosen.amount is None:
+        return None, (f"I could not read “{chosen.text.strip()}” as an amount: use at most two decimals, "
+                      "below 1,000,000, e.g. “42.50”.")
+    if not quotable(chosen.amount, text):
+        return None, f"I could not read the amount in “{text}” unambiguously; write it like 1234.50."
+    return chosen, None
+
+
+def _split_value(text: str, verb_at: int) -> tuple[str, str, bool]:
+    """(what is being changed, the new value, whether a marker like "to" separated them)."""
+    marks = [m for m in _VALUE_MARK.finditer(text) if m.start() >= verb_at]
+    for m in reversed(marks):
+        right = text[m.end():]
+        if right.strip():
+            return text[:m.start()], right, True
+    return text, text, False
+
+
+def _clean_name(text: str) -> str:
+    name = text.strip().strip("\"'“”‘’").strip()
+    name = re.sub(r"\s*,?\s*(?:please|pls|thanks|thank\s+you)\s*$", "", name, flags=re.IGNORECASE)
+    name = re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.IGNORECASE)
+    return name.strip(" .,;:!\"'“”‘’")
+
+
+def _title(text: str) -> str:
+    """The new claim's title as the user wrote it (quoted, "called X", "for the X", "X claim")."""
+    if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']", text):
+        return _tidy_title(m.group(1))
+    patterns = [
+        r"\b(?:called|named|titled|entitled|title|name)\s*:?\s+(.+)$",
+        r"\bclaim\s*:\s*(.+)$",
+        r"\bclaim\s+(?:for|about|re|regarding|covering|on)\s+(.+)$",
+        r"\b(?:for|about)\s+(.+?)\s+(?:claim|expenses)\b",
+        r"\b(?:a|an|new|another)\s+(?:new\s+)?(.+?)\s+claim\b",
+    ]
+    for pattern in patterns:
+        if m := re.search(pattern, text, re.IGNORECASE):
+            title = _tidy_title(m.group(1))
+            if title and title.lower() not in ("new", "expense", "a", "an", "the"):
+                return title
+    return ""
+
+
+def _tidy_title(raw: str) -> str:
+    title = _TITLE_CUT.sub("", raw.strip())
+    title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
+    title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
+    title = title.strip(" .,;:!\"'“”‘’")
+    if title and title[0].islower():
+        title = title[0].upper() + title[1:]
+    return title[:120]
+
+
+def decimal_of(text: str) -> Decimal | None:
+    try:
+        return Decimal(text)
+    except ArithmeticError:
+        return None

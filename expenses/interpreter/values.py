@@ -1,0 +1,391 @@
+"""Values inside a clause: dates, amounts with their currency, line references, categories, merchants.
+
+Every finder returns matches with their position in the text it was given, so the caller can
+mask what it has consumed (a date's "20" is not an amount, "line 2" is not one either) and quote
+the user's own words. Dates are resolved by code with the user's clock (``today``), never by a
+model: ``dateparser`` with ``RELATIVE_BASE`` set to the user's day, weekdays by arithmetic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+
+import dateparser
+from price_parser import Price
+from rapidfuzz import fuzz, process
+
+from . import lexicon
+
+# --------------------------------------------------------------------------- masking
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    start: int
+    end: int
+    text: str
+
+
+def mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with every span blanked out (same length, so positions stay valid)."""
+    chars = list(text)
+    for start, end in spans:
+        for i in range(max(start, 0), min(end, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+# --------------------------------------------------------------------------- dates
+
+_MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+_DATE_PATTERNS = [
+    ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
+    ("absolute", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\.?(?:,?\s+\d{{4}})?(?![\w])",
+                            re.IGNORECASE)),
+    ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w])", re.IGNORECASE)),
+    ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
+    ("relative", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.IGNORECASE)),
+    ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night)\b",
+                            re.IGNORECASE)),
+    ("ago", re.compile(r"\b(\d{1,2}|a|an|one|two|three|four|five|six|seven)\s+(day|week)s?\s+ago\b", re.IGNORECASE)),
+    ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)),
+    ("dom", re.compile(r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
+                       re.IGNORECASE)),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DateFound(Found):
+    value: str | None  # ISO date, or None when the words could not be resolved
+
+
+def find_dates(text: str, today: date) -> list[DateFound]:
+    """Every date phrase in ``text``, resolved against ``today``; overlapping matches keep the first."""
+    found: list[DateFound] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < end and start < m.end() for start, end in taken):
+                continue
+            value = _resolve_date(kind, m, today)
+            taken.append((m.start(), m.end()))
+            found.append(DateFound(m.start(), m.end(), m.group(0), value))
+    return sorted(found, key=lambda d: d.start)
+
+
+def _settings(today: date, order: str = "DMY") -> dict:
+    return {"RELATIVE_BASE": datetime(today.year, today.month, today.day, 12, 0), "PREFER_DATES_FROM": "past",
+            "DATE_ORDER": order, "RETURN_AS_TIMEZONE_AWARE": False, "STRICT_PARSING": False}
+
+
+def _parse(text: str, today: date, order: str = "DMY") -> date | None:
+    parsed = dateparser.parse(text, languages=["en"], settings=_settings(today, order))
+    return parsed.date() if parsed else None
+
+
+def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
+    words = m.group(0).lower()
+    value: date | None
+    if kind == "iso":
+        try:
+            value = date.fromisoformat(m.group(0))
+        except ValueError:
+            value = None
+    elif kind == "relative":
+        if "before" in words:
+            value = today - timedelta(days=2)
+        elif words in ("yesterday", "yday") or words == "last night" or words.endswith("last night"):
+            value = _parse("yesterday", today)
+        else:
+            value = _parse("today", today)
+    elif kind == "ago":
+        count = _COUNT_WORDS.get(m.group(1).lower()) or int(m.group(1))
+        unit = m.group(2).lower()
+        value = _parse(f"{count} {unit}{'s' if count > 1 else ''} ago", today)
+    elif kind == "weekday":
+        qualifier = (m.group(1) or "").lower()
+        wanted = _WEEKDAYS.index(m.group(2).lower())
+        back = (today.weekday() - wanted) % 7
+        if back == 0 and qualifier in ("last", "this past", "past"):
+            back = 7
+        value = today - timedelta(days=back)
+    elif kind == "dom":
+        day = int(m.group(1))
+        value = _day_of_month(today, day)
+    elif kind == "slash":
+        value = _parse(m.group(0), today, "DMY") or _parse(m.group(0), today, "MDY")
+    else:
+        cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", m.group(0), flags=re.IGNORECASE).replace(" of ", " ")
+        value = _parse(cleaned, today)
+    return value.isoformat() if value else None
+
+
+def _day_of_month(today: date, day: int) -> date | None:
+    """"on the 20th": this month's 20th when it is not in the future, else last month's."""
+    year, month = today.year, today.month
+    if day > today.day:
+        month -= 1
+        if month == 0:
+            year, month = year - 1, 12
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------- amounts
+
+_NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)(?![\w/:]|[.,]\d)")
+_SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
+_CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
+_AFTER = re.compile(r"^\s?([€$£¥]|[A-Za-z]+)")
+_REDUCER_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class AmountFound(Found):
+    amount: Decimal | None  # None when the number is not a usable amount (more than two decimals, …)
+    currency: str | None  # ISO code the user wrote next to it, or an unknown three-letter code
+    marked: bool  # a currency or a word like "for"/"of" points at it as money
+
+
+def find_amounts(text: str) -> list[AmountFound]:
+    """Numbers that may be money in ``text`` (already masked of dates and line references)."""
+    found: list[AmountFound] = []
+    for m in _NUMBER.finditer(text):
+        start, end = m.start(), m.end()
+        currency, marked = None, False
+        before = text[:start]
+        if sm := _SYMBOL_BEFORE.search(before):
+            currency, start, marked = lexicon.CURRENCY_SYMBOLS[sm.group(1)], sm.start(1), True
+        elif (cm := _CODE_BEFORE.search(before)) and _currency_word(cm.group(1), strict_case=True):
+            currency, start, marked = _currency_word(cm.group(1), strict_case=True), cm.start(1), True
+        if currency is None and (am := _AFTER.match(text[end:])):
+            word = am.group(1)
+            code = lexicon.CURRENCY_SYMBOLS.get(word) or _currency_word(word, strict_case=False)
+            if code:
+                currency, end, marked = code, end + am.end(1), True
+        if not marked and re.search(r"\b(?:for|of|costing|cost|costs|was|is|be|to|at|paid|spent|by|total|"
+                                    r"totalling|totaling|came to)\s*:?\s*$|[:=]\s*$", before, re.IGNORECASE):
+            marked = True
+        raw = text[start:end]
+        found.append(AmountFound(start, end, raw, _amount_of(raw), currency, marked))
+    return found
+
+
+def _currency_word(word: str, *, strict_case: bool) -> str | None:
+    lowered = word.lower()
+    if lowered in lexicon.CURRENCY_WORDS:
+        if strict_case and len(word) == 3 and not word.isupper() and lowered not in ("eur", "usd", "gbp", "chf"):
+            return None
+        return lexicon.CURRENCY_WORDS[lowered]
+    if strict_case and len(word) == 3 and word.isupper() and word.isalpha():
+        return word  # an ISO-looking code the table may not know: kept, so the refusal is honest
+    return None
+
+
+def _amount_of(raw: str) -> Decimal | None:
+    """The amount price-parser reads in ``raw``; None past two decimals or out of range."""
+    price = Price.fromstring(raw)
+    if price.amount is None:
+        return None
+    amount = Decimal(str(price.amount))
+    if amount <= 0 or amount >= Decimal("1000000") or amount != amount.quantize(Decimal("0.01")):
+        return None
+    return amount
+
+
+def reducer_numbers(text: str) -> list[Decimal]:
+    """The numbers the reducer will see in an evidence quote (its own reading, mirrored)."""
+    found = []
+    for raw in _REDUCER_NUMBER.findall(text or ""):
+        token = raw.replace(" ", "")
+        if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+            token = token.replace(",", "")
+        else:
+            token = token.replace(",", ".")
+        try:
+            found.append(Decimal(token))
+        except InvalidOperation:
+            continue
+    return found
+
+
+def quotable(amount: Decimal, evidence: str) -> bool:
+    """Will the reducer find ``amount`` in ``evidence``? (Numbers compare numerically.)"""
+    return any(n == amount for n in reducer_numbers(evidence))
+
+
+def money_text(amount: Decimal) -> str:
+    """The canonical argument form: ``Decimal('42.5')`` → ``"42.50"``."""
+    return str(amount.quantize(Decimal("0.01")))
+
+
+# --------------------------------------------------------------------------- line references
+
+_ORDINAL_WORD = "|".join(lexicon.ORDINAL_WORDS)
+_NUMBER_WORD = "|".join(lexicon.NUMBER_WORDS)
+_LINE_PATTERNS = [
+    re.compile(r"\b(?:line|item|entry|row)\s*(?:#|no\.?\s*|number\s+)?(\d{1,3})\b", re.IGNORECASE),
+    re.compile(rf"\b(?:line|item|entry|row)\s+({_NUMBER_WORD})\b", re.IGNORECASE),
+    re.compile(rf"\b(?:the\s+)?({_ORDINAL_WORD}|last|final|\d{{1,2}}(?:st|nd|rd|th))\s+"
+               rf"(?:line|item|entry|row|expense|one)s?\b", re.IGNORECASE),
+    re.compile(r"(?<![\w&])#(\d{1,3})\b"),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class LineFound(Found):
+    ordinal: int | None  # None means "the last line"
+
+
+def find_line_refs(text: str) -> list[LineFound]:
+    found: list[LineFound] = []
+    for pattern in _LINE_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < f.end and f.start < m.end() for f in found):
+                continue
+            word = m.group(1).lower()
+            if word in ("last", "final"):
+                ordinal = None
+            elif word in lexicon.ORDINAL_WORDS:
+                ordinal = lexicon.ORDINAL_WORDS[word]
+            elif word in lexicon.NUMBER_WORDS:
+                ordinal = lexicon.NUMBER_WORDS[word]
+            else:
+                ordinal = int(re.sub(r"\D", "", word))
+            found.append(LineFound(m.start(), m.end(), m.group(0), ordinal))
+    return sorted(found, key=lambda f: f.start)
+
+
+# --------------------------------------------------------------------------- words, categories, merchants
+
+_WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’&.-]*[A-Za-zÀ-ÿ]|[A-Za-zÀ-ÿ]")
+_FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 5]
+
+
+def words(text: str) -> list[Found]:
+    return [Found(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryFound(Found):
+    category: str
+    weak: bool
+
+
+def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[CategoryFound]:
+    """Category nouns in ``text`` (synonyms, and near-miss spellings of longer ones)."""
+    found = []
+    for w in words(text):
+        word = w.text.lower().strip(".'’-")
+        category = lexicon.CATEGORY_WORDS.get(word)
+        if category is None and len(word) >= 6 and word not in known:
+            hit = process.extractOne(word, _FUZZY_CATEGORY_WORDS, scorer=fuzz.ratio, score_cutoff=86)
+            category = lexicon.CATEGORY_WORDS[hit[0]] if hit else None
+        if category:
+            found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
+    return found
+
+
+def best_category(found: list[CategoryFound]) -> str | None:
+    """The most specific category named; weak words count only when nothing else is said."""
+    strong = {f.category for f in found if not f.weak}
+    pool = strong or {f.category for f in found}
+    for category in lexicon.PRIORITY:
+        if category in pool:
+            return category
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class MerchantFound(Found):
+    name: str
+    category: str | None  # what a well-known merchant is (Uber → taxi)
+
+
+_KNOWN = sorted(lexicon.MERCHANTS, key=len, reverse=True)
+_CONNECTORS = {"de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "den", "of", "and", "&", "zur", "zum",
+               "am", "im", "y", "e"}
+_NOT_NAMES = frozenset(
+    {"i", "eur", "usd", "gbp", "chf", "jpy", "sek", "nok", "dkk", "pln", "czk", "cad", "ok", "okay", "please",
+     "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it"}
+    | set(_WEEKDAYS) | {m.lower() for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                                            "Nov", "Dec")}
+)
+
+
+def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[MerchantFound]:
+    """Who was paid: well-known names anywhere, and capitalised names the user wrote.
+
+    A capitalised name counts when it follows "at", "from", "with" or "by", when it stands right
+    before a category noun ("the Adlon hotel"), or when it holds a category noun itself ("Hotel
+    Adlon"). Names after "in", "to" or "for" are places or claims, not merchants. The clause's
+    first word is sentence case, not a name.
+    """
+    found: list[MerchantFound] = []
+    lowered = text.lower()
+    for key in _KNOWN:
+        for m in re.finditer(rf"(?<![\w']){re.escape(key)}(?![\w'])", lowered):
+            if len(key) <= 3 and text[m.start():m.end()] != text[m.start():m.end()].upper():
+                continue
+            if any(m.start() < e and s < m.end() for s, e in skip) or any(
+                    m.start() < f.end and f.start < m.end() for f in found):
+                continue
+            name, category = lexicon.MERCHANTS[key]
+            found.append(MerchantFound(m.start(), m.end(), text[m.start():m.end()], name, category))
+    tokens = words(text)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if not _capitalised(token.text) or i == 0 or token.text.lower() in _NOT_NAMES or _verb_like(token.text) or any(
+                token.start < e and s < token.end for s, e in skip) or any(
+                token.start < f.end and f.start < token.end for f in found):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(tokens) and _adjacent(text, tokens[j], tokens[j + 1]) and (
+                (_capitalised(tokens[j + 1].text) and tokens[j + 1].text.lower() not in _NOT_NAMES
+                 and not any(tokens[j + 1].start < e and s < tokens[j + 1].end for s, e in skip))
+                or (tokens[j + 1].text.lower() in _CONNECTORS and j + 2 < len(tokens)
+                    and _capitalised(tokens[j + 2].text) and _adjacent(text, tokens[j + 1], tokens[j + 2]))):
+            j += 1
+        start, end = tokens[i].start, tokens[j].end
+        name = text[start:end].strip(".'’-")
+        before = text[:start].rstrip().lower()
+        prev_word = before.split()[-1] if before.split() else ""
+        if prev_word == "the":
+            rest = before[:-3].rstrip()
+            prev_word = rest.split()[-1] if rest.split() else ""
+        name_words = [w.lower() for w in name.split()]
+        holds_category = any(w in lexicon.CATEGORY_WORDS for w in name_words)
+        only_category = all(w in lexicon.CATEGORY_WORDS or w in _CONNECTORS for w in name_words)
+        next_word = text[end:].strip().split()[0].lower().strip(",.;:") if text[end:].strip() else ""
+        before_category = next_word in lexicon.CATEGORY_WORDS
+        place = prev_word in ("in", "to", "for", "into", "on", "of")
+        if not only_category and not place and (
+                prev_word in ("at", "from", "with", "by") or before_category or holds_category
+                or prev_word in ("a", "an", "add", "the", "my", "our", "some")):
+            found.append(MerchantFound(start, end, name, name, None))
+        i = j + 1
+    return sorted(found, key=lambda f: f.start)
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper() or (word[:1].isdigit())
+
+
+def _adjacent(text: str, a: Found, b: Found) -> bool:
+    gap = text[a.end:b.start]
+    return gap.strip() in ("", "&") and "\n" not in gap
+
+
+def _verb_like(word: str) -> bool:
+    lowered = word.lower()
+    return any(lowered == v for verbs in lexicon.VERBS.values() for v in verbs)
