@@ -56,6 +56,8 @@ NOTICE_COPY = {
     "turn_interrupted": "This message was interrupted before anything changed. Please send it again.",
     "declined": "Declined: nothing was changed.",
     "selection_none": "Nothing was changed.",
+    "confirmation_stale": "The claim is not in the state the confirmation was drawn for (a change did not go "
+                          "through, or it changed meanwhile), so I did not ask you to confirm. Please ask again.",
 }
 MODE_CAPS = {"deterministic": {"acts"}, "read_agentic": {"reads"}, "controlled_agentic": {"reads", "acts"},
              "sandboxed_autonomous": {"reads", "acts", "autonomous"}}
@@ -238,9 +240,11 @@ def _execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJourn
         origin = row.origin or {"kind": DIRECT_USER_ACT}
         result = command_execute(entry=row, origin=origin, actor=actor, today=today)
         trace = dict(Turn.objects.values_list("trace", flat=True).get(pk=turn.pk))
-        trace["event_ids"] = trace.get("event_ids", []) + result.events
+        trace["event_ids"] = list(dict.fromkeys(trace.get("event_ids", []) + result.events))
         if row.id not in trace.get("command_ids", []):
             trace["command_ids"] = trace.get("command_ids", []) + [row.id]
+        # what recovery needs to tell a row this turn recorded from one that settled as the process died
+        trace["settled_command_ids"] = trace.get("settled_command_ids", []) + [row.id]
         acts = list(Turn.objects.values_list("acts", flat=True).get(pk=turn.pk))
         for act in acts:
             if act["id"] == row.plan_act_id and (turn.kind == Turn.Kind.CLICK or act["outcome"] == Outcome.EXECUTED):
@@ -268,11 +272,18 @@ def _compose_and_deliver(turn: Turn, conversation: Conversation, registry: Regis
     events = list(DomainEvent.objects.filter(pk__in=trace.get("event_ids", [])).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
     staled = _stale_cards(changed)
+    cards = list(Interaction.objects.filter(pk__in=trace.get("interaction_ids", [])))
+    withdrawn = _withdraw_unreachable_cards(trace, cards)
+    staled += withdrawn
+    notices = list(turn.notices)
+    if withdrawn:
+        notices.append({"code": "confirmation_stale", "text": NOTICE_COPY["confirmation_stale"]})
+        Turn.objects.filter(pk=turn.pk).update(notices=notices)
     active = _next_active_case(conversation, turn, events)
     # P: compose from committed events, notices, cards and guarded prose
-    cards = list(Interaction.objects.filter(pk__in=trace.get("interaction_ids", [])))
+    shown = [c for c in cards if c.pk not in {w.pk for w in withdrawn}]
     open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
-    reply = compose_reply(registry=registry, events=events, notices=turn.notices, interactions=cards,
+    reply = compose_reply(registry=registry, events=events, notices=notices, interactions=shown,
                           answers=answers, say=say, active_case=active, open_cards=open_cards)
     _set_phase(turn, Phase.COMPOSED)
     # Q: persist the reply exactly as sent, then deliver
@@ -312,6 +323,25 @@ def _stale_cards(changed_cases: set[str]) -> list[Interaction]:
     return staled
 
 
+def _withdraw_unreachable_cards(trace: dict[str, Any], cards: list[Interaction]) -> list[Interaction]:
+    """A card this turn drew for the state after its direct edits is withdrawn (stale) when one of
+    those edits did not commit: its bound revision may since be reached by another writer's change,
+    never by the state the card describes."""
+    direct = CommandJournalEntry.objects.filter(pk__in=trace.get("command_ids", []), interaction__isnull=True)
+    failed = {row.case_id for row in direct if row.status != JStatus.COMMITTED}
+    withdrawn = []
+    for card in cards:
+        if card.kind != Interaction.Kind.CONFIRMATION or card.status != Interaction.Status.PENDING:
+            continue
+        live = Case.objects.filter(pk=card.case_id).values_list("revision", flat=True).first()
+        if card.case_id in failed or live != card.case_revision:
+            if Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+                journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+                withdrawn.append(card)
+    return withdrawn
+
+
 def _fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:
     """Every provider failed: status failed, a notice, no journal row, no event (SPEC §7.2)."""
     registry = get_registry()
@@ -347,7 +377,10 @@ def _persist_interactions(turn: Turn, conversation: Conversation, actor: Actor, 
     for confirmation in reduction.confirmations:
         case = Case.objects.get(pk=confirmation.case)
         _supersede_open_cards(case)
-        lines = [registry.acts[by_id[i].act].describe_command(snapshot(case), commands[i].args)
+        # each command described on the state it will find: after this turn's direct edits and the
+        # card's earlier commands, never on the state before the message
+        lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or snapshot(case),
+                                                               commands[i].args)
                  or by_id[i].act.replace("_", " ") for i in confirmation.act_ids]
         reason = " (over the 1000 EUR limit)" if "amount_over_limit" in confirmation.codes else ""
         cards.append(Interaction.objects.create(
@@ -447,11 +480,16 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
         if won:
             break
     conversation = interaction.conversation
-    turn = _turn_open(conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction, option=option,
-                      client_message_id=client_response_id or f"click:{interaction.id}:{option}")
-    if isinstance(turn, TurnOutcome):  # not expected: the click id is unique per interaction and option
-        turn = turn.turn
-        return interaction, turn
+    try:
+        turn = _turn_open(conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction, option=option,
+                          client_message_id=client_response_id or f"click:{interaction.id}:{option}")
+    except Conflict:  # another turn of the conversation is running: the click did not start
+        _release_click(interaction)
+        raise
+    if isinstance(turn, TurnOutcome):  # the client's response id names an earlier turn: that is the answer
+        _release_click(interaction)
+        interaction.refresh_from_db()
+        return interaction, turn.turn
     Interaction.objects.filter(pk=interaction.pk).update(result_turn=turn)
     stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": ""})
     try:
@@ -523,6 +561,12 @@ def _run_click_turn(turn: Turn, conversation: Conversation, interaction: Interac
                      resolved=interaction)
 
 
+def _release_click(interaction: Interaction) -> None:
+    """A click that never started a turn leaves the card answerable, not stuck in ``resolving``."""
+    Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING, result_turn=None).update(
+        status=Interaction.Status.PENDING, chosen_option="", answered_by=None)
+
+
 def _finish_click(interaction: Interaction, status: str) -> None:
     Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING).update(
         status=status, resolved_at=timezone.now())
@@ -550,8 +594,13 @@ def turn_recover(turn: Turn) -> Turn:
     user = conversation.owner
     actor = actor_of(user)
     if turn.phase == Phase.EXECUTING:
-        rows = list(CommandJournalEntry.objects.filter(
-            pk__in=(turn.trace or {}).get("command_ids", []), status__in=[JStatus.PENDING, JStatus.EXECUTING]))
+        # every admitted row the turn has not recorded yet: pending ones run; one that committed just
+        # before the crash is not re-run (the bus returns its recorded outcome) but its events and
+        # outcome still reach the turn, so the reply's receipts and claims match what happened
+        trace = turn.trace or {}
+        rows = list(CommandJournalEntry.objects.filter(pk__in=trace.get("command_ids", [])).exclude(
+            pk__in=trace.get("settled_command_ids", [])).exclude(
+            status__in=[JStatus.AWAITING_CONFIRMATION, JStatus.DECLINED, JStatus.STALE]))
         _execute_ready(turn, actor, today_for(actor), rows)  # by key: committed rows are never re-run
         if turn.kind == Turn.Kind.CLICK and turn.interaction_id:
             interaction = Interaction.objects.get(pk=turn.interaction_id)

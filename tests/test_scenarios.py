@@ -871,3 +871,72 @@ def test_20_prose_backed_by_a_committed_event_is_shown_and_other_claims_are_not(
     assert [b["text"] for b in blocks(turn, "answer")] == ["I updated the hotel line to 120.00 EUR."]
     assert not blocks(turn, "say") and "unbacked_claim_removed" in notice_codes(turn)
     assert Case.objects.get(pk=world.berlin.id).status == "draft"
+
+
+# =============================================================================== cards drawn after direct edits
+
+
+def test_a_card_drawn_after_a_direct_edit_describes_the_claim_as_it_will_be(world, script):
+    text = script("change the second line to 120 and submit the claim", *in_mode(
+        world.mode, world.berlin.id,
+        plan(act("a1", "update_line", "change the second line to 120", case={"id": world.berlin.id}, line=2,
+                 amount="120"),
+             act("a2", "submit_claim", "submit the claim", case={"id": world.berlin.id}))))
+
+    turn = world_say(world, text)
+
+    assert outcomes(turn) == {"a1": "executed", "a2": "awaiting_confirmation"}
+    (card,) = turn["interactions"]
+    assert card["case_revision"] == 5 == Case.objects.get(pk=world.berlin.id).revision
+    assert "242.50" in card["prompt"] and "302.50" not in card["prompt"]  # what will be submitted
+    status, answer = world.alice.respond(card["id"], "confirm")
+    assert status == 200 and outcomes(answer["turn"]) == {"a2": "executed"}
+    (submitted,) = events_of(answer["turn"])
+    assert submitted.data["total"] == "242.50"
+
+
+def test_a_direct_edit_that_cannot_apply_does_not_leave_an_unanswerable_card(world, script):
+    text = script("set the second line to 180 and submit the claim", *in_mode(
+        world.mode, world.berlin.id,
+        plan(act("a1", "update_line", "set the second line to 180", case={"id": world.berlin.id}, line=2,
+                 amount="180"),
+             act("a2", "submit_claim", "submit the claim", case={"id": world.berlin.id}))))
+
+    turn = world_say(world, text)
+
+    assert turn["acts"][0]["outcome"] == "refused" and turn["acts"][0]["code"] == "no_change"
+    assert turn["acts"][1]["outcome"] == "awaiting_confirmation"
+    (card,) = turn["interactions"]
+    assert card["case_revision"] == Case.objects.get(pk=world.berlin.id).revision == 4
+    status, answer = world.alice.respond(card["id"], "confirm")
+    assert status == 200, answer
+    assert Case.objects.get(pk=world.berlin.id).status == "submitted"
+
+
+def test_a_card_whose_direct_edit_lost_a_race_is_withdrawn_not_offered(world, script, monkeypatch):
+    text = script("change the second line to 120 and submit the claim", *in_mode(
+        world.mode, world.berlin.id,
+        plan(act("a1", "update_line", "change the second line to 120", case={"id": world.berlin.id}, line=2,
+                 amount="120"),
+             act("a2", "submit_claim", "submit the claim", case={"id": world.berlin.id}))))
+    real_execute = runtime.command_execute
+
+    def someone_else_commits_first(**kwargs):
+        commit_elsewhere(world.berlin, "update_line", {"line": 1, "amount": "95.00"}, tag="race")
+        return real_execute(**kwargs)
+
+    monkeypatch.setattr(runtime, "command_execute", someone_else_commits_first)
+
+    turn = world_say(world, text)
+
+    assert outcomes(turn)["a1"] == "conflict"
+    (card,) = turn["interactions"]
+    # the other writer produced revision 5 too, but not the state the card was drawn for
+    assert Case.objects.get(pk=world.berlin.id).revision == card["case_revision"] == 5
+    assert card["status"] == "stale"
+    assert CommandJournalEntry.objects.get(interaction_id=card["id"]).status == "stale"
+    assert not blocks(turn, "interaction") and "confirmation_stale" in notice_codes(turn)
+    monkeypatch.setattr(runtime, "command_execute", real_execute)
+    status, body = world.alice.respond(card["id"], "confirm")
+    assert status == 409 and body["code"] == "interaction_stale"
+    assert Case.objects.get(pk=world.berlin.id).status == "draft"

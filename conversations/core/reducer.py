@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -112,6 +112,7 @@ class PlannedCommand:
     sequence: int
     needs_confirmation: bool
     evidence: str
+    preview: CaseSnapshot | None = None  # the case as this command will find it (cards are described on it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +359,33 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
         else:
             res.outcome, res.origin = Outcome.EXECUTED, "direct_user_act"
 
+    # preview, in the order the commands will run (those that run now, then those behind the cards),
+    # with the acts' pure handlers: a command its handler would refuse on the state it will find can
+    # never commit as planned, so it is refused now and no card is bound to a revision it would
+    # have produced; every other command learns the state it will run on
+    preview_of: dict[str, CaseSnapshot] = {}
+    previews: dict[str, CaseSnapshot] = {}
+    for wanted in (Outcome.EXECUTED, Outcome.AWAITING_CONFIRMATION):
+        for a in ready:
+            res = results[a.id]
+            definition = facts.registry.acts[a.act]
+            if res.outcome != wanted or definition.creates_case:
+                continue
+            before = previews.get(res.case or "") or _snapshot(res.case, facts, provisional, creations, ctx)
+            if before is None:
+                continue
+            try:
+                result = definition.handler(before, res.args, ctx)
+            except CommandRefused as refused:
+                _refuse(out, res, refused.code, facts, before)
+                continue
+            except ValueError:  # the handler produced a state its schema refuses
+                _refuse(out, res, "invalid_state", facts, before)
+                continue
+            preview_of[a.id] = before
+            previews[res.case or ""] = replace(before, state=dict(result.state), status=result.status,
+                                          title=result.title, revision=before.revision + 1)
+
     # revisions: per case, commands that run now first (plan order), then those behind the card
     next_revision: dict[str, int] = {}
     sequence = 0
@@ -381,7 +409,8 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
             out.commands.append(PlannedCommand(
                 act_id=a.id, act=a.act, case=res.case if facts.registry.acts[a.act].creates_case is False else None,
                 args=res.args, expected_revision=next_revision[key], sequence=sequence,
-                needs_confirmation=wanted == Outcome.AWAITING_CONFIRMATION, evidence=a.evidence))
+                needs_confirmation=wanted == Outcome.AWAITING_CONFIRMATION, evidence=a.evidence,
+                preview=preview_of.get(a.id)))
             next_revision[key] += 1
         for key, ids in card_acts.items():
             out.confirmations.append(PlannedConfirmation(key, card_revision[key], tuple(ids),
@@ -414,7 +443,7 @@ def _snapshot(case_ref: str | None, facts: TurnFacts, provisional: dict[str, Cas
 
 
 def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: CaseSnapshot | None = None) -> None:
-    res.outcome, res.code = Outcome.REFUSED, code
+    res.outcome, res.code, res.origin = Outcome.REFUSED, code, None
     out.notices.append(Notice(code, notice_text(code, res.act, case), act=res.act))
 
 
@@ -425,6 +454,7 @@ _NOTICE_COPY = {
     "line_not_found": "I did not {act}: {case} has no such line.",
     "case_locked": "I did not {act}: {case} is {status} and can no longer be changed.",
     "case_not_created_yet": "I did not {act}: open the claim first, then ask again.",
+    "no_change": "I did not {act}: {case} already has those values.",
     "acts_not_allowed_in_mode": "In this conversation I can look things up, but I cannot change anything.",
 }
 

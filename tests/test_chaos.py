@@ -1,0 +1,321 @@
+"""Chaos: provider failures at every read round, crashes at every commit boundary (SPEC §27, I17).
+
+A provider failure before the plan leaves no journal row and no event. A crash at a commit
+boundary (after the interactions are persisted, after journal admission, after commit before the
+reply) leaves a running turn that ``turn_recover`` / ``manage.py recover_turns`` finishes without
+repeating an effect: every command commits exactly once, whatever the number of recoveries.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from conversations import runtime
+from conversations.models import CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
+from conversations.runtime import CRASH_POINTS, SimulatedCrash, interaction_respond, turn_recover, turn_submit_message
+from conversations.selectors import turn_json
+from tests.support import Ledger, act, blocks, lines_of, plan, reads, seed
+
+CONTROLLED = "controlled_agentic"
+POINTS = ("after_interactions_persisted", "after_journal_admission", "after_commit")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(db):
+    cases = seed()
+    alice = get_user_model().objects.get(username="alice")
+    return type("World", (), {"alice": alice, **cases})
+
+
+@pytest.fixture
+def crash():
+    """Arm one crash point for the next runtime call; always disarmed afterwards."""
+    def arm(point: str) -> None:
+        CRASH_POINTS.clear()
+        CRASH_POINTS.add(point)
+    yield arm
+    CRASH_POINTS.clear()
+
+
+def conversation(world, mode: str = CONTROLLED) -> Conversation:
+    return Conversation.objects.create(owner=world.alice, mode=mode)
+
+
+def say(world, conv: Conversation, text: str, **kwargs) -> dict:
+    outcome = turn_submit_message(user=world.alice, conversation_id=conv.id, text=text, **kwargs)
+    return turn_json(outcome.turn, replayed=outcome.replayed)
+
+
+# =============================================================================== provider failures
+
+
+READ_ROUNDS = 4
+
+
+@pytest.mark.parametrize("fail_at", range(READ_ROUNDS + 1), ids=lambda n: f"call_{n + 1}")
+@pytest.mark.parametrize("failure", [{"fail": "timeout"}, {"fail": "unavailable"}, {"raw": "I am not JSON"}],
+                         ids=["timeout", "unavailable", "unparseable"])
+@pytest.mark.parametrize("with_fallback", [False, True], ids=["primary_only", "fallback_fails_too"])
+def test_a_provider_failure_at_any_read_round_or_at_the_plan_leaves_no_trace_in_the_ledger(
+        world, script, fail_at, failure, with_fallback):
+    """The model answers ``fail_at`` read batches, then fails (on its retry too) where the next batch
+    or the plan would have come; the plan, had it come, would have edited and submitted the claim."""
+    lookups = [reads(("get_case", {"case": world.berlin.id}), ("lookup_policy", {"query": "hotel"}))] * fail_at
+    would_be = plan(act("a1", "update_line", "change the second line to 120", case={"id": world.berlin.id},
+                        line=2, amount="120"),
+                    act("a2", "submit_claim", "submit it", case={"id": world.berlin.id}))
+    if with_fallback:
+        script.with_fallback()
+    text = script("change the second line to 120 and submit it", *lookups, failure, failure, would_be,
+                  fallback=[*lookups, failure, failure, would_be])
+    before = Ledger.now()
+
+    turn = say(world, conversation(world), text)
+
+    assert turn["status"] == "failed" and turn["phase"] == "failed"
+    assert [b["code"] for b in blocks(turn, "notice")] == ["provider_unavailable"]
+    assert Ledger.now() == before  # no journal row, no event, no revision moved
+    assert not Interaction.objects.exists()
+    assert turn["acts"] == [] and turn["commands"] == [] and turn["events"] == []
+    rounds = ReadRound.objects.filter(turn_id=turn["id"])
+    assert rounds.count() == fail_at * (2 if with_fallback else 1)  # the reads ran and were recorded
+    assert blocks(turn, "ask")  # a way forward even when failing closed (I21)
+
+
+def test_a_provider_failure_in_deterministic_mode_fails_closed(world, script):
+    text = script("change the second line to 120", {"fail": "timeout"}, {"fail": "timeout"})
+    before = Ledger.now()
+
+    turn = say(world, conversation(world, "deterministic"), text)
+
+    assert turn["status"] == "failed" and Ledger.now() == before
+
+
+def test_a_retry_after_one_provider_failure_completes_the_turn_once(world, script):
+    text = script("change the second line to 120",
+                  reads(("get_case", {"case": world.berlin.id})), {"fail": "timeout"},
+                  plan(act("a1", "update_line", "change the second line to 120", case={"id": world.berlin.id},
+                           line=2, amount="120")))
+    before = Ledger.now()
+
+    turn = say(world, conversation(world), text)
+
+    assert turn["status"] == "completed" and turn["acts"][0]["outcome"] == "executed"
+    assert Ledger.now().events == before.events + 1 and Ledger.now().journal == before.journal + 1
+
+
+# =============================================================================== crashes in message turns
+
+
+MIXED = "change the first line to 95 and remove the third line"
+
+
+def _mixed_plan(world) -> dict:
+    return plan(act("a1", "update_line", "change the first line to 95", case={"id": world.berlin.id}, line=1,
+                    amount="95"),
+                act("a2", "remove_line", "remove the third line", case={"id": world.berlin.id}, line=3),
+                say="I changed the first line to 95.")
+
+
+def _recover(turn_id: str, how: str) -> Turn:
+    if how == "command":
+        call_command("recover_turns", stdout=open("/dev/null", "w"))
+        return Turn.objects.get(pk=turn_id)
+    return turn_recover(Turn.objects.get(pk=turn_id))
+
+
+@pytest.mark.parametrize("how", ["turn_recover", "command"])
+@pytest.mark.parametrize("point", POINTS)
+def test_a_crash_in_a_message_turn_is_recovered_without_repeating_an_effect(world, script, crash, point, how):
+    text = script(MIXED, reads(("get_case", {"case": world.berlin.id})), _mixed_plan(world))
+    conv = conversation(world)
+    before = Ledger.now()
+    crash(point)
+
+    with pytest.raises(SimulatedCrash):
+        say(world, conv, text)
+
+    CRASH_POINTS.clear()
+    crashed = Turn.objects.get(conversation=conv)
+    assert crashed.status == "running"
+    rows = {r.plan_act_id: r for r in CommandJournalEntry.objects.filter(turn=crashed)}
+    assert set(rows) == {"a1", "a2"}  # journaled before anything ran (step L)
+    assert rows["a2"].status == "awaiting_confirmation"
+    assert rows["a1"].status == ("committed" if point == "after_commit" else "pending")
+    at_crash = Ledger.now()
+
+    recovered = _recover(crashed.id, how)
+
+    assert recovered.status == "completed" and recovered.phase == "delivered"
+    after = Ledger.now()
+    assert after.journal == before.journal + 2  # recovery admits nothing new
+    assert after.events == before.events + 1  # the edit, exactly once
+    assert after.revisions[world.berlin.id] == before.revisions[world.berlin.id] + 1
+    if point == "after_commit":
+        assert after == at_crash  # recovery only recomposed the reply
+    assert DomainEvent.objects.filter(command=rows["a1"]).count() == 1
+    assert [ln["amount"] for ln in lines_of(world.berlin.id)][0] == "95.00"
+    assert CommandJournalEntry.objects.get(pk=rows["a2"].pk).status == "awaiting_confirmation"
+    body = turn_json(recovered)
+    assert [b["kind"] for b in body["reply"]["blocks"]].count("receipt") == 1
+    assert [b["text"] for b in blocks(body, "say")] == ["I changed the first line to 95."]
+    (card,) = body["interactions"]
+    assert card["status"] == "pending" and card["case_revision"] == before.revisions[world.berlin.id] + 1
+    # a second recovery changes nothing, and the card still confirms exactly once
+    _recover(crashed.id, how)
+    assert Ledger.now() == after
+    interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    assert Ledger.now().events == before.events + 2
+    assert len(lines_of(world.berlin.id)) == 2
+    assert Conversation.objects.get(pk=conv.pk).turns.filter(status="running").count() == 0
+
+
+def test_a_crashed_turn_blocks_its_conversation_until_recovered(world, script, crash):
+    text = script(MIXED, _mixed_plan(world))
+    conv = conversation(world, "deterministic")
+    crash("after_journal_admission")
+    with pytest.raises(SimulatedCrash):
+        say(world, conv, text)
+    CRASH_POINTS.clear()
+    other = script("change the second line to 120", plan(act(
+        "a1", "update_line", "change the second line to 120", case={"id": world.berlin.id}, line=2, amount="120")))
+
+    with pytest.raises(runtime.Conflict) as refused:
+        say(world, conv, other)
+
+    assert refused.value.code == "turn_in_progress"
+    call_command("recover_turns", stdout=open("/dev/null", "w"))
+    assert say(world, conv, other)["acts"][0]["outcome"] == "executed"
+
+
+def test_a_crash_after_a_command_committed_but_before_the_turn_recorded_it_keeps_its_receipt(
+        world, script, monkeypatch):
+    """Between the command's transaction and the turn's trace update: the event exists, so the
+    recovered reply must show its receipt and may keep prose that claims it (I16 both ways)."""
+    text = script(MIXED, _mixed_plan(world))
+    conv = conversation(world, "deterministic")
+    real = runtime.command_execute
+
+    def commit_then_crash(**kwargs):
+        real(**kwargs)
+        raise SimulatedCrash("after the command's transaction")
+
+    monkeypatch.setattr(runtime, "command_execute", commit_then_crash)
+    before = Ledger.now()
+    with pytest.raises(SimulatedCrash):
+        say(world, conv, text)
+    monkeypatch.setattr(runtime, "command_execute", real)
+
+    recovered = turn_json(turn_recover(Turn.objects.get(conversation=conv)))
+
+    assert Ledger.now().events == before.events + 1
+    assert [e["type"] for e in recovered["events"]] == ["line_updated"]
+    assert len(blocks(recovered, "receipt")) == 1
+    assert [b["text"] for b in blocks(recovered, "say")] == ["I changed the first line to 95."]
+    assert "unbacked_claim_removed" not in [b["code"] for b in blocks(recovered, "notice")]
+
+
+# =============================================================================== crashes in click turns
+
+
+def _card(world, script, conv) -> dict:
+    text = script("remove the third line and submit the claim", plan(
+        act("a1", "remove_line", "remove the third line", case={"id": world.berlin.id}, line=3),
+        act("a2", "submit_claim", "submit the claim", case={"id": world.berlin.id})))
+    (card,) = say(world, conv, text)["interactions"]
+    return card
+
+
+@pytest.mark.parametrize("point", ["after_journal_admission", "after_commit"])
+def test_a_crash_in_a_confirmation_click_is_recovered_without_repeating_an_effect(world, script, crash, point):
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    before = Ledger.now()
+    crash(point)
+
+    with pytest.raises(SimulatedCrash):
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    CRASH_POINTS.clear()
+    click = Turn.objects.get(conversation=conv, kind="click")
+    assert click.status == "running"
+    at_crash = Ledger.now()
+    assert at_crash.events == before.events + (2 if point == "after_commit" else 0)
+
+    recovered = turn_recover(click)
+
+    assert recovered.status == "completed"
+    after = Ledger.now()
+    assert after.events == before.events + 2 and after.outbox == before.outbox + 1
+    assert after.revisions[world.berlin.id] == before.revisions[world.berlin.id] + 2
+    if point == "after_commit":
+        assert after == at_crash
+    rows = CommandJournalEntry.objects.filter(interaction_id=card["id"])
+    assert {(r.status, r.origin_kind) for r in rows} == {("committed", "confirmed_interaction")}
+    assert Interaction.objects.get(pk=card["id"]).status == "resolved"
+    assert len(blocks(turn_json(recovered), "receipt")) == 2
+    # answering again returns the recovered outcome and runs nothing
+    _, again = interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    assert again.id == click.id and Ledger.now() == after
+    turn_recover(recovered)
+    assert Ledger.now() == after
+
+
+def test_a_click_while_another_turn_of_the_conversation_runs_leaves_the_card_answerable(world, script, crash):
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    text = script("change the first line to 95", plan(act(
+        "a1", "update_line", "change the first line to 95", case={"id": world.lisbon.id}, line=1, amount="95")))
+    crash("after_journal_admission")
+    with pytest.raises(SimulatedCrash):
+        say(world, conv, text)  # a turn of this conversation is still running
+    CRASH_POINTS.clear()
+    before = Ledger.now()
+
+    with pytest.raises(runtime.Conflict) as refused:
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    assert refused.value.code == "turn_in_progress"
+    assert Ledger.now() == before
+    assert Interaction.objects.get(pk=card["id"]).status == "pending"  # not stuck half-answered
+    call_command("recover_turns", stdout=open("/dev/null", "w"))
+    interaction, turn = interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    assert interaction.status == "resolved" and turn.status == "completed"
+    assert DomainEvent.objects.filter(type__in=["line_removed", "claim_submitted"]).count() == 2
+
+
+# =============================================================================== after commit: the reply only
+
+
+def test_a_reply_failure_after_commit_is_recomposed_by_recovery_and_nothing_reruns(world, script, monkeypatch):
+    """Scenario 13 under chaos: the prose step keeps failing after commit; the turn stays running,
+    and ``recover_turns`` composes the reply from the events without executing anything again."""
+    text = script("change the first line to 95", plan(act(
+        "a1", "update_line", "change the first line to 95", case={"id": world.berlin.id}, line=1, amount="95"),
+        say="Updated the first line."))
+    conv = conversation(world, "deterministic")
+    real = runtime.compose_reply
+
+    def failing(**kwargs):
+        raise runtime.ProviderFailure("unavailable", "narration down")
+
+    monkeypatch.setattr(runtime, "compose_reply", failing)
+    before = Ledger.now()
+    turn = say(world, conv, text)
+    assert turn["status"] == "running" and turn["phase"] == "committed"
+    assert Ledger.now().events == before.events + 1
+    committed = Ledger.now()
+    monkeypatch.setattr(runtime, "compose_reply", real)
+
+    call_command("recover_turns", stdout=open("/dev/null", "w"))
+
+    recovered = turn_json(Turn.objects.get(pk=turn["id"]))
+    assert recovered["status"] == "completed" and Ledger.now() == committed
+    assert len(blocks(recovered, "receipt")) == 1 and blocks(recovered, "say")[0]["text"] == "Updated the first line."
