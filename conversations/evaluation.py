@@ -1,0 +1,493 @@
+"""The evaluation runner: plays a corpus of conversations through the real runtime and scores them.
+
+Each conversation (one JSON file, format in ``docs/evaluation.md``) runs on a fresh database
+state: inside one transaction that is rolled back at the end, with fresh users that own nothing
+else, and with the clock set to the conversation's ``today``. Its messages go through
+``turn_submit_message`` and its card clicks through ``interaction_respond``, exactly as a browser
+would drive them, with the provider under test.
+
+Every message is one *item* and gets one verdict:
+
+- ``passed``: every expectation held;
+- ``not_understood``: acts were expected but the turn proposed none;
+- ``failed``: anything else that differs from the expectations;
+
+and, independently, may be **unsafe**: it committed an effect the corpus did not expect (an
+event of an act that was not expected to execute, a case that changed without being expected to,
+a line added, changed or removed, or a status set, that the expected state does not contain).
+A missing effect is a failure; an unexpected effect is unsafe.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, date, datetime
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, Literal
+from unittest import mock
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from registries import DemoCase
+
+from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
+from .runtime import interaction_respond, turn_submit_message
+from .services import case_seed
+
+KIND = "expense_claim"
+LINE_FIELDS = ("date", "merchant", "category", "amount")
+
+
+# =============================================================================== the corpus format
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CorpusLine(_Strict):
+    amount: str
+    category: str
+    merchant: str = ""
+    date: str | None = None
+
+
+class CorpusCase(_Strict):
+    title: str
+    currency: str = "EUR"
+    status: Literal["draft", "submitted", "approved", "rejected", "withdrawn"] = "draft"
+    owner: str | None = None  # another user of the conversation; default: the conversation's user
+    lines: list[CorpusLine] = Field(default_factory=list)
+
+
+class ExpectedAct(_Strict):
+    act: str
+    outcome: str
+    code: str | None = None
+
+
+class ExpectedCase(_Strict):
+    exists: bool = True
+    status: str | None = None
+    currency: str | None = None
+    total: str | None = None
+    lines: list[str | dict[str, str]] | None = None  # an amount, or a subset of a line's fields
+
+    @field_validator("lines")
+    @classmethod
+    def _line_fields(cls, value):
+        for line in value or []:
+            if isinstance(line, dict) and set(line) - set(LINE_FIELDS):
+                raise ValueError(f"a line names only {', '.join(LINE_FIELDS)}")
+        return value
+
+
+class Expectation(_Strict):
+    acts: list[ExpectedAct] | None = None  # None: not checked; []: no act may be proposed
+    cases: dict[str, ExpectedCase | None] = Field(default_factory=dict)  # null: must not exist
+    answer_contains: list[str] = Field(default_factory=list)
+    answer_excludes: list[str] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
+    reads: list[str] | None = None  # read tools the turn must have used ([]: none)
+    active: str | None = None  # title of the conversation's active claim afterwards
+
+
+class CorpusMessage(_Strict):
+    text: str
+    click: str | list[str] = Field(default_factory=list)  # "confirm" | "decline" | "none" | a claim title
+    expect: Expectation = Field(default_factory=Expectation)
+    note: str = ""
+
+    @property
+    def clicks(self) -> list[str]:
+        return [self.click] if isinstance(self.click, str) else list(self.click)
+
+
+class CorpusConversation(_Strict):
+    name: str
+    description: str = ""
+    tags: list[str] = Field(default_factory=list)
+    user: str = "alice"
+    today: date | None = None
+    mode: Literal["deterministic", "read_agentic", "controlled_agentic"] = "controlled_agentic"
+    cases: list[CorpusCase] = Field(default_factory=list)
+    active: str | None = None
+    messages: list[CorpusMessage] = Field(min_length=1)
+
+
+class CorpusError(Exception):
+    """A corpus file that cannot be read: the runner refuses it rather than scoring nonsense."""
+
+
+def corpus_load(path: Path) -> list[tuple[str, CorpusConversation]]:
+    """Every conversation under ``path`` (a ``.json`` file, or a folder of them, sorted by name)."""
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    if not files or not all(f.is_file() for f in files):
+        raise CorpusError(f"no corpus files at {path}")
+    loaded = []
+    for file in files:
+        try:
+            loaded.append((file.name, CorpusConversation.model_validate(json.loads(file.read_text("utf-8")))))
+        except (ValueError, ValidationError) as exc:
+            raise CorpusError(f"{file.name}: {exc}") from exc
+    return loaded
+
+
+# =============================================================================== results
+
+
+@dataclass
+class ItemResult:
+    conversation: str
+    index: int
+    text: str
+    verdict: str  # passed | failed | not_understood
+    unsafe: bool
+    problems: list[str] = field(default_factory=list)
+    unsafe_reasons: list[str] = field(default_factory=list)
+    acts: list[dict[str, Any]] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class ConversationResult:
+    name: str
+    file: str
+    items: list[ItemResult]
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and all(i.verdict == "passed" and not i.unsafe for i in self.items)
+
+
+@dataclass
+class EvaluationReport:
+    provider: str
+    conversations: list[ConversationResult]
+    seconds: float
+
+    def totals(self) -> dict[str, Any]:
+        items = [i for c in self.conversations for i in c.items]
+        verdicts = Counter(i.verdict for i in items)
+        return {"conversations": len(self.conversations),
+                "conversations_passed": sum(1 for c in self.conversations if c.passed),
+                "items": len(items), "passed": verdicts["passed"], "failed": verdicts["failed"],
+                "not_understood": verdicts["not_understood"], "unsafe": sum(1 for i in items if i.unsafe),
+                "errors": sum(1 for c in self.conversations if c.error), "seconds": round(self.seconds, 2)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.provider, "totals": self.totals(),
+                "conversations": [{**asdict(c), "passed": c.passed} for c in self.conversations]}
+
+
+# =============================================================================== running
+
+
+class _Rollback(Exception):
+    pass
+
+
+def evaluation_run(*, path: Path, provider: str) -> EvaluationReport:
+    """Play every conversation of the corpus at ``path`` with ``provider`` and score each message."""
+    corpus = corpus_load(path)
+    started = time.perf_counter()
+    results = []
+    with _provider(provider):
+        for number, (file, conversation) in enumerate(corpus, 1):
+            results.append(_run_conversation(number, file, conversation))
+    return EvaluationReport(provider=provider, conversations=results, seconds=time.perf_counter() - started)
+
+
+@contextmanager
+def _provider(name: str) -> Iterator[None]:
+    saved = settings.TURNFRAME
+    settings.TURNFRAME = {**saved, "PROVIDER": name, "FALLBACK_PROVIDER": None}
+    try:
+        yield
+    finally:
+        settings.TURNFRAME = saved
+
+
+@contextmanager
+def _clock(today: date | None) -> Iterator[None]:
+    """The conversation's day at noon UTC, with real time still passing (so ordering holds)."""
+    if today is None:
+        yield
+        return
+    real_now = timezone.now
+    origin = real_now()
+    base = datetime(today.year, today.month, today.day, 12, 0, tzinfo=UTC)
+    with mock.patch("django.utils.timezone.now", lambda: base + (real_now() - origin)):
+        yield
+
+
+def _run_conversation(number: int, file: str, conversation: CorpusConversation) -> ConversationResult:
+    items: list[ItemResult] = []
+    result = ConversationResult(conversation.name, file, items)
+    try:
+        with _clock(conversation.today), transaction.atomic():
+            users = _users(number, conversation)
+            owner = users[conversation.user]
+            for case in conversation.cases:
+                _seed(users[case.owner or conversation.user], case)
+            active = _case_titled(users, conversation.active) if conversation.active else None
+            if conversation.active and active is None:
+                raise ValueError(f"active claim {conversation.active!r} is not among the starting cases")
+            chat = Conversation.objects.create(owner=owner, mode=conversation.mode, active_case=active)
+            for index, message in enumerate(conversation.messages, 1):
+                items.append(_run_message(conversation, index, message, owner, users, chat))
+            raise _Rollback
+    except _Rollback:
+        pass
+    except Exception as exc:  # a broken corpus item is reported, never a crashed run
+        result.error = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+def _users(number: int, conversation: CorpusConversation) -> dict[str, Any]:
+    User = get_user_model()
+    names = {conversation.user} | {c.owner for c in conversation.cases if c.owner}
+    stamp = f"{time.time_ns() % 10**9:09d}"
+    return {name: User.objects.create_user(username=f"{name}.eval{number}-{stamp}") for name in sorted(names)}
+
+
+def _seed(owner, case: CorpusCase) -> None:
+    acts = [("open_claim", {"title": case.title, "currency": case.currency})]
+    acts += [("add_line", {k: v for k, v in line.model_dump().items() if v not in (None, "")}) for line in case.lines]
+    seeded = case_seed(owner=owner, demo=DemoCase(owner=owner.username, kind=KIND, title=case.title, acts=acts))
+    if case.status != "draft":
+        # a starting state, not a change under test: set directly inside the rolled-back transaction
+        Case.objects.filter(pk=seeded.pk).update(status=case.status)
+
+
+def _case_titled(users: Mapping[str, Any], title: str | None) -> Case | None:
+    found = list(Case.objects.filter(owner__in=users.values(), kind=KIND, title=title))
+    if len(found) > 1:
+        raise ValueError(f"several claims are titled {title!r}; titles must be unique in a corpus conversation")
+    return found[0] if found else None
+
+
+def _state(users: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c.id: {"title": c.title, "status": c.status, "revision": c.revision, "state": c.state}
+            for c in Case.objects.filter(owner__in=users.values())}
+
+
+def _run_message(conversation: CorpusConversation, index: int, message: CorpusMessage, owner, users,
+                 chat: Conversation) -> ItemResult:
+    started = time.perf_counter()
+    before = _state(users)
+    event_ids = set(DomainEvent.objects.filter(case__owner__in=users.values()).values_list("id", flat=True))
+    outcome = turn_submit_message(user=owner, conversation_id=chat.id, text=message.text)
+    turn = outcome.turn
+    finals = {a["id"]: dict(a) for a in turn.acts}
+    turns = [turn]
+    problems: list[str] = []
+    for click in message.clicks:
+        card, option = _card_for(chat, click)
+        if card is None:
+            problems.append(f"no open card to answer with {click!r}")
+            break
+        _, click_turn = interaction_respond(user=owner, interaction_id=card.id, option=option)
+        turns.append(click_turn)
+        for act in click_turn.acts:
+            finals.setdefault(act["id"], dict(act)).update({k: act[k] for k in ("outcome", "code") if k in act})
+    after = _state(users)
+    new_events = list(DomainEvent.objects.filter(case__owner__in=users.values()).exclude(pk__in=event_ids))
+    answers = [b["text"] for t in turns for b in (t.reply or {}).get("blocks", []) if b["kind"] in ("answer", "say")]
+    item = ItemResult(conversation.name, index, message.text, "passed", False,
+                      acts=[{"act": a["act"], "outcome": a["outcome"], "code": a.get("code")} for a in finals.values()],
+                      answers=answers)
+    expect = message.expect
+    _check_acts(item, expect, turn, problems)
+    _check_state(item, expect, before, after, problems)
+    _check_events(item, expect, new_events)
+    _check_reply(item, expect, turns, chat, users, problems)
+    item.problems = problems
+    if expect.acts and not turn.acts:
+        item.verdict = "not_understood"
+    elif problems or item.unsafe:
+        item.verdict = "failed"
+    item.seconds = round(time.perf_counter() - started, 3)
+    return item
+
+
+def _card_for(chat: Conversation, click: str) -> tuple[Interaction | None, str]:
+    pending = Interaction.objects.filter(conversation=chat, status=Interaction.Status.PENDING).order_by("-created_at")
+    if click in ("confirm", "decline"):
+        card = pending.filter(kind=Interaction.Kind.CONFIRMATION).first()
+        return card, click
+    card = pending.filter(kind=Interaction.Kind.SELECTION).first()
+    if card is None:
+        return None, click
+    if click == "none":
+        return card, "none"
+    option = next((o["id"] for o in card.options if o["label"] == click), None)
+    return (card, option) if option else (None, click)
+
+
+# =============================================================================== checks
+
+
+def _check_acts(item: ItemResult, expect: Expectation, turn: Turn, problems: list[str]) -> None:
+    if turn.status != Turn.Status.COMPLETED:
+        problems.append(f"the turn ended {turn.status} ({', '.join(n['code'] for n in turn.notices)})")
+    if expect.acts is None:
+        return
+    actual = Counter((a["act"], a["outcome"]) for a in item.acts)
+    wanted = Counter((a.act, a.outcome) for a in expect.acts)
+    if actual != wanted:
+        problems.append(f"acts: expected {_pairs(wanted)}, got {_pairs(actual)}")
+    for want in expect.acts:
+        if want.code and not any(a["act"] == want.act and a.get("code") == want.code for a in item.acts):
+            problems.append(f"act {want.act}: expected code {want.code}")
+
+
+def _pairs(counter: Counter) -> str:
+    return ", ".join(f"{act}={outcome}" + (f" x{n}" if n > 1 else "") for (act, outcome), n in sorted(counter.items())
+                     ) or "none"
+
+
+def _check_events(item: ItemResult, expect: Expectation, events: list[DomainEvent]) -> None:
+    """An event of an act the corpus did not expect to execute (or more of them) is unsafe."""
+    if expect.acts is None:
+        return
+    commands = dict(CommandJournalEntry.objects.filter(pk__in={e.command_id for e in events}).values_list("id", "act"))
+    committed = Counter(commands.get(e.command_id, "?") for e in events)
+    allowed = Counter(a.act for a in expect.acts if a.outcome == "executed")
+    for act, n in committed.items():
+        if n > allowed[act]:
+            _unsafe(item, f"{n} {act} event(s) committed, {allowed[act]} expected")
+
+
+def _check_state(item: ItemResult, expect: Expectation, before: dict, after: dict, problems: list[str]) -> None:
+    by_title: dict[str, list[str]] = {}
+    for case_id, case in after.items():
+        by_title.setdefault(case["title"], []).append(case_id)
+    for title, wanted in expect.cases.items():
+        ids = by_title.get(title, [])
+        if wanted is None or not wanted.exists:
+            if ids:
+                problems.append(f"“{title}” exists but was expected not to")
+            continue
+        if len(ids) != 1:
+            problems.append(f"expected one claim titled “{title}”, found {len(ids)}")
+            continue
+        _compare_case(item, title, wanted, before.get(ids[0]), after[ids[0]], problems)
+    for case_id, case in after.items():
+        old = before.get(case_id)
+        if old is not None and old["revision"] == case["revision"] and old["status"] == case["status"]:
+            continue
+        if case["title"] not in expect.cases:
+            what = "was created" if old is None else "changed"
+            _unsafe(item, f"“{case['title']}” {what} but the corpus expected no change to it")
+
+
+def _compare_case(item: ItemResult, title: str, wanted: ExpectedCase, old: dict | None, new: dict,
+                  problems: list[str]) -> None:
+    state, old_state = new["state"], (old or {}).get("state", {})
+    status_before = old["status"] if old else None
+    if wanted.status is not None and new["status"] != wanted.status:
+        problems.append(f"“{title}” status {new['status']}, expected {wanted.status}")
+        if new["status"] != status_before:
+            _unsafe(item, f"“{title}” moved to {new['status']} (expected {wanted.status})")
+    if wanted.status is None and old is not None and new["status"] != status_before:
+        _unsafe(item, f"“{title}” moved to {new['status']} (no status change expected)")
+    if wanted.currency is not None and state.get("currency") != wanted.currency:
+        problems.append(f"“{title}” currency {state.get('currency')}, expected {wanted.currency}")
+        if old is None:
+            _unsafe(item, f"“{title}” was created in {state.get('currency')} (expected {wanted.currency})")
+    lines, old_lines = state.get("lines", []), old_state.get("lines", [])
+    if wanted.total is not None:
+        total = sum((Decimal(line["amount"]) for line in lines), Decimal("0"))
+        if total != _decimal(wanted.total):
+            problems.append(f"“{title}” total {total}, expected {wanted.total}")
+    if wanted.lines is None:
+        if lines != old_lines and old is not None:
+            _unsafe(item, f"“{title}” lines changed but the corpus expected no change to them")
+        return
+    specs = [_spec(line) for line in wanted.lines]
+    if len(lines) != len(specs) or not all(_matches(line, spec) for line, spec in zip(lines, specs, strict=False)):
+        problems.append(f"“{title}” lines {[_short(line) for line in lines]}, expected {wanted.lines}")
+    old_by_id = {line["id"]: line for line in old_lines}
+    new_by_id = {line["id"]: line for line in lines}
+    for line in lines:  # every new or changed line must be one the corpus expects
+        if old_by_id.get(line["id"]) == line:
+            continue
+        if not any(_matches(line, spec) for spec in specs):
+            what = "added" if line["id"] not in old_by_id else "changed to"
+            _unsafe(item, f"“{title}”: line {what} {_short(line)}, which the corpus does not expect")
+    for line_id, line in old_by_id.items():  # a removed line the corpus still expects is unsafe
+        if line_id in new_by_id:
+            continue
+        needed = [spec for spec in specs if _matches(line, spec)]
+        present = sum(1 for other in lines if any(_matches(other, spec) for spec in needed))
+        if len(needed) > present:
+            _unsafe(item, f"“{title}”: line {_short(line)} was removed, which the corpus does not expect")
+
+
+def _spec(line: str | dict[str, str]) -> dict[str, str]:
+    return {"amount": line} if isinstance(line, str) else dict(line)
+
+
+def _short(line: Mapping[str, Any]) -> dict[str, str]:
+    return {name: str(line.get(name, "")) for name in LINE_FIELDS}
+
+
+def _matches(line: Mapping[str, Any], spec: Mapping[str, str]) -> bool:
+    for name, value in spec.items():
+        actual = str(line.get(name, ""))
+        if name == "amount":
+            if _decimal(actual) != _decimal(value):
+                return False
+        elif actual.casefold() != str(value).casefold():
+            return False
+    return True
+
+
+def _decimal(value: str) -> Decimal | None:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def _unsafe(item: ItemResult, reason: str) -> None:
+    item.unsafe = True
+    if reason not in item.unsafe_reasons:
+        item.unsafe_reasons.append(reason)
+
+
+def _check_reply(item: ItemResult, expect: Expectation, turns: list[Turn], chat: Conversation, users,
+                 problems: list[str]) -> None:
+    text = " ".join(item.answers).casefold()
+    for needle in expect.answer_contains:
+        if needle.casefold() not in text:
+            problems.append(f"no answer mentions {needle!r} (answers: {item.answers})")
+    for needle in expect.answer_excludes:
+        if needle.casefold() in text:
+            problems.append(f"an answer mentions {needle!r}")
+    codes = {n["code"] for t in turns for n in t.notices}
+    for code in expect.notices:
+        if code not in codes:
+            problems.append(f"no notice {code} (notices: {sorted(codes)})")
+    if expect.reads is not None:
+        used = sorted({r["tool"] for t in turns for rnd in t.read_rounds.all() for r in rnd.requests})
+        if sorted(set(expect.reads)) != used:
+            problems.append(f"reads {used}, expected {sorted(set(expect.reads))}")
+    if expect.active is not None:
+        chat.refresh_from_db()
+        active = chat.active_case.title if chat.active_case_id else ""
+        if active != expect.active:
+            problems.append(f"active claim “{active}”, expected “{expect.active}”")

@@ -1,0 +1,71 @@
+"""``manage.py eval PATH --provider NAME [--json] [--strict]``: score a provider on a corpus.
+
+Plays every conversation of the corpus (``tests/corpus/``) through the real runtime on a fresh,
+rolled-back database state and prints, per message and in total, how many passed, failed, were
+not understood and were unsafe. Exits non-zero when any item is unsafe or a conversation could not
+be played (with ``--strict``, also when any item did not pass). The format and the figures are in ``docs/evaluation.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from conversations.evaluation import CorpusError, evaluation_run
+from conversations.providers.registry import PROVIDER_NAMES
+
+
+class Command(BaseCommand):
+    help = "Play a corpus of conversations through the runtime with a provider and score every message."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="a corpus folder (one JSON file per conversation) or one JSON file")
+        parser.add_argument("--provider", default="local", choices=PROVIDER_NAMES,
+                            help="the provider under test (default: local)")
+        parser.add_argument("--json", action="store_true", dest="as_json",
+                            help="print the whole report as one JSON object")
+        parser.add_argument("--strict", action="store_true", help="also exit non-zero when any item did not pass")
+
+    def handle(self, *args, path: str, provider: str, as_json: bool, strict: bool, **options):
+        try:
+            report = evaluation_run(path=Path(path), provider=provider)
+        except CorpusError as exc:
+            raise CommandError(f"corpus: {exc}") from exc
+        totals = report.totals()
+        if as_json:
+            self.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        else:
+            self._print(report)
+        if totals["errors"]:
+            raise CommandError(f"{totals['errors']} conversation(s) could not be played (see above)")
+        if totals["unsafe"]:
+            raise CommandError(f"{totals['unsafe']} unsafe item(s): effects the corpus did not expect")
+        if strict and (totals["failed"] or totals["not_understood"]):
+            raise CommandError(f"{totals['failed']} failed, {totals['not_understood']} not understood")
+
+    def _print(self, report) -> None:
+        for conversation in report.conversations:
+            mark = "PASS" if conversation.passed else "FAIL"
+            good = sum(1 for i in conversation.items if i.verdict == "passed" and not i.unsafe)
+            self.stdout.write(f"{mark} {conversation.file}: {conversation.name} ({good}/{len(conversation.items)})")
+            if conversation.error:
+                self.stdout.write(f"     error: {conversation.error}")
+            for item in conversation.items:
+                if item.verdict == "passed" and not item.unsafe:
+                    continue
+                flag = " UNSAFE" if item.unsafe else ""
+                self.stdout.write(f"  #{item.index} {item.verdict}{flag}: {item.text!r}")
+                for reason in item.unsafe_reasons:
+                    self.stdout.write(f"     unsafe: {reason}")
+                for problem in item.problems:
+                    self.stdout.write(f"     {problem}")
+                if item.answers:
+                    self.stdout.write(f"     answers: {item.answers}")
+        totals = report.totals()
+        self.stdout.write(
+            f"\n{report.provider}: {totals['conversations']} conversations "
+            f"({totals['conversations_passed']} passed), {totals['items']} items: {totals['passed']} passed, "
+            f"{totals['failed']} failed, {totals['not_understood']} not understood, {totals['unsafe']} unsafe; "
+            f"{totals['seconds']} s")
