@@ -7,6 +7,7 @@ this turn, is refused whole and replaced by a notice. It is never edited.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,13 +29,22 @@ def _pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){words}(?![\w-])", re.IGNORECASE)
 
 
+def as_read(text: str) -> str:
+    """The text as a person reads it: compatibility forms folded (NFKC: fullwidth letters, ligatures)
+    and invisible format characters (soft hyphen, zero-width space and joiners) removed, so a claim
+    cannot hide from the guard behind characters the browser does not show."""
+    folded = unicodedata.normalize("NFKC", text or "")
+    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+
+
 def check_claims(text: str, claim_phrases: Mapping[str, Iterable[str]], backed_acts: Iterable[str]) -> ClaimCheck:
     """Is ``text`` free of unbacked claims? ``backed_acts``: acts with a committed event this turn."""
     backed = set(backed_acts)
+    text = as_read(text)
     for act, phrases in claim_phrases.items():
         if act in backed:
             continue
         for phrase in phrases:
-            if _pattern(phrase).search(text or ""):
+            if _pattern(phrase).search(text):
                 return ClaimCheck(False, act, phrase)
     return ClaimCheck(True)
