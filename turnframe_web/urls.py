@@ -1,5 +1,9 @@
+import re
+
+from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.contrib.staticfiles.views import serve as serve_static
+from django.urls import include, path, re_path
 
 from .api import api
 
@@ -7,4 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("", include("conversations.urls")),
+    # daphne serves no files: the chat page's few static files come through Django's finders (also
+    # with DEBUG off); put a CDN or a file server in front of /static/ for heavy traffic
+    re_path(rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}(?P<path>.+)$", serve_static, {"insecure": True}),
 ]

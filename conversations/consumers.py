@@ -1,0 +1,248 @@
+"""The conversation socket (CONTRACT §7): a thin translation between WebSocket frames and the services.
+
+- ``connect`` accepts first, then closes with 4401 (anonymous) or 4404 (missing or another user's
+  conversation), so the browser learns why; daphne would turn a refusal before ``accept`` into a
+  plain 403. The Origin check is ``AllowedHostsOriginValidator`` in ``asgi.py``.
+- Every inbound frame is validated with a pydantic model. Bad frames (not JSON, not an object,
+  unknown ``type``, invalid fields, over ``MAX_WS_FRAME_BYTES``) get an ``error`` event and the
+  socket stays open.
+- A turn runs **outside** the socket handler: it is submitted to a module-level thread pool from a
+  detached task that nothing cancels, so a disconnect (or a slow model) never interrupts a commit
+  half-way, and the consumer keeps forwarding stream events while the turn runs. Service errors
+  (``turn_in_progress``, ``interaction_stale``, ``not_found`` …) go back to the socket that asked.
+- The events of a turn are published by the runtime through ``stream.publish``; this consumer only
+  forwards them (``stream_event``). The channel layer only notifies: the database is the truth,
+  and a client that reconnects refetches the conversation.
+
+``seq`` of events sent to one socket only (``error``, and the replay of a repeated
+``client_message_id``): the **last conversation seq this socket knows of** (read at connect,
+raised by every forwarded event), **not incremented**. Such an event therefore repeats the seq of
+the stream event before it; it never consumes a number, so the other sockets of the conversation
+see no gap, and a client ordering the shared stream by ``seq`` can ignore socket-only events.
+The alternatives were worse: incrementing the conversation counter would show every other socket
+a gap (and make them refetch), and a separate per-socket counter would not be comparable with the
+stream's seq at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from turnframe_web.errors import AppError
+
+from .models import Conversation
+from .runtime import interaction_respond, turn_submit_message
+from .stream import group_name
+
+log = logging.getLogger(__name__)
+
+CLOSE_NOT_AUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+# Turns run here, never on the event loop and never on asgiref's single thread-sensitive thread
+# (a model call can take a minute; it must not hold up the other sockets' database calls).
+TURN_EXECUTOR = ThreadPoolExecutor(max_workers=16, thread_name_prefix="turnframe-turn")
+# Strong references to the detached turn tasks (the loop keeps only weak ones).
+_DETACHED: set[asyncio.Task] = set()
+
+
+# --------------------------------------------------------------------------- inbound frames
+
+
+class Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class MessageFrame(Frame):
+    type: Literal["message"]
+    # the service enforces TURNFRAME_MAX_MESSAGE_CHARS (message_too_long); the frame cap bounds the rest
+    text: str
+    client_message_id: str | None = Field(default=None, min_length=1, max_length=100)
+
+    @field_validator("text")
+    @classmethod
+    def _no_nul(cls, text: str) -> str:
+        if "\x00" in text:  # PostgreSQL cannot store it; refused on every database alike (as over HTTP)
+            raise ValueError("must not contain a NUL character")
+        return text
+
+
+class RespondFrame(Frame):
+    type: Literal["respond"]
+    interaction: str = Field(min_length=1, max_length=64)
+    option: str = Field(min_length=1, max_length=64)
+    client_response_id: str | None = Field(default=None, min_length=1, max_length=100)
+
+
+FRAMES: dict[str, type[Frame]] = {"message": MessageFrame, "respond": RespondFrame}
+
+
+def _field_errors(exc: ValidationError) -> list[dict[str, Any]]:
+    return [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"]} for e in exc.errors(include_url=False)]
+
+
+# --------------------------------------------------------------------------- services, off the loop
+
+
+def _conversation_seq(user, conversation_id: str) -> int | None:
+    """The conversation's current stream seq, or None when it is not this user's (404)."""
+    return Conversation.objects.filter(pk=conversation_id, owner=user).values_list("event_seq", flat=True).first()
+
+
+def _in_turn_pool(func):
+    """``func`` on the turn pool; the worker thread still reaches the loop for ``stream.publish``."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=TURN_EXECUTOR)
+
+
+def detach(coro) -> asyncio.Task:
+    """Run ``coro`` as a task that outlives the socket; the consumer never awaits or cancels it."""
+    task = asyncio.get_running_loop().create_task(coro)
+    _DETACHED.add(task)
+    task.add_done_callback(_DETACHED.discard)
+    return task
+
+
+async def drain(timeout: float = 30) -> None:
+    """Wait for the detached turns of this loop (tests, graceful shutdown)."""
+    loop = asyncio.get_running_loop()
+    pending = [t for t in _DETACHED if t.get_loop() is loop]
+    if pending:
+        await asyncio.wait(pending, timeout=timeout)
+
+
+# --------------------------------------------------------------------------- the consumer
+
+
+class ConversationConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/conversations/<id>/``: stream a conversation's events; accept messages and clicks."""
+
+    async def connect(self) -> None:
+        self.conversation_id: str = self.scope["url_route"]["kwargs"]["conversation_id"]
+        self.user = None
+        self.last_seq = 0
+        self.open = False
+        await self.accept()
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+            return
+        seq = await database_sync_to_async(_conversation_seq)(user, self.conversation_id)
+        if seq is None:  # another user's conversation is indistinguishable from a missing one
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        group = group_name(self.conversation_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups.append(group)  # discarded by websocket_disconnect
+        self.user, self.last_seq, self.open = user, seq, True
+
+    async def disconnect(self, code) -> None:
+        self.open = False
+
+    # ---- inbound
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if not self.open:  # a frame that raced the 4401/4404 close
+            return
+        if text_data is None:
+            await self.send_error("bad_frame", "Frames are JSON text, not binary.")
+            return
+        limit = settings.TURNFRAME["MAX_WS_FRAME_BYTES"]
+        if len(text_data) > limit or len(text_data.encode("utf-8", "surrogatepass")) > limit:
+            await self.send_error("frame_too_large", f"A frame may be at most {limit} bytes.")
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except (ValueError, RecursionError):
+            await self.send_error("bad_json", "The frame is not valid JSON.")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content, **kwargs) -> None:
+        if not isinstance(content, dict):
+            await self.send_error("invalid_request", "A frame is a JSON object with a \"type\".")
+            return
+        kind = content.get("type")
+        model = FRAMES.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            await self.send_error("unknown_type", f"Unknown frame type; expected one of: {', '.join(FRAMES)}.")
+            return
+        try:
+            frame = model.model_validate(content)
+        except ValidationError as exc:
+            await self.send_error("invalid_request", "The frame has invalid fields.", errors=_field_errors(exc))
+            return
+        if isinstance(frame, MessageFrame):
+            detach(self.run_message(frame))
+        else:
+            detach(self.run_respond(frame))
+
+    # ---- the turns (detached: they finish even if this socket goes away)
+
+    async def run_message(self, frame: MessageFrame) -> None:
+        context = {"client_message_id": frame.client_message_id} if frame.client_message_id else {}
+        try:
+            outcome = await _in_turn_pool(turn_submit_message)(
+                user=self.user, conversation_id=self.conversation_id, text=frame.text,
+                client_message_id=frame.client_message_id)
+        except AppError as exc:
+            await self.send_error(exc.code, exc.message, **context, **_extra(exc))
+            return
+        except Exception:
+            log.exception("message turn on %s failed", self.conversation_id)
+            await self.send_error("internal_error", "The message could not be handled.", **context)
+            return
+        if outcome.replayed:  # nothing re-ran and nothing was published: tell the sender what happened
+            from .selectors import turn_json
+
+            turn = await database_sync_to_async(turn_json)(outcome.turn, replayed=True)
+            event = "turn.failed" if turn["status"] == "failed" else "turn.completed"
+            await self.send_private({"type": event, "turn": turn})
+
+    async def run_respond(self, frame: RespondFrame) -> None:
+        context: dict[str, Any] = {"interaction": frame.interaction, "option": frame.option}
+        if frame.client_response_id:
+            context["client_response_id"] = frame.client_response_id
+        try:
+            await _in_turn_pool(interaction_respond)(
+                user=self.user, interaction_id=frame.interaction, option=frame.option,
+                client_response_id=frame.client_response_id)
+        except AppError as exc:
+            await self.send_error(exc.code, exc.message, **context, **_extra(exc))
+        except Exception:
+            log.exception("click on %s failed", frame.interaction)
+            await self.send_error("internal_error", "The answer could not be handled.", **context)
+
+    # ---- outbound
+
+    async def stream_event(self, message: dict[str, Any]) -> None:
+        """A conversation event from ``stream.publish``: forward it as it is."""
+        event = message["event"]
+        seq = event.get("seq")
+        if isinstance(seq, int) and seq > self.last_seq:
+            self.last_seq = seq
+        await self.send_json(event)
+
+    async def send_error(self, code: str, message: str, **fields: Any) -> None:
+        await self.send_private({"type": "error", "code": code, "message": message, **fields})
+
+    async def send_private(self, event: dict[str, Any]) -> None:
+        """An event for this socket only; its seq is the last one this socket knows (see module doc)."""
+        if not self.open:
+            return
+        try:
+            await self.send_json({**event, "seq": self.last_seq})
+        except Exception:  # the socket went away while the turn ran: the database has the outcome
+            log.info("socket on %s closed before its %s event", self.conversation_id, event.get("type"))
+
+
+def _extra(exc: AppError) -> dict[str, Any]:
+    errors = exc.extra.get("errors") if isinstance(exc.extra, dict) else None
+    return {"errors": errors} if errors else {}

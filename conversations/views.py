@@ -1,0 +1,62 @@
+"""The chat page (SPEC §1): server-rendered shell, live content from the API and the socket.
+
+Views only translate I/O: they read what the page needs to boot (the user's conversations, the
+selected one) and hand it to the template; every write goes through the HTTP API or the socket,
+which call the services.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db.models import OuterRef, Subquery
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from .models import Conversation, Turn
+
+SIDEBAR_SIZE = 50
+LABEL_CHARS = 60
+
+
+def _conversations_of(user) -> list[dict[str, object]]:
+    """The sidebar: newest first, each labelled by its first message."""
+    first_message = Turn.objects.filter(conversation=OuterRef("pk"), kind=Turn.Kind.MESSAGE).order_by("created_at")
+    rows = (Conversation.objects.filter(owner=user).order_by("-created_at")
+            .annotate(first_text=Subquery(first_message.values("text")[:1]))[:SIDEBAR_SIZE])
+    items = []
+    for row in rows:
+        text = " ".join((row.first_text or "").split())
+        label = text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1].rstrip() + "…"
+        items.append({"id": row.id, "label": label or "New conversation", "created_at": row.created_at})
+    return items
+
+
+@login_required
+def chat_home(request):
+    """``/``: the latest conversation, or an empty page that offers to start one."""
+    latest = Conversation.objects.filter(owner=request.user).order_by("-created_at").values_list("id", flat=True)
+    if latest:
+        return redirect("conversation", conversation_id=latest[0])
+    return _chat(request, None)
+
+
+@login_required
+def chat_conversation(request, conversation_id: str):
+    """``/c/<id>/``: another user's conversation is indistinguishable from a missing one."""
+    if not Conversation.objects.filter(pk=conversation_id, owner=request.user).exists():
+        raise Http404("No such conversation.")
+    return _chat(request, conversation_id)
+
+
+def _chat(request, conversation_id: str | None):
+    boot = {
+        "conversation": conversation_id,
+        "user": request.user.get_username(),
+        "maxMessageChars": settings.TURNFRAME["MAX_MESSAGE_CHARS"],
+    }
+    return render(request, "chat.html", {
+        "conversations": _conversations_of(request.user),
+        "selected": conversation_id,
+        "boot": boot,
+    })
