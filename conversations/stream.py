@@ -11,8 +11,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
-from django.db.models import F
+from django.db import connection
 
 from .models import Conversation
 
@@ -23,12 +22,20 @@ def group_name(conversation_id: str) -> str:
     return f"conversation.{conversation_id}"
 
 
+def next_seq(conversation_id: str) -> int | None:
+    """Take the conversation's next stream sequence number in one statement (SQLite >= 3.35, PostgreSQL)."""
+    table = connection.ops.quote_name(Conversation._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET event_seq = event_seq + 1 WHERE id = %s RETURNING event_seq",
+                       [conversation_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
 def publish(conversation_id: str, event_type: str, payload: dict[str, Any]) -> None:
     """Send one event to the conversation's sockets. Never fails the turn: the DB has the truth."""
     try:
-        with transaction.atomic():
-            Conversation.objects.filter(pk=conversation_id).update(event_seq=F("event_seq") + 1)
-            seq = Conversation.objects.filter(pk=conversation_id).values_list("event_seq", flat=True).first()
+        seq = next_seq(conversation_id)
         layer = get_channel_layer()
         if layer is None:
             return
