@@ -228,7 +228,7 @@ def split(message: str, today) -> list[Clause]:
             text = message[f_start:f_end]
             kind, verb = classify(text, question=question, today=today)
             last = clauses[-1] if clauses else None
-            if last is not None and _joins(last, kind, question, today):
+            if last is not None and _joins(last, kind, question, text, today):
                 _merge(last, f_end, message, question, today)
             else:
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
@@ -238,7 +238,7 @@ def split(message: str, today) -> list[Clause]:
     return clauses
 
 
-def _joins(last: Clause, kind: str, question: bool, today) -> bool:
+def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
     if last.kind == "marker" or (last.kind == kind == "retract"):
         return True
     if kind in ("value", "context"):
@@ -247,16 +247,18 @@ def _joins(last: Clause, kind: str, question: bool, today) -> bool:
         return True
     if kind == "item":
         if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
-            return not _has_thing(last.text, today)
+            # a new item names its own thing; "2 nights" or "room" only says more about the last one
+            return not _has_thing(last.text, today) or not _has_thing(text, today, strong=True)
         return last.kind not in ("retract", "hold", "question", "correction")
     return False
 
 
-def _has_thing(text: str, today) -> bool:
-    """Does the clause already name what was bought (a category noun or a merchant)?"""
+def _has_thing(text: str, today, *, strong: bool = False) -> bool:
+    """Does the clause name what was bought (a category noun, or a merchant)?"""
     dates = find_dates(text, today)
     masked = mask(text, [(d.start, d.end) for d in dates])
-    return bool(find_categories(masked) or find_merchants(masked))
+    categories = [c for c in find_categories(masked) if not (strong and c.weak)]
+    return bool(categories or find_merchants(masked))
 
 
 def _merge(clause: Clause, end: int, message: str, question: bool, today) -> None:

@@ -6,8 +6,6 @@ rapidfuzz for near-miss spellings of non-critical words (a category noun such as
 
 from __future__ import annotations
 
-import re
-
 # --------------------------------------------------------------------------- categories
 
 # word -> category; the first listed category wins when a clause names several (see PRIORITY)
@@ -33,6 +31,25 @@ CATEGORIES = ("travel", "hotel", "meals", "taxi", "other")
 # words that only make a category when nothing better is said ("ticket", "night", "fee")
 WEAK_CATEGORY_WORDS = frozenset({"ticket", "tickets", "night", "nights", "stay", "room", "fee", "fees", "ride",
                                  "rides", "gas", "drinks", "food"})
+
+# the words that name an existing line by its category ("the hotel line", "the dinner"); other
+# category words (parking, visa, coffee) only name a line through its merchant
+REFERRING_WORDS: dict[str, frozenset[str]] = {
+    "taxi": frozenset("taxi taxis cab cabs ride rides taxicab".split()),
+    "hotel": frozenset("hotel hotels accommodation room stay lodging".split()),
+    "meals": frozenset("meal meals dinner dinners lunch lunches breakfast brunch supper restaurant food".split()),
+    "travel": frozenset("travel ticket tickets transport fare".split()),
+    "other": frozenset("other misc miscellaneous".split()),
+}
+# travel lines are told apart by what their merchant is: "the train" is not "the flight"
+KIND_WORDS = {"rail": frozenset("train trains rail railway".split()),
+              "air": frozenset("flight flights plane airfare airline".split())}
+MERCHANT_KINDS = {
+    "rail": ("deutsche bahn", "bahn", "sncf", "eurostar", "trenitalia", "amtrak", "renfe", "öbb", "rail", "railway",
+             "sbb", "ns international", "ouigo", "italo"),
+    "air": ("lufthansa", "ryanair", "easyjet", "klm", "air france", "british airways", "tap", "iberia", "air",
+            "airlines", "airways", "wizz", "vueling", "swiss international"),
+}
 
 # well-known merchants -> (display name, category)
 MERCHANTS: dict[str, tuple[str, str]] = {
@@ -61,8 +78,11 @@ CURRENCY_WORDS = {
     "franc": "CHF", "francs": "CHF", "jpy": "JPY", "yen": "JPY", "sek": "SEK", "nok": "NOK", "dkk": "DKK",
     "pln": "PLN", "zloty": "PLN", "zlotys": "PLN", "czk": "CZK", "koruna": "CZK", "cad": "CAD",
 }
-# ISO codes the user may write that the reference table does not know are still codes (honest refusal)
-ISO_LIKE = re.compile(r"\b[A-Z]{3}\b")
+# after a number, these make it a count, not money: "2 nights", "3 people"
+QUANTITY_UNITS = frozenset(
+    "night nights day days people person persons pax guest guests ticket tickets ride rides hour hours km "
+    "kilometre kilometres kilometer kilometers mile miles times item items line lines percent".split()
+)
 
 # --------------------------------------------------------------------------- ordinals
 

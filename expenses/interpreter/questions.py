@@ -130,7 +130,7 @@ def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
         return "policy"
     if _LIST.search(lowered) and not mentions_claim:
         return "list"
-    if _CASE.search(lowered) or mentions_claim:
+    if _CASE.search(lowered):
         return "case"
     return None
 
@@ -273,8 +273,7 @@ def answer(intent: Any, ctx: Context) -> str:
     if topic == "exchange":
         return _exchange_answer(ok[0])
     if topic == "calculate":
-        return f"{ok[0]['expression']} = {_number(ok[0]['result'])}" + (
-            f" (rounded: {ok[0]['rounded']})." if ok[0]["result"] != ok[0]["rounded"] else ".")
+        return _calculation_text(ok[0])
     if topic == "list":
         return _list_answer(ok[0])
     if topic == "attachment":
@@ -299,7 +298,12 @@ def _calculate_locally(expression: str | None) -> str:
         result = calculation_result(expression or "")
     except ValueError:
         return "I could not calculate that: only numbers with + - * / and parentheses work."
-    suffix = f" (rounded: {result['rounded']})." if result["result"] != result["rounded"] else "."
+    return _calculation_text(result)
+
+
+def _calculation_text(result: dict[str, str]) -> str:
+    exact, rounded = Decimal(result["result"]), Decimal(result["rounded"])
+    suffix = f" (rounded: {result['rounded']})." if exact != rounded else "."
     return f"{result['expression']} = {_number(result['result'])}{suffix}"
 
 

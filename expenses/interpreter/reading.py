@@ -96,7 +96,7 @@ class ContextIntent(Intent):
 
 # --------------------------------------------------------------------------- shared patterns
 
-_NOT_VALUE = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from|was)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
+_NOT_VALUE = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
                         re.IGNORECASE)
 _VALUE_MARK = re.compile(
     r"\s(?:to|should\s+(?:be|say|read)|should\s+have\s+been|needs\s+to\s+be|must\s+be|is\s+actually|"
@@ -108,6 +108,8 @@ _FIELDS = {
     "merchant": r"merchant|vendor|shop|store|supplier|payee|name|place",
     "category": r"category|type|kind|class",
 }
+_NEW_ITEM = re.compile(r"^\s*(?:(?:oh|ok|okay|so|and|also|plus)[\s,]+)*(?:and|also|plus|another|one\s+more)\b|"
+                       r"^\s*(?:(?:oh|ok|okay|so)[\s,]+)*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
 _IT = re.compile(r"\b(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
 _MERCHANT_COMMON = frozenset(
     "time out market bar cafe café restaurant hotel taxi inn house city central station grand palace new old best "
@@ -125,8 +127,7 @@ _CURRENCY_PHRASE = re.compile(
 
 def _blank_not_values(text: str) -> str:
     """Blank "not 180", "instead of 180": what a line is not, is not its new value."""
-    return mask(text, [(m.start(), m.end()) for m in _NOT_VALUE.finditer(text)
-                       if not m.group(0).lower().startswith(("was", "from"))])
+    return mask(text, [(m.start(), m.end()) for m in _NOT_VALUE.finditer(text)])
 
 
 def _currency_code(word: str) -> str | None:
@@ -167,7 +168,8 @@ class Reader:
         intents: list[Intent] = []
         for clause in clauses:
             start, end = evidence_bounds(self.message, clause.start, clause.end)
-            if start >= end:
+            if start >= end:  # only politeness ("thanks!", "hi")
+                intents.append(_politeness(clause.start, clause.end, clause.text))
                 continue
             intent = self._read(clause, start, end)
             if isinstance(intent, list):
@@ -183,9 +185,7 @@ class Reader:
             mention = find_mention(text, self.ctx.claims)
             if mention is not None:
                 self.mention = self._shift(mention, start)
-            lowered = text.lower()
-            return ContextIntent(start, end, greeting=bool(re.match(r"^(?:hi|hello|hey|good\s+\w+)\b", lowered)),
-                                 thanks=bool(re.search(r"\b(?:thanks|thank\s+you|thx|cheers)\b", lowered)))
+            return _politeness(start, end, clause.text)
         if kind == "hold":
             return self._hold(text, start, end)
         if kind == "retract":
@@ -200,6 +200,11 @@ class Reader:
             return self._act(clause.verb or "", text, start, end)
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
             return self._add(text, start, end)
+        if kind == "item" and _NEW_ITEM.match(self.message[clause.start:end]):
+            # "and a taxi from the airport, 31,50 €": one more expense, said without a verb
+            intent = self._add(text, start, end)
+            self.last_act = intent
+            return intent
         return UnknownIntent(start, end)
 
     # ------------------------------------------------------------------ helpers
@@ -305,7 +310,8 @@ class Reader:
             inside = [c for m in merchants for c in find_categories(m.text)]
             category = best_category(inside)
         merchant = merchants[0].name[:80] if merchants else None
-        label = " ".join(filter(None, [merchant, category])) or "expense"
+        said = " ".join(c.text for c in find_categories(outside))
+        label = " ".join(filter(None, [merchant, category, said])) or "expense"
         intent.label = label.lower()
         if problem:
             intent.problem = problem
@@ -530,13 +536,18 @@ class Reader:
                     break
         if by_merchant or merchants_only:
             return sorted(set(by_merchant)), used
-        categories = find_categories(text)
-        named = {c.category for c in categories}
+        said = {w.text.lower() for w in tokens}
+        kinds = {kind for kind, kind_words in lexicon.KIND_WORDS.items() if said & kind_words}
+        if kinds:
+            ordinals = [line["ordinal"] for line in claim.lines if line.get("category") == "travel"
+                        and any(_merchant_kind(str(line.get("merchant") or "")) == kind for kind in kinds)]
+            return ordinals, " ".join(w for w in said if any(w in lexicon.KIND_WORDS[k] for k in kinds))
+        named = {category for category, referring in lexicon.REFERRING_WORDS.items() if said & referring}
         if not named:
             return [], ""
-        strong = {c.category for c in categories if not c.weak} or named
-        ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in strong]
-        return ordinals, " ".join(c.text for c in categories)
+        ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in named]
+        return ordinals, " ".join(w.text for w in tokens if any(w.text.lower() in lexicon.REFERRING_WORDS[c]
+                                                                 for c in named))
 
     # ------------------------------------------------------------------ submit / withdraw
 
@@ -594,6 +605,20 @@ class Reader:
 # --------------------------------------------------------------------------- helpers
 
 
+def _politeness(start: int, end: int, text: str) -> ContextIntent:
+    lowered = text.lower()
+    return ContextIntent(start, end, greeting=bool(re.match(r"^\W*(?:hi|hello|hey|good\s+\w+)\b", lowered)),
+                         thanks=bool(re.search(r"\b(?:thanks|thank\s+you|thx|cheers|ty)\b", lowered)))
+
+
+def _merchant_kind(merchant: str) -> str | None:
+    lowered = merchant.lower()
+    for kind, names in lexicon.MERCHANT_KINDS.items():
+        if any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered) for name in names):
+            return kind
+    return None
+
+
 def _near(a: str, b: str) -> bool:
     from rapidfuzz import fuzz
 
@@ -604,7 +629,7 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
                    for_update: bool = False) -> tuple[AmountFound | None, str | None]:
     """The one amount a clause gives, or a question back (none, several, unreadable)."""
     if not amounts:
-        return None, (f"How much was {what}? Tell me the amount, e.g. “42.50”." if not for_update
+        return None, (f"How much was {_the(what)}? Tell me the amount, e.g. “42.50”." if not for_update
                       else f"What is the new amount in “{text}”?")
     pool = [a for a in amounts if a.marked] or amounts
     values = {a.amount for a in pool}
@@ -618,6 +643,10 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if not quotable(chosen.amount, text):
         return None, f"I could not read the amount in “{text}” unambiguously; write it like 1234.50."
     return chosen, None
+
+
+def _the(what: str) -> str:
+    return what if what.startswith(("the ", "line ")) or what[:1].isupper() else f"the {what}"
 
 
 def _split_value(text: str, verb_at: int) -> tuple[str, str, bool]:

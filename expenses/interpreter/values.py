@@ -171,6 +171,10 @@ def find_amounts(text: str) -> list[AmountFound]:
             code = lexicon.CURRENCY_SYMBOLS.get(word) or _currency_word(word, strict_case=False)
             if code:
                 currency, end, marked = code, end + am.end(1), True
+        following = re.match(r"\s*([A-Za-z%]+)", text[end:])
+        if not marked and following and (following.group(1).lower() in lexicon.QUANTITY_UNITS
+                                         or following.group(1) in ("%", "x")):
+            continue  # a count ("2 nights"), not money
         if not marked and re.search(r"\b(?:for|of|costing|cost|costs|was|is|be|to|at|paid|spent|by|total|"
                                     r"totalling|totaling|came to)\s*:?\s*$|[:=]\s*$", before, re.IGNORECASE):
             marked = True
@@ -360,6 +364,7 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         name = text[start:end].strip(".'’-")
         before = text[:start].rstrip().lower()
         prev_word = before.split()[-1] if before.split() else ""
+        determiner = prev_word in ("a", "an", "add", "the", "my", "our", "some")
         if prev_word == "the":
             rest = before[:-3].rstrip()
             prev_word = rest.split()[-1] if rest.split() else ""
@@ -371,7 +376,7 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         place = prev_word in ("in", "to", "for", "into", "on", "of")
         if not only_category and not place and (
                 prev_word in ("at", "from", "with", "by") or before_category or holds_category
-                or prev_word in ("a", "an", "add", "the", "my", "our", "some")):
+                or determiner):
             found.append(MerchantFound(start, end, name, name, None))
         i = j + 1
     return sorted(found, key=lambda f: f.start)
