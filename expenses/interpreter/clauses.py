@@ -53,7 +53,8 @@ QUESTION_START = re.compile(
     r"^(?:what|what's|whats|how|how's|which|when|where|why|who|whose|is|are|am|was|were|does|do|did|"
     r"can\s+i|could\s+i|may\s+i|should\s+i|shall\s+i|must\s+i|will\s+i|would\s+i|can\s+we|do\s+i|"
     r"tell\s+me|show\s+me|show|list|give\s+me|remind\s+me|explain|any\s+idea|i\s+wonder|i'd\s+like\s+to\s+know|"
-    r"i\s+want\s+to\s+know|i\s+need\s+to\s+know|let\s+me\s+know|is\s+there|are\s+there)\b",
+    r"i\s+want\s+to\s+know|i\s+need\s+to\s+know|let\s+me\s+know|is\s+there|are\s+there|convert|calculate|"
+    r"compute|work\s+out|look\s+up|check|find)\b",
     re.IGNORECASE)
 
 REQUEST_START = re.compile(
@@ -94,7 +95,7 @@ def verb_of(core: str) -> tuple[str | None, int]:
         m = re.search(rf"(?<![\w'-]){re.escape(typo)}(?![\w'-])", lowered)
         if m and (best[0] < 0 or m.start() < best[0]):
             best = (m.start(), next(f for f, vs in lexicon.VERBS.items() if verb in vs))
-    if best[0] < 0 and re.match(r"^(?:spent|paid)\b", lowered):
+    if best[0] < 0 and re.match(r"^(?:spent|paid|expense)\b(?!\s+(?:claim|report))", lowered):
         best = (0, "add")
     m = re.search(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)
     if m and (best[0] < 0 or m.start() < best[0]):
@@ -142,8 +143,12 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if marker and not refs and (amounts or dates or categories or _currency_only(core[marker.end():])):
         rest = core[marker.end():]
         rest_verb, _ = verb_of(rest)
-        if rest_verb is None or re.match(r"^\s*make\s+(?:it|that)\b", rest, re.IGNORECASE):
+        names_a_line = bool(re.match(r"^\s*(?:the|my|that|this)\s+\S+", rest, re.IGNORECASE)) and bool(
+            _UPDATE_SHAPE.search(rest))
+        if (rest_verb is None and not names_a_line) or re.match(r"^\s*make\s+(?:it|that)\b", rest, re.IGNORECASE):
             return "correction", None
+        if names_a_line and rest_verb is None:
+            return "act", "update"
     if marker:
         core = core[marker.end():]
         lowered = core.lower()

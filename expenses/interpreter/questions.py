@@ -41,13 +41,28 @@ _POLICY = re.compile(
     r"\b(?:polic(?:y|ies)|limits?|cap|capped|allowed|allowances?|maximum|max|reimburs\w*|receipts?|deadlines?|"
     r"rules?|per\s+night|per\s+day|a\s+night|a\s+day|covered|cover|eligible|approval|approver|alcohol|tips?|"
     r"first\s+class|business\s+class|economy|mileage|lost|late|invoice|can\s+i\s+(?:claim|expense|get|spend|book|"
-    r"take|use|fly|stay|have|put)|how\s+much\s+can|how\s+long|how\s+many\s+days|is\s+\w+\s+ok|permitted|ok\s+to)\b",
+    r"take|use|fly|stay|have|put)|how\s+much\s+can|how\s+long|how\s+many\s+days|is\s+\w+\s+ok|permitted|ok\s+to|"
+    r"submit\s+by|in\s+time|when\s+(?:do|must|should|shall)\s+i|until\s+when|by\s+when)\b",
     re.IGNORECASE)
 _NEXT = re.compile(
     r"\b(?:next|what\s+(?:can|should|do|shall)\s+i\s+do|what\s+now|options|what\s+else|left\s+to\s+do|"
     r"how\s+do\s+i\s+(?:proceed|continue|go\s+on)|missing|ready\s+to\s+submit|can\s+i\s+submit|"
     r"what\s+can\s+(?:you|we)\s+do)\b",
     re.IGNORECASE)
+_HOWTO = re.compile(r"^(?:how\s+(?:do|can|should|would)\s+(?:i|we)|how\s+to)\s+(?:\w+\s+)?"
+                    r"(open|start|create|add|change|edit|update|correct|fix|remove|delete|submit|withdraw|cancel)\b")
+_HOWTO_TEXT = {
+    "open": "Say what the claim is for and, if not EUR, its currency: “open a claim for the Berlin trip in EUR”.",
+    "add": "Tell me what you paid, how much and when: “add a taxi ride, 42.50, yesterday”.",
+    "change": "Name the line by its number or merchant and give the new value: “change line 2 to 120” or "
+              "“the hotel line should be 180”.",
+    "remove": "Name the line: “remove line 3” or “remove the taxi line”; you confirm it on a card.",
+    "submit": "Say “submit the claim” (or name it: “submit the Lisbon claim”) and confirm the card; any draft with "
+              "at least one line can go to the approver.",
+    "withdraw": "Say “withdraw the claim” (or name it) and confirm the card; a withdrawn claim is closed for good.",
+}
+_HOWTO_FAMILY = {"start": "open", "create": "open", "edit": "change", "update": "change", "correct": "change",
+                 "fix": "change", "delete": "remove", "cancel": "withdraw"}
 _LIST = re.compile(r"\b(?:claims|which\s+claim|what\s+claim|any\s+claim)\b", re.IGNORECASE)
 _CASE = re.compile(
     r"\b(?:total|totals|sum|how\s+much|spent|spend|status|state|lines?|items?|entries|summary|overview|"
@@ -77,7 +92,10 @@ def read_question(reader: Reader, text: str, start: int, end: int, topic: str | 
     if topic is None:
         return UnknownIntent(start, end)
     intent.topic = topic
-    if topic == "attachment":
+    if topic == "howto":
+        verb = _HOWTO.match(lowered).group(1)
+        intent.data["text"] = _HOWTO_TEXT[_HOWTO_FAMILY.get(verb, verb)]
+    elif topic == "attachment":
         ids = _ATTACHMENT.findall(text)
         intent.reads = [{"tool": "inspect_attachment", "args": {"attachment": i}} for i in dict.fromkeys(ids)]
     elif topic == "exchange":
@@ -124,6 +142,8 @@ def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
         return "exchange"
     if _expression(text):
         return "calculate"
+    if _HOWTO.match(lowered):
+        return "howto"
     if _NEXT.search(lowered):
         return "next"
     if _POLICY.search(lowered) and not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered):
@@ -251,6 +271,8 @@ def answer(intent: Any, ctx: Context) -> str:
     if intent.data.get("problem"):
         return intent.data["problem"]
     topic = intent.topic
+    if topic == "howto":
+        return intent.data["text"]
     if topic == "calculate" and not ctx.has_rounds:
         return _calculate_locally(intent.data["expression"])
     if topic in ("case", "next") and not ctx.has_rounds:

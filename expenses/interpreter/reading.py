@@ -15,7 +15,7 @@ from typing import Any
 from ..exchange import reference_currencies
 from ..money import format_money
 from . import lexicon
-from .clauses import HOLD, Clause, evidence_bounds, verb_of
+from .clauses import HOLD, MARKER, Clause, evidence_bounds, verb_of
 from .context import Claim, Context, Mention, case_ref, find_mention
 from .values import (
     AmountFound,
@@ -27,6 +27,7 @@ from .values import (
     find_merchants,
     mask,
     money_text,
+    plain,
     quotable,
     words,
 )
@@ -110,6 +111,11 @@ _FIELDS = {
 }
 _NEW_ITEM = re.compile(r"^\s*(?:(?:oh|ok|okay|so|and|also|plus)[\s,]+)*(?:and|also|plus|another|one\s+more)\b|"
                        r"^\s*(?:(?:oh|ok|okay|so)[\s,]+)*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)|after\s+(?:i|we)\b|"
+                        r"when\s+(?:i|we)\b|unless|only\s+if|if\s+(?:i|it|the|that|you|we|there)\b|"
+                        r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
+_EVERY_CLAIM = re.compile(r"\b(?:both|all|every)\s+(?:of\s+)?(?:my\s+|the\s+|our\s+)?(?:\w+\s+)?claims?\b|"
+                          r"\b(?:them\s+all|all\s+of\s+them|both\s+of\s+them)\b", re.IGNORECASE)
 _IT = re.compile(r"\b(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
 _MERCHANT_COMMON = frozenset(
     "time out market bar cafe café restaurant hotel taxi inn house city central station grand palace new old best "
@@ -195,7 +201,15 @@ class Reader:
         if kind == "question":
             from .questions import read_question
 
-            return read_question(self, text, start, end)
+            intent = read_question(self, text, start, end)
+            if isinstance(intent, UnknownIntent) and len(text.split()) <= 3 and not re.search(r"[\d?]", text):
+                return _politeness(start, end, text)  # "quick question: …" introduces, it does not ask
+            return intent
+        if kind == "act" and _CONDITION.search(text):
+            return UnknownIntent(start, end)  # "submit it, but not before I check it": no act on a condition
+        if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text):
+            # "add a taxi for 30, no wait, the taxi was 35": a correction of what was just said, not an edit
+            return self._correction(text, start, end)
         if kind == "act":
             return self._act(clause.verb or "", text, start, end)
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
@@ -248,9 +262,11 @@ class Reader:
                 return read_question(self, text, start, end, topic="case")
         if verb == "remove" and has_claim_word and not find_line_refs(text) and not self._names_a_line(text):
             verb = "withdraw"
-        if verb == "withdraw" and not has_claim_word and find_mention(text, self.ctx.claims) is None and not (
-                re.search(r"\b(?:it|this|that)\b", lowered) and verb_of(text)[1] >= 0):
-            return UnknownIntent(start, end)
+        if verb == "withdraw" and not re.search(r"\bwithdraw\b", lowered) and not has_claim_word and find_mention(
+                text, self.ctx.claims) is None and not re.search(r"\b(?:it|this\s+one)\b", lowered):
+            return UnknownIntent(start, end)  # "cancel", "close" alone do not name a claim
+        if verb in ("submit", "withdraw") and _EVERY_CLAIM.search(text):
+            return self._every_claim(verb, start, end)
         handler = {"open": self._open, "add": self._add, "update": self._update, "remove": self._remove,
                    "submit": self._submit, "withdraw": self._withdraw}.get(verb)
         if handler is None:
@@ -536,7 +552,7 @@ class Reader:
                     break
         if by_merchant or merchants_only:
             return sorted(set(by_merchant)), used
-        said = {w.text.lower() for w in tokens}
+        said = {plain(w.text) for w in tokens}
         kinds = {kind for kind, kind_words in lexicon.KIND_WORDS.items() if said & kind_words}
         if kinds:
             ordinals = [line["ordinal"] for line in claim.lines if line.get("category") == "travel"
@@ -546,7 +562,7 @@ class Reader:
         if not named:
             return [], ""
         ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in named]
-        return ordinals, " ".join(w.text for w in tokens if any(w.text.lower() in lexicon.REFERRING_WORDS[c]
+        return ordinals, " ".join(w.text for w in tokens if any(plain(w.text) in lexicon.REFERRING_WORDS[c]
                                                                  for c in named))
 
     # ------------------------------------------------------------------ submit / withdraw
@@ -562,6 +578,19 @@ class Reader:
         ref, claim, problem, _ = self._target(text, start)
         intent.ref, intent.claim, intent.problem = ref, claim, problem
         return intent
+
+    def _every_claim(self, verb: str, start: int, end: int) -> list[Intent] | Intent:
+        """"submit both claims": one act per open draft claim, each pinned by id."""
+        act = "submit_claim" if verb == "submit" else "withdraw_claim"
+        drafts = [c for c in self.ctx.open_claims if c.status == "draft"]
+        if not drafts:
+            return ActIntent(start, end, act=act, problem="You have no draft claims.")
+        intents: list[Intent] = []
+        for claim in drafts:
+            intent = ActIntent(start, end, act=act, ref={"id": claim.id}, claim=claim, label=claim.title.lower())
+            intents.append(intent)
+            self.last_act = intent
+        return intents
 
     # ------------------------------------------------------------------ holds and corrections
 
@@ -631,7 +660,11 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if not amounts:
         return None, (f"How much was {_the(what)}? Tell me the amount, e.g. “42.50”." if not for_update
                       else f"What is the new amount in “{text}”?")
-    pool = [a for a in amounts if a.marked] or amounts
+    marked = [a for a in amounts if a.marked]
+    # a marked amount wins over counts ("3 coffees for 11.40"), never over another bare number
+    pool = marked if marked and all(a.marked or a.counted for a in amounts) else amounts
+    if not marked and len(amounts) > 1 and sum(1 for a in amounts if not a.counted) == 1:
+        pool = [a for a in amounts if not a.counted]
     values = {a.amount for a in pool}
     if len(values) > 1:
         listed = ", ".join(a.text.strip() for a in pool)

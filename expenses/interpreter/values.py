@@ -17,6 +17,7 @@ import dateparser
 from price_parser import Price
 from rapidfuzz import fuzz, process
 
+from ..money import is_iso_currency
 from . import lexicon
 
 # --------------------------------------------------------------------------- masking
@@ -55,7 +56,7 @@ _DATE_PATTERNS = [
                             re.IGNORECASE)),
     ("ago", re.compile(r"\b(\d{1,2}|a|an|one|two|three|four|five|six|seven)\s+(day|week)s?\s+ago\b", re.IGNORECASE)),
     ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)),
-    ("dom", re.compile(r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
+    ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
 ]
 
@@ -141,7 +142,8 @@ def _day_of_month(today: date, day: int) -> date | None:
 
 # --------------------------------------------------------------------------- amounts
 
-_NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)(?![\w/:]|[.,]\d)")
+_NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+                     r"(?![\w/:]|[.,]\d)")
 _SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
 _CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
 _AFTER = re.compile(r"^\s?([€$£¥]|[A-Za-z]+)")
@@ -153,6 +155,7 @@ class AmountFound(Found):
     amount: Decimal | None  # None when the number is not a usable amount (more than two decimals, …)
     currency: str | None  # ISO code the user wrote next to it, or an unknown three-letter code
     marked: bool  # a currency or a word like "for"/"of" points at it as money
+    counted: bool = False  # a small whole number before a noun ("3 coffees"): likely a count
 
 
 def find_amounts(text: str) -> list[AmountFound]:
@@ -179,7 +182,9 @@ def find_amounts(text: str) -> list[AmountFound]:
                                     r"totalling|totaling|came to)\s*:?\s*$|[:=]\s*$", before, re.IGNORECASE):
             marked = True
         raw = text[start:end]
-        found.append(AmountFound(start, end, raw, _amount_of(raw), currency, marked))
+        counted = (not marked and m.group(1).isdigit() and int(m.group(1)) < 100 and following is not None
+                   and following.group(1).isalpha())
+        found.append(AmountFound(start, end, raw, _amount_of(raw), currency, marked, counted))
     return found
 
 
@@ -189,8 +194,8 @@ def _currency_word(word: str, *, strict_case: bool) -> str | None:
         if strict_case and len(word) == 3 and not word.isupper() and lowered not in ("eur", "usd", "gbp", "chf"):
             return None
         return lexicon.CURRENCY_WORDS[lowered]
-    if strict_case and len(word) == 3 and word.isupper() and word.isalpha():
-        return word  # an ISO-looking code the table may not know: kept, so the refusal is honest
+    if strict_case and len(word) == 3 and word.isupper() and is_iso_currency(word):
+        return word  # an ISO code the reference table may not know: kept, so the refusal is honest
     return None
 
 
@@ -274,6 +279,11 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’&.-]*[A-Za-zÀ-ÿ]|[A-Za-zÀ-�
 _FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 5]
 
 
+def plain(word: str) -> str:
+    """A word as the lexicon spells it: lower case, no possessive ("taxi's" → "taxi")."""
+    return re.sub(r"['’]s$", "", word.lower()).strip(".'’-")
+
+
 def words(text: str) -> list[Found]:
     return [Found(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
 
@@ -288,7 +298,7 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     """Category nouns in ``text`` (synonyms, and near-miss spellings of longer ones)."""
     found = []
     for w in words(text):
-        word = w.text.lower().strip(".'’-")
+        word = plain(w.text)
         category = lexicon.CATEGORY_WORDS.get(word)
         if category is None and len(word) >= 6 and word not in known:
             hit = process.extractOne(word, _FUZZY_CATEGORY_WORDS, scorer=fuzz.ratio, score_cutoff=86)
