@@ -32,5 +32,18 @@ def token_create(*, user) -> str:
     return token
 
 
+class SessionCsrfAuth(SessionAuth):
+    """The Django session; its unsafe requests must carry ``X-CSRFToken`` (403 ``csrf_failed`` otherwise).
+
+    A request with no signed-in session is not judged on CSRF at all: it is simply not
+    authenticated (401 ``not_authenticated``), also when it carried a wrong bearer token.
+    """
+
+    def __call__(self, request):
+        if not request.user.is_authenticated:
+            return None
+        return super().__call__(request)
+
+
 # bearer first: an API client with a token never needs a CSRF header; a browser session does
-api_auth = [BearerAuth(), SessionAuth(csrf=True)]
+api_auth = [BearerAuth(), SessionCsrfAuth(csrf=True)]

@@ -56,6 +56,9 @@ def mirror_sync() -> None:
                 entry = RegistryEntry.objects.filter(name=definition.name).first()
                 if entry is None:
                     entry = RegistryEntry.objects.create(name=definition.name, kind=kind, last_seen=now, **fields)
+                    # first seen in this same pass: one instant (auto_now_add alone would be a little later)
+                    RegistryEntry.objects.filter(pk=entry.pk).update(first_seen=now)
+                    entry.first_seen = now
                 elif entry.kind != kind:
                     # a name that changed sides is never silently re-kinded: keep it out of service
                     entry.status, entry.status_reason = EntryStatus.DISABLED, f"registered as {kind} but mirrored as {entry.kind}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import RequestDataTooBig
+from django.db import DataError
 from django.http import Http404
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -61,6 +62,16 @@ def not_found(request, exc):
 @api.exception_handler(RequestDataTooBig)
 def too_big(request, exc):
     return _error(request, 413, "payload_too_large", "The request body is too large.")
+
+
+@api.exception_handler(DataError)
+@api.exception_handler(UnicodeEncodeError)
+def unstorable_value(request, exc: Exception):
+    # a value the database cannot hold (a NUL character on PostgreSQL, a lone surrogate anywhere):
+    # bad input, refused before anything was kept (the failing statement rolled its transaction back)
+    log.warning("unstorable value on %s: %s", request.path, exc)
+    return _error(request, 422, "invalid_request", "The request contains a value that cannot be stored.",
+                  errors=[{"loc": [], "msg": "unstorable value (e.g. a NUL character)", "type": "data_error"}])
 
 
 @api.exception_handler(Exception)

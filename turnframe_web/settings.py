@@ -163,6 +163,12 @@ TURNFRAME = {
     "DEMO_PASSWORD": os.environ.get("TURNFRAME_DEMO_PASSWORD", "turnframe-demo"),
     "PROVIDER_TIMEOUT_S": float(os.environ.get("TURNFRAME_PROVIDER_TIMEOUT_S", "60")),
     "MAX_WS_FRAME_BYTES": env_int("TURNFRAME_MAX_WS_FRAME_BYTES", 64_000),
+    # the outbox (SPEC §19): the approver system's URL; unset = the built-in local approver
+    "APPROVER_URL": os.environ.get("TURNFRAME_APPROVER_URL", "").strip() or None,
+    "APPROVER_TIMEOUT_S": float(os.environ.get("TURNFRAME_APPROVER_TIMEOUT_S", "10")),
+    "OUTBOX_MAX_ATTEMPTS": env_int("TURNFRAME_OUTBOX_MAX_ATTEMPTS", 20),
+    "OUTBOX_RECONCILE_AFTER_S": float(os.environ.get("TURNFRAME_OUTBOX_RECONCILE_AFTER_S", "30")),
+    "OUTBOX_SENDING_LEASE_S": float(os.environ.get("TURNFRAME_OUTBOX_SENDING_LEASE_S", "300")),
 }
 
 LOGGING = {

@@ -1,0 +1,238 @@
+"""The outbox dispatcher (SPEC §19): external effects delivered after commit, or honestly unknown.
+
+A command with an external effect commits an ``OutboxEntry`` in the same transaction as its
+events (``conversations.commands``). This module delivers those rows. It runs in a worker
+(``manage.py run_outbox``), never on the request path:
+
+- ``outbox_dispatch`` claims each pending row with a conditional UPDATE (``pending`` → ``sending``,
+  so two workers never send one row), calls its destination with the row's idempotency key and
+  records the answer: ``delivered`` with the acknowledgement; ``failed`` when the destination
+  refused it outright; back to ``pending`` when it was certainly never sent (no connection); and
+  ``outcome_unknown`` when it was sent but not answered (I15). An unknown row is never re-sent
+  blindly.
+- ``outbox_reconcile`` asks the destination what became of each unknown row (``GET <url>/<key>``)
+  and settles it from that answer: ``delivered`` when the destination has it, ``pending`` (to be
+  sent again under the same key) when it authoritatively never received it, unchanged otherwise.
+- ``outbox_recover`` turns rows a crashed worker left in ``sending`` into ``outcome_unknown``.
+
+Destinations: ``approver`` is the approver system at ``TURNFRAME_APPROVER_URL`` when that is set,
+otherwise a built-in local approver that acknowledges at once (the no-network default).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, Protocol
+
+import httpx
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+
+from .models import OutboxEntry
+
+log = logging.getLogger(__name__)
+Status = OutboxEntry.Status
+
+APPROVER = "approver"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+MAX_ACK_TEXT = 2000
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What one delivery attempt (or one reconciliation) learned about a row."""
+
+    status: str  # delivered | failed | pending (certainly not received) | outcome_unknown
+    acknowledgement: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Destination(Protocol):
+    name: str
+
+    def send(self, entry: OutboxEntry) -> Delivery:
+        """Deliver the row's payload under its idempotency key."""
+
+    def lookup(self, entry: OutboxEntry) -> Delivery | None:
+        """What the destination knows of the row's key; None when it gives no authoritative answer."""
+
+
+Send = Callable[[OutboxEntry], Delivery]
+Lookup = Callable[[OutboxEntry], Delivery | None]
+
+
+def _now() -> str:
+    return timezone.now().isoformat()
+
+
+def _body(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return response.text[:MAX_ACK_TEXT]
+
+
+class HttpApprover:
+    """The approver system over HTTP: ``POST <url>`` to deliver, ``GET <url>/<key>`` to reconcile."""
+
+    name = APPROVER
+
+    def __init__(self, url: str, *, timeout_s: float, client: httpx.Client | None = None):
+        self.url = url.rstrip("/")
+        self.timeout = httpx.Timeout(timeout_s)
+        self.client = client
+
+    def _request(self, method: str, url: str, **kwargs) -> httpx.Response:
+        if self.client is not None:
+            return self.client.request(method, url, timeout=self.timeout, **kwargs)
+        with httpx.Client(timeout=self.timeout, follow_redirects=False) as client:
+            return client.request(method, url, **kwargs)
+
+    def send(self, entry: OutboxEntry) -> Delivery:
+        try:
+            response = self._request("POST", self.url, json=entry.payload,
+                                     headers={IDEMPOTENCY_HEADER: entry.idempotency_key})
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            # no connection was made: the request certainly never left, so it may be sent again
+            return Delivery(Status.PENDING, {"error": "not_sent", "detail": str(exc)[:200], "at": _now()})
+        except httpx.TimeoutException as exc:
+            # sent, and no answer in time: the approver may or may not have it (I15)
+            return Delivery(Status.OUTCOME_UNKNOWN, {"error": "timeout", "detail": str(exc)[:200], "at": _now()})
+        except httpx.HTTPError as exc:
+            return Delivery(Status.OUTCOME_UNKNOWN, {"error": "transport", "detail": str(exc)[:200], "at": _now()})
+        ack = {"status_code": response.status_code, "body": _body(response), "at": _now()}
+        if response.is_success:
+            return Delivery(Status.DELIVERED, ack)
+        if response.status_code in (408, 425, 429, 503):
+            # the approver says it did not take the request: send it again later, same key
+            return Delivery(Status.PENDING, {**ack, "error": "not_accepted"})
+        if 400 <= response.status_code < 500:
+            return Delivery(Status.FAILED, {**ack, "error": "refused"})
+        # a server error after the request arrived: it may have acted before failing
+        return Delivery(Status.OUTCOME_UNKNOWN, {**ack, "error": "server_error"})
+
+    def lookup(self, entry: OutboxEntry) -> Delivery | None:
+        try:
+            response = self._request("GET", f"{self.url}/{entry.idempotency_key}")
+        except httpx.HTTPError as exc:
+            log.warning("outbox %s: reconcile lookup failed: %s", entry.id, exc)
+            return None
+        ack = {"status_code": response.status_code, "body": _body(response), "at": _now(), "reconciled": True}
+        if response.is_success:
+            return Delivery(Status.DELIVERED, ack)
+        if response.status_code == 404:
+            return Delivery(Status.PENDING, {**ack, "error": "not_received"})
+        return None
+
+
+class LocalApprover:
+    """The built-in approver of the no-network setup: it acknowledges every submission at once."""
+
+    name = APPROVER
+
+    def send(self, entry: OutboxEntry) -> Delivery:
+        return Delivery(Status.DELIVERED, {"approver": "local", "received": entry.idempotency_key,
+                                           "status": "received", "at": _now()})
+
+    def lookup(self, entry: OutboxEntry) -> Delivery | None:
+        # it keeps no record and has no effect beyond acknowledging: delivering again is harmless
+        return Delivery(Status.PENDING, {"approver": "local", "error": "not_received", "at": _now()})
+
+
+def destination_for(name: str) -> Destination | None:
+    if name == APPROVER:
+        url = settings.TURNFRAME.get("APPROVER_URL")
+        if url:
+            return HttpApprover(url, timeout_s=settings.TURNFRAME.get("APPROVER_TIMEOUT_S", 10.0))
+        return LocalApprover()
+    return None
+
+
+def deliver(entry: OutboxEntry) -> Delivery:
+    destination = destination_for(entry.destination)
+    if destination is None:
+        return Delivery(Status.PENDING, {"error": "no_destination", "destination": entry.destination, "at": _now()})
+    return destination.send(entry)
+
+
+def reconcile_lookup(entry: OutboxEntry) -> Delivery | None:
+    destination = destination_for(entry.destination)
+    return destination.lookup(entry) if destination is not None else None
+
+
+def outbox_dispatch(*, send: Send = deliver, limit: int = 100) -> list[tuple[str, str]]:
+    """Deliver pending rows once each. Returns ``(row id, status recorded)`` for the rows this call sent."""
+    max_attempts = int(settings.TURNFRAME.get("OUTBOX_MAX_ATTEMPTS", 20))
+    done: list[tuple[str, str]] = []
+    ids = list(OutboxEntry.objects.filter(status=Status.PENDING).order_by("created_at")
+               .values_list("pk", flat=True)[:limit])
+    for pk in ids:
+        claimed = OutboxEntry.objects.filter(pk=pk, status=Status.PENDING).update(
+            status=Status.SENDING, attempts=F("attempts") + 1, updated_at=timezone.now())
+        if not claimed:  # another worker has it
+            continue
+        entry = OutboxEntry.objects.get(pk=pk)
+        try:
+            delivery = send(entry)
+        except Exception as exc:  # a broken sender: we cannot tell whether anything left
+            log.exception("outbox %s: sending raised", pk)
+            delivery = Delivery(Status.OUTCOME_UNKNOWN, {"error": "sender_raised", "detail": str(exc)[:200],
+                                                         "at": _now()})
+        status = delivery.status
+        if status == Status.PENDING and entry.attempts >= max_attempts:
+            status = Status.FAILED  # never sent after all these attempts: honestly failed, nothing happened
+        if status not in (Status.DELIVERED, Status.FAILED, Status.PENDING, Status.OUTCOME_UNKNOWN):
+            log.error("outbox %s: sender answered %r; recording outcome_unknown", pk, status)
+            status = Status.OUTCOME_UNKNOWN
+        OutboxEntry.objects.filter(pk=pk, status=Status.SENDING).update(
+            status=status, acknowledgement=dict(delivery.acknowledgement), updated_at=timezone.now())
+        log.info("outbox %s (%s, key %s): %s", pk, entry.destination, entry.idempotency_key[:12], status)
+        done.append((pk, status))
+    return done
+
+
+def outbox_reconcile(*, lookup: Lookup = reconcile_lookup, settle_after_s: float | None = None,
+                     limit: int = 100) -> list[tuple[str, str]]:
+    """Learn the truth about ``outcome_unknown`` rows from their destination; never re-send on a guess."""
+    if settle_after_s is None:
+        settle_after_s = float(settings.TURNFRAME.get("OUTBOX_RECONCILE_AFTER_S", 30.0))
+    cutoff = timezone.now() - timedelta(seconds=settle_after_s)
+    done: list[tuple[str, str]] = []
+    for entry in OutboxEntry.objects.filter(status=Status.OUTCOME_UNKNOWN, updated_at__lte=cutoff
+                                            ).order_by("updated_at")[:limit]:
+        try:
+            answer = lookup(entry)
+        except Exception:
+            log.exception("outbox %s: reconcile lookup raised", entry.pk)
+            answer = None
+        if answer is None or answer.status not in (Status.DELIVERED, Status.PENDING):
+            continue
+        acknowledgement = {**dict(answer.acknowledgement), "previous": entry.acknowledgement}
+        if OutboxEntry.objects.filter(pk=entry.pk, status=Status.OUTCOME_UNKNOWN).update(
+                status=answer.status, acknowledgement=acknowledgement, updated_at=timezone.now()):
+            log.info("outbox %s reconciled: %s", entry.pk, answer.status)
+            done.append((entry.pk, answer.status))
+    return done
+
+
+def outbox_recover(*, stale_after_s: float | None = None) -> int:
+    """Rows left ``sending`` by a worker that died mid-call: the request may have left, so unknown."""
+    if stale_after_s is None:
+        stale_after_s = float(settings.TURNFRAME.get("OUTBOX_SENDING_LEASE_S", 300.0))
+    cutoff = timezone.now() - timedelta(seconds=stale_after_s)
+    return OutboxEntry.objects.filter(status=Status.SENDING, updated_at__lte=cutoff).update(
+        status=Status.OUTCOME_UNKNOWN, acknowledgement={"error": "worker_lost", "at": _now()},
+        updated_at=timezone.now())
+
+
+def outbox_pass(*, send: Send = deliver, lookup: Lookup = reconcile_lookup) -> dict[str, int]:
+    """One round of the worker: recover lost sends, deliver, reconcile."""
+    recovered = outbox_recover()
+    sent = outbox_dispatch(send=send)
+    reconciled = outbox_reconcile(lookup=lookup)
+    return {"recovered": recovered, "sent": len(sent), "reconciled": len(reconciled),
+            "delivered": sum(1 for _, s in sent + reconciled if s == Status.DELIVERED),
+            "outcome_unknown": sum(1 for _, s in sent if s == Status.OUTCOME_UNKNOWN)}
