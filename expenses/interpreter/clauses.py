@@ -100,10 +100,53 @@ def verb_of(core: str) -> tuple[str | None, int]:
     m = re.search(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)
     if m and (best[0] < 0 or m.start() < best[0]):
         best = (m.start(), "remove")
-    if best[1] == "submit" and lowered[best[0]:].startswith(("send", "forward")) and not re.search(
-            r"\b(?:for\s+approval|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss)|off)\b", lowered):
+    if best[1] == "submit" and lowered[best[0]:].startswith(("send", "forward")) and not _APPROVAL_CONTEXT.search(
+            lowered):
         return None, -1
     return best[1], best[0]
+
+
+_APPROVAL_CONTEXT = re.compile(r"\b(?:for\s+approval|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss)|off)\b",
+                               re.IGNORECASE)
+
+
+def verb_hits(core: str) -> list[tuple[int, frozenset[str]]]:
+    """Every action verb in ``core``: (position, the act families it can name), overlaps merged.
+
+    A capitalised word inside the text is a name ("dinner at Drop Inn"), not a verb.
+    """
+    lowered = core.lower()
+    raw: list[tuple[int, int, str]] = []
+    for family, verbs in lexicon.VERBS.items():
+        for verb in verbs:
+            for m in re.finditer(rf"(?<![\w'-]){re.escape(verb)}(?![\w'-])", lowered):
+                raw.append((m.start(), m.end(), family))
+    for typo, verb in lexicon.VERB_TYPOS.items():
+        for m in re.finditer(rf"(?<![\w'-]){re.escape(typo)}(?![\w'-])", lowered):
+            raw.append((m.start(), m.end(), next(f for f, vs in lexicon.VERBS.items() if verb in vs)))
+    for m in re.finditer(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered):
+        raw.append((m.start(), m.end(), "remove"))
+    hits: list[tuple[int, int, set[str]]] = []
+    for start, end, family in sorted(raw):
+        word = core[start:end]
+        if start > 0 and word[:1].isupper():
+            continue
+        if family == "submit" and word.lower().startswith(("send", "forward")) and not _APPROVAL_CONTEXT.search(core):
+            continue
+        if word.lower() == "plus":
+            continue
+        if hits and start < hits[-1][1]:
+            hits[-1][2].add(family)
+            hits[-1] = (hits[-1][0], max(hits[-1][1], end), hits[-1][2])
+        else:
+            hits.append((start, end, {family}))
+    return [(start, frozenset(families)) for start, _, families in hits]
+
+
+def conflicting_verbs(core: str) -> bool:
+    """Does the clause name two different kinds of act ("submit remove", "withdraw open")?"""
+    hits = verb_hits(core)
+    return any(not (a & b) for i, (_, a) in enumerate(hits) for _, b in hits[i + 1:])
 
 
 def strip_leading(text: str) -> tuple[int, str]:

@@ -15,7 +15,7 @@ from typing import Any
 from ..exchange import reference_currencies
 from ..money import format_money
 from . import lexicon
-from .clauses import HOLD, MARKER, Clause, evidence_bounds, verb_of
+from .clauses import HOLD, MARKER, Clause, conflicting_verbs, evidence_bounds, verb_of
 from .context import Claim, Context, Mention, case_ref, find_mention
 from .values import (
     AmountFound,
@@ -111,6 +111,16 @@ _FIELDS = {
 }
 _NEW_ITEM = re.compile(r"^\s*(?:(?:oh|ok|okay|so|and|also|plus)[\s,]+)*(?:and|also|plus|another|one\s+more)\b|"
                        r"^\s*(?:(?:oh|ok|okay|so)[\s,]+)*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
+_PLAIN_WORDS = frozenset(
+    "it this that these them the a an my our your claim claims report expense expenses approval approver manager "
+    "boss for to of off out in on from now please also then and finally ok okay go ahead can could would will you "
+    "u i i'd i'm id want like need let's lets let us both all every one whole entire right away today thanks line "
+    "lines item items entry entries trip conference be done".split()
+)
+_LINE_WORDS = frozenset("line lines item items entry entries row one expense receipt ticket".split())
+# words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
+_UNSURE = re.compile(r"\b(?:or(?!\s+rather)|maybe|perhaps|probably|might|not\s+sure|unsure|either|scratch|"
+                     r"forget|ignore|undo|skip|wait|nope)\b|(?<=\s)no(?=\s+\d)", re.IGNORECASE)
 _CONDITION = re.compile(r"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)|after\s+(?:i|we)\b|"
                         r"when\s+(?:i|we)\b|unless|only\s+if|if\s+(?:i|it|the|that|you|we|there)\b|"
                         r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
@@ -207,6 +217,8 @@ class Reader:
             return intent
         if kind == "act" and _CONDITION.search(text):
             return UnknownIntent(start, end)  # "submit it, but not before I check it": no act on a condition
+        if kind == "act" and self._muddled(clause.verb or "", text[m.end():] if (m := MARKER.match(text)) else text):
+            return UnknownIntent(start, end)
         if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text):
             # "add a taxi for 30, no wait, the taxi was 35": a correction of what was just said, not an edit
             return self._correction(text, start, end)
@@ -246,6 +258,56 @@ class Reader:
             claim = mention.claims[0] if len(mention.claims) == 1 else None
             return ref, claim, problem, mention
         return None, self.ctx.default_claim(), None, None
+
+    def _muddled(self, verb: str, text: str) -> bool:
+        """A clause that says more than one act would say: read as not understood, never trimmed to fit.
+
+        Two kinds of act in one clause, a negation or a question word inside a request, and, for the
+        acts that take no values (submit, withdraw, remove), any word outside their small grammar.
+        """
+        family = verb or verb_of(text)[0]
+        core = text
+        if family == "open":  # a new claim's title is the user's free text, not part of the request's grammar
+            core = re.split(r"\b(?:called|named|titled|entitled)\b|[\"“‘]", text, maxsplit=1, flags=re.IGNORECASE)[0]
+        if conflicting_verbs(core):
+            return True
+        body = _NOT_VALUE.sub(" ", core)
+        if re.search(r"\b(?:don'?t|do\s+not|never|can'?t|cannot|won'?t|shouldn'?t)\b", body, re.IGNORECASE):
+            return True
+        if re.search(r"(?<!^)\b(?:what|which|why|whether)\b", body.strip(), re.IGNORECASE):
+            return True
+        if _UNSURE.search(body):
+            return True
+        if family != "open" and re.search(r"\b(?:called|named|titled)\b", body, re.IGNORECASE):
+            return True
+        if family in ("submit", "withdraw", "remove"):
+            return not self._plain_words(family, text)
+        return False
+
+    def _plain_words(self, family: str, text: str) -> bool:
+        """Every word of a value-less request is one its grammar allows (or names a claim or a line)."""
+        allowed = set(_PLAIN_WORDS)
+        for claim in self.ctx.claims:
+            allowed |= {w.lower() for w in re.findall(r"[\w'-]+", claim.title)}
+            if family == "remove":
+                for line in claim.lines:
+                    allowed |= {w.lower() for w in re.findall(r"[\w'-]+", str(line.get("merchant") or ""))}
+        if family == "remove":
+            allowed |= set(lexicon.CATEGORY_WORDS) | _LINE_WORDS
+        masked = mask(text, [(r.start, r.end) for r in find_line_refs(text)] if family == "remove" else [])
+        for w in re.findall(r"[A-Za-zÀ-ÿ0-9'’-]+", masked):
+            word = plain(w)
+            if not word or word in allowed or word in lexicon.FILLER:
+                continue
+            if any(word == v or word in v.split() for verbs in lexicon.VERBS.values() for v in verbs):
+                continue
+            if word in lexicon.VERB_TYPOS:
+                continue
+            mention = find_mention(w, self.ctx.claims)
+            if mention is not None:
+                continue
+            return False
+        return True
 
     def _act(self, verb: str, text: str, start: int, end: int) -> Intent | list[Intent] | None:
         lowered = text.lower()
@@ -419,7 +481,7 @@ class Reader:
         if line_claim is not None and (ref is None or "match" in ref and mention and not mention.exact):
             ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
         intent.ref, intent.claim = ref, line_claim or claim
-        value_text = right if marked else mask(text, [(r.start, r.end) for r in find_line_refs(text)])
+        value_text = _blank_not_values(right if marked else mask(text, [(r.start, r.end) for r in find_line_refs(text)]))
         dates = find_dates(value_text, self.ctx.today)
         value_masked = mask(value_text, [(d.start, d.end) for d in dates] + [
             (s - right_start, e - right_start) for s, e in skip if marked])
@@ -497,7 +559,9 @@ class Reader:
         matches: list[tuple[Claim, list[int]]] = []
         words_used = ""
         for candidate in candidates:
-            ordinals, used = self._line_words(masked, candidate)
+            # a merchant's full name may hold a claim's word ("Taxi Berlin" on “Berlin trip”): whole names
+            # are looked for in the text as written, single words only outside the claim's name
+            ordinals, used = self._line_words(text, candidate, title_words=_title_words(self.ctx))
             if ordinals:
                 matches.append((candidate, ordinals))
                 words_used = used
@@ -525,10 +589,16 @@ class Reader:
     def _merchant_lines(self, text: str, claim: Claim) -> list[int]:
         return self._line_words(text, claim, merchants_only=True)[0]
 
-    def _line_words(self, text: str, claim: Claim, merchants_only: bool = False) -> tuple[list[int], str]:
+    def _line_words(self, text: str, claim: Claim, merchants_only: bool = False,
+                    title_words: frozenset[str] = frozenset()) -> tuple[list[int], str]:
         """Ordinals of ``claim``'s lines that ``text`` names by merchant (else by category)."""
         lowered = text.lower()
-        tokens = [w for w in words(text)]
+        full = [line for line in claim.lines if line.get("merchant") and re.search(
+            rf"(?<![\w]){re.escape(str(line['merchant']).lower())}(?![\w])", lowered)]
+        spans = [m.span() for line in full for m in re.finditer(
+            rf"(?<![\w]){re.escape(str(line['merchant']).lower())}(?![\w])", lowered)]
+        tokens = [w for w in words(text) if plain(w.text) not in title_words
+                  or any(s <= w.start < e for s, e in spans)]
         by_merchant: list[int] = []
         used = ""
         for line in claim.lines:
@@ -550,8 +620,21 @@ class Reader:
                     by_merchant.append(line["ordinal"])
                     used = hit.text
                     break
-        if by_merchant or merchants_only:
+        if merchants_only:
             return sorted(set(by_merchant)), used
+        named_by = {w.lower() for n in by_merchant for w in re.findall(r"[\w'&-]+", str(
+            claim.lines[n - 1].get("merchant") or ""))}
+        by_category, said_words = self._category_lines([t for t in tokens if plain(t.text) not in named_by], claim)
+        if by_merchant:
+            # "the Adlon hotel" names one line twice; "the Adlon and the taxi" names two: then ask
+            extra = [n for n in by_category if n not in by_merchant]
+            if by_category and extra:
+                return sorted(set(by_merchant) | set(extra)), f"{used} {said_words}".strip()
+            return sorted(set(by_merchant)), used
+        return by_category, said_words
+
+    def _category_lines(self, tokens: list, claim: Claim) -> tuple[list[int], str]:
+        """Lines named by a referring word of their category ("the hotel", "the train")."""
         said = {plain(w.text) for w in tokens}
         kinds = {kind for kind, kind_words in lexicon.KIND_WORDS.items() if said & kind_words}
         if kinds:
@@ -638,6 +721,10 @@ def _politeness(start: int, end: int, text: str) -> ContextIntent:
     lowered = text.lower()
     return ContextIntent(start, end, greeting=bool(re.match(r"^\W*(?:hi|hello|hey|good\s+\w+)\b", lowered)),
                          thanks=bool(re.search(r"\b(?:thanks|thank\s+you|thx|cheers|ty)\b", lowered)))
+
+
+def _title_words(ctx: Context) -> frozenset[str]:
+    return frozenset(w.lower() for c in ctx.claims for w in re.findall(r"[\w'-]+", c.title))
 
 
 def _merchant_kind(merchant: str) -> str | None:
