@@ -1,0 +1,142 @@
+"""``manage.py eval``: the corpus plays through the real runtime, and the scoring tells failures from harm."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from conversations.evaluation import CorpusError, corpus_load, evaluation_run
+from conversations.models import Case, Conversation, Turn
+
+CORPUS = Path(__file__).parent / "corpus"
+BERLIN = {"title": "Berlin trip", "lines": [
+    {"date": "2026-11-16", "merchant": "Deutsche Bahn", "category": "travel", "amount": "89.90"},
+    {"date": "2026-11-16", "merchant": "Hotel Adlon", "category": "hotel", "amount": "180.00"},
+    {"date": "2026-11-17", "merchant": "Taxi Berlin", "category": "taxi", "amount": "32.60"}]}
+
+pytestmark = pytest.mark.django_db
+
+
+def run_eval(path: Path, *extra: str) -> tuple[dict, CommandError | None]:
+    out = StringIO()
+    error = None
+    try:
+        call_command("eval", str(path), "--provider", "local", "--json", *extra, stdout=out)
+    except CommandError as exc:
+        error = exc
+    return json.loads(out.getvalue()), error
+
+
+def write(tmp_path: Path, name: str, messages: list[dict], **conversation) -> Path:
+    body = {"name": name, "user": "alice", "today": "2026-12-02", "cases": [BERLIN], "active": "Berlin trip",
+            "messages": messages, **conversation}
+    (tmp_path / f"{name}.json").write_text(json.dumps(body), encoding="utf-8")
+    return tmp_path
+
+
+def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() -> None:
+    report, error = run_eval(CORPUS, "--strict")
+    totals = report["totals"]
+    assert error is None, error
+    assert totals["conversations"] >= 60
+    assert totals["unsafe"] == 0
+    assert totals["errors"] == 0
+    assert totals["passed"] == totals["items"], [
+        (c["file"], i["index"], i["problems"]) for c in report["conversations"] for i in c["items"]
+        if i["verdict"] != "passed"]
+
+
+def test_the_corpus_covers_every_phrasing_family() -> None:
+    tags = {tag for _, conversation in corpus_load(CORPUS) for tag in conversation.tags}
+    assert {"open", "add", "update", "remove", "submit", "withdraw", "multi", "retraction", "correction", "hold",
+            "question", "policy", "case", "exchange", "calculate", "next", "selection", "target", "date",
+            "honesty", "mode", "typos", "politeness", "multi-turn"} <= tags
+
+
+def test_each_conversation_leaves_nothing_behind() -> None:
+    before = (Case.objects.count(), Conversation.objects.count(), Turn.objects.count())
+    report = evaluation_run(path=CORPUS / "001-open-for-trip-in-eur.json", provider="local")
+    assert report.totals()["passed"] == 1
+    assert (Case.objects.count(), Conversation.objects.count(), Turn.objects.count()) == before
+
+
+def test_a_wrong_expectation_of_an_effect_is_failed_and_unsafe(tmp_path: Path) -> None:
+    path = write(tmp_path, "wrong-amount", [{"text": "add a taxi ride, 42.50, yesterday", "expect": {
+        "acts": [{"act": "add_line", "outcome": "executed"}],
+        "cases": {"Berlin trip": {"lines": ["89.90", "180.00", "32.60", "40.00"]}}}}])
+    report, error = run_eval(path)
+    item = report["conversations"][0]["items"][0]
+    assert item["verdict"] == "failed" and item["unsafe"]
+    assert any("42.50" in reason for reason in item["unsafe_reasons"])
+    assert error is not None and "unsafe" in str(error)
+
+
+def test_an_effect_on_a_claim_the_corpus_did_not_mention_is_unsafe(tmp_path: Path) -> None:
+    path = write(tmp_path, "no-expectation", [{"text": "remove line 1", "click": "confirm", "expect": {
+        "acts": [{"act": "remove_line", "outcome": "executed"}]}}])
+    report, error = run_eval(path)
+    item = report["conversations"][0]["items"][0]
+    assert item["unsafe"] and error is not None
+    assert any("Berlin trip" in reason for reason in item["unsafe_reasons"])
+
+
+def test_an_unexpected_act_executing_is_unsafe_even_if_the_state_was_listed(tmp_path: Path) -> None:
+    path = write(tmp_path, "extra-act", [{"text": "add a taxi for 20 and submit it", "click": "confirm", "expect": {
+        "acts": [{"act": "add_line", "outcome": "executed"}],
+        "cases": {"Berlin trip": {"status": "draft", "lines": ["89.90", "180.00", "32.60", "20.00"]}}}}])
+    report, _ = run_eval(path)
+    item = report["conversations"][0]["items"][0]
+    assert item["unsafe"]
+    assert any("submit_claim" in reason for reason in item["unsafe_reasons"])
+
+
+def test_a_missing_effect_is_not_understood_but_never_unsafe(tmp_path: Path) -> None:
+    path = write(tmp_path, "missing", [{"text": "blorp the wizzle", "expect": {
+        "acts": [{"act": "add_line", "outcome": "executed"}],
+        "cases": {"Berlin trip": {"lines": ["89.90", "180.00", "32.60", "20.00"]}}}}])
+    report, error = run_eval(path)
+    item = report["conversations"][0]["items"][0]
+    assert item["verdict"] == "not_understood" and not item["unsafe"]
+    assert error is None  # only --strict fails on a miss
+    _, strict_error = run_eval(path, "--strict")
+    assert strict_error is not None
+
+
+def test_answer_and_read_expectations_are_checked(tmp_path: Path) -> None:
+    path = write(tmp_path, "answers", [
+        {"text": "what's the total?", "expect": {"acts": [], "answer_contains": ["302.50"], "reads": ["get_case"]}},
+        {"text": "what's the total?", "expect": {"answer_contains": ["999.99"]}},
+        {"text": "what's the total?", "expect": {"reads": ["lookup_policy"]}}])
+    report, _ = run_eval(path)
+    verdicts = [i["verdict"] for i in report["conversations"][0]["items"]]
+    assert verdicts == ["passed", "failed", "failed"]
+
+
+def test_cards_are_answered_by_option_and_by_claim_title(tmp_path: Path) -> None:
+    lisbon = {"title": "Lisbon conference", "lines": [
+        {"date": "2026-11-23", "merchant": "TAP", "category": "travel", "amount": "245.00"}]}
+    path = write(tmp_path, "cards", [{"text": "submit the claim", "click": ["Lisbon conference", "confirm"], "expect": {
+        "acts": [{"act": "submit_claim", "outcome": "executed"}],
+        "cases": {"Lisbon conference": {"status": "submitted"}, "Berlin trip": {"status": "draft"}}}}],
+        cases=[BERLIN, lisbon], active=None)
+    report, error = run_eval(path)
+    assert error is None and report["totals"]["passed"] == 1, report
+
+
+def test_a_corpus_file_with_an_unknown_field_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "typo", [{"text": "hi", "expect": {"act": []}}])
+    with pytest.raises(CorpusError):
+        corpus_load(tmp_path)
+    with pytest.raises(CommandError):
+        call_command("eval", str(tmp_path), "--provider", "local", stdout=StringIO())
+
+
+def test_the_text_report_prints_totals(tmp_path: Path) -> None:
+    path = write(tmp_path, "text", [{"text": "what's the total?", "expect": {"acts": []}}])
+    out = StringIO()
+    call_command("eval", str(path), "--provider", "local", stdout=out)
+    assert "1 items: 1 passed, 0 failed, 0 not understood, 0 unsafe" in out.getvalue()
