@@ -90,6 +90,13 @@ def make_request(**overrides: Any) -> ModelRequest:
     return ModelRequest(**fields)
 
 
+def _drain(server: HTTPServer, *, expected: int) -> None:
+    """Wait until released slow handlers have finished and logged, so they never leak into the next test."""
+    deadline = time.monotonic() + 5
+    while len(server.log) < expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 @pytest.fixture(scope="module")
 def stub_server() -> Iterator[HTTPServer]:
     server = HTTPServer(threaded=True)  # threaded: a deliberately slow handler blocks no other request
@@ -245,6 +252,7 @@ def test_openai_a_slow_endpoint_is_a_timeout_after_one_retry(stub: HTTPServer) -
             openai_provider(stub, timeout_s=0.3).complete(make_request())
     finally:
         release.set()
+        _drain(stub, expected=2)
 
     assert failure.value.kind == "timeout"
     assert len(calls) == 2
@@ -390,6 +398,7 @@ def test_anthropic_a_slow_endpoint_is_a_timeout(stub: HTTPServer) -> None:
             anthropic_provider(stub, timeout_s=0.3).complete(make_request())
     finally:
         release.set()
+        _drain(stub, expected=2)
 
     assert failure.value.kind == "timeout"
 
