@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 from .clauses import split
-from .context import Context
+from .context import Context, read_key
 from .questions import answer as answer_question
 from .questions import day, money
 from .reading import (
@@ -66,6 +67,8 @@ def interpret(request: Any) -> str:
         return _plan([], answers=[_answer(ctx.message, "I could not turn that into a valid request, so I left "
                                                        "everything as it is. Could you say it more simply? "
                                           + CAPABILITIES)])
+    if "\x00" in ctx.message:  # no quote may carry it, and no answer can be built around it
+        return _not_understood(ctx, None)
     intents = Reader(ctx).read(split(ctx.message, ctx.today))
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
@@ -220,19 +223,13 @@ def _problem_text(intent: ActIntent, ctx: Context) -> str:
     if intent.read is None:
         return text
     target = intent.read["args"]["to"]
-    result = ctx.results.get(_key(intent.read))
+    result = ctx.results.get(read_key(intent.read["tool"], intent.read["args"]))
     if result is not None and result.get("ok") and result["result"].get("converted"):
         r = result["result"]
         return (f"{text} At the company reference rate in force on {day(r['effective_date'])}, "
                 f"{money(r['amount'], r['from'])} is {money(r['converted'], r['to'])}. I did not add the line; "
                 f"tell me the amount in {target} to add it (for example “{r['converted']} {target}”).")
     return f"{text} I did not add the line; tell me the amount in {target} to add it."
-
-
-def _key(read: dict[str, Any]) -> str:
-    from .context import read_key
-
-    return read_key(read["tool"], read["args"])
 
 
 def _not_understood(ctx: Context, intent: Intent | None) -> str:
@@ -244,7 +241,12 @@ def _not_understood(ctx: Context, intent: Intent | None) -> str:
 
 
 def _answer(question: str, text: str) -> dict[str, str]:
-    return {"question": question[:2000], "text": neutral(text)[:8000]}
+    return {"question": _printable(question)[:2000], "text": neutral(_printable(text))[:8000]}
+
+
+def _printable(text: str) -> str:
+    """Prose without control characters (a quote of the user's text may carry them)."""
+    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
 
 
 def neutral(text: str) -> str:

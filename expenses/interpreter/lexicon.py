@@ -26,7 +26,6 @@ for _category, _words in {
 # when several category words occur, the more specific one wins: "hotel taxi" is a taxi,
 # "hotel breakfast" a meal (the policy counts it so), "train to the hotel" travel
 PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
-CATEGORIES = ("travel", "hotel", "meals", "taxi", "other")
 
 # words that only make a category when nothing better is said ("ticket", "night", "fee")
 WEAK_CATEGORY_WORDS = frozenset({"ticket", "tickets", "night", "nights", "stay", "room", "fee", "fees", "ride",

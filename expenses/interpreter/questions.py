@@ -23,8 +23,8 @@ from babel.numbers import format_decimal
 from ..calculator import calculation_result
 from ..knowledge import terms
 from . import lexicon
-from .context import Claim, Context, find_mention, read_key
-from .values import find_amounts, find_categories, find_dates, mask, words
+from .context import Context, find_mention, read_key
+from .values import find_amounts, find_categories, find_dates, mask
 
 if TYPE_CHECKING:
     from .reading import Intent, Reader
@@ -466,12 +466,3 @@ def _policy_answer(result: dict[str, Any], query: str) -> str:
     best = sorted(scored, key=lambda item: (-item[0], item[1]))[:2]
     chosen = " ".join(sentence for _, _, sentence in sorted(best, key=lambda item: item[1]))
     return f"From the expense policy (“{section['section']}”): {chosen}"
-
-
-def category_of(text: str) -> str | None:
-    words_ = [w.text.lower() for w in words(text)]
-    return next((lexicon.CATEGORY_WORDS[w] for w in words_ if w in lexicon.CATEGORY_WORDS), None)
-
-
-def claim_by_id(ctx: Context, case_id: str) -> Claim | None:
-    return next((c for c in ctx.claims if c.id == case_id), None)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from ..exchange import reference_currencies
@@ -394,7 +393,7 @@ class Reader:
         if problem:
             intent.problem = problem
             return intent
-        amounts = [a for a in find_amounts(_blank_not_values(masked))]
+        amounts = find_amounts(_blank_not_values(masked))
         chosen, amount_problem = _choose_amount(amounts, text, what=merchant or category or "the expense")
         if amount_problem:
             intent.problem = amount_problem
@@ -696,7 +695,7 @@ class Reader:
         intent = CorrectIntent(start, end)
         dates = find_dates(text, self.ctx.today)
         masked = mask(text, [(d.start, d.end) for d in dates])
-        amounts = [a for a in find_amounts(_blank_not_values(masked)) if a.amount is not None or True]
+        amounts = find_amounts(_blank_not_values(masked))
         if amounts:
             chosen, problem = _choose_amount(amounts, text, what="the correction", for_update=True)
             intent.amount, intent.problem = chosen, problem
@@ -814,9 +813,3 @@ def _tidy_title(raw: str) -> str:
         title = title[0].upper() + title[1:]
     return title[:120]
 
-
-def decimal_of(text: str) -> Decimal | None:
-    try:
-        return Decimal(text)
-    except ArithmeticError:
-        return None
