@@ -52,6 +52,8 @@ CAPABILITIES = ("I can open claims, add/change/remove lines, submit or withdraw,
 _VERB_NAMES = {"open_claim": "open a claim", "add_line": "add a line", "update_line": "change a line",
                "remove_line": "remove a line", "submit_claim": "submit a claim", "withdraw_claim": "withdraw a claim"}
 
+_HOLD_VERBS = {"submit_claim": "submit", "withdraw_claim": "withdraw", "remove_line": "remove"}
+
 # what each claim phrase is replaced with in the interpreter's own prose: answers describe, never claim
 _NEUTRAL = {
     "opened": "started", "created": "set up", "added": "entered", "updated": "revised", "changed": "edited",
@@ -213,6 +215,10 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
             held = [name for name in intent.acts if name in ctx.acts]
             if held:
                 constraints.append({"kind": "hold", "acts": held, "evidence": intent.quote(message)})
+            if not any(isinstance(i, ActIntent) for i in intents):  # a hold on its own still gets an answer
+                names = " or ".join(_HOLD_VERBS.get(name, name) for name in intent.acts) or "do that"
+                answers.append(_answer(intent.quote(message), f"Alright, I will not {names} anything now. A card "
+                                                              "that is still open can be declined with its button."))
         elif isinstance(intent, QuestionIntent):
             answers.append(_answer(intent.quote(message), answer_question(intent, ctx)))
     return _plan(acts, retractions=retractions, corrections=corrections, constraints=constraints, answers=answers)

@@ -458,7 +458,7 @@ class Reader:
         ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
         _, at = verb_of(text)
-        left, right, marked = _split_value(text, max(at, 0))
+        left, right, marked = _split_value(text, max(at, 0), self.ctx.today)
         left_start = 0
         right_start = len(text) - len(right)
         lowered_left = left.lower()
@@ -768,9 +768,17 @@ def _the(what: str) -> str:
     return what if what.startswith(("the ", "line ")) or what[:1].isupper() else f"the {what}"
 
 
-def _split_value(text: str, verb_at: int) -> tuple[str, str, bool]:
-    """(what is being changed, the new value, whether a marker like "to" separated them)."""
+def _split_value(text: str, verb_at: int, today) -> tuple[str, str, bool]:
+    """(what is being changed, the new value, whether a marker like "to" separated them).
+
+    The last marker followed by a value wins ("change the Adlon to 190 as agreed" splits at "to");
+    with no value after any marker, the last marker followed by words (a merchant's new name).
+    """
     marks = [m for m in _VALUE_MARK.finditer(text) if m.start() >= verb_at]
+    for m in reversed(marks):
+        right = text[m.end():]
+        if find_dates(right, today) or find_amounts(right) or find_categories(right):
+            return text[:m.start()], right, True
     for m in reversed(marks):
         right = text[m.end():]
         if right.strip():
@@ -780,7 +788,8 @@ def _split_value(text: str, verb_at: int) -> tuple[str, str, bool]:
 
 def _clean_name(text: str) -> str:
     name = text.strip().strip("\"'“”‘’").strip()
-    name = re.sub(r"\s*,?\s*(?:please|pls|thanks|thank\s+you)\s*$", "", name, flags=re.IGNORECASE)
+    name = re.sub(r"\s*,?\s*(?:please|pls|thanks|thank\s+you|as\s+(?:discussed|agreed|said|mentioned)|"
+                  r"instead)\s*$", "", name, flags=re.IGNORECASE)
     name = re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.IGNORECASE)
     return name.strip(" .,;:!\"'“”‘’")
 
