@@ -396,3 +396,12 @@ def test_word_salad_from_the_domain_never_breaks_the_protocol(tokens: list[str])
         validate_plan(parsed, get_registry())
         for act in parsed.acts:
             assert act.evidence in message
+
+
+def test_questions_past_the_call_budget_say_so_instead_of_guessing() -> None:
+    message = "what is the hotel limit? what is the meals limit?"
+    first = parse_model_answer(interpret(replace(request(message), calls_left=1)))
+    assert isinstance(first, ReadBatch) and len(first.reads) == 1
+    plan = plan_of(message, rounds=[_round(first)])
+    assert "180 EUR" in plan.answers[0].text
+    assert "ran out of lookups" in plan.answers[1].text

@@ -283,6 +283,9 @@ def answer(intent: Any, ctx: Context) -> str:
     if not ctx.has_rounds or all(r is None for r in results):
         if ctx.rejected:
             return "I could not look that up: the lookup was refused."
+        if ctx.has_rounds:
+            return (f"I ran out of lookups for this message before “{intent.quote(ctx.message)}”; "
+                    "please ask it again on its own.")
         what = {"policy": "the expense policy", "exchange": "exchange rates", "attachment": "receipts"}.get(
             topic, "that")
         return f"I cannot look up {what} in this mode, so I cannot answer “{intent.quote(ctx.message)}” here."
