@@ -21,7 +21,14 @@ from django.db import connection, transaction
 from pydantic import ValidationError
 
 from conversations.core.context import ModelRequest, RoundRecord
-from conversations.core.plan import MalformedAnswer, PlanSchemaError, ReadBatch, UserTurnPlan, parse_model_answer
+from conversations.core.plan import (
+    MalformedAnswer,
+    PlanSchemaError,
+    ReadBatch,
+    UserTurnPlan,
+    parse_model_answer,
+    refuse_unstorable,
+)
 from conversations.core.reducer import PlanInvalid, ValidatedPlan, validate_plan
 from conversations.providers.base import Provider, ProviderFailure
 from registries import Actor, CaseSnapshot, ReadToolDefinition, Registry
@@ -185,6 +192,7 @@ def _attempt(provider: Provider, base: ModelRequest, tools: dict[str, ReadToolDe
         raw.append(text)
         try:
             answer = parse_model_answer(text)
+            refuse_unstorable(answer)
         except MalformedAnswer as exc:
             raise ProviderFailure("malformed", str(exc)) from None
         except PlanSchemaError as exc:

@@ -482,3 +482,16 @@ def test_the_claim_guard_lets_backed_claims_and_plain_answers_through():
     assert check_claims("The hotel limit is 180 EUR a night.", PHRASES, backed_acts=set()).allowed
     assert check_claims("resubmission rules", PHRASES, backed_acts=set()).allowed
     assert not check_claims("I updated line 2 and submitted it.", PHRASES, backed_acts={"update_line"}).allowed
+
+
+def test_an_active_case_the_actor_does_not_own_is_never_the_target(registry):
+    bobs = claim(BOBS, "Bob's trip", [line(1, "Secret diner", "meals", "77.00")], owner=BOB_ID)
+    out = reduce(registry, "add a taxi of 20", plan(act("a1", "add_line", "add a taxi of 20", case={"active": True},
+                                                        amount="20", category="taxi")), bobs, active=BOBS)
+    assert outcome(out) == {"a1": ("refused", "target_not_found")} and out.commands == []
+
+
+@pytest.mark.parametrize("text", ["It was submitted- as you asked", "it is submitted-and-approved", "re-submitted",
+                                  "it went sent-for-approval"])
+def test_the_claim_guard_does_not_let_a_claim_hide_in_a_compound(text):
+    assert not check_claims(text, PHRASES, backed_acts=set()).allowed

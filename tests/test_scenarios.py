@@ -940,3 +940,25 @@ def test_a_card_whose_direct_edit_lost_a_race_is_withdrawn_not_offered(world, sc
     status, body = world.alice.respond(card["id"], "confirm")
     assert status == 409 and body["code"] == "interaction_stale"
     assert Case.objects.get(pk=world.berlin.id).status == "draft"
+
+
+def test_a_model_answer_carrying_a_nul_or_a_lone_surrogate_is_refused_whole_on_every_database(agentic, script):
+    """No database stores U+0000 or a lone surrogate alike; a model that emits one gets a rejected round
+    or a repair, never a crashed turn, and what it asked for does not run."""
+    clean = plan(act("a1", "add_line", "add a taxi of 20", case={"id": agentic.berlin.id}, amount="20",
+                     category="taxi"), say="Added.")
+    text = script("add a taxi of 20",
+                  reads(("lookup_policy", {"query": "ho\x00tel"})),
+                  {"raw": '{"reads": [{"tool": "calculate", "args": {"expression": "1 + \\ud800"}}]}'},
+                  plan(act("a1", "add_line", "add a taxi of 20", case={"id": agentic.berlin.id}, amount="20",
+                           category="taxi", merchant="Ta\x00xi"), say="ok\x00"),
+                  clean)
+    before = Ledger.now()
+
+    turn = world_say(agentic, text)
+
+    assert [(r["status"], r["requests"]) for r in turn["read_rounds"]] == [("rejected", [])] * 2
+    assert "NUL" in turn["read_rounds"][0]["error"] and "surrogate" in turn["read_rounds"][1]["error"]
+    assert turn["status"] == "completed" and outcomes(turn) == {"a1": "executed"}
+    assert Ledger.now().events == before.events + 1
+    assert lines_of(agentic.berlin.id)[-1]["merchant"] == ""

@@ -97,6 +97,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if env_bool("TURNFRAME_TEST_POSTGRES", False):
     DATABASES["default"] = dj_database_url.parse(
         os.environ.get("TURNFRAME_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test"))
+    # one test database per test process, so two runs on the same server do not drop each other's
+    DATABASES["default"]["TEST"] = {"NAME": f"test_turnframe_{os.getpid()}"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -495,7 +495,7 @@ def _resolve(ref: CaseRef | None, definition: ActDefinition,
             return hits[0].id, "match", []
         return None, "", sorted(c.id for c in hits) if len(hits) > 1 else []
     active = facts.cases.get(facts.active_case or "")
-    if active is not None and active.kind == kind:
+    if active is not None and active.kind == kind and active.owner_id == facts.actor.user_id:
         return active.id, "active", []
     if len(open_of_kind) == 1:
         return open_of_kind[0].id, "only_open", []
