@@ -236,26 +236,28 @@ def _apply_reduction(turn: Turn, conversation: Conversation, actor: Actor, today
 
 
 def _execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry]) -> None:
+    if not rows:
+        return
+    trace, acts, notices = Turn.objects.values_list("trace", "acts", "notices").get(pk=turn.pk)
+    trace, acts, notices = dict(trace), list(acts), list(notices)
     for row in sorted(rows, key=lambda r: r.sequence):
         origin = row.origin or {"kind": DIRECT_USER_ACT}
         result = command_execute(entry=row, origin=origin, actor=actor, today=today)
-        trace = dict(Turn.objects.values_list("trace", flat=True).get(pk=turn.pk))
         trace["event_ids"] = list(dict.fromkeys(trace.get("event_ids", []) + result.events))
         if row.id not in trace.get("command_ids", []):
             trace["command_ids"] = trace.get("command_ids", []) + [row.id]
         # what recovery needs to tell a row this turn recorded from one that settled as the process died
         trace["settled_command_ids"] = trace.get("settled_command_ids", []) + [row.id]
-        acts = list(Turn.objects.values_list("acts", flat=True).get(pk=turn.pk))
         for act in acts:
             if act["id"] == row.plan_act_id and (turn.kind == Turn.Kind.CLICK or act["outcome"] == Outcome.EXECUTED):
                 act["outcome"], act["code"] = _outcome_of(result.status), result.code
                 act["case"] = result.case or act.get("case")
-        notices = list(Turn.objects.values_list("notices", flat=True).get(pk=turn.pk))
         if result.status == JStatus.CONFLICT:
             notices.append({"code": "revision_conflict", "text": NOTICE_COPY["revision_conflict"]})
         elif result.status == JStatus.REJECTED:
             notices.append({"code": result.code or "rejected",
                             "text": f"I could not {row.act.replace('_', ' ')} ({result.code})."})
+        # recorded after every command, so a crash between two commands loses no receipt
         Turn.objects.filter(pk=turn.pk).update(trace=trace, acts=acts, notices=notices)
 
 
