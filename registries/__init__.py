@@ -23,6 +23,7 @@ from .definitions import (
     ReadContext,
     ReadToolDefinition,
     Registry,
+    evidence_numbers,
 )
 from .registry import (
     get_interpreter,
@@ -37,7 +38,7 @@ from .registry import (
 __all__ = [
     "READ_ONLY", "ActDefinition", "ActMutability", "Actor", "CaseKindDefinition", "CaseSnapshot",
     "CommandContext", "CommandRefused", "CommandResult", "DemoCase", "DomainEventDraft", "OutboxDraft",
-    "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry",
+    "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers",
     "get_interpreter", "get_registry", "register_act", "register_case_kind", "register_demo_cases", "register_interpreter",
     "register_read_tool",
 ]

@@ -31,6 +31,7 @@ from registries.definitions import (
     CommandRefused,
     PolicyKind,
     Registry,
+    evidence_numbers,
 )
 
 from .plan import CaseRef, UserTurnPlan
@@ -520,22 +521,7 @@ def _occurs(evidence: str, message: str) -> bool:
     return bool(needle) and needle in _norm(message)
 
 
-_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
-
-
-def numbers_in(text: str) -> list[Decimal]:
-    found = []
-    for raw in _NUMBER.findall(text or ""):
-        token = raw.replace(" ", "")
-        if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
-            token = token.replace(",", "")
-        else:
-            token = token.replace(",", ".")
-        try:
-            found.append(Decimal(token))
-        except InvalidOperation:
-            continue
-    return found
+numbers_in = evidence_numbers  # the engine's one reading of numbers in evidence
 
 
 def _quoted_in(value: Any, evidence: str) -> bool:

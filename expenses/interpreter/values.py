@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 import dateparser
 from price_parser import Price
 from rapidfuzz import fuzz, process
+
+from registries import evidence_numbers
 
 from ..money import is_iso_currency
 from . import lexicon
@@ -147,7 +149,6 @@ _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?:,\d{
 _SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
 _CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
 _AFTER = re.compile(r"^\s?([€$£¥]|[A-Za-z]+)")
-_REDUCER_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,20 +211,7 @@ def _amount_of(raw: str) -> Decimal | None:
     return amount
 
 
-def reducer_numbers(text: str) -> list[Decimal]:
-    """The numbers the reducer will see in an evidence quote (its own reading, mirrored)."""
-    found = []
-    for raw in _REDUCER_NUMBER.findall(text or ""):
-        token = raw.replace(" ", "")
-        if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
-            token = token.replace(",", "")
-        else:
-            token = token.replace(",", ".")
-        try:
-            found.append(Decimal(token))
-        except InvalidOperation:
-            continue
-    return found
+reducer_numbers = evidence_numbers  # the engine's own reading, shared through the registries API
 
 
 def quotable(amount: Decimal, evidence: str) -> bool:
