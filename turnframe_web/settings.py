@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "ninja",  # serves the OpenAPI docs from local static files (no CDN, CSP-clean)
     "registries",
     "conversations",
     "expenses",
