@@ -482,9 +482,12 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
         if won:
             break
     conversation = interaction.conversation
+    # only the winner of the update above gets here, so counting earlier attempts is race-free: a click
+    # whose turn was interrupted (and the card reopened by recovery) must not meet that turn's id again
+    attempt = Turn.objects.filter(interaction=interaction).count() + 1
     try:
         turn = _turn_open(conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction, option=option,
-                          client_message_id=client_response_id or f"click:{interaction.id}:{option}")
+                          client_message_id=client_response_id or f"click:{interaction.id}:{option}:{attempt}")
     except Conflict:  # another turn of the conversation is running: the click did not start
         _release_click(interaction)
         raise

@@ -319,3 +319,26 @@ def test_a_reply_failure_after_commit_is_recomposed_by_recovery_and_nothing_reru
     recovered = turn_json(Turn.objects.get(pk=turn["id"]))
     assert recovered["status"] == "completed" and Ledger.now() == committed
     assert len(blocks(recovered, "receipt")) == 1 and blocks(recovered, "say")[0]["text"] == "Updated the first line."
+
+
+def test_a_click_that_crashed_before_it_ran_anything_can_be_answered_again(world, script, monkeypatch):
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+
+    def crash_at_once(*args, **kwargs):
+        raise SimulatedCrash("before the click ran anything")
+
+    monkeypatch.setattr(runtime, "_run_click_turn", crash_at_once)
+    with pytest.raises(SimulatedCrash):
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    monkeypatch.undo()
+    before = Ledger.now()
+
+    call_command("recover_turns", stdout=open("/dev/null", "w"))
+
+    failed = Turn.objects.get(conversation=conv, kind="click")
+    assert failed.status == "failed" and Ledger.now() == before
+    assert Interaction.objects.get(pk=card["id"]).status == "pending"
+    interaction, turn = interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    assert turn.id != failed.id and turn.status == "completed" and interaction.status == "resolved"
+    assert Ledger.now().events == before.events + 2

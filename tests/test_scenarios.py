@@ -196,6 +196,10 @@ def test_4_a_card_clicked_after_its_claim_changed_in_another_turn_is_stale(world
                  line=1, amount="95"))))
     edit = world.alice.say(world.cid, text)
     assert outcomes(edit) == {"a1": "executed"}
+    # step O of the edit turn already retired the card: it is no longer offered anywhere
+    assert Interaction.objects.get(pk=card["id"]).status == "stale"
+    assert world.alice.get(f"/api/conversations/{world.cid}")[1]["pending_interactions"] == []
+    assert "card" not in blocks(edit, "ask")[0]["text"]
     before = Ledger.now()
 
     status, body = world.alice.respond(card["id"], "confirm")
