@@ -342,3 +342,53 @@ def test_a_click_that_crashed_before_it_ran_anything_can_be_answered_again(world
     interaction, turn = interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
     assert turn.id != failed.id and turn.status == "completed" and interaction.status == "resolved"
     assert Ledger.now().events == before.events + 2
+
+
+@pytest.mark.parametrize("fail_at", range(READ_ROUNDS), ids=lambda n: f"call_{n + 1}")
+def test_a_fallback_after_a_failure_at_any_read_round_applies_the_effect_exactly_once(world, script, fail_at):
+    lookups = [reads(("get_case", {"case": world.berlin.id}))] * fail_at
+    edit = plan(act("a1", "update_line", "change the second line to 120", case={"id": world.berlin.id},
+                    line=2, amount="120"))
+    script.with_fallback()
+    text = script("change the second line to 120", *lookups, {"fail": "unavailable"}, {"fail": "unavailable"}, edit,
+                  fallback=[*lookups, edit])
+    before = Ledger.now()
+
+    turn = say(world, conversation(world), text)
+
+    assert turn["status"] == "completed" and turn["acts"][0]["outcome"] == "executed"
+    assert Ledger.now().events == before.events + 1 and Ledger.now().journal == before.journal + 1
+    assert [r["provider"] for r in turn["read_rounds"]] == ["scripted"] * fail_at + ["scripted:fallback"] * fail_at
+    assert lines_of(world.berlin.id)[1]["amount"] == "120.00"
+
+
+@pytest.mark.parametrize("point", POINTS)
+def test_a_crash_while_a_selection_resumes_its_acts_is_recovered_without_repeating_an_effect(
+        world, script, crash, point):
+    conv = conversation(world, "deterministic")
+    text = script("change the second line to 120 and remove the third line", plan(
+        act("a1", "update_line", "change the second line to 120", line=2, amount="120"),
+        act("a2", "remove_line", "remove the third line", line=3)))
+    (selection,) = say(world, conv, text)["interactions"]
+    before = Ledger.now()
+    crash(point)
+
+    with pytest.raises(SimulatedCrash):
+        interaction_respond(user=world.alice, interaction_id=selection["id"], option=world.lisbon.id)
+
+    CRASH_POINTS.clear()
+    click = Turn.objects.get(conversation=conv, kind="click")
+    recovered = turn_json(turn_recover(click))
+
+    assert recovered["status"] == "completed"
+    assert {a["id"]: a["outcome"] for a in recovered["acts"]} == {"a1": "executed", "a2": "awaiting_confirmation"}
+    after = Ledger.now()
+    assert after.events == before.events + 1
+    assert after.revisions[world.lisbon.id] == before.revisions[world.lisbon.id] + 1
+    assert after.revisions[world.berlin.id] == before.revisions[world.berlin.id]
+    (card,) = recovered["interactions"]
+    assert card["case"] == world.lisbon.id and card["status"] == "pending"
+    turn_recover(Turn.objects.get(pk=click.pk))
+    assert Ledger.now() == after
+    interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    assert [ln["amount"] for ln in lines_of(world.lisbon.id)] == ["245.00", "120.00"]

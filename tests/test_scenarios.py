@@ -966,3 +966,52 @@ def test_a_model_answer_carrying_a_nul_or_a_lone_surrogate_is_refused_whole_on_e
     assert turn["status"] == "completed" and outcomes(turn) == {"a1": "executed"}
     assert Ledger.now().events == before.events + 1
     assert lines_of(agentic.berlin.id)[-1]["merchant"] == ""
+
+
+# =============================================================================== policy and modes
+
+
+def test_a_reversible_edit_over_the_limit_waits_for_a_confirmation_and_then_runs(world, script):
+    text = script("change the second line to 1500", *in_mode(world.mode, world.berlin.id, plan(
+        act("a1", "update_line", "change the second line to 1500", case={"id": world.berlin.id}, line=2,
+            amount="1500"))))
+    before = Ledger.now()
+
+    turn = world_say(world, text)
+
+    assert outcomes(turn) == {"a1": "awaiting_confirmation"} and Ledger.now().events == before.events
+    (card,) = turn["interactions"]
+    assert "over the 1000 EUR limit" in card["prompt"]
+    (row,) = journal_of(turn["id"])
+    assert (row.status, row.origin_kind) == ("awaiting_confirmation", "none")
+    status, answer = world.alice.respond(card["id"], "confirm")
+    assert status == 200 and outcomes(answer["turn"]) == {"a1": "executed"}
+    row.refresh_from_db()
+    assert (row.status, row.origin_kind) == ("committed", "confirmed_interaction")
+    assert lines_of(world.berlin.id)[1]["amount"] == "1500.00"
+
+
+def test_in_deterministic_mode_a_read_request_is_a_malformed_answer_and_nothing_is_read(db, mode, script):
+    world = make_world(mode, "deterministic")
+    calls: list[str] = []
+    text = script("what is on the Berlin trip?", reads(("count_reads", {"label": "x"})),
+                  plan(answers=[{"text": "Three lines."}]))
+    with override(read_tools=[_counting_tool(calls)]):
+        turn = world_say(world, text)
+
+    assert calls == [] and turn["read_rounds"] == [] and not ReadRound.objects.exists()
+    assert blocks(turn, "answer")[0]["text"] == "Three lines."
+
+
+def test_in_read_agentic_mode_every_act_is_refused_and_nothing_is_written(db, mode, script):
+    world = make_world(mode, "read_agentic")
+    text = script("add a taxi of 20 to the Berlin trip", reads(("get_case", {"case": world.berlin.id})), plan(
+        act("a1", "add_line", "add a taxi of 20", case={"id": world.berlin.id}, amount="20", category="taxi"),
+        act("a2", "submit_claim", "to the Berlin trip", case={"id": world.berlin.id})))
+    before = Ledger.now()
+
+    turn = world_say(world, text)
+
+    assert [r["status"] for r in turn["read_rounds"]] == ["ok"]
+    assert {a["code"] for a in turn["acts"]} == {"acts_not_allowed_in_mode"}
+    assert "acts_not_allowed_in_mode" in notice_codes(turn) and Ledger.now() == before
