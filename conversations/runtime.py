@@ -694,7 +694,7 @@ def round_json(row: ReadRound) -> dict[str, Any]:
 
 def interaction_json(i: Interaction) -> dict[str, Any]:
     commands = [{"id": c.id, "act": c.act, "args": {k: v for k, v in c.args.items() if k != "line_id"},
-                 "status": c.status} for c in i.commands.order_by("sequence")]
+                 "status": c.status} for c in sorted(i.commands.all(), key=lambda c: c.sequence)]
     return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
             "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"]} for o in i.options],
             "commands": commands, "candidates": i.candidates, "chosen_option": i.chosen_option or None,

@@ -13,9 +13,11 @@ def conversation_json(c: Conversation) -> dict[str, Any]:
 
 
 def conversation_detail_json(c: Conversation) -> dict[str, Any]:
-    turns = c.turns.order_by("created_at").prefetch_related("read_rounds")
-    pending = Interaction.objects.filter(conversation=c, status=Interaction.Status.PENDING)
-    return {**conversation_json(c), "turns": [turn_json(t) for t in turns],
+    turns = list(c.turns.order_by("created_at").prefetch_related("read_rounds"))
+    for t in turns:
+        t.conversation = c  # spare each turn a query for what the page already has
+    pending = Interaction.objects.filter(conversation=c, status=Interaction.Status.PENDING).prefetch_related("commands")
+    return {**conversation_json(c), "turns": turns_json(turns),
             "pending_interactions": [interaction_json(i) for i in pending]}
 
 
@@ -28,10 +30,26 @@ def command_json(row: CommandJournalEntry) -> dict[str, Any]:
 
 
 def turn_json(t: Turn, *, replayed: bool = False) -> dict[str, Any]:
+    return turns_json([t], replayed=replayed)[0]
+
+
+def turns_json(turns: list[Turn], *, replayed: bool = False) -> list[dict[str, Any]]:
+    """The turn objects of CONTRACT §6; what they refer to is loaded in one query per kind, not per turn."""
+    def ids(key: str) -> set[str]:
+        return {i for t in turns for i in (t.trace or {}).get(key, [])}
+
+    commands = {c.id: c for c in CommandJournalEntry.objects.filter(pk__in=ids("command_ids"))}
+    events = {e.id: e for e in DomainEvent.objects.filter(pk__in=ids("event_ids"))}
+    cards = {i.id: i for i in Interaction.objects.filter(pk__in=ids("interaction_ids")).prefetch_related("commands")}
+    return [_turn_json(t, replayed, commands, events, cards) for t in turns]
+
+
+def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dict) -> dict[str, Any]:
     trace = t.trace or {}
-    commands = CommandJournalEntry.objects.filter(pk__in=trace.get("command_ids", [])).order_by("sequence")
-    events = DomainEvent.objects.filter(pk__in=trace.get("event_ids", [])).order_by("created_at", "sequence")
-    interactions = Interaction.objects.filter(pk__in=trace.get("interaction_ids", []))
+    own_commands = sorted((commands[i] for i in trace.get("command_ids", []) if i in commands),
+                          key=lambda c: c.sequence)
+    own_events = sorted((events[i] for i in trace.get("event_ids", []) if i in events),
+                        key=lambda e: (e.created_at, e.sequence))
     return {
         "id": t.id, "conversation": t.conversation_id, "kind": t.kind,
         "status": "failed" if t.status == Turn.Status.FAILED else ("completed" if t.status == Turn.Status.COMPLETED
@@ -42,11 +60,12 @@ def turn_json(t: Turn, *, replayed: bool = False) -> dict[str, Any]:
         "acts": t.acts, "commands": [{"id": c.id, "act": c.act, "case": c.case_id, "status": c.status,
                                       "origin": {"kind": c.origin_kind, **({"interaction": c.origin.get("interaction")}
                                                                            if c.origin.get("interaction") else {})}}
-                                     for c in commands],
-        "events": [{"id": e.id, "type": e.type, "case": e.case_id, "revision": e.revision} for e in events],
-        "interactions": [interaction_json(i) for i in interactions],
+                                     for c in own_commands],
+        "events": [{"id": e.id, "type": e.type, "case": e.case_id, "revision": e.revision} for e in own_events],
+        "interactions": [interaction_json(cards[i]) for i in trace.get("interaction_ids", []) if i in cards],
         "notices": t.notices, "reply": t.reply or {"blocks": []},
-        "active_case": trace.get("active_case_after", t.conversation.active_case_id if t.status != "running" else None),
+        "active_case": trace["active_case_after"] if "active_case_after" in trace else (
+            t.conversation.active_case_id if t.status != Turn.Status.RUNNING else None),
         "created_at": t.created_at.isoformat(),
     }
 
