@@ -410,8 +410,13 @@ def _supersede_open_cards(case: Case) -> None:
         if Interaction.objects.filter(pk=old.pk, status=Interaction.Status.PENDING).update(
                 status=Interaction.Status.SUPERSEDED, resolved_at=timezone.now()):
             journal_settle_unexecuted(entries=old.commands.all(), status=JStatus.STALE)
-            transaction.on_commit(lambda old=old: stream.publish(
-                old.conversation_id, "interaction.resolved", {"interaction": interaction_json(old)}))
+            transaction.on_commit(lambda pk=old.pk: _publish_resolved(pk))
+
+
+def _publish_resolved(interaction_id: str) -> None:
+    """Announce a card's new status as the database has it (never a stale in-memory copy)."""
+    card = Interaction.objects.get(pk=interaction_id)
+    stream.publish(card.conversation_id, "interaction.resolved", {"interaction": interaction_json(card)})
 
 
 def _journal_commands(turn: Turn, conversation: Conversation, reduction: Reduction,

@@ -378,3 +378,20 @@ async def test_every_socket_of_the_conversation_hears_the_turn(world, script):
     assert [(e["type"], e["seq"]) for e in a] == [(e["type"], e["seq"]) for e in b]
     await close(first)
     await close(second)
+
+
+async def test_a_card_superseded_by_a_newer_one_is_announced_with_its_new_status(world, script):
+    conversation, berlin = world["alice_conversation"], world["berlin"]
+    first = remove_first_line_script(script, berlin.id)
+    second = script("remove the second line",
+                    {"plan": {"acts": [{"id": "a1", "act": "remove_line", "case": {"id": berlin.id},
+                                        "args": {"line": 2}, "evidence": "remove the second line"}]}})
+    communicator, _ = await socket(conversation.id, cookie=world["alice_cookie"])
+    await communicator.send_json_to({"type": "message", "text": first, "client_message_id": "c-1"})
+    old = next(e for e in await events_until(communicator, "turn.completed")
+               if e["type"] == "interaction.pending")["interaction"]
+    await communicator.send_json_to({"type": "message", "text": second, "client_message_id": "c-2"})
+    events = await events_until(communicator, "turn.completed")
+    resolved = [e["interaction"] for e in events if e["type"] == "interaction.resolved"]
+    assert [(i["id"], i["status"]) for i in resolved] == [(old["id"], "superseded")]
+    await close(communicator)
