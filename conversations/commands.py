@@ -124,6 +124,9 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
             entry.refresh_from_db()
             return _recorded(entry)
         return _settle(entry, abort.status, abort.code)
+    except Exception:  # a broken handler: its transaction rolled back, so the row fails closed, for good
+        log.exception("command %s (%s) failed; nothing of it was applied", entry.id, entry.act)
+        return _settle(entry, Status.FAILED, "handler_failed")
     entry.refresh_from_db()
     return Execution(Status.COMMITTED, None, ids, case.id)
 

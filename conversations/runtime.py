@@ -254,7 +254,7 @@ def _execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJourn
                 act["case"] = result.case or act.get("case")
         if result.status == JStatus.CONFLICT:
             notices.append({"code": "revision_conflict", "text": NOTICE_COPY["revision_conflict"]})
-        elif result.status == JStatus.REJECTED:
+        elif result.status in (JStatus.REJECTED, JStatus.FAILED):
             notices.append({"code": result.code or "rejected",
                             "text": f"I could not {row.act.replace('_', ' ')} ({result.code})."})
         # recorded after every command, so a crash between two commands loses no receipt

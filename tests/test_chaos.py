@@ -392,3 +392,43 @@ def test_a_crash_while_a_selection_resumes_its_acts_is_recovered_without_repeati
     assert Ledger.now() == after
     interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
     assert [ln["amount"] for ln in lines_of(world.lisbon.id)] == ["245.00", "120.00"]
+
+
+@pytest.mark.parametrize("breaks_on_call", [1, 2], ids=["in_the_reducers_preview", "at_commit"])
+def test_a_handler_that_breaks_fails_its_command_closed_and_the_conversation_goes_on(world, script, breaks_on_call):
+    """A bug in an act's handler (any exception) never crashes the turn: met while the reducer previews
+    the command, the act is refused; met at commit, the transaction rolls back and the row settles as
+    failed. Either way the turn completes with a notice instead of staying running (blocking its
+    conversation) through every recovery."""
+    import dataclasses
+
+    from registries import get_registry
+    from registries.registry import override
+
+    real = get_registry().acts["add_line"]
+    calls = {"n": 0}
+
+    def breaks(case, args, ctx):
+        calls["n"] += 1
+        if calls["n"] == breaks_on_call:
+            raise KeyError("a bug in the handler")
+        return real.handler(case, args, ctx)
+
+    conv = conversation(world, "deterministic")
+    text = script("add a taxi of 20", plan(act("a1", "add_line", "add a taxi of 20", case={"id": world.berlin.id},
+                                               amount="20", category="taxi"), say="I added the taxi."))
+    before = Ledger.now()
+
+    with override(acts=[dataclasses.replace(real, handler=breaks)]):
+        turn = say(world, conv, text)
+
+    assert turn["status"] == "completed"
+    assert (turn["acts"][0]["outcome"], turn["acts"][0]["code"]) == ("refused", "handler_failed")
+    rows = list(CommandJournalEntry.objects.filter(turn_id=turn["id"]))
+    assert [(r.status, r.result.get("code")) for r in rows] == ([] if breaks_on_call == 1
+                                                               else [("failed", "handler_failed")])
+    assert Ledger.now().events == before.events and Ledger.now().revisions == before.revisions
+    assert not blocks(turn, "say") and "handler_failed" in [b["code"] for b in blocks(turn, "notice")]
+    follow = script("change the first line to 95", plan(act(
+        "a1", "update_line", "change the first line to 95", case={"id": world.berlin.id}, line=1, amount="95")))
+    assert say(world, conv, follow)["acts"][0]["outcome"] == "executed"

@@ -383,6 +383,9 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
             except ValueError:  # the handler produced a state its schema refuses
                 _refuse(out, res, "invalid_state", facts, before)
                 continue
+            except Exception:  # a broken handler would fail at commit too: it never gets that far
+                _refuse(out, res, "handler_failed", facts, before)
+                continue
             preview_of[a.id] = before
             previews[res.case or ""] = replace(before, state=dict(result.state), status=result.status,
                                           title=result.title, revision=before.revision + 1)
