@@ -87,6 +87,10 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 result = definition.handler(snapshot(case) if case else None, entry.args, ctx)
             except CommandRefused as refused:
                 raise _Abort(Status.REJECTED, refused.code) from None
+            except Exception:  # a bug in the domain's handler fails the row for good (a database error
+                # elsewhere leaves it pending for recovery to retry)
+                log.exception("command %s (%s): the handler failed; nothing was applied", entry.id, entry.act)
+                raise _Abort(Status.FAILED, "handler_failed") from None
             kind = kinds[definition.case_kind]
             try:
                 state = kind.state_schema.model_validate(dict(result.state)).model_dump(mode="json")
@@ -124,9 +128,6 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
             entry.refresh_from_db()
             return _recorded(entry)
         return _settle(entry, abort.status, abort.code)
-    except Exception:  # a broken handler: its transaction rolled back, so the row fails closed, for good
-        log.exception("command %s (%s) failed; nothing of it was applied", entry.id, entry.act)
-        return _settle(entry, Status.FAILED, "handler_failed")
     entry.refresh_from_db()
     return Execution(Status.COMMITTED, None, ids, case.id)
 
