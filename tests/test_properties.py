@@ -81,7 +81,7 @@ dates = st.sampled_from(["2026-11-20", "2026-12-01", "2026-11-02", "yesterday", 
 def act_args(name: str) -> st.SearchStrategy[dict[str, Any]]:
     optional = {
         "open_claim": {"title": st.one_of(st.sampled_from(["Porto trip", "Berlin trip"]), texts()),
-                       "currency": st.sampled_from(["EUR", "USD", "eur", "XXX", "JPY"])},
+                       "currency": st.sampled_from(["EUR", "USD", "eur", "QQQ", "JPY"])},
         "add_line": {"merchant": texts(20), "date": dates},
         "update_line": {"amount": amounts, "category": categories, "merchant": texts(20), "date": dates},
     }.get(name, {})
