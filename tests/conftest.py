@@ -24,6 +24,17 @@ def pytest_report_header(config):
     return f"turnframe: database={db} channel_layer={layer}"
 
 
+def pytest_unconfigure(config):
+    """The SQLite test database is a per-process file in WAL mode: Django removes the file, not the
+    write-ahead log and shared-memory files beside it."""
+    db = settings.DATABASES["default"]
+    name = str((db.get("TEST") or {}).get("NAME") or "")
+    if db["ENGINE"].endswith("sqlite3") and name:
+        for leftover in (f"{name}-wal", f"{name}-shm"):
+            if os.path.exists(leftover) and not os.path.exists(name):
+                os.remove(leftover)
+
+
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("TURNFRAME_TEST_POSTGRES") == "1" and not _reachable("127.0.0.1", 5432):
         reason = "TURNFRAME_TEST_POSTGRES=1 but PostgreSQL is not reachable at 127.0.0.1:5432"
