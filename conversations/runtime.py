@@ -539,13 +539,16 @@ def _run_click_turn(turn: Turn, conversation: Conversation, interaction: Interac
         _compose_and_deliver(turn, conversation, registry, answers=[], say=None, resolved=interaction)
         return
     if action["type"] == "decline":
-        journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
         for a in acts:
             a["outcome"] = Outcome.DECLINED
-        _finish_click(interaction, Interaction.Status.DECLINED)
-        Turn.objects.filter(pk=turn.pk).update(acts=acts, phase=Phase.COMMITTED,
-                                               notices=[{"code": "declined", "text": NOTICE_COPY["declined"]}],
-                                               trace={"click": {"interaction": interaction.id, "option": option}})
+        # one transaction: a crash leaves either an answerable card or a declined card, never a mix
+        with transaction.atomic():
+            journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
+            _finish_click(interaction, Interaction.Status.DECLINED)
+            Turn.objects.filter(pk=turn.pk).update(acts=acts, phase=Phase.COMMITTED,
+                                                   notices=[{"code": "declined", "text": NOTICE_COPY["declined"]}],
+                                                   trace={"click": {"interaction": interaction.id, "option": option}})
+        _crash_point("after_commit")
         _compose_and_deliver(turn, conversation, registry, answers=[], say=None, resolved=interaction)
         return
     held = [ValidatedAct.from_json(a) for a in interaction.held_acts]

@@ -233,6 +233,27 @@ def _card(world, script, conv) -> dict:
     return card
 
 
+def test_a_crash_after_a_decline_committed_is_recovered_as_declined_and_runs_nothing(world, script, crash):
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    before = Ledger.now()
+    crash("after_commit")
+
+    with pytest.raises(SimulatedCrash):
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="decline")
+
+    CRASH_POINTS.clear()
+    click = Turn.objects.get(conversation=conv, kind="click")
+    assert Interaction.objects.get(pk=card["id"]).status == "declined"
+    recovered = turn_recover(click)
+
+    assert recovered.status == "completed" and Ledger.now() == before
+    assert {r.status for r in CommandJournalEntry.objects.filter(interaction_id=card["id"])} == {"declined"}
+    assert Interaction.objects.get(pk=card["id"]).status == "declined"
+    _, again = interaction_respond(user=world.alice, interaction_id=card["id"], option="decline")
+    assert again.id == click.id and Ledger.now() == before
+
+
 @pytest.mark.parametrize("point", ["after_journal_admission", "after_commit"])
 def test_a_crash_in_a_confirmation_click_is_recovered_without_repeating_an_effect(world, script, crash, point):
     conv = conversation(world, "deterministic")
