@@ -620,6 +620,11 @@ def turn_recover(turn: Turn) -> Turn:
             _finish_click(interaction, Interaction.Status.DECLINED if turn.option == "decline"
                           else Interaction.Status.RESOLVED)
         _set_phase(turn, Phase.COMMITTED)
+    # a crash may have come before the cards were announced: announce the ones still open (the
+    # event is idempotent for clients, which upsert cards by id)
+    for card in Interaction.objects.filter(pk__in=(turn.trace or {}).get("interaction_ids", []),
+                                           status=Interaction.Status.PENDING):
+        stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
     resolved = Interaction.objects.filter(pk=turn.interaction_id).first() if turn.interaction_id else None
     _compose_and_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved)
     return Turn.objects.get(pk=turn.pk)

@@ -177,6 +177,24 @@ def test_a_crash_in_a_message_turn_is_recovered_without_repeating_an_effect(worl
     assert Conversation.objects.get(pk=conv.pk).turns.filter(status="running").count() == 0
 
 
+def test_a_card_persisted_before_a_crash_is_announced_by_recovery(world, script, crash, monkeypatch):
+    published: list[tuple[str, dict]] = []
+    monkeypatch.setattr(runtime.stream, "publish", lambda conv, kind, payload: published.append((kind, payload)))
+    text = script(MIXED, reads(("get_case", {"case": world.berlin.id})), _mixed_plan(world))
+    conv = conversation(world)
+    crash("after_interactions_persisted")
+    with pytest.raises(SimulatedCrash):
+        say(world, conv, text)
+    CRASH_POINTS.clear()
+    assert "interaction.pending" not in [kind for kind, _ in published]
+
+    turn_recover(Turn.objects.get(conversation=conv))
+
+    kinds = [kind for kind, _ in published]
+    assert kinds.count("interaction.pending") == 1
+    assert kinds.index("interaction.pending") < kinds.index("turn.completed")
+
+
 def test_a_crashed_turn_blocks_its_conversation_until_recovered(world, script, crash):
     text = script(MIXED, _mixed_plan(world))
     conv = conversation(world, "deterministic")
