@@ -13,9 +13,9 @@ from .readloop import snapshot
 
 PENDING_CARD = {
     Interaction.Kind.CONFIRMATION: "Confirm or decline the card above to go on.",
-    Interaction.Kind.SELECTION: "Choose the claim on the card above to go on.",
+    Interaction.Kind.SELECTION: "Choose one on the card above to go on.",
 }
-NOTHING_OPEN = "You can open a claim (“start a new claim for the Berlin trip”), add lines, or ask me a question."
+NOTHING_OPEN = "Tell me what you would like to do, or ask me a question."
 
 
 def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices: Iterable[dict[str, Any]],
@@ -59,4 +59,5 @@ def way_forward(registry: Registry, active_case: Case | None, open_cards: Sequen
         kind = registry.case_kinds.get(active_case.kind)
         if kind and kind.next_steps:
             return kind.next_steps(snapshot(active_case))
-    return NOTHING_OPEN
+    hints = [k.start_hint for k in registry.case_kinds.values() if k.start_hint]
+    return hints[0] if hints else NOTHING_OPEN

@@ -52,11 +52,11 @@ NOTICE_COPY = {
     "provider_unavailable": "I could not reach the language model, so nothing was changed. Please try again.",
     "plan_rejected": "I could not make sense of that reliably, so nothing was changed. Could you rephrase?",
     "read_budget_exhausted": "I looked up too many things without reaching an answer, so nothing was changed.",
-    "revision_conflict": "The claim changed while I was working on it, so that change was not applied.",
+    "revision_conflict": "It changed while I was working on it, so that change was not applied.",
     "turn_interrupted": "This message was interrupted before anything changed. Please send it again.",
     "declined": "Declined: nothing was changed.",
     "selection_none": "Nothing was changed.",
-    "confirmation_stale": "The claim is not in the state the confirmation was drawn for (a change did not go "
+    "confirmation_stale": "It is not in the state the confirmation was drawn for (a change did not go "
                           "through, or it changed meanwhile), so I did not ask you to confirm. Please ask again.",
 }
 MODE_CAPS = {"deterministic": {"acts"}, "read_agentic": {"reads"}, "controlled_agentic": {"reads", "acts"},
@@ -384,7 +384,10 @@ def _persist_interactions(turn: Turn, conversation: Conversation, actor: Actor, 
         lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or snapshot(case),
                                                                commands[i].args)
                  or by_id[i].act.replace("_", " ") for i in confirmation.act_ids]
-        reason = " (over the 1000 EUR limit)" if "amount_over_limit" in confirmation.codes else ""
+        kind = registry.case_kinds.get(case.kind)
+        reasons = [kind.reason_copy.get(code, code.replace("_", " ")) if kind else code.replace("_", " ")
+                   for code in confirmation.codes]
+        reason = f" ({'; '.join(reasons)})" if reasons else ""
         cards.append(Interaction.objects.create(
             conversation=conversation, turn=turn, owner_id=actor.user_id, kind=Interaction.Kind.CONFIRMATION,
             case=case, case_revision=confirmation.bound_revision,
@@ -399,7 +402,8 @@ def _persist_interactions(turn: Turn, conversation: Conversation, actor: Actor, 
         what = ", ".join(a.act.replace("_", " ") for a in selection.held_acts)
         cards.append(Interaction.objects.create(
             conversation=conversation, turn=turn, owner_id=actor.user_id, kind=Interaction.Kind.SELECTION,
-            blocking=False, prompt=f"Which claim do you mean ({what})?", options=options,
+            blocking=False, prompt=f"Which {_noun(registry, selection.case_kind)} do you mean ({what})?",
+            options=options,
             held_acts=[a.to_json() for a in selection.held_acts], candidates=[c.id for c in candidates]))
     return cards
 
@@ -465,7 +469,7 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
                 return interaction, interaction.result_turn  # a repeated answer: the original outcome
             raise Conflict("This card was already answered.", code="interaction_closed")
         if status == Interaction.Status.STALE:
-            raise Conflict("The claim changed since this card was made; nothing was run.", code="interaction_stale")
+            raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
         if status in (Interaction.Status.SUPERSEDED, Interaction.Status.EXPIRED):
             raise Conflict("This card was replaced by a newer one.", code="interaction_closed")
         if status == Interaction.Status.RESOLVING:
@@ -480,7 +484,7 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
                 interaction.refresh_from_db()
                 stream.publish(interaction.conversation_id, "interaction.resolved",
                                {"interaction": interaction_json(interaction)})
-            raise Conflict("The claim changed since this card was made; nothing was run.", code="interaction_stale")
+            raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
         # the one conditional update that decides who answers (concurrency by the database)
         won = Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
             status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user)
@@ -688,6 +692,11 @@ def _model_request(turn: Turn, conversation: Conversation, actor: Actor, today: 
 def json_schema(model: type) -> dict[str, Any]:
     """A pydantic model's JSON schema, computed once per class (it is the same for every turn)."""
     return model.model_json_schema()
+
+
+def _noun(registry: Registry, case_kind: str) -> str:
+    kind = registry.case_kinds.get(case_kind)
+    return kind.noun if kind else "case"
 
 
 def _act_json(a: ActResult) -> dict[str, Any]:

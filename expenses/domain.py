@@ -12,7 +12,7 @@ from typing import Any
 from registries import CaseKindDefinition, CaseSnapshot
 
 from .money import format_money, sum_amounts
-from .schemas import KIND, MAX_LINES, STATUSES, ExpenseClaimState, Line
+from .schemas import CONFIRMATION_THRESHOLD_EUR, KIND, MAX_LINES, STATUSES, ExpenseClaimState, Line
 
 ID_PREFIX = "clm"
 INITIAL_STATUS = "draft"
@@ -124,4 +124,8 @@ EXPENSE_CLAIM = CaseKindDefinition(
     summarize=summarize,
     resolve_line=resolve_line,
     next_steps=next_steps,
+    noun="claim",
+    start_hint="You can open a claim (“start a new claim for the Berlin trip in EUR”), add lines, "
+               "or ask me about the expense policy.",
+    reason_copy={"amount_over_limit": f"over the {CONFIRMATION_THRESHOLD_EUR:.0f} EUR limit"},
 )

@@ -18,8 +18,7 @@ from registries import CaseSnapshot, PolicyDecision
 
 from .domain import LOCKED_STATUSES
 from .exchange import to_reference_base
-
-CONFIRMATION_THRESHOLD_EUR = Decimal("1000.00")
+from .schemas import CONFIRMATION_THRESHOLD_EUR
 
 
 def case_locked(case: CaseSnapshot) -> PolicyDecision | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
+from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
@@ -17,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from .exchange import reference_currencies
 from .money import is_iso_currency, normalise_amount
 
+CONFIRMATION_THRESHOLD_EUR = Decimal("1000.00")  # policy amount_over_limit: confirm above this
 KIND = "expense_claim"
 STATUSES = ("draft", "submitted", "approved", "rejected", "withdrawn")
 CATEGORIES = ("travel", "hotel", "meals", "taxi", "other")

@@ -146,6 +146,11 @@ class CaseKindDefinition:
     resolve_line: Callable[[CaseSnapshot, int], str | None] | None = None
     # what the user can do next, as a short sentence (I21)
     next_steps: Callable[[CaseSnapshot], str] | None = None
+    # the domain's words for the engine's server copy: what one case is called ("claim"), how to
+    # start when nothing is open, and why a policy asked for confirmation, by code
+    noun: str = "case"
+    start_hint: str | None = None
+    reason_copy: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

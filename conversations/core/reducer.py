@@ -299,7 +299,8 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         for i in waiting:
             results[i].outcome = Outcome.AWAITING_SELECTION
         out.selections.append(PlannedSelection(key, kind, tuple(candidates), tuple(acts[i] for i in waiting)))
-        out.notices.append(Notice("selection_needed", "Which claim do you mean? Choose one on the card."))
+        noun = facts.registry.case_kinds[kind].noun if kind in facts.registry.case_kinds else "case"
+        out.notices.append(Notice("selection_needed", f"Which {noun} do you mean? Choose one on the card."))
 
     # stages 3b (lines), 5 and 6 for everything still undecided
     ready = [acts[a.id] for a in validated.acts if not results[a.id].outcome]
@@ -448,25 +449,28 @@ def _snapshot(case_ref: str | None, facts: TurnFacts, provisional: dict[str, Cas
 
 def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: CaseSnapshot | None = None) -> None:
     res.outcome, res.code, res.origin = Outcome.REFUSED, code, None
-    out.notices.append(Notice(code, notice_text(code, res.act, case), act=res.act))
+    definition = facts.registry.acts.get(res.act)
+    kind = facts.registry.case_kinds.get(definition.case_kind) if definition else None
+    out.notices.append(Notice(code, notice_text(code, res.act, case, noun=kind.noun if kind else "case"),
+                              act=res.act))
 
 
 _NOTICE_COPY = {
     "evidence_not_found": "I did not {act}: I could not find that request in your message.",
     "argument_not_in_evidence": "I did not {act}: a value I read is not in what you wrote.",
-    "target_not_found": "I did not {act}: I could not find the claim you mean.",
+    "target_not_found": "I did not {act}: I could not find the {noun} you mean.",
     "line_not_found": "I did not {act}: {case} has no such line.",
     "case_locked": "I did not {act}: {case} is {status} and can no longer be changed.",
-    "case_not_created_yet": "I did not {act}: open the claim first, then ask again.",
+    "case_not_created_yet": "I did not {act}: open the {noun} first, then ask again.",
     "no_change": "I did not {act}: {case} already has those values.",
     "acts_not_allowed_in_mode": "In this conversation I can look things up, but I cannot change anything.",
 }
 
 
-def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None) -> str:
+def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None, *, noun: str = "case") -> str:
     template = _NOTICE_COPY.get(code, "I did not {act} ({code}).")
-    return template.format(act=(act or "act").replace("_", " "), code=code,
-                           case=f"“{case.title}”" if case else "the claim",
+    return template.format(act=(act or "act").replace("_", " "), code=code, noun=noun,
+                           case=f"“{case.title}”" if case else f"the {noun}",
                            status=case.status if case else "closed")
 
 
