@@ -70,3 +70,17 @@ def mode(settings):
     def set_mode(name: str):
         settings.TURNFRAME = {**settings.TURNFRAME, "MODE": name}
     return set_mode
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _end_stray_postgres_sessions(django_db_setup, django_db_blocker):
+    """Worker threads (the socket's turn pool) can outlive their test with a session open; end those
+    sessions so pytest-django can drop this run's PostgreSQL test database instead of leaving it."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
