@@ -43,6 +43,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hashing is not under test here; the real hasher only slows seeding down (subprocesses keep it)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def script(tmp_path, settings):
     """Drive the model exactly: the scripted provider (CONTRACT §5), re-read on every call."""

@@ -44,7 +44,6 @@ def url(model, view: str, *args) -> str:
 
 @pytest.fixture
 def users(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # seeding speed only
     mirror_sync()
     return users_seed(password="pw-for-tests")
 

@@ -31,10 +31,6 @@ PROTECTED = [("get", "/api/conversations"), ("post", "/api/conversations"), ("ge
 # --------------------------------------------------------------------------- helpers
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def demo(db):

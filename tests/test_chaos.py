@@ -22,10 +22,6 @@ CONTROLLED = "controlled_agentic"
 POINTS = ("after_interactions_persisted", "after_journal_admission", "after_commit")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def world(db):

@@ -16,7 +16,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def alice(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return get_user_model().objects.create_user("alice", password="pw-alice-1")
 
 

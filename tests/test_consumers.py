@@ -34,7 +34,6 @@ PASSWORD = "socket-test-password"
 @pytest.fixture
 def world(transactional_db, settings):
     """alice with her two demo claims and a conversation; bob with his own conversation."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed, not security
     demo_seed(password=PASSWORD)
     User = get_user_model()
     alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")

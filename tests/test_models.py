@@ -32,10 +32,6 @@ TODAY = "2026-12-01"
 # --------------------------------------------------------------------------- fixtures
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def alice(django_user_model):

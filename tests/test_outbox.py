@@ -32,10 +32,6 @@ Status = OutboxEntry.Status
 PATH = "/approvals"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def approver(httpserver, settings):

@@ -358,10 +358,6 @@ def test_the_claim_guard_never_lets_an_unbacked_claim_through(data, claim):
 _counter = itertools.count(1)
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 def _fresh_world(mode: str) -> tuple[Any, dict[str, str], Conversation]:
     """A new user with the two demo claims (and one submitted), plus bob's claim: no example sees another's."""

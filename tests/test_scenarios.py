@@ -58,10 +58,6 @@ from tests.support import (
 CONTROLLED = "controlled_agentic"
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 def make_world(mode_fixture, orchestration: str = CONTROLLED) -> SimpleNamespace:
     cases = seed()
