@@ -55,6 +55,9 @@ class Conversation(models.Model):
     mode = models.CharField(max_length=32, choices=Mode.choices, default=Mode.CONTROLLED_AGENTIC)
     active_case = models.ForeignKey(Case, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     event_seq = models.PositiveBigIntegerField(default=0)  # per-conversation stream sequence
+    # the question the last reply left open, with the user's message it was about (SPEC §7.1): handed to
+    # the model with the next message, and replaced by every message turn (it expires after one turn)
+    pending = models.JSONField(null=True, blank=True, default=None)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

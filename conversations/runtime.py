@@ -199,18 +199,23 @@ def _run_message_turn(turn: Turn, conversation: Conversation, user) -> None:
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
     cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk__in=referenced, owner=user)})
-    facts = TurnFacts(message=turn.text, mode=mode, actor=actor, today=today, registry=registry, cases=cases,
-                      active_case=conversation.active_case_id)
-    reduction = reduce_turn(loop.validated, facts)
     plan = loop.validated.plan
+    last_edit = _last_edit(conversation) if plan.undo is not None else None
+    if last_edit and last_edit["case"] not in cases:
+        cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk=last_edit["case"], owner=user)})
+    facts = TurnFacts(message=turn.text, mode=mode, actor=actor, today=today, registry=registry, cases=cases,
+                      active_case=conversation.active_case_id,
+                      earlier_message=(conversation.pending or {}).get("message"), last_edit=last_edit)
+    reduction = reduce_turn(loop.validated, facts)
     trace = {"rounds": rounds, "plan_raw": loop.raw, "plan": plan.model_dump(mode="json")}
+    pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     _apply_reduction(turn, conversation, actor, today, registry, reduction, trace,
-                     answers=[a.model_dump() for a in plan.answers], say=plan.say)
+                     answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
 
 
 def _apply_reduction(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
                      reduction: Reduction, trace: dict[str, Any], *, answers: list[dict[str, Any]], say: str | None,
-                     resolved: Interaction | None = None) -> None:
+                     resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
     """Steps L to Q, shared by message turns and selection clicks."""
     _set_phase(turn, Phase.REDUCED)
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
@@ -232,7 +237,7 @@ def _apply_reduction(turn: Turn, conversation: Conversation, actor: Actor, today
     _execute_ready(turn, actor, today, [r for r in rows if r.status == JStatus.PENDING])
     _set_phase(turn, Phase.COMMITTED)
     _crash_point("after_commit")
-    _compose_and_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved)
+    _compose_and_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending)
 
 
 def _execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry]) -> None:
@@ -267,7 +272,9 @@ def _outcome_of(status: str) -> str:
 
 
 def _compose_and_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
-                         resolved: Interaction | None = None) -> None:
+                         resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
+    """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
+    conversation's, None clearing it); False leaves it as it is (clicks)."""
     # O: re-project changed cases; cards bound to an older revision go stale
     turn.refresh_from_db()
     trace = turn.trace or {}
@@ -290,8 +297,14 @@ def _compose_and_deliver(turn: Turn, conversation: Conversation, registry: Regis
     _set_phase(turn, Phase.COMPOSED)
     # Q: persist the reply exactly as sent, then deliver
     trace["active_case_after"] = active.id if active else None
-    Turn.objects.filter(pk=turn.pk).update(reply=reply, trace=trace, phase=Phase.DELIVERED,
-                                           status=Turn.Status.COMPLETED)
+    with transaction.atomic():
+        Turn.objects.filter(pk=turn.pk).update(reply=reply, trace=trace, phase=Phase.DELIVERED,
+                                               status=Turn.Status.COMPLETED)
+        if pending is not False:
+            trace["pending"] = pending
+            Turn.objects.filter(pk=turn.pk).update(trace=trace)
+            Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
+            conversation.pending = pending
     for card in staled + ([resolved] if resolved else []):
         card.refresh_from_db()
         stream.publish(conversation.id, "interaction.resolved", {"interaction": interaction_json(card)})
@@ -685,7 +698,31 @@ def _model_request(turn: Turn, conversation: Conversation, actor: Actor, today: 
         excerpt.append({"role": "user", "text": previous.text})
     return ModelRequest(message=turn.text, mode=mode, today=today, timezone=actor.timezone, username=actor.username,
                         active_case=conversation.active_case_id, cases=summaries, read_tools=tools, acts=acts,
-                        rounds=[], excerpt=list(reversed(excerpt)))
+                        rounds=[], excerpt=list(reversed(excerpt)), pending=conversation.pending,
+                        recent=_recent_effects(conversation, turn))
+
+
+def _recent_effects(conversation: Conversation, turn: Turn) -> list[dict[str, Any]]:
+    """What the conversation's latest turn with an effect committed: what "that one" and "make that 18" mean."""
+    last = (CommandJournalEntry.objects.filter(conversation=conversation, status=JStatus.COMMITTED)
+            .exclude(turn=turn).order_by("-updated_at", "-sequence").values_list("turn_id", flat=True).first())
+    if last is None:
+        return []
+    events = DomainEvent.objects.filter(command__turn_id=last, command__status=JStatus.COMMITTED).select_related(
+        "command").order_by("created_at", "sequence")
+    return [{"act": e.command.act, "case": e.case_id, "event": e.type, "line_id": e.data.get("line_id"),
+             "data": e.data} for e in events]
+
+
+def _last_edit(conversation: Conversation) -> dict[str, Any] | None:
+    """The conversation's last committed command and its event, for "undo that" (the reducer inverts it)."""
+    row = (CommandJournalEntry.objects.filter(conversation=conversation, status=JStatus.COMMITTED)
+           .order_by("-updated_at", "-sequence").first())
+    event = row.events.order_by("-sequence").first() if row is not None else None
+    if row is None or event is None:
+        return None
+    return {"act": row.act, "case": event.case_id, "event": event.id, "data": event.data, "revision": event.revision,
+            "direct": row.origin_kind == CommandJournalEntry.Origin.DIRECT_USER_ACT}
 
 
 @functools.lru_cache(maxsize=256)

@@ -302,6 +302,32 @@ def _describer(act: str) -> Callable[[CaseSnapshot | None, Mapping[str, Any]], s
     return describe
 
 
+# --------------------------------------------------------------------------- undo ("undo that")
+
+
+def _ordinal_of(case: CaseSnapshot, line_id: object) -> int | None:
+    ids = [line.get("id") for line in case.state.get("lines") or []]
+    return ids.index(line_id) + 1 if line_id in ids else None
+
+
+def invert_line_added(case: CaseSnapshot, data: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """An added line is undone by removing it (consequential: the user confirms it on a card)."""
+    ordinal = _ordinal_of(case, data.get("line_id"))
+    return ("remove_line", {"line": ordinal}) if ordinal else None
+
+
+def invert_line_updated(case: CaseSnapshot, data: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """A changed line is undone by changing back the fields that changed, to their values before."""
+    ordinal = _ordinal_of(case, data.get("line_id"))
+    before = data.get("before") or {}
+    changed = {name: before[name] for name in data.get("changed") or () if name in before}
+    if ordinal is None or not changed:
+        return None
+    if changed.get("merchant") == "":
+        return None  # a merchant that was empty cannot be set back to empty by an update
+    return "update_line", {"line": ordinal, **changed}
+
+
 # --------------------------------------------------------------------------- definitions
 
 
@@ -323,12 +349,12 @@ ACTS: tuple[ActDefinition, ...] = (
          "Add an expense line to a draft claim: the amount exactly as the user said it, a category, "
          "optionally the merchant and the date (default: today).",
          AddLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, add_line,
-         ("added",), quoted_fields=("amount",), complete_args=complete_add_line),
+         ("added",), quoted_fields=("amount",), complete_args=complete_add_line, invert=invert_line_added),
     _act("update_line",
          "Change the date, merchant, category or amount of one line of a draft claim. The line is its "
          "1-based position as shown in the claim ('the second line' is 2).",
          UpdateLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, update_line,
-         ("updated", "changed"), quoted_fields=("amount",)),
+         ("updated", "changed"), quoted_fields=("amount",), invert=invert_line_updated),
     _act("remove_line",
          "Remove one line (its 1-based position) from a draft claim. The user confirms it on a card.",
          RemoveLineArgs, ActMutability.CONSEQUENTIAL, policies.draft_only_policy, remove_line,

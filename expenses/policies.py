@@ -5,7 +5,10 @@ Each act's policy is a pure function ``(case | None, validated args) -> PolicyDe
 - ``case_locked``: any act on a claim that is no longer a draft is denied;
 - ``amount_over_limit``: a line amount worth more than 1000 EUR at the reference rate needs a
   confirmation (an amount that cannot be converted needs one too: the rule fails closed);
-- ``claim_empty``: a claim with no lines cannot be submitted.
+- ``claim_empty``: a claim with no lines cannot be submitted;
+- ``over_policy_limit`` (advice, the act still runs): a line above its category's limit in the
+  expense policy (a hotel night over 180 EUR, meals over 60 EUR a day, a taxi ride over 50 EUR)
+  gets a notice in the reply saying what the policy asks for.
 """
 
 from __future__ import annotations
@@ -42,11 +45,55 @@ def open_claim_policy(case: CaseSnapshot | None, args: BaseModel) -> PolicyDecis
     return PolicyDecision.allow()
 
 
+# the expense policy's per-category limits in EUR (knowledge/expense-policy.md) and what it asks for above them
+CATEGORY_LIMITS: dict[str, tuple[Decimal, str]] = {
+    "hotel": (Decimal("180"), "the policy reimburses hotels up to 180 EUR per night (250 EUR in London, Zurich, "
+                              "Geneva, Oslo and New York); a night above it needs your manager's written approval, "
+                              "attached to the claim"),
+    "meals": (Decimal("60"), "the policy reimburses meals up to 60 EUR per day per person, alcohol excluded"),
+    "taxi": (Decimal("50"), "taxi rides above 50 EUR need a short note of the route and the reason"),
+}
+
+
+def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str, str], ...]:
+    """Advice when the line this act leaves is above its category's limit (meals: per day, all meal lines)."""
+    lines = list(case.state.get("lines") or [])
+    ordinal = getattr(args, "line", None)
+    before = lines[ordinal - 1] if isinstance(ordinal, int) and 1 <= ordinal <= len(lines) else {}
+    category = getattr(args, "category", None) or before.get("category")
+    amount = getattr(args, "amount", None) or before.get("amount")
+    if category not in CATEGORY_LIMITS or amount is None:
+        return ()
+    limit, rule = CATEGORY_LIMITS[category]
+    currency = str(case.state.get("currency", "EUR"))
+    day = getattr(args, "date", None) or before.get("date")
+    total = Decimal(amount)
+    if category == "meals" and day:
+        total += sum((Decimal(line["amount"]) for n, line in enumerate(lines, 1)
+                      if line.get("category") == "meals" and line.get("date") == day and n != ordinal), Decimal(0))
+    try:
+        in_eur = to_reference_base(total, currency)
+    except LookupError:
+        return ()
+    if in_eur <= limit:
+        return ()
+    what = f"meals on that day come to {total:.2f} {currency}" if total != Decimal(amount) else (
+        f"{Decimal(amount):.2f} {currency} is above the {category} limit")
+    return (("over_policy_limit", f"Note: {what}: {rule}."),)
+
+
 def line_amount_policy(case: CaseSnapshot | None, args: BaseModel) -> PolicyDecision:
-    """``add_line`` / ``update_line``: the claim must be a draft; large amounts need confirmation."""
+    """``add_line`` / ``update_line``: the claim must be a draft; large amounts need confirmation; a line
+    above its category's limit is noted."""
     if case is None:
         return PolicyDecision.deny("target_not_found")
-    return case_locked(case) or amount_over_limit(case, getattr(args, "amount", None)) or PolicyDecision.allow()
+    if denied := case_locked(case):
+        return denied
+    notes = category_limit_notes(case, args)
+    confirm = amount_over_limit(case, getattr(args, "amount", None))
+    if confirm is not None:
+        return PolicyDecision.confirm(confirm.code or "amount_over_limit", notes)
+    return PolicyDecision.allow(notes)
 
 
 def draft_only_policy(case: CaseSnapshot | None, args: BaseModel) -> PolicyDecision:

@@ -39,14 +39,17 @@ class PolicyKind(enum.StrEnum):
 class PolicyDecision:
     kind: PolicyKind
     code: str | None = None
+    # advice that does not stop the act: (code, server copy) notices for the reply, e.g. a hotel night
+    # over the per-night limit ("over_policy_limit")
+    notes: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def allow(cls) -> PolicyDecision:
-        return cls(PolicyKind.ALLOW)
+    def allow(cls, notes: tuple[tuple[str, str], ...] = ()) -> PolicyDecision:
+        return cls(PolicyKind.ALLOW, notes=notes)
 
     @classmethod
-    def confirm(cls, code: str) -> PolicyDecision:
-        return cls(PolicyKind.CONFIRM, code)
+    def confirm(cls, code: str, notes: tuple[tuple[str, str], ...] = ()) -> PolicyDecision:
+        return cls(PolicyKind.CONFIRM, code, notes)
 
     @classmethod
     def deny(cls, code: str) -> PolicyDecision:
@@ -194,6 +197,10 @@ class ActDefinition:
     # fill defaults that depend on the actor's clock (e.g. a line's date = today)
     complete_args: Callable[[Mapping[str, Any], CommandContext], dict[str, Any]] = field(
         default=lambda args, ctx: dict(args))
+    # undo: (the case now, the data of the event this act committed) -> (inverse act, its arguments),
+    # or None when the effect cannot be reversed by an act; the inverse goes through policy and
+    # confirmation like any act (a consequential inverse gets a card)
+    invert: Callable[[CaseSnapshot, Mapping[str, Any]], tuple[str, dict[str, Any]] | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

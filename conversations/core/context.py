@@ -63,6 +63,12 @@ class ModelRequest:
     repair_error: str | None = None  # set on the one repair call after a schema error
     rounds_left: int = 0
     calls_left: int = 0
+    # the question the previous reply left open (server state, SPEC §7.1 conversation context):
+    # {"question", "act", "case", "args", "missing", "options", "message": the user's text it was about}
+    pending: dict[str, Any] | None = None
+    # what the previous turns of this conversation committed, newest last:
+    # [{"act", "case", "event", "line_id", "data"}]: what "that one", "make that 18" refer to
+    recent: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def reads_allowed(self) -> bool:

@@ -40,6 +40,28 @@ class PlannedAct(Strict):
     case: CaseRef | None = None
     args: dict[str, Any] = Field(default_factory=dict)
     evidence: str = Field(min_length=1, max_length=2000)
+    # a verbatim quote of the earlier message the conversation's pending question is about ("add 45 for
+    # the thing at the station" before "taxi"): quoted arguments may come from it; valid only while the
+    # server holds that pending question, and ``evidence`` must still quote this message
+    earlier_evidence: str | None = Field(default=None, min_length=1, max_length=2000)
+
+
+class PendingQuestion(Strict):
+    """What the reply asks the user to complete ("How much was the taxi?"): the server keeps it as
+    conversation state for the next message, with that message's own text, and hands it to the model."""
+
+    question: str = Field(min_length=1, max_length=2000)
+    act: str | None = Field(default=None, max_length=100)
+    case: CaseRef | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    missing: list[str] = Field(default_factory=list, max_length=10)
+    options: list[str] = Field(default_factory=list, max_length=20)
+
+
+class Undo(Strict):
+    """"undo that": the server reverses the conversation's last direct edit from its committed event."""
+
+    evidence: str = Field(min_length=1, max_length=2000)
 
 
 class Retraction(Strict):
@@ -71,6 +93,8 @@ class UserTurnPlan(Strict):
     constraints: list[Constraint] = Field(default_factory=list)
     answers: list[Answer] = Field(default_factory=list)
     say: str | None = Field(default=None, max_length=8000)
+    pending: PendingQuestion | None = None
+    undo: Undo | None = None
 
 
 class ReadBatch(Strict):

@@ -68,17 +68,21 @@ class ValidatedAct:
     evidence: str
     corrected_by: str | None = None  # the correction's evidence, when one replaced arguments
     corrected_fields: tuple[str, ...] = ()
+    earlier_evidence: str | None = None  # a quote of the message the pending question was about
+    undo_of: str | None = None  # the event this server-derived inverse reverses ("undo that")
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "act": self.act, "ref": self.ref.model_dump(exclude_none=True) if self.ref else None,
                 "args": self.args, "evidence": self.evidence, "corrected_by": self.corrected_by,
-                "corrected_fields": list(self.corrected_fields)}
+                "corrected_fields": list(self.corrected_fields), "earlier_evidence": self.earlier_evidence,
+                "undo_of": self.undo_of}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ValidatedAct:
         ref = CaseRef.model_validate(data["ref"]) if data.get("ref") else None
         return cls(id=data["id"], act=data["act"], ref=ref, args=dict(data["args"]), evidence=data["evidence"],
-                   corrected_by=data.get("corrected_by"), corrected_fields=tuple(data.get("corrected_fields", ())))
+                   corrected_by=data.get("corrected_by"), corrected_fields=tuple(data.get("corrected_fields", ())),
+                   earlier_evidence=data.get("earlier_evidence"), undo_of=data.get("undo_of"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +163,12 @@ class TurnFacts:
     registry: Registry  # the acts on offer for this turn (disabled ones already removed)
     cases: Mapping[str, CaseSnapshot]  # cases the actor may touch, by id
     active_case: str | None
+    # the user's own earlier message that the conversation's pending question is about (server state,
+    # never model text): an act's ``earlier_evidence`` must quote it; None when no question is pending
+    earlier_message: str | None = None
+    # the conversation's last committed command, for "undo that": {"act", "case", "event", "data",
+    # "direct"} (direct: it ran under direct_user_act); None when there is none
+    last_edit: Mapping[str, Any] | None = None
 
 
 # --------------------------------------------------------------------------- stage 1
@@ -204,7 +214,7 @@ def validate_plan(plan: UserTurnPlan, registry: Registry) -> ValidatedPlan:
             args = merged
             corrected_by = " / ".join(c.evidence for c in plan.corrections if c.act == a.id)
         validated.append(ValidatedAct(a.id, a.act, a.case, args, a.evidence, corrected_by,
-                                      tuple(corrections.get(a.id, {}))))
+                                      tuple(corrections.get(a.id, {})), a.earlier_evidence))
     if problems:
         raise PlanInvalid("; ".join(problems))
     return ValidatedPlan(plan, tuple(validated))
@@ -238,12 +248,16 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
                                   "In this conversation I can look things up, but I cannot change anything."))
         return out
 
+    inverse = _undo_act(plan, facts, out)
+    if inverse is not None:
+        validated = ValidatedPlan(plan, (*validated.acts, inverse))
     results = {a.id: ActResult(a.id, a.act, "", args=a.args, evidence=a.evidence) for a in validated.acts}
     acts = {a.id: a for a in validated.acts}
 
-    # stage 2: evidence, against the user's message only
+    # stage 2: evidence, against the user's message only (and the earlier message a pending question
+    # is about: still the user's own words, held by the server)
     for a in validated.acts:
-        code = _evidence_problem(a, facts.registry.acts[a.act], facts.message)
+        code = _evidence_problem(a, facts.registry.acts[a.act], facts.message, facts.earlier_message)
         if code:
             _refuse(out, results[a.id], code, facts)
     for r in plan.retractions:
@@ -276,7 +290,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
             ids.append(a.id)
             res.target = "selection"
         else:
-            _refuse(out, res, "target_not_found", facts)
+            _refuse(out, res, "target_not_found", facts, reference=a.ref)
 
     # stage 4: retractions, corrections (already merged in stage 1), holds
     for r in plan.retractions:
@@ -352,6 +366,8 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
             _refuse(out, res, decision.code or "policy_denied", facts, case)
             continue
         res.policy = "allow" if decision.kind == PolicyKind.ALLOW else f"confirm:{decision.code}"
+        for code, text in decision.notes:
+            out.notices.append(Notice(code, text, act=a.act))
         needs_card = definition.mutability != ActMutability.REVERSIBLE or decision.kind == PolicyKind.CONFIRM
         if needs_card and on_new_case:
             _refuse(out, res, "case_not_created_yet", facts)
@@ -447,12 +463,20 @@ def _snapshot(case_ref: str | None, facts: TurnFacts, provisional: dict[str, Cas
 # --------------------------------------------------------------------------- helpers
 
 
-def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: CaseSnapshot | None = None) -> None:
+def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: CaseSnapshot | None = None, *,
+            reference: CaseRef | None = None) -> None:
     res.outcome, res.code, res.origin = Outcome.REFUSED, code, None
     definition = facts.registry.acts.get(res.act)
     kind = facts.registry.case_kinds.get(definition.case_kind) if definition else None
-    out.notices.append(Notice(code, notice_text(code, res.act, case, noun=kind.noun if kind else "case"),
-                              act=res.act))
+    noun = kind.noun if kind else "case"
+    text = notice_text(code, res.act, case, noun=noun)
+    if code == "target_not_found" and reference is not None and (reference.match or reference.id):
+        # the user named a case: say which, and that nothing happened to any other (I8)
+        named = f"called “{reference.match}”" if reference.match else f"with the id {reference.id}"
+        text = f"I could not find a {noun} of yours {named}, so I did not {res.act.replace('_', ' ')}; nothing was changed."
+    if any(n.code == code and n.text == text for n in out.notices):
+        return  # one notice for every act that failed the same way
+    out.notices.append(Notice(code, text, act=res.act))
 
 
 _NOTICE_COPY = {
@@ -462,6 +486,8 @@ _NOTICE_COPY = {
     "line_not_found": "I did not {act}: {case} has no such line.",
     "case_locked": "I did not {act}: {case} is {status} and can no longer be changed.",
     "case_not_created_yet": "I did not {act}: open the {noun} first, then ask again.",
+    "nothing_to_undo": "There is nothing in this conversation I can undo.",
+    "cannot_undo": "I cannot undo that: it was not a direct edit, or the {noun} changed since.",
     "no_change": "I did not {act}: {case} already has those values.",
     "acts_not_allowed_in_mode": "In this conversation I can look things up, but I cannot change anything.",
 }
@@ -539,16 +565,54 @@ def _quoted_in(value: Any, evidence: str) -> bool:
     return any(n == number for n in numbers_in(evidence))
 
 
-def _evidence_problem(act: ValidatedAct, definition: ActDefinition, message: str) -> str | None:
+def _evidence_problem(act: ValidatedAct, definition: ActDefinition, message: str,
+                      earlier_message: str | None = None) -> str | None:
     if not _occurs(act.evidence, message):
         return "evidence_not_found"
+    if act.earlier_evidence is not None and not (earlier_message and _occurs(act.earlier_evidence, earlier_message)):
+        return "evidence_not_found"  # no pending question, or a quote of something the user did not write
     if act.corrected_by is not None:
         if not all(_occurs(part, message) for part in act.corrected_by.split(" / ")):
             return "evidence_not_found"
+    if act.undo_of is not None:
+        return None  # an inverse's values come from the committed event it reverses, not from the model
     for name in definition.quoted_fields:
         if name not in act.args:
             continue
         source = act.corrected_by if (act.corrected_by and name in act.corrected_fields) else act.evidence
-        if not _quoted_in(act.args[name], source or ""):
+        if not _quoted_in(act.args[name], source or "") and not (
+                act.earlier_evidence and name not in act.corrected_fields
+                and _quoted_in(act.args[name], act.earlier_evidence)):
             return "argument_not_in_evidence"
     return None
+
+
+def _undo_act(plan: UserTurnPlan, facts: TurnFacts, out: Reduction) -> ValidatedAct | None:
+    """"undo that": the inverse of the conversation's last committed direct edit, derived by the server
+    from its committed event (never from the model's arguments), then reduced like any other act."""
+    if plan.undo is None:
+        return None
+    last = facts.last_edit
+    definition = facts.registry.acts.get(last["act"]) if last else None
+    kind = facts.registry.case_kinds.get(definition.case_kind) if definition else None
+    noun = kind.noun if kind else "case"
+    if not _occurs(plan.undo.evidence, facts.message):
+        out.notices.append(Notice("evidence_not_found", "I did not undo anything: I could not find that request "
+                                                        "in your message."))
+        return None
+    if last is None or definition is None:
+        out.notices.append(Notice("nothing_to_undo", notice_text("nothing_to_undo", None, noun=noun)))
+        return None
+    case = facts.cases.get(str(last.get("case")))
+    inverse = definition.invert(case, last.get("data") or {}) if (definition.invert and case and last.get("direct")
+                                                                  and last.get("revision") == case.revision) else None
+    if inverse is None or inverse[0] not in facts.registry.acts:
+        out.notices.append(Notice("cannot_undo", notice_text("cannot_undo", None, case, noun=noun)))
+        return None
+    name, args = inverse
+    args, error = _validate_args(facts.registry.acts[name], args)
+    if error:
+        out.notices.append(Notice("cannot_undo", notice_text("cannot_undo", None, case, noun=noun)))
+        return None
+    return ValidatedAct("undo", name, CaseRef(id=case.id), args, plan.undo.evidence,
+                        undo_of=str(last.get("event") or ""))

@@ -1,7 +1,7 @@
 """Prompt rendering for the real model adapters (SPEC §7.1, §7.4).
 
-The wording lives in versioned template files under ``prompts/`` (``system.v1.md``,
-``user.v1.md``); this module only fills them from a ``ModelRequest``. A new wording is a new
+The wording lives in versioned template files under ``prompts/`` (``system.v2.md``,
+``user.v2.md``); this module only fills them from a ``ModelRequest``. A new wording is a new
 version of both files and a new ``PROMPT_VERSION``, so turn traces can say which one a model saw.
 
 Everything that did not come from the code or from the user's latest message (case summaries, the
@@ -20,7 +20,7 @@ from typing import Any
 
 from conversations.core.context import ModelRequest, OfferedAct, OfferedTool
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"
 
 _PROMPTS = Path(__file__).with_name("prompts")
 
@@ -40,6 +40,8 @@ def render_messages(request: ModelRequest) -> tuple[str, str]:
         active_case=request.active_case or "none",
         cases=data_json([dataclasses.asdict(case) for case in request.cases]),
         history=data_json(request.excerpt),
+        pending=data_json(request.pending),
+        recent=data_json(request.recent),
         rounds=data_json([dataclasses.asdict(record) for record in request.rounds]),
         repair=_repair_section(request.repair_error),
         message=request.message,
