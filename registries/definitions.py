@@ -8,10 +8,8 @@ reads them as plain data; the runtime calls their functions.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -226,22 +224,3 @@ class Registry:
     acts: Mapping[str, ActDefinition]
 
 
-_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-
-
-def evidence_numbers(text: str) -> list[Decimal]:
-    """The numbers the engine reads in an evidence quote ("1,200.50", "42,5", "120").
-
-    A quoted argument matches its evidence when one of these equals it numerically (SPEC §13.2);
-    a local interpreter uses the same reading to propose only amounts the reducer will accept.
-    """
-    found = []
-    for raw in _NUMBER.findall(text or ""):
-        token = raw.replace(" ", "")
-        token = token.replace(",", "") if _THOUSANDS.fullmatch(token) else token.replace(",", ".")
-        try:
-            found.append(Decimal(token))
-        except InvalidOperation:
-            continue
-    return found

@@ -31,8 +31,8 @@ from registries.definitions import (
     CommandRefused,
     PolicyKind,
     Registry,
-    evidence_numbers,
 )
+from registries.numbers import evidence_numbers
 
 from .plan import CaseRef, UserTurnPlan
 

@@ -38,6 +38,7 @@ from .reading import (
     CorrectIntent,
     HoldIntent,
     Intent,
+    NegatedIntent,
     QuestionIntent,
     Reader,
     RetractIntent,
@@ -52,6 +53,8 @@ CAPABILITIES = ("I can open claims, add/change/remove lines, submit or withdraw,
 _VERB_NAMES = {"open_claim": "open a claim", "add_line": "add a line", "update_line": "change a line",
                "remove_line": "remove a line", "submit_claim": "submit a claim", "withdraw_claim": "withdraw a claim"}
 
+_NEGATED_VERBS = {"open": "open a claim", "add": "add it", "update": "change it", "remove": "remove it",
+                  "submit": "submit it", "withdraw": "withdraw it"}
 _HOLD_VERBS = {"submit_claim": "submit", "withdraw_claim": "withdraw", "remove_line": "remove"}
 
 # what each claim phrase is replaced with in the interpreter's own prose: answers describe, never claim
@@ -221,6 +224,9 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                                                               "that is still open can be declined with its button."))
         elif isinstance(intent, QuestionIntent):
             answers.append(_answer(intent.quote(message), answer_question(intent, ctx)))
+        elif isinstance(intent, NegatedIntent):
+            answers.append(_answer(intent.quote(message), f"Alright, I will not {_NEGATED_VERBS.get(intent.verb, 'do that')}"
+                                                          "; nothing was changed."))
     return _plan(acts, retractions=retractions, corrections=corrections, constraints=constraints, answers=answers)
 
 

@@ -30,13 +30,14 @@ _NEG = r"(?:don'?t|dont|do\s+not|never|no\s+need\s+to|not|without|no|hold\s+off\
 HOLD = re.compile(
     rf"\b{_NEG}\s*(?:\w+\s+){{0,2}}?(submit\w*|send\w*\s+(?:\w+\s+){{0,3}}?(?:for\s+approval|to\s+(?:my\s+|the\s+)?"
     rf"(?:approver|manager|boss))|withdraw\w*|remov\w*|delet\w*)\b[^,;.]*"
-    r"|\b(?:keep|leave)\s+(?:it|the\s+claim|them|both)\s+(?:as\s+a\s+|in\s+)?drafts?\b[^,;.]*",
+    r"|\b(?:keep|leave)\s+(?:it|the\s+claim|them|both)\s+(?:as\s+a\s+|in\s+)?(?:drafts?|unsubmitted)\b[^,;.]*"
+    r"|^\s*(?:(?:but|and|hold\s+on|wait)[\s,]+)*not\s+(?:until|till|before)\b[^,;.]*",
     re.IGNORECASE)
 
 RETRACT = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|oops|on\s+second\s+thoughts?|hold\s+on|scratch\s+that)\b[\s,.!-]*)*"
     r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
-    r"scratch\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
+    r"scratch\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
     r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|"
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
     r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
@@ -198,6 +199,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         verb, at = verb_of(core)
     request = REQUEST_START.match(core)
     if QUESTION_START.match(core) and not request:
+        if re.search(r"\b(?:my|the|all|any)\s+(?:open|current|draft)\s+claims\b", lowered):
+            return "question", None
         if verb == "open" and "claim" in lowered and re.match(r"^(?:show|list)\b", lowered) is None:
             return "act", verb
         return "question", None
@@ -205,6 +208,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "act", verb
     if question and not (amounts or dates or categories or merchants or refs):
         return "question", None
+    if refs and amounts and re.search(r"\bto\b", core, re.IGNORECASE) and re.match(
+            r"^(?:the|line|item|entry|row|#)\b", lowered):
+        return "act", "update"  # "… and the third one to 29": a second edit, its verb said once
     if (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (amounts or dates or categories):
         if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs:
             return "act", "update"
@@ -294,6 +300,8 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
     if kind == "item" and last.kind == "question" and last.question and question:
         return True
     if kind == "item":
+        if last.kind == "act" and last.verb == "remove" and re.match(r"^\s*(?:and|&|plus)\b", text, re.IGNORECASE):
+            return not (_has_thing(last.text, today) and _has_thing(text, today, strong=True))
         if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
             # a new item names its own thing; "2 nights" or "room" only says more about the last one
             return not _has_thing(last.text, today) or not _has_thing(text, today, strong=True)

@@ -145,6 +145,50 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
     return best
 
 
+_CASE_ID = re.compile(r"\bclm_[0-9A-Za-z]{4,40}\b")
+_NAMED = re.compile(
+    r"(?:\b(?:on|to|for|in|into|onto|under|from|of)\s+(?:the\s+|my\s+|our\s+)?|\b(?:the|my|our)\s+)(?P<name>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)"
+    r"\s+(?P<noun>claim|trip|report|expense\s+report|conference|offsite|visit|roadshow)\b"
+    r"|\b(?:claim|report)\s+(?:called|named|titled)\s+[\"“']?(?P<called>[^\"”',.;!?]{1,60})",
+    re.IGNORECASE)
+_LINKING = frozenset("the a an off out of to on in from for and with at by onto into".split())
+_NOT_A_NAME = frozenset("this that the my our it new other same expense expenses draft open whole one".split())
+
+
+def named_reference(text: str, ctx: Context) -> Mention | None:
+    """A claim the user names that none of their open claims answers to: "the Vienna claim", "claim
+    clm_…", "the Bob secret trip". It is carried into the plan as written, never dropped for the
+    active claim, so the reducer refuses it by name (SPEC I8)."""
+    if m := _CASE_ID.search(text):
+        return Mention((), m.group(0), m.start(), m.end(), True)
+    m = _NAMED.search(text)
+    if m is None:
+        return None
+    if m.group("called"):
+        word, start = m.group("called").strip(), m.start("called")
+    else:
+        name = m.group("name")
+        if any(w.lower() in _LINKING for w in name.split()):
+            return None  # "take the taxi off the claim": words around a claim, not its name
+        words_ = [w for w in name.split() if w.lower() not in _NOT_A_NAME]
+        if not words_ or name.lower() in _NOT_A_NAME or all(w.lower() in lexicon.CATEGORY_WORDS for w in words_):
+            return None
+        noun = m.group("noun").lower()
+        word = name if noun in ("claim", "report", "expense report") else f"{name} {m.group('noun')}"
+        start = m.start("name")
+        if word.lower().startswith(("the ", "my ")):
+            word = word.split(" ", 1)[1]
+    return Mention((), word, start, start + len(word), True)
+
+
+def other_claim(text: str, ctx: Context) -> Claim | None:
+    """"the other claim": the one open claim that is not the active one."""
+    if not re.search(r"\bthe\s+other\s+(?:claim|one|trip|report)\b", text, re.IGNORECASE) or ctx.active is None:
+        return None
+    others = [c for c in ctx.open_claims if c.id != ctx.active.id]
+    return others[0] if len(others) == 1 else None
+
+
 def case_ref(mention: Mention, ctx: Context) -> tuple[dict[str, Any] | None, str | None]:
     """The plan's case reference for a mention, or a question back when it cannot be named safely.
 
@@ -152,6 +196,10 @@ def case_ref(mention: Mention, ctx: Context) -> tuple[dict[str, Any] | None, str
     claims the mention found (one claim, or several for a selection card); ``{"id": …}`` for a
     near-miss spelling that found exactly one claim.
     """
+    if not mention.claims:  # named, but none of the user's open claims: the reducer refuses it by name
+        if _CASE_ID.fullmatch(mention.word):
+            return {"id": mention.word}, None
+        return {"match": mention.word[:200]}, None
     if len(mention.claims) == 1:
         claim = mention.claims[0]
         needle = " ".join(mention.word.lower().split())

@@ -16,7 +16,7 @@ for _category, _words in {
              "coffee coffees cafe café snack snacks drinks supper catering",
     "travel": "travel flight flights plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar",
-    "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights",
+    "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift",
 }.items():
@@ -28,7 +28,7 @@ for _category, _words in {
 PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
 
 # words that only make a category when nothing better is said ("ticket", "night", "fee")
-WEAK_CATEGORY_WORDS = frozenset({"ticket", "tickets", "night", "nights", "stay", "room", "fee", "fees", "ride",
+WEAK_CATEGORY_WORDS = frozenset({"ticket", "tickets", "night", "nights", "nite", "nites", "stay", "room", "fee", "fees", "ride",
                                  "rides", "gas", "drinks", "food"})
 
 # the words that name an existing line by its category ("the hotel line", "the dinner"); other
@@ -79,7 +79,7 @@ CURRENCY_WORDS = {
 }
 # after a number, these make it a count, not money: "2 nights", "3 people"
 QUANTITY_UNITS = frozenset(
-    "night nights day days people person persons pax guest guests ticket tickets ride rides hour hours km "
+    "night nights nite nites nts day days people person persons pax guest guests ticket tickets ride rides hour hours km "
     "kilometre kilometres kilometer kilometers mile miles times item items line lines percent".split()
 )
 
@@ -100,7 +100,8 @@ LINE_NOUNS = r"(?:line|item|entry|row|expense|one)"
 VERBS: dict[str, tuple[str, ...]] = {
     "open": ("open", "start", "create", "begin", "set up", "setup", "make", "new"),
     "add": ("add", "put", "log", "record", "enter", "include", "plus", "throw in", "i spent", "we spent", "i paid",
-            "we paid", "i had", "we had", "i took", "we took", "i got", "bought"),
+            "we paid", "i had", "we had", "i took", "we took", "i got", "bought",
+            "took", "grabbed", "had", "got", "paid", "spent", "caught", "expensed"),
     "update": ("change", "set", "update", "correct", "fix", "adjust", "edit", "modify", "amend", "make", "move",
                "rename", "switch", "mark", "reclassify", "recategorise", "recategorize", "reduce", "increase",
                "lower", "raise", "bump", "reschedule", "redate"),

@@ -15,10 +15,11 @@ from ..exchange import reference_currencies
 from ..money import format_money
 from . import lexicon
 from .clauses import HOLD, MARKER, Clause, conflicting_verbs, evidence_bounds, verb_of
-from .context import Claim, Context, Mention, case_ref, find_mention
+from .context import Claim, Context, Mention, case_ref, find_mention, named_reference, other_claim
 from .values import (
     AmountFound,
     best_category,
+    currency_named,
     find_amounts,
     find_categories,
     find_dates,
@@ -89,6 +90,13 @@ class UnknownIntent(Intent):
 
 
 @dataclass
+class NegatedIntent(Intent):
+    """"no need to add the coffee", "don't add the parking": a request the user says not to make."""
+
+    verb: str = ""
+
+
+@dataclass
 class ContextIntent(Intent):
     greeting: bool = False
     thanks: bool = False
@@ -120,6 +128,10 @@ _LINE_WORDS = frozenset("line lines item items entry entries row one expense rec
 # words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
 _UNSURE = re.compile(r"\b(?:or(?!\s+rather)|maybe|perhaps|probably|might|not\s+sure|unsure|either|scratch|"
                      r"forget|ignore|undo|skip|wait|nope)\b|(?<=\s)no(?=\s+\d)", re.IGNORECASE)
+_NEGATED = re.compile(r"^\s*(?:(?:oh|ok|okay|and|but|so|please|pls)[\s,]+)*(?:there\s+is\s+)?(?:no\s+need\s+(?:to|for)|"
+                      r"don'?t|dont|do\s+not|never|you\s+(?:don'?t|do\s+not)\s+(?:need|have)\s+to|"
+                      r"i\s+(?:don'?t|do\s+not)\s+(?:want|need)\s+(?:you\s+)?to|no\s+(?=add|submit|remove|delete))\s*",
+                      re.IGNORECASE)
 _CONDITION = re.compile(r"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)|after\s+(?:i|we)\b|"
                         r"when\s+(?:i|we)\b|unless|only\s+if|if\s+(?:i|it|the|that|you|we|there)\b|"
                         r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
@@ -216,6 +228,8 @@ class Reader:
             return intent
         if kind == "act" and _CONDITION.search(text):
             return UnknownIntent(start, end)  # "submit it, but not before I check it": no act on a condition
+        if kind == "act" and (negated := _NEGATED.match(text)) and verb_of(text[negated.end():])[0] is not None:
+            return NegatedIntent(start, end, verb=verb_of(text[negated.end():])[0] or "")
         if kind == "act" and self._muddled(clause.verb or "", text[m.end():] if (m := MARKER.match(text)) else text):
             return UnknownIntent(start, end)
         if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text):
@@ -225,6 +239,16 @@ class Reader:
             return self._act(clause.verb or "", text, start, end)
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
             return self._add(text, start, end)
+        if kind == "item" and self.last_act is not None and self.last_act.act == "remove_line" and not find_amounts(
+                text):
+            intent = self._remove(text, start, end)  # "delete the cabify and the dinner": a second removal
+            self.last_act = intent
+            return intent
+        if kind == "item" and self._statement(text):
+            # "taxi 23.40 yesterday", "grabbed lunch today 14.20": an expense stated without a verb
+            intent = self._add(text, start, end)
+            self.last_act = intent
+            return intent
         if kind == "item" and _NEW_ITEM.match(self.message[clause.start:end]):
             # "and a taxi from the airport, 31,50 €": one more expense, said without a verb
             intent = self._add(text, start, end)
@@ -233,6 +257,17 @@ class Reader:
         return UnknownIntent(start, end)
 
     # ------------------------------------------------------------------ helpers
+
+    def _statement(self, text: str) -> bool:
+        """An expense said without a verb: a thing bought and one amount, nothing that refers back."""
+        if _UNSURE.search(text) or _CONDITION.search(text) or re.search(
+                r"\b(?:don'?t|do\s+not|never|no\s+need|not)\b|\?", text, re.IGNORECASE):
+            return False
+        dates = find_dates(text, self.ctx.today)
+        masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in find_line_refs(text)])
+        if find_line_refs(text) or re.match(r"^\s*(?:the|that|this|my)\b", text, re.IGNORECASE):
+            return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess
+        return len(find_amounts(_blank_not_values(masked))) >= 1
 
     def _shift(self, mention: Mention, offset: int) -> Mention:
         return Mention(mention.claims, mention.word, mention.start + offset, mention.end + offset, mention.exact)
@@ -249,6 +284,12 @@ class Reader:
             dict[str, Any] | None, Claim | None, str | None, Mention | None]:
         """(case reference, the claim when known, a question back, the mention) for an act on a claim."""
         mention = self._mention_in(text, start)
+        if mention is None and (other := other_claim(text, self.ctx)) is not None:
+            at = re.search(r"\bthe\s+other\b", text, re.IGNORECASE)
+            mention = Mention((other,), other.title, start + at.start(), start + at.end(), False)
+        if mention is None and (named := named_reference(text, self.ctx)) is not None:
+            mention = self._shift(named, start)  # named, but not one of the user's claims: carried as written
+            self.mention = mention
         if mention is None and self.opened is not None and new_claim_ok:
             return None, None, None, None  # the claim this message opens
         mention = mention or self.mention
@@ -293,7 +334,9 @@ class Reader:
                     allowed |= {w.lower() for w in re.findall(r"[\w'-]+", str(line.get("merchant") or ""))}
         if family == "remove":
             allowed |= set(lexicon.CATEGORY_WORDS) | _LINE_WORDS
-        masked = mask(text, [(r.start, r.end) for r in find_line_refs(text)] if family == "remove" else [])
+        named = named_reference(text, self.ctx)
+        masked = mask(text, ([(r.start, r.end) for r in find_line_refs(text)] if family == "remove" else [])
+                      + ([(named.start, named.end)] if named else []))
         for w in re.findall(r"[A-Za-zÀ-ÿ0-9'’-]+", masked):
             word = plain(w)
             if not word or word in allowed or word in lexicon.FILLER:
@@ -352,12 +395,19 @@ class Reader:
             code = _currency_code(m.group(1))
             if code:
                 currency_text = (m, code)
+        named = currency_named(text)
+        if named is not None:  # "in Egyptian pounds", "(PLN)": the name decides, and leaves the title
+            code, at, to = named
+            currency_text = (re.match(r"(.*)", text[at:to]), code)
+            text = text[:at].rstrip(" ,(-–") + text[to:]
+            text = re.sub(r"\s+(?:in|with\s+currency|currency)\s*$", "", text, flags=re.IGNORECASE)
         title = _title(text)
         if currency_text is not None:
             m, code = currency_text
             if code not in reference_currencies():
                 intent.problem = (f"Claims can be kept in {', '.join(reference_currencies())}; "
-                                  f"{m.group(1)} is not one of them. Which currency should the claim use?")
+                                  f"{m.group(1)} is not one of them, so I did not open the claim. "
+                                  "Which of these currencies should it use?")
                 return intent
             intent.args["currency"] = code
         if not title:
@@ -543,10 +593,13 @@ class Reader:
         pinned by id, so the ordinal can never land on another claim.
         """
         refs = find_line_refs(text)
+        if refs and refs[0].ordinal is not None:
+            return refs[0].ordinal, None, None, f"line {refs[0].ordinal}"
+        if mention is not None and not mention.claims:
+            return None, None, (f"I could not find a claim of yours called “{mention.word}”, so I changed nothing. "
+                                f"Your open claims: {', '.join(c.title for c in self.ctx.open_claims) or 'none'}."), ""
         if refs:
             found = refs[0]
-            if found.ordinal is not None:
-                return found.ordinal, None, None, f"line {found.ordinal}"
             if claim is None:
                 return None, None, "Which claim's last line do you mean?", "last line"
             if not claim.lines:
@@ -681,7 +734,10 @@ class Reader:
         assert m is not None
         words_ = m.group(0).lower()
         acts = []
-        if re.search(r"\b(?:submit\w*|send\w*|drafts?)\b", words_):
+        if re.match(r"^\s*(?:(?:but|and|hold\s+on|wait)[\s,]+)*not\s+(?:until|till|before)\b", words_) and (
+                self.last_act is not None):
+            acts.append(self.last_act.act)  # "submit it, not until I attach the receipts": holds what it follows
+        if re.search(r"\b(?:submit\w*|unsubmitted|send\w*|drafts?)\b", words_):
             acts.append("submit_claim")
         if re.search(r"\bwithdraw\w*\b", words_):
             acts.append("withdraw_claim")
@@ -743,6 +799,8 @@ def _near(a: str, b: str) -> bool:
 def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
                    for_update: bool = False) -> tuple[AmountFound | None, str | None]:
     """The one amount a clause gives, or a question back (none, several, unreadable)."""
+    if not amounts and re.search(r"(?:^|[\s(])(?:-|−|minus\s+)\s?[€$£¥]?\d", text):
+        return None, "An expense amount must be more than zero, so I did not take a negative one. What was the amount?"
     if not amounts:
         return None, (f"How much was {_the(what)}? Tell me the amount, e.g. “42.50”." if not for_update
                       else f"What is the new amount in “{text}”?")
@@ -756,6 +814,8 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
         listed = ", ".join(a.text.strip() for a in pool)
         return None, f"“{text}” has more than one amount ({listed}); which one is it?"
     chosen = pool[0]
+    if chosen.amount is None and re.fullmatch(r"[^\d]*0+(?:[.,]0+)?[^\d]*", chosen.text.strip()):
+        return None, "An amount of zero cannot be claimed. What was the amount?"
     if chosen.amount is None:
         return None, (f"I could not read “{chosen.text.strip()}” as an amount: use at most two decimals, "
                       "below 1,000,000, e.g. “42.50”.")

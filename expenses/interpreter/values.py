@@ -13,11 +13,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from functools import cache
+
 import dateparser
+from babel import Locale
+from babel.numbers import get_currency_name
 from price_parser import Price
 from rapidfuzz import fuzz, process
 
-from registries import evidence_numbers
+from registries import evidence_numbers, number_words, quantity_products
 
 from ..money import is_iso_currency
 from . import lexicon
@@ -54,7 +58,7 @@ _DATE_PATTERNS = [
     ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w])", re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     ("relative", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.IGNORECASE)),
-    ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night)\b",
+    ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|last\s+nite|last\s+nyt|ystrdy|yest|tonite|2nite)\b",
                             re.IGNORECASE)),
     ("ago", re.compile(r"\b(\d{1,2}|a|an|one|two|three|four|five|six|seven)\s+(day|week)s?\s+ago\b", re.IGNORECASE)),
     ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)),
@@ -103,7 +107,7 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
     elif kind == "relative":
         if "before" in words:
             value = today - timedelta(days=2)
-        elif words in ("yesterday", "yday") or words == "last night" or words.endswith("last night"):
+        elif words in ("yesterday", "yday", "yest", "ystrdy") or words.startswith("last"):
             value = _parse("yesterday", today)
         else:
             value = _parse("today", today)
@@ -160,8 +164,37 @@ class AmountFound(Found):
 
 
 def find_amounts(text: str) -> list[AmountFound]:
-    """Numbers that may be money in ``text`` (already masked of dates and line references)."""
+    """Numbers that may be money in ``text`` (already masked of dates and line references).
+
+    A quantity times a unit price ("2 nights at 150 each") is one amount, the product; numbers in
+    words ("fifty euros", "twenty-five") count like digits. Both are read the way the reducer reads
+    evidence (``registries.numbers``), so a proposed amount is always one it finds.
+    """
     found: list[AmountFound] = []
+    for product in quantity_products(text):
+        raw = text[product.start:product.end]
+        code = next((lexicon.CURRENCY_SYMBOLS[ch] for ch in raw if ch in lexicon.CURRENCY_SYMBOLS), None)
+        for word in re.findall(r"[A-Za-z]+", raw):
+            code = code or (_currency_word(word, strict_case=False) if word.lower() in lexicon.CURRENCY_WORDS else None)
+        found.append(AmountFound(product.start, product.end, raw, _amount_of(str(product.value)), code, True))
+    text = mask(text, [(f.start, f.end) for f in found])
+    for number in number_words(text):
+        raw = text[number.start:number.end]
+        currency = None
+        if am := _AFTER.match(text[number.end:]):
+            currency = lexicon.CURRENCY_SYMBOLS.get(am.group(1)) or _currency_word(am.group(1), strict_case=False)
+        before = text[:number.start]
+        marked = currency is not None or bool(re.search(
+            r"\b(?:for|of|costing|cost|costs|was|is|be|to|paid|spent|total|came\s+to)\s*:?\s*$", before, re.IGNORECASE))
+        following = re.match(r"\s*([A-Za-z]+)", text[number.end:])
+        if following and following.group(1).lower() in lexicon.QUANTITY_UNITS:
+            continue  # "four nights": a count
+        if not marked and (number.value < 10 or (following and following.group(1).lower() not in ("for", "and",
+                                                                                                "yesterday", "today"))):
+            continue  # "two coffees", "one taxi": a count, not money
+        end = number.end + (am.end(1) if currency and am else 0)
+        found.append(AmountFound(number.start, end, text[number.start:end], _amount_of(str(number.value)),
+                                 currency, marked))
     for m in _NUMBER.finditer(text):
         start, end = m.start(), m.end()
         currency, marked = None, False
@@ -186,7 +219,7 @@ def find_amounts(text: str) -> list[AmountFound]:
         counted = (not marked and m.group(1).isdigit() and int(m.group(1)) < 100 and following is not None
                    and following.group(1).isalpha())
         found.append(AmountFound(start, end, raw, _amount_of(raw), currency, marked, counted))
-    return found
+    return sorted(found, key=lambda f: f.start)
 
 
 def _currency_word(word: str, *, strict_case: bool) -> str | None:
@@ -222,6 +255,33 @@ def quotable(amount: Decimal, evidence: str) -> bool:
 def money_text(amount: Decimal) -> str:
     """The canonical argument form: ``Decimal('42.5')`` → ``"42.50"``."""
     return str(amount.quantize(Decimal("0.01")))
+
+
+# --------------------------------------------------------------------------- currency names
+
+
+@cache
+def _currency_names() -> tuple[tuple[str, str], ...]:
+    """(lower-case English name, ISO code), longest first: "egyptian pounds", "swiss franc", … (babel's CLDR data)."""
+    names: dict[str, str] = {}
+    for code in Locale.parse("en").currencies:
+        for count in (1, 2):
+            name = get_currency_name(code, count=count, locale="en").lower()
+            if " " in name:  # single words ("euro", "pound") are the lexicon's: they name the common currency
+                names.setdefault(name, code)
+    return tuple(sorted(names.items(), key=lambda item: -len(item[0])))
+
+
+def currency_named(text: str) -> tuple[str, int, int] | None:
+    """A currency the text names in words or as a code in brackets: ("EGP", start, end) for "Egyptian pounds"."""
+    lowered = text.lower()
+    for name, code in _currency_names():
+        if (m := re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered)):
+            return code, m.start(), m.end()
+    if m := re.search(r"\(\s*([A-Z]{3})\s*\)", text):
+        if is_iso_currency(m.group(1)):
+            return m.group(1), m.start(), m.end()
+    return None
 
 
 # --------------------------------------------------------------------------- line references

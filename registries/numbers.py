@@ -1,0 +1,105 @@
+"""The engine's one reading of numbers in a user's words (SPEC §13.2), shared by the reducer and any
+local interpreter, so an interpreter proposes only amounts the reducer will find in the evidence.
+
+- digits in the usual notations: ``120``, ``42,5``, ``1,200.50``, ``1.250,00``, ``1 200``;
+- number words (``fifty``, ``twenty-five``, ``a hundred and twenty``), read by ``text2num``;
+- a quantity times a unit price (``2 nights at 150 each``, ``3 x 12``, ``2 nights @ 95``): the
+  product is a number the user stated, as arithmetic on their own numbers.
+
+Plain Python, no Django: the pure core imports it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from text_to_num import text2num
+
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|(?<![\w.])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?"
+                     r"|\d+(?:[.,]\d+)?")
+_EUROPEAN = re.compile(r"\d{1,3}(?:\.\d{3})+,\d{1,2}")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+          "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand").split()
+_WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s-]+)(?:{'|'.join(_UNITS)}))*\b",
+                       re.IGNORECASE)
+
+_QTY_UNIT = (r"(?:nights?|nites?|nts|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
+             r"coffees?|lunch(?:es)?|dinners?|breakfasts?|meals?|taxis?|trips?|x|×)")
+_PRICE = r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?:\s?(?:€|eur|euros?|usd|\$|gbp|£))?"
+_PRODUCT = re.compile(
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
+    rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"
+    rf"person|head)|/\s?\w+|pp|p\.p\.))?",
+    re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class NumberFound:
+    start: int
+    end: int
+    value: Decimal
+    words: bool = False  # written in words ("fifty")
+    product: bool = False  # a quantity times a unit price
+
+
+def _decimal(raw: str) -> Decimal | None:
+    token = raw.replace(" ", "")
+    if _EUROPEAN.fullmatch(token):
+        token = token.replace(".", "").replace(",", ".")
+    elif _THOUSANDS.fullmatch(token):
+        token = token.replace(",", "")
+    else:
+        token = token.replace(",", ".")
+    try:
+        return Decimal(token)
+    except InvalidOperation:
+        return None
+
+
+def word_number(text: str) -> int | None:
+    """``"twenty-five"`` → 25, ``"a hundred and twenty"`` → 120; None when the words are no one number."""
+    words = re.sub(r"^an?\s+", "one ", text.strip().lower())
+    try:
+        return int(text2num(words, "en"))
+    except (ValueError, TypeError):
+        return None
+
+
+def number_words(text: str) -> list[NumberFound]:
+    found = []
+    for m in _WORD_RUN.finditer(text or ""):
+        value = word_number(m.group(0))
+        if value is not None:
+            found.append(NumberFound(m.start(), m.end(), Decimal(value), words=True))
+    return found
+
+
+def quantity_products(text: str) -> list[NumberFound]:
+    """``2 nights at 150 each`` → 300 (the whole phrase); ``for`` needs ``each``/``per …`` to be a unit price."""
+    found = []
+    for m in _PRODUCT.finditer(text or ""):
+        if m.group("for") and not m.group("each"):
+            continue
+        raw_n = m.group("n")
+        n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
+        price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
+        if not n or n < 2 or price is None:
+            continue
+        found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True))
+    return found
+
+
+def evidence_numbers(text: str) -> list[Decimal]:
+    """The numbers the engine reads in an evidence quote ("1,200.50", "42,5", "fifty", "2 nights at 150 each").
+
+    A quoted argument matches its evidence when one of these equals it numerically (SPEC §13.2);
+    a local interpreter uses the same reading to propose only amounts the reducer will accept.
+    """
+    found = [value for raw in _NUMBER.findall(text or "") if (value := _decimal(raw)) is not None]
+    found += [n.value for n in number_words(text)]
+    found += [n.value for n in quantity_products(text)]
+    return found
