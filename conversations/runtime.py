@@ -699,7 +699,9 @@ def _model_request(turn: Turn, conversation: Conversation, actor: Actor, today: 
     return ModelRequest(message=turn.text, mode=mode, today=today, timezone=actor.timezone, username=actor.username,
                         active_case=conversation.active_case_id, cases=summaries, read_tools=tools, acts=acts,
                         rounds=[], excerpt=list(reversed(excerpt)), pending=conversation.pending,
-                        recent=_recent_effects(conversation, turn))
+                        recent=_recent_effects(conversation, turn),
+                        open_cards=[{"id": i.id, "kind": i.kind, "case": i.case_id} for i in Interaction.objects.filter(
+                            conversation=conversation, status=Interaction.Status.PENDING).only("id", "kind", "case")])
 
 
 def _recent_effects(conversation: Conversation, turn: Turn) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ _QTY_UNIT = (r"(?:nights?|nites?|nts|days?|people|persons?|pax|guests?|tickets?|
              r"coffees?|lunch(?:es)?|dinners?|breakfasts?|meals?|taxis?|trips?|x|×)")
 _PRICE = r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?:\s?(?:€|eur|euros?|usd|\$|gbp|£))?"
 _PRODUCT = re.compile(
-    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
     rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"
     rf"person|head)|/\s?\w+|pp|p\.p\.))?",
     re.IGNORECASE)

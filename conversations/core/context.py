@@ -69,6 +69,8 @@ class ModelRequest:
     # what the previous turns of this conversation committed, newest last:
     # [{"act", "case", "event", "line_id", "data"}]: what "that one", "make that 18" refer to
     recent: list[dict[str, Any]] = field(default_factory=list)
+    # the conversation's cards still waiting for a click: [{"id", "kind", "case"}] (typed text never answers one)
+    open_cards: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def reads_allowed(self) -> bool:

@@ -42,6 +42,7 @@ def render_messages(request: ModelRequest) -> tuple[str, str]:
         history=data_json(request.excerpt),
         pending=data_json(request.pending),
         recent=data_json(request.recent),
+        open_cards=data_json(request.open_cards),
         rounds=data_json([dataclasses.asdict(record) for record in request.rounds]),
         repair=_repair_section(request.repair_error),
         message=request.message,

@@ -30,6 +30,7 @@ from typing import Any
 
 from .clauses import split
 from .context import Context, read_key
+from .followups import follow_up, plan_json
 from .questions import answer as answer_question
 from .questions import day, money
 from .reading import (
@@ -74,6 +75,8 @@ def interpret(request: Any) -> str:
                                           + CAPABILITIES)])
     if "\x00" in ctx.message:  # no quote may carry it, and no answer can be built around it
         return _not_understood(ctx, None)
+    if (follow := follow_up(ctx)) is not None:
+        return plan_json(follow)
     intents = Reader(ctx).read(split(ctx.message, ctx.today))
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
@@ -187,12 +190,21 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
     corrections: list[dict[str, Any]] = []
     constraints: list[dict[str, Any]] = []
     answers: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
     number = 0
     for intent in intents:
         if isinstance(intent, ActIntent):
             if intent.problem:
+                if intent.retracted and not any(a.get("text", "").startswith("Alright") for a in answers):
+                    answers.append(_answer(intent.quote(message), "Alright, I left it as it is; nothing was changed."))
                 if not intent.retracted:
                     answers.append(_answer(intent.quote(message), _problem_text(intent, ctx)))
+                    if intent.missing and not pending:
+                        # the question stays open for the next message (server state, SPEC §7.1)
+                        pending.append({"question": neutral(_printable(intent.problem))[:2000], "act": intent.act,
+                                        "missing": [intent.missing],
+                                        **({"options": [str(o) for o in intent.options]} if intent.options else {}),
+                                        **({"case": intent.ref} if intent.ref and intent.act != "open_claim" else {})})
                 continue
             number += 1
             intent.id = f"a{number}"
@@ -227,7 +239,11 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
         elif isinstance(intent, NegatedIntent):
             answers.append(_answer(intent.quote(message), f"Alright, I will not {_NEGATED_VERBS.get(intent.verb, 'do that')}"
                                                           "; nothing was changed."))
-    return _plan(acts, retractions=retractions, corrections=corrections, constraints=constraints, answers=answers)
+    plan = json.loads(_plan(acts, retractions=retractions, corrections=corrections, constraints=constraints,
+                            answers=answers))
+    if pending and len(intents) == 1 + sum(isinstance(i, ContextIntent) for i in intents):
+        plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
+    return json.dumps(plan, ensure_ascii=False)
 
 
 def _problem_text(intent: ActIntent, ctx: Context) -> str:

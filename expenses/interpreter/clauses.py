@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from . import lexicon
 from .values import find_amounts, find_categories, find_dates, find_line_refs, find_merchants, mask
 
@@ -66,7 +68,11 @@ REQUEST_START = re.compile(
 
 _SENTENCE_END = re.compile(r"[!?;\n]+|\.(?!\d)(?=\s|$)")
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
-_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and|then|also|but|plus)\b)",
+_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and|then|also|but|plus)\b)"
+                   # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
+                   r"|\s+(?=(?:actually|no\s+wait|wait|hmm+|on\s+second\s+thoughts?)\s+(?:no\b|nah\b|leave|never|"
+                   r"forget|don'?t|keep|scratch|ignore|cancel|skip))"
+                   r"|\s+(?=(?:never\s*mind|nvm|forget\s+it|scratch\s+that|leave\s+it\s+as\s+(?:it\s+)?is)\b)",
                    re.IGNORECASE)
 
 
@@ -96,6 +102,8 @@ def verb_of(core: str) -> tuple[str | None, int]:
         m = re.search(rf"(?<![\w'-]){re.escape(typo)}(?![\w'-])", lowered)
         if m and (best[0] < 0 or m.start() < best[0]):
             best = (m.start(), next(f for f, vs in lexicon.VERBS.items() if verb in vs))
+    if best[0] < 0:
+        best = _near_verb(core) or best
     if best[0] < 0 and re.match(r"^(?:spent|paid|expense)\b(?!\s+(?:claim|report))", lowered):
         best = (0, "add")
     m = re.search(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)
@@ -105,6 +113,22 @@ def verb_of(core: str) -> tuple[str | None, int]:
             lowered):
         return None, -1
     return best[1], best[0]
+
+
+_FUZZY_VERBS = {v: family for family, verbs in lexicon.VERBS.items() for v in verbs if " " not in v and len(v) >= 5}
+
+
+def _near_verb(core: str) -> tuple[int, str | None] | None:
+    """A misspelt action verb ("chnge", "delte", "submitt"): one edit from exactly one verb family, and
+    not a word the lexicon knows as something else."""
+    for m in re.finditer(r"[a-z]{4,}", core.lower()):
+        word = m.group(0)
+        if word in lexicon.CATEGORY_WORDS or word in lexicon.FILLER or word in lexicon.COMMON_WORDS:
+            continue
+        families = {family for verb, family in _FUZZY_VERBS.items() if DamerauLevenshtein.distance(word, verb) <= 1}
+        if len(families) == 1:
+            return m.start(), families.pop()
+    return None
 
 
 _APPROVAL_CONTEXT = re.compile(r"\b(?:for\s+approval|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss)|off)\b",

@@ -51,6 +51,9 @@ class Context:
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # read key -> result entry
     rejected: list[str] = field(default_factory=list)  # errors of rejected read rounds
     has_rounds: bool = False
+    pending: dict[str, Any] | None = None  # the question the last reply left open, with its "message"
+    recent: list[dict[str, Any]] = field(default_factory=list)  # what the last turn with an effect committed
+    open_cards: list[dict[str, Any]] = field(default_factory=list)  # cards waiting for a click
 
     @classmethod
     def of(cls, request: Any) -> Context:
@@ -73,7 +76,10 @@ class Context:
                   acts=frozenset(a.name for a in getattr(request, "acts", None) or []),
                   tools=frozenset(t.name for t in getattr(request, "read_tools", None) or []),
                   reads_allowed=bool(getattr(request, "reads_allowed", False)),
-                  calls_left=int(getattr(request, "calls_left", 0) or 0))
+                  calls_left=int(getattr(request, "calls_left", 0) or 0),
+                  pending=dict(getattr(request, "pending", None) or {}) or None,
+                  recent=list(getattr(request, "recent", None) or []),
+                  open_cards=list(getattr(request, "open_cards", None) or []))
         for record in getattr(request, "rounds", None) or []:
             ctx.has_rounds = True
             if getattr(record, "status", "ok") != "ok":

@@ -134,3 +134,22 @@ GENERIC_TITLE_WORDS = frozenset(
     "expenses offsite meeting meetings week team client clients business project q1 q2 q3 q4 summit workshop "
     "november december january february march april may june july august september october".split()
 )
+
+# single words for currencies no claim can be kept in: "a claim for Delhi in rupees" is refused, never EUR
+OTHER_CURRENCY_WORDS = {
+    "rupees": "INR", "rupee": "INR", "reais": "BRL", "real": "BRL", "pesos": "MXN", "peso": "MXN", "rand": "ZAR",
+    "lira": "TRY", "liras": "TRY", "yuan": "CNY", "renminbi": "CNY", "won": "KRW", "dirhams": "AED", "dirham": "AED",
+    "baht": "THB", "ringgit": "MYR", "shekels": "ILS", "shekel": "ILS", "roubles": "RUB", "rubles": "RUB",
+    "forint": "HUF", "forints": "HUF", "lei": "RON", "dinars": "KWD", "riyals": "SAR", "riyal": "SAR",
+}
+
+# everyday words a fuzzy match must leave alone (they are one edit away from a category noun)
+COMMON_WORDS = frozenset(
+    "tax taxes text tail bus but bust busy hot hote note notes hole host most post room rooms mail meal mean "
+    "meat real rail sail fail mall hall call tall toll tell well fuel full feel fee fees free tree three there "
+    "here hear dinar diner inner winner lunar launch bunch munch punch brunch cab can cap car cat cafe care card "
+    "train trail trial brain drain gain rain again stay star stop step ride rode wide side tide hide food good "
+    "wood mood fool pool coach couch beach reach teach ticket pocket rocket night light right fight might sight "
+    "eight flight slight weight visa vista misc fuel duel drinks drink think thing things office airport station "
+    "home work client team dinner".split()
+)

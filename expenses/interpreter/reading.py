@@ -14,7 +14,7 @@ from typing import Any
 from ..exchange import reference_currencies
 from ..money import format_money
 from . import lexicon
-from .clauses import HOLD, MARKER, Clause, conflicting_verbs, evidence_bounds, verb_of
+from .clauses import HOLD, MARKER, Clause, _near_verb, conflicting_verbs, evidence_bounds, verb_of
 from .context import Claim, Context, Mention, case_ref, find_mention, named_reference, other_claim
 from .values import (
     AmountFound,
@@ -56,6 +56,8 @@ class ActIntent(Intent):
     currency: str | None = None  # a currency the user wrote next to the amount
     id: str | None = None
     retracted: bool = False
+    missing: str | None = None  # what the problem asks for ("amount", "category", "line", "title", "currency")
+    options: list[int] = field(default_factory=list)  # the lines a "which line?" question lists
 
 
 @dataclass
@@ -184,8 +186,10 @@ def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
 class Reader:
     """Reads the clauses of one message in order, carrying what earlier clauses established."""
 
-    def __init__(self, ctx: Context):
+    def __init__(self, ctx: Context, overrides: dict[str, Any] | None = None):
         self.ctx = ctx
+        # the answer to a pending question, filling what the earlier message lacked ({"amount": AmountFound})
+        self.overrides = overrides or {}
         self.message = ctx.message
         self.mention: Mention | None = None  # the claim named earlier in the message
         self.opened: ActIntent | None = None  # an open_claim earlier in the message
@@ -343,7 +347,7 @@ class Reader:
                 continue
             if any(word == v or word in v.split() for verbs in lexicon.VERBS.values() for v in verbs):
                 continue
-            if word in lexicon.VERB_TYPOS:
+            if word in lexicon.VERB_TYPOS or _near_verb(word) is not None:
                 continue
             mention = find_mention(w, self.ctx.claims)
             if mention is not None:
@@ -395,6 +399,8 @@ class Reader:
             code = _currency_code(m.group(1))
             if code:
                 currency_text = (m, code)
+        if "currency" in self.overrides and not self.overrides["currency"]:
+            self.overrides.pop("currency")
         named = currency_named(text)
         if named is not None:  # "in Egyptian pounds", "(PLN)": the name decides, and leaves the title
             code, at, to = named
@@ -404,13 +410,26 @@ class Reader:
         title = _title(text)
         if currency_text is not None:
             m, code = currency_text
+            code = self.overrides.get("currency", code)
             if code not in reference_currencies():
+                intent.args["title"] = title or self.overrides.get("title", "")
+                intent.missing = "currency"
                 intent.problem = (f"Claims can be kept in {', '.join(reference_currencies())}; "
                                   f"{m.group(1)} is not one of them, so I did not open the claim. "
                                   "Which of these currencies should it use?")
                 return intent
             intent.args["currency"] = code
+        title = title or self.overrides.get("title", "")
+        if currency_text is None and self.overrides.get("currency"):
+            code = self.overrides["currency"]
+            if code not in reference_currencies():
+                intent.missing = "currency"
+                intent.problem = (f"Claims can be kept in {', '.join(reference_currencies())}; {code} is not one of "
+                                  "them, so I did not open the claim. Which of these currencies should it use?")
+                return intent
+            intent.args["currency"] = code
         if not title:
+            intent.missing = "title"
             intent.problem = ("What should the new claim be called? For example: "
                               "“open a claim called Berlin trip in EUR”.")
             return intent
@@ -445,12 +464,17 @@ class Reader:
             return intent
         amounts = find_amounts(_blank_not_values(masked))
         chosen, amount_problem = _choose_amount(amounts, text, what=merchant or category or "the expense")
+        if "amount" in self.overrides:
+            chosen, amount_problem = self.overrides["amount"], None
+        if category is None and "category" in self.overrides:
+            category = self.overrides["category"]
         if amount_problem:
-            intent.problem = amount_problem
+            intent.problem, intent.missing = amount_problem, "amount" if not amounts else None
             return intent
         if category is None:
             intent.problem = (f"What kind of expense is “{text}”: travel, hotel, meals, taxi or other? "
                               "I did not add it yet.")
+            intent.missing = "category"
             return intent
         date_values = {d.value for d in dates}
         if None in date_values:
@@ -467,7 +491,8 @@ class Reader:
         if date_values:
             intent.args["date"] = date_values.pop()
         intent.currency = chosen.currency
-        self._check_currency(intent, chosen)
+        if "amount" not in self.overrides:
+            self._check_currency(intent, chosen)
         return intent
 
     def _claim_currency(self, intent: ActIntent) -> str | None:
@@ -496,7 +521,7 @@ class Reader:
             intent.problem = (f"{title} is kept in {claim_currency}, and {amount.currency} is not a currency the "
                               f"reference rates cover; tell me the amount in {claim_currency}.")
             return
-        intent.problem = f"{title} is kept in {claim_currency}."
+        intent.problem, intent.missing = f"{title} is kept in {claim_currency}.", "amount"
         intent.read = {"tool": "exchange_rate", "args": {
             "from": amount.currency, "to": claim_currency, "amount": intent.args["amount"],
             **({"date": intent.args["date"]} if intent.args.get("date") else {})}}
@@ -526,6 +551,8 @@ class Reader:
         intent.label = label
         if problem or line_problem:
             intent.problem = problem or line_problem
+            intent.missing = "line" if line_problem and not problem else None
+            intent.options = list(getattr(self, "options", []) or [])
             return intent
         if line_claim is not None and (ref is None or "match" in ref and mention and not mention.exact):
             ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
@@ -578,6 +605,8 @@ class Reader:
         intent.label = label
         if problem or line_problem:
             intent.problem = problem or line_problem
+            intent.missing = "line" if line_problem and not problem else None
+            intent.options = list(getattr(self, "options", []) or [])
             return intent
         if line_claim is not None and ref is None:
             ref = {"id": line_claim.id}
@@ -592,6 +621,9 @@ class Reader:
         A line named by merchant or category is looked up in the claim's view; the claim is then
         pinned by id, so the ordinal can never land on another claim.
         """
+        if "line" in self.overrides:
+            ordinal = self.overrides["line"]
+            return ordinal, claim, None, f"line {ordinal}"
         refs = find_line_refs(text)
         if refs and refs[0].ordinal is not None:
             return refs[0].ordinal, None, None, f"line {refs[0].ordinal}"
@@ -599,7 +631,6 @@ class Reader:
             return None, None, (f"I could not find a claim of yours called “{mention.word}”, so I changed nothing. "
                                 f"Your open claims: {', '.join(c.title for c in self.ctx.open_claims) or 'none'}."), ""
         if refs:
-            found = refs[0]
             if claim is None:
                 return None, None, "Which claim's last line do you mean?", "last line"
             if not claim.lines:
@@ -633,6 +664,7 @@ class Reader:
             return None, None, f"Lines of more than one claim match “{words_used}”: {names}. Which claim?", words_used
         found_claim, ordinals = matches[0]
         if len(ordinals) > 1:
+            self.options = ordinals
             return None, None, (f"Several lines of “{found_claim.title}” match “{words_used}”: "
                                 f"{list_lines(found_claim, ordinals)}. Which one do you mean? Say “line "
                                 f"{ordinals[0]}” or “line {ordinals[1]}”."), words_used

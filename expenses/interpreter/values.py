@@ -12,14 +12,14 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-
 from functools import cache
 
 import dateparser
 from babel import Locale
 from babel.numbers import get_currency_name
 from price_parser import Price
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, number_words, quantity_products
 
@@ -62,6 +62,8 @@ _DATE_PATTERNS = [
                             re.IGNORECASE)),
     ("ago", re.compile(r"\b(\d{1,2}|a|an|one|two|three|four|five|six|seven)\s+(day|week)s?\s+ago\b", re.IGNORECASE)),
     ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)),
+    ("weekday", re.compile(r"\b(?:(last|this\s+past|past|on|this)\s+)(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b\.?",
+                           re.IGNORECASE)),
     ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
 ]
@@ -117,7 +119,8 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
         value = _parse(f"{count} {unit}{'s' if count > 1 else ''} ago", today)
     elif kind == "weekday":
         qualifier = (m.group(1) or "").lower()
-        wanted = _WEEKDAYS.index(m.group(2).lower())
+        word = m.group(2).lower()
+        wanted = next(n for n, name in enumerate(_WEEKDAYS) if name.startswith(word[:3]))
         back = (today.weekday() - wanted) % 7
         if back == 0 and qualifier in ("last", "this past", "past"):
             back = 7
@@ -278,6 +281,8 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
     for name, code in _currency_names():
         if (m := re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered)):
             return code, m.start(), m.end()
+    if m := re.search(rf"\bin\s+({'|'.join(lexicon.OTHER_CURRENCY_WORDS)})\b", lowered):
+        return lexicon.OTHER_CURRENCY_WORDS[m.group(1)], m.start(1), m.end(1)
     if m := re.search(r"\(\s*([A-Z]{3})\s*\)", text):
         if is_iso_currency(m.group(1)):
             return m.group(1), m.start(), m.end()
@@ -324,7 +329,12 @@ def find_line_refs(text: str) -> list[LineFound]:
 # --------------------------------------------------------------------------- words, categories, merchants
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’&.-]*[A-Za-zÀ-ÿ]|[A-Za-zÀ-ÿ]")
-_FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 5]
+_FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 4]
+# words that are spelt right as they are: never "corrected" into a category noun ("cafe" stays, "tax" too)
+_KNOWN_WORDS = frozenset(
+    set(lexicon.FILLER) | set(lexicon.CURRENCY_WORDS) | set(lexicon.QUANTITY_UNITS) | set(lexicon.ORDINAL_WORDS)
+    | set(lexicon.NUMBER_WORDS) | {w for verbs in lexicon.VERBS.values() for v in verbs for w in v.split()}
+    | set(lexicon.COMMON_WORDS))
 
 
 def plain(word: str) -> str:
@@ -348,12 +358,21 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     for w in words(text):
         word = plain(w.text)
         category = lexicon.CATEGORY_WORDS.get(word)
-        if category is None and len(word) >= 6 and word not in known:
-            hit = process.extractOne(word, _FUZZY_CATEGORY_WORDS, scorer=fuzz.ratio, score_cutoff=86)
-            category = lexicon.CATEGORY_WORDS[hit[0]] if hit else None
+        if category is None and len(word) >= 4 and word not in known and word not in _KNOWN_WORDS:
+            category = _near_category(word)
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
     return found
+
+
+def _near_category(word: str) -> str | None:
+    """A category noun misspelt by one edit ("taxii", "hotell", "dinnr"; two for long words), when only one
+    category's words are that near: a known word is never read as another one."""
+    limit = 1 if len(word) < 8 else 2
+    hits = process.extract(word, _FUZZY_CATEGORY_WORDS, scorer=DamerauLevenshtein.distance, score_cutoff=limit,
+                           limit=None)
+    categories = {lexicon.CATEGORY_WORDS[hit[0]] for hit in hits}
+    return categories.pop() if len(categories) == 1 else None
 
 
 def best_category(found: list[CategoryFound]) -> str | None:
@@ -437,7 +456,20 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 or determiner):
             found.append(MerchantFound(start, end, name, name, None))
         i = j + 1
+    for m in re.finditer(r"\b(?:at|from)\s+([a-zà-ÿ][a-zà-ÿ'&-]{3,})\b(?!\s+(?:airport|station|hotel|office))", text):
+        # "dinner at borchardt": a name typed in lower case, when it is no word the interpreter knows
+        word = m.group(1)
+        if (word in _KNOWN_WORDS or word in lexicon.CATEGORY_WORDS or word in _NOT_NAMES or word in _PLACES
+                or _near_category(word) or any(m.start(1) < f.end and f.start < m.end(1) for f in found)
+                or any(m.start(1) < e and s < m.end(1) for s, e in skip)):
+            continue
+        found.append(MerchantFound(m.start(1), m.end(1), word, word[0].upper() + word[1:], None))
     return sorted(found, key=lambda f: f.start)
+
+
+_PLACES = frozenset("home work airport station office hotel venue conference event client clients customer site "
+                    "night noon lunchtime breakfast dinner lunch morning evening weekend least most first last all "
+                    "once least about around approx approximately roughly".split())
 
 
 def _capitalised(word: str) -> bool:

@@ -1,0 +1,211 @@
+"""The conversation, not just the message: answers to the interpreter's own questions, follow-ups on
+what the last turn did, "undo that", and "yes" typed while a card waits.
+
+- **A pending question** (server state, handed over in the request with the earlier message it is
+  about) is completed when the new message answers it ("taxi", "40.69 EUR", "line 6", "the second
+  one", "Madrid offsite"): the earlier message is read again with the answer filling what it
+  lacked. The act quotes the answer as its evidence and the earlier message as its
+  ``earlier_evidence``, which the reducer checks against the message the server kept.
+- **Follow-ups** name what the conversation's last turn committed (``recent``): "actually make that
+  18", "remove that one", "and another one for 30".
+- **"undo that"** asks the server to reverse the last direct edit: the plan carries ``undo`` and
+  no act; the inverse is derived by the server from the committed event.
+- **"yes", "ok", "no"** while a card waits point to the card: typed text never confirms.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .clauses import MARKER, split, verb_of
+from .context import Claim, Context
+from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
+from .values import best_category, currency_named, find_amounts, find_categories, find_line_refs, money_text
+
+_YES_NO = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|confirm(?:ed)?|go\s+ahead|do\s+it|approved?|fine|no|nope|"
+                     r"nah|don'?t|do\s+not|cancel|decline)(?:\s+(?:please|pls|thanks|thank\s+you|it|that))*\W*$",
+                     re.IGNORECASE)
+_UNDO = re.compile(r"^\W*(?:(?:oh|hmm+|actually|sorry|please|pls|wait)[\s,.!]+)*(?:please\s+)?undo(?:\s+(?:that|it|this|"
+                   r"the\s+last\s+(?:change|edit|one|thing)|my\s+last\s+(?:change|edit)))?(?:\s+please)?\W*$",
+                   re.IGNORECASE)
+_THAT = r"(?:that|it|this|that\s+one|this\s+one|the\s+last\s+one)"
+_MAKE_THAT = re.compile(rf"^(?:(?:actually|sorry|oops|no|wait|hmm+|i\s+meant|i\s+mean|my\s+bad)[\s,.!-]*)*"
+                        rf"(?:make\s+{_THAT}|change\s+{_THAT}\s+to|(?:it|that)\s+(?:was|should\s+be)|i\s+meant|"
+                        rf"i\s+mean|should\s+be|sorry|actually)\b", re.IGNORECASE)
+_REMOVE_THAT = re.compile(rf"^\W*(?:(?:actually|sorry|oops|hmm+)[\s,.!]+)*(?:please\s+)?(?:remove|delete|drop|"
+                          rf"scrap|take\s+off)\s+{_THAT}(?:\s+(?:line|again|please|pls))*\W*$", re.IGNORECASE)
+_ANOTHER = re.compile(r"^\W*(?:and\s+|also\s+|plus\s+)?(?:add\s+)?(?:another|one\s+more)(?:\s+one)?\b", re.IGNORECASE)
+_TITLE_ANSWER = re.compile(r"^\W*(?:(?:call|name|title)\s+it|it'?s|its|the\s+title\s+is|title:?|name:?)\s+", re.IGNORECASE)
+
+
+def follow_up(ctx: Context) -> dict[str, Any] | None:
+    """A plan for a message that only makes sense after the previous turn, or None to read it afresh."""
+    message = ctx.message
+    start, end = _trimmed(message)
+    if start >= end:
+        return None
+    if _UNDO.match(message):
+        return {"acts": [], "undo": {"evidence": message[start:end]}}
+    if ctx.open_cards and _YES_NO.match(message):
+        return {"acts": [], "answers": [{"question": message[start:end], "text": (
+            "Please answer the card above with its buttons: typed text never confirms or declines anything, so "
+            "nothing was done yet.")}]}
+    if ctx.pending and (plan := _complete(ctx, start, end)) is not None:
+        return plan
+    return _on_recent(ctx, start, end)
+
+
+# --------------------------------------------------------------------------- a pending question
+
+
+def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
+    pending = ctx.pending or {}
+    earlier = str(pending.get("message") or "")
+    missing = (pending.get("missing") or [None])[0]
+    answer = ctx.message[start:end]
+    if not earlier or missing is None or len(answer) > 120 or "?" in answer:
+        return None
+    verb, _ = verb_of(answer)
+    if verb not in (None, "add") and missing != "title":
+        return None  # a new request, not an answer
+    value = _answer_value(missing, answer, ctx, pending)
+    if value is None:
+        return None
+    overrides = {missing: value}
+    if missing == "title":  # "Copenhagen summit, in DKK pls": a title, and perhaps its currency
+        overrides = {"title": value[0], "currency": value[1]}
+    reader = Reader(_with_message(ctx, earlier), overrides=overrides)
+    intents = reader.read(split(earlier, ctx.today))
+    act = next((i for i in intents if isinstance(i, ActIntent) and i.act == pending.get("act") and not i.problem
+                and not i.retracted), None)
+    if act is None:
+        return None
+    planned: dict[str, Any] = {"id": "a1", "act": act.act, "args": act.args, "evidence": answer,
+                               "earlier_evidence": act.quote(earlier)}
+    if act.ref is not None and act.act != "open_claim":
+        planned["case"] = act.ref
+    return {"acts": [planned]}
+
+
+def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, Any]) -> Any:
+    if missing == "amount":
+        amounts = find_amounts(answer)
+        chosen, problem = _choose_amount(amounts, answer, what="the expense")
+        if problem or chosen is None:
+            return None
+        currency = chosen.currency
+        claim = _pending_claim(ctx, pending)
+        if currency is not None and claim is not None and currency != claim.currency:
+            return None
+        return chosen
+    if missing == "category":
+        return best_category(find_categories(answer))
+    if missing == "line":
+        refs = find_line_refs(answer)
+        options = [int(o) for o in pending.get("options") or [] if str(o).isdigit()]
+        if refs and refs[0].ordinal is not None and options and not re.search(r"\b(?:line|item|entry|row)\b", answer,
+                                                                              re.IGNORECASE):
+            # "the second one" of the lines the question listed, not line 2 of the claim
+            return options[refs[0].ordinal - 1] if refs[0].ordinal <= len(options) else None
+        if refs and refs[0].ordinal is not None:
+            return refs[0].ordinal
+        if refs and options:
+            return options[-1]  # "the last one"
+        if m := re.fullmatch(r"\W*(?:line\s*)?#?(\d{1,3})\W*", answer, re.IGNORECASE):
+            return int(m.group(1))
+        return None
+    if missing == "title":
+        raw = _TITLE_ANSWER.sub("", answer)
+        named = currency_named(raw)
+        code = None
+        if named is not None:
+            code, at, to = named
+            raw = raw[:at] + raw[to:]
+        elif m := re.search(r"(?:\bin\s+|\s)([A-Z]{3})\b", raw):
+            code, raw = m.group(1), raw[:m.start()] + raw[m.end():]
+        elif m := re.search(r"\bin\s+(euros?|dollars?|pounds?|francs?|yen)\b", raw, re.IGNORECASE):
+            code, raw = _currency_code(m.group(1)), raw[:m.start()] + raw[m.end():]
+        title = _tidy_title(re.sub(r"[\s,]+(?:in|pls|please)?\s*$", "", raw))
+        if not title or len(title) > 60 or find_amounts(title) or verb_of(title)[0] is not None:
+            return None
+        return title, code
+    if missing == "currency":
+        named = currency_named(answer)
+        if named is not None:
+            return named[0]
+        code = re.fullmatch(r"\W*([A-Za-z]{3})\W*", answer)
+        return code.group(1).upper() if code else None
+    return None
+
+
+def _pending_claim(ctx: Context, pending: dict[str, Any]) -> Claim | None:
+    case = pending.get("case") or {}
+    if case.get("id"):
+        return next((c for c in ctx.claims if c.id == case["id"]), None)
+    return ctx.default_claim()
+
+
+# --------------------------------------------------------------------------- follow-ups on the last turn
+
+
+def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
+    text = ctx.message[start:end]
+    last = _last_line(ctx)
+    if last is None:
+        return None
+    claim, line = last
+    ordinal = line["ordinal"]
+    case = {"id": claim.id}
+    if _REMOVE_THAT.match(text):
+        return {"acts": [{"id": "a1", "act": "remove_line", "case": case, "args": {"line": ordinal}, "evidence": text}]}
+    amounts = find_amounts(text)
+    if len(amounts) != 1 or amounts[0].amount is None or len(split(text, ctx.today)) > 1 and not _ANOTHER.match(text):
+        return None
+    found = amounts[0]
+    if found.currency is not None and found.currency != claim.currency:
+        return None
+    if _ANOTHER.match(text) and not find_categories(text):
+        args = {"amount": money_text(found.amount), "category": line["category"], "date": line["date"]}
+        if line.get("merchant"):
+            args["merchant"] = line["merchant"]
+        return {"acts": [{"id": "a1", "act": "add_line", "case": case, "args": args, "evidence": text}]}
+    if (_MAKE_THAT.match(text) or MARKER.match(text)) and verb_of(re.sub(r"^.*?\bmake\b", "", text))[0] in (
+            None, "update", "open") and not find_line_refs(text) and not find_categories(text):
+        if money_text(found.amount) == line["amount"]:
+            return None
+        return {"acts": [{"id": "a1", "act": "update_line", "case": case,
+                          "args": {"line": ordinal, "amount": money_text(found.amount)}, "evidence": text}]}
+    return None
+
+
+def _last_line(ctx: Context) -> tuple[Claim, dict[str, Any]] | None:
+    """The line the conversation's last turn added or changed, as it stands now on an open claim."""
+    for effect in reversed(ctx.recent):
+        if effect.get("event") not in ("line_added", "line_updated") or not effect.get("line_id"):
+            continue
+        claim = next((c for c in ctx.claims if c.id == effect.get("case") and c.status == "draft"), None)
+        line = next((ln for ln in claim.lines if ln.get("id") == effect["line_id"]), None) if claim else None
+        if claim is not None and line is not None:
+            return claim, line
+    return None
+
+
+def _with_message(ctx: Context, message: str) -> Context:
+    from dataclasses import replace
+
+    return replace(ctx, message=message, pending=None, results={}, has_rounds=False)
+
+
+def _trimmed(message: str) -> tuple[int, int]:
+    start, end = 0, len(message)
+    while start < end and message[start] in " \t\n,.;:!":
+        start += 1
+    while end > start and message[end - 1] in " \t\n,.;:!":
+        end -= 1
+    return start, end
+
+
+def plan_json(plan: dict[str, Any]) -> str:
+    return json.dumps({"plan": plan}, ensure_ascii=False)
