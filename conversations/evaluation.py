@@ -130,14 +130,16 @@ class CorpusError(Exception):
 
 
 def corpus_load(path: Path) -> list[tuple[str, CorpusConversation]]:
-    """Every conversation under ``path`` (a ``.json`` file, or a folder of them, sorted by name)."""
-    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    """Every conversation under ``path`` (a ``.json`` file, or a folder of them and of subfolders such as
+    ``holdout/``, sorted by path): named by their path below ``path``."""
+    files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
     if not files or not all(f.is_file() for f in files):
         raise CorpusError(f"no corpus files at {path}")
     loaded = []
     for file in files:
         try:
-            loaded.append((file.name, CorpusConversation.model_validate(json.loads(file.read_text("utf-8")))))
+            name = file.relative_to(path).as_posix() if path.is_dir() else file.name
+            loaded.append((name, CorpusConversation.model_validate(json.loads(file.read_text("utf-8")))))
         except (ValueError, ValidationError) as exc:
             raise CorpusError(f"{file.name}: {exc}") from exc
     return loaded
@@ -178,18 +180,29 @@ class EvaluationReport:
     conversations: list[ConversationResult]
     seconds: float
 
-    def totals(self) -> dict[str, Any]:
-        items = [i for c in self.conversations for i in c.items]
+    def parts(self) -> dict[str, dict[str, Any]]:
+        """Totals per part of the corpus: ``main`` (files at its top) and each subfolder (``holdout``)."""
+        names = sorted({part_of(c.file) for c in self.conversations})
+        return {name: self.totals([c for c in self.conversations if part_of(c.file) == name]) for name in names}
+
+    def totals(self, conversations: list[ConversationResult] | None = None) -> dict[str, Any]:
+        conversations = self.conversations if conversations is None else conversations
+        items = [i for c in conversations for i in c.items]
         verdicts = Counter(i.verdict for i in items)
-        return {"conversations": len(self.conversations),
-                "conversations_passed": sum(1 for c in self.conversations if c.passed),
+        return {"conversations": len(conversations),
+                "conversations_passed": sum(1 for c in conversations if c.passed),
                 "items": len(items), "passed": verdicts["passed"], "failed": verdicts["failed"],
                 "not_understood": verdicts["not_understood"], "unsafe": sum(1 for i in items if i.unsafe),
-                "errors": sum(1 for c in self.conversations if c.error), "seconds": round(self.seconds, 2)}
+                "errors": sum(1 for c in conversations if c.error), "seconds": round(self.seconds, 2)}
 
     def to_json(self) -> dict[str, Any]:
-        return {"provider": self.provider, "totals": self.totals(),
+        return {"provider": self.provider, "totals": self.totals(), "parts": self.parts(),
                 "conversations": [{**asdict(c), "passed": c.passed} for c in self.conversations]}
+
+
+def part_of(file: str) -> str:
+    """``holdout/h001-….json`` → ``holdout``; a file at the corpus's top → ``main``."""
+    return file.split("/", 1)[0] if "/" in file else "main"
 
 
 # =============================================================================== running

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from conversations.core.claims import UNBACKED_CLAIM, UNBACKED_CLAIM_TEXT, check_claims
+from conversations.core.facts import CaseFacts, check_facts
 from registries import DomainEventDraft, Registry
 
 from .models import Case, CommandJournalEntry, DomainEvent, Interaction
@@ -20,8 +21,11 @@ NOTHING_OPEN = "Tell me what you would like to do, or ask me a question."
 
 def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices: Iterable[dict[str, Any]],
                   interactions: Sequence[Interaction], answers: Sequence[dict[str, Any]], say: str | None,
-                  active_case: Case | None, open_cards: Sequence[Interaction]) -> dict[str, Any]:
-    """Blocks in order; model prose only after the claim guard let it through (I16)."""
+                  active_case: Case | None, open_cards: Sequence[Interaction],
+                  case_facts: Sequence[CaseFacts] = ()) -> dict[str, Any]:
+    """Blocks in order; model prose only after the claim guard let it through (I16), and answers about a
+    case only as far as they match its state after this turn (the fact check: a contradicted answer is
+    replaced by the case's summary; ``fact_checks`` in the result lists why, for the trace)."""
     blocks: list[dict[str, Any]] = []
     commands = {c.id: c.act for c in CommandJournalEntry.objects.filter(pk__in={e.command_id for e in events})}
     backed = {commands[e.command_id] for e in events}
@@ -32,7 +36,12 @@ def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices:
     notices = list(notices)
     prose: list[dict[str, Any]] = []
     phrases = {name: act.claim_phrases for name, act in registry.acts.items()}
+    fact_checks: list[str] = []
     for kind, text in [("answer", a["text"]) for a in answers] + ([("say", say)] if say else []):
+        facts = check_facts(text, case_facts)
+        if facts.corrected:
+            fact_checks.extend(facts.corrected)
+            text = facts.text
         verdict = check_claims(text, phrases, backed)
         if verdict.allowed:
             prose.append({"kind": kind, "text": text})
@@ -48,7 +57,23 @@ def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices:
         blocks.append({"kind": "interaction", "text": interaction.prompt, "interaction": interaction.id})
     blocks.extend(prose)
     blocks.append({"kind": "ask", "text": way_forward(registry, active_case, open_cards)})
-    return {"blocks": blocks}
+    return {"blocks": blocks, "fact_checks": fact_checks}
+
+
+def case_facts_of(registry: Registry, cases: Iterable[Case]) -> list[CaseFacts]:
+    """What the fact check compares answers with: each case's projection (a kind whose view has
+    ``line_count`` and ``total``) and its summary, as the case stands now."""
+    found = []
+    for case in cases:
+        kind = registry.case_kinds.get(case.kind)
+        if kind is None:
+            continue
+        snap = snapshot(case)
+        view = kind.project(snap)
+        if "line_count" in view and "total" in view:
+            found.append(CaseFacts(case.id, str(view.get("title") or case.title), int(view["line_count"]),
+                                   str(view["total"]), kind.summarize(snap)))
+    return found
 
 
 def way_forward(registry: Registry, active_case: Case | None, open_cards: Sequence[Interaction]) -> str:

@@ -43,7 +43,7 @@ from . import stream
 from .commands import command_execute, journal_admit, journal_settle_unexecuted
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 from .readloop import ActorReadContext, LoopSettings, acquire_plan, snapshot
-from .reply import compose_reply
+from .reply import case_facts_of, compose_reply
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
@@ -292,8 +292,12 @@ def _compose_and_deliver(turn: Turn, conversation: Conversation, registry: Regis
     # P: compose from committed events, notices, cards and guarded prose
     shown = [c for c in cards if c.pk not in {w.pk for w in withdrawn}]
     open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
+    facts = case_facts_of(registry, Case.objects.filter(owner_id=conversation.owner_id, kind__in=list(
+        registry.case_kinds))) if answers or say else []
     reply = compose_reply(registry=registry, events=events, notices=notices, interactions=shown,
-                          answers=answers, say=say, active_case=active, open_cards=open_cards)
+                          answers=answers, say=say, active_case=active, open_cards=open_cards, case_facts=facts)
+    if fact_checks := reply.pop("fact_checks", None):
+        trace["fact_checks"] = fact_checks  # I20: why an answer was replaced by the facts
     _set_phase(turn, Phase.COMPOSED)
     # Q: persist the reply exactly as sent, then deliver
     trace["active_case_after"] = active.id if active else None
@@ -364,6 +368,7 @@ def _fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict
     open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
     reply = compose_reply(registry=registry, events=[], notices=notices, interactions=[], answers=[], say=None,
                           active_case=conversation.active_case, open_cards=open_cards)
+    reply.pop("fact_checks", None)
     Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.FAILED, phase=Phase.FAILED, notices=notices,
                                            reply=reply, trace={**(turn.trace or {}), **detail,
                                                                "active_case_after": conversation.active_case_id})

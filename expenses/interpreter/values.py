@@ -85,7 +85,23 @@ def find_dates(text: str, today: date) -> list[DateFound]:
             value = _resolve_date(kind, m, today)
             taken.append((m.start(), m.end()))
             found.append(DateFound(m.start(), m.end(), m.group(0), value))
+    for m in re.finditer(r"[A-Za-z]{5,}", text):
+        # a misspelt day word ("yesteday", "yesterady", "firday") is read as that day, never dropped for today
+        if any(m.start() < end and start < m.end() for start, end in taken):
+            continue
+        word = m.group(0).lower()
+        near = [day for day in _DAY_WORDS if word != day and DamerauLevenshtein.distance(word, day) <= (
+            2 if len(day) >= 8 else 1)]
+        if len(near) == 1 and word not in lexicon.COMMON_WORDS:
+            fixed = re.match(r".*", near[0])
+            kind = "relative" if near[0] in ("yesterday", "today", "tonight") else "weekday"
+            if kind == "weekday":
+                fixed = re.match(r"()(\w+)", near[0])
+            found.append(DateFound(m.start(), m.end(), m.group(0), _resolve_date(kind, fixed, today)))
     return sorted(found, key=lambda d: d.start)
+
+
+_DAY_WORDS = ("yesterday", "today", "tonight", *_WEEKDAYS)
 
 
 def _settings(today: date, order: str = "DMY") -> dict:

@@ -63,9 +63,15 @@ class Command(BaseCommand):
                     self.stdout.write(f"     {problem}")
                 if item.answers:
                     self.stdout.write(f"     answers: {item.answers}")
-        totals = report.totals()
-        self.stdout.write(
-            f"\n{report.provider}: {totals['conversations']} conversations "
-            f"({totals['conversations_passed']} passed), {totals['items']} items: {totals['passed']} passed, "
-            f"{totals['failed']} failed, {totals['not_understood']} not understood, {totals['unsafe']} unsafe; "
-            f"{totals['seconds']} s")
+        parts = report.parts()
+        if len(parts) > 1:
+            self.stdout.write("")
+            for name, totals in parts.items():
+                self.stdout.write(f"  {name}: {self._line(totals)}")
+        self.stdout.write(f"\n{report.provider}: {self._line(report.totals())}; {report.totals()['seconds']} s")
+
+    @staticmethod
+    def _line(totals) -> str:
+        return (f"{totals['conversations']} conversations ({totals['conversations_passed']} passed), "
+                f"{totals['items']} items: {totals['passed']} passed, {totals['failed']} failed, "
+                f"{totals['not_understood']} not understood, {totals['unsafe']} unsafe")

@@ -1,0 +1,86 @@
+"""The fact check of the claim guard (SPEC §18, issue: answers that match the facts).
+
+An answer about a case must agree with the case as it stands after the turn's commands: a count of
+lines, a total, or "no lines" that contradicts the projection is not shown. The whole answer is
+replaced by the case's own summary (server copy from the case kind), and the trace says so. Prose
+that names no case, or states nothing checkable, passes unchanged.
+
+Pure: plain data in (the answer text and, per case, its title, line count, total and currency),
+plain data out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from registries.numbers import evidence_numbers
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFacts:
+    id: str
+    title: str
+    line_count: int
+    total: str  # decimal string
+    summary: str  # the case kind's one-line summary: what replaces a contradicted answer
+
+
+@dataclass(frozen=True, slots=True)
+class FactVerdict:
+    text: str  # the answer as it may be shown
+    corrected: tuple[str, ...] = ()  # what was contradicted, for the trace ("“Berlin trip”: total 302.50 ≠ 312.50")
+
+
+_COUNT = re.compile(r"\b(\d{1,4})\s+(?:lines?|items?|entries|expenses)\b", re.IGNORECASE)
+_NO_LINES = re.compile(r"\b(?:has|have|with)\s+no\s+(?:other\s+)?(?:lines?|items?|entries|expenses)\b|\bis\s+empty\b",
+                       re.IGNORECASE)
+_TOTAL = re.compile(r"\b(?:comes?\s+to|totals?|totalling|totaling|total\s+(?:is|of)|sum\s+(?:is|of)|adds?\s+up\s+to)"
+                    r"\s*:?\s*(?:[A-Z]{3}\s*)?([€$£¥]?\s?\d[\d.,\s]*\d|\d)", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.;!?\n]+(?:\.(?=\d)[^.;!?\n]*)*")
+
+
+def check_facts(text: str, cases: Sequence[CaseFacts]) -> FactVerdict:
+    """``text`` unchanged when every checkable statement about a named case holds, else the cases' summaries."""
+    problems: list[str] = []
+    named = [c for c in cases if c.title and _names(text, c.title)]
+    for sentence in _SENTENCE.findall(text):
+        about = [c for c in named if _names(sentence, c.title)]
+        if len(about) != 1:
+            continue  # a sentence about no case or several: nothing to pin its figures on
+        case = about[0]
+        for m in _COUNT.finditer(sentence):
+            if int(m.group(1)) != case.line_count and not _is_amount_context(sentence, m.start()):
+                problems.append(f"“{case.title}”: {m.group(0)} stated, it has {case.line_count}")
+        if _NO_LINES.search(sentence) and case.line_count:
+            problems.append(f"“{case.title}”: no lines stated, it has {case.line_count}")
+        for m in _TOTAL.finditer(sentence):
+            stated = _number(m.group(1))
+            if stated is not None and stated != _decimal(case.total):
+                problems.append(f"“{case.title}”: total {m.group(1).strip()} stated, it is {case.total}")
+    if not problems:
+        return FactVerdict(text)
+    summaries = " ".join(f"{c.summary}." for c in named)
+    return FactVerdict(f"As it stands now: {summaries}", tuple(problems))
+
+
+def _names(text: str, title: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(title.casefold())}(?!\w)", text.casefold()) is not None
+
+
+def _is_amount_context(sentence: str, at: int) -> bool:
+    return bool(re.search(r"[€$£¥]\s?$|\b[A-Z]{3}\s?$", sentence[:at]))
+
+
+def _number(raw: str) -> Decimal | None:
+    numbers = evidence_numbers(re.sub(r"[€$£¥\s]", "", raw))
+    return numbers[0] if numbers else None
+
+
+def _decimal(raw: str) -> Decimal | None:
+    try:
+        return Decimal(raw)
+    except InvalidOperation:
+        return None
