@@ -208,7 +208,6 @@ def test_dont_submit_anything_yet_is_a_hold_on_submit_claim() -> None:
     "book me a flight to Rome for 300",
     "approve my Berlin claim",
     "add a taxi for 20 and email my manager",
-    "submit the claim but not before I check it",
     "what's the weather in Berlin tomorrow?",
     "42",
 ])

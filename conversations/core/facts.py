@@ -52,11 +52,13 @@ def check_facts(text: str, cases: Sequence[CaseFacts]) -> FactVerdict:
             continue  # a sentence about no case or several: nothing to pin its figures on
         case = about[0]
         for m in _COUNT.finditer(sentence):
-            if int(m.group(1)) != case.line_count and not _is_amount_context(sentence, m.start()):
+            if int(m.group(1)) != case.line_count and _about_case(sentence, case.title, m.start()):
                 problems.append(f"“{case.title}”: {m.group(0)} stated, it has {case.line_count}")
         if _NO_LINES.search(sentence) and case.line_count:
             problems.append(f"“{case.title}”: no lines stated, it has {case.line_count}")
         for m in _TOTAL.finditer(sentence):
+            if not _about_case(sentence, case.title, m.start()):
+                continue  # only "“Berlin trip” comes to …": a total of one category or day is not the case's
             stated = _number(m.group(1))
             if stated is not None and stated != _decimal(case.total):
                 problems.append(f"“{case.title}”: total {m.group(1).strip()} stated, it is {case.total}")
@@ -70,8 +72,17 @@ def _names(text: str, title: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(title.casefold())}(?!\w)", text.casefold()) is not None
 
 
-def _is_amount_context(sentence: str, at: int) -> bool:
-    return bool(re.search(r"[€$£¥]\s?$|\b[A-Z]{3}\s?$", sentence[:at]))
+def _about_case(sentence: str, title: str, at: int) -> bool:
+    """Does the figure at ``at`` speak of the whole case: its title just before it, with no other figure,
+    bracket or narrowing word ("hotel", "on", "for") between ("“Berlin trip” comes to 302.50 EUR over 3 lines")?"""
+    before = sentence[:at]
+    end = max((m.end() for m in re.finditer(re.escape(title.casefold()), before.casefold())), default=-1)
+    if end < 0:
+        return False
+    between = before[end:]
+    rest = re.sub(r"\b(?:comes?\s+to|has|have|holds?|with|is|over|in\s+total|total|of)\b|[€$£¥]?\d[\d.,]*(?:\s?[A-Z]{3})?",
+                  " ", between, flags=re.IGNORECASE)
+    return len(between) <= 40 and re.fullmatch(r"[\s”\"’'“,:;–—-]*", rest) is not None
 
 
 def _number(raw: str) -> Decimal | None:
