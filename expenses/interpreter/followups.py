@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
-from .clauses import MARKER, split, verb_of
+from .clauses import MARKER, _trim, split, verb_of
 from .context import Claim, Context
 from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
 from .values import best_category, currency_named, find_amounts, find_categories, find_line_refs, money_text
@@ -193,18 +194,11 @@ def _last_line(ctx: Context) -> tuple[Claim, dict[str, Any]] | None:
 
 
 def _with_message(ctx: Context, message: str) -> Context:
-    from dataclasses import replace
-
     return replace(ctx, message=message, pending=None, results={}, has_rounds=False)
 
 
 def _trimmed(message: str) -> tuple[int, int]:
-    start, end = 0, len(message)
-    while start < end and message[start] in " \t\n,.;:!":
-        start += 1
-    while end > start and message[end - 1] in " \t\n,.;:!":
-        end -= 1
-    return start, end
+    return _trim(message, 0, len(message))
 
 
 def plan_json(plan: dict[str, Any]) -> str:
