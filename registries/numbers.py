@@ -99,7 +99,12 @@ def evidence_numbers(text: str) -> list[Decimal]:
     A quoted argument matches its evidence when one of these equals it numerically (SPEC §13.2);
     a local interpreter uses the same reading to propose only amounts the reducer will accept.
     """
-    found = [value for raw in _NUMBER.findall(text or "") if (value := _decimal(raw)) is not None]
+    found = []
+    for raw in _NUMBER.findall(text or ""):
+        # "1 200" may be one number or two ("make line 2 120"): the user wrote both readings
+        for token in (raw, *raw.split(" ")) if " " in raw else (raw,):
+            if (value := _decimal(token)) is not None:
+                found.append(value)
     found += [n.value for n in number_words(text)]
     found += [n.value for n in quantity_products(text)]
     return found

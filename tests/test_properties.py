@@ -568,3 +568,79 @@ def test_the_command_bus_refuses_any_origin_short_of_a_confirmed_card(data, scri
     assert Ledger.now().events == before.events and Ledger.now().revisions == before.revisions
     row.refresh_from_db()
     assert row.status != "committed"
+
+
+# --------------------------------------------------------------------------- (f) named targets (SPEC I8)
+
+# references a user can make that must never land anywhere: an id nobody has, another user's claim by id
+# or by title, a title that matches none of the user's claims, a submitted claim (not open)
+UNRESOLVABLE = [{"id": IDS["missing"]}, {"id": IDS["bobs"]}, {"match": "Vienna"}, {"match": "Bob's trip"},
+                {"match": "nothing like it"}, {"id": "clm_ZZZZZZZZZZZZ"}]
+
+
+@st.composite
+def unresolvable_plans(draw, ids: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """A plan of ``plans()`` whose every act on an existing case names a case that does not resolve:
+    missing, someone else's, or a title of nobody's claim. Acts that open a claim are left out."""
+    message, answer = draw(plans(ids))
+    refs = [{"id": ids["missing"]}, {"id": ids["bobs"]}, *UNRESOLVABLE[2:]]
+    acts = [a for a in answer["plan"]["acts"] if a["act"] != "open_claim"]
+    for a in acts:
+        a["case"] = draw(st.sampled_from(refs))
+    known = {a["id"] for a in acts}
+    body = {**answer["plan"], "acts": acts}
+    for key in ("retractions", "corrections"):
+        body[key] = [r for r in body.get(key, []) if r["act"] in known]
+    return message, {"plan": body}
+
+
+@PURE
+@given(unresolvable_plans(IDS), st.sampled_from([None, *IDS.values()]),
+       st.sampled_from(["controlled_agentic", "deterministic"]))
+def test_an_unresolvable_or_foreign_reference_never_falls_back_to_another_case(drawn, active, mode):
+    message, answer = drawn
+    try:
+        validated = validate_plan(UserTurnPlan.model_validate(answer["plan"]), REGISTRY)
+    except PlanInvalid:
+        assume(False)
+    facts = TurnFacts(message=message, mode=mode, actor=ALICE, today="2026-12-01", registry=REGISTRY, cases=CASES,
+                      active_case=active)
+    out = reduce_turn(validated, facts)
+
+    assert out.commands == [] and out.confirmations == [] and out.selections == []
+    assert all(a.outcome == Outcome.REFUSED for a in out.acts), [(a.act, a.outcome) for a in out.acts]
+    codes = {n.code for n in out.notices}
+    if any(a.code == "target_not_found" for a in out.acts):
+        assert "target_not_found" in codes
+    for notice in out.notices:
+        if notice.code == "target_not_found":
+            assert "nothing was changed" in notice.text.lower() or "could not find" in notice.text.lower()
+
+
+@pytest.mark.django_db
+@DB
+@given(data=st.data())
+def test_a_plan_naming_only_unresolvable_or_foreign_cases_journals_no_command(data, script):
+    """Whatever the model proposes (scripted here, so any provider), a reference that does not resolve to
+    one of the user's open cases is refused by name: no journal row, no event, no revision moves."""
+    mode = data.draw(st.sampled_from(["deterministic", "controlled_agentic"]))
+    user, ids, conv = _fresh_world(mode)
+    Conversation.objects.filter(pk=conv.pk).update(active_case=ids["berlin"])
+    message, answer = data.draw(unresolvable_plans(ids))
+    assume(answer["plan"]["acts"])
+    message = f"{message} #{next(_counter)}"
+    script(message, answer, answer)
+    before = Ledger.now()
+
+    turn = turn_submit_message(user=user, conversation_id=conv.id, text=message).turn
+
+    assert not CommandJournalEntry.objects.filter(turn=turn).exists()
+    assert Ledger.now() == before
+    assert all(a["outcome"] in ("refused",) for a in turn.acts) or [n["code"] for n in turn.notices] == [
+        "plan_rejected"]
+    assert not Interaction.objects.filter(turn=turn).exists()
+    refused_by_target = [a for a in turn.acts if a["code"] == "target_not_found"]
+    if refused_by_target:
+        texts_ = [n["text"] for n in turn.notices if n["code"] == "target_not_found"]
+        assert texts_ and all("nothing was changed" in t for t in texts_), texts_
+    event(f"{len(refused_by_target)} act(s) refused as target_not_found")

@@ -495,3 +495,11 @@ def test_an_active_case_the_actor_does_not_own_is_never_the_target(registry):
                                   "it went sent-for-approval"])
 def test_the_claim_guard_does_not_let_a_claim_hide_in_a_compound(text):
     assert not check_claims(text, PHRASES, backed_acts=set()).allowed
+
+
+def test_a_line_number_next_to_an_amount_is_read_as_two_numbers_as_well_as_one():
+    from registries.numbers import evidence_numbers
+
+    found = evidence_numbers("make line 2 120")
+    assert Decimal("120") in found and Decimal("2") in found
+    assert Decimal("1200") in evidence_numbers("a flight of 1 200")
