@@ -103,7 +103,7 @@ def _claim_facts(state: ExpenseClaimState) -> dict[str, Any]:
 
 def _result(state: ExpenseClaimState, status: str, event_type: str, data: Mapping[str, Any],
             outbox: Iterable[OutboxDraft] = ()) -> CommandResult:
-    return CommandResult(state=state.model_dump(mode="json"), status=status, title=state.title,
+    return CommandResult(state=state.model_dump(mode="json", exclude_none=True), status=status, title=state.title,
                          events=[DomainEventDraft(type=event_type, data={**_claim_facts(state), **data})],
                          outbox=list(outbox))
 
@@ -111,7 +111,7 @@ def _result(state: ExpenseClaimState, status: str, event_type: str, data: Mappin
 def _with_lines(state: ExpenseClaimState, lines: list[Line], counter: int | None = None) -> ExpenseClaimState:
     """A new, validated state with ``lines`` (the counter only ever grows)."""
     return ExpenseClaimState.model_validate({
-        "title": state.title, "currency": state.currency, "lines": [line.model_dump() for line in lines],
+        "title": state.title, "currency": state.currency, "lines": [line.model_dump(exclude_none=True) for line in lines],
         "line_counter": state.line_counter if counter is None else counter,
     })
 
@@ -134,10 +134,11 @@ def add_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandCon
         raise CommandRefused("too_many_lines", f"a claim holds at most {MAX_LINES} lines")
     line_id, counter = new_line_id(case.id, state.line_counter, (line.id for line in state.lines))
     line = Line(id=line_id, date=parsed.date or ctx.today, merchant=parsed.merchant or "",
-                category=parsed.category, amount=parsed.amount)
+                category=parsed.category, amount=parsed.amount, quantity=parsed.quantity)
     after = _with_lines(state, [*state.lines, line], counter)
     return _result(after, INITIAL_STATUS, "line_added",
-                   {"line_id": line.id, "ordinal": len(after.lines), **_line_fields(line)})
+                   {"line_id": line.id, "ordinal": len(after.lines), **_line_fields(line),
+                    **({"quantity": line.quantity} if line.quantity else {})})
 
 
 def update_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
@@ -147,7 +148,7 @@ def update_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: Command
     changed = [name for name, value in changes.items() if getattr(before, name) != value]
     if not changed:
         raise CommandRefused("no_change", f"line {ordinal} already has those values")
-    line = Line.model_validate({**before.model_dump(), **{name: changes[name] for name in changed}})
+    line = Line.model_validate({**before.model_dump(exclude_none=True), **{name: changes[name] for name in changed}})
     after = _with_lines(state, [line if item.id == before.id else item for item in state.lines])
     return _result(after, INITIAL_STATUS, "line_updated", {
         "line_id": line.id, "ordinal": ordinal, "changed": changed,
@@ -244,14 +245,17 @@ def _describe_command(case: CaseSnapshot | None, args: Mapping[str, Any], act: s
     state = claim_state(case)
     title, currency = _quoted(state.title), state.currency
     if act == "add_line":
-        label = args.get("merchant") or str(args["category"]).capitalize()
         day = f"on {args['date']}" if args.get("date") else "dated today"
-        return f"Add a line to {title}: {label}, {format_money(args['amount'], currency)} {day}"
+        return f"Add a line to {title}: {describe_line(args, currency)} {day}"
     if act in ("update_line", "remove_line"):
         found = _line_for_copy(state, args)
         if found is None:
             return f"{'Change' if act == 'update_line' else 'Remove'} line {args.get('line')} of {title}"
         ordinal, line = found
+        if isinstance(args.get("line"), int) and args.get("line_id") == line.id:
+            # the number the user said, on the claim as they saw it (an earlier removal on the same card
+            # moves the lines up, but the card speaks of what the user named)
+            ordinal = args["line"]
         if act == "remove_line":
             return f"Remove line {ordinal} ({describe_line(line, currency)}) from {title}"
         changes = {name: args[name] for name in LINE_FIELDS if args.get(name) is not None}
@@ -349,7 +353,7 @@ ACTS: tuple[ActDefinition, ...] = (
          "Add an expense line to a draft claim: the amount exactly as the user said it, a category, "
          "optionally the merchant and the date (default: today).",
          AddLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, add_line,
-         ("added",), quoted_fields=("amount",), complete_args=complete_add_line, invert=invert_line_added),
+         ("added",), quoted_fields=("amount", "quantity"), complete_args=complete_add_line, invert=invert_line_added),
     _act("update_line",
          "Change the date, merchant, category or amount of one line of a draft claim. The line is its "
          "1-based position as shown in the claim ('the second line' is 2).",

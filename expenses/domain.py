@@ -7,6 +7,7 @@ Everything here is a function of the case snapshot alone: what a person and the 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from registries import CaseKindDefinition, CaseSnapshot
@@ -42,7 +43,12 @@ def line_label(line: Line | Mapping[str, Any]) -> str:
 def describe_line(line: Line | Mapping[str, Any], currency: str) -> str:
     """``"Hotel Adlon, 180.00 EUR"``."""
     amount = line.amount if isinstance(line, Line) else line["amount"]
-    return f"{line_label(line)}, {format_money(amount, currency)}"
+    quantity = line.quantity if isinstance(line, Line) else line.get("quantity")
+    each = ""
+    if isinstance(quantity, int) and quantity > 1:
+        unit = Decimal(str(amount)) / quantity
+        each = f" ({quantity} × {unit:.2f})" if unit == unit.quantize(Decimal("0.01")) else f" (for {quantity})"
+    return f"{line_label(line)}, {format_money(amount, currency)}{each}"
 
 
 def claim_total(state: ExpenseClaimState) -> str:

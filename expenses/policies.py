@@ -67,7 +67,8 @@ def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str
     limit, rule = CATEGORY_LIMITS[category]
     currency = str(case.state.get("currency", "EUR"))
     day = getattr(args, "date", None) or before.get("date")
-    total = Decimal(amount)
+    quantity = getattr(args, "quantity", None) or before.get("quantity") or 1
+    total = Decimal(amount) / quantity if category != "meals" else Decimal(amount)  # per night, per ride
     if category == "meals" and day:
         total += sum((Decimal(line["amount"]) for n, line in enumerate(lines, 1)
                       if line.get("category") == "meals" and line.get("date") == day and n != ordinal), Decimal(0))
@@ -77,8 +78,14 @@ def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str
         return ()
     if in_eur <= limit:
         return ()
-    what = f"meals on that day come to {total:.2f} {currency}" if total != Decimal(amount) else (
-        f"{Decimal(amount):.2f} {currency} is above the {category} limit")
+    if category == "meals" and total != Decimal(amount):
+        what = f"meals on that day come to {total:.2f} {currency}"
+    elif quantity > 1:
+        unit = {"hotel": "night", "taxi": "ride"}.get(category, "unit")
+        what = (f"{total:.2f} {currency} a {unit} ({quantity} {unit}s, {Decimal(amount):.2f} {currency}) is above "
+                f"the {category} limit")
+    else:
+        what = f"{Decimal(amount):.2f} {currency} is above the {category} limit"
     return (("over_policy_limit", f"Note: {what}: {rule}."),)
 
 

@@ -82,6 +82,7 @@ Amount = Annotated[
 CurrencyCode = Annotated[str, BeforeValidator(_upper), Field(pattern=r"^[A-Z]{3}$")]
 Currency = Annotated[CurrencyCode, AfterValidator(_iso_currency)]
 ClaimCurrency = Annotated[CurrencyCode, AfterValidator(_reference_currency)]
+Quantity = Annotated[int, Field(ge=1, le=366)]
 LineOrdinal = Annotated[int, Field(ge=1, le=MAX_LINES, description="1-based position of the line in the claim")]
 
 
@@ -98,6 +99,7 @@ class Line(Strict):
     merchant: Annotated[str, BeforeValidator(clean_text), Field(max_length=80)] = ""
     category: Category
     amount: Amount
+    quantity: Quantity | None = None  # how many units (nights, rides) the amount covers, when the user said it
 
 
 class ExpenseClaimState(Strict):
@@ -129,6 +131,9 @@ class AddLineArgs(Strict):
     category: Category
     merchant: Merchant | None = Field(default=None, description="who was paid, e.g. 'Hotel Adlon'")
     date: IsoDate | None = Field(default=None, description="day of the expense (default: today)")
+    quantity: Quantity | None = Field(
+        default=None, description="how many units the amount covers when the user said so, e.g. 2 for "
+                                  "'2 nights at 150 each' (the amount is then the total, 300)")
 
 
 class LineChanges(Strict):

@@ -37,6 +37,16 @@ _PRODUCT = re.compile(
     re.IGNORECASE)
 
 
+# no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
+_PRODUCT_EACH = re.compile(
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}\s*(?P<price>{_PRICE})\s*"
+    rf"(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|person|head)|/\s?\w+|pp|p\.p\.)",
+    re.IGNORECASE)
+# the unit price first: "metro 1,90 x 4", "coffee 3.20 × 2"
+_PRODUCT_AFTER = re.compile(rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:x|×|\*)\s*(?P<n>\d{{1,2}})(?![\d\w]|[.,]\d)",
+                            re.IGNORECASE)
+
+
 @dataclass(frozen=True, slots=True)
 class NumberFound:
     start: int
@@ -44,6 +54,7 @@ class NumberFound:
     value: Decimal
     words: bool = False  # written in words ("fifty")
     product: bool = False  # a quantity times a unit price
+    count: int | None = None  # the quantity of a product ("2 nights at 150 each": 2)
 
 
 def _decimal(raw: str) -> Decimal | None:
@@ -89,8 +100,22 @@ def quantity_products(text: str) -> list[NumberFound]:
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if not n or n < 2 or price is None:
             continue
-        found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True))
-    return found
+        found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    for m in _PRODUCT_EACH.finditer(text or ""):
+        if any(m.start() < f.end and f.start < m.end() for f in found):
+            continue
+        raw_n = m.group("n")
+        n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
+        price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
+        if n and n >= 2 and price is not None:
+            found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    for m in _PRODUCT_AFTER.finditer(text or ""):
+        if any(m.start() < f.end and f.start < m.end() for f in found):
+            continue
+        n, price = int(m.group("n")), _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
+        if n >= 2 and price is not None:
+            found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    return sorted(found, key=lambda f: f.start)
 
 
 def evidence_numbers(text: str) -> list[Decimal]:

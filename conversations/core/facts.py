@@ -35,7 +35,8 @@ class FactVerdict:
 
 
 _COUNT = re.compile(r"\b(\d{1,4})\s+(?:lines?|items?|entries|expenses)\b", re.IGNORECASE)
-_NO_LINES = re.compile(r"\b(?:has|have|with)\s+no\s+(?:other\s+)?(?:lines?|items?|entries|expenses)\b|\bis\s+empty\b",
+_NO_LINES = re.compile(r"\b(?:has|have|with)\s+no\s+(?:other\s+)?(?:lines?|items?|entries|expenses)\b(?!\s*#?\d)"
+                       r"|\bis\s+empty\b",
                        re.IGNORECASE)
 _TOTAL = re.compile(r"\b(?:comes?\s+to|totals?|totalling|totaling|total\s+(?:is|of)|sum\s+(?:is|of)|adds?\s+up\s+to)"
                     r"\s*:?\s*(?:[A-Z]{3}\s*)?([€$£¥]?\s?\d[\d.,\s]*\d|\d)", re.IGNORECASE)

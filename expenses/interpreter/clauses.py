@@ -40,7 +40,7 @@ RETRACT = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|oops|on\s+second\s+thoughts?|hold\s+on|scratch\s+that)\b[\s,.!-]*)*"
     r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
     r"scratch\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
-    r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|"
+    r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?|"
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
     r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
     r"i\s+changed\s+my\s+mind|changed\s+my\s+mind)\b[\s\w,.'!-]*$"
@@ -104,6 +104,8 @@ def verb_of(core: str) -> tuple[str | None, int]:
             best = (m.start(), next(f for f, vs in lexicon.VERBS.items() if verb in vs))
     if best[0] < 0:
         best = _near_verb(core) or best
+    if best[0] < 0 and (m := re.search(r"\b(?:a|one)\s+(?:new\s+)?claim\s+(?:called|named|titled|entitled)\b", lowered)):
+        best = (m.start(), "open")  # "need a claim called Paris offsite"
     if best[0] < 0 and re.match(r"^(?:spent|paid|expense)\b(?!\s+(?:claim|report))", lowered):
         best = (0, "add")
     m = re.search(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)
@@ -181,9 +183,18 @@ def strip_leading(text: str) -> tuple[int, str]:
     return cut, text[cut:]
 
 
+# "should be" as people type it: "shd be", "shld b", "shoud be"
+SHOULD = r"(?:should|shoud|shuold|shuld|sould|shoudl|shd|shld)"
+
+# what only an edit says: "the hotel should be 160", "the taxi was actually 30", "the receipt says 172"
+STRONG_UPDATE = re.compile(
+    rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
+    r"needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads)\b",
+    re.IGNORECASE)
+
 _UPDATE_SHAPE = re.compile(
-    r"\b(?:should\s+(?:be|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
-    r"was|is|needs\s+to\s+be|must\s+be|ought\s+to\s+be|=)\b",
+    rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
+    r"was|is|needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads|=)\b",
     re.IGNORECASE)
 
 
@@ -232,11 +243,15 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "act", verb
     if question and not (amounts or dates or categories or merchants or refs):
         return "question", None
-    if refs and amounts and re.search(r"\bto\b", core, re.IGNORECASE) and re.match(
+    if (refs or categories or merchants) and amounts and re.search(r"\bto\s+[€$£¥]?\d", core, re.IGNORECASE) and re.match(
             r"^(?:the|line|item|entry|row|#)\b", lowered):
-        return "act", "update"  # "… and the third one to 29": a second edit, its verb said once
+        return "act", "update"  # "… and the third one to 29", "… and the taxi to 30": a second edit, its verb said once
+    if refs and not (amounts or dates or categories or merchants) and not (
+            re.sub(r"\b(?:and|the|line|item|entry|row|#|too|also|as\s+well)\b", "", mask(core, [(r.start, r.end) for r in refs]),
+                   flags=re.IGNORECASE).strip(" ,.&+")):
+        return "item", None  # "… and line 3": one more line for the act before it
     if (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (amounts or dates or categories):
-        if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs:
+        if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs or STRONG_UPDATE.search(core):
             return "act", "update"
     first = lowered.split()[0] if lowered.split() else ""
     if first in lexicon.UNKNOWN_ACTION_VERBS:
@@ -319,13 +334,26 @@ def split(message: str, today) -> list[Clause]:
 def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
     if last.kind == "marker" or (last.kind == kind == "retract"):
         return True
+    if last.kind in ("context", "item") and kind == "correction" and find_line_refs(last.text) and re.match(
+            r"^\s*(?:make|change|set)\s+(?:it|that)\b", text, re.IGNORECASE):
+        return True  # "the last line, make it 28": the line is named first, then what to make it
     if kind in ("value", "context"):
         return last.kind not in ("retract", "hold") or kind == "context"
+    if kind == "act" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
+            r"^\s*(?:and\s+)?(?:i\s+|we\s+)?(?:paid|spent|cost|costs|was|came\s+to)\s+[€$£¥]?\d", text,
+            re.IGNORECASE) and not _has_thing(text, today) and not find_amounts(
+                mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
+        return True  # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named
     if kind == "item" and last.kind == "question" and last.question and question:
         return True
     if kind == "item":
         if last.kind == "act" and last.verb == "remove" and re.match(r"^\s*(?:and|&|plus)\b", text, re.IGNORECASE):
+            if find_line_refs(text):
+                return False  # "remove line 1 and line 3": a second removal
             return not (_has_thing(last.text, today) and _has_thing(text, today, strong=True))
+        if last.kind == "act" and last.verb == "update" and _has_thing(text, today, strong=True) and find_amounts(
+                mask(text, [(d.start, d.end) for d in find_dates(text, today)])):
+            return False  # "the hotel should be 160 and the taxi 25": a second edit, its verb said once
         if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
             # a new item names its own thing; "2 nights" or "room" only says more about the last one
             return not _has_thing(last.text, today) or not _has_thing(text, today, strong=True)

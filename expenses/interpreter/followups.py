@@ -23,7 +23,15 @@ from typing import Any
 from .clauses import MARKER, _trim, split, verb_of
 from .context import Claim, Context
 from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
-from .values import best_category, currency_named, find_amounts, find_categories, find_line_refs, money_text
+from .values import (
+    best_category,
+    currency_named,
+    find_amounts,
+    find_categories,
+    find_dates,
+    find_line_refs,
+    money_text,
+)
 
 _YES_NO = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|confirm(?:ed)?|go\s+ahead|do\s+it|approved?|fine|no|nope|"
                      r"nah|don'?t|do\s+not|cancel|decline)(?:\s+(?:please|pls|thanks|thank\s+you|it|that))*\W*$",
@@ -32,11 +40,15 @@ _UNDO = re.compile(r"^\W*(?:(?:oh|hmm+|actually|sorry|please|pls|wait)[\s,.!]+)*
                    r"the\s+last\s+(?:change|edit|one|thing)|my\s+last\s+(?:change|edit)))?(?:\s+please)?\W*$",
                    re.IGNORECASE)
 _THAT = r"(?:that|it|this|that\s+one|this\s+one|the\s+last\s+one)"
-_MAKE_THAT = re.compile(rf"^(?:(?:actually|sorry|oops|no|wait|hmm+|i\s+meant|i\s+mean|my\s+bad)[\s,.!-]*)*"
+_MAKE_THAT = re.compile(rf"^(?:(?:oh|ah|ok|okay|um+|actually|sorry|oops|no|wait|hmm+|i\s+meant|i\s+mean|my\s+bad)[\s,.!-]*)*"
                         rf"(?:make\s+{_THAT}|change\s+{_THAT}\s+to|(?:it|that)\s+(?:was|should\s+be)|i\s+meant|"
                         rf"i\s+mean|should\s+be|sorry|actually)\b", re.IGNORECASE)
 _REMOVE_THAT = re.compile(rf"^\W*(?:(?:actually|sorry|oops|hmm+)[\s,.!]+)*(?:please\s+)?(?:remove|delete|drop|"
                           rf"scrap|take\s+off)\s+{_THAT}(?:\s+(?:line|again|please|pls))*\W*$", re.IGNORECASE)
+# the same said after an explanation: "no wait i paid that one with the company card, remove that one"
+_REMOVE_THAT_END = re.compile(rf"(?:[,.;!-]\s*|\s(?:so|and|just|pls|please)\s+)((?:please\s+|pls\s+|just\s+)?(?:remove|"
+                              rf"delete|drop|scrap|take\s+off)\s+{_THAT}(?:\s+(?:line|again|please|pls))*)\W*$",
+                              re.IGNORECASE)
 _ANOTHER = re.compile(r"^\W*(?:and\s+|also\s+|plus\s+)?(?:add\s+)?(?:another|one\s+more)(?:\s+one)?\b", re.IGNORECASE)
 _TITLE_ANSWER = re.compile(r"^\W*(?:(?:call|name|title)\s+it|it'?s|its|the\s+title\s+is|title:?|name:?)\s+", re.IGNORECASE)
 
@@ -83,6 +95,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
                 and not i.retracted), None)
     if act is None:
         return None
+    named = best_category(find_categories(answer))
+    if missing == "amount" and named is not None and named != act.args.get("category"):
+        return None  # "a sandwich, 6.50" after "how much was the museum ticket?": a new expense, not the answer
     planned: dict[str, Any] = {"id": "a1", "act": act.act, "args": act.args, "evidence": answer,
                                "earlier_evidence": act.quote(earlier)}
     if act.ref is not None and act.act != "open_claim":
@@ -119,6 +134,8 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         return None
     if missing == "title":
         raw = _TITLE_ANSWER.sub("", answer)
+        if m := re.search(r"\b(?:called|named|titled|entitled)\s+", raw, re.IGNORECASE):
+            raw = raw[m.end():]  # "need a claim called Paris offsite": the title is what follows
         named = currency_named(raw)
         code = None
         if named is not None:
@@ -161,6 +178,10 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     case = {"id": claim.id}
     if _REMOVE_THAT.match(text):
         return {"acts": [{"id": "a1", "act": "remove_line", "case": case, "args": {"line": ordinal}, "evidence": text}]}
+    if (m := _REMOVE_THAT_END.search(text)) and not find_amounts(text[:m.start()]) and verb_of(text[:m.start()])[0] in (
+            None, "add"):
+        return {"acts": [{"id": "a1", "act": "remove_line", "case": case, "args": {"line": ordinal},
+                          "evidence": m.group(1)}]}
     amounts = find_amounts(text)
     if len(amounts) != 1 or amounts[0].amount is None or len(split(text, ctx.today)) > 1 and not _ANOTHER.match(text):
         return None
@@ -168,7 +189,11 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if found.currency is not None and found.currency != claim.currency:
         return None
     if _ANOTHER.match(text) and not find_categories(text):
-        args = {"amount": money_text(found.amount), "category": line["category"], "date": line["date"]}
+        days = {d.value for d in find_dates(text, ctx.today)}
+        if None in days or len(days) > 1:
+            return None  # a date it cannot read: the message is read afresh (and asked about)
+        args = {"amount": money_text(found.amount), "category": line["category"],
+                "date": days.pop() if days else line["date"]}  # "another for 30 this morning": its own day
         if line.get("merchant"):
             args["merchant"] = line["merchant"]
         return {"acts": [{"id": "a1", "act": "add_line", "case": case, "args": args, "evidence": text}]}

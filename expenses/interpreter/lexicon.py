@@ -13,12 +13,16 @@ CATEGORY_WORDS: dict[str, str] = {}
 for _category, _words in {
     "taxi": "taxi taxis cab cabs uber ubers lyft bolt freenow ride rides rideshare taxicab minicab chauffeur",
     "meals": "meal meals dinner dinners lunch lunches breakfast breakfasts brunch restaurant restaurants food "
-             "coffee coffees cafe café snack snacks drinks supper catering",
+             "coffee coffees cafe café snack snacks drinks supper catering sandwich sandwiches pizza burger burgers "
+             "sushi salad bagel croissant pastry pastries bakery takeaway takeout groceries supermarket beer beers "
+             "wine tea teas",
     "travel": "travel flight flights plane airfare airline train trains rail railway ticket tickets bus coach "
-              "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar",
+              "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
+              "shuttle scooter diesel",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
-             "equipment gift",
+             "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
+             "adapter",
 }.items():
     for _word in _words.split():
         CATEGORY_WORDS[_word] = _category
@@ -66,6 +70,21 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "motel one": ("Motel One", "hotel"), "radisson": ("Radisson", "hotel"),
     "starbucks": ("Starbucks", "meals"), "pret": ("Pret", "meals"), "nando's": ("Nando's", "meals"),
     "mcdonald's": ("McDonald's", "meals"), "vapiano": ("Vapiano", "meals"),
+    "cabify": ("Cabify", "taxi"), "grab": ("Grab", "taxi"), "careem": ("Careem", "taxi"), "didi": ("DiDi", "taxi"),
+    "free now": ("FreeNow", "taxi"), "heetch": ("Heetch", "taxi"), "blablacar": ("BlaBlaCar", "travel"),
+    "ouigo": ("Ouigo", "travel"), "italo": ("Italo", "travel"), "sbb": ("SBB", "travel"), "öbb": ("ÖBB", "travel"),
+    "eurowings": ("Eurowings", "travel"), "wizz air": ("Wizz Air", "travel"), "wizzair": ("Wizz Air", "travel"),
+    "vueling": ("Vueling", "travel"), "norwegian": ("Norwegian", "travel"), "finnair": ("Finnair", "travel"),
+    "aer lingus": ("Aer Lingus", "travel"), "transavia": ("Transavia", "travel"),
+    "europcar": ("Europcar", "travel"), "travelodge": ("Travelodge", "hotel"), "mercure": ("Mercure", "hotel"),
+    "sofitel": ("Sofitel", "hotel"), "pullman": ("Pullman", "hotel"), "best western": ("Best Western", "hotel"),
+    "booking.com": ("Booking.com", "hotel"), "sheraton": ("Sheraton", "hotel"), "westin": ("Westin", "hotel"),
+    "costa": ("Costa", "meals"), "burger king": ("Burger King", "meals"), "kfc": ("KFC", "meals"),
+    "deliveroo": ("Deliveroo", "meals"), "uber eats": ("Uber Eats", "meals"), "ubereats": ("Uber Eats", "meals"),
+    "wolt": ("Wolt", "meals"), "lieferando": ("Lieferando", "meals"), "just eat": ("Just Eat", "meals"),
+    "five guys": ("Five Guys", "meals"), "wagamama": ("Wagamama", "meals"), "dunkin": ("Dunkin", "meals"),
+    "tim hortons": ("Tim Hortons", "meals"), "lidl": ("Lidl", "meals"), "aldi": ("Aldi", "meals"),
+    "tesco": ("Tesco", "meals"), "rewe": ("REWE", "meals"), "carrefour": ("Carrefour", "meals"),
 }
 
 # --------------------------------------------------------------------------- currencies
@@ -151,5 +170,5 @@ COMMON_WORDS = frozenset(
     "train trail trial brain drain gain rain again stay star stop step ride rode wide side tide hide food good "
     "wood mood fool pool coach couch beach reach teach ticket pocket rocket night light right fight might sight "
     "eight flight slight weight visa vista misc fuel duel drinks drink think thing things office airport station "
-    "home work client team dinner".split()
+    "home work client team dinner fine been mine dine wife wire wise tune cube bees beef".split()
 )

@@ -7,6 +7,7 @@ guessing.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,17 @@ from typing import Any
 from ..exchange import reference_currencies
 from ..money import format_money
 from . import lexicon
-from .clauses import HOLD, MARKER, Clause, _near_verb, conflicting_verbs, evidence_bounds, verb_of
+from .clauses import (
+    HOLD,
+    MARKER,
+    SHOULD,
+    STRONG_UPDATE,
+    Clause,
+    _near_verb,
+    conflicting_verbs,
+    evidence_bounds,
+    verb_of,
+)
 from .context import Claim, Context, Mention, case_ref, find_mention, named_reference, other_claim
 from .values import (
     AmountFound,
@@ -109,8 +120,8 @@ class ContextIntent(Intent):
 _NOT_VALUE = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
                         re.IGNORECASE)
 _VALUE_MARK = re.compile(
-    r"\s(?:to|should\s+(?:be|say|read)|should\s+have\s+been|needs\s+to\s+be|must\s+be|is\s+actually|"
-    r"was\s+actually|is\s+really|was\s+really|is|was|=|as|into)\s|\s*[:=]\s",
+    rf"\s(?:to|{SHOULD}\s+(?:be|b|say|read)|{SHOULD}\s+have\s+been|needs\s+to\s+be|must\s+be|is\s+actually|"
+    r"was\s+actually|is\s+really|was\s+really|is|was|says|said|shows|showed|reads|=|as|into)\s|\s*[:=]\s",
     re.IGNORECASE)
 _FIELDS = {
     "amount": r"amount|price|cost|sum|value|figure",
@@ -135,7 +146,7 @@ _NEGATED = re.compile(r"^\s*(?:(?:oh|ok|okay|and|but|so|please|pls)[\s,]+)*(?:th
                       r"i\s+(?:don'?t|do\s+not)\s+(?:want|need)\s+(?:you\s+)?to|no\s+(?=add|submit|remove|delete))\s*",
                       re.IGNORECASE)
 _CONDITION = re.compile(r"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)|after\s+(?:i|we)\b|"
-                        r"when\s+(?:i|we)\b|unless|only\s+if|if\s+(?:i|it|the|that|you|we|there)\b|"
+                        r"when\s+(?:i|we)\b|unless|only\s+if|if\s+(?:i|it|it'?s|its|the|that|this|you|we|there)\b|"
                         r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
 _EVERY_CLAIM = re.compile(r"\b(?:both|all|every)\s+(?:of\s+)?(?:my\s+|the\s+|our\s+)?(?:\w+\s+)?claims?\b|"
                           r"\b(?:them\s+all|all\s+of\s+them|both\s+of\s+them)\b", re.IGNORECASE)
@@ -230,7 +241,8 @@ class Reader:
             if isinstance(intent, UnknownIntent) and len(text.split()) <= 3 and not re.search(r"[\d?]", text):
                 return _politeness(start, end, text)  # "quick question: …" introduces, it does not ask
             return intent
-        if kind == "act" and _CONDITION.search(text):
+        if kind == "act" and (cond := _CONDITION.search(text)) and not (
+                clause.verb == "open" and re.fullmatch(r"tomorrow|next\s+\w+", cond.group(0), re.IGNORECASE)):
             return UnknownIntent(start, end)  # "submit it, but not before I check it": no act on a condition
         if kind == "act" and (negated := _NEGATED.match(text)) and verb_of(text[negated.end():])[0] is not None:
             return NegatedIntent(start, end, verb=verb_of(text[negated.end():])[0] or "")
@@ -244,10 +256,19 @@ class Reader:
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
             return self._add(text, start, end)
         if kind == "item" and self.last_act is not None and self.last_act.act == "remove_line" and not find_amounts(
-                text):
+                mask(text, [(r.start, r.end) for r in find_line_refs(text)])):
             intent = self._remove(text, start, end)  # "delete the cabify and the dinner": a second removal
             self.last_act = intent
             return intent
+        if kind == "item" and self.last_act is not None and self.last_act.act == "update_line" and re.match(
+                r"^\s*(?:and\s+|also\s+|&\s+)?(?:the|my)\b", self.message[clause.start:end], re.IGNORECASE):
+            intent = self._update(text, start, end)  # "…, and the taxi 25": the second edit of one request
+            self.last_act = intent
+            return intent
+        refs = find_line_refs(text)
+        if kind == "item" and refs and self.last_act is None and not find_amounts(mask(text, [(r.start, r.end)
+                                                                                             for r in refs])):
+            return self._which_act(text, start, end, refs)
         if kind == "item" and self._statement(text):
             # "taxi 23.40 yesterday", "grabbed lunch today 14.20": an expense stated without a verb
             intent = self._add(text, start, end)
@@ -264,7 +285,7 @@ class Reader:
 
     def _statement(self, text: str) -> bool:
         """An expense said without a verb: a thing bought and one amount, nothing that refers back."""
-        if _UNSURE.search(text) or _CONDITION.search(text) or re.search(
+        if _UNSURE.search(text) or _CONDITION.search(text) or STRONG_UPDATE.search(text) or re.search(
                 r"\b(?:don'?t|do\s+not|never|no\s+need|not)\b|\?", text, re.IGNORECASE):
             return False
         dates = find_dates(text, self.ctx.today)
@@ -361,7 +382,8 @@ class Reader:
         if verb == "open":
             if not has_claim_word and re.search(r"\b(?:make|set)\b", lowered):
                 verb = "update"
-            elif not has_claim_word:
+            elif not has_claim_word and not re.search(r"\b(?:one|another)\b.*\b(?:called|named|titled|entitled)\b",
+                                                      lowered):
                 return UnknownIntent(start, end)
             elif (find_mention(text, self.ctx.claims) is not None and not re.search(
                     r"\b(?:new|another|called|named|titled|for|about)\b", lowered)):
@@ -380,6 +402,8 @@ class Reader:
         if handler is None:
             return UnknownIntent(start, end)
         intent = handler(text, start, end)
+        if isinstance(intent, list) and intent and isinstance(intent[-1], ActIntent):
+            self.last_act = intent[-1]
         if isinstance(intent, ActIntent):
             self.last_act = intent
             if intent.act == "open_claim" and not intent.problem:
@@ -486,6 +510,8 @@ class Reader:
             return intent
         assert chosen is not None and chosen.amount is not None
         intent.args = {"amount": money_text(chosen.amount), "category": category}
+        if chosen.quantity and chosen.quantity > 1:
+            intent.args["quantity"] = chosen.quantity
         if merchant:
             intent.args["merchant"] = merchant
         if date_values:
@@ -548,6 +574,11 @@ class Reader:
             field_name = "category"
         line, line_claim, line_problem, label = self._line(left if marked else text, left_start, claim, skip,
                                                            mention)
+        if line_problem and marked and not find_line_refs(left) and re.search(r"\b(?:for|on)\s+the\b", right):
+            # "the receipt says 30 for the taxi": the line is named after the value
+            named = self._line(right, right_start, claim, [], mention)
+            if named[2] is None:
+                line, line_claim, line_problem, label = named
         intent.label = label
         if problem or line_problem:
             intent.problem = problem or line_problem
@@ -597,7 +628,9 @@ class Reader:
             self._check_currency(intent, chosen)
         return intent
 
-    def _remove(self, text: str, start: int, end: int) -> ActIntent:
+    def _remove(self, text: str, start: int, end: int) -> ActIntent | list[Intent]:
+        if (several := self._several_removals(text, start, end)) is not None:
+            return several
         intent = ActIntent(start, end, act="remove_line")
         ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
@@ -612,6 +645,46 @@ class Reader:
             ref = {"id": line_claim.id}
         intent.ref, intent.claim, intent.args = ref, line_claim or claim, {"line": line}
         return intent
+
+    def _which_act(self, text: str, start: int, end: int, refs: list) -> ActIntent:
+        """"line 7" with nothing asked and nothing to do: say what that line is and what can be done with it."""
+        claim = self.ctx.default_claim()
+        intent = ActIntent(start, end, act="update_line")
+        ordinal = refs[0].ordinal
+        if claim is None or not claim.lines:
+            intent.problem = "Which claim do you mean? Name it, and what to do with the line."
+            return intent
+        if ordinal is None:
+            ordinal = claim.lines[-1]["ordinal"]
+        line = next((ln for ln in claim.lines if ln["ordinal"] == ordinal), None)
+        if line is None:
+            intent.problem = f"“{claim.title}” has no line {ordinal}; it has: {list_lines(claim)}."
+            return intent
+        intent.problem = (f"Line {ordinal} of “{claim.title}” is {line_text(line, claim.currency)}. What should I do "
+                          f"with it? For example “change line {ordinal} to 40” or “remove line {ordinal}”.")
+        return intent
+
+    def _several_removals(self, text: str, start: int, end: int) -> list[Intent] | None:
+        """"delete the cabify and the hotel avenida": each part names one line of the same claim."""
+        _, at = verb_of(text)
+        parts = re.split(r"\s*(?:,|&|\band\b|\bplus\b)\s*", text[max(at, 0):], flags=re.IGNORECASE)
+        if len(parts) < 2:
+            return None
+        intents: list[Intent] = []
+        for part in parts:
+            probe = ActIntent(start, end, act="remove_line")
+            ref, claim, problem, mention = self._target(part, start, new_claim_ok=False)
+            line, line_claim, line_problem, label = self._line(part, 0, claim, [], mention)
+            if problem or line_problem or line is None:
+                return None
+            probe.ref = ref if ref is not None else ({"id": line_claim.id} if line_claim is not None else None)
+            probe.claim, probe.args, probe.label = line_claim or claim, {"line": line}, label
+            intents.append(probe)
+        targets = {(json.dumps(i.ref, sort_keys=True), i.args["line"]) for i in intents}  # type: ignore[attr-defined]
+        claims = {json.dumps(i.ref, sort_keys=True) for i in intents}  # type: ignore[attr-defined]
+        if len(targets) != len(intents) or len(claims) != 1:
+            return None
+        return intents
 
     def _line(self, text: str, offset: int, claim: Claim | None, skip: list[tuple[int, int]],
               mention: Mention | None) -> tuple[int | None, Claim | None, str | None, str]:
@@ -720,6 +793,9 @@ class Reader:
     def _category_lines(self, tokens: list, claim: Claim) -> tuple[list[int], str]:
         """Lines named by a referring word of their category ("the hotel", "the train")."""
         said = {plain(w.text) for w in tokens}
+        # a misspelt referring word ("the hotell") names its category's lines like the word itself
+        said |= {c.category for w in tokens if plain(w.text) not in lexicon.CATEGORY_WORDS
+                 for c in find_categories(w.text)}
         kinds = {kind for kind, kind_words in lexicon.KIND_WORDS.items() if said & kind_words}
         if kinds:
             ordinals = [line["ordinal"] for line in claim.lines if line.get("category") == "travel"
@@ -893,6 +969,8 @@ def _title(text: str) -> str:
     patterns = [
         r"\b(?:called|named|titled|entitled|title|name)\s*:?\s+(.+)$",
         r"\bclaim\s*:\s*(.+)$",
+        r"^\W*(?:(?:a|pls|please|ok|okay)\s+)*(?:new|another)\s+claim\s+(?!(?:for|about|re|regarding|covering|on|in|"
+        r"called|named|titled|with|to|please|pls)\b)(.+)$",
         r"\bclaim\s+(?:for|about|re|regarding|covering|on)\s+(.+)$",
         r"\b(?:for|about)\s+(.+?)\s+(?:claim|expenses)\b",
         r"\b(?:a|an|new|another)\s+(?:new\s+)?(.+?)\s+claim\b",
@@ -909,6 +987,7 @@ def _tidy_title(raw: str) -> str:
     title = _TITLE_CUT.sub("", raw.strip())
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
+    title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)
     title = title.strip(" .,;:!\"'“”‘’")
     if title and title[0].islower():
         title = title[0].upper() + title[1:]

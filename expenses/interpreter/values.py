@@ -90,9 +90,15 @@ def find_dates(text: str, today: date) -> list[DateFound]:
         if any(m.start() < end and start < m.end() for start, end in taken):
             continue
         word = m.group(0).lower()
-        near = [day for day in _DAY_WORDS if word != day and DamerauLevenshtein.distance(word, day) <= (
-            2 if len(day) >= 8 else 1)]
-        if len(near) == 1 and word not in lexicon.COMMON_WORDS:
+        distance = {day: DamerauLevenshtein.distance(word, day) for day in _DAY_WORDS if word != day}
+        near = [day for day, d in distance.items() if d <= (2 if len(day) >= 8 else 1)]
+        if near and word not in lexicon.COMMON_WORDS:
+            closest = min(distance[day] for day in near)
+            near = [day for day in near if distance[day] == closest]
+        if len(near) > 1 and word not in lexicon.COMMON_WORDS:
+            # as near to two days ("tusday": tuesday or thursday?): a date the user gave, unreadable, so asked about
+            found.append(DateFound(m.start(), m.end(), m.group(0), None))
+        elif len(near) == 1 and word not in lexicon.COMMON_WORDS:
             fixed = re.match(r".*", near[0])
             kind = "relative" if near[0] in ("yesterday", "today", "tonight") else "weekday"
             if kind == "weekday":
@@ -168,7 +174,8 @@ def _day_of_month(today: date, day: int) -> date | None:
 # --------------------------------------------------------------------------- amounts
 
 _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
-                     r"(?![\w/:]|[.,]\d)")
+                     # a currency may be glued on ("12.50eur", "30€"), no other letter
+                     r"(?!(?!(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|jpy)\b)[\w/:]|[.,]\d)", re.IGNORECASE)
 _SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
 _CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
 _AFTER = re.compile(r"^\s?([€$£¥]|[A-Za-z]+)")
@@ -180,6 +187,7 @@ class AmountFound(Found):
     currency: str | None  # ISO code the user wrote next to it, or an unknown three-letter code
     marked: bool  # a currency or a word like "for"/"of" points at it as money
     counted: bool = False  # a small whole number before a noun ("3 coffees"): likely a count
+    quantity: int | None = None  # a product's count ("2 nights at 150 each": 2; the amount is the total)
 
 
 def find_amounts(text: str) -> list[AmountFound]:
@@ -195,7 +203,8 @@ def find_amounts(text: str) -> list[AmountFound]:
         code = next((lexicon.CURRENCY_SYMBOLS[ch] for ch in raw if ch in lexicon.CURRENCY_SYMBOLS), None)
         for word in re.findall(r"[A-Za-z]+", raw):
             code = code or (_currency_word(word, strict_case=False) if word.lower() in lexicon.CURRENCY_WORDS else None)
-        found.append(AmountFound(product.start, product.end, raw, _amount_of(str(product.value)), code, True))
+        found.append(AmountFound(product.start, product.end, raw, _amount_of(str(product.value)), code, True,
+                                 quantity=product.count))
     text = mask(text, [(f.start, f.end) for f in found])
     for number in number_words(text):
         raw = text[number.start:number.end]
@@ -302,6 +311,10 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
     if m := re.search(r"\(\s*([A-Z]{3})\s*\)", text):
         if is_iso_currency(m.group(1)):
             return m.group(1), m.start(), m.end()
+    # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK"
+    if m := re.search(r"(?:,|\s[-–—]|\bin)\s*([A-Z]{3})\s*(?:,?\s*(?:pls|please|thanks|thx))?\W*$", text):
+        if is_iso_currency(m.group(1)):
+            return m.group(1), m.start(1), m.end(1)
     return None
 
 
@@ -345,7 +358,10 @@ def find_line_refs(text: str) -> list[LineFound]:
 # --------------------------------------------------------------------------- words, categories, merchants
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’&.-]*[A-Za-zÀ-ÿ]|[A-Za-zÀ-ÿ]")
-_FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 4]
+# short words one letter from everyday ones ("wine"/"fine", "beer"/"been", "tube"/"tune") are matched as written only
+# (and place names: "basel"/"bagel")
+_EXACT_ONLY = frozenset("wine beer beers tube teas bagel pizza sushi salad wifi scooter diesel".split())
+_FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 4 and w not in _EXACT_ONLY]
 # words that are spelt right as they are: never "corrected" into a category noun ("cafe" stays, "tax" too)
 _KNOWN_WORDS = frozenset(
     set(lexicon.FILLER) | set(lexicon.CURRENCY_WORDS) | set(lexicon.QUANTITY_UNITS) | set(lexicon.ORDINAL_WORDS)
@@ -472,6 +488,14 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 or determiner):
             found.append(MerchantFound(start, end, name, name, None))
         i = j + 1
+    for w in words(text):
+        # a well-known name misspelt ("ubr", "marriot", "ryanar"): near exactly one of them, no word of its own
+        if any(w.start < f.end and f.start < w.end for f in found) or any(w.start < e and s < w.end for s, e in skip):
+            continue
+        key = _near_merchant(plain(w.text))
+        if key is not None:
+            name, category = lexicon.MERCHANTS[key]
+            found.append(MerchantFound(w.start, w.end, w.text, name, category))
     for m in re.finditer(r"\b(?:at|from)\s+([a-zà-ÿ][a-zà-ÿ'&-]{3,})\b(?!\s+(?:airport|station|hotel|office))", text):
         # "dinner at borchardt": a name typed in lower case, when it is no word the interpreter knows
         word = m.group(1)
@@ -481,6 +505,25 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
             continue
         found.append(MerchantFound(m.start(1), m.end(1), word, word[0].upper() + word[1:], None))
     return sorted(found, key=lambda f: f.start)
+
+
+_FUZZY_MERCHANTS = [key for key in lexicon.MERCHANTS if " " not in key and len(key) >= 4]
+
+
+def _near_merchant(word: str) -> str | None:
+    """One well-known merchant ``word`` misspells: one letter left out of a short name ("ubr"), one edit
+    of a longer one, two of a long one; never a word the interpreter knows as something else."""
+    if len(word) < 3 or word in lexicon.MERCHANTS or word in _KNOWN_WORDS or word in lexicon.CATEGORY_WORDS or (
+            word in _NOT_NAMES or word in _PLACES):
+        return None
+    if len(word) < 5:
+        hits = [key for key in _FUZZY_MERCHANTS if len(key) == len(word) + 1
+                and any(key[:i] + key[i + 1:] == word for i in range(len(key)))]
+    else:
+        limit = 1 if len(word) < 8 else 2
+        hits = [hit[0] for hit in process.extract(word, _FUZZY_MERCHANTS, scorer=DamerauLevenshtein.distance,
+                                                  score_cutoff=limit, limit=None)]
+    return hits[0] if len(hits) == 1 else None
 
 
 _PLACES = frozenset("home work airport station office hotel venue conference event client clients customer site "
