@@ -209,8 +209,20 @@ def _run_message_turn(turn: Turn, conversation: Conversation, user) -> None:
     reduction = reduce_turn(loop.validated, facts)
     trace = {"rounds": rounds, "plan_raw": loop.raw, "plan": plan.model_dump(mode="json")}
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
+    pending = pending or _unfound_target_question(turn, reduction)
     _apply_reduction(turn, conversation, actor, today, registry, reduction, trace,
                      answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+
+
+def _unfound_target_question(turn: Turn, reduction: Reduction) -> dict[str, Any] | None:
+    """One act refused because the case it named does not resolve: the refusal is a question the next
+    message may answer ("put it on my Berlin one"), kept like any pending question (server state)."""
+    unfound = [a for a in reduction.acts if a.code == "target_not_found"]
+    if len(unfound) != 1 or len(reduction.acts) != 1:
+        return None
+    notice = next((n.text for n in reduction.notices if n.code == "target_not_found"), "Which case do you mean?")
+    return {"question": notice, "act": unfound[0].act, "args": dict(unfound[0].args or {}), "missing": ["case"],
+            "message": turn.text}
 
 
 def _apply_reduction(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,

@@ -473,7 +473,8 @@ def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: C
     if code == "target_not_found" and reference is not None and (reference.match or reference.id):
         # the user named a case: say which, and that nothing happened to any other (I8)
         named = f"called “{reference.match}”" if reference.match else f"with the id {reference.id}"
-        text = f"I could not find a {noun} of yours {named}, so I did not {res.act.replace('_', ' ')}; nothing was changed."
+        text = (f"I could not find a {noun} of yours {named}, so nothing was changed. Which of your {noun}s do you "
+                f"mean?")
     if any(n.code == code and n.text == text for n in out.notices):
         return  # one notice for every act that failed the same way
     out.notices.append(Notice(code, text, act=res.act))

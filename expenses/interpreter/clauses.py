@@ -19,7 +19,15 @@ from dataclasses import dataclass
 from rapidfuzz.distance import DamerauLevenshtein
 
 from . import lexicon
-from .values import find_amounts, find_categories, find_dates, find_line_refs, find_merchants, mask
+from .values import (
+    currency_named,
+    find_amounts,
+    find_categories,
+    find_dates,
+    find_line_refs,
+    find_merchants,
+    mask,
+)
 
 # --------------------------------------------------------------------------- patterns
 
@@ -37,7 +45,8 @@ HOLD = re.compile(
     re.IGNORECASE)
 
 RETRACT = re.compile(
-    r"^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|oops|on\s+second\s+thoughts?|hold\s+on|scratch\s+that)\b[\s,.!-]*)*"
+    r"^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|oops|on\s+second\s+thoughts?|hold\s+on|scratch\s+that|please|"
+    r"pls|just|ok|okay|then)\b[\s,.!-]*)*"
     r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
     r"scratch\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
     r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?|"
@@ -68,7 +77,7 @@ REQUEST_START = re.compile(
 
 _SENTENCE_END = re.compile(r"[!?;\n]+|\.(?!\d)(?=\s|$)")
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
-_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and|then|also|but|plus)\b)"
+_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and|then|also|but|plus)\b|[+&]\s)"
                    # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
                    r"|\s+(?=(?:actually|no\s+wait|wait|hmm+|on\s+second\s+thoughts?)\s+(?:no\b|nah\b|leave|never|"
                    r"forget|don'?t|keep|scratch|ignore|cancel|skip))"
@@ -125,7 +134,8 @@ def _near_verb(core: str) -> tuple[int, str | None] | None:
     not a word the lexicon knows as something else."""
     for m in re.finditer(r"[a-z]{4,}", core.lower()):
         word = m.group(0)
-        if word in lexicon.CATEGORY_WORDS or word in lexicon.FILLER or word in lexicon.COMMON_WORDS:
+        if word in lexicon.CATEGORY_WORDS or word in lexicon.FILLER or word in lexicon.COMMON_WORDS or (
+                word in lexicon.GENERIC_TITLE_WORDS):  # "summit" is one letter from "submit"
             continue
         families = {family for verb, family in _FUZZY_VERBS.items() if DamerauLevenshtein.distance(word, verb) <= 1}
         if len(families) == 1:
@@ -232,7 +242,20 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         core = core[marker.end():]
         lowered = core.lower()
         verb, at = verb_of(core)
+    if dates and not amounts and not categories and not merchants and re.match(
+            r"^(?:it|that|this|which|they|these)\s+(?:was|were|is|are)\s+(?:(?:all|both)\s+)?(?:paid|bought|booked|incurred|"
+            r"spent|charged|on|from|dated)\b", lowered):
+        return "value", None  # "It was paid on the 20th of November.": the day of the request before it
     request = REQUEST_START.match(core)
+    if request and re.match(r"^(?:\s*(?:kindly|please|pls|just|quickly)\b)*\s*(?:tell\s+me|let\s+me\s+know|explain|"
+                            r"check\s+(?:whether|if)|confirm\s+(?:whether|if)|say\s+(?:whether|if))\b", core[request.end():],
+                            re.IGNORECASE):
+        return "question", None  # "could you kindly tell me whether I need a receipt for …": asked, not requested
+    if not marker and not verb and not amounts and re.fullmatch(r"\s*(?:in|currency:?)?\s*(?:the\s+)?[A-Za-z ]{3,30}",
+                                                               core) and (_currency_only(core) or currency_named(core)):
+        return "value", None  # ", in Danish kroner": the currency of the request before it
+    if verb is not None and re.match(r"^do\s+(?!(?:i|you|we|they|u|it|not)\b)", lowered) and verb_of(core[3:])[1] == 0:
+        return "act", verb  # "do change it to 170": an emphatic request, not a question
     if QUESTION_START.match(core) and not request:
         if re.search(r"\b(?:my|the|all|any)\s+(?:open|current|draft)\s+claims\b", lowered):
             return "question", None
@@ -243,6 +266,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "act", verb
     if question and not (amounts or dates or categories or merchants or refs):
         return "question", None
+    if question and not amounts and re.match(r"^(?:and|also|plus|what\s+about|how\s+about|for)\b", lowered):
+        return "question", None  # "and for food per day?", "what about the taxi?": a follow-up question
     if (refs or categories or merchants) and amounts and re.search(r"\bto\s+[€$£¥]?\d", core, re.IGNORECASE) and re.match(
             r"^(?:the|line|item|entry|row|#)\b", lowered):
         return "act", "update"  # "… and the third one to 29", "… and the taxi to 30": a second edit, its verb said once
@@ -337,6 +362,9 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
     if last.kind in ("context", "item") and kind == "correction" and find_line_refs(last.text) and re.match(
             r"^\s*(?:make|change|set)\s+(?:it|that)\b", text, re.IGNORECASE):
         return True  # "the last line, make it 28": the line is named first, then what to make it
+    if kind == "context" and last.kind == "act" and last.verb in ("remove", "submit", "withdraw") and len(
+            re.findall(r"[A-Za-z']+", text)) >= 2 and not find_line_refs(text):
+        return False  # "remove the train, company booked it": the reason, said after the request
     if kind in ("value", "context"):
         return last.kind not in ("retract", "hold") or kind == "context"
     if kind == "act" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(

@@ -54,6 +54,7 @@ class Context:
     pending: dict[str, Any] | None = None  # the question the last reply left open, with its "message"
     recent: list[dict[str, Any]] = field(default_factory=list)  # what the last turn with an effect committed
     open_cards: list[dict[str, Any]] = field(default_factory=list)  # cards waiting for a click
+    previous: str | None = None  # the user's message before this one, as the conversation excerpt has it
 
     @classmethod
     def of(cls, request: Any) -> Context:
@@ -79,7 +80,8 @@ class Context:
                   calls_left=int(getattr(request, "calls_left", 0) or 0),
                   pending=dict(getattr(request, "pending", None) or {}) or None,
                   recent=list(getattr(request, "recent", None) or []),
-                  open_cards=list(getattr(request, "open_cards", None) or []))
+                  open_cards=list(getattr(request, "open_cards", None) or []),
+                  previous=_previous_message(getattr(request, "excerpt", None) or []))
         for record in getattr(request, "rounds", None) or []:
             ctx.has_rounds = True
             if getattr(record, "status", "ok") != "ok":
@@ -98,6 +100,11 @@ class Context:
         if self.active is not None:
             return self.active
         return self.open_claims[0] if len(self.open_claims) == 1 else None
+
+
+def _previous_message(excerpt: list[Any]) -> str | None:
+    users = [str(e.get("text") or "") for e in excerpt if isinstance(e, dict) and e.get("role") == "user"]
+    return users[-1] if users and users[-1].strip() else None
 
 
 def read_key(tool: str, args: dict[str, Any]) -> str:
@@ -138,7 +145,7 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
         exact = tuple(c for c in claims if token in _distinctive(c.title))
         if exact:
             candidate = Mention(exact, w.text, w.start, w.end, True)
-        elif len(token) >= 5 and w.text[:1].isupper():
+        elif len(token) >= 5 and w.text[:1].isupper() and not _in_name(text, w.start, w.end):
             near = tuple(c for c in claims
                          if any(fuzz.ratio(token, d) >= 85 for d in _distinctive(c.title) if len(d) >= 5))
             if not near:
@@ -149,6 +156,14 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
         if best is None:
             best = candidate
     return best
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    """Is the word part of a longer capitalised name ("Steigenberger Frankfurter Hof")? Then a near-miss of a
+    claim's word inside it is the name's, not the claim's."""
+    before = re.search(r"([A-Za-zÀ-ÿ][\w'’&-]*)\s+$", text[:start])
+    after = re.match(r"\s+([A-Za-zÀ-ÿ][\w'’&-]*)", text[end:])
+    return bool((before and before.group(1)[:1].isupper() and before.start(1) > 0) or (after and after.group(1)[:1].isupper()))
 
 
 _CASE_ID = re.compile(r"\bclm_[0-9A-Za-z]{4,40}\b")
@@ -168,6 +183,8 @@ def named_reference(text: str, ctx: Context) -> Mention | None:
     if m := _CASE_ID.search(text):
         return Mention((), m.group(0), m.start(), m.end(), True)
     m = _NAMED.search(text)
+    if m is not None and not m.group("called") and any(w.lower() in _LINKING for w in m.group("name").split()):
+        m = _named_before_noun(text) or m  # "a taxi of 20 to the vienna claim": the words right before the noun
     if m is None:
         return None
     if m.group("called"):
@@ -185,6 +202,24 @@ def named_reference(text: str, ctx: Context) -> Mention | None:
         if word.lower().startswith(("the ", "my ")):
             word = word.split(" ", 1)[1]
     return Mention((), word, start, start + len(word), True)
+
+
+_NOUN = re.compile(r"\b(?:claim|trip|report|conference|offsite|visit|roadshow)\b", re.IGNORECASE)
+_INTRO = re.compile(r"(?:^|\s)(?:on|to|for|in|into|onto|under|from|of|the|my|our)\s+(?:(?:the|my|our)\s+)?"
+                    r"(?P<name>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+(?P<noun>claim|trip|report|expense\s+report|conference|"
+                    r"offsite|visit|roadshow)\b(?P<called>)?", re.IGNORECASE)
+
+
+def _named_before_noun(text: str) -> re.Match[str] | None:
+    """The shortest name standing between an introducing word and a claim noun, nearest to the noun."""
+    for noun in _NOUN.finditer(text):
+        for cut in range(noun.start() - 1, -1, -1):
+            if cut and text[cut - 1] not in " \t":
+                continue
+            m = _INTRO.match(text, cut - 1 if cut else 0)
+            if m and m.end("noun") == noun.end() and not any(w.lower() in _LINKING for w in m.group("name").split()):
+                return m
+    return None
 
 
 def other_claim(text: str, ctx: Context) -> Claim | None:

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from .clauses import MARKER, _trim, split, verb_of
-from .context import Claim, Context
+from .context import Claim, Context, find_mention
 from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
 from .values import (
     best_category,
@@ -67,7 +67,7 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
             "nothing was done yet.")}]}
     if ctx.pending and (plan := _complete(ctx, start, end)) is not None:
         return plan
-    return _on_recent(ctx, start, end)
+    return _on_recent(ctx, start, end) or _on_previous(ctx, start, end)
 
 
 # --------------------------------------------------------------------------- a pending question
@@ -145,10 +145,14 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             code, raw = m.group(1), raw[:m.start()] + raw[m.end():]
         elif m := re.search(r"\bin\s+(euros?|dollars?|pounds?|francs?|yen)\b", raw, re.IGNORECASE):
             code, raw = _currency_code(m.group(1)), raw[:m.start()] + raw[m.end():]
-        title = _tidy_title(re.sub(r"[\s,]+(?:in|pls|please)?\s*$", "", raw))
+        title = _tidy_title(re.sub(r"(?:[\s,(-]+(?:in|pls|please|thanks|thx)?)+\W*$", "", raw))
         if not title or len(title) > 60 or find_amounts(title) or verb_of(title)[0] is not None:
             return None
         return title, code
+    if missing == "case":  # "put it on my berlin one", "sorry i meant hamburg": one of the user's open claims
+        mention = find_mention(answer, ctx.claims)
+        open_ = [c for c in (mention.claims if mention else ()) if c.open]
+        return open_[0] if len(open_) == 1 else None
     if missing == "currency":
         named = currency_named(answer)
         if named is not None:
@@ -204,6 +208,33 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         return {"acts": [{"id": "a1", "act": "update_line", "case": case,
                           "args": {"line": ordinal, "amount": money_text(found.amount)}, "evidence": text}]}
     return None
+
+
+_PRONOUN = re.compile(r"\b(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
+
+
+def _on_previous(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
+    """"change it to 30 instead" after a declined removal or a taken-back edit: "it" is the line the previous
+    message named, when that message left it as it was (the last turn committed nothing on it)."""
+    text = ctx.message[start:end]
+    if ctx.previous is None or not _PRONOUN.search(text) or find_line_refs(text) or verb_of(text)[0] != "update":
+        return None
+    earlier = [i for i in Reader(_with_message(ctx, ctx.previous)).read(split(ctx.previous, ctx.today))
+               if isinstance(i, ActIntent) and i.act in ("update_line", "remove_line") and not i.problem]
+    if len(earlier) != 1 or not isinstance(earlier[0].args.get("line"), int):
+        return None
+    named = earlier[0]
+    claim = named.claim or ctx.default_claim()
+    if claim is None or any(e.get("case") == claim.id for e in ctx.recent if e.get("event") == "line_updated"
+                            and e.get("data", {}).get("ordinal") == named.args["line"]):
+        return None
+    intents = Reader(_with_message(ctx, text), overrides={"line": named.args["line"]}).read(split(text, ctx.today))
+    acts = [i for i in intents if isinstance(i, ActIntent)]
+    if len(acts) != 1 or acts[0].act != "update_line" or acts[0].problem:
+        return None
+    act = acts[0]
+    return {"acts": [{"id": "a1", "act": "update_line", "case": named.ref or {"id": claim.id}, "args": act.args,
+                      "evidence": act.quote(text)}]}
 
 
 def _last_line(ctx: Context) -> tuple[Claim, dict[str, Any]] | None:

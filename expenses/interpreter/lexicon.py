@@ -117,16 +117,20 @@ LINE_NOUNS = r"(?:line|item|entry|row|expense|one)"
 # --------------------------------------------------------------------------- verbs
 
 VERBS: dict[str, tuple[str, ...]] = {
-    "open": ("open", "start", "create", "begin", "set up", "setup", "make", "new"),
+    "open": ("open", "start", "create", "begin", "set up", "setup", "make", "new", "opening", "starting", "creating"),
     "add": ("add", "put", "log", "record", "enter", "include", "plus", "throw in", "i spent", "we spent", "i paid",
             "we paid", "i had", "we had", "i took", "we took", "i got", "bought",
-            "took", "grabbed", "had", "got", "paid", "spent", "caught", "expensed"),
+            "took", "grabbed", "had", "got", "paid", "spent", "caught", "expensed", "adding", "logging", "recording",
+            "including"),
     "update": ("change", "set", "update", "correct", "fix", "adjust", "edit", "modify", "amend", "make", "move",
                "rename", "switch", "mark", "reclassify", "recategorise", "recategorize", "reduce", "increase",
-               "lower", "raise", "bump", "reschedule", "redate"),
-    "remove": ("remove", "delete", "drop", "take off", "take out", "get rid of", "strike", "erase", "scrap"),
-    "submit": ("submit", "send", "file", "hand in", "turn in", "forward"),
-    "withdraw": ("withdraw", "cancel", "close", "discard", "abandon", "scrap", "delete", "retract"),
+               "lower", "raise", "bump", "reschedule", "redate", "changing", "updating", "correcting", "fixing",
+               "adjusting", "amending"),
+    "remove": ("remove", "delete", "drop", "take off", "take out", "get rid of", "strike", "erase", "scrap", "removing",
+               "deleting", "dropping"),
+    "submit": ("submit", "send", "file", "hand in", "turn in", "forward", "submitting", "sending"),
+    "withdraw": ("withdraw", "cancel", "close", "discard", "abandon", "scrap", "delete", "retract", "withdrawing",
+                 "cancelling", "canceling"),
 }
 
 # a few frequent slips of the action verbs themselves; anything else must be spelt right

@@ -39,6 +39,8 @@ STATUS_WORDS = {
 _ATTACHMENT = re.compile(r"\batt_[0-9A-Za-z]{4,40}\b")
 _POLICY = re.compile(
     r"\b(?:polic(?:y|ies)|limits?|cap|capped|allowed|allowances?|maximum|max|reimburs\w*|receipts?|deadlines?|"
+    r"recei?pts?|reciepts?|recipts?|receits?|notes?|justif\w*|explanation|proof|paperwork|documentation|"
+    r"need\s+(?:a|an|to|the)|(?:is|are)\s+(?:a|an|the|it|that|this)?\s*(?:[\w€$£.,]+\s+){0,3}?(?:ok(?:ay)?|fine|alright)|"
     r"rules?|per\s+night|per\s+day|a\s+night|a\s+day|covered|cover|eligible|approval|approver|alcohol|tips?|"
     r"first\s+class|business\s+class|economy|mileage|lost|late|invoice|can\s+i\s+(?:claim|expense|get|spend|book|"
     r"take|use|fly|stay|have|put)|how\s+much\s+can|how\s+long|how\s+many\s+days|is\s+\w+\s+ok|permitted|ok\s+to|"
@@ -67,7 +69,8 @@ _LIST = re.compile(r"\b(?:claims|which\s+claim|what\s+claim|any\s+claim)\b", re.
 _CASE = re.compile(
     r"\b(?:total|totals|sum|how\s+much|spent|spend|status|state|lines?|items?|entries|summary|overview|"
     r"breakdown|what'?s\s+on|what\s+is\s+on|look\s+like|looks?|show|details?|where|how\s+many|approved|"
-    r"rejected|submitted|draft|locked|open|on\s+it|in\s+it|what\s+about|expenses?|claim|currency)\b",
+    r"rejected|submitted|draft|locked|open|on\s+it|in\s+it|what\s+about|expenses?|claim|currency|"
+    r"biggest|largest|highest|priciest|most\s+expensive|smallest|cheapest|lowest)\b",
     re.IGNORECASE)
 _RATE = re.compile(r"\b(?:rate|rates|exchange|convert|conversion|fx|worth)\b", re.IGNORECASE)
 _CURRENCY_TOKEN = re.compile(r"[€$£¥]|\b[A-Za-z]{3,8}\b")
@@ -253,7 +256,13 @@ def _category_asked(text: str) -> str | None:
     return found[0].category if found else None
 
 
+_EXTREME = re.compile(r"\b(?:(biggest|largest|highest|priciest|most\s+expensive)|(smallest|cheapest|lowest|"
+                      r"least\s+expensive))\b", re.IGNORECASE)
+
+
 def _aspect(lowered: str) -> str:
+    if m := _EXTREME.search(lowered):
+        return "biggest" if m.group(1) else "smallest"
     if re.search(r"\b(?:status|state|approved|rejected|submitted|locked|where)\b", lowered):
         return "status"
     if re.search(r"\b(?:total|sum|how\s+much|spent|spend)\b", lowered):
@@ -389,6 +398,14 @@ def _view_text(view: dict[str, Any], data: dict[str, Any]) -> str:
         return (f"On {title}, {category} comes to {money(amount, currency)} ({_count(n)}), out of a total of "
                 f"{money(view['total'], currency)}.")
     aspect = data.get("aspect", "overview")
+    if aspect in ("biggest", "smallest"):
+        lines = view.get("lines", [])
+        if not lines:
+            return f"{title} has no lines yet."
+        pick = (max if aspect == "biggest" else min)(lines, key=lambda line: Decimal(str(line["amount"])))
+        label = pick.get("merchant") or str(pick.get("category", "")).capitalize()
+        return (f"The {aspect} expense on {title} is line {pick['ordinal']}: {label} ({pick.get('category')}), "
+                f"{money(pick['amount'], currency)} on {day(pick['date'])}.")
     if aspect == "total":
         return f"{title} comes to {money(view['total'], currency)} over {_count(count)}; it is {status}."
     if aspect == "status":

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from typing import Any
 
 from ..exchange import reference_currencies
@@ -29,6 +30,7 @@ from .clauses import (
 from .context import Claim, Context, Mention, case_ref, find_mention, named_reference, other_claim
 from .values import (
     AmountFound,
+    DateFound,
     best_category,
     currency_named,
     find_amounts,
@@ -129,7 +131,7 @@ _FIELDS = {
     "merchant": r"merchant|vendor|shop|store|supplier|payee|name|place",
     "category": r"category|type|kind|class",
 }
-_NEW_ITEM = re.compile(r"^\s*(?:(?:oh|ok|okay|so|and|also|plus)[\s,]+)*(?:and|also|plus|another|one\s+more)\b|"
+_NEW_ITEM = re.compile(r"^\s*(?:(?:oh|ok|okay|so|and|also|plus)[\s,]+)*(?:(?:and|also|plus|another|one\s+more)\b|[+&]\s)|"
                        r"^\s*(?:(?:oh|ok|okay|so)[\s,]+)*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
 _PLAIN_WORDS = frozenset(
     "it this that these them the a an my our your claim claims report expense expenses approval approver manager "
@@ -163,6 +165,10 @@ _TITLE_CUT = re.compile(
 _CURRENCY_PHRASE = re.compile(
     r"(?:\bin\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])",
     re.IGNORECASE)
+
+
+_ANCHORED = re.compile(r"(?:on\s+)?(?:the\s+)?(?:same\s+day|that\s+(?:same\s+)?day|(?:day|night)\s+(?:(?P<after>after|later)|"
+                       r"(?P<before>before))|(?:(?P<next>next|following)|previous)\s+day)", re.IGNORECASE)
 
 
 def _blank_not_values(text: str) -> str:
@@ -269,6 +275,8 @@ class Reader:
         if kind == "item" and refs and self.last_act is None and not find_amounts(mask(text, [(r.start, r.end)
                                                                                              for r in refs])):
             return self._which_act(text, start, end, refs)
+        if kind == "item" and clause.question:
+            return UnknownIntent(start, end)  # "a taxi of 18, do I need a receipt?": asked, never a verbless add
         if kind == "item" and self._statement(text):
             # "taxi 23.40 yesterday", "grabbed lunch today 14.20": an expense stated without a verb
             intent = self._add(text, start, end)
@@ -294,6 +302,26 @@ class Reader:
             return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess
         return len(find_amounts(_blank_not_values(masked))) >= 1
 
+    def _anchored(self, dates: list[DateFound]) -> list[DateFound]:
+        """"same day", "the day after": the day of the expense said just before (in this message, else the
+        line the last turn added or changed), moved as the words say; None (asked about) when there is none."""
+        out = []
+        for found in dates:
+            m = _ANCHORED.fullmatch(found.text.strip())
+            if found.value is not None or m is None:
+                out.append(found)
+                continue
+            anchor = (self.last_act.args.get("date") if self.last_act is not None else None) or next(
+                (e.get("data", {}).get("date") for e in reversed(self.ctx.recent) if e.get("data", {}).get("date")),
+                None)
+            shift = 1 if m.group("after") else -1 if m.group("before") else 0
+            value = None
+            if anchor:
+                day = date.fromisoformat(anchor) + timedelta(days=shift)
+                value = day.isoformat() if day <= self.ctx.today else None
+            out.append(replace(found, value=value))
+        return out
+
     def _shift(self, mention: Mention, offset: int) -> Mention:
         return Mention(mention.claims, mention.word, mention.start + offset, mention.end + offset, mention.exact)
 
@@ -308,7 +336,18 @@ class Reader:
     def _target(self, text: str, start: int, *, new_claim_ok: bool = True) -> tuple[
             dict[str, Any] | None, Claim | None, str | None, Mention | None]:
         """(case reference, the claim when known, a question back, the mention) for an act on a claim."""
+        if "case" in self.overrides:  # the answer to "which claim?" names it
+            claim = self.overrides["case"]
+            return {"id": claim.id}, claim, None, None
         mention = self._mention_in(text, start)
+        named = named_reference(text, self.ctx)
+        if mention is not None and named is not None and not named.word.lower().startswith("clm_") and not all(
+                w.lower() in " ".join(c.title.lower() for c in mention.claims)
+                for w in re.findall(r"[\w'’-]+", named.word) if w.lower() not in lexicon.GENERIC_TITLE_WORDS):
+            # "the Leipzig audit claim" is not “Frankfurt audit November”, though both say "audit": the name
+            # the user wrote stands, and the reducer refuses it if it is no claim of theirs
+            mention = None
+            self.mention = None
         if mention is None and (other := other_claim(text, self.ctx)) is not None:
             at = re.search(r"\bthe\s+other\b", text, re.IGNORECASE)
             mention = Mention((other,), other.title, start + at.start(), start + at.end(), False)
@@ -470,6 +509,7 @@ class Reader:
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
         dates = find_dates(text, self.ctx.today)
         refs = find_line_refs(text)
+        dates = self._anchored(dates)
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs] + skip)
         merchants = find_merchants(masked, skip=skip)
         outside = mask(masked, [(m.start, m.end) for m in merchants])
@@ -589,7 +629,7 @@ class Reader:
             ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
         intent.ref, intent.claim = ref, line_claim or claim
         value_text = _blank_not_values(right if marked else mask(text, [(r.start, r.end) for r in find_line_refs(text)]))
-        dates = find_dates(value_text, self.ctx.today)
+        dates = self._anchored(find_dates(value_text, self.ctx.today))
         value_masked = mask(value_text, [(d.start, d.end) for d in dates] + [
             (s - right_start, e - right_start) for s, e in skip if marked])
         amounts = find_amounts(_blank_not_values(value_masked))
@@ -857,7 +897,7 @@ class Reader:
 
     def _correction(self, text: str, start: int, end: int) -> CorrectIntent:
         intent = CorrectIntent(start, end)
-        dates = find_dates(text, self.ctx.today)
+        dates = self._anchored(find_dates(text, self.ctx.today))
         masked = mask(text, [(d.start, d.end) for d in dates])
         amounts = find_amounts(_blank_not_values(masked))
         if amounts:
@@ -967,7 +1007,7 @@ def _title(text: str) -> str:
     if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']", text):
         return _tidy_title(m.group(1))
     patterns = [
-        r"\b(?:called|named|titled|entitled|title|name)\s*:?\s+(.+)$",
+        r"\b(?:called|named|titled|entitled|title|name)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?\s*:?\s+(.+)$",
         r"\bclaim\s*:\s*(.+)$",
         r"^\W*(?:(?:a|pls|please|ok|okay)\s+)*(?:new|another)\s+claim\s+(?!(?:for|about|re|regarding|covering|on|in|"
         r"called|named|titled|with|to|please|pls)\b)(.+)$",

@@ -64,6 +64,15 @@ _DATE_PATTERNS = [
     ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?:(last|this\s+past|past|on|this)\s+)(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b\.?",
                            re.IGNORECASE)),
+    # a bare abbreviation: "lunch 46,50 mon"; "wed", "sat", "sun" are words too, so only at the end or after a number
+    ("weekday", re.compile(r"\b()(mon|tue|tues|thu|thur|thurs|fri)\b\.?", re.IGNORECASE)),
+    ("weekday", re.compile(r"(?:(?<=\d\s)|(?<=\d))()(wed|sat|sun)\b\.?(?=\s*$)|\b()(wed|sat|sun)\.?$", re.IGNORECASE)),
+    # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
+    ("dotted", re.compile(r"(?<=\bon\s)\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b",
+                          re.IGNORECASE)),
+    # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
+    ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+)?that\s+(?:same\s+)?day|(?:on\s+)?the\s+(?:day|night)\s+"
+                            r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
     ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
 ]
@@ -139,9 +148,21 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
         count = _COUNT_WORDS.get(m.group(1).lower()) or int(m.group(1))
         unit = m.group(2).lower()
         value = _parse(f"{count} {unit}{'s' if count > 1 else ''} ago", today)
+    elif kind == "anchored":
+        value = None  # the reader resolves it against the day it refers to
+    elif kind == "dotted":
+        parts = [int(p) for p in re.findall(r"\d+", m.group(0))]
+        year = (parts[2] + 2000 if parts[2] < 100 else parts[2]) if len(parts) > 2 else None
+        try:
+            value = date(year or today.year, parts[1], parts[0])
+        except ValueError:
+            value = None
+        if value is not None and year is None and value > today:
+            value = value.replace(year=today.year - 1)
     elif kind == "weekday":
-        qualifier = (m.group(1) or "").lower()
-        word = m.group(2).lower()
+        groups = [g for g in m.groups() if g is not None]
+        qualifier = (groups[0] if len(groups) > 1 else "").lower()
+        word = groups[-1].lower()
         wanted = next(n for n, name in enumerate(_WEEKDAYS) if name.startswith(word[:3]))
         back = (today.weekday() - wanted) % 7
         if back == 0 and qualifier in ("last", "this past", "past"):
@@ -483,9 +504,12 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         next_word = text[end:].strip().split()[0].lower().strip(",.;:") if text[end:].strip() else ""
         before_category = next_word in lexicon.CATEGORY_WORDS
         place = prev_word in ("in", "to", "for", "into", "on", "of")
+        # a field of a list the user typed: "2026-11-18, Steigenberger Frankfurter Hof, hotel, 179.00 EUR"
+        field = (re.search(r"[,;:]\s*$", text[:start]) is not None and re.match(r"\s*[,;]", text[end:]) is not None
+                 and len(name.split()) >= 2)
         if not only_category and not place and (
                 prev_word in ("at", "from", "with", "by") or before_category or holds_category
-                or determiner):
+                or determiner or field):
             found.append(MerchantFound(start, end, name, name, None))
         i = j + 1
     for w in words(text):
