@@ -250,3 +250,20 @@ def test_meals_are_limited_per_day_over_all_meal_lines_of_that_day(world, script
     assert "65.00" in next(n["text"] for n in second.notices if n["code"] == "over_policy_limit")
     assert "over_policy_limit" not in notice_codes(say(world, "dinner 30 on the 21st"))
     assert DomainEvent.objects.filter(command__conversation=world[1]).count() == 3  # advice never blocks
+
+
+# --------------------------------------------------------------------------- acknowledgements
+
+
+def test_a_take_back_is_acknowledged_in_plain_words_and_changes_nothing(world, script):
+    text = "change the hotel to 170 actually leave it as is"
+    script(text, {"plan": {"acts": [act("a1", "update_line", "change the hotel to 170", line=2, amount="170")],
+                           "retractions": [{"act": "a1", "evidence": "actually leave it as is"}]}})
+    before = Ledger.now()
+
+    turn = say(world, text)
+
+    assert Ledger.now() == before
+    notice = next(n for n in turn.notices if n["code"] == "retracted")
+    assert "leave it as is" in notice["text"] and "line 2" in notice["text"] and "Nothing was changed" in notice["text"]
+    assert any(b["kind"] == "notice" and b["code"] == "retracted" for b in turn.reply["blocks"])

@@ -24,3 +24,11 @@ def test_an_answer_that_matches_passes_unchanged() -> None:
 def test_a_category_total_is_not_taken_for_the_case_total() -> None:
     text = "On “Berlin trip” hotel lines come to 180.00 EUR (1 line)."
     assert check_facts(text, [BERLIN]).text == text
+
+
+def test_naming_one_missing_line_is_not_a_claim_of_no_lines():
+    from conversations.core.facts import CaseFacts, check_facts
+
+    facts = [CaseFacts("clm_1", "Berlin trip", 3, "302.50", "“Berlin trip” · draft · 3 lines · 302.50 EUR")]
+    assert not check_facts("“Berlin trip” has no line 9; it has: 1. Rail, 89.90 EUR.", facts).corrected
+    assert check_facts("“Berlin trip” has no lines yet.", facts).corrected

@@ -297,6 +297,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         res = results[r.act]
         if res.outcome != Outcome.REFUSED:
             res.outcome, res.code = Outcome.RETRACTED, None
+            out.notices.append(Notice("retracted", _retraction_text(res, r.evidence, facts), act=res.act))
     for con in plan.constraints:
         covered = [a for a in validated.acts
                    if ("*" in con.acts or a.act in con.acts) and results[a.id].outcome in ("",)]
@@ -478,6 +479,17 @@ def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: C
     if any(n.code == code and n.text == text for n in out.notices):
         return  # one notice for every act that failed the same way
     out.notices.append(Notice(code, text, act=res.act))
+
+
+def _retraction_text(res: ActResult, evidence: str, facts: TurnFacts) -> str:
+    """"Not done, as you said (“leave it as is”): change line 2 of “Berlin trip” …": the take-back, acknowledged."""
+    definition = facts.registry.acts.get(res.act)
+    case = facts.cases.get(res.case or "")
+    what = ""
+    if definition is not None and (case is not None or definition.creates_case):
+        what = definition.describe_command(case, res.args or {})
+    what = what or res.act.replace("_", " ")
+    return f"Not done, as you said (“{evidence.strip()}”): {what[:1].lower()}{what[1:]}. Nothing was changed."
 
 
 _NOTICE_COPY = {

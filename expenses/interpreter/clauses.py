@@ -53,7 +53,9 @@ RETRACT = re.compile(
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
     r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
     r"i\s+changed\s+my\s+mind|changed\s+my\s+mind)\b[\s\w,.'!-]*$"
-    r"|^(?:actually[\s,.!-]*)?(?:no|nope|nah)[\s.!]*$",
+    r"|^(?:actually[\s,.!-]*)?(?:no|nope|nah)[\s.!]*$"
+    r"|^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|on\s+second\s+thoughts?|hold\s+on)\b[\s,.!-]*)*(?:don'?t|do\s+not)"
+    r"(?:\s+(?:do\s+(?:it|that)|bother))?[\s.!]*$",
     re.IGNORECASE)
 
 MARKER = re.compile(
