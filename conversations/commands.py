@@ -162,6 +162,13 @@ def _recorded(entry: CommandJournalEntry) -> Execution:
                      entry.case_id)
 
 
+def journal_settle_broken_chain(*, entry: CommandJournalEntry) -> Execution:
+    """A pending row whose case's earlier command in the same batch did not commit: it never runs."""
+    CommandJournalEntry.objects.filter(pk=entry.pk, status=Status.PENDING).update(
+        status=Status.CONFLICT, result={"code": "earlier_command_failed"}, updated_at=timezone.now())
+    return Execution(status=Status.CONFLICT, code="earlier_command_failed", events=[], case=entry.case_id)
+
+
 def journal_settle_unexecuted(*, entries, status: str) -> None:
     """Settle rows behind a declined, stale or superseded card: they never run."""
     CommandJournalEntry.objects.filter(pk__in=[e.pk if hasattr(e, "pk") else e for e in entries],

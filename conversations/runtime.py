@@ -40,7 +40,7 @@ from registries.services import entry_statuses
 from turnframe_web.errors import AppError, Conflict, Invalid, NotFound
 
 from . import stream
-from .commands import command_execute, journal_admit, journal_settle_unexecuted
+from .commands import command_execute, journal_admit, journal_settle_broken_chain, journal_settle_unexecuted
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 from .readloop import ActorReadContext, LoopSettings, acquire_plan, snapshot
 from .reply import case_facts_of, compose_reply
@@ -55,6 +55,7 @@ NOTICE_COPY = {
     "revision_conflict": "It changed while I was working on it, so that change was not applied.",
     "turn_interrupted": "This message was interrupted before anything changed. Please send it again.",
     "declined": "Declined: nothing was changed.",
+    "interaction_stale": "It changed since this card was made, so nothing was changed. Please ask again.",
     "selection_none": "Nothing was changed.",
     "confirmation_stale": "It is not in the state the confirmation was drawn for (a change did not go "
                           "through, or it changed meanwhile), so I did not ask you to confirm. Please ask again.",
@@ -257,9 +258,17 @@ def _execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJourn
         return
     trace, acts, notices = Turn.objects.values_list("trace", "acts", "notices").get(pk=turn.pk)
     trace, acts, notices = dict(trace), list(acts), list(notices)
+    broken: set[str] = set()  # cases where a command of this batch did not commit
     for row in sorted(rows, key=lambda r: r.sequence):
-        origin = row.origin or {"kind": DIRECT_USER_ACT}
-        result = command_execute(entry=row, origin=origin, actor=actor, today=today)
+        if row.case_id and row.case_id in broken:
+            # the commands of one case form a chain (each expects the revision the one before leaves): once a
+            # link failed, the rest never run, even if someone else's edit happens to bring that revision about
+            result = journal_settle_broken_chain(entry=row)
+        else:
+            origin = row.origin or {"kind": DIRECT_USER_ACT}
+            result = command_execute(entry=row, origin=origin, actor=actor, today=today)
+        if result.status != JStatus.COMMITTED and row.case_id:
+            broken.add(row.case_id)
         trace["event_ids"] = list(dict.fromkeys(trace.get("event_ids", []) + result.events))
         if row.id not in trace.get("command_ids", []):
             trace["command_ids"] = trace.get("command_ids", []) + [row.id]
@@ -515,26 +524,14 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
                 stream.publish(interaction.conversation_id, "interaction.resolved",
                                {"interaction": interaction_json(interaction)})
             raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
-        # the one conditional update that decides who answers (concurrency by the database)
-        won = Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
-            status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user)
-        if won:
+        claimed = _claim_card(interaction, option, user, client_response_id)
+        if isinstance(claimed, TurnOutcome):  # the client's response id names an earlier turn: that is the answer
+            interaction.refresh_from_db()
+            return interaction, claimed.turn
+        if claimed is not None:
+            turn = claimed
             break
     conversation = interaction.conversation
-    # only the winner of the update above gets here, so counting earlier attempts is race-free: a click
-    # whose turn was interrupted (and the card reopened by recovery) must not meet that turn's id again
-    attempt = Turn.objects.filter(interaction=interaction).count() + 1
-    try:
-        turn = _turn_open(conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction, option=option,
-                          client_message_id=client_response_id or f"click:{interaction.id}:{option}:{attempt}")
-    except Conflict:  # another turn of the conversation is running: the click did not start
-        _release_click(interaction)
-        raise
-    if isinstance(turn, TurnOutcome):  # the client's response id names an earlier turn: that is the answer
-        _release_click(interaction)
-        interaction.refresh_from_db()
-        return interaction, turn.turn
-    Interaction.objects.filter(pk=interaction.pk).update(result_turn=turn)
     stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": ""})
     try:
         _run_click_turn(turn, conversation, interaction, option, user)
@@ -545,7 +542,39 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
         _turn_recover_or_fail(turn)
     interaction.refresh_from_db()
     turn.refresh_from_db()
+    if interaction.status == Interaction.Status.STALE:  # the commands met a newer revision: nothing ran
+        raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
     return interaction, turn
+
+
+class _ClickNotStarted(Exception):
+    def __init__(self, outcome: TurnOutcome | None = None):
+        self.outcome = outcome
+
+
+def _claim_card(interaction: Interaction, option: str, user, client_response_id: str | None
+                ) -> Turn | TurnOutcome | None:
+    """Claim the card and open the click's turn in one transaction (SPEC §17): a crash or a refusal between
+    the two can never leave a card ``resolving`` with no turn to finish it. None: another click won."""
+    try:
+        with transaction.atomic():
+            # the one conditional update that decides who answers (concurrency by the database)
+            if not Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user):
+                return None
+            _crash_point("after_card_claimed")
+            # only the winner gets here, so counting earlier attempts is race-free: a click whose turn was
+            # interrupted (and the card reopened by recovery) must not meet that turn's id again
+            attempt = Turn.objects.filter(interaction=interaction).count() + 1
+            turn = _turn_open(interaction.conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction,
+                              option=option,
+                              client_message_id=client_response_id or f"click:{interaction.id}:{option}:{attempt}")
+            if isinstance(turn, TurnOutcome):
+                raise _ClickNotStarted(turn)
+            Interaction.objects.filter(pk=interaction.pk).update(result_turn=turn)
+            return turn
+    except _ClickNotStarted as not_started:  # rolled back: the card is answerable as it was
+        return not_started.outcome
 
 
 def _run_click_turn(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user) -> None:
@@ -567,7 +596,14 @@ def _run_click_turn(turn: Turn, conversation: Conversation, interaction: Interac
         _crash_point("after_journal_admission")
         rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
         _execute_ready(turn, actor, today, rows)
-        _finish_click(interaction, Interaction.Status.RESOLVED)
+        settled = set(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows]).values_list("status", flat=True))
+        if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
+            # it changed under the card: stale, and nothing was changed
+            _finish_click(interaction, Interaction.Status.STALE)
+            Turn.objects.filter(pk=turn.pk).update(notices=[{"code": "interaction_stale",
+                                                            "text": NOTICE_COPY["interaction_stale"]}])
+        else:
+            _finish_click(interaction, Interaction.Status.RESOLVED)
         _set_phase(turn, Phase.COMMITTED)
         _crash_point("after_commit")
         _compose_and_deliver(turn, conversation, registry, answers=[], say=None, resolved=interaction)
@@ -606,12 +642,6 @@ def _run_click_turn(turn: Turn, conversation: Conversation, interaction: Interac
     _apply_reduction(turn, conversation, actor, today, registry, reduction,
                      {"click": {"interaction": interaction.id, "option": option}}, answers=[], say=None,
                      resolved=interaction)
-
-
-def _release_click(interaction: Interaction) -> None:
-    """A click that never started a turn leaves the card answerable, not stuck in ``resolving``."""
-    Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING, result_turn=None).update(
-        status=Interaction.Status.PENDING, chosen_option="", answered_by=None)
 
 
 def _finish_click(interaction: Interaction, status: str) -> None:
@@ -670,6 +700,24 @@ def turns_recover_all() -> list[str]:
         turn_recover(turn)
         recovered.append(turn.id)
     return recovered
+
+
+def cards_settle_orphaned() -> list[str]:
+    """Cards left ``resolving`` with no running turn to finish them (written before the claim and the click's
+    turn shared one transaction): settled from the journal when the click ran a command, else answerable again."""
+    settled = []
+    for card in Interaction.objects.filter(status=Interaction.Status.RESOLVING).exclude(
+            result_turn__status=Turn.Status.RUNNING):
+        if Turn.objects.filter(interaction=card, status=Turn.Status.RUNNING).exists():
+            continue
+        ran = card.commands.filter(status=JStatus.COMMITTED).exists()
+        if ran:
+            _finish_click(card, Interaction.Status.RESOLVED)
+        else:
+            Interaction.objects.filter(pk=card.pk, status=Interaction.Status.RESOLVING).update(
+                status=Interaction.Status.PENDING, chosen_option="", answered_by=None, result_turn=None)
+        settled.append(card.id)
+    return settled
 
 
 def _turn_recover_or_fail(turn: Turn) -> None:

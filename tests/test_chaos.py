@@ -8,6 +8,8 @@ repeating an effect: every command commits exactly once, whatever the number of 
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -17,6 +19,7 @@ from conversations.models import CommandJournalEntry, Conversation, DomainEvent,
 from conversations.runtime import CRASH_POINTS, SimulatedCrash, interaction_respond, turn_recover, turn_submit_message
 from conversations.selectors import turn_json
 from tests.support import Ledger, act, blocks, lines_of, plan, reads, seed
+from turnframe_web.errors import Conflict
 
 CONTROLLED = "controlled_agentic"
 POINTS = ("after_interactions_persisted", "after_journal_admission", "after_commit")
@@ -467,3 +470,89 @@ def test_a_handler_that_breaks_fails_its_command_closed_and_the_conversation_goe
     follow = script("change the first line to 95", plan(act(
         "a1", "update_line", "change the first line to 95", case={"id": world.berlin.id}, line=1, amount="95")))
     assert say(world, conv, follow)["acts"][0]["outcome"] == "executed"
+
+
+# =============================================================================== a click's claim and its turn (issue 9)
+
+
+def test_a_crash_between_claiming_a_card_and_opening_its_turn_leaves_the_card_answerable(world, script, crash):
+    """The card's claim and the click's turn commit together: a process killed between them leaves the card
+    ``pending`` (no turn, nothing run), and the next click confirms it exactly once."""
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    before = Ledger.now()
+    crash("after_card_claimed")
+
+    with pytest.raises(SimulatedCrash):
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    CRASH_POINTS.clear()
+    stuck = Interaction.objects.get(pk=card["id"])
+    assert stuck.status == "pending" and stuck.chosen_option == "" and stuck.result_turn_id is None
+    assert not Turn.objects.filter(conversation=conv, kind="click").exists() and Ledger.now() == before
+
+    answered, click = interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    assert answered.status == "resolved" and click.status == "completed"
+    assert Ledger.now().events == before.events + 2
+
+
+def test_recovery_settles_a_card_left_answering_with_no_turn(world, script):
+    """Data written before the fix: a card ``resolving`` with no turn is answerable again after
+    ``recover_turns``, and a new edit of its claim no longer meets a locked card."""
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    Interaction.objects.filter(pk=card["id"]).update(status="resolving", chosen_option="confirm",
+                                                     answered_by=world.alice)
+    before = Ledger.now()
+    out = io.StringIO()
+
+    call_command("recover_turns", stdout=out)
+
+    assert "settled 1 card(s)" in out.getvalue()
+    assert Interaction.objects.get(pk=card["id"]).status == "pending" and Ledger.now() == before
+    answered, _ = interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    assert answered.status == "resolved" and Ledger.now().events == before.events + 2
+
+
+def test_recovery_settles_a_card_whose_click_ran_as_resolved(world, script):
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+    Interaction.objects.filter(pk=card["id"]).update(status="resolving")  # as if the last update was lost
+    after = Ledger.now()
+
+    assert runtime.cards_settle_orphaned() == [card["id"]]
+
+    assert Interaction.objects.get(pk=card["id"]).status == "resolved" and Ledger.now() == after
+
+
+def test_a_confirmation_that_loses_a_race_with_an_edit_is_stale_and_changes_nothing(world, script, monkeypatch):
+    """An edit of the same claim from another conversation lands between the card's check and its commands:
+    the commands meet a newer revision, so the card goes stale (409 interaction_stale), never 'resolved'."""
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    other = conversation(world, "deterministic")
+    edit = script("change the first line to 95", plan(act("a1", "update_line", "change the first line to 95",
+                                                          case={"id": world.berlin.id}, line=1, amount="95")))
+    real = runtime._execute_ready
+
+    def edit_first(turn, actor, today, rows):
+        if turn.kind == "click":
+            say(world, other, edit)  # committed before the card's commands run
+        return real(turn, actor, today, rows)
+
+    monkeypatch.setattr(runtime, "_execute_ready", edit_first)
+    before = Ledger.now()
+
+    with pytest.raises(Conflict) as refused:
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    assert refused.value.code == "interaction_stale"
+    stale = Interaction.objects.get(pk=card["id"])
+    assert stale.status == "stale"
+    assert Ledger.now().events == before.events + 1  # only the other conversation's edit
+    assert {r.status for r in CommandJournalEntry.objects.filter(interaction_id=card["id"])} == {"conflict"}
+    click = Turn.objects.get(conversation=conv, kind="click")
+    assert [n["code"] for n in click.notices] == ["interaction_stale"]
+    assert "nothing was changed" in click.notices[0]["text"]

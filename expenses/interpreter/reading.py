@@ -257,6 +257,9 @@ class Reader:
         if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text):
             # "add a taxi for 30, no wait, the taxi was 35": a correction of what was just said, not an edit
             return self._correction(text, start, end)
+        if kind == "act" and clause.verb == "add" and self.last_act is not None and self.last_act.act == "add_line" and (
+                _pronoun_only(text)):
+            return _politeness(start, end, text)  # "coffee 4.50, can you add it": the request for what was just said
         if kind == "act":
             return self._act(clause.verb or "", text, start, end)
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
@@ -918,6 +921,14 @@ class Reader:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _pronoun_only(text: str) -> bool:
+    """A request that names nothing but "it"/"that": "can you still add it", "pls add that too"."""
+    rest = re.sub(r"\b(?:can|could|would|will|you|u|pls|please|plz|kindly|still|also|too|as\s+well|just|add|put|"
+                  r"include|log|record|enter|adding|mind|it|that|this|them|those|one|in|on|there|for\s+me|now|ok|okay|"
+                  r"and|then)\b", " ", text, flags=re.IGNORECASE)
+    return not rest.strip(" ,.!?") and bool(re.search(r"\b(?:it|that|this|them|those)\b", text, re.IGNORECASE))
 
 
 def _politeness(start: int, end: int, text: str) -> ContextIntent:
