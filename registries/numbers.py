@@ -27,9 +27,10 @@ _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve t
 _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s-]+)(?:{'|'.join(_UNITS)}))*\b",
                        re.IGNORECASE)
 
-_QTY_UNIT = (r"(?:nights?|nites?|nts|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
+_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"coffees?|lunch(?:es)?|dinners?|breakfasts?|meals?|taxis?|trips?|x|×)")
-_PRICE = r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?:\s?(?:€|eur|euros?|usd|\$|gbp|£))?"
+_PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|"
+          r"kr|pln|czk|cad|jpy|yen))?")
 _PRODUCT = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
     rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"
@@ -38,9 +39,12 @@ _PRODUCT = re.compile(
 
 
 # no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
+# the gap may hold a comma ("2 nights, 170 the night") or a place ("2 nights at the Hotel Sacher at 175 per night")
 _PRODUCT_EACH = re.compile(
-    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}\s*(?P<price>{_PRICE})\s*"
-    rf"(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|person|head)|/\s?\w+|pp|p\.p\.)",
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}"
+    rf"(?:[,\s]*|\s+(?:at|in|with)\s+(?:[\w'’&.-]+\s+){{0,5}}?(?:at|for|@)\s*)(?P<price>{_PRICE})\s*"
+    rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|a\s+(?:night|nite|day|person|head)|the\s+(?:night|nite|day)|/\s?\w+|pp|"
+    rf"p\.p\.)",
     re.IGNORECASE)
 # the unit price first: "metro 1,90 x 4", "coffee 3.20 × 2"
 _PRODUCT_AFTER = re.compile(rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:x|×|\*)\s*(?P<n>\d{{1,2}})(?![\d\w]|[.,]\d)",

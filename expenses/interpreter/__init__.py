@@ -141,6 +141,8 @@ def _retraction_target(intent: RetractIntent, seen: list[ActIntent]) -> ActInten
 
 def _correction_args(intent: CorrectIntent, target: ActIntent) -> dict[str, Any] | None:
     args: dict[str, Any] = {}
+    if intent.counted:
+        return None  # "3 nights 120 each — no, 2 nights": the new total is for the user to say
     if target.act in ("add_line", "update_line"):
         if intent.amount is not None and intent.amount.amount is not None:
             if intent.amount.currency and target.claim is not None and intent.amount.currency != target.claim.currency:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import DamerauLevenshtein
 
 from . import lexicon
+from .english import known_word
 from .values import (
     currency_named,
     find_amounts,
@@ -98,6 +99,7 @@ class Clause:
     kind: str  # act | question | retract | hold | correction | marker | item | value | unknown | context
     question: bool = False  # its sentence ended with "?"
     verb: str | None = None  # the act family a verb names (open, add, update, remove, submit, withdraw)
+    closed: bool = False  # a record line ("2026-11-18, Thalys, travel, 112.00 EUR"): nothing joins it
 
 
 def verb_of(core: str) -> tuple[str | None, int]:
@@ -137,7 +139,7 @@ def _near_verb(core: str) -> tuple[int, str | None] | None:
     for m in re.finditer(r"[a-z]{4,}", core.lower()):
         word = m.group(0)
         if word in lexicon.CATEGORY_WORDS or word in lexicon.FILLER or word in lexicon.COMMON_WORDS or (
-                word in lexicon.GENERIC_TITLE_WORDS):  # "summit" is one letter from "submit"
+                word in lexicon.GENERIC_TITLE_WORDS) or known_word(word):  # "summit" is one letter from "submit"
             continue
         families = {family for verb, family in _FUZZY_VERBS.items() if DamerauLevenshtein.distance(word, verb) <= 1}
         if len(families) == 1:
@@ -248,6 +250,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
             r"^(?:it|that|this|which|they|these)\s+(?:was|were|is|are)\s+(?:(?:all|both)\s+)?(?:paid|bought|booked|incurred|"
             r"spent|charged|on|from|dated)\b", lowered):
         return "value", None  # "It was paid on the 20th of November.": the day of the request before it
+    if verb is None and re.match(r"^(?:the\s+)?(?:[\w'’&.-]+\s+){1,4}?(?:line|entry|item)\s*(?::|=|should|shd|must|is\b|"
+                                 r"was\b|needs)", core, re.IGNORECASE) and (amounts or dates or categories):
+        return "act", "update"  # "Hotel Cornavin line: 1 night, amount 238.00 CHF": a line, then its new values
     request = REQUEST_START.match(core)
     if request and re.match(r"^(?:\s*(?:kindly|please|pls|just|quickly)\b)*\s*(?:tell\s+me|let\s+me\s+know|explain|"
                             r"check\s+(?:whether|if)|confirm\s+(?:whether|if)|say\s+(?:whether|if))\b", core[request.end():],
@@ -344,6 +349,10 @@ def split(message: str, today) -> list[Clause]:
     """The clauses of ``message``, each with its kind (see ``classify``)."""
     clauses: list[Clause] = []
     for s_start, s_end, question in sentences(message):
+        s_start, s_end = _trim(message, s_start, s_end)
+        if is_record(message[s_start:s_end], today):
+            clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
+            continue
         for f_start, f_end in fragments(message, s_start, s_end):
             text = message[f_start:f_end]
             kind, verb = classify(text, question=question, today=today)
@@ -352,13 +361,35 @@ def split(message: str, today) -> list[Clause]:
                 _merge(last, f_end, message, question, today)
             else:
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
+    for i, clause in enumerate(clauses):  # "please add the following:" before record lines only introduces them
+        if clause.kind == "act" and clause.verb == "add" and i + 1 < len(clauses) and clauses[i + 1].closed and (
+                re.search(r"\b(?:following|these|below|them|lines?)\W*$|:\s*$", clause.text, re.IGNORECASE)):
+            clause.kind, clause.verb = "context", None
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
     return clauses
 
 
+def is_record(text: str, today) -> bool:
+    """One expense typed as fields: a date, a name or a category, an amount, separated by commas
+    ("2026-11-18, Hotel Amigo, hotel, 1 night, 179.00 EUR"; "17/11 PRET A MANGER LONDON GBP 8.45")."""
+    fields = [f.strip() for f in re.split(r"\s*[,;|\t]\s*", text.strip(" .")) if f.strip()]
+    if verb_of(text)[0] is not None or "?" in text:
+        return False
+    dated = [f for f in fields if (d := find_dates(f, today)) and d[0].value and len(
+        "".join(x.text for x in d)) >= 0.6 * len(re.sub(r"\s*(?:to|-|–)\s*.*$", "", f))]
+    priced = [f for f in fields if find_amounts(mask(f, [(d.start, d.end) for d in find_dates(f, today)]))]
+    if len(fields) >= 3:
+        return bool(dated) and bool(priced)
+    # a statement line: a leading date, capitalised words, an amount with its currency
+    return bool(re.fullmatch(r"\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?\s+[A-Z0-9][A-Z0-9 &'*.-]{2,}\s+(?:[A-Z]{3}\s*)?"
+                             r"[€$£]?\d+[.,]\d{2}(?:\s*(?:[A-Z]{3}|€))?", text.strip()))
+
+
 def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
+    if last.closed:
+        return False
     if last.kind == "marker" or (last.kind == kind == "retract"):
         return True
     if last.kind in ("context", "item") and kind == "correction" and find_line_refs(last.text) and re.match(
@@ -385,7 +416,11 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
                 mask(text, [(d.start, d.end) for d in find_dates(text, today)])):
             return False  # "the hotel should be 160 and the taxi 25": a second edit, its verb said once
         if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
-            # a new item names its own thing; "2 nights" or "room" only says more about the last one
+            # a new item names its own thing; "2 nights" or "room" only says more about the last one, and so
+            # does a bare category after a name with no amount yet ("Café Majestic, meals, 21.30 EUR")
+            if not find_amounts(mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])) and (
+                    re.fullmatch(r"\s*[A-Za-z]+\s*", text) and find_categories(text)):
+                return True
             return not _has_thing(last.text, today) or not _has_thing(text, today, strong=True)
         return last.kind not in ("retract", "hold", "question", "correction")
     return False

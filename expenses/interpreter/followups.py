@@ -118,6 +118,9 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         return chosen
     if missing == "category":
         return best_category(find_categories(answer))
+    if missing == "date":
+        days = {d.value for d in find_dates(answer, ctx.today)}
+        return days.pop() if len(days) == 1 and None not in days else None
     if missing == "line":
         refs = find_line_refs(answer)
         options = [int(o) for o in pending.get("options") or [] if str(o).isdigit()]

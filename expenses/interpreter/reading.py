@@ -87,6 +87,7 @@ class RetractIntent(Intent):
 
 @dataclass
 class CorrectIntent(Intent):
+    counted: bool = False  # it changes a count ("no, 2 nights"): the total is not the user's number, so it is asked
     amount: AmountFound | None = None
     date: str | None = None
     category: str | None = None
@@ -152,6 +153,8 @@ _CONDITION = re.compile(r"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it
                         r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
 _EVERY_CLAIM = re.compile(r"\b(?:both|all|every)\s+(?:of\s+)?(?:my\s+|the\s+|our\s+)?(?:\w+\s+)?claims?\b|"
                           r"\b(?:them\s+all|all\s+of\s+them|both\s+of\s+them)\b", re.IGNORECASE)
+_TO_IT = re.compile(r"\b(?:to|on|onto|into|in|for)\s+(?:it|that(?:\s+(?:one|claim))?|this\s+(?:one|claim)|the\s+same\s+"
+                    r"(?:one|claim))\b", re.IGNORECASE)
 _IT = re.compile(r"\b(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
 _MERCHANT_COMMON = frozenset(
     "time out market bar cafe café restaurant hotel taxi inn house city central station grand palace new old best "
@@ -224,7 +227,30 @@ class Reader:
                 intents.extend(intent)
             elif intent is not None:
                 intents.append(intent)
+        self._date_said_elsewhere(intents)
         return intents
+
+    def _date_said_elsewhere(self, intents: list[Intent]) -> None:
+        """A day said outside the expense's own clause ("on the Thursday evening (the 19th) I took the team out
+        … it came to 342 euros, can you put that on the claim?") is its day, never today: one add without a
+        date takes the message's one day; with several days, or one it cannot read, it asks."""
+        adds = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem]
+        undated = [i for i in adds if "date" not in i.args]
+        if len(undated) != 1 or "date" in self.overrides:
+            return
+        spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent) and i is not undated[0]]
+        found = [d for d in self._anchored(find_dates(self.message, self.ctx.today))
+                 if not any(s <= d.start < e for s, e in spans)]
+        if not found:
+            return
+        days = {d.value for d in found}
+        act = undated[0]
+        if None in days or len(days) > 1:
+            act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? I read "
+                           f"{', '.join(repr(d.text) for d in found)} in your message. I did not add it yet.")
+            act.missing = "date"
+            return
+        act.args["date"] = days.pop()
 
     def _read(self, clause: Clause, start: int, end: int) -> Intent | list[Intent] | None:
         text = self.message[start:end]
@@ -357,6 +383,11 @@ class Reader:
         if mention is None and (named := named_reference(text, self.ctx)) is not None:
             mention = self._shift(named, start)  # named, but not one of the user's claims: carried as written
             self.mention = mention
+        if mention is None and self.ctx.previous and _TO_IT.search(text):
+            # "add 42 of taxi to it", after a message that named a claim: "it" is that claim, found or not
+            before = find_mention(self.ctx.previous, self.ctx.claims) or named_reference(self.ctx.previous, self.ctx)
+            if before is not None:
+                mention = Mention(before.claims, before.word, start, start, before.exact)
         if mention is None and self.opened is not None and new_claim_ok:
             return None, None, None, None  # the claim this message opens
         mention = mention or self.mention
@@ -535,6 +566,8 @@ class Reader:
             chosen, amount_problem = self.overrides["amount"], None
         if category is None and "category" in self.overrides:
             category = self.overrides["category"]
+        if "date" in self.overrides:
+            dates = [DateFound(0, 0, "", self.overrides["date"])]
         if amount_problem:
             intent.problem, intent.missing = amount_problem, "amount" if not amounts else None
             return intent
@@ -900,6 +933,8 @@ class Reader:
 
     def _correction(self, text: str, start: int, end: int) -> CorrectIntent:
         intent = CorrectIntent(start, end)
+        intent.counted = bool(re.search(rf"\b(?:\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{'|'.join(
+            sorted(lexicon.QUANTITY_UNITS))})\b", text, re.IGNORECASE))
         dates = self._anchored(find_dates(text, self.ctx.today))
         masked = mask(text, [(d.start, d.end) for d in dates])
         amounts = find_amounts(_blank_not_values(masked))

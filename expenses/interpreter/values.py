@@ -25,6 +25,7 @@ from registries import evidence_numbers, number_words, quantity_products
 
 from ..money import is_iso_currency
 from . import lexicon
+from .english import known_word
 
 # --------------------------------------------------------------------------- masking
 
@@ -99,6 +100,8 @@ def find_dates(text: str, today: date) -> list[DateFound]:
         if any(m.start() < end and start < m.end() for start, end in taken):
             continue
         word = m.group(0).lower()
+        if known_word(word):
+            continue  # "monday" is read above; "sunny", "today's" … are words of their own
         distance = {day: DamerauLevenshtein.distance(word, day) for day in _DAY_WORDS if word != day}
         near = [day for day, d in distance.items() if d <= (2 if len(day) >= 8 else 1)]
         if near and word not in lexicon.COMMON_WORDS:
@@ -411,7 +414,8 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     for w in words(text):
         word = plain(w.text)
         category = lexicon.CATEGORY_WORDS.get(word)
-        if category is None and len(word) >= 4 and word not in known and word not in _KNOWN_WORDS:
+        if category is None and len(word) >= 4 and word not in known and word not in _KNOWN_WORDS and not (
+                known_word(word)):
             category = _near_category(word)
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
@@ -474,6 +478,20 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 continue
             name, category = lexicon.MERCHANTS[key]
             found.append(MerchantFound(m.start(), m.end(), text[m.start():m.end()], name, category))
+    for m in re.finditer(r"(?:^|(?<=[,;:]))\s*([A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|de|del|la|le|von|van|der|of|&))*)\s*"
+                         r"(?=[,;]|$)", text):
+        # a field of a list the user typed: "2026-11-18, Hotel Amigo, hotel, 1 night, 179.00 EUR"
+        name = m.group(1).strip(" .")
+        lowered_words = [w.lower() for w in name.split()]
+        if (not name or (len(lowered_words) == 1 and lowered_words[0] in _NOT_NAMES)
+                or all(w in lexicon.CATEGORY_WORDS for w in lowered_words)
+                or any(m.start(1) < f.end and f.start < m.end(1) for f in found)
+                or any(m.start(1) < e and s < m.end(1) for s, e in skip) or text.count(",") < 2):
+            continue
+        key = name.lower()
+        known = lexicon.MERCHANTS.get(key)
+        found.append(MerchantFound(m.start(1), m.start(1) + len(name), name, known[0] if known else name,
+                                   known[1] if known else None))
     tokens = words(text)
     i = 0
     while i < len(tokens):
@@ -506,7 +524,7 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         place = prev_word in ("in", "to", "for", "into", "on", "of")
         # a field of a list the user typed: "2026-11-18, Steigenberger Frankfurter Hof, hotel, 179.00 EUR"
         field = (re.search(r"[,;:]\s*$", text[:start]) is not None and re.match(r"\s*[,;]", text[end:]) is not None
-                 and len(name.split()) >= 2)
+                 and (len(name.split()) >= 2 or not known_word(name.lower())))
         if not only_category and not place and (
                 prev_word in ("at", "from", "with", "by") or before_category or holds_category
                 or determiner or field):
@@ -538,7 +556,7 @@ def _near_merchant(word: str) -> str | None:
     """One well-known merchant ``word`` misspells: one letter left out of a short name ("ubr"), one edit
     of a longer one, two of a long one; never a word the interpreter knows as something else."""
     if len(word) < 3 or word in lexicon.MERCHANTS or word in _KNOWN_WORDS or word in lexicon.CATEGORY_WORDS or (
-            word in _NOT_NAMES or word in _PLACES):
+            word in _NOT_NAMES or word in _PLACES or known_word(word)):
         return None
     if len(word) < 5:
         hits = [key for key in _FUZZY_MERCHANTS if len(key) == len(word) + 1
