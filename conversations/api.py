@@ -10,6 +10,7 @@ from ninja import Router, Status
 from turnframe_web.errors import AppError, Invalid, NotFound
 
 from .auth import api_auth, token_create
+from .core.text import StorableStr
 from .models import Case, CommandJournalEntry, Conversation, Interaction, Mode
 from .runtime import interaction_json, interaction_respond, mode_allowed, turn_submit_message
 from .schemas import ConversationIn, Credentials, MessageIn, RespondIn
@@ -28,7 +29,7 @@ router = Router()
 class MessageBody(MessageIn):
     # no schema cap on the text: any length over TURNFRAME_MAX_MESSAGE_CHARS is the runtime's
     # 413 ``message_too_long`` (a body too large to read at all is 413 ``payload_too_large``)
-    text: str
+    text: StorableStr
 
 
 @router.get("/health", auth=None)
@@ -83,7 +84,6 @@ def conversation_detail(request, conversation_id: str):
 
 @router.post("/conversations/{conversation_id}/messages", auth=api_auth)
 def message_submit(request, conversation_id: str, body: MessageBody):
-    _storable(text=body.text, client_message_id=body.client_message_id)
     outcome = turn_submit_message(user=request.auth, conversation_id=conversation_id, text=body.text,
                                   client_message_id=body.client_message_id)
     return turn_json(outcome.turn, replayed=outcome.replayed)
@@ -96,7 +96,6 @@ def interaction_detail(request, interaction_id: str):
 
 @router.post("/interactions/{interaction_id}/respond", auth=api_auth)
 def interaction_answer(request, interaction_id: str, body: RespondIn):
-    _storable(option=body.option, client_response_id=body.client_response_id)
     interaction, turn = interaction_respond(user=request.auth, interaction_id=interaction_id, option=body.option,
                                             client_response_id=body.client_response_id)
     return {"interaction": interaction_json(interaction), "turn": turn_json(turn)}
@@ -127,23 +126,6 @@ def journal(request, case: str | None = None, turn: str | None = None):
     if turn:
         rows = rows.filter(turn_id=turn)
     return [command_json(r) for r in rows.distinct().order_by("created_at", "sequence")[:1000]]
-
-
-def _storable(**fields: str | None) -> None:
-    """Refuse text no database can keep alike (NUL; lone UTF-16 surrogates): 422, before anything runs."""
-    errors = []
-    for name, value in fields.items():
-        if value is None:
-            continue
-        if "\x00" in value:
-            errors.append({"loc": [name], "msg": "contains a NUL character"})
-            continue
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            errors.append({"loc": [name], "msg": "is not valid Unicode text"})
-    if errors:
-        raise Invalid("The request contains text that cannot be stored.", errors=errors)
 
 
 def _owned(model, pk: str, user):

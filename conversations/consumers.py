@@ -34,10 +34,11 @@ from typing import Any, Literal
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnframe_web.errors import AppError
 
+from .core.text import StorableStr, unstorable_reason
 from .models import Conversation
 from .runtime import interaction_respond, turn_submit_message
 from .stream import group_name
@@ -64,22 +65,15 @@ class Frame(BaseModel):
 class MessageFrame(Frame):
     type: Literal["message"]
     # the service enforces TURNFRAME_MAX_MESSAGE_CHARS (message_too_long); the frame cap bounds the rest
-    text: str
-    client_message_id: str | None = Field(default=None, min_length=1, max_length=100)
-
-    @field_validator("text")
-    @classmethod
-    def _no_nul(cls, text: str) -> str:
-        if "\x00" in text:  # PostgreSQL cannot store it; refused on every database alike (as over HTTP)
-            raise ValueError("must not contain a NUL character")
-        return text
+    text: StorableStr
+    client_message_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
 
 
 class RespondFrame(Frame):
     type: Literal["respond"]
-    interaction: str = Field(min_length=1, max_length=64)
-    option: str = Field(min_length=1, max_length=64)
-    client_response_id: str | None = Field(default=None, min_length=1, max_length=100)
+    interaction: StorableStr = Field(min_length=1, max_length=64)
+    option: StorableStr = Field(min_length=1, max_length=64)
+    client_response_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
 
 
 FRAMES: dict[str, type[Frame]] = {"message": MessageFrame, "respond": RespondFrame}
@@ -134,7 +128,9 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_NOT_AUTHENTICATED)
             return
-        seq = await database_sync_to_async(_conversation_seq)(user, self.conversation_id)
+        seq = None
+        if unstorable_reason(self.conversation_id) is None:  # an id no database stores names no conversation
+            seq = await database_sync_to_async(_conversation_seq)(user, self.conversation_id)
         if seq is None:  # another user's conversation is indistinguishable from a missing one
             await self.close(code=CLOSE_NOT_FOUND)
             return

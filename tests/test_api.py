@@ -479,3 +479,26 @@ def test_garbage_ids_never_yield_a_500(alice, path):
     assert response.status_code in (200, 404, 422), response.content[:300]
     if response.status_code == 200:
         assert response.json() == []
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("get", "/api/conversations/%00"), ("get", "/api/cases/clm_%00"), ("get", "/api/interactions/int_%00"),
+    ("get", "/api/journal?case=%00"), ("get", "/api/journal?turn=a%00b"), ("get", "/api/cases?x%00=1"),
+    ("post", "/api/interactions/int_%00/respond"), ("post", "/api/conversations/cnv_%00/messages")])
+def test_a_nul_in_a_path_or_query_is_422_invalid_request_with_no_traceback(alice, method, path, caplog):
+    """The same judge as bodies and socket frames (core.text), before any lookup: one stable answer on
+    both databases (PostgreSQL cannot compare a NUL), and no traceback in the log."""
+    response = alice.get(path) if method == "get" else alice.post(path, {"option": "confirm", "text": "hi"})
+    error = assert_error(response, 422, "invalid_request")
+    assert error["errors"] and "NUL" in error["errors"][0]["msg"]
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+@pytest.mark.parametrize("body", [{"text": "a\ud800b"}, {"text": "a\u0000b"}, {"text": "hi", "client_message_id": "\udfff"}])
+def test_unstorable_text_in_a_body_names_the_field_and_leaves_no_traceback(alice, body, caplog):
+    cid = new_conversation(alice)
+    raw = json.dumps(body)  # ASCII JSON: \\ud800 and \\u0000 escapes (a lone surrogate has no UTF-8 bytes)
+    error = assert_error(alice.post(f"/api/conversations/{cid}/messages", raw=raw), 422, "invalid_request")
+    assert any(("NUL" in e["msg"] or "surrogate" in e["msg"]) and e["loc"][-1] in body for e in error["errors"])
+    assert not Turn.objects.exists()
+    assert not [r for r in caplog.records if r.exc_info]

@@ -151,6 +151,33 @@ async def test_a_bad_frame_gets_an_error_event_and_the_socket_stays_open(world, 
     await close(communicator)
 
 
+@pytest.mark.parametrize("frame", [
+    '{"type": "message", "text": "a lone \\ud800 surrogate"}',
+    '{"type": "message", "text": "hi", "client_message_id": "m\\udfff"}',
+    '{"type": "respond", "interaction": "int_\\u0000x", "option": "confirm"}',
+    '{"type": "respond", "interaction": "int_x", "option": "con\\u0000firm"}',
+    '{"type": "respond", "interaction": "int_\\ud83d", "option": "confirm"}',
+])
+async def test_unstorable_text_in_a_frame_is_invalid_request_with_no_traceback(world, frame, caplog):
+    """A NUL or a lone surrogate in any field is refused like over HTTP (core.text): a stable code, never
+    ``internal_error``, nothing stored, and no traceback in the server log."""
+    communicator, _ = await socket(world["alice_conversation"].id, cookie=world["alice_cookie"])
+    await communicator.send_to(text_data=frame)
+    error = await communicator.receive_json_from(timeout=5)
+    assert error["type"] == "error" and error["code"] == "invalid_request", error
+    assert error["errors"] and all(e["loc"] and e["msg"] for e in error["errors"])
+    await close(communicator)
+    assert not await database_sync_to_async(world["alice_conversation"].turns.exists)()
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records if r.exc_info]
+
+
+async def test_a_socket_on_a_conversation_id_with_a_nul_is_closed_with_4404(world, caplog):
+    communicator, connected = await socket("cnv_%00x", cookie=world["alice_cookie"])
+    assert connected
+    assert (await communicator.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4404}
+    assert not [r for r in caplog.records if r.exc_info]
+
+
 async def test_an_invalid_frame_names_the_fields_at_fault(world):
     communicator, _ = await socket(world["alice_conversation"].id, cookie=world["alice_cookie"])
     await communicator.send_json_to({"type": "respond", "interaction": "int_x"})
