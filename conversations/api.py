@@ -9,7 +9,7 @@ from ninja import Router, Status
 
 from turnframe_web.errors import AppError, Invalid, NotFound
 
-from .auth import api_auth, token_create
+from .auth import api_auth, session_login_check, token_create
 from .core.text import StorableStr
 from .models import Case, CommandJournalEntry, Conversation, Interaction, Mode
 from .runtime import interaction_json, interaction_respond, mode_allowed, turn_submit_message
@@ -39,6 +39,7 @@ def health(request):
 
 @router.post("/auth/login", auth=None)
 def auth_login(request, body: Credentials):
+    session_login_check(request)
     user = authenticate(request, username=body.username, password=body.password)
     if user is None:
         raise AppError("Wrong username or password.", code="bad_credentials", status=401)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
+
+from turnframe_web.errors import AppError
 
 from .models import ApiToken
 
@@ -47,3 +50,22 @@ class SessionCsrfAuth(SessionAuth):
 
 # bearer first: an API client with a token never needs a CSRF header; a browser session does
 api_auth = [BearerAuth(), SessionCsrfAuth(csrf=True)]
+
+
+def session_login_check(request) -> None:
+    """Refuse a session sign-in a browser could have been made to send from another site (login CSRF).
+
+    ``POST /api/auth/login`` sets a session cookie, so a cross-site form posting the attacker's
+    credentials would sign the victim's browser into the attacker's account. Like Django's own login
+    view, a request that names its ``Origin`` must name this site (or one of ``CSRF_TRUSTED_ORIGINS``),
+    judged by Django's CSRF middleware; and only ``application/json`` is read, a type no cross-site
+    form can send and no cross-site script can send without a CORS preflight, which this server never
+    grants. Clients that are not browsers send no Origin and hold no ambient cookie: they are unaffected.
+    """
+    if request.headers.get("Sec-Fetch-Site") == "cross-site" or (
+            "HTTP_ORIGIN" in request.META and not CsrfViewMiddleware(lambda r: None)._origin_verified(request)):
+        raise AppError("Signing in from another site is refused: the request's Origin is not this site.",
+                       code="csrf_failed", status=403)
+    if request.content_type != "application/json":
+        raise AppError("Send the credentials as JSON (Content-Type: application/json).",
+                       code="unsupported_media_type", status=415)

@@ -106,6 +106,51 @@ def test_login_sets_a_session_and_a_csrf_cookie(demo):
     assert client.get("/api/conversations").status_code == 200
 
 
+def _signed_in(client: Client) -> bool:
+    return client.get("/api/conversations").status_code == 200
+
+
+@pytest.mark.parametrize("origin", ["https://evil.example", "http://testserver.evil.example", "null",
+                                    "https://testserver"])
+def test_a_login_from_a_foreign_origin_does_not_sign_the_browser_in(demo, origin):
+    """Login CSRF: another site's page posting the attacker's credentials must not sign the victim in."""
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                           content_type="application/json", headers={"Origin": origin})
+    assert_error(response, 403, "csrf_failed")
+    assert "sessionid" not in response.cookies and not _signed_in(client)
+
+
+def test_a_login_marked_cross_site_by_the_browser_is_refused(demo):
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                           content_type="application/json", headers={"Sec-Fetch-Site": "cross-site"})
+    assert_error(response, 403, "csrf_failed")
+    assert not _signed_in(client)
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                                          "application/json-seq", ""])
+def test_a_login_that_is_not_json_is_415_and_signs_nobody_in(demo, content_type):
+    """A cross-site form can send text/plain that parses as JSON; the session login reads JSON only."""
+    client = Client(enforce_csrf_checks=True)
+    body = json.dumps({"username": "alice", "password": PASSWORD})
+    response = client.generic("POST", "/api/auth/login", body, content_type=content_type)
+    assert_error(response, 415, "unsupported_media_type")
+    assert "sessionid" not in response.cookies and not _signed_in(client)
+
+
+def test_a_login_from_this_site_or_a_trusted_origin_signs_in(demo, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://chat.example.com"]
+    for origin in ("http://testserver", "https://chat.example.com", None):
+        client = Client(enforce_csrf_checks=True)
+        response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                               content_type="application/json; charset=utf-8",
+                               headers={"Origin": origin, "Sec-Fetch-Site": "same-origin"} if origin else {})
+        assert response.status_code == 200, (origin, response.content)
+        assert _signed_in(client)
+
+
 def test_a_wrong_password_is_401_bad_credentials(demo, client):
     for path in ("/api/auth/login", "/api/auth/token"):
         response = client.post(path, {"username": "alice", "password": "wrong"}, content_type="application/json")
