@@ -1,11 +1,17 @@
-"""API authentication: the Django session (browser, CSRF enforced) or a bearer token (API clients)."""
+"""API authentication: the Django session (browser, CSRF enforced) or a bearer token (API clients);
+the sign-in limits' answer (django-axes calls ``lockout_response`` and ``client_address``)."""
 
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 
+from axes.helpers import get_cool_off
+from django.conf import settings
+from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import render
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
 
@@ -69,3 +75,35 @@ def session_login_check(request) -> None:
     if request.content_type != "application/json":
         raise AppError("Send the credentials as JSON (Content-Type: application/json).",
                        code="unsupported_media_type", status=415)
+
+
+# --------------------------------------------------------------------------- sign-in limits (django-axes)
+
+
+def client_address(request) -> str | None:
+    """The client's address for the per-address limit: ``REMOTE_ADDR``, or behind
+    ``TURNFRAME_TRUSTED_PROXY_COUNT`` proxies the address the outermost of them saw (``X-Forwarded-For``
+    from the right, so a client cannot pick its own address by sending the header)."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    if proxies > 0 and len(forwarded) >= proxies:
+        return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR")
+
+
+def lockout_response(request, original_response=None, credentials=None) -> HttpResponse:
+    """429 for a sign-in refused by the limits: the API's ``rate_limited`` body (CONTRACT §1), the sign-in
+    pages' own message; both with ``Retry-After``. The refused attempt has just restarted the lockout,
+    so the whole lockout time is how long to wait."""
+    cool_off = get_cool_off(request)
+    seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else 3600
+    minutes = max(1, math.ceil(seconds / 60))
+    wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
+    if request.path_info.startswith("/api/"):
+        response = JsonResponse({"code": "rate_limited", "retry_after": seconds,
+                                 "message": f"Too many failed sign-ins for this account or from this address. "
+                                            f"Try again in {wait}."}, status=429)
+    else:
+        response = render(request, "registration/locked_out.html", {"wait": wait}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response

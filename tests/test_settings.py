@@ -35,6 +35,9 @@ DUMP = textwrap.dedent("""
         "turnframe": settings.TURNFRAME,
         "debug": settings.DEBUG,
         "allowed_hosts": settings.ALLOWED_HOSTS,
+        "login_limits": {"enabled": settings.AXES_ENABLED, "limit": settings.AXES_FAILURE_LIMIT,
+                         "lockout_s": settings.AXES_COOLOFF_TIME.total_seconds(),
+                         "proxies": settings.TRUSTED_PROXY_COUNT},
     }, default=str))
 """)
 
@@ -134,6 +137,14 @@ def test_every_turnframe_variable_is_read():
         "deterministic", "scripted", "local", "/tmp/script.json", "gpt-x")
     assert (t["MAX_ROUNDS"], t["MAX_CALLS"], t["MAX_MESSAGE_CHARS"], t["DEMO_PASSWORD"]) == (2, 3, 100, "hunter22")
     assert (t["APPROVER_URL"], t["APPROVER_TIMEOUT_S"]) == ("https://approver.example/api/approvals", 2.5)
+
+
+def test_the_sign_in_limits_come_from_the_environment():
+    assert settings_under()["login_limits"] == {"enabled": True, "limit": 5, "lockout_s": 900, "proxies": 0}
+    assert settings_under(TURNFRAME_LOGIN_FAILURE_LIMIT="10", TURNFRAME_LOGIN_LOCKOUT_MINUTES="2.5",
+                          TURNFRAME_TRUSTED_PROXY_COUNT="1")["login_limits"] == {
+        "enabled": True, "limit": 10, "lockout_s": 150, "proxies": 1}
+    assert settings_under(TURNFRAME_LOGIN_FAILURE_LIMIT="0")["login_limits"]["enabled"] is False
 
 
 def test_a_sqlite_database_url_keeps_wal_and_the_busy_timeout(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -44,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",  # sign-in limits and lockout (below)
     "ninja",  # serves the OpenAPI docs from local static files (no CDN, CSP-clean)
     "registries",
     "conversations",
@@ -60,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into the 429 of conversations.auth
 ]
 
 ROOT_URLCONF = "turnframe_web.urls"
@@ -112,6 +115,25 @@ if REDIS_URL:
                                   "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe")}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- sign-in limits (django-axes, its database handler): every failed sign-in on /api/auth/login,
+# /api/auth/token, /login/ and /admin/login/ is counted per account and per client address; at the
+# limit both are locked for the lockout time (each further failure restarts it) and answered 429
+# ``rate_limited`` with Retry-After (conversations.auth.lockout_response). 0 turns the limit off.
+LOGIN_FAILURE_LIMIT = env_int("TURNFRAME_LOGIN_FAILURE_LIMIT", 5)
+AXES_ENABLED = LOGIN_FAILURE_LIMIT > 0
+AXES_FAILURE_LIMIT = max(LOGIN_FAILURE_LIMIT, 1)
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("TURNFRAME_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one reaching the limit locks
+# a success does not wipe the count: it would also wipe the failures of the other accounts tried from
+# that address, so an attacker with one account of their own could guess the others without limit
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "conversations.auth.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "conversations.auth.client_address"
+# behind N reverse proxies that append to X-Forwarded-For, the client is the Nth address from the right
+TRUSTED_PROXY_COUNT = env_int("TURNFRAME_TRUSTED_PROXY_COUNT", 0)
+AXES_VERBOSE = False
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -180,5 +202,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}, "daphne": {"level": "WARNING"}},
+    "loggers": {"django.channels.server": {"level": "WARNING"}, "daphne": {"level": "WARNING"},
+                "axes": {"level": "WARNING"}},  # failures and lockouts, not every step
 }
