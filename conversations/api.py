@@ -9,9 +9,9 @@ from ninja import Router, Status
 
 from turnframe_web.errors import AppError, Invalid, NotFound
 
-from .auth import api_auth, session_login_check, token_create
+from .auth import api_auth, session_login_check, token_create, token_revoke
 from .core.text import StorableStr
-from .models import Case, CommandJournalEntry, Conversation, Interaction, Mode
+from .models import ApiToken, Case, CommandJournalEntry, Conversation, Interaction, Mode
 from .runtime import interaction_json, interaction_respond, mode_allowed, turn_submit_message
 from .schemas import ConversationIn, Credentials, MessageIn, RespondIn
 from .selectors import (
@@ -59,7 +59,24 @@ def auth_token(request, body: Credentials):
     user = authenticate(request, username=body.username, password=body.password)
     if user is None:
         raise AppError("Wrong username or password.", code="bad_credentials", status=401)
-    return {"token": token_create(user=user)}
+    token, row = token_create(user=user)
+    return {"token": token, "expires_at": row.expires_at}
+
+
+@router.delete("/auth/token", auth=api_auth)
+def auth_token_revoke(request, all: bool = False):
+    """Revoke the bearer token this request presents, or with ``?all=true`` every token of the account
+    (also from a signed-in browser session)."""
+    if all:
+        revoked = token_revoke(tokens=ApiToken.objects.filter(user=request.auth), because=ApiToken.Revoked.ALL_BY_USER)
+    elif getattr(request, "api_token", None) is not None:
+        revoked = token_revoke(tokens=ApiToken.objects.filter(pk=request.api_token.pk),
+                               because=ApiToken.Revoked.BY_CLIENT)
+    else:
+        raise Invalid("No bearer token was presented: send it as Authorization: Bearer, or pass all=true to "
+                      "revoke every token of this account.",
+                      errors=[{"loc": ["header", "Authorization"], "msg": "no bearer token"}])
+    return {"revoked": revoked}
 
 
 @router.post("/conversations", auth=api_auth, response={201: dict})

@@ -6,9 +6,11 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
+from datetime import timedelta
 
 from axes.helpers import get_cool_off
 from django.conf import settings
+from django.db.models import Q, QuerySet
 from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
@@ -26,19 +28,50 @@ def _hash(token: str) -> str:
 
 class BearerAuth(HttpBearer):
     def authenticate(self, request, token: str):
-        row = ApiToken.objects.select_related("user").filter(key_hash=_hash(token), user__is_active=True).first()
+        now = timezone.now()
+        row = (ApiToken.objects.select_related("user")
+               .filter(key_hash=_hash(token), user__is_active=True, revoked_at__isnull=True)
+               .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now)).first())
         if row is None:
             return None
-        ApiToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
+        ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
         request.user = row.user
+        request.api_token = row  # what ``DELETE /api/auth/token`` revokes
         return row.user
 
 
-def token_create(*, user) -> str:
-    """Issue a new bearer token; only its hash is stored, so it is shown once."""
+def token_create(*, user) -> tuple[str, ApiToken]:
+    """Issue a new bearer token; only its hash is stored, so it is shown once. It expires after
+    ``TURNFRAME_TOKEN_TTL_DAYS`` (0: never)."""
     token = "tf_" + secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, key_hash=_hash(token), prefix=token[:10])
-    return token
+    days = settings.TURNFRAME["TOKEN_TTL_DAYS"]
+    expires_at = timezone.now() + timedelta(days=days) if days > 0 else None
+    row = ApiToken.objects.create(user=user, key_hash=_hash(token), prefix=token[:10], expires_at=expires_at)
+    return token, row
+
+
+def token_revoke(*, tokens: QuerySet[ApiToken], because: str) -> int:
+    """Revoke the live tokens among ``tokens`` (the rows stay, for the admin); how many were live."""
+    return tokens.filter(revoked_at__isnull=True).update(revoked_at=timezone.now(), revoked_because=because)
+
+
+class RevokeTokensOnPasswordChange:
+    """Revoke every token of an account whose password changed, however it changed (the password
+    change page, the admin, ``changepassword``, ``set_password`` and ``save``).
+
+    Django calls ``password_changed`` of each ``AUTH_PASSWORD_VALIDATORS`` entry after a user with a
+    new password is saved, and not when it only re-hashes the same password on sign-in; it validates
+    nothing."""
+
+    def validate(self, password, user=None) -> None:
+        return None
+
+    def password_changed(self, password, user=None) -> None:
+        if user is not None and user.pk is not None:
+            token_revoke(tokens=ApiToken.objects.filter(user=user), because=ApiToken.Revoked.PASSWORD_CHANGED)
+
+    def get_help_text(self) -> str:
+        return "Changing the password revokes every API token of the account."
 
 
 class SessionCsrfAuth(SessionAuth):

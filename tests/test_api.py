@@ -162,7 +162,7 @@ def test_a_wrong_password_is_401_bad_credentials(demo, client):
 def test_a_token_authenticates_as_bearer_without_csrf(demo):
     response = Client().post("/api/auth/token", {"username": "alice", "password": PASSWORD},
                              content_type="application/json")
-    assert response.status_code == 200 and set(response.json()) == {"token"}
+    assert response.status_code == 200 and set(response.json()) == {"token", "expires_at"}
     token = response.json()["token"]
     api = Client(enforce_csrf_checks=True, headers={"Authorization": f"Bearer {token}"})
     created = api.post("/api/conversations", {}, content_type="application/json")

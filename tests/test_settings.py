@@ -147,6 +147,11 @@ def test_the_sign_in_limits_come_from_the_environment():
     assert settings_under(TURNFRAME_LOGIN_FAILURE_LIMIT="0")["login_limits"]["enabled"] is False
 
 
+def test_the_token_lifetime_comes_from_the_environment():
+    assert settings_under()["turnframe"]["TOKEN_TTL_DAYS"] == 30
+    assert settings_under(TURNFRAME_TOKEN_TTL_DAYS="0")["turnframe"]["TOKEN_TTL_DAYS"] == 0
+
+
 def test_a_sqlite_database_url_keeps_wal_and_the_busy_timeout(tmp_path):
     path = tmp_path / "other.sqlite3"
     probe = textwrap.dedent("""

@@ -137,6 +137,8 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contri
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # validates nothing: Django tells it of every password change, and it revokes the account's API tokens
+    {"NAME": "conversations.auth.RevokeTokensOnPasswordChange"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -187,6 +189,8 @@ TURNFRAME = {
     "MAX_CALLS": env_int("TURNFRAME_MAX_CALLS", 8),
     "MAX_MESSAGE_CHARS": env_int("TURNFRAME_MAX_MESSAGE_CHARS", 4000),
     "DEMO_PASSWORD": os.environ.get("TURNFRAME_DEMO_PASSWORD", "turnframe-demo"),
+    # bearer tokens expire this many days after they are issued (0: never)
+    "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),
     "PROVIDER_TIMEOUT_S": float(os.environ.get("TURNFRAME_PROVIDER_TIMEOUT_S", "60")),
     "MAX_WS_FRAME_BYTES": env_int("TURNFRAME_MAX_WS_FRAME_BYTES", 64_000),
     # the outbox (SPEC §19): the approver system's URL; unset = the built-in local approver
