@@ -145,3 +145,11 @@ def test_the_admin_lists_tokens_with_their_status_and_staff_revoke_them(demo):
     assert set(statuses) == {live[:10]}
     assert [r.prefix for r in staff.get(changelist + "?status=expired").context["cl"].result_list] == [expired[:10]]
     assert "revoked (revoked by staff)" in staff.get(changelist + "?status=revoked").content.decode()
+
+
+def test_seeding_the_demo_again_keeps_the_demo_users_tokens(demo):
+    token = issue()
+    demo_seed(password=PASSWORD)
+    assert works(token)
+    demo_seed(password="a-different-demo-password")
+    assert not works(token)
