@@ -110,9 +110,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- channel layer: in-memory by default, Redis when REDIS_URL is set
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or (
     "redis://127.0.0.1:6379/0" if env_bool("TURNFRAME_TEST_REDIS", False) else "")
+# An idle socket's consumer waits on the layer with a blocking pop of 5 s (channels_redis's BZPOPMIN);
+# redis-py's default socket_timeout is 5 s too, so every idle socket died after ~5 s ("Timeout reading
+# from …", closed 1011). The read may wait longer than the pop: 30 s by default, so a Redis that stops
+# answering is still noticed (0 = wait for ever; anything shorter than 10 s is raised to 10 s).
+REDIS_SOCKET_TIMEOUT_S = float(os.environ.get("TURNFRAME_REDIS_SOCKET_TIMEOUT_S", "30"))
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                  "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe")}}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
+        "hosts": [{"address": REDIS_URL, "socket_keepalive": True,
+                   "socket_timeout": max(REDIS_SOCKET_TIMEOUT_S, 10) if REDIS_SOCKET_TIMEOUT_S > 0 else None}],
+        "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe")}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -193,6 +200,8 @@ TURNFRAME = {
     "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),
     "PROVIDER_TIMEOUT_S": float(os.environ.get("TURNFRAME_PROVIDER_TIMEOUT_S", "60")),
     "MAX_WS_FRAME_BYTES": env_int("TURNFRAME_MAX_WS_FRAME_BYTES", 64_000),
+    # the chat page's keep-alive: a `ping` frame this often on an open socket, answered by `pong`
+    "WS_PING_S": float(os.environ.get("TURNFRAME_WS_PING_S", "25")),
     # the outbox (SPEC §19): the approver system's URL; unset = the built-in local approver
     "APPROVER_URL": os.environ.get("TURNFRAME_APPROVER_URL", "").strip() or None,
     "APPROVER_TIMEOUT_S": float(os.environ.get("TURNFRAME_APPROVER_TIMEOUT_S", "10")),
