@@ -11,13 +11,13 @@ from datetime import timedelta
 from axes.helpers import get_cool_off
 from django.conf import settings
 from django.db.models import Q, QuerySet
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
 
-from turnframe_web.errors import AppError
+from turnframe_web.errors import AppError, error_json, is_api_request
 
 from .models import ApiToken
 
@@ -132,10 +132,9 @@ def lockout_response(request, original_response=None, credentials=None) -> HttpR
     seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else 3600
     minutes = max(1, math.ceil(seconds / 60))
     wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
-    if request.path_info.startswith("/api/"):
-        response = JsonResponse({"code": "rate_limited", "retry_after": seconds,
-                                 "message": f"Too many failed sign-ins for this account or from this address. "
-                                            f"Try again in {wait}."}, status=429)
+    if is_api_request(request):
+        response = error_json(429, "rate_limited", f"Too many failed sign-ins for this account or from this "
+                              f"address. Try again in {wait}.", retry_after=seconds)
     else:
         response = render(request, "registration/locked_out.html", {"wait": wait}, status=429)
     response["Retry-After"] = str(seconds)

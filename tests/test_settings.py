@@ -83,6 +83,16 @@ def test_check_deploy_does_flag_the_development_defaults():
     assert "security.W018" in result.stdout + result.stderr  # DEBUG on: the check is not vacuous
 
 
+@pytest.mark.parametrize(("variables", "check"), [
+    ({"TURNFRAME_LOGIN_FAILURE_LIMIT": "0"}, "turnframe.W001"),
+    ({"TURNFRAME_TOKEN_TTL_DAYS": "0"}, "turnframe.W002"),
+    ({"ALLOWED_HOSTS": "localhost,127.0.0.1"}, "turnframe.W003"),
+])
+def test_check_deploy_flags_our_development_only_settings(variables, check):
+    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **production_env(**variables))
+    assert result.returncode != 0 and check in result.stdout + result.stderr
+
+
 def test_production_refuses_to_start_without_a_secret_key():
     result = run(["manage.py", "check"], DEBUG="0", ALLOWED_HOSTS="turnframe.example.com")
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr

@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import iscoroutinefunction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.decorators import sync_and_async_middleware
 from django.views.defaults import bad_request
 
 from conversations.core.text import unstorable_reason
+
+from .errors import error_json, is_api_request
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +36,8 @@ def _refusal(request: HttpRequest) -> HttpResponse | None:
     if not errors:
         return None
     log.info("refused a request whose URL holds unstorable text (%s)", ", ".join(e["msg"] for e in errors))
-    if request.path_info.startswith("/api/"):  # the API's error shape (CONTRACT §1)
-        return JsonResponse({"code": "invalid_request", "message": "The URL contains text that cannot be stored.",
-                             "errors": errors}, status=422)
+    if is_api_request(request):  # the API's error shape (CONTRACT §1)
+        return error_json(422, "invalid_request", "The URL contains text that cannot be stored.", errors=errors)
     return bad_request(request, exception=None)  # templates/400.html
 
 
