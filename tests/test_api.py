@@ -129,6 +129,16 @@ def test_a_login_marked_cross_site_by_the_browser_is_refused(demo):
     assert not _signed_in(client)
 
 
+def test_a_trusted_cross_site_origin_may_sign_in(demo, settings):
+    """A front end on another site listed in CSRF_TRUSTED_ORIGINS: its Origin decides, not Sec-Fetch-Site."""
+    settings.CSRF_TRUSTED_ORIGINS = ["https://app.partner.example"]
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                           content_type="application/json",
+                           headers={"Origin": "https://app.partner.example", "Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 200 and _signed_in(client)
+
+
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
                                           "application/json-seq", ""])
 def test_a_login_that_is_not_json_is_415_and_signs_nobody_in(demo, content_type):
