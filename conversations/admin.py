@@ -7,8 +7,8 @@ licensed it, how its case was found, the policy decision, the outcome, and for e
 command the origin that authorized it. Everything that came from a user, a model or the database
 is escaped (``format_html`` / ``format_html_join``); nothing is marked safe by hand.
 
-API tokens are the one exception to "read-only": they may be listed and deleted (revoked), never
-added or edited here, and their hash is not shown.
+API tokens are the one exception to "read-only": they may be listed, revoked (a bulk action that
+keeps the row, marked) and deleted, never added or edited here, and their hash is not shown.
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ from django.contrib.admin.utils import quote
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
+from .auth import token_revoke
 from .models import (
     ApiToken,
     Case,
@@ -465,19 +467,54 @@ class OutboxEntryAdmin(LedgerAdmin):
     acknowledgement_pretty = pretty("acknowledgement")
 
 
+class TokenStatusFilter(admin.SimpleListFilter):
+    title, parameter_name = "status", "status"
+
+    def lookups(self, request, model_admin):
+        return [("live", "live"), ("expired", "expired"), ("revoked", "revoked")]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        live = Q(revoked_at__isnull=True) & (Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+        if self.value() == "live":
+            return queryset.filter(live)
+        if self.value() == "expired":
+            return queryset.filter(revoked_at__isnull=True, expires_at__lte=now)
+        if self.value() == "revoked":
+            return queryset.filter(revoked_at__isnull=False)
+        return queryset
+
+
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    """List and revoke (delete) only. Tokens are issued through the API; the hash is never shown."""
+    """List, revoke (the row stays, marked) and delete only. Tokens are issued through the API; the hash
+    is never shown."""
 
-    list_display = ("prefix", "user", "created_at", "last_used_at")
+    list_display = ("prefix", "user", "status", "created_at", "last_used_at", "expires_at", "revoked_at")
     list_select_related = ("user",)
+    list_filter = (TokenStatusFilter,)
     search_fields = ("=user__username", "=prefix")
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
-    fields = readonly_fields = ("prefix", "user", "created_at", "last_used_at")
+    fields = readonly_fields = ("prefix", "user", "status", "created_at", "last_used_at", "expires_at", "revoked_at",
+                                "revoked_because")
+    actions = ("revoke",)
 
     def has_add_permission(self, request):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="status")
+    def status(self, token: ApiToken) -> str:
+        if token.revoked_at is not None:
+            return f"revoked ({token.get_revoked_because_display() or 'revoked'})"
+        if token.expires_at is not None and token.expires_at <= timezone.now():
+            return "expired"
+        return "live"
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request, queryset) -> None:
+        count = token_revoke(tokens=queryset, because=ApiToken.Revoked.BY_STAFF)
+        self.message_user(request, f"Revoked {count} token{'s' if count != 1 else ''}.")

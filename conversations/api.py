@@ -9,8 +9,9 @@ from ninja import Router, Status
 
 from turnframe_web.errors import AppError, Invalid, NotFound
 
-from .auth import api_auth, token_create
-from .models import Case, CommandJournalEntry, Conversation, Interaction, Mode
+from .auth import api_auth, session_login_check, token_create, token_revoke
+from .core.text import StorableStr
+from .models import ApiToken, Case, CommandJournalEntry, Conversation, Interaction, Mode
 from .runtime import interaction_json, interaction_respond, mode_allowed, turn_submit_message
 from .schemas import ConversationIn, Credentials, MessageIn, RespondIn
 from .selectors import (
@@ -28,7 +29,7 @@ router = Router()
 class MessageBody(MessageIn):
     # no schema cap on the text: any length over TURNFRAME_MAX_MESSAGE_CHARS is the runtime's
     # 413 ``message_too_long`` (a body too large to read at all is 413 ``payload_too_large``)
-    text: str
+    text: StorableStr
 
 
 @router.get("/health", auth=None)
@@ -38,6 +39,7 @@ def health(request):
 
 @router.post("/auth/login", auth=None)
 def auth_login(request, body: Credentials):
+    session_login_check(request)
     user = authenticate(request, username=body.username, password=body.password)
     if user is None:
         raise AppError("Wrong username or password.", code="bad_credentials", status=401)
@@ -57,7 +59,24 @@ def auth_token(request, body: Credentials):
     user = authenticate(request, username=body.username, password=body.password)
     if user is None:
         raise AppError("Wrong username or password.", code="bad_credentials", status=401)
-    return {"token": token_create(user=user)}
+    token, row = token_create(user=user)
+    return {"token": token, "expires_at": row.expires_at}
+
+
+@router.delete("/auth/token", auth=api_auth)
+def auth_token_revoke(request, all: bool = False):
+    """Revoke the bearer token this request presents, or with ``?all=true`` every token of the account
+    (also from a signed-in browser session)."""
+    if all:
+        revoked = token_revoke(tokens=ApiToken.objects.filter(user=request.auth), because=ApiToken.Revoked.ALL_BY_USER)
+    elif getattr(request, "api_token", None) is not None:
+        revoked = token_revoke(tokens=ApiToken.objects.filter(pk=request.api_token.pk),
+                               because=ApiToken.Revoked.BY_CLIENT)
+    else:
+        raise Invalid("No bearer token was presented: send it as Authorization: Bearer, or pass all=true to "
+                      "revoke every token of this account.",
+                      errors=[{"loc": ["header", "Authorization"], "msg": "no bearer token"}])
+    return {"revoked": revoked}
 
 
 @router.post("/conversations", auth=api_auth, response={201: dict})
@@ -83,7 +102,6 @@ def conversation_detail(request, conversation_id: str):
 
 @router.post("/conversations/{conversation_id}/messages", auth=api_auth)
 def message_submit(request, conversation_id: str, body: MessageBody):
-    _storable(text=body.text, client_message_id=body.client_message_id)
     outcome = turn_submit_message(user=request.auth, conversation_id=conversation_id, text=body.text,
                                   client_message_id=body.client_message_id)
     return turn_json(outcome.turn, replayed=outcome.replayed)
@@ -96,7 +114,6 @@ def interaction_detail(request, interaction_id: str):
 
 @router.post("/interactions/{interaction_id}/respond", auth=api_auth)
 def interaction_answer(request, interaction_id: str, body: RespondIn):
-    _storable(option=body.option, client_response_id=body.client_response_id)
     interaction, turn = interaction_respond(user=request.auth, interaction_id=interaction_id, option=body.option,
                                             client_response_id=body.client_response_id)
     return {"interaction": interaction_json(interaction), "turn": turn_json(turn)}
@@ -127,23 +144,6 @@ def journal(request, case: str | None = None, turn: str | None = None):
     if turn:
         rows = rows.filter(turn_id=turn)
     return [command_json(r) for r in rows.distinct().order_by("created_at", "sequence")[:1000]]
-
-
-def _storable(**fields: str | None) -> None:
-    """Refuse text no database can keep alike (NUL; lone UTF-16 surrogates): 422, before anything runs."""
-    errors = []
-    for name, value in fields.items():
-        if value is None:
-            continue
-        if "\x00" in value:
-            errors.append({"loc": [name], "msg": "contains a NUL character"})
-            continue
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            errors.append({"loc": [name], "msg": "is not valid Unicode text"})
-    if errors:
-        raise Invalid("The request contains text that cannot be stored.", errors=errors)
 
 
 def _owned(model, pk: str, user):

@@ -5,3 +5,6 @@ class ConversationsConfig(AppConfig):
     name = "conversations"
     verbose_name = "Conversations, turns and the ledger"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the deployment checks)

@@ -1,12 +1,23 @@
-"""API authentication: the Django session (browser, CSRF enforced) or a bearer token (API clients)."""
+"""API authentication: the Django session (browser, CSRF enforced) or a bearer token (API clients);
+the sign-in limits' answer (django-axes calls ``lockout_response`` and ``client_address``)."""
 
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
+from datetime import timedelta
 
+from axes.helpers import get_cool_off
+from django.conf import settings
+from django.db.models import Q, QuerySet
+from django.http import HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import render
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
+
+from turnframe_web.errors import AppError, error_json, is_api_request
 
 from .models import ApiToken
 
@@ -17,19 +28,50 @@ def _hash(token: str) -> str:
 
 class BearerAuth(HttpBearer):
     def authenticate(self, request, token: str):
-        row = ApiToken.objects.select_related("user").filter(key_hash=_hash(token), user__is_active=True).first()
+        now = timezone.now()
+        row = (ApiToken.objects.select_related("user")
+               .filter(key_hash=_hash(token), user__is_active=True, revoked_at__isnull=True)
+               .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now)).first())
         if row is None:
             return None
-        ApiToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
+        ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
         request.user = row.user
+        request.api_token = row  # what ``DELETE /api/auth/token`` revokes
         return row.user
 
 
-def token_create(*, user) -> str:
-    """Issue a new bearer token; only its hash is stored, so it is shown once."""
+def token_create(*, user) -> tuple[str, ApiToken]:
+    """Issue a new bearer token; only its hash is stored, so it is shown once. It expires after
+    ``TURNFRAME_TOKEN_TTL_DAYS`` (0: never)."""
     token = "tf_" + secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, key_hash=_hash(token), prefix=token[:10])
-    return token
+    days = settings.TURNFRAME["TOKEN_TTL_DAYS"]
+    expires_at = timezone.now() + timedelta(days=days) if days > 0 else None
+    row = ApiToken.objects.create(user=user, key_hash=_hash(token), prefix=token[:10], expires_at=expires_at)
+    return token, row
+
+
+def token_revoke(*, tokens: QuerySet[ApiToken], because: str) -> int:
+    """Revoke the live tokens among ``tokens`` (the rows stay, for the admin); how many were live."""
+    return tokens.filter(revoked_at__isnull=True).update(revoked_at=timezone.now(), revoked_because=because)
+
+
+class RevokeTokensOnPasswordChange:
+    """Revoke every token of an account whose password changed, however it changed (the password
+    change page, the admin, ``changepassword``, ``set_password`` and ``save``).
+
+    Django calls ``password_changed`` of each ``AUTH_PASSWORD_VALIDATORS`` entry after a user with a
+    new password is saved, and not when it only re-hashes the same password on sign-in; it validates
+    nothing."""
+
+    def validate(self, password, user=None) -> None:
+        return None
+
+    def password_changed(self, password, user=None) -> None:
+        if user is not None and user.pk is not None:
+            token_revoke(tokens=ApiToken.objects.filter(user=user), because=ApiToken.Revoked.PASSWORD_CHANGED)
+
+    def get_help_text(self) -> str:
+        return "Changing the password revokes every API token of the account."
 
 
 class SessionCsrfAuth(SessionAuth):
@@ -47,3 +89,56 @@ class SessionCsrfAuth(SessionAuth):
 
 # bearer first: an API client with a token never needs a CSRF header; a browser session does
 api_auth = [BearerAuth(), SessionCsrfAuth(csrf=True)]
+
+
+def session_login_check(request) -> None:
+    """Refuse a session sign-in a browser could have been made to send from another site (login CSRF).
+
+    ``POST /api/auth/login`` sets a session cookie, so a cross-site form posting the attacker's
+    credentials would sign the victim's browser into the attacker's account. Like Django's own login
+    view, a request that names its ``Origin`` must name this site (or one of ``CSRF_TRUSTED_ORIGINS``),
+    judged by Django's CSRF middleware; and only ``application/json`` is read, a type no cross-site
+    form can send and no cross-site script can send without a CORS preflight, which this server never
+    grants. Clients that are not browsers send no Origin and hold no ambient cookie: they are unaffected.
+    """
+    if "HTTP_ORIGIN" in request.META:
+        foreign = not CsrfViewMiddleware(lambda r: None)._origin_verified(request)
+    else:  # browsers send Origin on every POST; one that did not still says where the request came from
+        foreign = request.headers.get("Sec-Fetch-Site") == "cross-site"
+    if foreign:
+        raise AppError("Signing in from another site is refused: the request's Origin is not this site.",
+                       code="csrf_failed", status=403)
+    if request.content_type != "application/json":
+        raise AppError("Send the credentials as JSON (Content-Type: application/json).",
+                       code="unsupported_media_type", status=415)
+
+
+# --------------------------------------------------------------------------- sign-in limits (django-axes)
+
+
+def client_address(request) -> str | None:
+    """The client's address for the per-address limit: ``REMOTE_ADDR``, or behind
+    ``TURNFRAME_TRUSTED_PROXY_COUNT`` proxies the address the outermost of them saw (``X-Forwarded-For``
+    from the right, so a client cannot pick its own address by sending the header)."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    if proxies > 0 and len(forwarded) >= proxies:
+        return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR")
+
+
+def lockout_response(request, original_response=None, credentials=None) -> HttpResponse:
+    """429 for a sign-in refused by the limits: the API's ``rate_limited`` body (CONTRACT §1), the sign-in
+    pages' own message; both with ``Retry-After``. The refused attempt has just restarted the lockout,
+    so the whole lockout time is how long to wait."""
+    cool_off = get_cool_off(request)
+    seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else 3600
+    minutes = max(1, math.ceil(seconds / 60))
+    wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
+    if is_api_request(request):
+        response = error_json(429, "rate_limited", f"Too many failed sign-ins for this account or from this "
+                              f"address. Try again in {wait}.", retry_after=seconds)
+    else:
+        response = render(request, "registration/locked_out.html", {"wait": wait}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response

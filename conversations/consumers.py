@@ -5,7 +5,8 @@
   plain 403. The Origin check is ``AllowedHostsOriginValidator`` in ``asgi.py``.
 - Every inbound frame is validated with a pydantic model. Bad frames (not JSON, not an object,
   unknown ``type``, invalid fields, over ``MAX_WS_FRAME_BYTES``) get an ``error`` event and the
-  socket stays open.
+  socket stays open. A ``ping`` frame (the page's keep-alive, beside CONTRACT §7's two) is answered
+  with a ``pong`` event at once.
 - A turn runs **outside** the socket handler: it is submitted to a module-level thread pool from a
   detached task that nothing cancels, so a disconnect (or a slow model) never interrupts a commit
   half-way, and the consumer keeps forwarding stream events while the turn runs. Service errors
@@ -14,7 +15,7 @@
   forwards them (``stream_event``). The channel layer only notifies: the database is the truth,
   and a client that reconnects refetches the conversation.
 
-``seq`` of events sent to one socket only (``error``, and the replay of a repeated
+``seq`` of events sent to one socket only (``error``, ``pong``, and the replay of a repeated
 ``client_message_id``): the **last conversation seq this socket knows of** (read at connect,
 raised by every forwarded event), **not incremented**. Such an event therefore repeats the seq of
 the stream event before it; it never consumes a number, so the other sockets of the conversation
@@ -34,10 +35,11 @@ from typing import Any, Literal
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnframe_web.errors import AppError
 
+from .core.text import StorableStr, unstorable_reason
 from .models import Conversation
 from .runtime import interaction_respond, turn_submit_message
 from .stream import group_name
@@ -64,25 +66,25 @@ class Frame(BaseModel):
 class MessageFrame(Frame):
     type: Literal["message"]
     # the service enforces TURNFRAME_MAX_MESSAGE_CHARS (message_too_long); the frame cap bounds the rest
-    text: str
-    client_message_id: str | None = Field(default=None, min_length=1, max_length=100)
-
-    @field_validator("text")
-    @classmethod
-    def _no_nul(cls, text: str) -> str:
-        if "\x00" in text:  # PostgreSQL cannot store it; refused on every database alike (as over HTTP)
-            raise ValueError("must not contain a NUL character")
-        return text
+    text: StorableStr
+    client_message_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
 
 
 class RespondFrame(Frame):
     type: Literal["respond"]
-    interaction: str = Field(min_length=1, max_length=64)
-    option: str = Field(min_length=1, max_length=64)
-    client_response_id: str | None = Field(default=None, min_length=1, max_length=100)
+    interaction: StorableStr = Field(min_length=1, max_length=64)
+    option: StorableStr = Field(min_length=1, max_length=64)
+    client_response_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
 
 
-FRAMES: dict[str, type[Frame]] = {"message": MessageFrame, "respond": RespondFrame}
+class PingFrame(Frame):
+    """The page's keep-alive: answered with a ``pong`` event for this socket only (its seq is the last
+    one the socket knows, so a page that missed an event learns it here too)."""
+
+    type: Literal["ping"]
+
+
+FRAMES: dict[str, type[Frame]] = {"message": MessageFrame, "respond": RespondFrame, "ping": PingFrame}
 
 
 def _field_errors(exc: ValidationError) -> list[dict[str, Any]]:
@@ -134,7 +136,9 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_NOT_AUTHENTICATED)
             return
-        seq = await database_sync_to_async(_conversation_seq)(user, self.conversation_id)
+        seq = None
+        if unstorable_reason(self.conversation_id) is None:  # an id no database stores names no conversation
+            seq = await database_sync_to_async(_conversation_seq)(user, self.conversation_id)
         if seq is None:  # another user's conversation is indistinguishable from a missing one
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -179,9 +183,11 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         except ValidationError as exc:
             await self.send_error("invalid_request", "The frame has invalid fields.", errors=_field_errors(exc))
             return
-        if isinstance(frame, MessageFrame):
+        if isinstance(frame, PingFrame):
+            await self.send_private({"type": "pong"})
+        elif isinstance(frame, MessageFrame):
             detach(self.run_message(frame))
-        else:
+        elif isinstance(frame, RespondFrame):
             detach(self.run_respond(frame))
 
     # ---- the turns (detached: they finish even if this socket goes away)

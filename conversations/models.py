@@ -288,13 +288,29 @@ class OutboxEntry(models.Model):
 
 
 class ApiToken(models.Model):
-    """Bearer tokens for API clients. Only a hash is stored."""
+    """Bearer tokens for API clients. Only a hash is stored.
+
+    A token authenticates while it is neither revoked nor expired (``TURNFRAME_TOKEN_TTL_DAYS``). A
+    revoked token keeps its row, so the admin still shows who held it, until when, and why it ended.
+    """
+
+    class Revoked(models.TextChoices):
+        BY_CLIENT = "by_client", "revoked by its client"
+        ALL_BY_USER = "all_by_user", "all revoked by the user"
+        PASSWORD_CHANGED = "password_changed", "the password changed"
+        BY_STAFF = "by_staff", "revoked by staff"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     key_hash = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=12)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)  # null: never
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_because = models.CharField(max_length=20, choices=Revoked.choices, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "revoked_at"], name="apitoken_user_live")]
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"

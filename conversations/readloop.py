@@ -2,8 +2,10 @@
 
 One code path for ``read_agentic`` and ``controlled_agentic``; ``deterministic`` offers no tools,
 so its one call must be a plan. Nothing here can reach an act, a command handler or the journal:
-read tools get a ``ReadContext`` that only looks things up, and every read runs under a database
-write guard that refuses INSERT/UPDATE/DELETE and quarantines the tool that tried.
+read tools get a ``ReadContext`` that only looks things up, and every read runs twice guarded: in a
+transaction the database itself keeps read-only (``SET TRANSACTION READ ONLY`` on PostgreSQL,
+``PRAGMA query_only`` on SQLite) and under a guard on the SQL text that refuses INSERT/UPDATE/DELETE.
+Either refusal quarantines the tool that tried, and the transaction is rolled back whatever happened.
 """
 
 from __future__ import annotations
@@ -11,13 +13,16 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import sqlparse
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from pydantic import ValidationError
 
 from conversations.core.context import ModelRequest, RoundRecord
@@ -55,21 +60,75 @@ _WITH = re.compile(r"^\s*WITH\b", re.IGNORECASE)
 _WRITE_WORD = re.compile(r"\b(INSERT|UPDATE|DELETE|REPLACE|UPSERT|CREATE|DROP|ALTER|TRUNCATE)\b", re.IGNORECASE)
 
 
+def _several(text: str) -> bool:
+    """More than one statement in one string (``SELECT 1; UPDATE …``): PostgreSQL runs them all when no
+    parameters are passed, so only the first would have been judged."""
+    return ";" in text and len([s for s in sqlparse.split(text) if s.strip().strip(";").strip()]) > 1
+
+
+def refused_as_read_only(exc: BaseException) -> bool:
+    """Whether the database refused a statement because the transaction is read-only."""
+    cause = exc.__cause__ or exc
+    return (getattr(cause, "sqlstate", None) == "25006"  # PostgreSQL: read_only_sql_transaction
+            or getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_READONLY)
+
+
 @dataclass
 class WriteGuard:
-    """A connection ``execute_wrapper`` that lets only reads through, until a deadline."""
+    """A connection ``execute_wrapper`` that lets only reads through, until a deadline; it also notes a
+    write the read-only transaction refused, so a tool that swallows the error is still caught."""
 
     deadline: float
     attempted: str | None = None
 
     def __call__(self, execute, sql, params, many, context):
         text = sql if isinstance(sql, str) else str(sql)
-        if not (_ALLOWED.match(text) or (_WITH.match(text) and not _WRITE_WORD.search(text))):
+        if not (_ALLOWED.match(text) or (_WITH.match(text) and not _WRITE_WORD.search(text))) or _several(text):
             self.attempted = text[:200]
             raise ReadToolWrote(text[:200])
         if time.monotonic() > self.deadline:
             raise ReadDeadline()
-        return execute(sql, params, many, context)
+        try:
+            return execute(sql, params, many, context)
+        except DatabaseError as exc:
+            if refused_as_read_only(exc):
+                self.attempted = f"{text[:200]} (refused by the read-only transaction)"
+                raise ReadToolWrote(self.attempted) from exc
+            raise
+
+
+@contextmanager
+def read_only_transaction() -> Iterator[None]:
+    """A transaction (or a savepoint) the database keeps read-only, always rolled back.
+
+    PostgreSQL: ``SET TRANSACTION READ ONLY``, allowed at any point of a transaction and undone by the
+    rollback (of the savepoint, when nested); and the session's default, so that a transaction a
+    smuggled ``COMMIT`` would start is read-only too (put back after). SQLite: ``PRAGMA query_only``
+    belongs to the connection, so its previous value is put back after the rollback. Other databases
+    get the rollback only.
+    """
+    vendor = connection.vendor
+    restore = None
+    try:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                if vendor == "postgresql":
+                    cursor.execute("SHOW default_transaction_read_only")
+                    restore = f"SET default_transaction_read_only = {cursor.fetchone()[0]}"
+                    cursor.execute("SET TRANSACTION READ ONLY")
+                    cursor.execute("SET default_transaction_read_only = on")
+                elif vendor == "sqlite":
+                    cursor.execute("PRAGMA query_only")
+                    restore = f"PRAGMA query_only = {int(cursor.fetchone()[0])}"
+                    cursor.execute("PRAGMA query_only = ON")
+            try:
+                yield
+            finally:
+                transaction.set_rollback(True)  # a read leaves nothing behind, whatever it tried
+    finally:
+        if restore is not None:
+            with connection.cursor() as cursor:
+                cursor.execute(restore)
 
 
 # --------------------------------------------------------------------------- what a read tool sees
@@ -110,11 +169,8 @@ def run_read(tool: ReadToolDefinition, args: Any, ctx: ActorReadContext) -> dict
     guard = WriteGuard(deadline=started + tool.timeout_ms / 1000)
     try:
         # the transaction opens before the guard (SQLite's BEGIN IMMEDIATE is not the tool's write)
-        with transaction.atomic(), connection.execute_wrapper(guard):
-            try:
-                value = tool.handler(args, ctx)
-            finally:
-                transaction.set_rollback(True)  # a read leaves nothing behind, whatever it tried
+        with read_only_transaction(), connection.execute_wrapper(guard):
+            value = tool.handler(args, ctx)
     except ReadToolWrote:
         value = None
     except ReadDeadline:

@@ -5,25 +5,30 @@ from __future__ import annotations
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
+from .core.text import StorableStr
+
 
 class Body(Schema):
     model_config = ConfigDict(extra="forbid")
 
 
+# every string field is a ``StorableStr``: NUL and lone surrogates are 422 ``invalid_request`` (core.text)
+
+
 class Credentials(Body):
-    username: str = Field(min_length=1, max_length=150)
-    password: str = Field(min_length=1, max_length=500)
+    username: StorableStr = Field(min_length=1, max_length=150)
+    password: StorableStr = Field(min_length=1, max_length=500)
 
 
 class ConversationIn(Body):
-    mode: str | None = None
+    mode: StorableStr | None = None
 
 
 class MessageIn(Body):
-    text: str = Field(max_length=1_000_000)
-    client_message_id: str | None = Field(default=None, min_length=1, max_length=100)
+    text: StorableStr = Field(max_length=1_000_000)
+    client_message_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
 
 
 class RespondIn(Body):
-    option: str = Field(min_length=1, max_length=64)
-    client_response_id: str | None = Field(default=None, min_length=1, max_length=100)
+    option: StorableStr = Field(min_length=1, max_length=64)
+    client_response_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)

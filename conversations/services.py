@@ -17,13 +17,15 @@ from .runtime import actor_of
 
 
 def users_seed(*, password: str) -> dict[str, object]:
-    """The demo users of CONTRACT §8: alice, bob, and the staff user admin (password reset each run)."""
+    """The demo users of CONTRACT §8: alice, bob, and the staff user admin (password reset each run
+    where it differs: setting it again would count as a password change and revoke their API tokens)."""
     User = get_user_model()
     users = {}
     for username, staff in (("alice", False), ("bob", False), ("admin", True)):
         user, _ = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
         user.is_staff = user.is_superuser = staff
-        user.set_password(password)
+        if not user.check_password(password):
+            user.set_password(password)
         user.save()
         users[username] = user
     return users

@@ -54,6 +54,7 @@ def _chat(request, conversation_id: str | None):
         "conversation": conversation_id,
         "user": request.user.get_username(),
         "maxMessageChars": settings.TURNFRAME["MAX_MESSAGE_CHARS"],
+        "wsPingSeconds": settings.TURNFRAME["WS_PING_S"],
     }
     return render(request, "chat.html", {
         "conversations": _conversations_of(request.user),

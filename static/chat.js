@@ -211,6 +211,9 @@ function startChat(conversationId) {
         renderCards(event.interaction.id);
         break;
       }
+      case "pong":
+        keepAlive.answered();
+        break;
       case "turn.completed":
       case "turn.failed": {
         upsertTurn(event.turn, { authoritative: true });
@@ -292,11 +295,41 @@ function startChat(conversationId) {
   let socket = null;
   let backoff = 500;
 
+  // The keep-alive: a `ping` frame every PING_EVERY_MS while the socket is open, answered by a `pong`
+  // event. Idle connections stay busy enough for proxies that close quiet ones, and a socket whose
+  // pong does not come back within PONG_WITHIN_MS is dead whatever the browser thinks: close it and
+  // reconnect (the catch-up load then fetches what was missed).
+  const PING_EVERY_MS = (boot.wsPingSeconds || 25) * 1000;
+  const PONG_WITHIN_MS = 10_000;
+  const keepAlive = {
+    timer: null,
+    deadline: null,
+    start(ws) {
+      this.stop();
+      this.timer = window.setInterval(() => {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        ws.send(JSON.stringify({ type: "ping" }));
+        if (this.deadline === null) this.deadline = window.setTimeout(() => ws.close(), PONG_WITHIN_MS);
+      }, PING_EVERY_MS);
+    },
+    answered() {
+      window.clearTimeout(this.deadline);
+      this.deadline = null;
+    },
+    stop() {
+      window.clearInterval(this.timer);
+      this.answered();
+      this.timer = null;
+    },
+  };
+
   function connect() {
     setConnection("connecting", "Connecting…");
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${window.location.host}/ws/conversations/${encodeURIComponent(conversationId)}/`);
+    const ws = socket;
     socket.addEventListener("open", () => {
+      keepAlive.start(ws);
       backoff = 500;
       setConnection("open", "Live");
       scheduleLoad(); // catch up on whatever happened while we were away
@@ -311,6 +344,7 @@ function startChat(conversationId) {
       onEvent(event);
     });
     socket.addEventListener("close", (close) => {
+      keepAlive.stop();
       socket = null;
       if (state.pending?.viaSocket) state.pending.orphaned = true; // settled by the catch-up load
       if (close.code === 4401) {

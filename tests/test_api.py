@@ -106,6 +106,61 @@ def test_login_sets_a_session_and_a_csrf_cookie(demo):
     assert client.get("/api/conversations").status_code == 200
 
 
+def _signed_in(client: Client) -> bool:
+    return client.get("/api/conversations").status_code == 200
+
+
+@pytest.mark.parametrize("origin", ["https://evil.example", "http://testserver.evil.example", "null",
+                                    "https://testserver"])
+def test_a_login_from_a_foreign_origin_does_not_sign_the_browser_in(demo, origin):
+    """Login CSRF: another site's page posting the attacker's credentials must not sign the victim in."""
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                           content_type="application/json", headers={"Origin": origin})
+    assert_error(response, 403, "csrf_failed")
+    assert "sessionid" not in response.cookies and not _signed_in(client)
+
+
+def test_a_login_marked_cross_site_by_the_browser_is_refused(demo):
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                           content_type="application/json", headers={"Sec-Fetch-Site": "cross-site"})
+    assert_error(response, 403, "csrf_failed")
+    assert not _signed_in(client)
+
+
+def test_a_trusted_cross_site_origin_may_sign_in(demo, settings):
+    """A front end on another site listed in CSRF_TRUSTED_ORIGINS: its Origin decides, not Sec-Fetch-Site."""
+    settings.CSRF_TRUSTED_ORIGINS = ["https://app.partner.example"]
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                           content_type="application/json",
+                           headers={"Origin": "https://app.partner.example", "Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 200 and _signed_in(client)
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                                          "application/json-seq", ""])
+def test_a_login_that_is_not_json_is_415_and_signs_nobody_in(demo, content_type):
+    """A cross-site form can send text/plain that parses as JSON; the session login reads JSON only."""
+    client = Client(enforce_csrf_checks=True)
+    body = json.dumps({"username": "alice", "password": PASSWORD})
+    response = client.generic("POST", "/api/auth/login", body, content_type=content_type)
+    assert_error(response, 415, "unsupported_media_type")
+    assert "sessionid" not in response.cookies and not _signed_in(client)
+
+
+def test_a_login_from_this_site_or_a_trusted_origin_signs_in(demo, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://chat.example.com"]
+    for origin in ("http://testserver", "https://chat.example.com", None):
+        client = Client(enforce_csrf_checks=True)
+        response = client.post("/api/auth/login", {"username": "alice", "password": PASSWORD},
+                               content_type="application/json; charset=utf-8",
+                               headers={"Origin": origin, "Sec-Fetch-Site": "same-origin"} if origin else {})
+        assert response.status_code == 200, (origin, response.content)
+        assert _signed_in(client)
+
+
 def test_a_wrong_password_is_401_bad_credentials(demo, client):
     for path in ("/api/auth/login", "/api/auth/token"):
         response = client.post(path, {"username": "alice", "password": "wrong"}, content_type="application/json")
@@ -117,7 +172,7 @@ def test_a_wrong_password_is_401_bad_credentials(demo, client):
 def test_a_token_authenticates_as_bearer_without_csrf(demo):
     response = Client().post("/api/auth/token", {"username": "alice", "password": PASSWORD},
                              content_type="application/json")
-    assert response.status_code == 200 and set(response.json()) == {"token"}
+    assert response.status_code == 200 and set(response.json()) == {"token", "expires_at"}
     token = response.json()["token"]
     api = Client(enforce_csrf_checks=True, headers={"Authorization": f"Bearer {token}"})
     created = api.post("/api/conversations", {}, content_type="application/json")
@@ -479,3 +534,26 @@ def test_garbage_ids_never_yield_a_500(alice, path):
     assert response.status_code in (200, 404, 422), response.content[:300]
     if response.status_code == 200:
         assert response.json() == []
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("get", "/api/conversations/%00"), ("get", "/api/cases/clm_%00"), ("get", "/api/interactions/int_%00"),
+    ("get", "/api/journal?case=%00"), ("get", "/api/journal?turn=a%00b"), ("get", "/api/cases?x%00=1"),
+    ("post", "/api/interactions/int_%00/respond"), ("post", "/api/conversations/cnv_%00/messages")])
+def test_a_nul_in_a_path_or_query_is_422_invalid_request_with_no_traceback(alice, method, path, caplog):
+    """The same judge as bodies and socket frames (core.text), before any lookup: one stable answer on
+    both databases (PostgreSQL cannot compare a NUL), and no traceback in the log."""
+    response = alice.get(path) if method == "get" else alice.post(path, {"option": "confirm", "text": "hi"})
+    error = assert_error(response, 422, "invalid_request")
+    assert error["errors"] and "NUL" in error["errors"][0]["msg"]
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+@pytest.mark.parametrize("body", [{"text": "a\ud800b"}, {"text": "a\u0000b"}, {"text": "hi", "client_message_id": "\udfff"}])
+def test_unstorable_text_in_a_body_names_the_field_and_leaves_no_traceback(alice, body, caplog):
+    cid = new_conversation(alice)
+    raw = json.dumps(body)  # ASCII JSON: \\ud800 and \\u0000 escapes (a lone surrogate has no UTF-8 bytes)
+    error = assert_error(alice.post(f"/api/conversations/{cid}/messages", raw=raw), 422, "invalid_request")
+    assert any(("NUL" in e["msg"] or "surrogate" in e["msg"]) and e["loc"][-1] in body for e in error["errors"])
+    assert not Turn.objects.exists()
+    assert not [r for r in caplog.records if r.exc_info]

@@ -83,3 +83,12 @@ def test_static_files_are_served_without_a_front_server(client):
     response = client.get("/static/chat.js")
     assert response.status_code == 200
     assert b"textContent" in b"".join(response.streaming_content)
+
+
+@pytest.mark.parametrize("path", ["/c/%00/", "/c/cnv_%00x/", "/?next=%00", "/login/?next=a%00b"])
+def test_a_url_carrying_a_nul_is_a_bad_request_on_every_database(signed_in, path, caplog):
+    """PostgreSQL cannot compare a NUL with any text: the URL is refused before any lookup (400), the same
+    on SQLite, and the log holds no traceback."""
+    response = signed_in.get(path)
+    assert response.status_code == 400
+    assert not [r for r in caplog.records if r.exc_info]

@@ -151,6 +151,48 @@ async def test_a_bad_frame_gets_an_error_event_and_the_socket_stays_open(world, 
     await close(communicator)
 
 
+@pytest.mark.parametrize("frame", [
+    '{"type": "message", "text": "a lone \\ud800 surrogate"}',
+    '{"type": "message", "text": "hi", "client_message_id": "m\\udfff"}',
+    '{"type": "respond", "interaction": "int_\\u0000x", "option": "confirm"}',
+    '{"type": "respond", "interaction": "int_x", "option": "con\\u0000firm"}',
+    '{"type": "respond", "interaction": "int_\\ud83d", "option": "confirm"}',
+])
+async def test_unstorable_text_in_a_frame_is_invalid_request_with_no_traceback(world, frame, caplog):
+    """A NUL or a lone surrogate in any field is refused like over HTTP (core.text): a stable code, never
+    ``internal_error``, nothing stored, and no traceback in the server log."""
+    communicator, _ = await socket(world["alice_conversation"].id, cookie=world["alice_cookie"])
+    await communicator.send_to(text_data=frame)
+    error = await communicator.receive_json_from(timeout=5)
+    assert error["type"] == "error" and error["code"] == "invalid_request", error
+    assert error["errors"] and all(e["loc"] and e["msg"] for e in error["errors"])
+    await close(communicator)
+    assert not await database_sync_to_async(world["alice_conversation"].turns.exists)()
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records if r.exc_info]
+
+
+async def test_a_socket_on_a_conversation_id_with_a_nul_is_closed_with_4404(world, caplog):
+    communicator, connected = await socket("cnv_%00x", cookie=world["alice_cookie"])
+    assert connected
+    assert (await communicator.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4404}
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+async def test_a_ping_frame_is_answered_with_a_pong_that_consumes_no_sequence_number(world, script):
+    conversation = world["alice_conversation"]
+    text = script("hello there", {"plan": {"acts": [], "answers": [{"question": "hello", "text": "Hello!"}]}})
+    communicator, _ = await socket(conversation.id, cookie=world["alice_cookie"])
+    await communicator.send_json_to({"type": "ping"})
+    assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "seq": 0}
+    await communicator.send_json_to({"type": "message", "text": text})
+    completed = (await events_until(communicator, "turn.completed"))[-1]
+    await communicator.send_json_to({"type": "ping"})
+    assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "seq": completed["seq"]}
+    await communicator.send_json_to({"type": "ping", "extra": 1})
+    assert (await communicator.receive_json_from(timeout=5))["code"] == "invalid_request"
+    await close(communicator)
+
+
 async def test_an_invalid_frame_names_the_fields_at_fault(world):
     communicator, _ = await socket(world["alice_conversation"].id, cookie=world["alice_cookie"])
     await communicator.send_json_to({"type": "respond", "interaction": "int_x"})
@@ -393,4 +435,33 @@ async def test_a_card_superseded_by_a_newer_one_is_announced_with_its_new_status
     events = await events_until(communicator, "turn.completed")
     resolved = [e["interaction"] for e in events if e["type"] == "interaction.resolved"]
     assert [(i["id"], i["status"]) for i in resolved] == [(old["id"], "superseded")]
+    await close(communicator)
+
+
+# --------------------------------------------------------------------------- the Redis layer (its lane)
+
+IDLE_S = 31
+
+
+async def test_an_idle_socket_on_the_redis_layer_stays_open_past_30_s_and_then_runs_a_turn(world, script, settings):
+    """redis-py's 5 s socket timeout met channels_redis's blocking 5 s pop: every idle socket was closed
+    (1011) after ~5 s. The Redis lane (TURNFRAME_TEST_REDIS=1) holds one idle for 31 s, then uses it."""
+    if "Redis" not in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+        pytest.skip("the Redis lane runs with TURNFRAME_TEST_REDIS=1 (Redis at 127.0.0.1:6379) or REDIS_URL")
+    try:
+        _reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", 6379), timeout=2)
+        writer.close()
+    except OSError as exc:
+        print(f"\nSKIP: the Redis lane needs Redis at 127.0.0.1:6379 ({exc})")
+        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379 ({exc})")
+    conversation = world["alice_conversation"]
+    text = script("hello after a quiet while",
+                  {"plan": {"acts": [], "answers": [{"question": "hello", "text": "Hello!"}]}})
+    communicator, _ = await socket(conversation.id, cookie=world["alice_cookie"])
+    assert await communicator.receive_nothing(timeout=IDLE_S, interval=1)  # idle: no close, no error
+    await communicator.send_json_to({"type": "ping"})
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "pong"
+    await communicator.send_json_to({"type": "message", "text": text, "client_message_id": "after-idle"})
+    events = await events_until(communicator, "turn.completed")
+    assert events[-1]["turn"]["status"] == "completed"
     await close(communicator)

@@ -35,6 +35,9 @@ DUMP = textwrap.dedent("""
         "turnframe": settings.TURNFRAME,
         "debug": settings.DEBUG,
         "allowed_hosts": settings.ALLOWED_HOSTS,
+        "login_limits": {"enabled": settings.AXES_ENABLED, "limit": settings.AXES_FAILURE_LIMIT,
+                         "lockout_s": settings.AXES_COOLOFF_TIME.total_seconds(),
+                         "proxies": settings.TRUSTED_PROXY_COUNT},
     }, default=str))
 """)
 
@@ -80,6 +83,16 @@ def test_check_deploy_does_flag_the_development_defaults():
     assert "security.W018" in result.stdout + result.stderr  # DEBUG on: the check is not vacuous
 
 
+@pytest.mark.parametrize(("variables", "check"), [
+    ({"TURNFRAME_LOGIN_FAILURE_LIMIT": "0"}, "turnframe.W001"),
+    ({"TURNFRAME_TOKEN_TTL_DAYS": "0"}, "turnframe.W002"),
+    ({"ALLOWED_HOSTS": "localhost,127.0.0.1"}, "turnframe.W003"),
+])
+def test_check_deploy_flags_our_development_only_settings(variables, check):
+    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **production_env(**variables))
+    assert result.returncode != 0 and check in result.stdout + result.stderr
+
+
 def test_production_refuses_to_start_without_a_secret_key():
     result = run(["manage.py", "check"], DEBUG="0", ALLOWED_HOSTS="turnframe.example.com")
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr
@@ -119,7 +132,8 @@ def test_database_url_selects_postgresql_and_redis_url_the_redis_layer():
         "turnframe", "tf", "db.internal", 5433)
     assert "transaction_mode" not in (s["db"]["OPTIONS"] or {})
     assert s["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert s["layer"]["CONFIG"]["hosts"] == ["redis://cache.internal:6380/2"]
+    (host,) = s["layer"]["CONFIG"]["hosts"]
+    assert host["address"] == "redis://cache.internal:6380/2"
 
 
 def test_every_turnframe_variable_is_read():
@@ -134,6 +148,33 @@ def test_every_turnframe_variable_is_read():
         "deterministic", "scripted", "local", "/tmp/script.json", "gpt-x")
     assert (t["MAX_ROUNDS"], t["MAX_CALLS"], t["MAX_MESSAGE_CHARS"], t["DEMO_PASSWORD"]) == (2, 3, 100, "hunter22")
     assert (t["APPROVER_URL"], t["APPROVER_TIMEOUT_S"]) == ("https://approver.example/api/approvals", 2.5)
+
+
+def test_the_sign_in_limits_come_from_the_environment():
+    assert settings_under()["login_limits"] == {"enabled": True, "limit": 5, "lockout_s": 900, "proxies": 0}
+    assert settings_under(TURNFRAME_LOGIN_FAILURE_LIMIT="10", TURNFRAME_LOGIN_LOCKOUT_MINUTES="2.5",
+                          TURNFRAME_TRUSTED_PROXY_COUNT="1")["login_limits"] == {
+        "enabled": True, "limit": 10, "lockout_s": 150, "proxies": 1}
+    assert settings_under(TURNFRAME_LOGIN_FAILURE_LIMIT="0")["login_limits"]["enabled"] is False
+
+
+def test_the_redis_layer_reads_for_longer_than_its_blocking_pop_so_idle_sockets_live():
+    """channels_redis waits on an idle socket with a blocking pop of ``brpop_timeout`` (5 s); a socket
+    timeout no longer than that closes every idle socket (1011). 0 means no socket timeout at all."""
+    from channels_redis.core import RedisChannelLayer
+
+    pop = RedisChannelLayer.brpop_timeout
+    (host,) = settings_under(REDIS_URL="redis://cache.internal:6379/0")["layer"]["CONFIG"]["hosts"]
+    assert host["socket_timeout"] == 30 > pop and host["socket_keepalive"] is True
+    (host,) = settings_under(REDIS_URL="redis://r:6379/0", TURNFRAME_REDIS_SOCKET_TIMEOUT_S="3")["layer"]["CONFIG"]["hosts"]
+    assert host["socket_timeout"] > pop
+    (host,) = settings_under(REDIS_URL="redis://r:6379/0", TURNFRAME_REDIS_SOCKET_TIMEOUT_S="0")["layer"]["CONFIG"]["hosts"]
+    assert host["socket_timeout"] is None
+
+
+def test_the_token_lifetime_comes_from_the_environment():
+    assert settings_under()["turnframe"]["TOKEN_TTL_DAYS"] == 30
+    assert settings_under(TURNFRAME_TOKEN_TTL_DAYS="0")["turnframe"]["TOKEN_TTL_DAYS"] == 0
 
 
 def test_a_sqlite_database_url_keeps_wal_and_the_busy_timeout(tmp_path):
@@ -224,3 +265,25 @@ async def test_the_configured_layer_is_redis_in_the_redis_lane():
     await layer.group_send("conversation.cnv_LANE", {"type": "stream.event", "event": {"seq": 7}})
     assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["event"] == {"seq": 7}
     await layer.group_discard("conversation.cnv_LANE", channel)
+
+
+async def test_the_configured_redis_layer_keeps_waiting_past_its_pop_timeout():
+    """The layer exactly as the settings build it, on a real Redis: a receive that waits 12 s (two
+    blocking pops and more) gets its message instead of a TimeoutError."""
+    _skip_without_redis()
+    from channels_redis.core import RedisChannelLayer
+
+    config = settings_under(REDIS_URL=_redis_url())["layer"]["CONFIG"]
+    layer = RedisChannelLayer(hosts=config["hosts"], prefix=f"turnframe-idle-{uuid.uuid4().hex[:8]}")
+    channel = await layer.new_channel()
+
+    async def later():
+        await asyncio.sleep(12)
+        await layer.send(channel, {"type": "stream.event", "event": {"seq": 1}})
+
+    sender = asyncio.create_task(later())
+    try:
+        assert (await asyncio.wait_for(layer.receive(channel), timeout=30))["event"] == {"seq": 1}
+    finally:
+        await sender
+        await layer.flush()

@@ -1,6 +1,18 @@
-"""The one application error type, mapped once to the ``{"code","message"}`` body (CONTRACT §1)."""
+"""The one application error type, mapped once to the ``{"code","message"}`` body (CONTRACT §1); and
+that body for the answers given outside the NinjaAPI (middleware, the 404/500 handlers, lockouts)."""
 
 from __future__ import annotations
+
+from django.http import JsonResponse
+
+
+def is_api_request(request) -> bool:
+    """Under ``/api/``: answered with the JSON error body, never an HTML page."""
+    return request.path_info.startswith("/api/")
+
+
+def error_json(status: int, code: str, message: str, **extra) -> JsonResponse:
+    return JsonResponse({"code": code, "message": message, **extra}, status=status)
 
 
 class AppError(Exception):

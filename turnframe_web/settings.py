@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -44,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",  # sign-in limits and lockout (below)
     "ninja",  # serves the OpenAPI docs from local static files (no CDN, CSP-clean)
     "registries",
     "conversations",
@@ -52,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "turnframe_web.middleware.refuse_unstorable_urls",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -59,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into the 429 of conversations.auth
 ]
 
 ROOT_URLCONF = "turnframe_web.urls"
@@ -106,14 +110,42 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- channel layer: in-memory by default, Redis when REDIS_URL is set
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or (
     "redis://127.0.0.1:6379/0" if env_bool("TURNFRAME_TEST_REDIS", False) else "")
+# An idle socket's consumer waits on the layer with a blocking pop of 5 s (channels_redis's BZPOPMIN);
+# redis-py's default socket_timeout is 5 s too, so every idle socket died after ~5 s ("Timeout reading
+# from …", closed 1011). The read may wait longer than the pop: 30 s by default, so a Redis that stops
+# answering is still noticed (0 = wait for ever; anything shorter than 10 s is raised to 10 s).
+REDIS_SOCKET_TIMEOUT_S = float(os.environ.get("TURNFRAME_REDIS_SOCKET_TIMEOUT_S", "30"))
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                  "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe")}}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
+        "hosts": [{"address": REDIS_URL, "socket_keepalive": True,
+                   "socket_timeout": max(REDIS_SOCKET_TIMEOUT_S, 10) if REDIS_SOCKET_TIMEOUT_S > 0 else None}],
+        "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe")}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# --- sign-in limits (django-axes, its database handler): every failed sign-in on /api/auth/login,
+# /api/auth/token, /login/ and /admin/login/ is counted per account and per client address; at the
+# limit both are locked for the lockout time (each further failure restarts it) and answered 429
+# ``rate_limited`` with Retry-After (conversations.auth.lockout_response). 0 turns the limit off.
+LOGIN_FAILURE_LIMIT = env_int("TURNFRAME_LOGIN_FAILURE_LIMIT", 5)
+AXES_ENABLED = LOGIN_FAILURE_LIMIT > 0
+AXES_FAILURE_LIMIT = max(LOGIN_FAILURE_LIMIT, 1)
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("TURNFRAME_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one reaching the limit locks
+# a success does not wipe the count: it would also wipe the failures of the other accounts tried from
+# that address, so an attacker with one account of their own could guess the others without limit
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "conversations.auth.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "conversations.auth.client_address"
+# behind N reverse proxies that append to X-Forwarded-For, the client is the Nth address from the right
+TRUSTED_PROXY_COUNT = env_int("TURNFRAME_TRUSTED_PROXY_COUNT", 0)
+AXES_VERBOSE = False
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # validates nothing: Django tells it of every password change, and it revokes the account's API tokens
+    {"NAME": "conversations.auth.RevokeTokensOnPasswordChange"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -164,8 +196,12 @@ TURNFRAME = {
     "MAX_CALLS": env_int("TURNFRAME_MAX_CALLS", 8),
     "MAX_MESSAGE_CHARS": env_int("TURNFRAME_MAX_MESSAGE_CHARS", 4000),
     "DEMO_PASSWORD": os.environ.get("TURNFRAME_DEMO_PASSWORD", "turnframe-demo"),
+    # bearer tokens expire this many days after they are issued (0: never)
+    "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),
     "PROVIDER_TIMEOUT_S": float(os.environ.get("TURNFRAME_PROVIDER_TIMEOUT_S", "60")),
     "MAX_WS_FRAME_BYTES": env_int("TURNFRAME_MAX_WS_FRAME_BYTES", 64_000),
+    # the chat page's keep-alive: a `ping` frame this often on an open socket, answered by `pong`
+    "WS_PING_S": float(os.environ.get("TURNFRAME_WS_PING_S", "25")),
     # the outbox (SPEC §19): the approver system's URL; unset = the built-in local approver
     "APPROVER_URL": os.environ.get("TURNFRAME_APPROVER_URL", "").strip() or None,
     "APPROVER_TIMEOUT_S": float(os.environ.get("TURNFRAME_APPROVER_TIMEOUT_S", "10")),
@@ -179,5 +215,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}, "daphne": {"level": "WARNING"}},
+    "loggers": {"django.channels.server": {"level": "WARNING"}, "daphne": {"level": "WARNING"},
+                "axes": {"level": "WARNING"}},  # failures and lockouts, not every step
 }

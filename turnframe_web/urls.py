@@ -15,3 +15,6 @@ urlpatterns = [
     # with DEBUG off); put a CDN or a file server in front of /static/ for heavy traffic
     re_path(rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}(?P<path>.+)$", serve_static, {"insecure": True}),
 ]
+
+handler404 = "turnframe_web.views.not_found"
+handler500 = "turnframe_web.views.server_error"

@@ -6,10 +6,11 @@ One parser for every provider's text. Strict JSON, pydantic models with ``extra=
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .text import unstorable_parts
 
 
 class Strict(BaseModel):
@@ -133,26 +134,15 @@ def parse_model_answer(text: str) -> ReadBatch | UserTurnPlan:
         raise PlanSchemaError(_errors(exc), "reads" if "reads" in data else "plan") from None
 
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
-def _unstorable(value: Any) -> bool:
-    if isinstance(value, str):
-        return bool(_UNSTORABLE.search(value))
-    if isinstance(value, dict):
-        return any(_unstorable(k) or _unstorable(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_unstorable(v) for v in value)
-    return False
-
-
 def refuse_unstorable(answer: ReadBatch | UserTurnPlan) -> None:
     """A NUL or a lone UTF-16 surrogate in any string of a parsed answer means nothing and no database
-    stores it alike (PostgreSQL refuses NUL, UTF-8 refuses surrogates): the runtime refuses the answer
-    whole, as a schema error, before anything of it is recorded or run."""
-    if _unstorable(answer.model_dump()):
-        raise PlanSchemaError("(root): strings may not contain NUL (\\u0000) or lone surrogates",
-                              "reads" if isinstance(answer, ReadBatch) else "plan")
+    stores it alike (``core.text``, the one judge of that for HTTP, the socket and this parser): the
+    runtime refuses the answer whole, as a schema error, before anything of it is recorded or run."""
+    found = next(unstorable_parts(answer.model_dump()), None)
+    if found is not None:
+        loc, reason = found
+        raise PlanSchemaError(f"{'.'.join(str(p) for p in loc) or '(root)'}: {reason}; strings may not contain "
+                              "NUL (\\u0000) or lone surrogates", "reads" if isinstance(answer, ReadBatch) else "plan")
 
 
 def _strip_fence(text: str) -> str:

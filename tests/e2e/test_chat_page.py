@@ -315,3 +315,22 @@ def test_a_turn_sent_by_another_client_appears_live(page, server):
     turn = wait_turn_done(page, text)
     expect(turn.locator("[data-block-kind='answer']")).to_have_text("Hello, API client.")
     expect(page.locator(f"[data-conversation='{conversation}'] [data-conversation-label]")).to_have_text(text)
+
+
+def test_the_page_pings_its_socket_and_the_server_answers_pong(page):
+    """The keep-alive (the e2e server sets TURNFRAME_WS_PING_S=1): ping frames go out on an idle socket,
+    pong events come back, and the socket stays live."""
+    sent: list[str] = []
+    received: list[str] = []
+
+    def watch(ws):
+        ws.on("framesent", lambda payload: sent.append(str(payload)))
+        ws.on("framereceived", lambda payload: received.append(str(payload)))
+
+    page.on("websocket", watch)
+    sign_in(page)
+    new_conversation(page)
+    page.wait_for_timeout(3500)
+    assert sum('"ping"' in f for f in sent) >= 2, sent
+    assert sum('"pong"' in f for f in received) >= 2, received
+    expect(page.locator("[data-connection='open']")).to_be_visible()
