@@ -26,11 +26,13 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from dataclasses import replace
 from typing import Any
 
 from .clauses import split
 from .context import Context, read_key
 from .followups import follow_up, plan_json
+from .normalize import Spelled, spell_out
 from .questions import answer as answer_question
 from .questions import day, money
 from .reading import (
@@ -69,6 +71,38 @@ _NEUTRAL = {
 def interpret(request: Any) -> str:
     """One model answer for ``request`` (a ``ModelRequest``, read by attribute) as JSON text."""
     ctx = Context.of(request)
+    spelled = spell_out(ctx.message)
+    earlier = spell_out(str((ctx.pending or {}).get("message") or ""))
+    ctx = replace(ctx, message=spelled.text,
+                  pending={**ctx.pending, "message": earlier.text} if ctx.pending else None,
+                  previous=spell_out(ctx.previous).text if ctx.previous else None)
+    return _in_users_words(_interpret(ctx, request), spelled, earlier)
+
+
+def _in_users_words(answer: str, spelled: Spelled, earlier: Spelled) -> str:
+    """Every evidence quote of the plan, read on the spelled-out text, given back in the user's own words."""
+    if spelled.text == spelled.original and earlier.text == earlier.original:
+        return answer
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict):
+        return answer
+    for act in plan.get("acts", []):
+        act["evidence"] = spelled.original_quote(act["evidence"])
+        if act.get("earlier_evidence"):
+            act["earlier_evidence"] = earlier.original_quote(act["earlier_evidence"])
+    for part in ("retractions", "corrections", "constraints"):
+        for item in plan.get(part, []):
+            item["evidence"] = spelled.original_quote(item["evidence"])
+    if plan.get("undo"):
+        plan["undo"]["evidence"] = spelled.original_quote(plan["undo"]["evidence"])
+    for item in plan.get("answers", []):
+        item["question"] = spelled.original_quote(item.get("question", ""))
+        item["text"] = re.sub(r"“([^”]*)”", lambda m: f"“{spelled.original_quote(m.group(1))}”", item["text"])
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _interpret(ctx: Context, request: Any) -> str:
     if getattr(request, "repair_error", None):
         return _plan([], answers=[_answer(ctx.message, "I could not turn that into a valid request, so I left "
                                                        "everything as it is. Could you say it more simply? "

@@ -73,7 +73,13 @@ QUESTION_START = re.compile(
     re.IGNORECASE)
 
 REQUEST_START = re.compile(
-    r"^(?:can\s+you|could\s+you|would\s+you|will\s+you|would\s+you\s+mind|can\s+u|could\s+u|"
+    # the polite ways first: "would you be so kind as to", "I would be grateful if you could", "I wonder whether
+    # you might", "might you"
+    r"^(?:(?:would|could|will)\s+you\s+(?:please\s+|therefore\s+|perhaps\s+|kindly\s+)*be\s+(?:so\s+(?:kind|good)\s+as|kind\s+enough|"
+    r"good\s+enough)\s+to|i(?:'d|\s+would)\s+be\s+(?:grateful|thankful|obliged)\s+if\s+you\s+(?:could|would|might)|"
+    r"i\s+wonder(?:ed)?\s+(?:whether|if)\s+you\s+(?:might|could|would|can)|might\s+(?:you|i\s+ask\s+you\s+to)|"
+    r"may\s+i\s+ask\s+you\s+to|please\s+(?:could|would|can)\s+you|(?:could|can|would)\s+you\s+possibly|"
+    r"can\s+you|could\s+you|would\s+you|will\s+you|would\s+you\s+mind|can\s+u|could\s+u|"
     r"i'd\s+like\s+(?:you\s+)?to|i\s+would\s+like\s+(?:you\s+)?to|i\s+want\s+(?:you\s+)?to|i\s+need\s+(?:you\s+)?to|"
     r"let's|lets|let\s+us|go\s+ahead\s+and|please)\b",
     re.IGNORECASE)
@@ -253,6 +259,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if verb is None and re.match(r"^(?:the\s+)?(?:[\w'’&.-]+\s+){1,4}?(?:line|entry|item)\s*(?::|=|should|shd|must|is\b|"
                                  r"was\b|needs)", core, re.IGNORECASE) and (amounts or dates or categories):
         return "act", "update"  # "Hotel Cornavin line: 1 night, amount 238.00 CHF": a line, then its new values
+    if not amounts and re.search(r"\b(?:may|might|could|must|would)\s+have\s+been\b|\b(?:was|were|been|is|are)\s+"
+                                 r"(?:paid|covered|booked|settled)\s+by\b", lowered):
+        return "context", None  # "it may have been paid by our host": a reason, not a request
     request = REQUEST_START.match(core)
     if request and re.match(r"^(?:\s*(?:kindly|please|pls|just|quickly)\b)*\s*(?:tell\s+me|let\s+me\s+know|explain|"
                             r"check\s+(?:whether|if)|confirm\s+(?:whether|if)|say\s+(?:whether|if))\b", core[request.end():],
@@ -273,6 +282,10 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "act", verb
     if question and not (amounts or dates or categories or merchants or refs):
         return "question", None
+    if re.fullmatch(r"(?:(?:the|my|our|what'?s|whats|and)\s+)*(?:total|sum|subtotal|balance|status|summary|overview|"
+                    r"lines|limits?|deadline)(?:\s+(?:so\s+far|now|please|pls|plz|thx|thanks|of\s+\w+(?:\s+\w+)?))*\W*",
+                    lowered):
+        return "question", None  # "ttl pls", "total now", "status?": a noun asks for that fact
     if question and not amounts and re.match(r"^(?:and|also|plus|what\s+about|how\s+about|for)\b", lowered):
         return "question", None  # "and for food per day?", "what about the taxi?": a follow-up question
     if (refs or categories or merchants) and amounts and re.search(r"\bto\s+[€$£¥]?\d", core, re.IGNORECASE) and re.match(
@@ -282,6 +295,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
             re.sub(r"\b(?:and|the|line|item|entry|row|#|too|also|as\s+well)\b", "", mask(core, [(r.start, r.end) for r in refs]),
                    flags=re.IGNORECASE).strip(" ,.&+")):
         return "item", None  # "… and line 3": one more line for the act before it
+    if refs and (amounts or dates) and re.search(r"\b(?:date|day|amount|price|sum|merchant|category)\b", mask(
+            core, [(d.start, d.end) for d in dates]), re.IGNORECASE) and not re.match(r"^(?:add|and\s+add)\b", lowered):
+        return "act", "update"  # "ln3 date 23rd", "line 2 amount 45": a line, a field, its new value
     if (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (amounts or dates or categories):
         if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs or STRONG_UPDATE.search(core):
             return "act", "update"
@@ -357,7 +373,7 @@ def split(message: str, today) -> list[Clause]:
             text = message[f_start:f_end]
             kind, verb = classify(text, question=question, today=today)
             last = clauses[-1] if clauses else None
-            if last is not None and _joins(last, kind, question, text, today):
+            if last is not None and _joins(last, kind, question, text, today, verb):
                 _merge(last, f_end, message, question, today)
             else:
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
@@ -387,7 +403,7 @@ def is_record(text: str, today) -> bool:
                              r"[€$£]?\d+[.,]\d{2}(?:\s*(?:[A-Z]{3}|€))?", text.strip()))
 
 
-def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
+def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:
     if last.closed:
         return False
     if last.kind == "marker" or (last.kind == kind == "retract"):
@@ -400,6 +416,10 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today) -> bool:
         return False  # "remove the train, company booked it": the reason, said after the request
     if kind in ("value", "context"):
         return last.kind not in ("retract", "hold") or kind == "context"
+    if (kind != "act" or verb == "update") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
+            r"^\s*(?:and\s+)?(?:it|that|this|which|they)\s+(?:was|were|came|cost|costs|totall?ed)\b|^\s*and\s+came\s+to\b",
+            text, re.IGNORECASE) and verb_of(text)[0] in (None, "update"):
+        return True  # "… add a dinner to my claim? It was at The Witchery on the 18th and came to £64.50."
     if kind == "act" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*(?:and\s+)?(?:i\s+|we\s+)?(?:paid|spent|cost|costs|was|came\s+to)\s+[€$£¥]?\d", text,
             re.IGNORECASE) and not _has_thing(text, today) and not find_amounts(

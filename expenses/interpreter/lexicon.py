@@ -176,3 +176,18 @@ COMMON_WORDS = frozenset(
     "eight flight slight weight visa vista misc fuel duel drinks drink think thing things office airport station "
     "home work client team dinner fine been mine dine wife wire wise tune cube bees beef".split()
 )
+
+# --------------------------------------------------------------------------- chat shorthand
+
+# what people type for a word, read as that word (positions are kept: see normalize.py); only tokens
+# that are no everyday English word of their own
+CHAT_WORDS = {
+    "clm": "claim", "clms": "claims", "ln": "line", "lns": "lines", "s/b": "should be", "w/": "with",
+    "w/o": "without", "rm": "remove", "del": "delete", "wdraw": "withdraw", "wdrw": "withdraw", "submt": "submit",
+    "sbmt": "submit", "chg": "change", "chng": "change", "upd": "update", "ttl": "total", "tot": "total",
+    "lmt": "limit", "amt": "amount", "sry": "sorry", "chkd": "checked", "dup": "duplicate", "dupe": "duplicate",
+    "u": "you", "ur": "your", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before", "htl": "hotel",
+    "tx": "taxi", "flt": "flight", "flght": "flight", "bkfst": "breakfast", "brkfst": "breakfast",
+    "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking",
+    "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week",
+}

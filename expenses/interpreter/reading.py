@@ -19,12 +19,14 @@ from . import lexicon
 from .clauses import (
     HOLD,
     MARKER,
+    REQUEST_START,
     SHOULD,
     STRONG_UPDATE,
     Clause,
     _near_verb,
     conflicting_verbs,
     evidence_bounds,
+    strip_leading,
     verb_of,
 )
 from .context import Claim, Context, Mention, case_ref, find_mention, named_reference, other_claim
@@ -138,7 +140,7 @@ _PLAIN_WORDS = frozenset(
     "it this that these them the a an my our your claim claims report expense expenses approval approver manager "
     "boss for to of off out in on from now please also then and finally ok okay go ahead can could would will you "
     "u i i'd i'm id want like need let's lets let us both all every one whole entire right away today thanks line "
-    "lines item items entry entries trip conference be done".split()
+    "lines item items entry entries trip conference be done at with by duplicate twice double again".split()
 )
 _LINE_WORDS = frozenset("line lines item items entry entries row one expense receipt ticket".split())
 # words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
@@ -273,12 +275,15 @@ class Reader:
             if isinstance(intent, UnknownIntent) and len(text.split()) <= 3 and not re.search(r"[\d?]", text):
                 return _politeness(start, end, text)  # "quick question: …" introduces, it does not ask
             return intent
-        if kind == "act" and (cond := _CONDITION.search(text)) and not (
+        polite = REQUEST_START.match(strip_leading(text)[1])
+        plain_text = strip_leading(text)[1][polite.end():] if polite else text  # "I'd be grateful if you could …"
+        if kind == "act" and (cond := _CONDITION.search(plain_text)) and not (
                 clause.verb == "open" and re.fullmatch(r"tomorrow|next\s+\w+", cond.group(0), re.IGNORECASE)):
             return UnknownIntent(start, end)  # "submit it, but not before I check it": no act on a condition
         if kind == "act" and (negated := _NEGATED.match(text)) and verb_of(text[negated.end():])[0] is not None:
             return NegatedIntent(start, end, verb=verb_of(text[negated.end():])[0] or "")
-        if kind == "act" and self._muddled(clause.verb or "", text[m.end():] if (m := MARKER.match(text)) else text):
+        if kind == "act" and self._muddled(clause.verb or "", plain_text[m.end():] if (m := MARKER.match(plain_text))
+                                           else plain_text):
             return UnknownIntent(start, end)
         if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text):
             # "add a taxi for 30, no wait, the taxi was 35": a correction of what was just said, not an edit
@@ -547,6 +552,12 @@ class Reader:
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs] + skip)
         merchants = find_merchants(masked, skip=skip)
         outside = mask(masked, [(m.start, m.end) for m in merchants])
+        # a place the expense went to or came from is not what it was: "uber to the hotel" is a taxi
+        said = find_categories(outside)
+        bought = [c for c in said if not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$",
+                                                   outside[:c.start], re.IGNORECASE)]
+        if bought != said and (bought or any(m.category for m in merchants)):
+            outside = mask(outside, [(c.start, c.end) for c in said if c not in bought])
         category = best_category(find_categories(outside))
         if category is None:
             category = next((m.category for m in merchants if m.category), None)
@@ -859,8 +870,10 @@ class Reader:
             claim.lines[n - 1].get("merchant") or ""))}
         by_category, said_words = self._category_lines([t for t in tokens if plain(t.text) not in named_by], claim)
         if by_merchant:
-            # "the Adlon hotel" names one line twice; "the Adlon and the taxi" names two: then ask
-            extra = [n for n in by_category if n not in by_merchant]
+            # "the Adlon hotel", "the dinner at Fiskeriet" name one line twice; "the Adlon and the taxi" names two
+            merchant_categories = {claim.lines[n - 1].get("category") for n in by_merchant}
+            extra = [n for n in by_category if n not in by_merchant
+                     and claim.lines[n - 1].get("category") not in merchant_categories]
             if by_category and extra:
                 return sorted(set(by_merchant) | set(extra)), f"{used} {said_words}".strip()
             return sorted(set(by_merchant)), used

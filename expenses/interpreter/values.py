@@ -76,6 +76,8 @@ _DATE_PATTERNS = [
                             r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
     ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
+    ("dom", re.compile(r"(?:(?<=\bon\s)|(?<=\bdate\s)|(?<=\bdated\s))(\d{1,2})(?:st|nd|rd|th)\b"
+                       r"(?!\s+(?:line|item|entry|row|one|expense))", re.IGNORECASE)),
 ]
 
 
@@ -116,7 +118,24 @@ def find_dates(text: str, today: date) -> list[DateFound]:
             if kind == "weekday":
                 fixed = re.match(r"()(\w+)", near[0])
             found.append(DateFound(m.start(), m.end(), m.group(0), _resolve_date(kind, fixed, today)))
-    return sorted(found, key=lambda d: d.start)
+    return _weekday_named_twice(sorted(found, key=lambda d: d.start))
+
+
+def _weekday_named_twice(found: list[DateFound]) -> list[DateFound]:
+    """"Tuesday the 24th of November", "the Thursday evening (the 19th)": a weekday beside a date that falls on
+    it names that date, not the latest such weekday."""
+    out = list(found)
+    for weekday in found:
+        name = weekday.text.lower().split()[-1].rstrip(".")[:3] if weekday.text.strip() else ""
+        if not any(name == w[:3] for w in _WEEKDAYS):
+            continue
+        for other in found:
+            if other is weekday or other.value is None or abs(other.start - weekday.end) > 25 and abs(
+                    weekday.start - other.end) > 25:
+                continue
+            if _WEEKDAYS[date.fromisoformat(other.value).weekday()].startswith(name) and weekday in out:
+                out.remove(weekday)
+    return out
 
 
 _DAY_WORDS = ("yesterday", "today", "tonight", *_WEEKDAYS)
@@ -175,11 +194,27 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
         day = int(m.group(1))
         value = _day_of_month(today, day)
     elif kind == "slash":
-        value = _parse(m.group(0), today, "DMY") or _parse(m.group(0), today, "MDY")
+        value = _slash_date(m.group(0), today)
     else:
         cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", m.group(0), flags=re.IGNORECASE).replace(" of ", " ")
         value = _parse(cleaned, today)
     return value.isoformat() if value else None
+
+
+def _slash_date(text: str, today: date) -> date | None:
+    """"28/11", "11/28" (a month is at most 12, so the other order), "17/11/2026": day first when both fit."""
+    parts = [int(p) for p in re.findall(r"\d+", text)]
+    first, second = parts[0], parts[1]
+    day, month = (second, first) if first <= 12 < second else (first, second)
+    year = parts[2] if len(parts) > 2 else today.year
+    year = year + 2000 if year < 100 else year
+    try:
+        value = date(year, month, day)
+    except ValueError:
+        return None
+    if len(parts) == 2 and value > today:
+        value = value.replace(year=year - 1)
+    return value if abs((today - value).days) <= 730 else None
 
 
 def _day_of_month(today: date, day: int) -> date | None:
@@ -335,10 +370,12 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
     if m := re.search(r"\(\s*([A-Z]{3})\s*\)", text):
         if is_iso_currency(m.group(1)):
             return m.group(1), m.start(), m.end()
-    # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK"
-    if m := re.search(r"(?:,|\s[-–—]|\bin)\s*([A-Z]{3})\s*(?:,?\s*(?:pls|please|thanks|thx))?\W*$", text):
-        if is_iso_currency(m.group(1)):
-            return m.group(1), m.start(1), m.end(1)
+    # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK", "'Stockholm kickoff' SEK",
+    # "Chicago expo usd"
+    if m := re.search(r"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{3}|[a-z]{3})\s*(?:,?\s*(?:pls|please|thanks|thx))?\W*$", text):
+        code = m.group(1)
+        if (code.isupper() and is_iso_currency(code)) or (code.islower() and code in lexicon.CURRENCY_WORDS):
+            return code.upper(), m.start(1), m.end(1)
     return None
 
 
@@ -528,6 +565,8 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         if not only_category and not place and (
                 prev_word in ("at", "from", "with", "by") or before_category or holds_category
                 or determiner or field):
+            if (the := re.search(r"(?<=[a-z,] )The\s+$", text[:start])) is not None:
+                start, name = the.start(), text[the.start():end].strip(".'’-")  # "at The Witchery": part of the name
             found.append(MerchantFound(start, end, name, name, None))
         i = j + 1
     for w in words(text):
