@@ -24,7 +24,7 @@ from .definitions import (
     ReadToolDefinition,
     Registry,
 )
-from .numbers import evidence_numbers, number_words, quantity_products, word_number
+from .numbers import evidence_numbers, money_phrases, number_words, quantity_products, word_number
 from .registry import (
     get_interpreter,
     get_registry,
@@ -38,7 +38,7 @@ from .registry import (
 __all__ = [
     "READ_ONLY", "ActDefinition", "ActMutability", "Actor", "CaseKindDefinition", "CaseSnapshot",
     "CommandContext", "CommandRefused", "CommandResult", "DemoCase", "DomainEventDraft", "OutboxDraft",
-    "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers", "number_words", "quantity_products", "word_number",
+    "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers", "money_phrases", "number_words", "quantity_products", "word_number",
     "get_interpreter", "get_registry", "register_act", "register_case_kind", "register_demo_cases", "register_interpreter",
     "register_read_tool",
 ]

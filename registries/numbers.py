@@ -122,6 +122,26 @@ def quantity_products(text: str) -> list[NumberFound]:
     return sorted(found, key=lambda f: f.start)
 
 
+_WORD_OR_DIGITS = rf"(?:\d{{1,4}}|(?:{'|'.join(_UNITS)})(?:[\s-]+(?:{'|'.join(_UNITS[:10])}))?)"
+_MONEY_WORDS = re.compile(
+    rf"(?<![\w.,])(?P<a>{_WORD_OR_DIGITS})\s*(?P<cur>euros?|eur|€|pounds?|£|dollars?|\$|francs?|chf|quid|bucks)\s*"
+    rf"(?P<and>and\s+)?(?P<b>{_WORD_OR_DIGITS})(?P<unit>\s*(?:cents?|pence|p|centimes?|rappen))?(?![\w.,])", re.IGNORECASE)
+
+
+def money_phrases(text: str) -> list[NumberFound]:
+    """``two euro forty`` → 2.40, ``12 pounds 50`` → 12.50: whole units, then the hundredths, as people say a price."""
+    found = []
+    for m in _MONEY_WORDS.finditer(text or ""):
+        whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
+        cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))
+        if whole is None or cents is None or not 0 < cents < 100:
+            continue
+        if not m.group("unit") and (m.group("and") or re.match(r"\s+(?:for|of|on|at|in|to)\b", text[m.end():], re.IGNORECASE)):
+            continue  # "20 euro and 30 for the tip": two amounts, not 20.30
+        found.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
+    return found
+
+
 def evidence_numbers(text: str) -> list[Decimal]:
     """The numbers the engine reads in an evidence quote ("1,200.50", "42,5", "fifty", "2 nights at 150 each").
 
@@ -136,4 +156,5 @@ def evidence_numbers(text: str) -> list[Decimal]:
                 found.append(value)
     found += [n.value for n in number_words(text)]
     found += [n.value for n in quantity_products(text)]
+    found += [n.value for n in money_phrases(text)]
     return found

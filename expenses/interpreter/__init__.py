@@ -29,8 +29,9 @@ import unicodedata
 from dataclasses import replace
 from typing import Any
 
-from .clauses import split
-from .context import Context, read_key
+from . import lexicon
+from .clauses import split, verb_of
+from .context import Context, find_mention, read_key
 from .followups import follow_up, plan_json
 from .normalize import Spelled, spell_out
 from .questions import answer as answer_question
@@ -47,7 +48,7 @@ from .reading import (
     RetractIntent,
     UnknownIntent,
 )
-from .values import money_text
+from .values import find_dates, find_line_refs, money_text
 
 __all__ = ["interpret", "CAPABILITIES"]
 
@@ -112,6 +113,11 @@ def _interpret(ctx: Context, request: Any) -> str:
     if (follow := follow_up(ctx)) is not None:
         return plan_json(follow)
     intents = Reader(ctx).read(split(ctx.message, ctx.today))
+    if any(not isinstance(i, (UnknownIntent, ContextIntent)) for i in intents):
+        # beside a request it understood, a sentence that asks for nothing ("I've been going through my receipts
+        # on the plane") is talk, not a request it failed to read; one with a value or a verb still counts
+        intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and _just_talk(i.quote(ctx.message), ctx)
+                   else i for i in intents]
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -134,6 +140,21 @@ def _interpret(ctx: Context, request: Any) -> str:
 
 
 # --------------------------------------------------------------------------- linking
+
+
+def _just_talk(text: str, ctx: Context) -> bool:
+    """No amount, day, line, claim, action verb, negation or question word: nothing to act on or answer."""
+    if re.search(r"\d", text) or find_dates(text, ctx.today) or find_line_refs(text) or "?" in text:
+        return False
+    if re.match(r"^\W*(?:before|after|when|once|until|so\s+that)\s+(?:i|we)\b", text, re.IGNORECASE) and not (
+            find_mention(text, ctx.claims)):
+        return True  # "Before I send this I want to get a sense of it — how many lines …": a preface
+    if verb_of(text)[0] is not None:
+        return False
+    lowered = text.lower()
+    return not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no|what|which|how|when|why|whether|please|pls|can|could|"
+                         r"would)\b", lowered) and not any(w in lexicon.UNKNOWN_ACTION_VERBS
+                                                           for w in re.findall(r"[a-z]+", lowered))
 
 
 def _link(intents: list[Intent], ctx: Context) -> Intent | None:

@@ -81,7 +81,7 @@ REQUEST_START = re.compile(
     r"may\s+i\s+ask\s+you\s+to|please\s+(?:could|would|can)\s+you|(?:could|can|would)\s+you\s+possibly|"
     r"can\s+you|could\s+you|would\s+you|will\s+you|would\s+you\s+mind|can\s+u|could\s+u|"
     r"i'd\s+like\s+(?:you\s+)?to|i\s+would\s+like\s+(?:you\s+)?to|i\s+want\s+(?:you\s+)?to|i\s+need\s+(?:you\s+)?to|"
-    r"let's|lets|let\s+us|go\s+ahead\s+and|please)\b",
+    r"let's|lets|let\s+us|go\s+ahead\s+and|please|you\s+can|u\s+can|you\s+may)\b",
     re.IGNORECASE)
 
 _SENTENCE_END = re.compile(r"[!?;\n]+|\.(?!\d)(?=\s|$)")
@@ -108,9 +108,15 @@ class Clause:
     closed: bool = False  # a record line ("2026-11-18, Thalys, travel, 112.00 EUR"): nothing joins it
 
 
+# verbs in phrases that do not mean the act: "I've had a look", "got a question", "made a mistake"
+_IDIOMS = re.compile(r"\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
+                     r"question|problem|issue|moment|minute|second|call|meeting|mistake|feeling|sense|idea|clue)\b"
+                     r"|\b(?:make|makes|made)\s+sense\b", re.IGNORECASE)
+
+
 def verb_of(core: str) -> tuple[str | None, int]:
     """The act family of the first action verb in ``core`` and where it stands (-1: none)."""
-    lowered = core.lower()
+    lowered = _IDIOMS.sub(lambda m: " " * len(m.group(0)), core.lower())
     best: tuple[int, str | None] = (-1, None)
     for family, verbs in lexicon.VERBS.items():
         for verb in verbs:
@@ -153,7 +159,9 @@ def _near_verb(core: str) -> tuple[int, str | None] | None:
     return None
 
 
-_APPROVAL_CONTEXT = re.compile(r"\b(?:for\s+approval|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss)|off)\b",
+_APPROVAL_CONTEXT = re.compile(r"\b(?:for\s+(?:approval|review|sign-?off)|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss|finance)|"
+                               r"to\s+(?:be\s+)?approved?|off|in|(?:it|the\s+claim|my\s+claim|this\s+claim|the\s+\w+\s+claim)"
+                               r"(?:\s+(?:now|please|pls|today))?\s*$)\b",
                                re.IGNORECASE)
 
 
@@ -262,6 +270,12 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if not amounts and re.search(r"\b(?:may|might|could|must|would)\s+have\s+been\b|\b(?:was|were|been|is|are)\s+"
                                  r"(?:paid|covered|booked|settled)\s+by\b", lowered):
         return "context", None  # "it may have been paid by our host": a reason, not a request
+    if not question and re.match(r"^(?:it\s+)?(?:is|was|were|are|cost|costs|came\s+to)\s+(?:about\s+|around\s+)?[€$£¥]?\d",
+                                 lowered):
+        return "value", None  # "the hotel is not 176, is 167": the value, its subject said before
+    if re.match(r"^(?:please\s+)?(?:confirm|state|give\s+me|tell\s+me|show(?:\s+me)?)\b.*\b(?:total|subtotal|sum|status|"
+                r"balance|number\s+of\s+lines|how\s+many)\b", lowered) and not amounts:
+        return "question", None  # "Please confirm the claim total."
     request = REQUEST_START.match(core)
     if request and re.match(r"^(?:\s*(?:kindly|please|pls|just|quickly)\b)*\s*(?:tell\s+me|let\s+me\s+know|explain|"
                             r"check\s+(?:whether|if)|confirm\s+(?:whether|if)|say\s+(?:whether|if))\b", core[request.end():],
@@ -298,7 +312,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if refs and (amounts or dates) and re.search(r"\b(?:date|day|amount|price|sum|merchant|category)\b", mask(
             core, [(d.start, d.end) for d in dates]), re.IGNORECASE) and not re.match(r"^(?:add|and\s+add)\b", lowered):
         return "act", "update"  # "ln3 date 23rd", "line 2 amount 45": a line, a field, its new value
-    if (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (amounts or dates or categories):
+    if not question and (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (
+            amounts or dates or categories):
         if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs or STRONG_UPDATE.search(core):
             return "act", "update"
     first = lowered.split()[0] if lowered.split() else ""
@@ -427,6 +442,8 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named
     if kind == "item" and last.kind == "question" and last.question and question:
         return True
+    if kind == "item" and re.match(r"^\s*(?:from|to|via)\s+[A-Z]", text) and not find_amounts(text):
+        return last.kind not in ("retract", "hold", "question", "correction")  # "…, from Stuttgart": the route
     if kind == "item":
         if last.kind == "act" and last.verb == "remove" and re.match(r"^\s*(?:and|&|plus)\b", text, re.IGNORECASE):
             if find_line_refs(text):

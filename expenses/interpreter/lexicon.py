@@ -18,7 +18,7 @@ for _category, _words in {
              "wine tea teas",
     "travel": "travel flight flights plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
-              "shuttle scooter diesel",
+              "shuttle scooter diesel oyster travelcard",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "

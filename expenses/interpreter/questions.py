@@ -70,7 +70,8 @@ _CASE = re.compile(
     r"\b(?:total|totals|sum|how\s+much|spent|spend|status|state|lines?|items?|entries|summary|overview|"
     r"breakdown|what'?s\s+on|what\s+is\s+on|look\s+like|looks?|show|details?|where|how\s+many|approved|"
     r"rejected|submitted|draft|locked|open|on\s+it|in\s+it|what\s+about|expenses?|claim|currency|"
-    r"biggest|largest|highest|priciest|most\s+expensive|smallest|cheapest|lowest)\b",
+    r"biggest|largest|highest|priciest|most\s+expensive|smallest|cheapest|lowest|comes?\s+to|come\s+to|add\s+up|"
+    r"adds\s+up|overall)\b",
     re.IGNORECASE)
 _RATE = re.compile(r"\b(?:rate|rates|exchange|convert|conversion|fx|worth)\b", re.IGNORECASE)
 _CURRENCY_TOKEN = re.compile(r"[€$£¥]|\b[A-Za-z]{3,8}\b")
@@ -265,7 +266,7 @@ def _aspect(lowered: str) -> str:
         return "biggest" if m.group(1) else "smallest"
     if re.search(r"\b(?:status|state|approved|rejected|submitted|locked|where)\b", lowered):
         return "status"
-    if re.search(r"\b(?:total|sum|how\s+much|spent|spend)\b", lowered):
+    if re.search(r"\b(?:total|sum|how\s+much|spent|spend|comes?\s+to|come\s+to|adds?\s+up|overall)\b", lowered):
         return "total"
     if re.search(r"\bhow\s+many\b", lowered):
         return "count"

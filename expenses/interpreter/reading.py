@@ -140,7 +140,8 @@ _PLAIN_WORDS = frozenset(
     "it this that these them the a an my our your claim claims report expense expenses approval approver manager "
     "boss for to of off out in on from now please also then and finally ok okay go ahead can could would will you "
     "u i i'd i'm id want like need let's lets let us both all every one whole entire right away today thanks line "
-    "lines item items entry entries trip conference be done at with by duplicate twice double again".split()
+    "lines item items entry entries trip conference be done at with by duplicate twice double again approve approved "
+    "review finished finish ready".split()
 )
 _LINE_WORDS = frozenset("line lines item items entry entries row one expense receipt ticket".split())
 # words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
@@ -409,6 +410,9 @@ class Reader:
         acts that take no values (submit, withdraw, remove), any word outside their small grammar.
         """
         family = verb or verb_of(text)[0]
+        if family == "withdraw" and not re.search(r"\b(?:withdraw|claims?|report)\b", text, re.IGNORECASE) and (
+                find_line_refs(text) or self._names_a_line(text)):
+            family = "remove"  # "cancel the taxi" names a line
         core = text
         if family == "open":  # a new claim's title is the user's free text, not part of the request's grammar
             core = re.split(r"\b(?:called|named|titled|entitled)\b|[\"“‘]", text, maxsplit=1, flags=re.IGNORECASE)[0]
@@ -470,6 +474,9 @@ class Reader:
                 return read_question(self, text, start, end, topic="case")
         if verb == "remove" and has_claim_word and not find_line_refs(text) and not self._names_a_line(text):
             verb = "withdraw"
+        if verb == "withdraw" and not has_claim_word and not re.search(r"\bwithdraw\b", lowered) and (
+                find_line_refs(text) or self._names_a_line(text)):
+            verb = "remove"  # "please cancel the taxi": a line, not the claim
         if verb == "withdraw" and not re.search(r"\bwithdraw\b", lowered) and not has_claim_word and find_mention(
                 text, self.ctx.claims) is None and not re.search(r"\b(?:it|this\s+one)\b", lowered):
             return UnknownIntent(start, end)  # "cancel", "close" alone do not name a claim
@@ -642,6 +649,13 @@ class Reader:
     # ------------------------------------------------------------------ update_line / remove_line
 
     def _update(self, text: str, start: int, end: int) -> ActIntent:
+        if verb_of(text)[0] is None and not find_line_refs(text) and not STRONG_UPDATE.search(text) and find_amounts(
+                text) and re.search(r"\b(?:was|were|is|are|cost|costs|came\s+to)\b", text, re.IGNORECASE):
+            # "the hotel was 3 nights 189 each" with no hotel line to change: a statement of what was spent
+            _, claim, problem, mention = self._target(text, start, new_claim_ok=False)
+            if problem is None and claim is not None and self._line(text, 0, claim, [], mention)[2] is not None and (
+                    not self._merchant_lines(text, claim)):
+                return self._add(text, start, end)
         intent = ActIntent(start, end, act="update_line")
         ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []

@@ -21,7 +21,7 @@ from price_parser import Price
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
-from registries import evidence_numbers, number_words, quantity_products
+from registries import evidence_numbers, money_phrases, number_words, quantity_products
 
 from ..money import is_iso_currency
 from . import lexicon
@@ -69,13 +69,20 @@ _DATE_PATTERNS = [
     ("weekday", re.compile(r"\b()(mon|tue|tues|thu|thur|thurs|fri)\b\.?", re.IGNORECASE)),
     ("weekday", re.compile(r"(?:(?<=\d\s)|(?<=\d))()(wed|sat|sun)\b\.?(?=\s*$)|\b()(wed|sat|sun)\.?$", re.IGNORECASE)),
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
-    ("dotted", re.compile(r"(?<=\bon\s)\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b",
+    ("dotted", re.compile(r"(?<=\bon\s)\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
+                          r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?![\d,])",  # "28.11.": the German way, the dot closes it
                           re.IGNORECASE)),
     # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
     ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+)?that\s+(?:same\s+)?day|(?:on\s+)?the\s+(?:day|night)\s+"
                             r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
     ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
+    # "the dinner of the 25", "on the 23": a day of the month said without its suffix (never money: no decimals,
+    # no currency after it)
+    ("dom", re.compile(r"\b(?:of|on|from)\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
+                       r"days?|people|lines?|items?))", re.IGNORECASE)),
+    ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
+                       re.IGNORECASE)),  # "the 29th and 30th"
     ("dom", re.compile(r"(?:(?<=\bon\s)|(?<=\bdate\s)|(?<=\bdated\s))(\d{1,2})(?:st|nd|rd|th)\b"
                        r"(?!\s+(?:line|item|entry|row|one|expense))", re.IGNORECASE)),
 ]
@@ -264,6 +271,12 @@ def find_amounts(text: str) -> list[AmountFound]:
             code = code or (_currency_word(word, strict_case=False) if word.lower() in lexicon.CURRENCY_WORDS else None)
         found.append(AmountFound(product.start, product.end, raw, _amount_of(str(product.value)), code, True,
                                  quantity=product.count))
+    for phrase in money_phrases(mask(text, [(f.start, f.end) for f in found])):
+        raw = text[phrase.start:phrase.end]
+        code = next((lexicon.CURRENCY_SYMBOLS[ch] for ch in raw if ch in lexicon.CURRENCY_SYMBOLS), None)
+        for word in re.findall(r"[A-Za-z]+", raw):
+            code = code or (_currency_word(word, strict_case=False) if word.lower() in lexicon.CURRENCY_WORDS else None)
+        found.append(AmountFound(phrase.start, phrase.end, raw, _amount_of(str(phrase.value)), code, True))
     text = mask(text, [(f.start, f.end) for f in found])
     for number in number_words(text):
         raw = text[number.start:number.end]
@@ -563,7 +576,8 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         field = (re.search(r"[,;:]\s*$", text[:start]) is not None and re.match(r"\s*[,;]", text[end:]) is not None
                  and (len(name.split()) >= 2 or not known_word(name.lower())))
         if not only_category and not place and (
-                prev_word in ("at", "from", "with", "by") or before_category or holds_category
+                prev_word in ("at", "from", "with", "by", "restaurant", "hotel", "cafe", "café", "bar", "bistro", "pub",
+                              "hostel", "motel") or before_category or holds_category
                 or determiner or field):
             if (the := re.search(r"(?<=[a-z,] )The\s+$", text[:start])) is not None:
                 start, name = the.start(), text[the.start():end].strip(".'’-")  # "at The Witchery": part of the name
