@@ -152,7 +152,7 @@ def _just_talk(text: str, ctx: Context) -> bool:
     if verb_of(text)[0] is not None:
         return False
     lowered = text.lower()
-    return not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no|what|which|how|when|why|whether|please|pls|can|could|"
+    return not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no|what|which|how|when|why|whether|can|could|"
                          r"would)\b", lowered) and not any(w in lexicon.UNKNOWN_ACTION_VERBS
                                                            for w in re.findall(r"[a-z]+", lowered))
 

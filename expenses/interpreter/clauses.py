@@ -111,7 +111,9 @@ class Clause:
 # verbs in phrases that do not mean the act: "I've had a look", "got a question", "made a mistake"
 _IDIOMS = re.compile(r"\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
                      r"question|problem|issue|moment|minute|second|call|meeting|mistake|feeling|sense|idea|clue)\b"
-                     r"|\b(?:make|makes|made)\s+sense\b", re.IGNORECASE)
+                     r"|\b(?:make|makes|made)\s+sense\b"
+                     r"|\b(?:is|are|was|were|looks?|seems?|it'?s|all)\s+(?:all\s+|now\s+|totally\s+|fully\s+)?correct\b",
+                     re.IGNORECASE)
 
 
 def verb_of(core: str) -> tuple[str | None, int]:
@@ -313,7 +315,7 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
             core, [(d.start, d.end) for d in dates]), re.IGNORECASE) and not re.match(r"^(?:add|and\s+add)\b", lowered):
         return "act", "update"  # "ln3 date 23rd", "line 2 amount 45": a line, a field, its new value
     if not question and (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (
-            amounts or dates or categories):
+            amounts or dates or (categories and (refs or STRONG_UPDATE.search(core)))):
         if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs or STRONG_UPDATE.search(core):
             return "act", "update"
     first = lowered.split()[0] if lowered.split() else ""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 from .clauses import MARKER, _trim, split, verb_of
@@ -36,9 +37,9 @@ from .values import (
 _YES_NO = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|confirm(?:ed)?|go\s+ahead|do\s+it|approved?|fine|no|nope|"
                      r"nah|don'?t|do\s+not|cancel|decline)(?:\s+(?:please|pls|thanks|thank\s+you|it|that))*\W*$",
                      re.IGNORECASE)
-_UNDO = re.compile(r"^\W*(?:(?:oh|hmm+|actually|sorry|please|pls|wait)[\s,.!]+)*(?:please\s+)?undo(?:\s+(?:that|it|this|"
-                   r"the\s+last\s+(?:change|edit|one|thing)|my\s+last\s+(?:change|edit)))?(?:\s+please)?\W*$",
-                   re.IGNORECASE)
+_UNDO = re.compile(r"^\W*(?:(?:oh|hmm+|actually|sorry|please|pls|wait|ok|okay|no)[\s,.!]+)*(?:please\s+|pls\s+)?undo(?:\s+(?:that|it|"
+                   r"this|the\s+last\s+(?:change|edit|one|thing)|my\s+last\s+(?:change|edit)))?(?:\s+(?:please|pls|plz))?"
+                   r"(?:\W*$|\s*[,;:.—–-]\s*(?P<reason>[^\d]*)$)", re.IGNORECASE)
 _THAT = r"(?:that|it|this|that\s+one|this\s+one|the\s+last\s+one)"
 _MAKE_THAT = re.compile(rf"^(?:(?:oh|ah|ok|okay|um+|actually|sorry|oops|no|wait|hmm+|i\s+meant|i\s+mean|my\s+bad)[\s,.!-]*)*"
                         rf"(?:make\s+{_THAT}|change\s+{_THAT}\s+to|(?:it|that)\s+(?:was|should\s+be)|i\s+meant|"
@@ -59,8 +60,10 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
     start, end = _trimmed(message)
     if start >= end:
         return None
-    if _UNDO.match(message):
-        return {"acts": [], "undo": {"evidence": message[start:end]}}
+    if (undo := _UNDO.match(message)) and verb_of(undo.group("reason") or "")[0] in (None, "add"):
+        said = message[:undo.start("reason")].rstrip(" ,;:.—–-") if undo.group("reason") is not None else message
+        s, e = _trimmed(said)
+        return {"acts": [], "undo": {"evidence": said[s:e]}}
     if ctx.open_cards and _YES_NO.match(message):
         return {"acts": [], "answers": [{"question": message[start:end], "text": (
             "Please answer the card above with its buttons: typed text never confirms or declines anything, so "
@@ -132,6 +135,13 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             return refs[0].ordinal
         if refs and options:
             return options[-1]  # "the last one"
+        claim = _pending_claim(ctx, pending)
+        amounts = {a.amount for a in find_amounts(answer) if a.amount is not None}
+        if claim is not None and amounts:  # "the 38 one": the listed line with that amount
+            hits = [ln["ordinal"] for ln in claim.lines if Decimal(str(ln["amount"])) in amounts
+                    and (not options or ln["ordinal"] in options)]
+            if len(hits) == 1:
+                return hits[0]
         if m := re.fullmatch(r"\W*(?:line\s*)?#?(\d{1,3})\W*", answer, re.IGNORECASE):
             return int(m.group(1))
         return None

@@ -23,7 +23,7 @@ from babel.numbers import format_decimal
 from ..calculator import calculation_result
 from ..knowledge import terms
 from . import lexicon
-from .context import Context, find_mention, read_key
+from .context import Context, find_mention, named_reference, read_key
 from .values import find_amounts, find_categories, find_dates, mask
 
 if TYPE_CHECKING:
@@ -119,6 +119,10 @@ def read_question(reader: Reader, text: str, start: int, end: int, topic: str | 
         status = _status_filter(lowered)
         intent.data["status"] = status
         intent.reads = [{"tool": "search_cases", "args": {"query": "", **({"status": status} if status else {})}}]
+    elif mention is None and (named := named_reference(text, ctx)) is not None:
+        # "what's the total of my Tokyo claim?" with no such claim: said so, never another claim's answer
+        intent.data["problem"] = (f"I could not find a claim of yours called “{named.word}”. Your open claims: "
+                                  f"{', '.join(f'“{c.title}”' for c in ctx.open_claims) or 'none'}.")
     else:  # case, next
         if mention is not None:
             claims = list(mention.claims)

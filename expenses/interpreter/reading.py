@@ -11,7 +11,10 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
+
+from registries import evidence_numbers
 
 from ..exchange import reference_currencies
 from ..money import format_money
@@ -166,7 +169,8 @@ _MERCHANT_COMMON = frozenset(
 _TITLE_CUT = re.compile(
     r"\s+(?:in|with\s+currency|currency)\s+(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
     r"(?:[A-Za-z]{3}|euros?|dollars?|pounds?|francs?|yen|zloty|[€$£¥])\b.*$"
-    r"|\s*,?\s*(?:please|pls|thanks|thank\s+you|thx)\s*$",
+    r"|(?:\s*,?\s*(?:please|pls|plz|thanks|thank\s+you|thx)|\s+(?:last|this|next)\s+(?:week|month|year)|"
+    r"\s+(?:tomorrow|today|yesterday))+\s*$",
     re.IGNORECASE)
 _CURRENCY_PHRASE = re.compile(
     r"(?:\bin\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])",
@@ -217,6 +221,7 @@ class Reader:
         self.mention: Mention | None = None  # the claim named earlier in the message
         self.opened: ActIntent | None = None  # an open_claim earlier in the message
         self.last_act: ActIntent | None = None
+        self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
 
     def read(self, clauses: list[Clause]) -> list[Intent]:
         intents: list[Intent] = []
@@ -257,6 +262,7 @@ class Reader:
 
     def _read(self, clause: Clause, start: int, end: int) -> Intent | list[Intent] | None:
         text = self.message[start:end]
+        self._clause_text = text
         kind = clause.kind
         if kind == "context":
             mention = find_mention(text, self.ctx.claims)
@@ -441,9 +447,13 @@ class Reader:
                     allowed |= {w.lower() for w in re.findall(r"[\w'-]+", str(line.get("merchant") or ""))}
         if family == "remove":
             allowed |= set(lexicon.CATEGORY_WORDS) | _LINE_WORDS
+
         named = named_reference(text, self.ctx)
+        amounts = {Decimal(str(ln["amount"])) for c in self.ctx.claims for ln in c.lines}
         masked = mask(text, ([(r.start, r.end) for r in find_line_refs(text)] if family == "remove" else [])
-                      + ([(named.start, named.end)] if named else []))
+                      + ([(named.start, named.end)] if named else [])
+                      # "remove the 24.50 lunch": an amount one of the lines has names that line
+                      + ([(a.start, a.end) for a in find_amounts(text) if a.amount in amounts] if family == "remove" else []))
         for w in re.findall(r"[A-Za-zÀ-ÿ0-9'’-]+", masked):
             word = plain(w)
             if not word or word in allowed or word in lexicon.FILLER:
@@ -472,6 +482,12 @@ class Reader:
                 from .questions import read_question
 
                 return read_question(self, text, start, end, topic="case")
+        if verb == "update" and has_claim_word and re.search(r"\b(?:rename|retitle|call)\b", lowered) and not (
+                find_line_refs(text) or self._names_a_line(text)):
+            claim = self.ctx.default_claim()
+            return ActIntent(start, end, act="update_line", problem=(
+                "I cannot rename a claim" + (f": it stays “{claim.title}”" if claim else "") + ". You can open a new claim "
+                "with the title you want."))
         if verb == "remove" and has_claim_word and not find_line_refs(text) and not self._names_a_line(text):
             verb = "withdraw"
         if verb == "withdraw" and not has_claim_word and not re.search(r"\bwithdraw\b", lowered) and (
@@ -606,6 +622,11 @@ class Reader:
         intent.args = {"amount": money_text(chosen.amount), "category": category}
         if chosen.quantity and chosen.quantity > 1:
             intent.args["quantity"] = chosen.quantity
+        elif category == "hotel" and (nights := re.search(
+                rf"\b(\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:nights?|nites?|nts|n)\b", masked, re.IGNORECASE)):
+            count = int(nights.group(1)) if nights.group(1).isdigit() else lexicon.NUMBER_WORDS[nights.group(1).lower()]
+            if count > 1:
+                intent.args["quantity"] = count  # "hotel 3 nights 870": the stay's total, over 3 nights
         if merchant:
             intent.args["merchant"] = merchant
         if date_values:
@@ -629,6 +650,8 @@ class Reader:
         """A line is kept in its claim's currency: another currency is converted by the user, not guessed."""
         if amount.currency is None:
             return
+        if intent.claim is None and intent.ref is not None and ("match" in intent.ref or "id" in intent.ref):
+            return  # a claim named that is none of the user's: refused by name, whatever its currency
         claim_currency = self._claim_currency(intent)
         if claim_currency is None:
             intent.problem = (f"You gave the amount in {amount.currency}; tell me which claim it is for, so I can "
@@ -653,8 +676,8 @@ class Reader:
                 text) and re.search(r"\b(?:was|were|is|are|cost|costs|came\s+to)\b", text, re.IGNORECASE):
             # "the hotel was 3 nights 189 each" with no hotel line to change: a statement of what was spent
             _, claim, problem, mention = self._target(text, start, new_claim_ok=False)
-            if problem is None and claim is not None and self._line(text, 0, claim, [], mention)[2] is not None and (
-                    not self._merchant_lines(text, claim)):
+            if problem is None and claim is not None and not self._line_words(
+                    text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text):
                 return self._add(text, start, end)
         intent = ActIntent(start, end, act="update_line")
         ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
@@ -822,6 +845,12 @@ class Reader:
             if ordinals:
                 matches.append((candidate, ordinals))
                 words_used = used
+        if not matches and (by_amount := self._lines_by_amount(text, candidates)) is not None:
+            return by_amount[1], by_amount[0], None, f"the {by_amount[2]} one"
+        if len(matches) == 1 and len(matches[0][1]) > 1:
+            narrowed = self._narrow(matches[0][0], matches[0][1], text)
+            if len(narrowed) == 1:
+                return narrowed[0], matches[0][0], None, words_used.lower()
         if not matches:
             if _IT.search(masked) and claim is not None and len(claim.lines) == 1:
                 return 1, claim, None, "it"
@@ -843,6 +872,25 @@ class Reader:
                                 f"{list_lines(found_claim, ordinals)}. Which one do you mean? Say “line "
                                 f"{ordinals[0]}” or “line {ordinals[1]}”."), words_used
         return ordinals[0], found_claim, None, words_used.lower()
+
+    def _lines_by_amount(self, text: str, claims: list[Claim]) -> tuple[Claim, int, str] | None:
+        """"the 38 one", "remove the 24.50 lunch": the one line whose amount the user quotes."""
+        said = {a.amount for a in find_amounts(_blank_not_values(text)) if a.amount is not None}
+        hits = [(c, ln["ordinal"], ln["amount"]) for c in claims for ln in c.lines
+                if Decimal(str(ln["amount"])) in said]
+        return hits[0] if len(hits) == 1 else None
+
+    def _narrow(self, claim: Claim, ordinals: list[int], naming: str) -> list[int]:
+        """Several lines match the words: keep those whose day, or amount ("the 38 lunch", "not 38"), is said."""
+        clause = self._clause_text
+        days = {d.value for d in find_dates(clause, self.ctx.today) if d.value}
+        olds = {n for m in _NOT_VALUE.finditer(clause) for n in evidence_numbers(m.group(0))}
+        olds |= {a.amount for a in find_amounts(mask(naming, [(d.start, d.end) for d in find_dates(
+            naming, self.ctx.today)])) if a.amount is not None}
+        lines = {ln["ordinal"]: ln for ln in claim.lines}
+        kept = [n for n in ordinals if (not days or lines[n].get("date") in days)
+                and (not olds or Decimal(str(lines[n]["amount"])) in olds)]
+        return kept if (days or olds) else ordinals
 
     def _merchant_lines(self, text: str, claim: Claim) -> list[int]:
         return self._line_words(text, claim, merchants_only=True)[0]
@@ -1097,7 +1145,9 @@ def _title(text: str) -> str:
 
 
 def _tidy_title(raw: str) -> str:
-    title = _TITLE_CUT.sub("", raw.strip())
+    title, before = raw.strip(), None
+    while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
+        before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)

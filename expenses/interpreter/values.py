@@ -77,6 +77,10 @@ _DATE_PATTERNS = [
                             r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
     ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
+    # "lnch 18th 38": an ordinal day on its own
+    ("dom", re.compile(r"(?<![\w.,/])(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|night|nite|time|"
+                       r"floor|place|day|week|year|person|people|guest)s?\b)(?!\s+of\s+(?!jan|feb|mar|apr|may|jun|jul|aug|"
+                       r"sep|oct|nov|dec))", re.IGNORECASE)),
     # "the dinner of the 25", "on the 23": a day of the month said without its suffix (never money: no decimals,
     # no currency after it)
     ("dom", re.compile(r"\b(?:of|on|from)\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
