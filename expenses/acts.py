@@ -161,7 +161,8 @@ def remove_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: Command
     ordinal, line = _find_line(state, args)
     after = _with_lines(state, [item for item in state.lines if item.id != line.id])
     return _result(after, INITIAL_STATUS, "line_removed",
-                   {"line_id": line.id, "ordinal": ordinal, **_line_fields(line)})
+                   {"line_id": line.id, "ordinal": ordinal, **_line_fields(line),
+                    **({"quantity": line.quantity} if line.quantity else {})})
 
 
 def submit_claim(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
@@ -320,6 +321,18 @@ def invert_line_added(case: CaseSnapshot, data: Mapping[str, Any]) -> tuple[str,
     return ("remove_line", {"line": ordinal}) if ordinal else None
 
 
+def invert_line_removed(case: CaseSnapshot, data: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """A removed line is undone by adding it back as it was (a new line at the end, with its own id)."""
+    args = {name: data[name] for name in ("amount", "category", "date") if data.get(name)}
+    if len(args) < 3:
+        return None
+    if data.get("merchant"):
+        args["merchant"] = data["merchant"]
+    if data.get("quantity"):
+        args["quantity"] = data["quantity"]
+    return "add_line", args
+
+
 def invert_line_updated(case: CaseSnapshot, data: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """A changed line is undone by changing back the fields that changed, to their values before."""
     ordinal = _ordinal_of(case, data.get("line_id"))
@@ -362,7 +375,7 @@ ACTS: tuple[ActDefinition, ...] = (
     _act("remove_line",
          "Remove one line (its 1-based position) from a draft claim. The user confirms it on a card.",
          RemoveLineArgs, ActMutability.CONSEQUENTIAL, policies.draft_only_policy, remove_line,
-         ("removed", "deleted")),
+         ("removed", "deleted"), invert=invert_line_removed),
     _act("submit_claim",
          "Submit a draft claim for approval; the approver system is notified. The user confirms it on a card.",
          SubmitClaimArgs, ActMutability.CONSEQUENTIAL, policies.submit_claim_policy, submit_claim,

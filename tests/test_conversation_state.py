@@ -267,3 +267,33 @@ def test_a_take_back_is_acknowledged_in_plain_words_and_changes_nothing(world, s
     notice = next(n for n in turn.notices if n["code"] == "retracted")
     assert "leave it as is" in notice["text"] and "line 2" in notice["text"] and "Nothing was changed" in notice["text"]
     assert any(b["kind"] == "notice" and b["code"] == "retracted" for b in turn.reply["blocks"])
+
+
+def test_undoing_a_confirmed_removal_puts_the_line_back_directly(world, script):
+    _, _, berlin = world
+    removed = lines_of(berlin)[2]
+    script("remove the third line", plan(act("a1", "remove_line", "remove the third line", line=3)))
+    script("undo that", undo("undo that"))
+    card = Interaction.objects.get(turn=say(world, "remove the third line"))
+    interaction_respond(user=world[0], interaction_id=card.id, option="confirm")
+    assert len(lines_of(berlin)) == 2
+
+    turn = say(world, "undo that")
+
+    assert [(a["act"], a["outcome"]) for a in turn.acts] == [("add_line", "executed")]
+    back = lines_of(berlin)[-1]
+    assert {k: back[k] for k in ("amount", "category", "date", "merchant")} == {
+        k: removed[k] for k in ("amount", "category", "date", "merchant")}
+    assert CommandJournalEntry.objects.get(turn=turn).origin_kind == "direct_user_act"
+
+
+def test_a_submission_cannot_be_undone(world, script):
+    script("submit it", plan(act("a1", "submit_claim", "submit it")))
+    script("undo that", undo("undo that"))
+    card = Interaction.objects.get(turn=say(world, "submit it"))
+    interaction_respond(user=world[0], interaction_id=card.id, option="confirm")
+    before = Ledger.now()
+
+    turn = say(world, "undo that")
+
+    assert "cannot_undo" in notice_codes(turn) and Ledger.now() == before

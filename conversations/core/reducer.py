@@ -500,7 +500,7 @@ _NOTICE_COPY = {
     "case_locked": "I did not {act}: {case} is {status} and can no longer be changed.",
     "case_not_created_yet": "I did not {act}: open the {noun} first, then ask again.",
     "nothing_to_undo": "There is nothing in this conversation I can undo.",
-    "cannot_undo": "I cannot undo that: it was not a direct edit, or the {noun} changed since.",
+    "cannot_undo": "I cannot undo that: it cannot be reversed (a submission or a withdrawal), or the {noun} changed since.",
     "no_change": "I did not {act}: {case} already has those values.",
     "acts_not_allowed_in_mode": "In this conversation I can look things up, but I cannot change anything.",
 }
@@ -617,7 +617,9 @@ def _undo_act(plan: UserTurnPlan, facts: TurnFacts, out: Reduction) -> Validated
         out.notices.append(Notice("nothing_to_undo", notice_text("nothing_to_undo", None, noun=noun)))
         return None
     case = facts.cases.get(str(last.get("case")))
-    inverse = definition.invert(case, last.get("data") or {}) if (definition.invert and case and last.get("direct")
+    # the last edit, direct or confirmed on a card, as long as nothing changed the case since; its inverse then
+    # goes through policy and confirmation like any act (putting back a removed line is a direct edit)
+    inverse = definition.invert(case, last.get("data") or {}) if (definition.invert and case
                                                                   and last.get("revision") == case.revision) else None
     if inverse is None or inverse[0] not in facts.registry.acts:
         out.notices.append(Notice("cannot_undo", notice_text("cannot_undo", None, case, noun=noun)))
