@@ -52,8 +52,14 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     first = [(c["file"], i["index"], i["problems"]) for c in report["conversations"] if c["file"][:3] < "153"
              and "/" not in c["file"] for i in c["items"] if i["verdict"] != "passed"]
     assert not first, first
-    assert parts["main"]["passed"] >= 300
-    assert parts["holdout"]["passed"] >= 85
+    # the two browser walk-throughs, a whole claim each, pass whole
+    walks = [(c["file"], i["index"], i["problems"]) for c in report["conversations"] if c["file"][:4] in ("5001", "5002")
+             for i in c["items"] if i["verdict"] != "passed"]
+    assert not walks, walks
+    assert parts["main"]["passed"] >= 500
+    assert parts["holdout"]["passed"] >= 95
+    assert parts["holdout-2"]["passed"] >= 95
+    assert parts["holdout-3"]["passed"] >= 70
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
