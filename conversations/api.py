@@ -100,11 +100,12 @@ def conversation_detail(request, conversation_id: str):
     return conversation_detail_json(_owned(Conversation, conversation_id, request.auth))
 
 
-@router.post("/conversations/{conversation_id}/messages", auth=api_auth)
+@router.post("/conversations/{conversation_id}/messages", auth=api_auth, response={200: dict, 202: dict})
 def message_submit(request, conversation_id: str, body: MessageBody):
     outcome = turn_submit_message(user=request.auth, conversation_id=conversation_id, text=body.text,
                                   client_message_id=body.client_message_id)
-    return turn_json(outcome.turn, replayed=outcome.replayed)
+    # 202: another turn of the conversation runs, so this one waits and runs next, in arrival order
+    return Status(202 if outcome.turn.status == "queued" else 200, turn_json(outcome.turn, replayed=outcome.replayed))
 
 
 @router.get("/interactions/{interaction_id}", auth=api_auth)

@@ -79,6 +79,7 @@ class Turn(models.Model):
         FAILED = "failed"
 
     class Status(models.TextChoices):
+        QUEUED = "queued"  # sent while another turn of the conversation runs: it runs next, in arrival order
         RUNNING = "running"
         COMPLETED = "completed"
         FAILED = "failed"

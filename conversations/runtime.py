@@ -130,11 +130,28 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     limit = settings.TURNFRAME["MAX_MESSAGE_CHARS"]
     if len(text) > limit:
         raise AppError(f"The message is longer than {limit} characters.", code="message_too_long", status=413)
-    turn = _turn_open(conversation, kind=Turn.Kind.MESSAGE, text=text,
-                      client_message_id=client_message_id or f"auto:{time.time_ns()}")
+    client_message_id = client_message_id or f"auto:{time.time_ns()}"
+    # messages already waiting go first: a new one joins the queue behind them (arrival order)
+    waiting = Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).exists()
+    turn = None if waiting else _turn_open(conversation, kind=Turn.Kind.MESSAGE, text=text,
+                                           client_message_id=client_message_id, queue=True)
+    if turn is None:
+        turn = _turn_queue(conversation, text=text, client_message_id=client_message_id)
     if isinstance(turn, TurnOutcome):
         return turn
-    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": text})
+    if turn.status == Turn.Status.QUEUED:
+        stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
+        turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
+        turn.refresh_from_db()
+        return TurnOutcome(turn, False)
+    _run_started_message(turn, conversation, user)
+    turns_run_queued(conversation)
+    turn.refresh_from_db()
+    return TurnOutcome(turn, False)
+
+
+def _run_started_message(turn: Turn, conversation: Conversation, user) -> None:
+    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": turn.text})
     try:
         _run_message_turn(turn, conversation, user)
     except SimulatedCrash:
@@ -142,13 +159,51 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     except Exception:
         log.exception("turn %s failed unexpectedly", turn.id)
         _turn_recover_or_fail(turn)
-    turn.refresh_from_db()
-    return TurnOutcome(turn, False)
+
+
+def _turn_queue(conversation: Conversation, *, text: str, client_message_id: str) -> Turn | TurnOutcome:
+    """Keep a message sent while another turn runs (SPEC §23 A): in the database, bounded per conversation."""
+    limit = settings.TURNFRAME.get("MAX_QUEUED_MESSAGES", 20)
+    if Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).count() >= limit:
+        raise AppError(f"{limit} messages of this conversation are already waiting; send this one when they are "
+                       "done.", code="queue_full", status=429)
+    try:
+        with transaction.atomic():
+            return Turn.objects.create(conversation=conversation, kind=Turn.Kind.MESSAGE, text=text,
+                                       client_message_id=client_message_id, mode=conversation.mode,
+                                       status=Turn.Status.QUEUED, active_case_before="")
+    except IntegrityError:  # the same client id again: the turn it names is the answer
+        return TurnOutcome(Turn.objects.get(conversation=conversation, client_message_id=client_message_id), True)
+
+
+def turns_run_queued(conversation: Conversation) -> list[str]:
+    """Run the conversation's queued messages, oldest first, each its own turn, while no other turn runs.
+    Promotion is one conditional update the database allows only when nothing else of the conversation runs
+    (the partial unique index), so two threads draining the same queue never run two turns at once."""
+    ran = []
+    while True:
+        nxt = Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).order_by("created_at", "pk").first()
+        if nxt is None:
+            return ran
+        try:
+            with transaction.atomic():
+                promoted = Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).update(
+                    status=Turn.Status.RUNNING, active_case_before=Conversation.objects.filter(
+                        pk=conversation.pk).values_list("active_case_id", flat=True).first() or "")
+        except IntegrityError:
+            return ran  # a turn is running: it runs the queue when it is done
+        if promoted:
+            conversation.refresh_from_db()
+            nxt.refresh_from_db()
+            _run_started_message(nxt, conversation, conversation.owner)
+            ran.append(nxt.id)
 
 
 def _turn_open(conversation: Conversation, *, kind: str, text: str, client_message_id: str,
-               interaction: Interaction | None = None, option: str = "") -> Turn | TurnOutcome:
-    """Insert the running turn. The database allows one running turn per conversation."""
+               interaction: Interaction | None = None, option: str = "", queue: bool = False
+               ) -> Turn | TurnOutcome | None:
+    """Insert the running turn. The database allows one running turn per conversation; with ``queue``,
+    None when another turn runs (the caller queues the message)."""
     try:
         with transaction.atomic():
             return Turn.objects.create(
@@ -159,6 +214,8 @@ def _turn_open(conversation: Conversation, *, kind: str, text: str, client_messa
         existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
         if existing is not None:
             return TurnOutcome(existing, True)
+        if queue:
+            return None
         raise Conflict("Another message of this conversation is still being handled.", code="turn_in_progress") from None
 
 
@@ -540,6 +597,7 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     except Exception:
         log.exception("click turn %s failed unexpectedly", turn.id)
         _turn_recover_or_fail(turn)
+    turns_run_queued(conversation)
     interaction.refresh_from_db()
     turn.refresh_from_db()
     if interaction.status == Interaction.Status.STALE:  # the commands met a newer revision: nothing ran
@@ -699,6 +757,8 @@ def turns_recover_all() -> list[str]:
     for turn in Turn.objects.filter(status=Turn.Status.RUNNING).order_by("created_at"):
         turn_recover(turn)
         recovered.append(turn.id)
+    for conversation in Conversation.objects.filter(turns__status=Turn.Status.QUEUED).distinct():
+        recovered.extend(turns_run_queued(conversation))  # messages that waited behind a turn a crash stopped
     return recovered
 
 

@@ -52,8 +52,7 @@ def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dic
                         key=lambda e: (e.created_at, e.sequence))
     return {
         "id": t.id, "conversation": t.conversation_id, "kind": t.kind,
-        "status": "failed" if t.status == Turn.Status.FAILED else ("completed" if t.status == Turn.Status.COMPLETED
-                                                                   else "running"),
+        "status": t.status if t.status in (Turn.Status.FAILED, Turn.Status.COMPLETED, Turn.Status.QUEUED) else "running",
         "phase": t.phase, "text": t.text, "replayed": replayed, "client_message_id": t.client_message_id,
         "interaction": t.interaction_id, "option": t.option or None,
         "read_rounds": [round_json(r) for r in t.read_rounds.all()],

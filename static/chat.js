@@ -122,7 +122,7 @@ function startChat(conversationId) {
   const connection = document.querySelector("[data-connection]");
   const casePanel = document.querySelector("[data-case-panel]");
 
-  const RANK = { running: 0, completed: 1, failed: 1 };
+  const RANK = { queued: -1, running: 0, completed: 1, failed: 1 };
   const CARD_RANK = { pending: 0, resolving: 1 }; // every other status is final (2)
 
   const state = {
@@ -179,9 +179,19 @@ function startChat(conversationId) {
       state.lastSeq = Math.max(state.lastSeq, event.seq);
     }
     switch (event.type) {
+      case "turn.queued": {
+        // sent while another message of this conversation runs: kept by the server, runs next, in order
+        if (!state.turns.has(event.turn)) {
+          upsertTurn({ ...partialTurn(event.turn, event.text), status: "queued" }, { authoritative: false });
+        }
+        if (state.pending && event.text && event.text === state.pending.text) clearPending();
+        renderTurn(event.turn);
+        break;
+      }
       case "turn.started": {
         const isNew = !state.turns.has(event.turn);
         if (isNew) upsertTurn(partialTurn(event.turn, event.text), { authoritative: false });
+        if (!isNew && state.turns.get(event.turn).status === "queued") state.turns.get(event.turn).status = "running";
         // turn.started carries no client id: a new turn with the text we sent is ours
         if (isNew && state.pending && event.text && event.text === state.pending.text) clearPending();
         renderTurn(event.turn);
@@ -569,7 +579,10 @@ function startChat(conversationId) {
       assistant.append(h("div", { class: "read-rounds", "data-read-rounds": "" },
         turn.read_rounds.map((round) => readRoundNode(turn.id, round))));
     }
-    if (turn.status === "running") {
+    if (turn.status === "queued") {
+      assistant.append(h("p", { class: "queued", "data-queued": "", role: "status",
+        text: "Waiting: this runs when the message before it is done." }));
+    } else if (turn.status === "running") {
       const early = [...state.interactions.values()].filter((i) => i.turn === turn.id);
       for (const interaction of early) assistant.append(cardNode(interaction));
       assistant.append(workingNode(turn.read_rounds?.length ? "Thinking…" : "Working…"));

@@ -194,7 +194,7 @@ def test_a_card_persisted_before_a_crash_is_announced_by_recovery(world, script,
     assert kinds.index("interaction.pending") < kinds.index("turn.completed")
 
 
-def test_a_crashed_turn_blocks_its_conversation_until_recovered(world, script, crash):
+def test_a_message_sent_behind_a_crashed_turn_waits_and_runs_after_recovery(world, script, crash):
     text = script(MIXED, _mixed_plan(world))
     conv = conversation(world, "deterministic")
     crash("after_journal_admission")
@@ -203,13 +203,14 @@ def test_a_crashed_turn_blocks_its_conversation_until_recovered(world, script, c
     CRASH_POINTS.clear()
     other = script("change the second line to 120", plan(act(
         "a1", "update_line", "change the second line to 120", case={"id": world.berlin.id}, line=2, amount="120")))
+    before = Ledger.now()
 
-    with pytest.raises(runtime.Conflict) as refused:
-        say(world, conv, other)
+    waiting = say(world, conv, other)
 
-    assert refused.value.code == "turn_in_progress"
+    assert waiting["status"] == "queued" and Ledger.now().events == before.events  # kept, not refused, not run
     call_command("recover_turns", stdout=open("/dev/null", "w"))
-    assert say(world, conv, other)["acts"][0]["outcome"] == "executed"
+    ran = Turn.objects.get(pk=waiting["id"])
+    assert ran.status == "completed" and ran.acts[0]["outcome"] == "executed"
 
 
 def test_a_crash_after_a_command_committed_but_before_the_turn_recorded_it_keeps_its_receipt(

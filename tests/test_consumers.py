@@ -338,14 +338,16 @@ async def test_a_message_too_long_is_an_error_event(world, settings):
     await close(communicator)
 
 
-async def test_a_second_message_while_a_turn_runs_is_turn_in_progress(world, script):
-    """The database allows one running turn per conversation; the loser hears why."""
+async def test_a_second_message_while_a_turn_runs_is_queued_not_refused(world, script):
+    """The database allows one running turn per conversation; a message sent meanwhile waits its turn."""
     conversation = world["alice_conversation"]
     await database_sync_to_async(_open_a_running_turn)(conversation)
     communicator, _ = await socket(conversation.id, cookie=world["alice_cookie"])
     await communicator.send_json_to({"type": "message", "text": "hello", "client_message_id": "c-9"})
-    error = await communicator.receive_json_from(timeout=10)
-    assert error["code"] == "turn_in_progress" and error["client_message_id"] == "c-9"
+    event = await communicator.receive_json_from(timeout=10)
+    assert event["type"] == "turn.queued" and event["text"] == "hello"
+    assert await database_sync_to_async(
+        lambda: conversation.turns.get(client_message_id="c-9").status)() == "queued"
     await close(communicator)
 
 

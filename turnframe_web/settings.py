@@ -195,6 +195,7 @@ TURNFRAME = {
     "MAX_ROUNDS": env_int("TURNFRAME_MAX_ROUNDS", 4),
     "MAX_CALLS": env_int("TURNFRAME_MAX_CALLS", 8),
     "MAX_MESSAGE_CHARS": env_int("TURNFRAME_MAX_MESSAGE_CHARS", 4000),
+    "MAX_QUEUED_MESSAGES": env_int("TURNFRAME_MAX_QUEUED_MESSAGES", 20),
     "DEMO_PASSWORD": os.environ.get("TURNFRAME_DEMO_PASSWORD", "turnframe-demo"),
     # bearer tokens expire this many days after they are issued (0: never)
     "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),

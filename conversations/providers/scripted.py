@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from conversations.core.context import ModelRequest
@@ -31,6 +32,9 @@ class ScriptedProvider:
         if not isinstance(answers, list) or index >= len(answers):
             raise ProviderFailure("unavailable", "the script has no further answer for this message")
         answer = answers[index]
+        if isinstance(answer, dict) and "delay_s" in answer:  # a slow model: wait, then answer the rest
+            time.sleep(min(max(float(answer["delay_s"]), 0.0), 60.0))
+            answer = {k: v for k, v in answer.items() if k != "delay_s"}
         if isinstance(answer, dict) and set(answer) == {"fail"}:
             kind = answer["fail"] if answer["fail"] in ProviderFailure.KINDS else "unavailable"
             raise ProviderFailure(kind, f"scripted failure: {answer['fail']}")

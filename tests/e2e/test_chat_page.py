@@ -334,3 +334,26 @@ def test_the_page_pings_its_socket_and_the_server_answers_pong(page):
     assert sum('"ping"' in f for f in sent) >= 2, sent
     assert sum('"pong"' in f for f in received) >= 2, received
     expect(page.locator("[data-connection='open']")).to_be_visible()
+
+
+def test_a_message_sent_while_a_turn_runs_is_shown_waiting_and_then_runs(page, server):
+    """Double texting: the composer stays usable; the second message is kept, shown as waiting, and runs next."""
+    sign_in(page)
+    new_conversation(page)
+    slow = server.script("what is the meals limit, slowly", {"delay_s": 3, **plan(answers=[
+        {"question": "meals", "text": "Meals are reimbursed up to 60 EUR a day."}])})
+    quick = server.script("and the hotel limit", plan(answers=[{"question": "hotel", "text": "Hotels: 180 EUR a night."}]))
+    send(page, slow)
+    expect(page.locator("[data-turn]", has=page.locator("[data-user-message]", has_text=slow))).to_have_attribute(
+        "data-turn-status", "running")
+    send(page, quick)
+
+    waiting = page.locator("[data-turn]", has=page.locator("[data-user-message]", has_text=quick)).last
+    expect(waiting).to_have_attribute("data-turn-status", "queued")
+    expect(waiting.locator("[data-queued]")).to_contain_text("Waiting")
+    shot(page, "queued-message")
+
+    first = wait_turn_done(page, slow)
+    second = wait_turn_done(page, quick)
+    expect(first.locator("[data-block-kind='answer']")).to_contain_text("60 EUR")
+    expect(second.locator("[data-block-kind='answer']")).to_contain_text("180 EUR")

@@ -1,0 +1,102 @@
+"""Double texting (issue 9 §5): a message sent while a turn of its conversation runs is kept in the database,
+in arrival order, and runs as its own turn when the one ahead is done; the queue is bounded; a repeated
+client id stays idempotent. Nothing a person sends is lost or refused while there is room."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from conversations.models import Conversation, Turn
+from conversations.runtime import turn_submit_message, turns_run_queued
+from tests.support import Api, Ledger, act, plan, seed
+from turnframe_web.errors import AppError
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(db):
+    cases = seed()
+    alice = get_user_model().objects.get(username="alice")
+    conversation = Conversation.objects.create(owner=alice, mode="deterministic", active_case_id=cases["berlin"].id)
+    return alice, conversation, cases["berlin"]
+
+
+def busy(conversation) -> Turn:
+    """A turn of the conversation that is still running (another thread's, as far as this one can tell)."""
+    return conversation.turns.create(kind="message", text="still thinking", client_message_id="running",
+                                     mode=conversation.mode)
+
+
+def edit(script, n: int) -> str:
+    text = f"change the first line to {100 + n}"
+    script(text, plan(act("a1", "update_line", text, line=1, amount=str(100 + n))))
+    return text
+
+
+def test_messages_sent_while_a_turn_runs_wait_and_then_run_in_arrival_order(world, script):
+    alice, conversation, berlin = world
+    ahead = busy(conversation)
+    before = Ledger.now()
+
+    sent = [turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, n)).turn for n in range(3)]
+
+    assert [t.status for t in sent] == ["queued"] * 3 and Ledger.now() == before
+    Turn.objects.filter(pk=ahead.pk).update(status="completed")
+    ran = turns_run_queued(conversation)
+
+    assert ran == [t.id for t in sent]  # each its own turn, oldest first
+    assert [Turn.objects.get(pk=t.id).status for t in sent] == ["completed"] * 3
+    berlin.refresh_from_db()
+    assert berlin.state["lines"][0]["amount"] == "102.00"  # the last one sent is the last one applied
+
+
+def test_a_message_behind_queued_ones_queues_even_when_nothing_runs(world, script):
+    alice, conversation, _ = world
+    ahead = busy(conversation)
+    first = turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, 1)).turn
+    Turn.objects.filter(pk=ahead.pk).update(status="completed")  # the turn ahead ended; its drain has not run yet
+
+    second = turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, 2)).turn
+
+    first.refresh_from_db()
+    assert first.status == "completed" and second.status == "completed"
+    assert first.created_at <= second.created_at
+    assert Turn.objects.get(pk=first.id).updated_at <= Turn.objects.get(pk=second.id).updated_at
+
+
+def test_the_queue_is_bounded_with_a_clear_error(world, script, settings):
+    alice, conversation, _ = world
+    settings.TURNFRAME = {**settings.TURNFRAME, "MAX_QUEUED_MESSAGES": 2}
+    busy(conversation)
+    for n in range(2):
+        turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, n))
+
+    with pytest.raises(AppError) as full:
+        turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, 3))
+
+    assert full.value.code == "queue_full" and full.value.status == 429
+    assert conversation.turns.filter(status="queued").count() == 2
+
+
+def test_a_repeated_client_id_of_a_queued_message_is_the_same_turn(world, script):
+    alice, conversation, _ = world
+    busy(conversation)
+    text = edit(script, 1)
+    first = turn_submit_message(user=alice, conversation_id=conversation.id, text=text, client_message_id="m-1")
+
+    again = turn_submit_message(user=alice, conversation_id=conversation.id, text=text, client_message_id="m-1")
+
+    assert again.replayed and again.turn.id == first.turn.id
+    assert conversation.turns.filter(status="queued").count() == 1
+
+
+def test_over_http_a_queued_message_is_202_with_its_turn(world, script):
+    alice, conversation, _ = world
+    busy(conversation)
+    api = Api("alice")
+
+    status, body = api.post(f"/api/conversations/{conversation.id}/messages", {"text": edit(script, 1)})
+
+    assert status == 202 and body["status"] == "queued" and body["acts"] == []
