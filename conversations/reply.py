@@ -56,7 +56,10 @@ def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices:
     for interaction in interactions:
         blocks.append({"kind": "interaction", "text": interaction.prompt, "interaction": interaction.id})
     blocks.extend(prose)
-    blocks.append({"kind": "ask", "text": way_forward(registry, active_case, open_cards)})
+    ask = {"kind": "ask", "text": way_forward(registry, active_case, open_cards)}
+    if open_cards:  # "confirm or decline the card above": names the cards it waits for, so a page can drop it after
+        ask["interactions"] = [card.id for card in open_cards]
+    blocks.append(ask)
     return {"blocks": blocks, "fact_checks": fact_checks}
 
 

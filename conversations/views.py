@@ -13,7 +13,10 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import redirect, render
 
-from .models import Conversation, Turn
+from registries import get_registry
+
+from .models import Case, Conversation, Turn
+from .readloop import snapshot
 
 SIDEBAR_SIZE = 50
 LABEL_CHARS = 60
@@ -60,4 +63,18 @@ def _chat(request, conversation_id: str | None):
         "conversations": _conversations_of(request.user),
         "selected": conversation_id,
         "boot": boot,
+        "suggestions": _suggestions(request.user),
     })
+
+
+def _suggestions(user) -> list[str]:
+    """What the case kinds suggest typing first, from this user's own open cases."""
+    registry = get_registry()
+    out: list[str] = []
+    for kind in registry.case_kinds.values():
+        if kind.suggestions is None:
+            continue
+        cases = [snapshot(c) for c in Case.objects.filter(owner=user, kind=kind.name).exclude(
+            status__in=kind.terminal_statuses).order_by("created_at")[:20]]
+        out.extend(kind.suggestions(cases))
+    return out[:4]

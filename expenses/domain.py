@@ -6,7 +6,7 @@ Everything here is a function of the case snapshot alone: what a person and the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -106,6 +106,18 @@ def resolve_line(case: CaseSnapshot, ordinal: int) -> str | None:
     return lines[ordinal - 1].id
 
 
+def suggestions(cases: Sequence[CaseSnapshot]) -> list[str]:
+    """First things to type, about the user's own draft claims (never someone else's, never made up)."""
+    drafts = [c for c in cases if c.status == INITIAL_STATUS]
+    out = ["What is the hotel limit per night?"]
+    if drafts:
+        out.append(f"Add a taxi of 23.50 to the {drafts[0].title} claim")
+        out.append(f"What's the total of my {drafts[-1].title} claim?")
+    else:
+        out.append("Open a new claim called Client visit in EUR")
+    return out
+
+
 def next_steps(case: CaseSnapshot) -> str:
     """One sentence on what the user can do next (I21)."""
     if case.status != INITIAL_STATUS:
@@ -134,4 +146,5 @@ EXPENSE_CLAIM = CaseKindDefinition(
     start_hint="You can open a claim (“start a new claim for the Berlin trip in EUR”), add lines, "
                "or ask me about the expense policy.",
     reason_copy={"amount_over_limit": f"over the {CONFIRMATION_THRESHOLD_EUR:.0f} EUR limit"},
+    suggestions=suggestions,
 )

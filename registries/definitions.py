@@ -152,6 +152,8 @@ class CaseKindDefinition:
     noun: str = "case"
     start_hint: str | None = None
     reason_copy: Mapping[str, str] = field(default_factory=dict)
+    # what a person might type first, given their open cases of this kind (the chat page's suggestions)
+    suggestions: Callable[[Sequence[CaseSnapshot]], list[str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -219,6 +219,7 @@ function startChat(conversationId) {
         const owner = event.interaction.turn;
         if (owner && state.turns.get(owner)?.status === "running") renderTurn(owner);
         renderCards(event.interaction.id);
+        refreshCardHints(event.interaction.id);
         break;
       }
       case "pong":
@@ -602,6 +603,14 @@ function startChat(conversationId) {
       h("span", { class: "click-label" }, "You chose ", h("strong", { text: label })));
   }
 
+  function refreshCardHints(interactionId) {
+    // every turn whose "confirm or decline the card above" waited for this card: shown again as it now stands
+    for (const [id, turn] of state.turns) {
+      const asks = (turn.reply?.blocks ?? []).filter((b) => b.kind === "ask" && (b.interactions ?? []).includes(interactionId));
+      if (asks.length) renderTurn(id);
+    }
+  }
+
   function blockNode(block) {
     if (block.kind === "interaction") {
       const interaction = state.interactions.get(block.interaction) ?? {
@@ -610,9 +619,15 @@ function startChat(conversationId) {
       return h("div", { class: "block block-interaction", "data-block-kind": "interaction" }, cardNode(interaction));
     }
     const label = { receipt: "Done", notice: "Notice" }[block.kind];
+    // "confirm or decline the card above" is only true while one of its cards is still open
+    const waitsFor = block.kind === "ask" ? block.interactions ?? [] : [];
+    const answered = waitsFor.length > 0 && waitsFor.every((id) => {
+      const status = state.interactions.get(id)?.status;
+      return status && status !== "pending" && status !== "resolving";
+    });
     return h("div", {
       class: `block block-${block.kind}`, "data-block-kind": block.kind, "data-code": block.code ?? null,
-      "data-event": block.event ?? null,
+      "data-event": block.event ?? null, hidden: answered || null,
     },
     label ? h("span", { class: "block-label", text: label }) : null,
     h("p", { class: "block-text", text: block.text }));

@@ -177,6 +177,8 @@ def test_a_consequential_act_waits_for_the_card_and_confirming_runs_it(page, ser
     card = turn.locator("[data-interaction]")
     expect(card).to_have_attribute("data-status", "pending")
     expect(card.locator("[data-option]")).to_have_count(2)
+    hint = turn.locator("[data-block-kind='ask']")
+    expect(hint).to_have_text("Confirm or decline the card above to go on.")
     expect(panel).to_have_attribute("data-case-revision", "3")  # nothing ran yet
     shot(page, "card-pending")
 
@@ -188,6 +190,7 @@ def test_a_consequential_act_waits_for_the_card_and_confirming_runs_it(page, ser
     expect(card).to_have_attribute("data-status", "resolved")
     expect(card.locator("[data-option='confirm']")).to_be_disabled()
     expect(card.locator("[data-card-reason]")).to_have_text("Confirmed.")
+    expect(hint).to_be_hidden()  # the card it pointed to is answered
     expect(panel).to_have_attribute("data-case-revision", "4")
     expect(panel.locator("[data-case-line]")).to_have_count(1)
     expect(panel.locator("[data-case-total]")).to_have_text("120.00 EUR")
@@ -334,6 +337,15 @@ def test_the_page_pings_its_socket_and_the_server_answers_pong(page):
     assert sum('"ping"' in f for f in sent) >= 2, sent
     assert sum('"pong"' in f for f in received) >= 2, received
     expect(page.locator("[data-connection='open']")).to_be_visible()
+
+
+def test_the_suggestions_name_only_the_users_own_claims(page, server):
+    sign_in(page, "bob")
+    new_conversation(page)
+    chips = page.locator("[data-suggestion]")
+    expect(chips.first).to_be_visible()
+    texts = chips.all_text_contents()
+    assert not any("Berlin" in t or "Lisbon" in t for t in texts), texts  # alice's claims, not bob's
 
 
 def test_a_message_sent_while_a_turn_runs_is_shown_waiting_and_then_runs(page, server):
