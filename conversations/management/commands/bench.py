@@ -24,6 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connection
+from django.test.utils import CaptureQueriesContext
 
 from conversations.models import Conversation
 from conversations.runtime import interaction_respond, turn_submit_message
@@ -52,8 +53,10 @@ class Command(BaseCommand):
         parser.add_argument("--turns", type=int, default=300)
         parser.add_argument("--threads", type=int, default=30)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--dump-sql", action="store_true", help="print the statements of one turn (to stderr)")
 
-    def handle(self, *args, turns: int, threads: int, json: bool, **options):
+    def handle(self, *args, turns: int, threads: int, json: bool, dump_sql: bool = False, **options):
+        dump = dump_sql
         tmp = Path(tempfile.mkdtemp(prefix="turnframe-bench-"))
         _script(tmp / "script.json")
         settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": "scripted", "SCRIPT": str(tmp / "script.json"),
@@ -69,6 +72,7 @@ class Command(BaseCommand):
             lanes.append(conversation.id)
         per_lane = [turns // threads + (1 if i < turns % threads else 0) for i in range(threads)]
         timings: list[float] = []
+        statements: list[int] = []
         failures: list[str] = []
         lock = threading.Lock()
 
@@ -77,16 +81,21 @@ class Command(BaseCommand):
             try:
                 for n in range(count):
                     started = time.perf_counter()
-                    outcome = turn_submit_message(user=user, conversation_id=conversation_id,
-                                                  text=f"set line 1 to {AMOUNTS[n % 2]}")
-                    cards = outcome.turn.trace.get("interaction_ids", [])
-                    if not cards:
-                        raise RuntimeError(f"no card: {outcome.turn.notices}")
-                    _, click = interaction_respond(user=user, interaction_id=cards[0], option="confirm")
-                    if not click.trace.get("event_ids"):
-                        raise RuntimeError(f"nothing committed: {click.notices}")
+                    with CaptureQueriesContext(connection) as queries:  # this thread's statements only
+                        outcome = turn_submit_message(user=user, conversation_id=conversation_id,
+                                                      text=f"set line 1 to {AMOUNTS[n % 2]}")
+                        cards = outcome.turn.trace.get("interaction_ids", [])
+                        if not cards:
+                            raise RuntimeError(f"no card: {outcome.turn.notices}")
+                        _, click = interaction_respond(user=user, interaction_id=cards[0], option="confirm")
+                        if not click.trace.get("event_ids"):
+                            raise RuntimeError(f"nothing committed: {click.notices}")
                     with lock:
                         timings.append((time.perf_counter() - started) * 1000)
+                        statements.append(len(queries.captured_queries))
+                        if dump and len(statements) == 3:
+                            for q in queries.captured_queries:
+                                self.stderr.write(q["sql"][:160])
             except Exception as exc:  # reported, never hidden
                 with lock:
                     failures.append(repr(exc))
@@ -104,6 +113,8 @@ class Command(BaseCommand):
             "p95_ms": round(timings[int(len(timings) * 0.95) - 1], 1) if timings else None,
             "mean_ms": round(statistics.fmean(timings), 1) if timings else None,
             "throughput_turns_per_s": round(len(timings) / wall, 1) if wall else None,
+            # SQL statements per message + click (median), counted on the measuring thread's connection
+            "statements_per_turn": statistics.median(statements) if statements else None,
         }
         if json:
             import json as _json
