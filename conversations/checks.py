@@ -8,7 +8,8 @@ wrong in production.
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.checks import Tags, Warning, register
+from django.core.checks import Error, Tags, Warning, register
+from django.core.exceptions import ImproperlyConfigured
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
@@ -37,3 +38,21 @@ def check_production_settings(app_configs=None, **kwargs) -> list[Warning]:
             warnings.append(Warning(f"No {name}: that error shows Django's bare page in production.",
                                     hint="Keep the styled error pages in templates/.", id="turnframe.W004"))
     return warnings
+
+
+@register()
+def check_providers(app_configs=None, **kwargs) -> list[Error]:
+    """The configured provider names must be in TURNFRAME_PROVIDERS and import (E020): found before a turn needs them."""
+    from .providers.registry import provider_factory
+
+    errors = []
+    for setting in ("PROVIDER", "FALLBACK_PROVIDER"):
+        name = settings.TURNFRAME.get(setting)
+        if not name:
+            continue
+        try:
+            provider_factory(name)
+        except ImproperlyConfigured as exc:
+            errors.append(Error(f"TURNFRAME_{setting}={name!r}: {exc}", id="turnframe.E020",
+                                hint="Set it to a name of TURNFRAME_PROVIDERS, or add an entry for it."))
+    return errors

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -529,6 +530,41 @@ def test_turnframe_model_names_the_primary_vendor_model_only(
     assert build_provider("anthropic", role="fallback").model == "claude-opus-4-1"
 
 
-def test_an_unknown_provider_name_is_refused(turnframe: dict[str, Any]) -> None:
-    with pytest.raises(ValueError, match="unknown provider"):
+def test_an_unknown_provider_name_is_refused_with_what_is_available(turnframe: dict[str, Any]) -> None:
+    with pytest.raises(ImproperlyConfigured, match="unknown provider 'gpt'.*anthropic, local, openai, scripted"):
         build_provider("gpt")
+
+
+class _EchoProvider:
+    name = "echo"
+
+    def __init__(self, role: str):
+        self.role = role
+
+    def complete(self, request: ModelRequest) -> str:
+        return json.dumps({"plan": {"acts": [], "answers": [{"text": f"echo: {request.message}"}]}})
+
+
+def test_an_adopter_plugs_a_provider_in_with_a_settings_entry(settings) -> None:
+    settings.TURNFRAME_PROVIDERS = {"echo": "tests.test_provider_adapters._EchoProvider"}
+
+    provider = build_provider("echo", role="fallback")
+
+    assert isinstance(provider, _EchoProvider) and provider.role == "fallback"
+
+
+def test_a_provider_path_that_does_not_import_is_improperly_configured(settings) -> None:
+    settings.TURNFRAME_PROVIDERS = {"broken": "nowhere.to.be.found"}
+
+    with pytest.raises(ImproperlyConfigured, match="provider 'broken': cannot import 'nowhere.to.be.found'"):
+        build_provider("broken")
+
+
+def test_check_reports_a_configured_provider_that_cannot_be_built(settings) -> None:
+    from conversations.checks import check_providers
+
+    settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": "gpt", "FALLBACK_PROVIDER": "local"}
+
+    errors = check_providers()
+
+    assert [e.id for e in errors] == ["turnframe.E020"] and "TURNFRAME_PROVIDER='gpt'" in errors[0].msg

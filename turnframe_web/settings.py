@@ -186,6 +186,13 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- Turnframe (CONTRACT §4)
+# provider names -> factories (dotted paths), loaded like AUTHENTICATION_BACKENDS; add an entry to plug one in
+TURNFRAME_PROVIDERS = {
+    "local": "conversations.providers.registry.local_provider",
+    "scripted": "conversations.providers.registry.scripted_provider",
+    "openai": "conversations.providers.registry.openai_provider",
+    "anthropic": "conversations.providers.registry.anthropic_provider",
+}
 TURNFRAME = {
     "MODE": os.environ.get("TURNFRAME_MODE", "controlled_agentic"),
     "PROVIDER": os.environ.get("TURNFRAME_PROVIDER", "local"),

@@ -1,10 +1,18 @@
-"""Build the provider a turn talks to (SPEC §7, CONTRACT §4).
+"""Build the provider a turn talks to (SPEC §7, CONTRACT §4), the way Django loads auth backends.
 
-``build_provider(name, role=...)`` with ``name`` one of ``local``, ``scripted``, ``openai``,
-``anthropic`` (``TURNFRAME_PROVIDER`` / ``TURNFRAME_FALLBACK_PROVIDER``). Each implementation is
-imported only when chosen, so the SDKs stay optional extras.
+``settings.TURNFRAME_PROVIDERS`` maps each provider name (``TURNFRAME_PROVIDER`` /
+``TURNFRAME_FALLBACK_PROVIDER``) to the dotted path of a *factory*: a callable
+``factory(role: str) -> Provider`` (a class whose ``__init__`` takes ``role`` works too). The four
+shipped names are ``local``, ``scripted``, ``openai`` and ``anthropic``; an adopter adds one with a
+settings entry and no engine edit::
 
-Real providers read ``settings.TURNFRAME["MODEL"]`` and ``["PROVIDER_TIMEOUT_S"]`` and, from the
+    TURNFRAME_PROVIDERS = {**DEFAULT_PROVIDERS, "ollama": "myapp.providers.ollama_provider"}
+
+Each factory is imported only when its name is used, so the SDKs stay optional extras. A name that
+is not in the map, or a path that does not import, is ``ImproperlyConfigured`` with a message that
+says which and what is available; ``manage.py check`` reports the configured names ahead of time.
+
+The real providers read ``settings.TURNFRAME["MODEL"]`` and ``["PROVIDER_TIMEOUT_S"]`` and, from the
 environment, ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``.
 ``TURNFRAME_MODEL`` names the model of the configured real provider; a fallback of another vendor
 uses ``TURNFRAME_FALLBACK_MODEL``, else its own default model.
@@ -13,48 +21,82 @@ uses ``TURNFRAME_FALLBACK_MODEL``, else its own default model.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import import_string
 
 from conversations.providers.base import Provider
 
-PROVIDER_NAMES = ("local", "scripted", "openai", "anthropic")
+DEFAULT_PROVIDERS = {
+    "local": "conversations.providers.registry.local_provider",
+    "scripted": "conversations.providers.registry.scripted_provider",
+    "openai": "conversations.providers.registry.openai_provider",
+    "anthropic": "conversations.providers.registry.anthropic_provider",
+}
 DEFAULT_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-5"}
 DEFAULT_TIMEOUT_S = 60.0
 
 
+def provider_names() -> tuple[str, ...]:
+    return tuple(_providers())
+
+
 def build_provider(name: str, *, role: str = "primary") -> Provider:
-    """A provider for one turn. ``role`` is ``"primary"`` or ``"fallback"``; unknown name: ValueError."""
-    config = settings.TURNFRAME
-    if name == "local":
-        # Extension point: the embedded rule-based interpreter (SPEC §7.3), in local.py.
-        from conversations.providers.local import LocalProvider
+    """A provider for one turn. ``role`` is ``"primary"`` or ``"fallback"``."""
+    return provider_factory(name)(role)
 
-        return LocalProvider()
-    if name == "scripted":
-        # Extension point: the script replayer (CONTRACT §5), in scripted.py.
-        from conversations.providers.scripted import ScriptedProvider
 
-        return ScriptedProvider(config.get("SCRIPT"), role=role)
-    if name == "openai":
-        from conversations.providers.openai_provider import OpenAIProvider
+def provider_factory(name: str) -> Callable[[str], Provider]:
+    """The factory ``TURNFRAME_PROVIDERS`` names for ``name``; ImproperlyConfigured when there is none."""
+    providers = _providers()
+    path = providers.get(name)
+    if path is None:
+        raise ImproperlyConfigured(
+            f"unknown provider {name!r}: TURNFRAME_PROVIDERS names {', '.join(sorted(providers))}")
+    try:
+        factory = import_string(path)
+    except ImportError as exc:
+        raise ImproperlyConfigured(f"provider {name!r}: cannot import {path!r} ({exc})") from exc
+    if not callable(factory):
+        raise ImproperlyConfigured(f"provider {name!r}: {path!r} is not callable")
+    return factory
 
-        return OpenAIProvider(
-            model=model_for(name, role=role),
-            api_key=_env("OPENAI_API_KEY"),
-            base_url=_env("OPENAI_BASE_URL") or None,
-            timeout_s=_timeout_s(),
-        )
-    if name == "anthropic":
-        from conversations.providers.anthropic_provider import AnthropicProvider
 
-        return AnthropicProvider(
-            model=model_for(name, role=role),
-            api_key=_env("ANTHROPIC_API_KEY"),
-            base_url=_env("ANTHROPIC_BASE_URL") or None,
-            timeout_s=_timeout_s(),
-        )
-    raise ValueError(f"unknown provider {name!r}; expected one of {', '.join(PROVIDER_NAMES)}")
+def _providers() -> dict[str, str]:
+    return dict(getattr(settings, "TURNFRAME_PROVIDERS", None) or DEFAULT_PROVIDERS)
+
+
+# --------------------------------------------------------------------------- the shipped factories
+
+
+def local_provider(role: str) -> Provider:
+    """The embedded rule-based interpreter the domain app registers (SPEC §7.3)."""
+    from conversations.providers.local import LocalProvider
+
+    return LocalProvider()
+
+
+def scripted_provider(role: str) -> Provider:
+    """The script replayer (CONTRACT §5): ``TURNFRAME_SCRIPT``."""
+    from conversations.providers.scripted import ScriptedProvider
+
+    return ScriptedProvider(settings.TURNFRAME.get("SCRIPT"), role=role)
+
+
+def openai_provider(role: str) -> Provider:
+    from conversations.providers.openai_provider import OpenAIProvider
+
+    return OpenAIProvider(model=model_for("openai", role=role), api_key=_env("OPENAI_API_KEY"),
+                          base_url=_env("OPENAI_BASE_URL") or None, timeout_s=_timeout_s())
+
+
+def anthropic_provider(role: str) -> Provider:
+    from conversations.providers.anthropic_provider import AnthropicProvider
+
+    return AnthropicProvider(model=model_for("anthropic", role=role), api_key=_env("ANTHROPIC_API_KEY"),
+                             base_url=_env("ANTHROPIC_BASE_URL") or None, timeout_s=_timeout_s())
 
 
 def model_for(name: str, *, role: str = "primary") -> str:

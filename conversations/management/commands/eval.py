@@ -14,7 +14,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from conversations.evaluation import CorpusError, evaluation_run
-from conversations.providers.registry import PROVIDER_NAMES
+from conversations.providers.registry import provider_names
 
 
 class Command(BaseCommand):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="a corpus folder (one JSON file per conversation) or one JSON file")
-        parser.add_argument("--provider", default="local", choices=PROVIDER_NAMES,
+        parser.add_argument("--provider", default="local", choices=provider_names(),
                             help="the provider under test (default: local)")
         parser.add_argument("--json", action="store_true", dest="as_json",
                             help="print the whole report as one JSON object")
