@@ -1,8 +1,10 @@
-"""The process-wide registry that domain apps fill from ``AppConfig.ready()``.
+"""The process-wide registry that domain apps fill from ``AppConfig.ready()``, like ``admin.site``.
 
-Registration records what was declared; it does not judge it. Django system checks
-(``registries.checks``) judge the whole registry, so a bad declaration fails ``manage.py check``
-and start-up with a clear message instead of an import-time traceback.
+A name registered twice, or a name that is both a read tool and an act, is refused at once with
+``AlreadyRegistered`` (the traceback points at the second registration). What only the whole registry
+can show (a read tool that declares itself mutating, an act on a case kind nobody registered, unsafe
+acts in ``sandboxed_autonomous`` mode, …) is judged by Django system checks (``registries.checks``),
+so ``manage.py check`` and start-up report it with a clear message.
 """
 
 from __future__ import annotations
@@ -18,86 +20,90 @@ from .definitions import (
     Registry,
 )
 
-_case_kinds: dict[str, CaseKindDefinition] = {}
-_read_tools: dict[str, ReadToolDefinition] = {}
-_acts: dict[str, ActDefinition] = {}
-_interpreters: list[Interpreter] = []
-_demo_seeds: list[Callable[[], Sequence[DemoCase]]] = []
-# every registration in order, duplicates included, so checks can report a name given twice
-_registrations: list[tuple[str, str]] = []
+
+class AlreadyRegistered(ValueError):
+    """A name was registered a second time (or as both a read tool and an act)."""
+
+
+class DefinitionSite:
+    """Case kinds, read tools and acts by name, the interpreter, and the demo data seeds."""
+
+    def __init__(self) -> None:
+        self.case_kinds: dict[str, CaseKindDefinition] = {}
+        self.read_tools: dict[str, ReadToolDefinition] = {}
+        self.acts: dict[str, ActDefinition] = {}
+        self.interpreters: list[Interpreter] = []
+        self.demo_seeds: list[Callable[[], Sequence[DemoCase]]] = []
+
+    def register_case_kind(self, definition: CaseKindDefinition) -> CaseKindDefinition:
+        self._refuse_twice("case kind", definition.name, self.case_kinds)
+        self.case_kinds[definition.name] = definition
+        return definition
+
+    def register_read_tool(self, definition: ReadToolDefinition) -> ReadToolDefinition:
+        self._refuse_twice("read tool", definition.name, self.read_tools)
+        if definition.name in self.acts:
+            raise AlreadyRegistered(f"{definition.name!r} is already an act: a lookup and a change cannot share a "
+                                    "name (mutating operations are acts only)")
+        self.read_tools[definition.name] = definition
+        return definition
+
+    def register_act(self, definition: ActDefinition) -> ActDefinition:
+        self._refuse_twice("act", definition.name, self.acts)
+        if definition.name in self.read_tools:
+            raise AlreadyRegistered(f"{definition.name!r} is already a read tool: a lookup and a change cannot share "
+                                    "a name (mutating operations are acts only)")
+        self.acts[definition.name] = definition
+        return definition
+
+    def unregister(self, name: str) -> None:
+        """Remove a read tool or act (an adopter replacing a shipped one; tests)."""
+        self.read_tools.pop(name, None)
+        self.acts.pop(name, None)
+
+    def snapshot(self) -> Registry:
+        return Registry(case_kinds=dict(self.case_kinds), read_tools=dict(self.read_tools), acts=dict(self.acts))
+
+    @staticmethod
+    def _refuse_twice(what: str, name: str, known: dict) -> None:
+        if name in known:
+            raise AlreadyRegistered(f"{what} {name!r} is already registered; register each name once")
+
+
+site = DefinitionSite()
 
 
 def register_case_kind(definition: CaseKindDefinition) -> CaseKindDefinition:
-    _registrations.append(("case_kind", definition.name))
-    _case_kinds.setdefault(definition.name, definition)
-    return definition
+    return site.register_case_kind(definition)
 
 
 def register_read_tool(definition: ReadToolDefinition) -> ReadToolDefinition:
-    _registrations.append(("read_tool", definition.name))
-    _read_tools.setdefault(definition.name, definition)
-    return definition
+    return site.register_read_tool(definition)
 
 
 def register_act(definition: ActDefinition) -> ActDefinition:
-    _registrations.append(("act", definition.name))
-    _acts.setdefault(definition.name, definition)
-    return definition
+    return site.register_act(definition)
 
 
 def register_interpreter(interpreter: Interpreter) -> Interpreter:
     """Register the embedded local interpreter (TURNFRAME_PROVIDER=local)."""
-    _interpreters.append(interpreter)
+    site.interpreters.append(interpreter)
     return interpreter
 
 
 def register_demo_cases(seed: Callable[[], Sequence[DemoCase]]) -> Callable[[], Sequence[DemoCase]]:
     """Register the demo cases ``manage.py seed_demo`` creates (idempotent by owner and title)."""
-    _demo_seeds.append(seed)
+    site.demo_seeds.append(seed)
     return seed
 
 
 def demo_cases() -> list[DemoCase]:
-    return [case for seed in _demo_seeds for case in seed()]
+    return [case for seed in site.demo_seeds for case in seed()]
 
 
 def get_registry() -> Registry:
-    return Registry(case_kinds=dict(_case_kinds), read_tools=dict(_read_tools), acts=dict(_acts))
+    return site.snapshot()
 
 
 def get_interpreter() -> Interpreter | None:
-    return _interpreters[-1] if _interpreters else None
-
-
-def registrations() -> list[tuple[str, str]]:
-    return list(_registrations)
-
-
-class override:
-    """Test helper: swap in extra or replacement definitions, restoring the registry on exit."""
-
-    def __init__(self, *, read_tools=(), acts=(), case_kinds=(), remove=()):
-        self.read_tools, self.acts, self.case_kinds, self.remove = read_tools, acts, case_kinds, remove
-
-    def __enter__(self):
-        self._saved = (dict(_case_kinds), dict(_read_tools), dict(_acts), list(_registrations))
-        for name in self.remove:
-            _read_tools.pop(name, None)
-            _acts.pop(name, None)
-        for d in self.case_kinds:
-            _case_kinds[d.name] = d
-        for d in self.read_tools:
-            _read_tools[d.name] = d
-            _registrations.append(("read_tool", d.name))
-        for d in self.acts:
-            _acts[d.name] = d
-            _registrations.append(("act", d.name))
-        return self
-
-    def __exit__(self, *exc):
-        ck, rt, acts, regs = self._saved
-        _case_kinds.clear(), _case_kinds.update(ck)
-        _read_tools.clear(), _read_tools.update(rt)
-        _acts.clear(), _acts.update(acts)
-        _registrations.clear(), _registrations.extend(regs)
-        return False
+    return site.interpreters[-1] if site.interpreters else None

@@ -165,3 +165,33 @@ def seed() -> dict[str, Any]:
     cases = demo_seed(password=PASSWORD)
     return {"berlin": next(c for c in cases if c.title == "Berlin trip"),
             "lisbon": next(c for c in cases if c.title == "Lisbon conference")}
+
+
+# --------------------------------------------------------------------------- the registry, swapped for a test
+
+
+class override:
+    """Swap in extra or replacement definitions (or remove some) for a test, restoring the registry on exit.
+    Bypasses the refusal of duplicates on purpose: a test may replace a shipped definition."""
+
+    def __init__(self, *, read_tools=(), acts=(), case_kinds=(), remove=()):
+        self.read_tools, self.acts, self.case_kinds, self.remove = read_tools, acts, case_kinds, remove
+
+    def __enter__(self):
+        from registries.registry import site
+
+        self._saved = (dict(site.case_kinds), dict(site.read_tools), dict(site.acts))
+        for name in self.remove:
+            site.unregister(name)
+        site.case_kinds.update({d.name: d for d in self.case_kinds})
+        site.read_tools.update({d.name: d for d in self.read_tools})
+        site.acts.update({d.name: d for d in self.acts})
+        return self
+
+    def __exit__(self, *exc):
+        from registries.registry import site
+
+        for live, saved in zip((site.case_kinds, site.read_tools, site.acts), self._saved, strict=True):
+            live.clear()
+            live.update(saved)
+        return False

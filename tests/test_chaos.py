@@ -442,7 +442,7 @@ def test_a_handler_that_breaks_fails_its_command_closed_and_the_conversation_goe
     import dataclasses
 
     from registries import get_registry
-    from registries.registry import override
+    from tests.support import override
 
     real = get_registry().acts["add_line"]
     calls = {"n": 0}

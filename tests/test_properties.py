@@ -39,8 +39,8 @@ from conversations.models import Case, CommandJournalEntry, Conversation, Domain
 from conversations.runtime import actor_of, interaction_respond, turn_submit_message
 from conversations.services import case_seed
 from registries import ActMutability, Actor, CaseSnapshot, DemoCase, ReadToolDefinition, get_registry
-from registries.registry import demo_cases, override
-from tests.support import Ledger
+from registries.registry import demo_cases
+from tests.support import Ledger, override
 
 REGISTRY = get_registry()
 ACT_NAMES = sorted(REGISTRY.acts)

@@ -22,8 +22,8 @@ from conversations.readloop import ActorReadContext, run_read
 from conversations.runtime import offered_registry
 from registries import Actor, ReadToolDefinition, get_registry
 from registries.models import EntryStatus, RegistryEntry
-from registries.registry import override
 from registries.services import mirror_sync
+from tests.support import override
 
 pytestmark = pytest.mark.django_db
 CASE_ID = "clm_READONLY1"

@@ -24,8 +24,9 @@ from registries import (
     get_registry,
 )
 from registries.models import EntryStatus, FingerprintHistory, RegistryEntry
-from registries.registry import override
+from registries.registry import AlreadyRegistered, DefinitionSite, register_read_tool
 from registries.services import entry_set_status, fingerprint_of, mirror_sync
+from tests.support import override
 
 
 class NoteArgs(BaseModel):
@@ -78,16 +79,25 @@ def test_a_read_tool_declaring_any_mutability_but_read_only_fails_the_check(muta
     call_command("check")  # the registry is restored
 
 
-def test_a_name_registered_twice_fails_the_check():
-    with override(read_tools=[a_tool(), a_tool()]):
-        message = check_errors()
-    assert "registries.E002" in message and "'lookup_note' is registered 2 times" in message
+def test_a_name_registered_twice_is_refused_at_once():
+    site = DefinitionSite()
+    site.register_read_tool(a_tool())
+    with pytest.raises(AlreadyRegistered, match="read tool 'lookup_note' is already registered"):
+        site.register_read_tool(a_tool())
+    assert list(site.read_tools) == ["lookup_note"]
 
 
-def test_a_name_registered_again_over_a_shipped_tool_fails_the_check():
+def test_registering_again_over_a_shipped_tool_is_refused_and_changes_nothing():
     shipped = next(iter(get_registry().read_tools))
-    with override(read_tools=[a_tool(name=shipped)]):
-        assert "registries.E002" in check_errors()
+    before = get_registry().read_tools[shipped]
+    with pytest.raises(AlreadyRegistered):
+        register_read_tool(a_tool(name=shipped))
+    assert get_registry().read_tools[shipped] is before
+
+
+def test_a_read_tool_with_an_acts_name_is_refused_at_once():
+    with pytest.raises(AlreadyRegistered, match="'submit_claim' is already an act"):
+        register_read_tool(a_tool(name="submit_claim"))
 
 
 def test_a_name_that_is_both_a_read_tool_and_an_act_fails_the_check():

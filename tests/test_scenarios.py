@@ -35,7 +35,6 @@ from conversations.runtime import actor_of
 from conversations.services import case_seed
 from registries import READ_ONLY, DemoCase, ReadToolDefinition
 from registries.models import EntryStatus, RegistryEntry
-from registries.registry import override
 from tests.support import (
     MODES,
     Api,
@@ -50,6 +49,7 @@ from tests.support import (
     lines_of,
     notice_codes,
     outcomes,
+    override,
     plan,
     reads,
     seed,
