@@ -12,7 +12,6 @@ from turnframe_web.errors import AppError, Invalid, NotFound
 from .auth import api_auth, session_login_check, token_create, token_revoke
 from .core.text import StorableStr
 from .models import ApiToken, Case, CommandJournalEntry, Conversation, Interaction, Mode
-from .runtime import interaction_json, interaction_respond, mode_allowed, turn_submit_message
 from .schemas import ConversationIn, Credentials, MessageIn, RespondIn
 from .selectors import (
     case_json,
@@ -20,8 +19,10 @@ from .selectors import (
     conversation_detail_json,
     conversation_json,
     event_json,
+    interaction_json,
     turn_json,
 )
+from .turns import interaction_respond, mode_allowed, turn_submit_message
 
 router = Router()
 

@@ -20,8 +20,7 @@ from conversations.core.origins import CONFIRMED_INTERACTION, origin_allows
 from registries import Actor, CommandContext, CommandRefused, get_registry
 
 from .ids import new_id
-from .models import Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry
-from .readloop import snapshot
+from .models import Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry, snapshot
 
 log = logging.getLogger(__name__)
 Status = CommandJournalEntry.Status
@@ -56,7 +55,11 @@ def journal_admit(**fields) -> tuple[CommandJournalEntry, bool]:
 
 
 def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, today: str) -> Execution:
-    """Run one admitted command exactly once. A settled row returns its recorded outcome."""
+    """Run one admitted command exactly once. A settled row returns its recorded outcome.
+
+    Kept whole on purpose: the origin checks, the handler, the conditional revision update, the events, the
+    outbox row and the journal settlement are one transaction, and reading them in one place is how a reviewer
+    sees that nothing escapes it."""
     entry.refresh_from_db()
     if entry.status in SETTLED:
         return _recorded(entry)

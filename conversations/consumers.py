@@ -41,8 +41,8 @@ from turnframe_web.errors import AppError
 
 from .core.text import StorableStr, unstorable_reason
 from .models import Conversation
-from .runtime import interaction_respond, turn_submit_message
 from .stream import group_name
+from .turns import interaction_respond, turn_submit_message
 
 log = logging.getLogger(__name__)
 

@@ -41,8 +41,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from registries import DemoCase
 
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
-from .runtime import interaction_respond, turn_submit_message
 from .services import case_seed
+from .turns import interaction_respond, turn_submit_message
 
 KIND = "expense_claim"
 LINE_FIELDS = ("date", "merchant", "category", "amount")

@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from registries import CaseSnapshot
+
 from .ids import new_id
 
 
@@ -315,3 +317,9 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
+
+
+def snapshot(case: Case) -> CaseSnapshot:
+    """The plain, frozen view of a case the pure core and the domain's handlers read (no ORM object leaves)."""
+    return CaseSnapshot(id=case.id, kind=case.kind, owner_id=case.owner_id, title=case.title, status=case.status,
+                        revision=case.revision, state=case.state)

@@ -39,7 +39,7 @@ from conversations.providers.base import Provider, ProviderFailure
 from registries import Actor, CaseSnapshot, ReadToolDefinition, Registry
 from registries.services import entry_quarantine
 
-from .models import Case
+from .models import Case, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -153,11 +153,6 @@ class ActorReadContext:
         if query:
             qs = qs.filter(title__icontains=query)
         return [snapshot(c) for c in qs.order_by("created_at")[:50]]
-
-
-def snapshot(case: Case) -> CaseSnapshot:
-    return CaseSnapshot(id=case.id, kind=case.kind, owner_id=case.owner_id, title=case.title, status=case.status,
-                        revision=case.revision, state=case.state)
 
 
 # --------------------------------------------------------------------------- one read

@@ -9,8 +9,7 @@ from conversations.core.claims import UNBACKED_CLAIM, UNBACKED_CLAIM_TEXT, check
 from conversations.core.facts import CaseFacts, check_facts
 from registries import DomainEventDraft, Registry
 
-from .models import Case, CommandJournalEntry, DomainEvent, Interaction
-from .readloop import snapshot
+from .models import Case, CommandJournalEntry, DomainEvent, Interaction, snapshot
 
 PENDING_CARD = {
     Interaction.Kind.CONFIRMATION: "Confirm or decline the card above to go on.",

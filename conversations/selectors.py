@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
-from .runtime import interaction_json, round_json
+from conversations.core.reducer import NEW_CASE, ActResult
+
+from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 
 
 def conversation_json(c: Conversation) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def case_json(c: Case, *, detail: bool = False) -> dict[str, Any]:
     if detail:
         from registries import get_registry
 
-        from .readloop import snapshot
+        from .models import snapshot
 
         kind = get_registry().case_kinds.get(c.kind)
         data["state"] = c.state
@@ -85,3 +86,27 @@ def case_json(c: Case, *, detail: bool = False) -> dict[str, Any]:
 def event_json(e: DomainEvent) -> dict[str, Any]:
     return {"id": e.id, "type": e.type, "revision": e.revision, "data": e.data, "command": e.command_id,
             "created_at": e.created_at.isoformat()}
+
+def act_json(a: ActResult) -> dict[str, Any]:
+    return {"id": a.id, "act": a.act, "case": a.case if a.case and not a.case.startswith(NEW_CASE) else None,
+            "outcome": a.outcome, "code": a.code}
+
+
+def act_trace(a: ActResult) -> dict[str, Any]:
+    return {"id": a.id, "act": a.act, "case": a.case, "outcome": a.outcome, "code": a.code, "args": a.args,
+            "evidence": a.evidence, "target": a.target, "policy": a.policy, "origin": a.origin}
+
+
+def round_json(row: ReadRound) -> dict[str, Any]:
+    return {"round": row.round, "status": row.status, "requests": row.requests, "results": row.results,
+            "error": row.error or None, "provider": row.provider}
+
+
+def interaction_json(i: Interaction) -> dict[str, Any]:
+    commands = [{"id": c.id, "act": c.act, "args": {k: v for k, v in c.args.items() if k != "line_id"},
+                 "status": c.status} for c in sorted(i.commands.all(), key=lambda c: c.sequence)]
+    return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
+            "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"]} for o in i.options],
+            "commands": commands, "candidates": i.candidates, "chosen_option": i.chosen_option or None,
+            "conversation": i.conversation_id, "turn": i.turn_id,
+            "created_at": i.created_at.isoformat() if i.created_at else None}

@@ -13,7 +13,7 @@ from registries.registry import demo_cases
 
 from .commands import command_execute, journal_admit
 from .models import Case, CommandJournalEntry
-from .runtime import actor_of
+from .turns import actor_of
 
 
 def users_seed(*, password: str) -> dict[str, object]:

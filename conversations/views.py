@@ -15,8 +15,7 @@ from django.shortcuts import redirect, render
 
 from registries import get_registry
 
-from .models import Case, Conversation, Turn
-from .readloop import snapshot
+from .models import Case, Conversation, Turn, snapshot
 
 SIDEBAR_SIZE = 50
 LABEL_CHARS = 60

@@ -24,8 +24,8 @@ from conversations.models import (
     OutboxEntry,
     Turn,
 )
-from conversations.runtime import interaction_respond, offered_registry, turn_submit_message
 from conversations.services import users_seed
+from conversations.turns import interaction_respond, offered_registry, turn_submit_message
 from registries import get_registry
 from registries.models import ActEntry, EntryStatus, ReadToolEntry, RegistryEntry
 from registries.services import entry_quarantine, mirror_sync

@@ -14,10 +14,20 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from conversations import runtime
+from conversations import stream, turns
 from conversations.models import CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
-from conversations.runtime import CRASH_POINTS, SimulatedCrash, interaction_respond, turn_recover, turn_submit_message
+from conversations.providers.base import ProviderFailure
 from conversations.selectors import turn_json
+from conversations.turns import (
+    CRASH_POINTS,
+    SimulatedCrash,
+    clicks,
+    delivery,
+    execution,
+    interaction_respond,
+    turn_recover,
+    turn_submit_message,
+)
 from tests.support import Ledger, act, blocks, lines_of, plan, reads, seed
 from turnframe_web.errors import Conflict
 
@@ -178,7 +188,7 @@ def test_a_crash_in_a_message_turn_is_recovered_without_repeating_an_effect(worl
 
 def test_a_card_persisted_before_a_crash_is_announced_by_recovery(world, script, crash, monkeypatch):
     published: list[tuple[str, dict]] = []
-    monkeypatch.setattr(runtime.stream, "publish", lambda conv, kind, payload: published.append((kind, payload)))
+    monkeypatch.setattr(stream, "publish", lambda conv, kind, payload: published.append((kind, payload)))
     text = script(MIXED, reads(("get_case", {"case": world.berlin.id})), _mixed_plan(world))
     conv = conversation(world)
     crash("after_interactions_persisted")
@@ -219,17 +229,17 @@ def test_a_crash_after_a_command_committed_but_before_the_turn_recorded_it_keeps
     recovered reply must show its receipt and may keep prose that claims it (I16 both ways)."""
     text = script(MIXED, _mixed_plan(world))
     conv = conversation(world, "deterministic")
-    real = runtime.command_execute
+    real = execution.command_execute
 
     def commit_then_crash(**kwargs):
         real(**kwargs)
         raise SimulatedCrash("after the command's transaction")
 
-    monkeypatch.setattr(runtime, "command_execute", commit_then_crash)
+    monkeypatch.setattr(execution, "command_execute", commit_then_crash)
     before = Ledger.now()
     with pytest.raises(SimulatedCrash):
         say(world, conv, text)
-    monkeypatch.setattr(runtime, "command_execute", real)
+    monkeypatch.setattr(execution, "command_execute", real)
 
     recovered = turn_json(turn_recover(Turn.objects.get(conversation=conv)))
 
@@ -318,7 +328,7 @@ def test_a_click_while_another_turn_of_the_conversation_runs_leaves_the_card_ans
     CRASH_POINTS.clear()
     before = Ledger.now()
 
-    with pytest.raises(runtime.Conflict) as refused:
+    with pytest.raises(Conflict) as refused:
         interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
 
     assert refused.value.code == "turn_in_progress"
@@ -340,18 +350,18 @@ def test_a_reply_failure_after_commit_is_recomposed_by_recovery_and_nothing_reru
         "a1", "update_line", "change the first line to 95", case={"id": world.berlin.id}, line=1, amount="95"),
         say="Updated the first line."))
     conv = conversation(world, "deterministic")
-    real = runtime.compose_reply
+    real = delivery.compose_reply
 
     def failing(**kwargs):
-        raise runtime.ProviderFailure("unavailable", "narration down")
+        raise ProviderFailure("unavailable", "narration down")
 
-    monkeypatch.setattr(runtime, "compose_reply", failing)
+    monkeypatch.setattr(delivery, "compose_reply", failing)
     before = Ledger.now()
     turn = say(world, conv, text)
     assert turn["status"] == "running" and turn["phase"] == "committed"
     assert Ledger.now().events == before.events + 1
     committed = Ledger.now()
-    monkeypatch.setattr(runtime, "compose_reply", real)
+    monkeypatch.setattr(delivery, "compose_reply", real)
 
     call_command("recover_turns", stdout=open("/dev/null", "w"))
 
@@ -367,7 +377,7 @@ def test_a_click_that_crashed_before_it_ran_anything_can_be_answered_again(world
     def crash_at_once(*args, **kwargs):
         raise SimulatedCrash("before the click ran anything")
 
-    monkeypatch.setattr(runtime, "_run_click_turn", crash_at_once)
+    monkeypatch.setattr(clicks, "click_turn_run", crash_at_once)
     with pytest.raises(SimulatedCrash):
         interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
     monkeypatch.undo()
@@ -523,7 +533,7 @@ def test_recovery_settles_a_card_whose_click_ran_as_resolved(world, script):
     Interaction.objects.filter(pk=card["id"]).update(status="resolving")  # as if the last update was lost
     after = Ledger.now()
 
-    assert runtime.cards_settle_orphaned() == [card["id"]]
+    assert turns.cards_settle_orphaned() == [card["id"]]
 
     assert Interaction.objects.get(pk=card["id"]).status == "resolved" and Ledger.now() == after
 
@@ -536,14 +546,14 @@ def test_a_confirmation_that_loses_a_race_with_an_edit_is_stale_and_changes_noth
     other = conversation(world, "deterministic")
     edit = script("change the first line to 95", plan(act("a1", "update_line", "change the first line to 95",
                                                           case={"id": world.berlin.id}, line=1, amount="95")))
-    real = runtime._execute_ready
+    real = clicks.commands_execute_ready
 
     def edit_first(turn, actor, today, rows):
         if turn.kind == "click":
             say(world, other, edit)  # committed before the card's commands run
         return real(turn, actor, today, rows)
 
-    monkeypatch.setattr(runtime, "_execute_ready", edit_first)
+    monkeypatch.setattr(clicks, "commands_execute_ready", edit_first)
     before = Ledger.now()
 
     with pytest.raises(Conflict) as refused:

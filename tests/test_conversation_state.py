@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from pytest_httpserver import HTTPServer
 
 from conversations.models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction
-from conversations.runtime import interaction_respond, turn_submit_message
+from conversations.turns import interaction_respond, turn_submit_message
 from tests.support import Ledger, act, plan, seed
 
 from .test_provider_adapters import OPENAI_PATH, chat_completion

@@ -21,8 +21,8 @@ from conversations.models import (
     OutboxEntry,
     Turn,
 )
-from conversations.runtime import actor_of
 from conversations.services import demo_seed
+from conversations.turns import actor_of
 
 pytestmark = pytest.mark.django_db
 JStatus = CommandJournalEntry.Status

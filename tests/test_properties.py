@@ -36,8 +36,8 @@ from conversations.core.reducer import (
     validate_plan,
 )
 from conversations.models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
-from conversations.runtime import actor_of, interaction_respond, turn_submit_message
 from conversations.services import case_seed
+from conversations.turns import actor_of, interaction_respond, turn_submit_message
 from registries import ActMutability, Actor, CaseSnapshot, DemoCase, ReadToolDefinition, get_registry
 from registries.registry import demo_cases
 from tests.support import Ledger, override

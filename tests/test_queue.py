@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from conversations.models import Conversation, Turn
-from conversations.runtime import turn_submit_message, turns_run_queued
+from conversations.turns import turn_submit_message, turns_run_queued
 from tests.support import Api, Ledger, act, plan, seed
 from turnframe_web.errors import AppError
 

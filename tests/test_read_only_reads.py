@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from conversations import readloop
 from conversations.models import Case, Conversation
 from conversations.readloop import ActorReadContext, run_read
-from conversations.runtime import offered_registry
+from conversations.turns import offered_registry
 from registries import Actor, ReadToolDefinition, get_registry
 from registries.models import EntryStatus, RegistryEntry
 from registries.services import mirror_sync

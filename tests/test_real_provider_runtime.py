@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from pytest_httpserver import HTTPServer
 
 from conversations.models import CommandJournalEntry, Conversation, DomainEvent
-from conversations.runtime import turn_submit_message
+from conversations.turns import turn_submit_message
 
 from .test_provider_adapters import ANTHROPIC_PATH, OPENAI_PATH, anthropic_message, chat_completion, tool_use
 

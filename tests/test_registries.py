@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from conversations.models import Case
 from conversations.readloop import ActorReadContext, run_read
-from conversations.runtime import offered_registry
+from conversations.turns import offered_registry
 from registries import (
     ActDefinition,
     ActMutability,

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from pydantic import BaseModel, ConfigDict
 
-from conversations import runtime
+from conversations import turns
 from conversations.core.keys import idempotency_key
 from conversations.core.origins import INTERNAL_POLICY
 from conversations.models import (
@@ -31,8 +31,9 @@ from conversations.models import (
     ReadRound,
     Turn,
 )
-from conversations.runtime import actor_of
+from conversations.providers.base import ProviderFailure
 from conversations.services import case_seed
+from conversations.turns import actor_of, delivery, execution
 from registries import READ_ONLY, DemoCase, ReadToolDefinition
 from registries.models import EntryStatus, RegistryEntry
 from tests.support import (
@@ -494,7 +495,7 @@ def test_eight_threads_answering_one_confirmation_execute_it_once(mode, script):
     world, card = _click_world(mode, script, "deterministic")
     alice = get_user_model().objects.get(username="alice")
 
-    results = _run_together(8, lambda i: runtime.interaction_respond(
+    results = _run_together(8, lambda i: turns.interaction_respond(
         user=alice, interaction_id=card["id"], option="confirm"))
 
     assert all(not isinstance(r, Exception) for r in results), results
@@ -512,7 +513,7 @@ def test_eight_threads_confirming_and_declining_at_once_settle_one_answer(mode, 
     alice = get_user_model().objects.get(username="alice")
     options = ["confirm", "decline"] * 4
 
-    results = _run_together(8, lambda i: runtime.interaction_respond(
+    results = _run_together(8, lambda i: turns.interaction_respond(
         user=alice, interaction_id=card["id"], option=options[i]))
 
     stored = Interaction.objects.get(pk=card["id"])
@@ -751,16 +752,16 @@ def test_13_a_provider_failing_after_commit_leaves_server_copy_and_reruns_nothin
     text = script("add a taxi of 20 to the Berlin trip",
                   *in_mode(world.mode, world.berlin.id, add, {"fail": "unavailable"}, {"fail": "unavailable"}),
                   fallback=[{"fail": "unavailable"}] * 3)
-    real_compose = runtime.compose_reply
+    real_compose = delivery.compose_reply
     calls = {"n": 0}
 
     def narration_fails_once(**kwargs):
         calls["n"] += 1
         if calls["n"] == 1:  # the prose step after commit fails like a provider would
-            raise runtime.ProviderFailure("unavailable", "narration provider down")
+            raise ProviderFailure("unavailable", "narration provider down")
         return real_compose(**kwargs)
 
-    monkeypatch.setattr(runtime, "compose_reply", narration_fails_once)
+    monkeypatch.setattr(delivery, "compose_reply", narration_fails_once)
     before = Ledger.now()
 
     turn = world_say(world, text)
@@ -794,13 +795,13 @@ def test_15_an_expected_revision_no_longer_current_is_a_conflict_and_applies_not
     text = script("change the second line to 120", *in_mode(world.mode, world.berlin.id, plan(
         act("a1", "update_line", "change the second line to 120", case={"id": world.berlin.id}, line=2,
             amount="120"))))
-    real_execute = runtime.command_execute
+    real_execute = execution.command_execute
 
     def someone_else_commits_first(**kwargs):
         commit_elsewhere(world.berlin, "update_line", {"line": 1, "amount": "95.00"}, tag="race")
         return real_execute(**kwargs)
 
-    monkeypatch.setattr(runtime, "command_execute", someone_else_commits_first)
+    monkeypatch.setattr(execution, "command_execute", someone_else_commits_first)
     before = Ledger.now()
 
     turn = world_say(world, text)
@@ -919,13 +920,13 @@ def test_a_card_whose_direct_edit_lost_a_race_is_withdrawn_not_offered(world, sc
         plan(act("a1", "update_line", "change the second line to 120", case={"id": world.berlin.id}, line=2,
                  amount="120"),
              act("a2", "submit_claim", "submit the claim", case={"id": world.berlin.id}))))
-    real_execute = runtime.command_execute
+    real_execute = execution.command_execute
 
     def someone_else_commits_first(**kwargs):
         commit_elsewhere(world.berlin, "update_line", {"line": 1, "amount": "95.00"}, tag="race")
         return real_execute(**kwargs)
 
-    monkeypatch.setattr(runtime, "command_execute", someone_else_commits_first)
+    monkeypatch.setattr(execution, "command_execute", someone_else_commits_first)
 
     turn = world_say(world, text)
 
@@ -936,7 +937,7 @@ def test_a_card_whose_direct_edit_lost_a_race_is_withdrawn_not_offered(world, sc
     assert card["status"] == "stale"
     assert CommandJournalEntry.objects.get(interaction_id=card["id"]).status == "stale"
     assert not blocks(turn, "interaction") and "confirmation_stale" in notice_codes(turn)
-    monkeypatch.setattr(runtime, "command_execute", real_execute)
+    monkeypatch.setattr(execution, "command_execute", real_execute)
     status, body = world.alice.respond(card["id"], "confirm")
     assert status == 409 and body["code"] == "interaction_stale"
     assert Case.objects.get(pk=world.berlin.id).status == "draft"

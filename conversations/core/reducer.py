@@ -237,7 +237,11 @@ def args_model(definition: ActDefinition, args: Mapping[str, Any]) -> BaseModel:
 
 
 def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
-    """Stages 2-7 over a plan that passed stage 1."""
+    """Stages 2-7 over a plan that passed stage 1.
+
+    Longer than the rest on purpose: it is SPEC §13's stage list, in order, each stage a commented block,
+    so a reader checks the order of the checks against the spec in one place (evidence before targets,
+    retractions and holds before policy, policy before confirmation)."""
     out = Reduction()
     plan = validated.plan
     if facts.mode == "read_agentic" and validated.acts:
@@ -339,7 +343,10 @@ def reduce_selected(held: Sequence[ValidatedAct], case_id: str, facts: TurnFacts
 
 
 def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, ActResult], facts: TurnFacts) -> None:
-    """Line resolution, policy and confirmation derivation, then revisions in plan order."""
+    """Line resolution, policy and confirmation derivation, then revisions in plan order.
+
+    One function because each act's preview (the case as its command will find it) feeds the next act's policy
+    and the cards' bound revision; split, that running state would travel through every helper."""
     ctx = CommandContext(actor=facts.actor, today=facts.today)
     provisional: dict[str, CaseSnapshot] = {}
     creations = {f"{NEW_CASE}{a.id}": a for a in ready if facts.registry.acts[a.act].creates_case}

@@ -27,8 +27,8 @@ from django.db import close_old_connections, connection
 from django.test.utils import CaptureQueriesContext
 
 from conversations.models import Conversation
-from conversations.runtime import interaction_respond, turn_submit_message
 from conversations.services import case_seed
+from conversations.turns import interaction_respond, turn_submit_message
 from registries import DemoCase
 
 AMOUNTS = ("1500", "1600")

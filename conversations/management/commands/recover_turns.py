@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from conversations.runtime import cards_settle_orphaned, turns_recover_all
+from conversations.turns import cards_settle_orphaned, turns_recover_all
 
 
 class Command(BaseCommand):

@@ -1,0 +1,191 @@
+"""A click turn (SPEC §17): the card is claimed with its turn, the stored action runs (no model call)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from conversations.core.origins import CONFIRMED_INTERACTION
+from conversations.core.reducer import (
+    Outcome,
+    TurnFacts,
+    ValidatedAct,
+    reduce_selected,
+)
+from registries import Actor, Registry
+from turnframe_web.errors import Conflict, Invalid, NotFound
+
+from .. import stream
+from ..commands import journal_settle_unexecuted
+from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
+from ..selectors import interaction_json
+from .chaos import SimulatedCrash, crash_point
+from .context import TurnOutcome, actor_of, offered_registry, set_phase, today_for
+from .copy import NOTICE_COPY
+from .delivery import reply_deliver
+from .execution import commands_execute_ready, reduction_apply
+from .interactions import card_claim, card_finish
+from .messages import turns_run_queued
+from .recovery import turn_recover_or_fail
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+
+def interaction_respond(*, user, interaction_id: str, option: str, client_response_id: str | None = None
+                        ) -> tuple[Interaction, Turn]:
+    """Answer a card (SPEC §17). The click sends ids only; the server runs the stored action (I7)."""
+    deadline = time.monotonic() + 15
+    while True:
+        # C: load and check the interaction, scoped to the user (a foreign id is a missing id)
+        interaction = Interaction.objects.filter(pk=interaction_id, owner=user).select_related("case").first()
+        if interaction is None:
+            raise NotFound("No such interaction.")
+        if option not in {o["id"] for o in interaction.options}:
+            raise Invalid("That is not one of the card's options.", code="invalid_option",
+                          errors=[{"loc": ["option"], "msg": "not an option of this interaction"}])
+        status = interaction.status
+        if status in (Interaction.Status.RESOLVED, Interaction.Status.DECLINED):
+            if interaction.chosen_option == option and interaction.result_turn_id:
+                return interaction, interaction.result_turn  # a repeated answer: the original outcome
+            raise Conflict("This card was already answered.", code="interaction_closed")
+        if status == Interaction.Status.STALE:
+            raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
+        if status in (Interaction.Status.SUPERSEDED, Interaction.Status.EXPIRED):
+            raise Conflict("This card was replaced by a newer one.", code="interaction_closed")
+        if status == Interaction.Status.RESOLVING:
+            if time.monotonic() > deadline:
+                raise Conflict("This card is being answered.", code="interaction_closed")
+            time.sleep(0.05)
+            continue
+        if interaction.kind == Interaction.Kind.CONFIRMATION and interaction.case.revision != interaction.case_revision:
+            if Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+                journal_settle_unexecuted(entries=interaction.commands.all(), status=JStatus.STALE)
+                interaction.refresh_from_db()
+                stream.publish(interaction.conversation_id, "interaction.resolved",
+                               {"interaction": interaction_json(interaction)})
+            raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
+        claimed = card_claim(interaction, option, user, client_response_id)
+        if isinstance(claimed, TurnOutcome):  # the client's response id names an earlier turn: that is the answer
+            interaction.refresh_from_db()
+            return interaction, claimed.turn
+        if claimed is not None:
+            turn = claimed
+            break
+    conversation = interaction.conversation
+    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": ""})
+    try:
+        click_turn_run(turn, conversation, interaction, option, user)
+    except SimulatedCrash:
+        raise
+    except Exception:
+        log.exception("click turn %s failed unexpectedly", turn.id)
+        turn_recover_or_fail(turn)
+    turns_run_queued(conversation)
+    interaction.refresh_from_db()
+    turn.refresh_from_db()
+    if interaction.status == Interaction.Status.STALE:  # the commands met a newer revision: nothing ran
+        raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
+    return interaction, turn
+
+
+def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user) -> None:
+    """Run the action the card stored for ``option`` (never anything the click itself says, I7)."""
+    actor = actor_of(user)
+    action = next(o["action"] for o in interaction.options if o["id"] == option)
+    click = _Click(turn, conversation, interaction, option, user, actor, today_for(actor),
+                   offered_registry(conversation.mode))
+    {"execute_commands": _confirm, "decline": _decline, "none": _none_of_these}.get(action["type"], _select)(
+        click, action)
+
+
+@dataclass(frozen=True)
+class _Click:
+    turn: Turn
+    conversation: Conversation
+    interaction: Interaction
+    option: str
+    user: object
+    actor: Actor
+    today: str
+    registry: Registry
+
+    @property
+    def trace(self) -> dict:
+        return {"click": {"interaction": self.interaction.id, "option": self.option}}
+
+    def acts(self, rows: list[CommandJournalEntry], outcome: str = "") -> list[dict]:
+        return [{"id": r.plan_act_id, "act": r.act, "case": r.case_id, "outcome": outcome, "code": None} for r in rows]
+
+    def deliver(self) -> None:
+        reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction)
+
+
+def _confirm(click: _Click, action: dict) -> None:
+    """The card's commands run under ``confirmed_interaction``; if they all met a newer revision, the card is stale."""
+    rows = list(click.interaction.commands.order_by("sequence"))
+    origin = {"kind": CONFIRMED_INTERACTION, "interaction": click.interaction.id, "option": click.option,
+              "user": click.actor.user_id}
+    with transaction.atomic():
+        CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.AWAITING_CONFIRMATION
+                                           ).update(status=JStatus.PENDING, origin=origin,
+                                                    origin_kind=CONFIRMED_INTERACTION)
+        Turn.objects.filter(pk=click.turn.pk).update(phase=Phase.EXECUTING, acts=click.acts(rows),
+                                                     trace={**click.trace, "command_ids": [r.id for r in rows]})
+    crash_point("after_journal_admission")
+    rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
+    commands_execute_ready(click.turn, click.actor, click.today, rows)
+    settled = set(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows]).values_list("status", flat=True))
+    if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
+        # it changed under the card: stale, and nothing was changed
+        card_finish(click.interaction, Interaction.Status.STALE)
+        Turn.objects.filter(pk=click.turn.pk).update(notices=[{"code": "interaction_stale",
+                                                              "text": NOTICE_COPY["interaction_stale"]}])
+    else:
+        card_finish(click.interaction, Interaction.Status.RESOLVED)
+    set_phase(click.turn, Phase.COMMITTED)
+    crash_point("after_commit")
+    click.deliver()
+
+
+def _decline(click: _Click, action: dict) -> None:
+    """One transaction: a crash leaves either an answerable card or a declined card, never a mix."""
+    rows = list(click.interaction.commands.order_by("sequence"))
+    with transaction.atomic():
+        journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
+        card_finish(click.interaction, Interaction.Status.DECLINED)
+        Turn.objects.filter(pk=click.turn.pk).update(
+            acts=click.acts(rows, Outcome.DECLINED), phase=Phase.COMMITTED, trace=click.trace,
+            notices=[{"code": "declined", "text": NOTICE_COPY["declined"]}])
+    crash_point("after_commit")
+    click.deliver()
+
+
+def _none_of_these(click: _Click, action: dict) -> None:
+    held = [ValidatedAct.from_json(a) for a in click.interaction.held_acts]
+    card_finish(click.interaction, Interaction.Status.RESOLVED)
+    Turn.objects.filter(pk=click.turn.pk).update(
+        acts=[{"id": a.id, "act": a.act, "case": None, "outcome": Outcome.DECLINED, "code": None} for a in held],
+        notices=[{"code": "selection_none", "text": NOTICE_COPY["selection_none"]}], phase=Phase.COMMITTED,
+        trace=click.trace)
+    click.deliver()
+
+
+def _select(click: _Click, action: dict) -> None:
+    """A selection: resume the held acts on exactly the chosen case, through policy and confirmation."""
+    chosen = Case.objects.filter(pk=action["case"], owner=click.user).first()
+    if chosen is None or chosen.id not in click.interaction.candidates:
+        raise NotFound("No such case.")
+    Conversation.objects.filter(pk=click.conversation.pk).update(active_case=chosen)
+    held = [ValidatedAct.from_json(a) for a in click.interaction.held_acts]
+    facts = TurnFacts(message="", mode=click.conversation.mode, actor=click.actor, today=click.today,
+                      registry=click.registry, cases={chosen.id: snapshot(chosen)}, active_case=chosen.id)
+    reduction = reduce_selected(held, chosen.id, facts)
+    card_finish(click.interaction, Interaction.Status.RESOLVED)
+    reduction_apply(click.turn, click.conversation, click.actor, click.today, click.registry, reduction, click.trace,
+                    answers=[], say=None, resolved=click.interaction)

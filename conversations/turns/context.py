@@ -1,0 +1,157 @@
+"""What a turn knows before it acts: the actor and their day, the mode's capabilities, what is offered,
+the cases, and the model request (SPEC §23 steps C–F)."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
+from registries import Actor, Registry, get_registry
+from registries.models import EntryStatus
+from registries.services import entry_statuses
+from turnframe_web.errors import Conflict
+
+from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn, snapshot
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+
+MODE_CAPS = {"deterministic": {"acts"}, "read_agentic": {"reads"}, "controlled_agentic": {"reads", "acts"},
+             "sandboxed_autonomous": {"reads", "acts", "autonomous"}}
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    turn: Turn
+    replayed: bool
+
+
+def mode_allowed(requested: str, deployment: str) -> bool:
+    """A conversation may narrow the deployment's mode, never widen it (SPEC §3)."""
+    return requested in MODE_CAPS and MODE_CAPS[requested] <= MODE_CAPS.get(deployment, set())
+
+
+def actor_of(user) -> Actor:
+    return Actor(user_id=user.pk, username=user.get_username(), timezone=getattr(user, "timezone", None) or "UTC")
+
+
+def today_for(actor: Actor) -> str:
+    try:
+        zone = ZoneInfo(actor.timezone)
+    except Exception:
+        zone = ZoneInfo("UTC")
+    return timezone.now().astimezone(zone).date().isoformat()
+
+
+def offered_registry(mode: str) -> Registry:
+    """What this turn may offer: disabled or quarantined entries are left out (the audit mirror)."""
+    registry = get_registry()
+    statuses = entry_statuses()
+    active = {name for name, status in statuses.items() if status == EntryStatus.ACTIVE}
+    unmirrored = {n for n in (*registry.read_tools, *registry.acts) if n not in statuses}
+    usable = active | unmirrored
+    tools = {n: t for n, t in registry.read_tools.items() if n in usable and "reads" in MODE_CAPS[mode]}
+    acts = {n: a for n, a in registry.acts.items() if n in usable}
+    return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
+
+
+def set_phase(turn: Turn, phase: str) -> None:
+    Turn.objects.filter(pk=turn.pk).update(phase=phase)
+    turn.phase = phase
+
+
+def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> dict[str, Any]:
+    kinds = {a.case_kind for a in registry.acts.values()} | set(registry.case_kinds)
+    open_q = Q(owner_id=actor.user_id, kind__in=kinds)
+    terminal = {s for k in registry.case_kinds.values() for s in k.terminal_statuses}
+    qs = Case.objects.filter(open_q & ~Q(status__in=terminal))
+    if active_case:
+        qs = qs | Case.objects.filter(pk=active_case, owner_id=actor.user_id)
+    return {c.id: snapshot(c) for c in qs.distinct()}
+
+
+def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: str, mode: str, registry: Registry,
+                   cases: dict[str, Any]) -> ModelRequest:
+    summaries = []
+    for case in cases.values():
+        kind = registry.case_kinds.get(case.kind)
+        summaries.append(CaseSummary(id=case.id, kind=case.kind, title=case.title, status=case.status,
+                                     revision=case.revision, summary=kind.summarize(case) if kind else case.title,
+                                     view=kind.project(case) if kind else {}))
+    tools = [OfferedTool(t.name, t.description, json_schema(t.args_schema))
+             for t in registry.read_tools.values()] if "reads" in MODE_CAPS[mode] else []
+    acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), json_schema(a.args_schema),
+                       a.creates_case) for a in registry.acts.values()] if "acts" in MODE_CAPS[mode] else []
+    excerpt = []
+    for previous in Turn.objects.filter(conversation=conversation, kind=Turn.Kind.MESSAGE).exclude(pk=turn.pk
+                                                                                                  ).order_by("-created_at")[:3]:
+        excerpt.append({"role": "user", "text": previous.text})
+    return ModelRequest(message=turn.text, mode=mode, today=today, timezone=actor.timezone, username=actor.username,
+                        active_case=conversation.active_case_id, cases=summaries, read_tools=tools, acts=acts,
+                        rounds=[], excerpt=list(reversed(excerpt)), pending=conversation.pending,
+                        recent=recent_effects(conversation, turn),
+                        open_cards=[{"id": i.id, "kind": i.kind, "case": i.case_id} for i in Interaction.objects.filter(
+                            conversation=conversation, status=Interaction.Status.PENDING).only("id", "kind", "case")])
+
+
+def recent_effects(conversation: Conversation, turn: Turn) -> list[dict[str, Any]]:
+    """What the conversation's latest turn with an effect committed: what "that one" and "make that 18" mean."""
+    last = (CommandJournalEntry.objects.filter(conversation=conversation, status=JStatus.COMMITTED)
+            .exclude(turn=turn).order_by("-updated_at", "-sequence").values_list("turn_id", flat=True).first())
+    if last is None:
+        return []
+    events = DomainEvent.objects.filter(command__turn_id=last, command__status=JStatus.COMMITTED).select_related(
+        "command").order_by("created_at", "sequence")
+    return [{"act": e.command.act, "case": e.case_id, "event": e.type, "line_id": e.data.get("line_id"),
+             "data": e.data} for e in events]
+
+
+def last_edit(conversation: Conversation) -> dict[str, Any] | None:
+    """The conversation's last committed command and its event, for "undo that" (the reducer inverts it)."""
+    row = (CommandJournalEntry.objects.filter(conversation=conversation, status=JStatus.COMMITTED)
+           .order_by("-updated_at", "-sequence").first())
+    event = row.events.order_by("-sequence").first() if row is not None else None
+    if row is None or event is None:
+        return None
+    return {"act": row.act, "case": event.case_id, "event": event.id, "data": event.data, "revision": event.revision,
+            "direct": row.origin_kind == CommandJournalEntry.Origin.DIRECT_USER_ACT}
+
+
+@functools.lru_cache(maxsize=256)
+def json_schema(model: type) -> dict[str, Any]:
+    """A pydantic model's JSON schema, computed once per class (it is the same for every turn)."""
+    return model.model_json_schema()
+
+
+def noun(registry: Registry, case_kind: str) -> str:
+    kind = registry.case_kinds.get(case_kind)
+    return kind.noun if kind else "case"
+
+
+def turn_open(conversation: Conversation, *, kind: str, text: str, client_message_id: str,
+               interaction: Interaction | None = None, option: str = "", queue: bool = False
+               ) -> Turn | TurnOutcome | None:
+    """Insert the running turn. The database allows one running turn per conversation; with ``queue``,
+    None when another turn runs (the caller queues the message)."""
+    try:
+        with transaction.atomic():
+            return Turn.objects.create(
+                conversation=conversation, kind=kind, text=text, client_message_id=client_message_id,
+                interaction=interaction, option=option, mode=conversation.mode,
+                active_case_before=conversation.active_case_id or "")
+    except IntegrityError:
+        existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
+        if existing is not None:
+            return TurnOutcome(existing, True)
+        if queue:
+            return None
+        raise Conflict("Another message of this conversation is still being handled.", code="turn_in_progress") from None

@@ -1,0 +1,24 @@
+"""Server copy: what the engine itself says in replies (notices), in one place."""
+
+from __future__ import annotations
+
+import logging
+
+from ..models import CommandJournalEntry, Turn
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+
+NOTICE_COPY = {
+    "provider_unavailable": "I could not reach the language model, so nothing was changed. Please try again.",
+    "plan_rejected": "I could not make sense of that reliably, so nothing was changed. Could you rephrase?",
+    "read_budget_exhausted": "I looked up too many things without reaching an answer, so nothing was changed.",
+    "revision_conflict": "It changed while I was working on it, so that change was not applied.",
+    "turn_interrupted": "This message was interrupted before anything changed. Please send it again.",
+    "declined": "Declined: nothing was changed.",
+    "interaction_stale": "It changed since this card was made, so nothing was changed. Please ask again.",
+    "selection_none": "Nothing was changed.",
+    "confirmation_stale": "It is not in the state the confirmation was drawn for (a change did not go "
+                          "through, or it changed meanwhile), so I did not ask you to confirm. Please ask again.",
+}

@@ -1,0 +1,109 @@
+"""Steps O to Q: re-project, stale the cards a change made unreachable, compose the reply (claim guard,
+fact check) from committed events, persist it exactly as sent, and publish."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+
+from conversations.core.reducer import (
+    NEW_CASE,
+    Outcome,
+)
+from registries import Registry, get_registry
+
+from .. import stream
+from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
+from ..reply import case_facts_of, compose_reply
+from ..selectors import interaction_json, turn_json
+from .context import set_phase
+from .copy import NOTICE_COPY
+from .interactions import cards_stale, cards_withdraw_unreachable
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+
+def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
+                         resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
+    """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
+    conversation's, None clearing it); False leaves it as it is (clicks)."""
+    # O: re-project changed cases; cards bound to an older revision go stale
+    turn.refresh_from_db()
+    trace = turn.trace or {}
+    events = list(DomainEvent.objects.filter(pk__in=trace.get("event_ids", [])).order_by("created_at", "sequence"))
+    changed = {e.case_id for e in events}
+    staled = cards_stale(changed)
+    cards = list(Interaction.objects.filter(pk__in=trace.get("interaction_ids", [])))
+    withdrawn = cards_withdraw_unreachable(trace, cards)
+    staled += withdrawn
+    notices = list(turn.notices)
+    if withdrawn:
+        notices.append({"code": "confirmation_stale", "text": NOTICE_COPY["confirmation_stale"]})
+        Turn.objects.filter(pk=turn.pk).update(notices=notices)
+    active = next_active_case(conversation, turn, events)
+    # P: compose from committed events, notices, cards and guarded prose
+    shown = [c for c in cards if c.pk not in {w.pk for w in withdrawn}]
+    open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
+    facts = case_facts_of(registry, Case.objects.filter(owner_id=conversation.owner_id, kind__in=list(
+        registry.case_kinds))) if answers or say else []
+    reply = compose_reply(registry=registry, events=events, notices=notices, interactions=shown,
+                          answers=answers, say=say, active_case=active, open_cards=open_cards, case_facts=facts)
+    if fact_checks := reply.pop("fact_checks", None):
+        trace["fact_checks"] = fact_checks  # I20: why an answer was replaced by the facts
+    set_phase(turn, Phase.COMPOSED)
+    # Q: persist the reply exactly as sent, then deliver
+    trace["active_case_after"] = active.id if active else None
+    with transaction.atomic():
+        Turn.objects.filter(pk=turn.pk).update(reply=reply, trace=trace, phase=Phase.DELIVERED,
+                                               status=Turn.Status.COMPLETED)
+        if pending is not False:
+            trace["pending"] = pending
+            Turn.objects.filter(pk=turn.pk).update(trace=trace)
+            Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
+            conversation.pending = pending
+    for card in staled + ([resolved] if resolved else []):
+        card.refresh_from_db()
+        stream.publish(conversation.id, "interaction.resolved", {"interaction": interaction_json(card)})
+    turn.refresh_from_db()
+
+
+    stream.publish(conversation.id, "turn.completed", {"turn": turn_json(turn)})
+
+
+def next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent]) -> Case | None:
+    """A turn that touched a case makes it active; a read-only question keeps the active case (§27.16)."""
+    touched = [e.case_id for e in events]
+    touched += [a["case"] for a in turn.acts if a.get("case") and not str(a["case"]).startswith(NEW_CASE)
+                and a.get("outcome") in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
+    if touched:
+        Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
+    conversation.refresh_from_db()
+    return conversation.active_case
+
+
+def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:
+    """Every provider failed: status failed, a notice, no journal row, no event (SPEC §7.2)."""
+    registry = get_registry()
+    notices = [{"code": code, "text": NOTICE_COPY[code]}]
+    open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
+    reply = compose_reply(registry=registry, events=[], notices=notices, interactions=[], answers=[], say=None,
+                          active_case=conversation.active_case, open_cards=open_cards)
+    reply.pop("fact_checks", None)
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.FAILED, phase=Phase.FAILED, notices=notices,
+                                           reply=reply, trace={**(turn.trace or {}), **detail,
+                                                               "active_case_after": conversation.active_case_id})
+    turn.refresh_from_db()
+
+
+    stream.publish(conversation.id, "turn.failed", {"turn": turn_json(turn)})
+
+
+def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
+                         detail: dict[str, Any]) -> None:
+    """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
+    Turn.objects.filter(pk=turn.pk).update(
+        notices=[{"code": code, "text": NOTICE_COPY[code]}], trace={**detail, "ending": code}, phase=Phase.COMMITTED)
+    reply_deliver(turn, conversation, registry, answers=[], say=None)

@@ -1,0 +1,122 @@
+"""Steps L to N: persist cards and journal every command (one transaction), then run what is ready
+through the command bus, each command in its own transaction, one case's commands as a chain."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+
+from conversations.core.keys import idempotency_key
+from conversations.core.origins import DIRECT_USER_ACT
+from conversations.core.reducer import (
+    NEW_CASE,
+    Outcome,
+    Reduction,
+)
+from registries import Actor, Registry
+
+from .. import stream
+from ..commands import command_execute, journal_admit, journal_settle_broken_chain
+from ..models import CommandJournalEntry, Conversation, Interaction, Turn
+from ..selectors import act_json, act_trace, interaction_json
+from .chaos import crash_point
+from .context import set_phase
+from .copy import NOTICE_COPY
+from .delivery import reply_deliver
+from .interactions import cards_persist
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+
+def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
+                     reduction: Reduction, trace: dict[str, Any], *, answers: list[dict[str, Any]], say: str | None,
+                     resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
+    """Steps L to Q, shared by message turns and selection clicks."""
+    set_phase(turn, Phase.REDUCED)
+    # L: persist cards and journal every command before anything runs or is mentioned (I6)
+    with transaction.atomic():
+        cards = cards_persist(turn, conversation, actor, registry, reduction)
+        rows = commands_journal(turn, conversation, reduction, cards)
+        acts_json = [act_json(a) for a in reduction.acts]
+        trace = {**trace, "acts": [act_trace(a) for a in reduction.acts],
+                 "command_ids": [r.id for r in rows], "interaction_ids": [c.id for c in cards],
+                 "notices": [n.code for n in reduction.notices]}
+        Turn.objects.filter(pk=turn.pk).update(
+            phase=Phase.EXECUTING, acts=acts_json, trace=trace,
+            notices=[{"code": n.code, "text": n.text} for n in reduction.notices])
+    crash_point("after_interactions_persisted")
+    for card in cards:
+        stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
+    crash_point("after_journal_admission")
+    # M-N: execute what is ready, in plan order, each in its own transaction
+    commands_execute_ready(turn, actor, today, [r for r in rows if r.status == JStatus.PENDING])
+    set_phase(turn, Phase.COMMITTED)
+    crash_point("after_commit")
+    reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending)
+
+
+def commands_journal(turn: Turn, conversation: Conversation, reduction: Reduction,
+                      cards: list[Interaction]) -> list[CommandJournalEntry]:
+    card_of = {}
+    for confirmation, card in zip(reduction.confirmations, [c for c in cards if c.kind == "confirmation"],
+                                  strict=True):
+        for act_id in confirmation.act_ids:
+            card_of[act_id] = card
+    rows = []
+    for command in reduction.commands:
+        on_new = bool(command.case and command.case.startswith(NEW_CASE))
+        case_id = None if (on_new or command.case is None) else command.case
+        key = idempotency_key(conversation=conversation.id, turn=turn.id, act_id=command.act_id,
+                              case=command.case, expected_revision=command.expected_revision, args=command.args)
+        row, _ = journal_admit(
+            idempotency_key=key, conversation=conversation, turn=turn, plan_act_id=command.act_id, act=command.act,
+            case_id=case_id, case_from_act=command.case.removeprefix(NEW_CASE) if on_new else "",
+            args=command.args, expected_revision=command.expected_revision, sequence=command.sequence,
+            status=JStatus.AWAITING_CONFIRMATION if command.needs_confirmation else JStatus.PENDING,
+            origin={} if command.needs_confirmation else {"kind": DIRECT_USER_ACT, "evidence": command.evidence},
+            origin_kind="none" if command.needs_confirmation else DIRECT_USER_ACT,
+            interaction=card_of.get(command.act_id))
+        rows.append(row)
+    return rows
+
+
+def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry]) -> None:
+    if not rows:
+        return
+    trace, acts, notices = Turn.objects.values_list("trace", "acts", "notices").get(pk=turn.pk)
+    trace, acts, notices = dict(trace), list(acts), list(notices)
+    broken: set[str] = set()  # cases where a command of this batch did not commit
+    for row in sorted(rows, key=lambda r: r.sequence):
+        if row.case_id and row.case_id in broken:
+            # the commands of one case form a chain (each expects the revision the one before leaves): once a
+            # link failed, the rest never run, even if someone else's edit happens to bring that revision about
+            result = journal_settle_broken_chain(entry=row)
+        else:
+            origin = row.origin or {"kind": DIRECT_USER_ACT}
+            result = command_execute(entry=row, origin=origin, actor=actor, today=today)
+        if result.status != JStatus.COMMITTED and row.case_id:
+            broken.add(row.case_id)
+        trace["event_ids"] = list(dict.fromkeys(trace.get("event_ids", []) + result.events))
+        if row.id not in trace.get("command_ids", []):
+            trace["command_ids"] = trace.get("command_ids", []) + [row.id]
+        # what recovery needs to tell a row this turn recorded from one that settled as the process died
+        trace["settled_command_ids"] = trace.get("settled_command_ids", []) + [row.id]
+        for act in acts:
+            if act["id"] == row.plan_act_id and (turn.kind == Turn.Kind.CLICK or act["outcome"] == Outcome.EXECUTED):
+                act["outcome"], act["code"] = outcome_of(result.status), result.code
+                act["case"] = result.case or act.get("case")
+        if result.status == JStatus.CONFLICT:
+            notices.append({"code": "revision_conflict", "text": NOTICE_COPY["revision_conflict"]})
+        elif result.status in (JStatus.REJECTED, JStatus.FAILED):
+            notices.append({"code": result.code or "rejected",
+                            "text": f"I could not {row.act.replace('_', ' ')} ({result.code})."})
+        # recorded after every command, so a crash between two commands loses no receipt
+        Turn.objects.filter(pk=turn.pk).update(trace=trace, acts=acts, notices=notices)
+
+
+def outcome_of(status: str) -> str:
+    return {JStatus.COMMITTED: Outcome.EXECUTED, JStatus.CONFLICT: Outcome.CONFLICT,
+            JStatus.OUTCOME_UNKNOWN: Outcome.OUTCOME_UNKNOWN}.get(status, Outcome.REFUSED)

@@ -1,0 +1,162 @@
+"""The Interaction (card) state machine (SPEC §17): pending → resolving → resolved / declined / stale /
+superseded, persisted before anything mentions a card, and the journal settlement that goes with it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from conversations.core.reducer import (
+    Reduction,
+)
+from registries import Actor, Registry
+
+from .. import stream
+from ..commands import journal_settle_unexecuted
+from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
+from ..selectors import interaction_json
+from .chaos import crash_point
+from .context import TurnOutcome, noun, turn_open
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+
+def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry: Registry,
+                          reduction: Reduction) -> list[Interaction]:
+    cards: list[Interaction] = []
+    by_id = {a.id: a for a in reduction.acts}
+    commands = {c.act_id: c for c in reduction.commands}
+    for confirmation in reduction.confirmations:
+        case = Case.objects.get(pk=confirmation.case)
+        cards_supersede_open(case)
+        # each command described on the state it will find: after this turn's direct edits and the
+        # card's earlier commands, never on the state before the message
+        lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or snapshot(case),
+                                                               commands[i].args)
+                 or by_id[i].act.replace("_", " ") for i in confirmation.act_ids]
+        kind = registry.case_kinds.get(case.kind)
+        reasons = [kind.reason_copy.get(code, code.replace("_", " ")) if kind else code.replace("_", " ")
+                   for code in confirmation.codes]
+        reason = f" ({'; '.join(reasons)})" if reasons else ""
+        cards.append(Interaction.objects.create(
+            conversation=conversation, turn=turn, owner_id=actor.user_id, kind=Interaction.Kind.CONFIRMATION,
+            case=case, case_revision=confirmation.bound_revision,
+            prompt=f"Please confirm{reason}: " + "; ".join(lines) + ".",
+            options=[{"id": "confirm", "label": "Confirm", "action": {"type": "execute_commands"}},
+                     {"id": "decline", "label": "Decline", "action": {"type": "decline"}}]))
+    for selection in reduction.selections:
+        candidates = list(Case.objects.filter(pk__in=selection.candidates, owner_id=actor.user_id))
+        options = [{"id": c.id, "label": c.title, "action": {"type": "resume_acts", "case": c.id}}
+                   for c in candidates]
+        options.append({"id": "none", "label": "None of these", "action": {"type": "none"}})
+        what = ", ".join(a.act.replace("_", " ") for a in selection.held_acts)
+        cards.append(Interaction.objects.create(
+            conversation=conversation, turn=turn, owner_id=actor.user_id, kind=Interaction.Kind.SELECTION,
+            blocking=False, prompt=f"Which {noun(registry, selection.case_kind)} do you mean ({what})?",
+            options=options,
+            held_acts=[a.to_json() for a in selection.held_acts], candidates=[c.id for c in candidates]))
+    return cards
+
+
+def cards_supersede_open(case: Case) -> None:
+    """I5: a new blocking card on a case supersedes the open one, which can never be answered again."""
+    for old in Interaction.objects.filter(case=case, blocking=True, status=Interaction.Status.PENDING):
+        if Interaction.objects.filter(pk=old.pk, status=Interaction.Status.PENDING).update(
+                status=Interaction.Status.SUPERSEDED, resolved_at=timezone.now()):
+            journal_settle_unexecuted(entries=old.commands.all(), status=JStatus.STALE)
+            transaction.on_commit(lambda pk=old.pk: card_publish_resolved(pk))
+
+
+def card_publish_resolved(interaction_id: str) -> None:
+    """Announce a card's new status as the database has it (never a stale in-memory copy)."""
+    card = Interaction.objects.get(pk=interaction_id)
+    stream.publish(card.conversation_id, "interaction.resolved", {"interaction": interaction_json(card)})
+
+
+def cards_stale(changed_cases: set[str]) -> list[Interaction]:
+    """Pending cards bound to a revision that is no longer live can never run: mark them stale."""
+    staled = []
+    for card in Interaction.objects.filter(case_id__in=changed_cases, status=Interaction.Status.PENDING,
+                                           kind=Interaction.Kind.CONFIRMATION).select_related("case"):
+        if card.case_revision != card.case.revision:
+            if Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+                journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+                staled.append(card)
+    return staled
+
+
+def cards_withdraw_unreachable(trace: dict[str, Any], cards: list[Interaction]) -> list[Interaction]:
+    """A card this turn drew for the state after its direct edits is withdrawn (stale) when one of
+    those edits did not commit: its bound revision may since be reached by another writer's change,
+    never by the state the card describes."""
+    direct = CommandJournalEntry.objects.filter(pk__in=trace.get("command_ids", []), interaction__isnull=True)
+    failed = {row.case_id for row in direct if row.status != JStatus.COMMITTED}
+    withdrawn = []
+    for card in cards:
+        if card.kind != Interaction.Kind.CONFIRMATION or card.status != Interaction.Status.PENDING:
+            continue
+        live = Case.objects.filter(pk=card.case_id).values_list("revision", flat=True).first()
+        if card.case_id in failed or live != card.case_revision:
+            if Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+                journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+                withdrawn.append(card)
+    return withdrawn
+
+
+class ClickNotStarted(Exception):
+    def __init__(self, outcome: TurnOutcome | None = None):
+        self.outcome = outcome
+
+
+def card_claim(interaction: Interaction, option: str, user, client_response_id: str | None
+                ) -> Turn | TurnOutcome | None:
+    """Claim the card and open the click's turn in one transaction (SPEC §17): a crash or a refusal between
+    the two can never leave a card ``resolving`` with no turn to finish it. None: another click won."""
+    try:
+        with transaction.atomic():
+            # the one conditional update that decides who answers (concurrency by the database)
+            if not Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
+                    status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user):
+                return None
+            crash_point("after_card_claimed")
+            # only the winner gets here, so counting earlier attempts is race-free: a click whose turn was
+            # interrupted (and the card reopened by recovery) must not meet that turn's id again
+            attempt = Turn.objects.filter(interaction=interaction).count() + 1
+            turn = turn_open(interaction.conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction,
+                              option=option,
+                              client_message_id=client_response_id or f"click:{interaction.id}:{option}:{attempt}")
+            if isinstance(turn, TurnOutcome):
+                raise ClickNotStarted(turn)
+            Interaction.objects.filter(pk=interaction.pk).update(result_turn=turn)
+            return turn
+    except ClickNotStarted as not_started:  # rolled back: the card is answerable as it was
+        return not_started.outcome
+
+
+def card_finish(interaction: Interaction, status: str) -> None:
+    Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING).update(
+        status=status, resolved_at=timezone.now())
+
+
+def cards_settle_orphaned() -> list[str]:
+    """Cards left ``resolving`` with no running turn to finish them (written before the claim and the click's
+    turn shared one transaction): settled from the journal when the click ran a command, else answerable again."""
+    settled = []
+    for card in Interaction.objects.filter(status=Interaction.Status.RESOLVING).exclude(
+            result_turn__status=Turn.Status.RUNNING):
+        if Turn.objects.filter(interaction=card, status=Turn.Status.RUNNING).exists():
+            continue
+        ran = card.commands.filter(status=JStatus.COMMITTED).exists()
+        if ran:
+            card_finish(card, Interaction.Status.RESOLVED)
+        else:
+            Interaction.objects.filter(pk=card.pk, status=Interaction.Status.RESOLVING).update(
+                status=Interaction.Status.PENDING, chosen_option="", answered_by=None, result_turn=None)
+        settled.append(card.id)
+    return settled

@@ -1,0 +1,192 @@
+"""A message turn, steps A to Q (SPEC §23), and the queue of messages sent while another turn runs."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from conversations.core.context import RoundRecord
+from conversations.core.reducer import (
+    Reduction,
+    TurnFacts,
+    reduce_turn,
+)
+from conversations.providers.base import ProviderFailure
+from conversations.providers.registry import build_provider
+from turnframe_web.errors import AppError, Invalid, NotFound
+
+from .. import stream
+from ..models import Case, CommandJournalEntry, Conversation, ReadRound, Turn, snapshot
+from ..readloop import ActorReadContext, LoopSettings, acquire_plan
+from ..selectors import round_json
+from .chaos import SimulatedCrash
+from .context import (
+    TurnOutcome,
+    actor_of,
+    last_edit,
+    load_cases,
+    model_request,
+    offered_registry,
+    set_phase,
+    today_for,
+    turn_open,
+)
+from .delivery import turn_fail_closed, turn_finish_without_plan
+from .execution import reduction_apply
+from .recovery import turn_recover_or_fail
+
+log = logging.getLogger(__name__)
+Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
+
+
+def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
+    # A: accept; a repeated client id returns the recorded turn and nothing re-runs
+    conversation = Conversation.objects.filter(pk=conversation_id, owner=user).first()
+    if conversation is None:
+        raise NotFound("No such conversation.")
+    if client_message_id:
+        existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
+        if existing is not None:
+            return TurnOutcome(existing, True)
+    # B: validate the shape
+    text = (text or "").strip()
+    if not text:
+        raise Invalid("The message is empty.", errors=[{"loc": ["text"], "msg": "must not be empty"}])
+    limit = settings.TURNFRAME["MAX_MESSAGE_CHARS"]
+    if len(text) > limit:
+        raise AppError(f"The message is longer than {limit} characters.", code="message_too_long", status=413)
+    client_message_id = client_message_id or f"auto:{time.time_ns()}"
+    # messages already waiting go first: a new one joins the queue behind them (arrival order)
+    waiting = Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).exists()
+    turn = None if waiting else turn_open(conversation, kind=Turn.Kind.MESSAGE, text=text,
+                                           client_message_id=client_message_id, queue=True)
+    if turn is None:
+        turn = turn_queue(conversation, text=text, client_message_id=client_message_id)
+    if isinstance(turn, TurnOutcome):
+        return turn
+    if turn.status == Turn.Status.QUEUED:
+        stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
+        turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
+        turn.refresh_from_db()
+        return TurnOutcome(turn, False)
+    message_turn_run_started(turn, conversation, user)
+    turns_run_queued(conversation)
+    turn.refresh_from_db()
+    return TurnOutcome(turn, False)
+
+
+def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
+    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": turn.text})
+    try:
+        message_turn_run(turn, conversation, user)
+    except SimulatedCrash:
+        raise
+    except Exception:
+        log.exception("turn %s failed unexpectedly", turn.id)
+        turn_recover_or_fail(turn)
+
+
+def turn_queue(conversation: Conversation, *, text: str, client_message_id: str) -> Turn | TurnOutcome:
+    """Keep a message sent while another turn runs (SPEC §23 A): in the database, bounded per conversation."""
+    limit = settings.TURNFRAME.get("MAX_QUEUED_MESSAGES", 20)
+    if Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).count() >= limit:
+        raise AppError(f"{limit} messages of this conversation are already waiting; send this one when they are "
+                       "done.", code="queue_full", status=429)
+    try:
+        with transaction.atomic():
+            return Turn.objects.create(conversation=conversation, kind=Turn.Kind.MESSAGE, text=text,
+                                       client_message_id=client_message_id, mode=conversation.mode,
+                                       status=Turn.Status.QUEUED, active_case_before="")
+    except IntegrityError:  # the same client id again: the turn it names is the answer
+        return TurnOutcome(Turn.objects.get(conversation=conversation, client_message_id=client_message_id), True)
+
+
+def turns_run_queued(conversation: Conversation) -> list[str]:
+    """Run the conversation's queued messages, oldest first, each its own turn, while no other turn runs.
+    Promotion is one conditional update the database allows only when nothing else of the conversation runs
+    (the partial unique index), so two threads draining the same queue never run two turns at once."""
+    ran = []
+    while True:
+        nxt = Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).order_by("created_at", "pk").first()
+        if nxt is None:
+            return ran
+        try:
+            with transaction.atomic():
+                promoted = Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).update(
+                    status=Turn.Status.RUNNING, active_case_before=Conversation.objects.filter(
+                        pk=conversation.pk).values_list("active_case_id", flat=True).first() or "")
+        except IntegrityError:
+            return ran  # a turn is running: it runs the queue when it is done
+        if promoted:
+            conversation.refresh_from_db()
+            nxt.refresh_from_db()
+            message_turn_run_started(nxt, conversation, conversation.owner)
+            ran.append(nxt.id)
+
+
+def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
+    actor = actor_of(user)
+    today = today_for(actor)
+    mode = conversation.mode
+    registry = offered_registry(mode)
+    set_phase(turn, Phase.UNDERSTANDING)
+    # D: load the actor's relevant cases;  E: project them (pure)
+    cases = load_cases(actor, registry, conversation.active_case_id)
+    # F: the model context
+    base = model_request(turn, conversation, actor, today, mode, registry, cases)
+    # G-H: the read-only loop and one plan (retry once, then the fallback, before any commit)
+    providers = [build_provider(settings.TURNFRAME["PROVIDER"], role="primary")]
+    if settings.TURNFRAME["FALLBACK_PROVIDER"]:
+        providers.append(build_provider(settings.TURNFRAME["FALLBACK_PROVIDER"], role="fallback"))
+    limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
+    ctx = ActorReadContext(actor, today, registry)
+    rounds: list[dict[str, Any]] = []
+
+    def on_round(record: RoundRecord, provider: str) -> None:
+        number = len(rounds) + 1
+        row = ReadRound.objects.create(turn=turn, round=number, provider=provider, status=record.status,
+                                       requests=record.requests, results=record.results, error=record.error or "")
+        rounds.append({"round": number, "provider": provider, "status": record.status})
+        stream.publish(conversation.id, "read_round", {"turn": turn.id, **round_json(row)})
+
+    try:
+        loop = acquire_plan(providers=providers, base=base, tools=dict(registry.read_tools), registry=registry,
+                            ctx=ctx, limits=limits, on_round=on_round)
+    except ProviderFailure as failure:
+        turn_fail_closed(turn, conversation, "provider_unavailable", {"provider_failure": failure.kind})
+        return
+    if loop.validated is None:
+        turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
+                             {"raw": loop.raw, "detail": loop.detail})
+        return
+    # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
+    referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
+    cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk__in=referenced, owner=user)})
+    plan = loop.validated.plan
+    edit = last_edit(conversation) if plan.undo is not None else None
+    if edit and edit["case"] not in cases:
+        cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk=edit["case"], owner=user)})
+    facts = TurnFacts(message=turn.text, mode=mode, actor=actor, today=today, registry=registry, cases=cases,
+                      active_case=conversation.active_case_id,
+                      earlier_message=(conversation.pending or {}).get("message"), last_edit=edit)
+    reduction = reduce_turn(loop.validated, facts)
+    trace = {"rounds": rounds, "plan_raw": loop.raw, "plan": plan.model_dump(mode="json")}
+    pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
+    pending = pending or unfound_target_question(turn, reduction)
+    reduction_apply(turn, conversation, actor, today, registry, reduction, trace,
+                     answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+
+
+def unfound_target_question(turn: Turn, reduction: Reduction) -> dict[str, Any] | None:
+    """One act refused because the case it named does not resolve: the refusal is a question the next
+    message may answer ("put it on my Berlin one"), kept like any pending question (server state)."""
+    unfound = [a for a in reduction.acts if a.code == "target_not_found"]
+    if len(unfound) != 1 or len(reduction.acts) != 1:
+        return None
+    notice = next((n.text for n in reduction.notices if n.code == "target_not_found"), "Which case do you mean?")
+    return {"question": notice, "act": unfound[0].act, "args": dict(unfound[0].args or {}), "missing": ["case"],
+            "message": turn.text}
