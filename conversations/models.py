@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from registries import CaseSnapshot
+from registries import Mode as ModeKind
 
 from .ids import new_id
 
@@ -22,11 +23,8 @@ def _id_field(prefix: str):
     return models.CharField(primary_key=True, max_length=32, default=partial(new_id, prefix), editable=False)
 
 
-class Mode(models.TextChoices):
-    DETERMINISTIC = "deterministic"
-    READ_AGENTIC = "read_agentic"
-    CONTROLLED_AGENTIC = "controlled_agentic"
-    SANDBOXED_AUTONOMOUS = "sandboxed_autonomous"
+# the orchestration modes are ``registries.Mode`` (with their capabilities); these are their database choices
+Mode = models.TextChoices("Mode", [(m.name, m.value) for m in ModeKind])
 
 
 class Case(models.Model):

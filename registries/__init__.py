@@ -17,6 +17,7 @@ from .definitions import (
     CommandResult,
     DemoCase,
     DomainEventDraft,
+    Mode,
     OutboxDraft,
     PolicyDecision,
     PolicyKind,
@@ -37,7 +38,7 @@ from .registry import (
 
 __all__ = [
     "READ_ONLY", "ActDefinition", "ActMutability", "Actor", "CaseKindDefinition", "CaseSnapshot",
-    "CommandContext", "CommandRefused", "CommandResult", "DemoCase", "DomainEventDraft", "OutboxDraft",
+    "CommandContext", "CommandRefused", "CommandResult", "DemoCase", "DomainEventDraft", "Mode", "OutboxDraft",
     "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers", "money_phrases", "number_words", "quantity_products", "word_number",
     "get_interpreter", "get_registry", "register_act", "register_case_kind", "register_demo_cases", "register_interpreter",
     "register_read_tool",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.checks import Error, register
 
-from .definitions import READ_ONLY, ActMutability
+from .definitions import READ_ONLY, ActMutability, Mode
 from .registry import get_registry
 
 
@@ -36,9 +36,9 @@ def check_registry(app_configs=None, **kwargs):
             if quoted not in act.args_schema.model_fields:
                 errors.append(Error(f"act {act.name!r} quotes unknown field {quoted!r}", id="registries.E006"))
     mode = settings.TURNFRAME["MODE"]
-    if mode not in ("deterministic", "read_agentic", "controlled_agentic", "sandboxed_autonomous"):
+    if mode not in Mode.__members__.values():
         errors.append(Error(f"TURNFRAME_MODE={mode!r} is not a known orchestration mode", id="registries.E007"))
-    if mode == "sandboxed_autonomous":
+    if mode == Mode.SANDBOXED_AUTONOMOUS:
         unsafe = [a.name for a in registry.acts.values()
                   if not (a.sandboxed and a.mutability == ActMutability.REVERSIBLE)]
         if unsafe:

@@ -27,6 +27,37 @@ READ_ONLY = "read_only"
 """The only mutability a read tool may declare (SPEC §21.1)."""
 
 
+class Mode(enum.StrEnum):
+    """The orchestration modes of SPEC §3, each with what it lets a turn do."""
+
+    DETERMINISTIC = "deterministic"
+    READ_AGENTIC = "read_agentic"
+    CONTROLLED_AGENTIC = "controlled_agentic"
+    SANDBOXED_AUTONOMOUS = "sandboxed_autonomous"
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """``reads`` (the read loop), ``acts`` (proposing acts), ``autonomous`` (no confirmation for sandboxed acts)."""
+        return {
+            Mode.DETERMINISTIC: frozenset({"acts"}),
+            Mode.READ_AGENTIC: frozenset({"reads"}),
+            Mode.CONTROLLED_AGENTIC: frozenset({"reads", "acts"}),
+            Mode.SANDBOXED_AUTONOMOUS: frozenset({"reads", "acts", "autonomous"}),
+        }[self]
+
+    @property
+    def reads(self) -> bool:
+        return "reads" in self.capabilities
+
+    @property
+    def acts(self) -> bool:
+        return "acts" in self.capabilities
+
+    def narrows(self, deployment: str) -> bool:
+        """A conversation may narrow the deployment's mode, never widen it."""
+        return deployment in Mode.__members__.values() and self.capabilities <= Mode(deployment).capabilities
+
+
 class PolicyKind(enum.StrEnum):
     ALLOW = "allow"
     CONFIRM = "confirm"

@@ -29,6 +29,7 @@ from registries.definitions import (
     CaseSnapshot,
     CommandContext,
     CommandRefused,
+    Mode,
     PolicyKind,
     Registry,
 )
@@ -38,6 +39,7 @@ from .plan import CaseRef, UserTurnPlan
 
 
 class Outcome:
+    UNDECIDED = ""  # not decided yet (while the reducer runs; never an act's final outcome)
     EXECUTED = "executed"
     AWAITING_CONFIRMATION = "awaiting_confirmation"
     AWAITING_SELECTION = "awaiting_selection"
@@ -51,7 +53,7 @@ class Outcome:
     STALE = "stale"
 
 
-ALL_OUTCOMES = frozenset(v for k, v in vars(Outcome).items() if k.isupper())
+ALL_OUTCOMES = frozenset(v for k, v in vars(Outcome).items() if k.isupper() and v)
 NEW_CASE = "new:"  # prefix of a case created by an earlier act of the same plan
 
 
@@ -244,7 +246,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
     retractions and holds before policy, policy before confirmation)."""
     out = Reduction()
     plan = validated.plan
-    if facts.mode == "read_agentic" and validated.acts:
+    if not Mode(facts.mode).acts and validated.acts:
         for a in validated.acts:
             out.acts.append(ActResult(a.id, a.act, Outcome.REFUSED, "acts_not_allowed_in_mode", args=a.args,
                                       evidence=a.evidence))
@@ -255,7 +257,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
     inverse = _undo_act(plan, facts, out)
     if inverse is not None:
         validated = ValidatedPlan(plan, (*validated.acts, inverse))
-    results = {a.id: ActResult(a.id, a.act, "", args=a.args, evidence=a.evidence) for a in validated.acts}
+    results = {a.id: ActResult(a.id, a.act, Outcome.UNDECIDED, args=a.args, evidence=a.evidence) for a in validated.acts}
     acts = {a.id: a for a in validated.acts}
 
     # stage 2: evidence, against the user's message only (and the earlier message a pending question
@@ -265,7 +267,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         if code:
             _refuse(out, results[a.id], code, facts)
     for r in plan.retractions:
-        if not _occurs(r.evidence, facts.message) and not results[r.act].outcome:
+        if not _occurs(r.evidence, facts.message) and results[r.act].outcome == Outcome.UNDECIDED:
             _refuse(out, results[r.act], "evidence_not_found", facts)  # fail closed: neither run nor guess
 
     # stage 3: targets
@@ -276,10 +278,10 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         res = results[a.id]
         if definition.creates_case:
             res.case, res.target = f"{NEW_CASE}{a.id}", "new"
-            if not res.outcome:
+            if res.outcome == Outcome.UNDECIDED:
                 new_cases[definition.case_kind] = a.id
             continue
-        if res.outcome:
+        if res.outcome != Outcome.UNDECIDED:
             continue
         if a.ref is None or a.ref.active:
             if definition.case_kind in new_cases:
@@ -304,7 +306,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
             out.notices.append(Notice("retracted", _retraction_text(res, r.evidence, facts), act=res.act))
     for con in plan.constraints:
         covered = [a for a in validated.acts
-                   if ("*" in con.acts or a.act in con.acts) and results[a.id].outcome in ("",)]
+                   if ("*" in con.acts or a.act in con.acts) and results[a.id].outcome == Outcome.UNDECIDED]
         for a in covered:
             results[a.id].outcome, results[a.id].code = Outcome.HELD, "held_by_constraint"
         if covered:
@@ -312,7 +314,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
             out.notices.append(Notice("held_by_constraint",
                                       f"Held as you asked (“{con.evidence.strip()}”): {names}."))
     for key, (kind, candidates, ids) in ambiguous.items():
-        waiting = [i for i in ids if not results[i].outcome]
+        waiting = [i for i in ids if results[i].outcome == Outcome.UNDECIDED]
         if not waiting:
             continue
         for i in waiting:
@@ -322,7 +324,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         out.notices.append(Notice("selection_needed", f"Which {noun} do you mean? Choose one on the card."))
 
     # stages 3b (lines), 5 and 6 for everything still undecided
-    ready = [acts[a.id] for a in validated.acts if not results[a.id].outcome]
+    ready = [acts[a.id] for a in validated.acts if results[a.id].outcome == Outcome.UNDECIDED]
     _decide(out, ready, results, facts)
     out.acts = [results[a.id] for a in validated.acts]
     return out
@@ -331,13 +333,13 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
 def reduce_selected(held: Sequence[ValidatedAct], case_id: str, facts: TurnFacts) -> Reduction:
     """Resume acts that waited on a selection card, now on the chosen case (SPEC §17)."""
     out = Reduction()
-    results = {a.id: ActResult(a.id, a.act, "", case=case_id, args=a.args, evidence=a.evidence, target="selection")
+    results = {a.id: ActResult(a.id, a.act, Outcome.UNDECIDED, case=case_id, args=a.args, evidence=a.evidence, target="selection")
                for a in held}
     for a in held:
         snapshot = facts.cases.get(case_id)
         if snapshot is None or snapshot.kind != facts.registry.acts[a.act].case_kind:
             _refuse(out, results[a.id], "target_not_found", facts)
-    _decide(out, [a for a in held if not results[a.id].outcome], results, facts)
+    _decide(out, [a for a in held if results[a.id].outcome == Outcome.UNDECIDED], results, facts)
     out.acts = [results[a.id] for a in held]
     return out
 

@@ -6,14 +6,14 @@ leftovers in ``recovery`` and ``startup``. Cards live in ``interactions``, the e
 
 from .chaos import CRASH_POINTS, SimulatedCrash
 from .clicks import interaction_respond
-from .context import MODE_CAPS, TurnOutcome, actor_of, mode_allowed, offered_registry, today_for
+from .context import TurnOutcome, actor_of, mode_allowed, offered_registry, today_for
 from .interactions import cards_settle_orphaned
 from .messages import turn_submit_message, turns_run_queued
 from .recovery import turn_recover
 from .startup import turns_recover_all
 
 __all__ = [
-    "CRASH_POINTS", "MODE_CAPS", "SimulatedCrash", "TurnOutcome", "actor_of", "cards_settle_orphaned",
+    "CRASH_POINTS", "SimulatedCrash", "TurnOutcome", "actor_of", "cards_settle_orphaned",
     "interaction_respond", "mode_allowed", "offered_registry", "today_for", "turn_recover", "turn_submit_message",
     "turns_recover_all", "turns_run_queued",
 ]

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
-from registries import Actor, Registry, get_registry
+from registries import Actor, Mode, Registry, get_registry
 from registries.models import EntryStatus
 from registries.services import entry_statuses
 from turnframe_web.errors import Conflict
@@ -25,8 +25,6 @@ log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-MODE_CAPS = {"deterministic": {"acts"}, "read_agentic": {"reads"}, "controlled_agentic": {"reads", "acts"},
-             "sandboxed_autonomous": {"reads", "acts", "autonomous"}}
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,7 @@ class TurnOutcome:
 
 def mode_allowed(requested: str, deployment: str) -> bool:
     """A conversation may narrow the deployment's mode, never widen it (SPEC §3)."""
-    return requested in MODE_CAPS and MODE_CAPS[requested] <= MODE_CAPS.get(deployment, set())
+    return requested in Mode.__members__.values() and Mode(requested).narrows(deployment)
 
 
 def actor_of(user) -> Actor:
@@ -59,7 +57,7 @@ def offered_registry(mode: str) -> Registry:
     active = {name for name, status in statuses.items() if status == EntryStatus.ACTIVE}
     unmirrored = {n for n in (*registry.read_tools, *registry.acts) if n not in statuses}
     usable = active | unmirrored
-    tools = {n: t for n, t in registry.read_tools.items() if n in usable and "reads" in MODE_CAPS[mode]}
+    tools = {n: t for n, t in registry.read_tools.items() if n in usable and Mode(mode).reads}
     acts = {n: a for n, a in registry.acts.items() if n in usable}
     return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
 
@@ -88,9 +86,9 @@ def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: s
                                      revision=case.revision, summary=kind.summarize(case) if kind else case.title,
                                      view=kind.project(case) if kind else {}))
     tools = [OfferedTool(t.name, t.description, json_schema(t.args_schema))
-             for t in registry.read_tools.values()] if "reads" in MODE_CAPS[mode] else []
+             for t in registry.read_tools.values()] if Mode(mode).reads else []
     acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), json_schema(a.args_schema),
-                       a.creates_case) for a in registry.acts.values()] if "acts" in MODE_CAPS[mode] else []
+                       a.creates_case) for a in registry.acts.values()] if Mode(mode).acts else []
     excerpt = []
     for previous in Turn.objects.filter(conversation=conversation, kind=Turn.Kind.MESSAGE).exclude(pk=turn.pk
                                                                                                   ).order_by("-created_at")[:3]:
