@@ -26,7 +26,7 @@ def command_json(row: CommandJournalEntry) -> dict[str, Any]:
     origin = {"kind": row.origin_kind, **{k: v for k, v in (row.origin or {}).items() if k != "kind"}}
     return {"id": row.id, "idempotency_key": row.idempotency_key, "act": row.act, "case": row.case_id,
             "status": row.status, "origin": origin, "expected_revision": row.expected_revision, "turn": row.turn_id,
-            "interaction": row.interaction_id, "args": {k: v for k, v in row.args.items() if k != "line_id"},
+            "interaction": row.interaction_id, "args": public_args(row.args),
             "code": (row.result or {}).get("code"), "created_at": row.created_at.isoformat()}
 
 
@@ -103,10 +103,16 @@ def round_json(row: ReadRound) -> dict[str, Any]:
 
 
 def interaction_json(i: Interaction) -> dict[str, Any]:
-    commands = [{"id": c.id, "act": c.act, "args": {k: v for k, v in c.args.items() if k != "line_id"},
+    commands = [{"id": c.id, "act": c.act, "args": public_args(c.args),
                  "status": c.status} for c in sorted(i.commands.all(), key=lambda c: c.sequence)]
     return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
             "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"]} for o in i.options],
             "commands": commands, "candidates": i.candidates, "chosen_option": i.chosen_option or None,
             "conversation": i.conversation_id, "turn": i.turn_id,
             "created_at": i.created_at.isoformat() if i.created_at else None}
+
+
+def public_args(args: dict[str, Any]) -> dict[str, Any]:
+    """A command's arguments as the user gave them: the item id the engine resolved (``<item>_id`` beside
+    ``<item>``) is the server's, not shown."""
+    return {k: v for k, v in args.items() if not (k.endswith("_id") and k.removesuffix("_id") in args)}

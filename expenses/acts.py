@@ -371,11 +371,11 @@ ACTS: tuple[ActDefinition, ...] = (
          "Change the date, merchant, category or amount of one line of a draft claim. The line is its "
          "1-based position as shown in the claim ('the second line' is 2).",
          UpdateLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, update_line,
-         ("updated", "changed"), quoted_fields=("amount",), invert=invert_line_updated),
+         ("updated", "changed"), quoted_fields=("amount",), invert=invert_line_updated, item_arg="line"),
     _act("remove_line",
          "Remove one line (its 1-based position) from a draft claim. The user confirms it on a card.",
          RemoveLineArgs, ActMutability.CONSEQUENTIAL, policies.draft_only_policy, remove_line,
-         ("removed", "deleted"), invert=invert_line_removed),
+         ("removed", "deleted"), invert=invert_line_removed, item_arg="line"),
     _act("submit_claim",
          "Submit a draft claim for approval; the approver system is notified. The user confirms it on a card.",
          SubmitClaimArgs, ActMutability.CONSEQUENTIAL, policies.submit_claim_policy, submit_claim,

@@ -175,7 +175,9 @@ class CaseKindDefinition:
     # a one-line summary of the case for the model context and card labels
     summarize: Callable[[CaseSnapshot], str]
     # resolve a plan's line reference (1-based ordinal) to a stable line id; None = no such line
-    resolve_line: Callable[[CaseSnapshot, int], str | None] | None = None
+    resolve_item: Callable[[CaseSnapshot, int], str | None] | None = None
+    # what one item of a case is called in the engine's copy ("line": "… has no such line")
+    item_noun: str = "item"
     # what the user can do next, as a short sentence (I21)
     next_steps: Callable[[CaseSnapshot], str] | None = None
     # the domain's words for the engine's server copy: what one case is called ("claim"), how to
@@ -232,6 +234,10 @@ class ActDefinition:
     # or None when the effect cannot be reversed by an act; the inverse goes through policy and
     # confirmation like any act (a consequential inverse gets a card)
     invert: Callable[[CaseSnapshot, Mapping[str, Any]], tuple[str, dict[str, Any]] | None] | None = None
+    # the argument that names an item of the case by its 1-based position (an expense claim's "line"): the
+    # reducer resolves it with the case kind's ``resolve_item`` on the state the command will find, and the
+    # handler gets the stable id as ``<item_arg>_id``, so a recovered command never lands on another item
+    item_arg: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

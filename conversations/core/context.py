@@ -67,7 +67,7 @@ class ModelRequest:
     # {"question", "act", "case", "args", "missing", "options", "message": the user's text it was about}
     pending: dict[str, Any] | None = None
     # what the previous turns of this conversation committed, newest last:
-    # [{"act", "case", "event", "line_id", "data"}]: what "that one", "make that 18" refer to
+    # [{"act", "case", "event", "data"}] (the event's data names its item, e.g. "line_id"): what "that one", "make that 18" refer to
     recent: list[dict[str, Any]] = field(default_factory=list)
     # the conversation's cards still waiting for a click: [{"id", "kind", "case"}] (typed text never answers one)
     open_cards: list[dict[str, Any]] = field(default_factory=list)

@@ -232,7 +232,8 @@ def _validate_args(definition: ActDefinition, args: Mapping[str, Any]) -> tuple[
 
 
 def args_model(definition: ActDefinition, args: Mapping[str, Any]) -> BaseModel:
-    return definition.args_schema.model_validate({k: v for k, v in args.items() if k != "line_id"})
+    resolved = f"{definition.item_arg}_id" if definition.item_arg else None
+    return definition.args_schema.model_validate({k: v for k, v in args.items() if k != resolved})
 
 
 # --------------------------------------------------------------------------- stages 2-7
@@ -358,17 +359,18 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
         on_new_case = bool(res.case and res.case.startswith(NEW_CASE) and not definition.creates_case)
         if on_new_case:
             creator = results.get(res.case.removeprefix(NEW_CASE))
-            if creator is None or creator.outcome != Outcome.EXECUTED or "line" in a.args:
+            if creator is None or creator.outcome != Outcome.EXECUTED or (definition.item_arg in a.args):
                 _refuse(out, res, "case_not_created_yet", facts)
                 continue
         case = _snapshot(res.case, facts, provisional, creations, ctx)
-        if "line" in a.args:
+        if definition.item_arg and definition.item_arg in a.args:
             kind = facts.registry.case_kinds.get(definition.case_kind)
-            line_id = kind.resolve_line(case, int(a.args["line"])) if (kind and kind.resolve_line and case) else None
-            if line_id is None:
-                _refuse(out, res, "line_not_found", facts, case)
+            item_id = kind.resolve_item(case, int(a.args[definition.item_arg])) if (
+                kind and kind.resolve_item and case) else None
+            if item_id is None:  # the kind's own code ("line_not_found"), so clients keep reading it
+                _refuse(out, res, f"{kind.item_noun if kind else 'item'}_not_found", facts, case)
                 continue
-            res.args = {**a.args, "line_id": line_id}
+            res.args = {**a.args, f"{definition.item_arg}_id": item_id}
         res.args = definition.complete_args(res.args, ctx)
         decision = definition.policy(case, args_model(definition, res.args))
         if decision.kind == PolicyKind.DENY:
@@ -479,7 +481,7 @@ def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: C
     definition = facts.registry.acts.get(res.act)
     kind = facts.registry.case_kinds.get(definition.case_kind) if definition else None
     noun = kind.noun if kind else "case"
-    text = notice_text(code, res.act, case, noun=noun)
+    text = notice_text(code, res.act, case, noun=noun, item=kind.item_noun if kind else "item")
     if code == "target_not_found" and reference is not None and (reference.match or reference.id):
         # the user named a case: say which, and that nothing happened to any other (I8)
         named = f"called “{reference.match}”" if reference.match else f"with the id {reference.id}"
@@ -505,7 +507,7 @@ _NOTICE_COPY = {
     "evidence_not_found": "I did not {act}: I could not find that request in your message.",
     "argument_not_in_evidence": "I did not {act}: a value I read is not in what you wrote.",
     "target_not_found": "I did not {act}: I could not find the {noun} you mean.",
-    "line_not_found": "I did not {act}: {case} has no such line.",
+    "item_not_found": "I did not {act}: {case} has no such {item}.",
     "case_locked": "I did not {act}: {case} is {status} and can no longer be changed.",
     "case_not_created_yet": "I did not {act}: open the {noun} first, then ask again.",
     "nothing_to_undo": "There is nothing in this conversation I can undo.",
@@ -515,9 +517,11 @@ _NOTICE_COPY = {
 }
 
 
-def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None, *, noun: str = "case") -> str:
-    template = _NOTICE_COPY.get(code, "I did not {act} ({code}).")
-    return template.format(act=(act or "act").replace("_", " "), code=code, noun=noun,
+def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None, *, noun: str = "case",
+                item: str = "item") -> str:
+    template = _NOTICE_COPY.get(code) or (_NOTICE_COPY["item_not_found"] if code == f"{item}_not_found" else
+                                          "I did not {act} ({code}).")
+    return template.format(act=(act or "act").replace("_", " "), code=code, noun=noun, item=item,
                            case=f"“{case.title}”" if case else f"the {noun}",
                            status=case.status if case else "closed")
 

@@ -109,8 +109,7 @@ def recent_effects(conversation: Conversation, turn: Turn) -> list[dict[str, Any
         return []
     events = DomainEvent.objects.filter(command__turn_id=last, command__status=JStatus.COMMITTED).select_related(
         "command").order_by("created_at", "sequence")
-    return [{"act": e.command.act, "case": e.case_id, "event": e.type, "line_id": e.data.get("line_id"),
-             "data": e.data} for e in events]
+    return [{"act": e.command.act, "case": e.case_id, "event": e.type, "data": e.data} for e in events]
 
 
 def last_edit(conversation: Conversation) -> dict[str, Any] | None:

@@ -253,10 +253,11 @@ def _on_previous(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
 def _last_line(ctx: Context) -> tuple[Claim, dict[str, Any]] | None:
     """The line the conversation's last turn added or changed, as it stands now on an open claim."""
     for effect in reversed(ctx.recent):
-        if effect.get("event") not in ("line_added", "line_updated") or not effect.get("line_id"):
+        line_id = (effect.get("data") or {}).get("line_id")
+        if effect.get("event") not in ("line_added", "line_updated") or not line_id:
             continue
         claim = next((c for c in ctx.claims if c.id == effect.get("case") and c.status == "draft"), None)
-        line = next((ln for ln in claim.lines if ln.get("id") == effect["line_id"]), None) if claim else None
+        line = next((ln for ln in claim.lines if ln.get("id") == line_id), None) if claim else None
         if claim is not None and line is not None:
             return claim, line
     return None
