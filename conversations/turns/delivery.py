@@ -18,7 +18,6 @@ from .. import stream
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import interaction_json, turn_json
-from .context import set_phase
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
 
@@ -53,23 +52,20 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
                           answers=answers, say=say, active_case=active, open_cards=open_cards, case_facts=facts)
     if fact_checks := reply.pop("fact_checks", None):
         trace["fact_checks"] = fact_checks  # I20: why an answer was replaced by the facts
-    set_phase(turn, Phase.COMPOSED)
-    # Q: persist the reply exactly as sent, then deliver
+    # Q: persist the reply exactly as sent (with the question it leaves open, if any), then deliver
     trace["active_case_after"] = active.id if active else None
+    if pending is not False:
+        trace["pending"] = pending
     with transaction.atomic():
         Turn.objects.filter(pk=turn.pk).update(reply=reply, trace=trace, phase=Phase.DELIVERED,
                                                status=Turn.Status.COMPLETED)
         if pending is not False:
-            trace["pending"] = pending
-            Turn.objects.filter(pk=turn.pk).update(trace=trace)
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
+    turn.reply, turn.trace, turn.phase, turn.status = reply, trace, Phase.DELIVERED, Turn.Status.COMPLETED
     for card in staled + ([resolved] if resolved else []):
         card.refresh_from_db()
         stream.publish(conversation.id, "interaction.resolved", {"interaction": interaction_json(card)})
-    turn.refresh_from_db()
-
-
     stream.publish(conversation.id, "turn.completed", {"turn": turn_json(turn)})
 
 
@@ -80,8 +76,11 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
                 and a.get("outcome") in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
     if touched:
         Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
-    conversation.refresh_from_db()
-    return conversation.active_case
+        conversation.active_case_id = touched[-1]
+    else:  # another turn may have moved it meanwhile: the database says which is active now
+        conversation.active_case_id = Conversation.objects.filter(pk=conversation.pk).values_list(
+            "active_case_id", flat=True).first()
+    return Case.objects.filter(pk=conversation.active_case_id).first() if conversation.active_case_id else None
 
 
 def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:
@@ -96,8 +95,6 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
                                            reply=reply, trace={**(turn.trace or {}), **detail,
                                                                "active_case_after": conversation.active_case_id})
     turn.refresh_from_db()
-
-
     stream.publish(conversation.id, "turn.failed", {"turn": turn_json(turn)})
 
 

@@ -35,7 +35,6 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
                      reduction: Reduction, trace: dict[str, Any], *, answers: list[dict[str, Any]], say: str | None,
                      resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
     """Steps L to Q, shared by message turns and selection clicks."""
-    set_phase(turn, Phase.REDUCED)
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
         cards = cards_persist(turn, conversation, actor, registry, reduction)

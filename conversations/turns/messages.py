@@ -31,7 +31,6 @@ from .context import (
     load_cases,
     model_request,
     offered_registry,
-    set_phase,
     today_for,
     turn_open,
 )
@@ -133,7 +132,6 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     today = today_for(actor)
     mode = conversation.mode
     registry = offered_registry(mode)
-    set_phase(turn, Phase.UNDERSTANDING)
     # D: load the actor's relevant cases;  E: project them (pure)
     cases = load_cases(actor, registry, conversation.active_case_id)
     # F: the model context
