@@ -1,6 +1,7 @@
 // The composer: a textarea that grows with its text, Enter to send (Shift+Enter for a new line), a
 // character count near the limit, and one line for errors. It knows nothing of turns: ``onSend(text)``
-// decides what sending means.
+// decides what sending means (the landing page creates a conversation, a conversation sends a turn),
+// and can be handed over with ``setOnSend``.
 
 export function createComposer({ form, input, sendButton, errorLine, counter, maxChars, onSend }) {
   function autosize() {
@@ -33,10 +34,13 @@ export function createComposer({ form, input, sendButton, errorLine, counter, ma
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    onSend(input.value);
+    onSend?.(input.value);
   });
 
   return {
+    setOnSend(fn) {
+      onSend = fn;
+    },
     autosize,
     showError,
     hideError,

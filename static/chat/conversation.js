@@ -6,13 +6,14 @@
 import { api } from "./api.js";
 import { cardNode } from "./cards.js";
 import { createCasePanel } from "./case-panel.js";
-import { checkMessage, createComposer } from "./composer.js";
+import { checkMessage } from "./composer.js";
 import { newId, truncate } from "./dom.js";
 import { openSocket } from "./socket.js";
 import { createStore, partialTurn } from "./store.js";
 import { createTranscript } from "./transcript.js";
 
-export function startConversation({ conversationId, boot, root = document }) {
+/** ``composer`` is the page's composer (chat/composer.js); from now on it sends into this conversation. */
+export function startConversation({ conversationId, boot, composer, root = document }) {
   const $ = (selector) => root.querySelector(selector);
   const store = createStore();
   const connection = $("[data-connection]");
@@ -22,16 +23,7 @@ export function startConversation({ conversationId, boot, root = document }) {
     list: $("[data-transcript]"), scroller: $("[data-scroll]"), intro: $("[data-intro]"), chatColumn: $("[data-chat]"),
     store, card,
   });
-  const composer = createComposer({
-    form: $("[data-composer]"), input: $("[data-input]"), sendButton: $("[data-send]"),
-    errorLine: $("[data-composer-error]"), counter: $("[data-count]"), maxChars: boot.maxMessageChars, onSend: send,
-  });
-  for (const chip of root.querySelectorAll("[data-suggestion]")) {
-    chip.addEventListener("click", () => {
-      composer.fill(chip.textContent);
-      composer.focus();
-    });
-  }
+  composer.setOnSend(send);
 
   // ---------------------------------------------------------------- socket events
 
@@ -168,11 +160,18 @@ export function startConversation({ conversationId, boot, root = document }) {
 
   // ---------------------------------------------------------------- the socket
 
+  let markLive;
+  const live = new Promise((resolve) => {
+    markLive = resolve;
+  });
   const socket = openSocket({
     conversationId,
     pingSeconds: boot.wsPingSeconds || 25,
     onEvent,
-    onOpen: scheduleLoad, // catch up on whatever happened while we were away
+    onOpen() {
+      markLive();
+      scheduleLoad(); // catch up on whatever happened while we were away
+    },
     onStatus: setConnection,
     onClose() {
       if (store.pending?.viaSocket) store.pending.orphaned = true; // settled by the catch-up load
@@ -272,5 +271,10 @@ export function startConversation({ conversationId, boot, root = document }) {
 
   composer.autosize();
   scheduleLoad();
-  return { store, send };
+  return {
+    store,
+    send,
+    /** Resolves once the socket is open (so a turn's live events are seen), or after ``ms`` at the latest. */
+    whenLive: (ms = 3000) => Promise.race([live, new Promise((resolve) => window.setTimeout(resolve, ms))]),
+  };
 }
