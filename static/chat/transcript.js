@@ -155,46 +155,113 @@ export function createTranscript({ list, scroller, intro, chatColumn, store, car
     return item;
   }
 
-  // Wide screens scroll the transcript pane; narrow ones scroll the document (the case panel sits
-  // under the chat), so "the bottom" is the bottom of the chat column there.
+  // Scrolling. Wide screens scroll the transcript pane; narrow ones scroll the document (the case
+  // panel sits under the chat and the composer sticks to the bottom), so "the bottom" is the bottom
+  // of the chat column there. Whether to follow new content is decided by where the reader left the
+  // view (``pinned``, kept up to date on every scroll), never measured in the middle of a render or an
+  // animation; programmatic scrolls are instant, so no half-finished smooth scroll is taken for the
+  // reader's choice. A ResizeObserver follows content that grows after it was drawn, and a change
+  // between the two layouts (a window resized from desktop to phone) restores the newest turn, or the
+  // turn the reader was looking at, instead of jumping to the top.
+  const view = { pinned: true, anchor: null, layout: null };
+
   function paneScrolls() {
     return getComputedStyle(scroller).overflowY !== "visible";
   }
 
-  function nearBottom() {
-    if (paneScrolls()) return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
-    return chatColumn.getBoundingClientRect().bottom - window.innerHeight < 160;
+  function viewportHeight() {
+    return window.visualViewport?.height ?? window.innerHeight;
   }
 
-  function keepScrolled(wasNearBottom) {
-    if (!wasNearBottom) return;
-    if (paneScrolls()) {
-      scroller.scrollTop = scroller.scrollHeight;
-    } else {
-      const bottom = chatColumn.getBoundingClientRect().bottom + window.scrollY;
-      window.scrollTo({ top: Math.max(0, bottom - window.innerHeight), behavior: "auto" });
-    }
+  function distanceFromBottom() {
+    if (paneScrolls()) return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+    return chatColumn.getBoundingClientRect().bottom - viewportHeight();
   }
+
+  function viewTop() {
+    if (paneScrolls()) return scroller.getBoundingClientRect().top;
+    return document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+  }
+
+  /** The first turn whose end is below the top of the view, and how far its top is from that top. */
+  function topTurn() {
+    const top = viewTop();
+    for (const item of list.children) {
+      const rect = item.getBoundingClientRect();
+      if (rect.bottom > top + 1) return { id: item.dataset.turn ?? null, offset: rect.top - top };
+    }
+    return null;
+  }
+
+  function layoutNow() {
+    return paneScrolls() ? "pane" : "page";
+  }
+
+  function remember() {
+    if (layoutNow() !== view.layout) return; // the layout just changed: the resize handler restores
+    view.pinned = distanceFromBottom() < 120;
+    view.anchor = view.pinned ? null : topTurn();
+  }
+
+  function scrollToNewest() {
+    if (paneScrolls()) {
+      scroller.scrollTo({ top: scroller.scrollHeight, behavior: "instant" });
+      return;
+    }
+    window.scrollBy({ top: chatColumn.getBoundingClientRect().bottom - viewportHeight(), behavior: "instant" });
+    // the composer sticks to the bottom of what is visible: the transcript must end above it
+    const composer = chatColumn.querySelector("[data-composer]");
+    const overlap = list.getBoundingClientRect().bottom + 8 - (composer?.getBoundingClientRect().top ?? Infinity);
+    if (overlap > 0) window.scrollBy({ top: overlap, behavior: "instant" });
+  }
+
+  function restore() {
+    if (view.pinned || !view.anchor?.id) {
+      scrollToNewest();
+      return;
+    }
+    const item = list.querySelector(`[data-turn="${CSS.escape(view.anchor.id)}"]`);
+    if (!item) return;
+    const delta = item.getBoundingClientRect().top - viewTop() - view.anchor.offset;
+    if (paneScrolls()) scroller.scrollBy({ top: delta, behavior: "instant" });
+    else window.scrollBy({ top: delta, behavior: "instant" });
+  }
+
+  function keepScrolled() {
+    if (view.pinned) scrollToNewest();
+  }
+
+  view.layout = layoutNow();
+  scroller.addEventListener("scroll", remember, { passive: true });
+  window.addEventListener("scroll", remember, { passive: true });
+  window.addEventListener("resize", () => {
+    const layout = layoutNow();
+    if (layout !== view.layout) {
+      view.layout = layout;
+      restore();
+    } else {
+      keepScrolled();
+    }
+  });
+  new ResizeObserver(() => keepScrolled()).observe(list);
 
   function renderAll() {
-    const first = !list.childElementCount;
-    const stick = first || nearBottom();
+    if (!list.childElementCount) view.pinned = true; // a conversation opens at its newest turn
     list.replaceChildren(...store.order.map((id) => turnNode(store.turns.get(id))));
     renderPending();
     intro.hidden = store.order.length > 0 || Boolean(store.pending);
-    keepScrolled(stick);
+    keepScrolled();
   }
 
   function renderTurn(id) {
     const turn = store.turns.get(id);
     if (!turn) return;
-    const stick = nearBottom();
     const node = turnNode(turn);
     const existing = list.querySelector(`[data-turn="${CSS.escape(id)}"]`);
     if (existing) existing.replaceWith(node);
     else list.insertBefore(node, list.querySelector("[data-pending-turn]"));
     intro.hidden = true;
-    keepScrolled(stick);
+    keepScrolled();
   }
 
   function renderPending() {
@@ -204,7 +271,8 @@ export function createTranscript({ list, scroller, intro, chatColumn, store, car
       h("div", { class: "message message-user" }, h("p", { class: "message-text", text: store.pending.text })),
       h("div", { class: "assistant" }, workingNode("Sending…"))));
     intro.hidden = true;
-    keepScrolled(true); // the user just sent it: show it
+    view.pinned = true; // the user just sent it: show it, and what answers it
+    scrollToNewest();
   }
 
   function removePending() {
@@ -233,5 +301,5 @@ export function createTranscript({ list, scroller, intro, chatColumn, store, car
     }
   }
 
-  return { renderAll, renderTurn, renderPending, removePending, renderCards, refreshCardHints };
+  return { renderAll, renderTurn, renderPending, removePending, renderCards, refreshCardHints, scrollToNewest };
 }
