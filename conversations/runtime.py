@@ -492,8 +492,8 @@ def _persist_interactions(turn: Turn, conversation: Conversation, actor: Actor, 
                      {"id": "decline", "label": "Decline", "action": {"type": "decline"}}]))
     for selection in reduction.selections:
         candidates = list(Case.objects.filter(pk__in=selection.candidates, owner_id=actor.user_id))
-        options = [{"id": c.id, "label": c.title, "action": {"type": "resume_acts", "case": c.id}}
-                   for c in candidates]
+        options = [{"id": c.id, "label": c.title, "action": {"type": "resume_acts", "case": c.id},
+                    **_case_detail(registry, c)} for c in candidates]
         options.append({"id": "none", "label": "None of these", "action": {"type": "none"}})
         what = ", ".join(a.act.replace("_", " ") for a in selection.held_acts)
         cards.append(Interaction.objects.create(
@@ -502,6 +502,16 @@ def _persist_interactions(turn: Turn, conversation: Conversation, actor: Actor, 
             options=options,
             held_acts=[a.to_json() for a in selection.held_acts], candidates=[c.id for c in candidates]))
     return cards
+
+
+def _case_detail(registry: Registry, case: Case) -> dict[str, Any]:
+    """What a selection card shows beside a candidate's title: its status and total."""
+    kind = registry.case_kinds.get(case.kind)
+    view = kind.project(snapshot(case)) if kind else {}
+    detail = {"status": case.status}
+    if view.get("total") is not None:
+        detail |= {"total": str(view["total"]), "currency": str(view.get("currency") or "")}
+    return {"detail": detail}
 
 
 def _supersede_open_cards(case: Case) -> None:
@@ -882,7 +892,9 @@ def interaction_json(i: Interaction) -> dict[str, Any]:
     commands = [{"id": c.id, "act": c.act, "args": {k: v for k, v in c.args.items() if k != "line_id"},
                  "status": c.status} for c in sorted(i.commands.all(), key=lambda c: c.sequence)]
     return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
-            "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"]} for o in i.options],
+            "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"],
+                                             **({"detail": o["detail"]} if o.get("detail") else {})}
+                                            for o in i.options],
             "commands": commands, "candidates": i.candidates, "chosen_option": i.chosen_option or None,
             "conversation": i.conversation_id, "turn": i.turn_id,
             "created_at": i.created_at.isoformat() if i.created_at else None}

@@ -278,6 +278,27 @@ def test_a_match_on_several_titles_is_one_selection_per_reference(registry):
     assert [c.act_id for c in out.commands] == ["a2"] and out.commands[0].case == LISBON
 
 
+def test_a_selection_offers_only_the_claims_the_act_can_apply_to(registry):
+    """Issue 12 (4): a submitted claim is no candidate for a line edit its policy would refuse."""
+    rome = claim(SUBMITTED, "Rome trip", [line(1, "Trenitalia", "travel", "50.00")], status="submitted")
+    trip = claim("clm_TRIP000001", "Paris trip", [line(1, "Thalys", "travel", "99.00")])
+    out = reduce(registry, "add a taxi of 20 to the trip", plan(
+        act("a1", "add_line", "add a taxi of 20", case={"match": "trip"}, amount="20", category="taxi")),
+        berlin(), trip, rome)
+    (selection,) = out.selections
+    assert set(selection.candidates) == {BERLIN, "clm_TRIP000001"}
+
+
+def test_when_the_act_fits_no_candidate_every_candidate_stays_so_the_refusal_is_said(registry):
+    rome = claim(SUBMITTED, "Rome trip", [line(1, "Trenitalia", "travel", "50.00")], status="submitted")
+    milan = claim("clm_MILAN00001", "Milan trip", [line(1, "Italo", "travel", "40.00")], status="submitted")
+    out = reduce(registry, "add a taxi of 20 to the trip", plan(
+        act("a1", "add_line", "add a taxi of 20", case={"match": "trip"}, amount="20", category="taxi")),
+        rome, milan)
+    (selection,) = out.selections
+    assert set(selection.candidates) == {SUBMITTED, "clm_MILAN00001"}
+
+
 def test_the_active_case_resolves_an_otherwise_ambiguous_reference(registry):
     out = reduce(registry, "add a taxi of 20", plan(act("a1", "add_line", "add a taxi of 20", amount="20",
                                                         category="taxi")),

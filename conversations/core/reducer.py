@@ -282,6 +282,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
                 res.case, res.target = f"{NEW_CASE}{new_cases[definition.case_kind]}", "new"
                 continue
         target, how, candidates = _resolve(a.ref, definition, facts)
+        candidates = _applicable(a, definition, candidates, facts)
         if target:
             res.case, res.target = target, how
         elif candidates:
@@ -547,6 +548,26 @@ def _resolve(ref: CaseRef | None, definition: ActDefinition,
     if len(open_of_kind) == 1:
         return open_of_kind[0].id, "only_open", []
     return None, "", sorted(c.id for c in open_of_kind) if len(open_of_kind) > 1 else []
+
+
+def _applicable(act: ValidatedAct, definition: ActDefinition, candidates: list[str],
+                facts: TurnFacts) -> list[str]:
+    """A selection offers only the cases the act can apply to: a candidate its policy would refuse (a
+    submitted claim for a line edit) is left off. When the policy refuses every one, all stay, so the
+    refusal is said about the case the user picks rather than hidden."""
+    if len(candidates) < 2:
+        return candidates
+    kept = []
+    for case_id in candidates:
+        case = facts.cases.get(case_id)
+        try:
+            denied = case is not None and definition.policy(case, args_model(definition, act.args)).kind == \
+                PolicyKind.DENY
+        except Exception:  # noqa: BLE001 - a policy that cannot judge a candidate does not hide it
+            denied = False
+        if not denied:
+            kept.append(case_id)
+    return kept or candidates
 
 
 def _is_open(case: CaseSnapshot, facts: TurnFacts) -> bool:

@@ -37,11 +37,19 @@ export function cardTitle(interaction) {
   return interaction.kind === "selection" ? "Which claim?" : "Confirmation needed";
 }
 
+/** "draft · 302.50 EUR": what a selection card says beside a candidate's title. */
+export function optionDetail(option) {
+  const detail = option.detail ?? {};
+  const total = detail.total ? `${detail.total} ${detail.currency ?? ""}`.trim() : null;
+  return [detail.status, total].filter(Boolean).join(" · ");
+}
+
 /**
  * A card. ``onAnswer(interactionId, optionId)`` is called by its buttons; ``error`` is shown under it
- * (a refused click).
+ * (a refused click). An out-of-date card offers "Ask again" when ``onAskAgain(interaction)`` is given
+ * (the page sends the message that drew it once more, against the claim as it is now).
  */
-export function cardNode(interaction, { error, onAnswer } = {}) {
+export function cardNode(interaction, { error, onAnswer, onAskAgain } = {}) {
   const open = interaction.status === "pending";
   const title = cardTitle(interaction);
   const card = h("section", {
@@ -57,17 +65,26 @@ export function cardNode(interaction, { error, onAnswer } = {}) {
   for (const option of interaction.options ?? []) {
     const primary = interaction.kind === "confirmation" ? option.id === "confirm" : option.id !== "none";
     const chosen = interaction.chosen_option === option.id;
+    const detail = optionDetail(option);
     actions.append(h("button", {
-      type: "button", class: `button ${primary ? "button-primary" : "button-secondary"}${chosen ? " is-chosen" : ""}`,
+      type: "button",
+      class: `button ${primary ? "button-primary" : "button-secondary"}${chosen ? " is-chosen" : ""}${detail ? " has-detail" : ""}`,
       "data-option": option.id, disabled: !open, "aria-pressed": chosen ? "true" : null,
       onclick: () => onAnswer?.(interaction.id, option.id),
-    }, option.label));
+    }, h("span", { class: "option-label", text: option.label }),
+    detail ? h("span", { class: "option-detail", "data-option-detail": "", text: detail }) : null));
   }
   card.append(actions);
   const reason = error ?? cardReason(interaction);
   if (reason) {
     card.append(h("p", { class: `card-reason ${error ? "is-error" : ""}`, "data-card-reason": interaction.status,
       role: error ? "alert" : null, text: reason }));
+  }
+  if (interaction.status === "stale" && onAskAgain) {
+    card.append(h("div", { class: "card-actions" }, h("button", {
+      type: "button", class: "button button-primary", "data-ask-again": "",
+      onclick: () => onAskAgain(interaction),
+    }, "Ask again")));
   }
   return card;
 }

@@ -18,7 +18,9 @@ export function startConversation({ conversationId, boot, composer, root = docum
   const store = createStore();
   const connection = $("[data-connection]");
   const casePanel = createCasePanel($("[data-case-panel]"));
-  const card = (interaction, options = {}) => cardNode(interaction, { ...options, onAnswer: answer });
+  const card = (interaction, options = {}) => cardNode(interaction, {
+    ...options, onAnswer: answer, onAskAgain: originalText(interaction) ? askAgain : null,
+  });
   const transcript = createTranscript({
     list: $("[data-transcript]"), scroller: $("[data-scroll]"), intro: $("[data-intro]"), chatColumn: $("[data-chat]"),
     store, card,
@@ -236,6 +238,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
     if (!known || known.status !== "pending") return;
     store.interactions.set(interactionId, { ...known, status: "resolving", chosen_option: optionId });
     transcript.renderCards(interactionId);
+    composer.focus(); // the card's buttons are gone (disabled): the next useful place is the composer
     try {
       const result = await api("POST", `/api/interactions/${encodeURIComponent(interactionId)}/respond`,
         { option: optionId, client_response_id: newId("click") });
@@ -260,6 +263,23 @@ export function startConversation({ conversationId, boot, composer, root = docum
     }
     transcript.renderCards(interactionId,
       { error: store.interactions.get(interactionId)?.status === "pending" ? message : null });
+  }
+
+  /** The message that drew a card (through the clicks in between: a selection's confirmation card). */
+  function originalText(interaction) {
+    let turn = store.turnOf(interaction);
+    for (let hops = 0; turn?.kind === "click" && hops < 10; hops += 1) {
+      turn = store.turnOf(store.interactions.get(turn.interaction) ?? { id: turn.interaction });
+    }
+    return turn?.kind === "click" ? null : turn?.text || null;
+  }
+
+  /** "Ask again" on an out-of-date card: the same words, sent as a new message about the claim as it is now. */
+  function askAgain(interaction) {
+    const text = originalText(interaction);
+    if (!text) return;
+    composer.focus();
+    send(text);
   }
 
   // ---- the sidebar label of a new conversation
