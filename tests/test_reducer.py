@@ -203,6 +203,25 @@ def test_a_correction_replaces_the_arguments_and_the_superseded_value_never_runs
     assert command.args["amount"] == "120.00" and "100" not in str(command.args)
 
 
+def test_a_correction_is_acknowledged_in_plain_words(registry):
+    message = "set the second line to 100 — no, 120"
+    out = reduce(registry, message, plan(
+        act("a1", "update_line", "set the second line to 100", case={"id": BERLIN}, line=2, amount="100"),
+        corrections=[{"act": "a1", "args": {"amount": "120"}, "evidence": "no, 120"}]), berlin())
+    (said,) = [n for n in out.notices if n.code == "corrected"]
+    assert said.text == "Corrected as you said (“no, 120”): the amount is 120.00, not 100."
+
+
+def test_a_hold_is_acknowledged_as_what_will_not_happen_until_the_user_says_so(registry):
+    message = "submit the claim, but don't submit anything yet"
+    out = reduce(registry, message, plan(
+        act("a1", "submit_claim", "submit the claim", case={"id": BERLIN}),
+        constraints=[{"kind": "hold", "acts": ["submit_claim"], "evidence": "don't submit anything yet"}]), berlin())
+    (held,) = [n for n in out.notices if n.code == "held_by_constraint"]
+    assert held.text.startswith("I will not submit “Berlin trip”")
+    assert "until you say so, as you asked (“don't submit anything yet”)" in held.text
+
+
 def test_a_corrected_value_must_be_in_the_corrections_evidence(registry):
     message = "set the second line to 100 — no, 120"
     out = reduce(registry, message, plan(

@@ -88,6 +88,9 @@ export function workingNode(label) {
     h("span", { class: "working-label", text: label }));
 }
 
+// notices that say back what the user asked for (a take-back, a hold, a correction, an undo): not warnings
+const ACKNOWLEDGED = new Set(["retracted", "held_by_constraint", "corrected", "undone"]);
+
 export function blockNode(block, { interactions = new Map(), card = (i) => cardNode(i) } = {}) {
   if (block.kind === "interaction") {
     const interaction = interactions.get(block.interaction) ?? {
@@ -95,7 +98,8 @@ export function blockNode(block, { interactions = new Map(), card = (i) => cardN
     };
     return h("div", { class: "block block-interaction", "data-block-kind": "interaction" }, card(interaction));
   }
-  const label = { receipt: "Done", notice: "Notice" }[block.kind];
+  const acknowledged = block.kind === "notice" && ACKNOWLEDGED.has(block.code);
+  const label = acknowledged ? "Noted" : { receipt: "Done", notice: "Notice" }[block.kind];
   // "confirm or decline the card above" is only true while one of its cards is still open
   const waitsFor = block.kind === "ask" ? block.interactions ?? [] : [];
   const answered = waitsFor.length > 0 && waitsFor.every((id) => {
@@ -103,7 +107,7 @@ export function blockNode(block, { interactions = new Map(), card = (i) => cardN
     return known && !cardIsOpen(known);
   });
   return h("div", {
-    class: `block block-${block.kind}`, "data-block-kind": block.kind, "data-code": block.code ?? null,
+    class: `block block-${block.kind}${acknowledged ? " block-ack" : ""}`, "data-block-kind": block.kind, "data-code": block.code ?? null,
     "data-event": block.event ?? null, hidden: answered || null,
   },
   label ? h("span", { class: "block-label", text: label }) : null,
