@@ -308,6 +308,15 @@ def test_a_selection_offers_only_the_claims_the_act_can_apply_to(registry):
     assert set(selection.candidates) == {BERLIN, "clm_TRIP000001"}
 
 
+def test_when_the_act_fits_fewer_than_two_candidates_every_candidate_stays_and_none_is_picked(registry):
+    rome = claim(SUBMITTED, "Rome trip", [line(1, "Trenitalia", "travel", "50.00")], status="submitted")
+    trip = claim("clm_TRIP000001", "Paris trip", [line(1, "Thalys", "travel", "99.00")])
+    out = reduce(registry, "add a taxi of 20 to the trip", plan(
+        act("a1", "add_line", "add a taxi of 20", case={"match": "trip"}, amount="20", category="taxi")), trip, rome)
+    (selection,) = out.selections
+    assert set(selection.candidates) == {SUBMITTED, "clm_TRIP000001"} and out.commands == []
+
+
 def test_when_the_act_fits_no_candidate_every_candidate_stays_so_the_refusal_is_said(registry):
     rome = claim(SUBMITTED, "Rome trip", [line(1, "Trenitalia", "travel", "50.00")], status="submitted")
     milan = claim("clm_MILAN00001", "Milan trip", [line(1, "Italo", "travel", "40.00")], status="submitted")

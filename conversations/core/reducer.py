@@ -598,8 +598,9 @@ def _resolve(ref: CaseRef | None, definition: ActDefinition,
 def _applicable(act: ValidatedAct, definition: ActDefinition, candidates: list[str],
                 facts: TurnFacts) -> list[str]:
     """A selection offers only the cases the act can apply to: a candidate its policy would refuse (a
-    submitted claim for a line edit) is left off. When the policy refuses every one, all stay, so the
-    refusal is said about the case the user picks rather than hidden."""
+    submitted claim for a line edit) is left off, as long as at least two remain. Fewer, and all stay:
+    the user still chooses (the one that fits is never picked for them, since they may have meant the
+    other), and a refusal is said about the case they pick rather than hidden."""
     if len(candidates) < 2:
         return candidates
     kept = []
@@ -612,7 +613,7 @@ def _applicable(act: ValidatedAct, definition: ActDefinition, candidates: list[s
             denied = False
         if not denied:
             kept.append(case_id)
-    return kept or candidates
+    return kept if len(kept) > 1 else candidates
 
 
 def _is_open(case: CaseSnapshot, facts: TurnFacts) -> bool:
