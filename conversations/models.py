@@ -58,13 +58,19 @@ class Conversation(models.Model):
     # the question the last reply left open, with the user's message it was about (SPEC §7.1): handed to
     # the model with the next message, and replaced by every message turn (it expires after one turn)
     pending = models.JSONField(null=True, blank=True, default=None)
+    # the user's own name for it ("" = labelled by its first message), and when the user deleted it: a
+    # deleted conversation leaves the user's lists and pages, but its turns, journal and events stay
+    title = models.CharField(max_length=200, blank=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "hidden_at", "created_at"], name="conversation_owner_visible")]
 
     def __str__(self) -> str:
-        return self.id
+        name = f"“{self.title}” ({self.id})" if self.title else f"conversation {self.id}"
+        return f"{name}, deleted by its user" if self.hidden_at else name
 
 
 class Turn(models.Model):

@@ -116,7 +116,7 @@ def offered_registry(mode: str) -> Registry:
 
 def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
     # A: accept; a repeated client id returns the recorded turn and nothing re-runs
-    conversation = Conversation.objects.filter(pk=conversation_id, owner=user).first()
+    conversation = Conversation.objects.filter(pk=conversation_id, owner=user, hidden_at__isnull=True).first()
     if conversation is None:
         raise NotFound("No such conversation.")
     if client_message_id:

@@ -10,30 +10,22 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
-from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import render
 
 from registries import get_registry
 
-from .models import Case, Conversation, Turn
+from .models import Case, Conversation
 from .readloop import snapshot
+from .selectors import conversation_label, conversations_of
 
 SIDEBAR_SIZE = 50
-LABEL_CHARS = 60
 
 
 def _conversations_of(user) -> list[dict[str, object]]:
-    """The sidebar: newest first, each labelled by its first message."""
-    first_message = Turn.objects.filter(conversation=OuterRef("pk"), kind=Turn.Kind.MESSAGE).order_by("created_at")
-    rows = (Conversation.objects.filter(owner=user).order_by("-created_at")
-            .annotate(first_text=Subquery(first_message.values("text")[:1]))[:SIDEBAR_SIZE])
-    items = []
-    for row in rows:
-        text = " ".join((row.first_text or "").split())
-        label = text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1].rstrip() + "…"
-        items.append({"id": row.id, "label": label or "New conversation", "created_at": row.created_at})
-    return items
+    """The sidebar: newest first, each labelled by its name or its first message (deleted ones left out)."""
+    return [{"id": row.id, "label": conversation_label(row), "created_at": row.created_at}
+            for row in conversations_of(user, limit=SIDEBAR_SIZE)]
 
 
 DEMO_USERS = ("alice", "bob", "admin")
@@ -61,7 +53,7 @@ def chat_home(request):
 @login_required
 def chat_conversation(request, conversation_id: str):
     """``/c/<id>/``: another user's conversation is indistinguishable from a missing one."""
-    if not Conversation.objects.filter(pk=conversation_id, owner=request.user).exists():
+    if not Conversation.objects.filter(pk=conversation_id, owner=request.user, hidden_at__isnull=True).exists():
         raise Http404("No such conversation.")
     return _chat(request, conversation_id)
 

@@ -18,7 +18,8 @@ MODULES = {
     "case-panel.js": ["caseEmptyNode", "caseNodes", "createCasePanel"],
     "composer.js": ["checkMessage", "createComposer"],
     "conversation.js": ["startConversation"],
-    "sidebar.js": ["setUpSidebar"],
+    "sidebar.js": ["addConversation", "conversationItem", "setUpSidebar"],
+    "landing.js": ["startLanding"],
 }
 
 
