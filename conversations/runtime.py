@@ -25,6 +25,7 @@ from conversations.core.origins import CONFIRMED_INTERACTION, DIRECT_USER_ACT
 from conversations.core.reducer import (
     NEW_CASE,
     ActResult,
+    Notice,
     Outcome,
     Reduction,
     TurnFacts,
@@ -236,8 +237,11 @@ def _run_message_turn(turn: Turn, conversation: Conversation, user) -> None:
     limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
     ctx = ActorReadContext(actor, today, registry)
     rounds: list[dict[str, Any]] = []
+    switched_off: dict[str, str] = {}  # a lookup the model asked for that staff or the runtime turned off
 
     def on_round(record: RoundRecord, provider: str) -> None:
+        if record.status == "rejected":
+            switched_off.update(_switched_off(record.requests, registry))
         number = len(rounds) + 1
         row = ReadRound.objects.create(turn=turn, round=number, provider=provider, status=record.status,
                                        requests=record.requests, results=record.results, error=record.error or "")
@@ -250,9 +254,11 @@ def _run_message_turn(turn: Turn, conversation: Conversation, user) -> None:
     except ProviderFailure as failure:
         _fail_closed(turn, conversation, "provider_unavailable", {"provider_failure": failure.kind})
         return
+    explained = [Notice("read_tool_switched_off", _switched_off_text(name, status))
+                 for name, status in sorted(switched_off.items())]
     if loop.validated is None:
         _finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
-                             {"raw": loop.raw, "detail": loop.detail})
+                             {"raw": loop.raw, "detail": loop.detail}, explained=explained)
         return
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
@@ -265,11 +271,29 @@ def _run_message_turn(turn: Turn, conversation: Conversation, user) -> None:
                       active_case=conversation.active_case_id,
                       earlier_message=(conversation.pending or {}).get("message"), last_edit=last_edit)
     reduction = reduce_turn(loop.validated, facts)
+    reduction.notices[:0] = explained
     trace = {"rounds": rounds, "plan_raw": loop.raw, "plan": plan.model_dump(mode="json")}
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     pending = pending or _unfound_target_question(turn, reduction)
     _apply_reduction(turn, conversation, actor, today, registry, reduction, trace,
                      answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+
+
+def _switched_off(requests: list[dict[str, Any]], offered: Registry) -> dict[str, str]:
+    """The read tools a rejected round asked for that exist in code but are not offered because the
+    audit mirror has them disabled (by staff) or quarantined (by the runtime): name -> status."""
+    wanted = {str(r.get("tool")) for r in requests} - set(offered.read_tools)
+    known = wanted & set(get_registry().read_tools)
+    statuses = entry_statuses() if known else {}
+    return {name: statuses[name] for name in known
+            if statuses.get(name) in (EntryStatus.DISABLED, EntryStatus.QUARANTINED)}
+
+
+def _switched_off_text(name: str, status: str) -> str:
+    if status == EntryStatus.DISABLED:
+        return f"I could not use the lookup “{name}”: that lookup is switched off by an administrator."
+    return (f"I could not use the lookup “{name}”: that lookup is switched off for safety until an administrator "
+            "has checked it.")
 
 
 def _unfound_target_question(turn: Turn, reduction: Reduction) -> dict[str, Any] | None:
@@ -457,10 +481,10 @@ def _fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict
 
 
 def _finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
-                         detail: dict[str, Any]) -> None:
+                         detail: dict[str, Any], *, explained: list[Notice] = ()) -> None:
     """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
-    Turn.objects.filter(pk=turn.pk).update(
-        notices=[{"code": code, "text": NOTICE_COPY[code]}], trace={**detail, "ending": code}, phase=Phase.COMMITTED)
+    notices = [{"code": n.code, "text": n.text} for n in explained] + [{"code": code, "text": NOTICE_COPY[code]}]
+    Turn.objects.filter(pk=turn.pk).update(notices=notices, trace={**detail, "ending": code}, phase=Phase.COMMITTED)
     _compose_and_deliver(turn, conversation, registry, answers=[], say=None)
 
 
