@@ -124,7 +124,12 @@ class Turn(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.id
+        if self.kind == self.Kind.CLICK:
+            what = f"click “{self.option or '?'}”"
+        else:
+            text = " ".join((self.text or "").split())
+            what = f"“{text[:47]}…”" if len(text) > 48 else f"“{text}”"
+        return f"{what} ({self.id}, {self.status})"
 
 
 class ReadRound(models.Model):
@@ -140,6 +145,10 @@ class ReadRound(models.Model):
     class Meta:
         ordering = ["turn", "round"]
         constraints = [models.UniqueConstraint(fields=["turn", "round"], name="read_round_unique")]
+
+    def __str__(self) -> str:
+        tools = ", ".join(str(r.get("tool")) for r in self.requests or [] if isinstance(r, dict)) or "no calls"
+        return f"lookup round {self.round} of {self.turn_id} ({self.status}: {tools})"
 
 
 class Interaction(models.Model):
@@ -292,6 +301,9 @@ class OutboxEntry(models.Model):
         verbose_name_plural = "outbox entries"
         constraints = [models.UniqueConstraint(fields=["destination", "idempotency_key"],
                                                name="outbox_key_unique_per_destination")]
+
+    def __str__(self) -> str:
+        return f"to {self.destination} {self.id} ({self.status}, {self.attempts} attempt{'s' if self.attempts != 1 else ''})"
 
 
 class ApiToken(models.Model):
