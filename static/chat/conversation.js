@@ -285,8 +285,11 @@ export function startConversation({ conversationId, boot, composer, root = docum
   // ---- the sidebar label of a new conversation
 
   function labelConversation(text) {
-    const label = document.querySelector(`[data-conversation="${CSS.escape(conversationId)}"] [data-conversation-label]`);
-    if (label && label.textContent === "New conversation") label.textContent = truncate(text.replace(/\s+/g, " "), 60);
+    const item = document.querySelector(`[data-conversation-item="${CSS.escape(conversationId)}"]`);
+    const label = item?.querySelector("[data-conversation-label]");
+    if (!label || label.textContent !== "New conversation") return;
+    label.textContent = truncate(text.replace(/\s+/g, " "), 60);
+    item.querySelector("[data-conversation-menu]")?.setAttribute("aria-label", `Options for ${label.textContent}`);
   }
 
   composer.autosize();

@@ -41,6 +41,11 @@ export function resultSummary(tool, result) {
   return truncate(Object.keys(r).slice(0, 4).join(", "), 60);
 }
 
+/** A lookup's JSON: it may scroll, so a keyboard can reach it (focusable, named). */
+function jsonBlock(text, label) {
+  return h("pre", { class: "read-json", tabindex: "0", role: "region", "aria-label": label, text });
+}
+
 export function readRoundNode(turnId, round, openRounds = new Set()) {
   const key = `${turnId}:${round.round}`;
   const results = round.results ?? [];
@@ -71,9 +76,9 @@ export function readRoundNode(turnId, round, openRounds = new Set()) {
         h("span", { class: `read-status ${result?.ok === false ? "is-error" : ""}`,
           text: result ? (result.ok ? "ok" : `error · ${result.error}`) : "not run" })),
       h("p", { class: "read-caption", text: "Arguments" }),
-      h("pre", { class: "read-json", text: JSON.stringify(request.args ?? {}, null, 2) }),
+      jsonBlock(JSON.stringify(request.args ?? {}, null, 2), `Arguments of ${request.tool}`),
       result?.ok ? h("p", { class: "read-caption", text: "Result" }) : null,
-      result?.ok ? h("pre", { class: "read-json", text: truncate(JSON.stringify(result.result, null, 2), 4000) })
+      result?.ok ? jsonBlock(truncate(JSON.stringify(result.result, null, 2), 4000), `Result of ${request.tool}`)
         : null));
   });
   details.append(body);
