@@ -21,13 +21,14 @@ from typing import Any
 from django.contrib import admin
 from django.contrib.admin.utils import quote
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from .auth import token_revoke
+from .core.reducer import ALL_OUTCOMES
 from .models import (
     ApiToken,
     Case,
@@ -368,21 +369,69 @@ class CaseAdmin(LedgerAdmin):
     state_pretty = pretty("state")
 
 
+class DeletedByUserFilter(admin.SimpleListFilter):
+    title, parameter_name = "deleted by its user", "deleted"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "deleted"), ("no", "still listed")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(hidden_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(hidden_at__isnull=True)
+        return queryset
+
+
 @admin.register(Conversation)
 class ConversationAdmin(LedgerAdmin):
-    list_display = ("id", "owner", "mode", "active_case", "event_seq", "created_at")
-    list_filter = ("mode",)
+    list_display = ("id", "owner", "title", "mode", "active_case", "hidden_at", "created_at")
+    list_filter = ("mode", DeletedByUserFilter)
     list_select_related = ("owner", "active_case")
-    search_fields = ("=id", "=owner__username")
-    fields = ("id", "owner", "mode", "active_case", "event_seq", "created_at")
+    search_fields = ("=id", "=owner__username", "title")
+    fields = ("id", "owner", "title", "mode", "active_case", "event_seq", "hidden_at", "created_at")
     inlines = (TurnInline,)
+
+
+class HadReadRoundsFilter(admin.SimpleListFilter):
+    title, parameter_name = "had read rounds", "read_rounds"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "yes"), ("no", "no")]
+
+    def queryset(self, request, queryset):
+        rounds = ReadRound.objects.filter(turn=OuterRef("pk"))
+        if self.value() == "yes":
+            return queryset.filter(Exists(rounds))
+        if self.value() == "no":
+            return queryset.exclude(Exists(rounds))
+        return queryset
+
+
+class ActOutcomeFilter(admin.SimpleListFilter):
+    """Turns by what became of their acts (``Turn.acts``, as returned to the client): a turn matches an
+    outcome when any of its acts had it; "no act" is a turn that proposed none."""
+
+    title, parameter_name = "outcome of an act", "outcome"
+
+    def lookups(self, request, model_admin):
+        return [(o, o.replace("_", " ")) for o in sorted(ALL_OUTCOMES)] + [("none", "no act")]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == "none":
+            return queryset.filter(acts=[])
+        if value in ALL_OUTCOMES:
+            # the JSON text of the list holds '"outcome": "<value>"' on SQLite and PostgreSQL alike
+            return queryset.filter(acts__icontains=f'"outcome": "{value}"')
+        return queryset
 
 
 @admin.register(Turn)
 class TurnAdmin(LedgerAdmin):
-    list_display = ("id", "conversation", "conversation__owner", "kind", "short_text", "mode", "phase", "status",
-                    "created_at")
-    list_filter = ("status", "phase", "kind", "mode")
+    # at 1366 px the list must fit beside its filters: the conversation and kind are on the page and in search
+    list_display = ("id", "conversation__owner", "short_text", "status", "outcomes", "created_at")
+    list_filter = ("status", ActOutcomeFilter, HadReadRoundsFilter, "kind", "phase", "mode")
     list_select_related = ("conversation__owner",)
     search_fields = ("=id", "=conversation__id", "=conversation__owner__username", "=client_message_id", "text")
     fieldsets = (
@@ -401,7 +450,12 @@ class TurnAdmin(LedgerAdmin):
 
     @admin.display(description="text")
     def short_text(self, obj):
-        return Truncator(obj.text).chars(60) if obj.text else format_html("<em>{}</em>", obj.kind)
+        return Truncator(obj.text).chars(48) if obj.text else format_html("<em>{}</em>", obj.kind)
+
+    @admin.display(description="act outcomes")
+    def outcomes(self, obj):
+        found = sorted({a.get("outcome") for a in obj.acts or [] if isinstance(a, dict) and a.get("outcome")})
+        return ", ".join(o.replace("_", " ") for o in found) or NOTHING
 
     @admin.display(description="why did this run")
     def why(self, obj):
@@ -427,8 +481,7 @@ class InteractionAdmin(LedgerAdmin):
 
 @admin.register(CommandJournalEntry)
 class CommandJournalEntryAdmin(LedgerAdmin):
-    list_display = ("id", "act", "case", "status", "origin_kind", "interaction", "expected_revision", "turn",
-                    "created_at")
+    list_display = ("id", "act", "case_title", "status", "origin_kind", "expected_revision", "created_at")
     list_filter = ("status", "act", "origin_kind", "created_at")
     list_select_related = ("case", "interaction", "turn")
     search_fields = ("=id", "=idempotency_key", "=case__id", "=turn__id", "=conversation__owner__username",
@@ -442,10 +495,14 @@ class CommandJournalEntryAdmin(LedgerAdmin):
     origin_pretty = pretty("origin")
     result_pretty = pretty("result")
 
+    @admin.display(description="case", ordering="case__title")
+    def case_title(self, obj):
+        return Truncator(obj.case.title).chars(32) if obj.case_id else NOTHING
+
 
 @admin.register(DomainEvent)
 class DomainEventAdmin(LedgerAdmin):
-    list_display = ("id", "type", "case", "sequence", "revision", "command", "created_at")
+    list_display = ("id", "type", "case", "revision", "created_at")
     list_filter = ("type", "created_at")
     list_select_related = ("case", "command")
     search_fields = ("=id", "=case__id", "=command__id", "=case__owner__username", "type")

@@ -12,16 +12,18 @@ from turnframe_web.errors import AppError, Invalid, NotFound
 from .auth import api_auth, session_login_check, token_create, token_revoke
 from .core.text import StorableStr
 from .models import ApiToken, Case, CommandJournalEntry, Conversation, Interaction, Mode
-from .schemas import ConversationIn, Credentials, MessageIn, RespondIn
+from .schemas import ConversationIn, ConversationPatch, Credentials, MessageIn, RespondIn
 from .selectors import (
     case_json,
     command_json,
     conversation_detail_json,
     conversation_json,
+    conversations_of,
     event_json,
     interaction_json,
     turn_json,
 )
+from .services import conversation_hide, conversation_rename
 from .turns import interaction_respond, mode_allowed, turn_submit_message
 
 router = Router()
@@ -92,13 +94,29 @@ def conversation_create(request, body: ConversationIn | None = None):
 
 
 @router.get("/conversations", auth=api_auth)
-def conversation_list(request):
-    return [conversation_json(c) for c in Conversation.objects.filter(owner=request.auth)[:200]]
+def conversation_list(request, q: StorableStr = ""):
+    """Newest first, without deleted ones; ``q`` keeps those whose name or any message contains it. Each
+    carries ``label``: its name, else its first message."""
+    return [conversation_json(c) for c in conversations_of(request.auth, query=q[:200], limit=200)]
 
 
 @router.get("/conversations/{conversation_id}", auth=api_auth)
 def conversation_detail(request, conversation_id: str):
     return conversation_detail_json(_owned(Conversation, conversation_id, request.auth))
+
+
+@router.patch("/conversations/{conversation_id}", auth=api_auth)
+def conversation_update(request, conversation_id: str, body: ConversationPatch):
+    """Rename (``{"title": ""}`` goes back to the first message as its label)."""
+    return conversation_json(conversation_rename(user=request.auth, conversation_id=conversation_id,
+                                                 title=body.title))
+
+
+@router.delete("/conversations/{conversation_id}", auth=api_auth, response={204: None})
+def conversation_delete(request, conversation_id: str):
+    """Delete for the user (soft): gone from their lists and pages; the ledger keeps its turns."""
+    conversation_hide(user=request.auth, conversation_id=conversation_id)
+    return Status(204, None)
 
 
 @router.post("/conversations/{conversation_id}/messages", auth=api_auth, response={200: dict, 202: dict})
@@ -150,7 +168,10 @@ def journal(request, case: str | None = None, turn: str | None = None):
 
 def _owned(model, pk: str, user):
     """Another user's object is indistinguishable from a missing one (404)."""
-    obj = model.objects.filter(pk=pk, owner=user).first()
+    rows = model.objects.filter(pk=pk, owner=user)
+    if model is Conversation:
+        rows = rows.filter(hidden_at__isnull=True)  # deleted by its user: gone for them
+    obj = rows.first()
     if obj is None:
         raise NotFound(f"No such {model._meta.verbose_name}.")
     return obj

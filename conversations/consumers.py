@@ -96,7 +96,8 @@ def _field_errors(exc: ValidationError) -> list[dict[str, Any]]:
 
 def _conversation_seq(user, conversation_id: str) -> int | None:
     """The conversation's current stream seq, or None when it is not this user's (404)."""
-    return Conversation.objects.filter(pk=conversation_id, owner=user).values_list("event_seq", flat=True).first()
+    return Conversation.objects.filter(pk=conversation_id, owner=user, hidden_at__isnull=True).values_list(
+        "event_seq", flat=True).first()
 
 
 def _in_turn_pool(func):

@@ -58,13 +58,19 @@ class Conversation(models.Model):
     # the question the last reply left open, with the user's message it was about (SPEC §7.1): handed to
     # the model with the next message, and replaced by every message turn (it expires after one turn)
     pending = models.JSONField(null=True, blank=True, default=None)
+    # the user's own name for it ("" = labelled by its first message), and when the user deleted it: a
+    # deleted conversation leaves the user's lists and pages, but its turns, journal and events stay
+    title = models.CharField(max_length=200, blank=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "hidden_at", "created_at"], name="conversation_owner_visible")]
 
     def __str__(self) -> str:
-        return self.id
+        name = f"“{self.title}” ({self.id})" if self.title else f"conversation {self.id}"
+        return f"{name}, deleted by its user" if self.hidden_at else name
 
 
 class Turn(models.Model):
@@ -118,7 +124,12 @@ class Turn(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.id
+        if self.kind == self.Kind.CLICK:
+            what = f"click “{self.option or '?'}”"
+        else:
+            text = " ".join((self.text or "").split())
+            what = f"“{text[:47]}…”" if len(text) > 48 else f"“{text}”"
+        return f"{what} ({self.id}, {self.status})"
 
 
 class ReadRound(models.Model):
@@ -134,6 +145,10 @@ class ReadRound(models.Model):
     class Meta:
         ordering = ["turn", "round"]
         constraints = [models.UniqueConstraint(fields=["turn", "round"], name="read_round_unique")]
+
+    def __str__(self) -> str:
+        tools = ", ".join(str(r.get("tool")) for r in self.requests or [] if isinstance(r, dict)) or "no calls"
+        return f"lookup round {self.round} of {self.turn_id} ({self.status}: {tools})"
 
 
 class Interaction(models.Model):
@@ -286,6 +301,9 @@ class OutboxEntry(models.Model):
         verbose_name_plural = "outbox entries"
         constraints = [models.UniqueConstraint(fields=["destination", "idempotency_key"],
                                                name="outbox_key_unique_per_destination")]
+
+    def __str__(self) -> str:
+        return f"to {self.destination} {self.id} ({self.status}, {self.attempts} attempt{'s' if self.attempts != 1 else ''})"
 
 
 class ApiToken(models.Model):

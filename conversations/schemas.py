@@ -24,6 +24,10 @@ class ConversationIn(Body):
     mode: StorableStr | None = None
 
 
+class ConversationPatch(Body):
+    title: StorableStr = Field(max_length=200)
+
+
 class MessageIn(Body):
     text: StorableStr = Field(max_length=1_000_000)
     client_message_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)

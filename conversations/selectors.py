@@ -4,13 +4,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Exists, OuterRef, Q, Subquery
+
 from conversations.core.reducer import NEW_CASE, ActResult
 
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 
+LABEL_CHARS = 60
+
 
 def conversation_json(c: Conversation) -> dict[str, Any]:
-    return {"id": c.id, "mode": c.mode, "active_case": c.active_case_id, "created_at": c.created_at.isoformat()}
+    data = {"id": c.id, "mode": c.mode, "active_case": c.active_case_id, "created_at": c.created_at.isoformat(),
+            "title": c.title or None}
+    if hasattr(c, "first_text"):
+        data["label"] = conversation_label(c)
+    return data
+
+
+def conversations_of(user, *, query: str = "", limit: int = 50) -> list[Conversation]:
+    """The user's conversations that are not deleted, newest first, each with ``first_text`` (its first
+    message) for its label; ``query`` keeps those whose name or any message contains it."""
+    first_message = Turn.objects.filter(conversation=OuterRef("pk"), kind=Turn.Kind.MESSAGE).order_by("created_at")
+    rows = Conversation.objects.filter(owner=user, hidden_at__isnull=True)
+    words = " ".join(query.split())
+    if words:
+        said = Turn.objects.filter(conversation=OuterRef("pk"), text__icontains=words)
+        rows = rows.filter(Q(title__icontains=words) | Q(Exists(said)))
+    return list(rows.order_by("-created_at").annotate(first_text=Subquery(first_message.values("text")[:1]))[:limit])
+
+
+def conversation_label(c: Conversation) -> str:
+    """What the sidebar calls a conversation: the user's name for it, else its first message, shortened."""
+    text = " ".join((c.title or getattr(c, "first_text", None) or "").split())
+    label = text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1].rstrip() + "…"
+    return label or "New conversation"
 
 
 def conversation_detail_json(c: Conversation) -> dict[str, Any]:
@@ -106,7 +133,9 @@ def interaction_json(i: Interaction) -> dict[str, Any]:
     commands = [{"id": c.id, "act": c.act, "args": public_args(c.args),
                  "status": c.status} for c in sorted(i.commands.all(), key=lambda c: c.sequence)]
     return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
-            "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"]} for o in i.options],
+            "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"],
+                                             **({"detail": o["detail"]} if o.get("detail") else {})}
+                                            for o in i.options],
             "commands": commands, "candidates": i.candidates, "chosen_option": i.chosen_option or None,
             "conversation": i.conversation_id, "turn": i.turn_id,
             "created_at": i.created_at.isoformat() if i.created_at else None}

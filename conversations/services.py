@@ -1,4 +1,5 @@
-"""Writes outside the turn algorithm: demo seeding through the command bus."""
+"""Writes outside the turn algorithm: demo seeding through the command bus; a conversation's name and
+its deletion by its user (soft: the ledger stays)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from conversations.core.keys import idempotency_key
 from conversations.core.origins import INTERNAL_POLICY
 from registries import CommandContext, DemoCase, get_registry
 from registries.registry import demo_cases
+from turnframe_web.errors import NotFound
 
 from .commands import command_execute, journal_admit
-from .models import Case, CommandJournalEntry
+from .models import Case, CommandJournalEntry, Conversation
 from .turns import actor_of
 
 
@@ -59,3 +61,23 @@ def case_seed(*, owner, demo: DemoCase) -> Case:
 def demo_seed(*, password: str) -> list[Case]:
     users = users_seed(password=password)
     return [case_seed(owner=users[d.owner], demo=d) for d in demo_cases() if d.owner in users]
+
+
+def _visible(*, user, conversation_id: str):
+    rows = Conversation.objects.filter(pk=conversation_id, owner=user, hidden_at__isnull=True)
+    if not rows.exists():
+        raise NotFound("No such conversation.")
+    return rows
+
+
+def conversation_rename(*, user, conversation_id: str, title: str) -> Conversation:
+    """Name a conversation ("" gives it back the label of its first message)."""
+    rows = _visible(user=user, conversation_id=conversation_id)
+    rows.update(title=" ".join(title.split()))
+    return rows.get()
+
+
+def conversation_hide(*, user, conversation_id: str) -> None:
+    """Delete a conversation for its user: it leaves their lists, pages and socket, while its turns,
+    commands, events and cards stay in the ledger (the admin shows it, marked deleted)."""
+    _visible(user=user, conversation_id=conversation_id).update(hidden_at=timezone.now())

@@ -9,44 +9,50 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, Subquery
+from django.contrib.auth.views import LoginView
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 
 from registries import get_registry
 
-from .models import Case, Conversation, Turn, snapshot
+from .models import Case, Conversation, snapshot
+from .selectors import conversation_label, conversations_of
 
 SIDEBAR_SIZE = 50
-LABEL_CHARS = 60
 
 
 def _conversations_of(user) -> list[dict[str, object]]:
-    """The sidebar: newest first, each labelled by its first message."""
-    first_message = Turn.objects.filter(conversation=OuterRef("pk"), kind=Turn.Kind.MESSAGE).order_by("created_at")
-    rows = (Conversation.objects.filter(owner=user).order_by("-created_at")
-            .annotate(first_text=Subquery(first_message.values("text")[:1]))[:SIDEBAR_SIZE])
-    items = []
-    for row in rows:
-        text = " ".join((row.first_text or "").split())
-        label = text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1].rstrip() + "…"
-        items.append({"id": row.id, "label": label or "New conversation", "created_at": row.created_at})
-    return items
+    """The sidebar: newest first, each labelled by its name or its first message (deleted ones left out)."""
+    return [{"id": row.id, "label": conversation_label(row), "created_at": row.created_at}
+            for row in conversations_of(user, limit=SIDEBAR_SIZE)]
+
+
+DEMO_USERS = ("alice", "bob", "admin")
+DEFAULT_DEMO_PASSWORD = "turnframe-demo"
+
+
+class SignInView(LoginView):
+    """The sign-in page names the demo users and says where their password is set; the default
+    password itself is shown only in development (``DEBUG``)."""
+
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "demo_users": DEMO_USERS,
+                "demo_password_default": DEFAULT_DEMO_PASSWORD if settings.DEBUG else None}
 
 
 @login_required
 def chat_home(request):
-    """``/``: the latest conversation, or an empty page that offers to start one."""
-    latest = Conversation.objects.filter(owner=request.user).order_by("-created_at").values_list("id", flat=True)
-    if latest:
-        return redirect("conversation", conversation_id=latest[0])
+    """``/``: a composer ready to type (the conversation is created by the first message) beside the
+    user's claims, each with its status and total; the sidebar leads to earlier conversations."""
     return _chat(request, None)
 
 
 @login_required
 def chat_conversation(request, conversation_id: str):
     """``/c/<id>/``: another user's conversation is indistinguishable from a missing one."""
-    if not Conversation.objects.filter(pk=conversation_id, owner=request.user).exists():
+    if not Conversation.objects.filter(pk=conversation_id, owner=request.user, hidden_at__isnull=True).exists():
         raise Http404("No such conversation.")
     return _chat(request, conversation_id)
 
@@ -63,7 +69,22 @@ def _chat(request, conversation_id: str | None):
         "selected": conversation_id,
         "boot": boot,
         "suggestions": _suggestions(request.user),
+        "claims": _cases_of(request.user) if conversation_id is None else [],
     })
+
+
+def _cases_of(user) -> list[dict[str, object]]:
+    """The landing page's list: every case of the user, open ones first, with status and total."""
+    registry = get_registry()
+    rows = []
+    for case in Case.objects.filter(owner=user).order_by("-updated_at")[:50]:
+        kind = registry.case_kinds.get(case.kind)
+        view = kind.project(snapshot(case)) if kind else {}
+        closed = bool(kind and case.status in kind.terminal_statuses)
+        rows.append({"id": case.id, "title": case.title, "status": case.status, "closed": closed,
+                     "total": view.get("total"), "currency": view.get("currency", ""),
+                     "line_count": view.get("line_count")})
+    return sorted(rows, key=lambda r: r["closed"])
 
 
 def _suggestions(user) -> list[str]:

@@ -66,8 +66,9 @@ class RegistryEntryAdmin(admin.ModelAdmin):
     """Shared by the read-tool, act and all-entries pages: read-only, plus the two status actions."""
 
     entry_kind: str | None = None  # the proxy pages show one kind only
-    list_display = ("name", "kind", "mutability", "status_with_reason", "fingerprint_short", "first_seen",
-                    "last_seen", "fingerprint_changed_at", "present_in_code")
+    # what fits beside the filters at 1366 px; the rest is on each entry's page
+    list_display = ("name", "kind", "mutability", "status_with_reason", "fingerprint_short", "last_seen",
+                    "present_in_code")
     list_filter = ("kind", "status", "mutability", "present_in_code")
     search_fields = ("name",)
     ordering = ("kind", "name")
@@ -168,8 +169,7 @@ class RegistryEntryAdmin(admin.ModelAdmin):
 @admin.register(ReadToolEntry)
 class ReadToolEntryAdmin(RegistryEntryAdmin):
     entry_kind = RegistryEntry.Kind.READ_TOOL
-    list_display = ("name", "mutability", "timeout_ms", "max_result_bytes", "purposes_list", "policy",
-                    "status_with_reason", "fingerprint_short", "first_seen", "last_seen", "fingerprint_changed_at",
+    list_display = ("name", "policy", "status_with_reason", "timeout_ms", "fingerprint_short", "last_seen",
                     "present_in_code")
     list_filter = ("status", "mutability", "present_in_code")
 
@@ -177,8 +177,7 @@ class ReadToolEntryAdmin(RegistryEntryAdmin):
 @admin.register(ActEntry)
 class ActEntryAdmin(RegistryEntryAdmin):
     entry_kind = RegistryEntry.Kind.ACT
-    list_display = ("name", "case_kind", "mutability", "claim_phrases_list", "policy", "sandboxed",
-                    "status_with_reason", "fingerprint_short", "first_seen", "last_seen", "fingerprint_changed_at",
+    list_display = ("name", "mutability", "claim_phrases_list", "policy", "status_with_reason", "last_seen",
                     "present_in_code")
     list_filter = ("status", "mutability", "case_kind", "present_in_code")
 

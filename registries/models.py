@@ -73,3 +73,7 @@ class FingerprintHistory(models.Model):
     class Meta:
         ordering = ["-seen_at"]
         constraints = [models.UniqueConstraint(fields=["entry", "fingerprint"], name="fingerprint_once_per_entry")]
+
+    def __str__(self) -> str:
+        seen = f", first seen {self.seen_at:%Y-%m-%d %H:%M}" if self.seen_at else ""
+        return f"schema {self.fingerprint[:12]} of {self.entry.name}{seen}"

@@ -30,16 +30,32 @@ def fingerprint_of(definition: ReadToolDefinition | ActDefinition) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+_DEFAULT_AUTHORIZE = ReadToolDefinition.__dataclass_fields__["authorize"].default
+
+
+def policy_name(rule, *, default=None) -> str:
+    """A definition's policy as staff read it: ``expenses.policies.line_amount_policy``; the built-in
+    default in words; an unnamed function by the module it lives in (never "<lambda>")."""
+    if rule is None:
+        return ""
+    if default is not None and rule is default:
+        return "built-in: any signed-in user (every read is scoped to them)"
+    module, name = getattr(rule, "__module__", "") or "", getattr(rule, "__qualname__", "") or ""
+    if not name or "<lambda>" in name or "<locals>" in name:
+        return f"an unnamed rule in {module}" if module else "an unnamed rule"
+    return f"{module}.{name}" if module else name
+
+
 def _fields(definition: ReadToolDefinition | ActDefinition) -> dict:
     common = {"description": definition.description, "args_schema": schema_of(definition),
               "schema_fingerprint": fingerprint_of(definition), "present_in_code": True}
     if isinstance(definition, ReadToolDefinition):
         return common | {"mutability": definition.declared_mutability, "timeout_ms": definition.timeout_ms,
                          "max_result_bytes": definition.max_result_bytes, "purposes": list(definition.purposes),
-                         "policy": getattr(definition.authorize, "__qualname__", "")}
+                         "policy": policy_name(definition.authorize, default=_DEFAULT_AUTHORIZE)}
     return common | {"mutability": str(definition.mutability), "case_kind": definition.case_kind,
                      "claim_phrases": list(definition.claim_phrases), "quoted_fields": list(definition.quoted_fields),
-                     "sandboxed": definition.sandboxed, "policy": getattr(definition.policy, "__qualname__", "")}
+                     "sandboxed": definition.sandboxed, "policy": policy_name(definition.policy)}
 
 
 def mirror_sync() -> None:

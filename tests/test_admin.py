@@ -395,3 +395,25 @@ def test_a_turn_that_failed_closed_says_why_and_that_nothing_ran(staff, users, s
     assert "Provider failure: <code>unavailable</code>" in content
     assert "<code>provider_unavailable</code>" in content
     assert "No act was proposed in this turn." in content
+
+
+def test_every_model_of_ours_names_its_objects_in_words_not_object_numbers():
+    """Issue 12 (7): no "ReadRound object (5)" or "FingerprintHistory object (3)" in the admin."""
+    from django.apps import apps
+    from django.db import models as django_models
+
+    ours = [m for m in apps.get_models() if m._meta.app_label in ("conversations", "registries")]
+    assert ours
+    plain = [m.__name__ for m in ours if m.__str__ is django_models.Model.__str__]
+    assert plain == []
+
+
+def test_a_read_tools_default_policy_is_named_in_words_and_a_lambda_by_its_module():
+    from registries.definitions import ReadToolDefinition
+    from registries.services import policy_name
+
+    default = ReadToolDefinition.__dataclass_fields__["authorize"].default
+    assert policy_name(default, default=default) == "built-in: any signed-in user (every read is scoped to them)"
+    assert "<lambda>" not in policy_name(lambda case, args: None)
+    assert policy_name(test_a_read_tools_default_policy_is_named_in_words_and_a_lambda_by_its_module).endswith(
+        "test_a_read_tools_default_policy_is_named_in_words_and_a_lambda_by_its_module")

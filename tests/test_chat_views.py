@@ -46,12 +46,26 @@ def test_signing_out_takes_a_post(signed_in):
     assert signed_in.get("/logout/").status_code == 405
 
 
-def test_home_opens_the_latest_conversation_or_offers_to_start_one(signed_in, alice):
+def test_home_is_a_composer_ready_to_type_beside_the_users_claims(signed_in, alice):
+    """Issue 12 (1): ``/`` no longer jumps to the latest conversation; the first message creates one."""
     empty = signed_in.get("/")
-    assert empty.status_code == 200 and b"data-welcome" in empty.content
+    assert empty.status_code == 200 and b"data-welcome" in empty.content and b"data-claims-empty" in empty.content
     Conversation.objects.create(owner=alice)
-    latest = Conversation.objects.create(owner=alice)
-    assert signed_in.get("/").url == f"/c/{latest.id}/"
+    home = signed_in.get("/")
+    html = home.content.decode()
+    assert home.status_code == 200 and "autofocus" in html and "data-composer" in html
+    assert json.loads(re.search(r'id="turnframe-boot" type="application/json">(.*?)</script>', html).group(1))[
+        "conversation"] is None
+
+
+def test_the_sign_in_page_names_every_demo_user_and_shows_the_default_password_only_in_development(settings):
+    settings.DEBUG = True
+    html = Client().get("/login/").content.decode()
+    assert all(f"<code>{name}</code>" in html for name in ("alice", "bob", "admin"))
+    assert "TURNFRAME_DEMO_PASSWORD" in html and "turnframe-demo</code>" in html
+    settings.DEBUG = False
+    html = Client().get("/login/").content.decode()
+    assert "TURNFRAME_DEMO_PASSWORD" in html and "turnframe-demo</code>" not in html
 
 
 def test_another_users_conversation_is_a_404(signed_in):

@@ -162,6 +162,8 @@ def test_undoing_a_changed_line_restores_it_directly_through_the_command_bus(wor
 
     assert [(a["act"], a["outcome"]) for a in turn.acts] == [("update_line", "executed")]
     assert lines_of(berlin)[1]["amount"] == old
+    (undone,) = [n for n in turn.notices if n["code"] == "undone"]
+    assert undone["text"].startswith("Undone as you asked (“undo that”): I reversed your last change. Change line 2")
     row = CommandJournalEntry.objects.get(turn=turn)
     assert row.origin_kind == "direct_user_act" and row.status == "committed"
 
@@ -177,6 +179,8 @@ def test_undoing_an_added_line_asks_on_a_card_because_removing_is_consequential(
 
     assert [(a["act"], a["outcome"]) for a in turn.acts] == [("remove_line", "awaiting_confirmation")]
     card = Interaction.objects.get(turn=turn)
+    (undone,) = [n for n in turn.notices if n["code"] == "undone"]
+    assert undone["text"].startswith("To undo your last change as you asked (“undo that”), confirm the card: remove")
     assert len(lines_of(berlin)) == count  # nothing removed before the click
     interaction_respond(user=world[0], interaction_id=card.id, option="confirm")
     assert len(lines_of(berlin)) == count - 1 and all(line["amount"] != "20.00" or line["category"] != "taxi"

@@ -203,6 +203,25 @@ def test_a_correction_replaces_the_arguments_and_the_superseded_value_never_runs
     assert command.args["amount"] == "120.00" and "100" not in str(command.args)
 
 
+def test_a_correction_is_acknowledged_in_plain_words(registry):
+    message = "set the second line to 100 — no, 120"
+    out = reduce(registry, message, plan(
+        act("a1", "update_line", "set the second line to 100", case={"id": BERLIN}, line=2, amount="100"),
+        corrections=[{"act": "a1", "args": {"amount": "120"}, "evidence": "no, 120"}]), berlin())
+    (said,) = [n for n in out.notices if n.code == "corrected"]
+    assert said.text == "Corrected as you said (“no, 120”): the amount is 120.00, not 100."
+
+
+def test_a_hold_is_acknowledged_as_what_will_not_happen_until_the_user_says_so(registry):
+    message = "submit the claim, but don't submit anything yet"
+    out = reduce(registry, message, plan(
+        act("a1", "submit_claim", "submit the claim", case={"id": BERLIN}),
+        constraints=[{"kind": "hold", "acts": ["submit_claim"], "evidence": "don't submit anything yet"}]), berlin())
+    (held,) = [n for n in out.notices if n.code == "held_by_constraint"]
+    assert held.text.startswith("I will not submit “Berlin trip”")
+    assert "until you say so, as you asked (“don't submit anything yet”)" in held.text
+
+
 def test_a_corrected_value_must_be_in_the_corrections_evidence(registry):
     message = "set the second line to 100 — no, 120"
     out = reduce(registry, message, plan(
@@ -276,6 +295,36 @@ def test_a_match_on_several_titles_is_one_selection_per_reference(registry):
     (selection,) = out.selections
     assert set(selection.candidates) == {BERLIN, "clm_TRIP000001"}
     assert [c.act_id for c in out.commands] == ["a2"] and out.commands[0].case == LISBON
+
+
+def test_a_selection_offers_only_the_claims_the_act_can_apply_to(registry):
+    """Issue 12 (4): a submitted claim is no candidate for a line edit its policy would refuse."""
+    rome = claim(SUBMITTED, "Rome trip", [line(1, "Trenitalia", "travel", "50.00")], status="submitted")
+    trip = claim("clm_TRIP000001", "Paris trip", [line(1, "Thalys", "travel", "99.00")])
+    out = reduce(registry, "add a taxi of 20 to the trip", plan(
+        act("a1", "add_line", "add a taxi of 20", case={"match": "trip"}, amount="20", category="taxi")),
+        berlin(), trip, rome)
+    (selection,) = out.selections
+    assert set(selection.candidates) == {BERLIN, "clm_TRIP000001"}
+
+
+def test_when_the_act_fits_fewer_than_two_candidates_every_candidate_stays_and_none_is_picked(registry):
+    rome = claim(SUBMITTED, "Rome trip", [line(1, "Trenitalia", "travel", "50.00")], status="submitted")
+    trip = claim("clm_TRIP000001", "Paris trip", [line(1, "Thalys", "travel", "99.00")])
+    out = reduce(registry, "add a taxi of 20 to the trip", plan(
+        act("a1", "add_line", "add a taxi of 20", case={"match": "trip"}, amount="20", category="taxi")), trip, rome)
+    (selection,) = out.selections
+    assert set(selection.candidates) == {SUBMITTED, "clm_TRIP000001"} and out.commands == []
+
+
+def test_when_the_act_fits_no_candidate_every_candidate_stays_so_the_refusal_is_said(registry):
+    rome = claim(SUBMITTED, "Rome trip", [line(1, "Trenitalia", "travel", "50.00")], status="submitted")
+    milan = claim("clm_MILAN00001", "Milan trip", [line(1, "Italo", "travel", "40.00")], status="submitted")
+    out = reduce(registry, "add a taxi of 20 to the trip", plan(
+        act("a1", "add_line", "add a taxi of 20", case={"match": "trip"}, amount="20", category="taxi")),
+        rome, milan)
+    (selection,) = out.selections
+    assert set(selection.candidates) == {SUBMITTED, "clm_MILAN00001"}
 
 
 def test_the_active_case_resolves_an_otherwise_ambiguous_reference(registry):

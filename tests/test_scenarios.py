@@ -742,6 +742,25 @@ def test_a_read_tool_that_writes_is_stopped_quarantined_and_no_longer_offered(ag
     assert turn["status"] == again["status"] == "completed"
 
 
+def test_a_lookup_an_administrator_switched_off_is_explained_in_the_users_words(agentic, script):
+    """Issue 12 (7): the model asks for a disabled read tool; the round is rejected, and the reply says why."""
+    from registries.services import entry_set_status, mirror_sync
+
+    mirror_sync()
+    entry_set_status(name="exchange_rate", status=EntryStatus.DISABLED, reason="disabled by admin in the admin")
+    text = script("what is 10 USD in EUR", reads(("exchange_rate", {"from": "USD", "to": "EUR"})),
+                  plan(answers=[{"question": "10 USD in EUR", "text": "I cannot look that up right now."}]))
+    turn = world_say(agentic, text)
+
+    assert turn["read_rounds"][0]["status"] == "rejected"
+    (said,) = [b for b in turn["reply"]["blocks"] if b.get("code") == "read_tool_switched_off"]
+    assert said["text"] == "I could not use the lookup “exchange_rate”: that lookup is switched off by an administrator."
+    entry_set_status(name="exchange_rate", status=EntryStatus.ACTIVE, reason="")
+    again = world_say(agentic, text)
+    assert again["read_rounds"][0]["status"] == "ok"
+    assert not [b for b in again["reply"]["blocks"] if b.get("code") == "read_tool_switched_off"]
+
+
 # =============================================================================== 13-16: replies, replays, conflicts
 
 

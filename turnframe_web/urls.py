@@ -7,6 +7,11 @@ from django.urls import include, path, re_path
 
 from .api import api
 
+admin.site.site_header = "Turnframe web admin"
+admin.site.site_title = "Turnframe web admin"
+admin.site.enable_nav_sidebar = False  # the lists need the width at 1366 px; breadcrumbs lead back
+admin.site.index_title = "Audit console: the ledger, the registries and who may sign in"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),

@@ -289,6 +289,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
                 res.case, res.target = f"{NEW_CASE}{new_cases[definition.case_kind]}", "new"
                 continue
         target, how, candidates = _resolve(a.ref, definition, facts)
+        candidates = _applicable(a, definition, candidates, facts)
         if target:
             res.case, res.target = target, how
         elif candidates:
@@ -311,9 +312,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         for a in covered:
             results[a.id].outcome, results[a.id].code = Outcome.HELD, "held_by_constraint"
         if covered:
-            names = ", ".join(sorted({a.act.replace("_", " ") for a in covered}))
-            out.notices.append(Notice("held_by_constraint",
-                                      f"Held as you asked (“{con.evidence.strip()}”): {names}."))
+            out.notices.append(Notice("held_by_constraint", _hold_text(covered, results, con.evidence, facts)))
     for key, (kind, candidates, ids) in ambiguous.items():
         waiting = [i for i in ids if results[i].outcome == Outcome.UNDECIDED]
         if not waiting:
@@ -327,6 +326,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
     # stages 3b (lines), 5 and 6 for everything still undecided
     ready = [acts[a.id] for a in validated.acts if results[a.id].outcome == Outcome.UNDECIDED]
     _decide(out, ready, results, facts)
+    _acknowledge(out, validated.acts, results, plan, facts)
     out.acts = [results[a.id] for a in validated.acts]
     return out
 
@@ -492,15 +492,61 @@ def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: C
     out.notices.append(Notice(code, text, act=res.act))
 
 
-def _retraction_text(res: ActResult, evidence: str, facts: TurnFacts) -> str:
-    """"Not done, as you said (“leave it as is”): change line 2 of “Berlin trip” …": the take-back, acknowledged."""
-    definition = facts.registry.acts.get(res.act)
-    case = facts.cases.get(res.case or "")
+def _what(act: str, case_id: str | None, args: Mapping[str, Any], facts: TurnFacts) -> str:
+    """The act in the domain's words ("submit “Berlin trip” (3 lines, 302.50 EUR) for approval")."""
+    definition = facts.registry.acts.get(act)
+    case = facts.cases.get(case_id or "")
     what = ""
     if definition is not None and (case is not None or definition.creates_case):
-        what = definition.describe_command(case, res.args or {})
-    what = what or res.act.replace("_", " ")
-    return f"Not done, as you said (“{evidence.strip()}”): {what[:1].lower()}{what[1:]}. Nothing was changed."
+        what = definition.describe_command(case, args or {})
+    what = what or act.replace("_", " ")
+    return f"{what[:1].lower()}{what[1:]}"
+
+
+def _hold_text(covered: Sequence[ValidatedAct], results: Mapping[str, ActResult], evidence: str,
+               facts: TurnFacts) -> str:
+    """"I will not submit “Berlin trip” … until you say so": a hold, acknowledged in plain words."""
+    whats = [_what(a.act, results[a.id].case, results[a.id].args or a.args, facts) for a in covered]
+    names = ", ".join(sorted({a.act.replace("_", " ") for a in covered}))
+    return (f"I will not {' or '.join(whats)} until you say so, as you asked (“{evidence.strip()}”). "
+            f"On hold: {names}.")
+
+
+# what an acknowledged correction or undo had to reach: the act is running, or waits on a card
+_GOING_AHEAD = (Outcome.EXECUTED, Outcome.AWAITING_CONFIRMATION, Outcome.AWAITING_SELECTION)
+
+
+def _acknowledge(out: Reduction, acts: Sequence[ValidatedAct], results: Mapping[str, ActResult],
+                 plan: UserTurnPlan, facts: TurnFacts) -> None:
+    """A correction and an undo said back in plain words (a retraction and a hold are acknowledged where
+    they are decided): what the user changed their mind to, and what undoing will do."""
+    said = {a.id: a.args for a in plan.acts}
+    for a in acts:
+        res = results[a.id]
+        if res.outcome not in _GOING_AHEAD:
+            continue
+        if a.corrected_by is not None and a.corrected_fields:
+            before = said.get(a.id, {})
+            changes = "; ".join(
+                f"the {name.replace('_', ' ')} is {res.args.get(name, a.args.get(name))}"
+                + (f", not {before[name]}" if before.get(name) not in (None, a.args.get(name)) else "")
+                for name in a.corrected_fields)
+            out.notices.append(Notice("corrected", f"Corrected as you said (“{a.corrected_by.strip()}”): {changes}.",
+                                      act=a.act))
+        if a.undo_of is not None:
+            what = _what(a.act, res.case, res.args or a.args, facts)
+            if res.outcome == Outcome.EXECUTED:
+                text = (f"Undone as you asked (“{a.evidence.strip()}”): I reversed your last change. "
+                        f"{what[:1].upper()}{what[1:]}.")
+            else:
+                text = f"To undo your last change as you asked (“{a.evidence.strip()}”), confirm the card: {what}."
+            out.notices.append(Notice("undone", text, act=a.act))
+
+
+def _retraction_text(res: ActResult, evidence: str, facts: TurnFacts) -> str:
+    """"Not done, as you said (“leave it as is”): change line 2 of “Berlin trip” …": the take-back, acknowledged."""
+    what = _what(res.act, res.case, res.args or {}, facts)
+    return f"Not done, as you said (“{evidence.strip()}”): {what}. Nothing was changed."
 
 
 _NOTICE_COPY = {
@@ -560,6 +606,27 @@ def _resolve(ref: CaseRef | None, definition: ActDefinition,
     if len(open_of_kind) == 1:
         return open_of_kind[0].id, "only_open", []
     return None, "", sorted(c.id for c in open_of_kind) if len(open_of_kind) > 1 else []
+
+
+def _applicable(act: ValidatedAct, definition: ActDefinition, candidates: list[str],
+                facts: TurnFacts) -> list[str]:
+    """A selection offers only the cases the act can apply to: a candidate its policy would refuse (a
+    submitted claim for a line edit) is left off, as long as at least two remain. Fewer, and all stay:
+    the user still chooses (the one that fits is never picked for them, since they may have meant the
+    other), and a refusal is said about the case they pick rather than hidden."""
+    if len(candidates) < 2:
+        return candidates
+    kept = []
+    for case_id in candidates:
+        case = facts.cases.get(case_id)
+        try:
+            denied = case is not None and definition.policy(case, args_model(definition, act.args)).kind == \
+                PolicyKind.DENY
+        except Exception:  # noqa: BLE001 - a policy that cannot judge a candidate does not hide it
+            denied = False
+        if not denied:
+            kept.append(case_id)
+    return kept if len(kept) > 1 else candidates
 
 
 def _is_open(case: CaseSnapshot, facts: TurnFacts) -> bool:

@@ -4,12 +4,14 @@ fact check) from committed events, persist it exactly as sent, and publish."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 
 from conversations.core.reducer import (
     NEW_CASE,
+    Notice,
     Outcome,
 )
 from registries import Registry, get_registry
@@ -99,8 +101,8 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
 
 
 def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
-                         detail: dict[str, Any]) -> None:
+                         detail: dict[str, Any], *, explained: Sequence[Notice] = ()) -> None:
     """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
-    Turn.objects.filter(pk=turn.pk).update(
-        notices=[{"code": code, "text": NOTICE_COPY[code]}], trace={**detail, "ending": code}, phase=Phase.COMMITTED)
+    notices = [{"code": n.code, "text": n.text} for n in explained] + [{"code": code, "text": NOTICE_COPY[code]}]
+    Turn.objects.filter(pk=turn.pk).update(notices=notices, trace={**detail, "ending": code}, phase=Phase.COMMITTED)
     reply_deliver(turn, conversation, registry, answers=[], say=None)

@@ -50,8 +50,8 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
                      {"id": "decline", "label": "Decline", "action": {"type": "decline"}}]))
     for selection in reduction.selections:
         candidates = list(Case.objects.filter(pk__in=selection.candidates, owner_id=actor.user_id))
-        options = [{"id": c.id, "label": c.title, "action": {"type": "resume_acts", "case": c.id}}
-                   for c in candidates]
+        options = [{"id": c.id, "label": c.title, "action": {"type": "resume_acts", "case": c.id},
+                    **_case_detail(registry, c)} for c in candidates]
         options.append({"id": "none", "label": "None of these", "action": {"type": "none"}})
         what = ", ".join(a.act.replace("_", " ") for a in selection.held_acts)
         cards.append(Interaction.objects.create(
@@ -60,6 +60,16 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
             options=options,
             held_acts=[a.to_json() for a in selection.held_acts], candidates=[c.id for c in candidates]))
     return cards
+
+
+def _case_detail(registry: Registry, case: Case) -> dict[str, Any]:
+    """What a selection card shows beside a candidate's title: its status and total."""
+    kind = registry.case_kinds.get(case.kind)
+    view = kind.project(snapshot(case)) if kind else {}
+    detail = {"status": case.status}
+    if view.get("total") is not None:
+        detail |= {"total": str(view["total"]), "currency": str(view.get("currency") or "")}
+    return {"detail": detail}
 
 
 def cards_supersede_open(case: Case) -> None:

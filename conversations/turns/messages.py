@@ -11,12 +11,16 @@ from django.db import IntegrityError, transaction
 
 from conversations.core.context import RoundRecord
 from conversations.core.reducer import (
+    Notice,
     Reduction,
     TurnFacts,
     reduce_turn,
 )
 from conversations.providers.base import ProviderFailure
 from conversations.providers.registry import build_provider
+from registries import Registry, get_registry
+from registries.models import EntryStatus
+from registries.services import entry_statuses
 from turnframe_web.errors import AppError, Invalid, NotFound
 
 from .. import stream
@@ -44,7 +48,7 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
     # A: accept; a repeated client id returns the recorded turn and nothing re-runs
-    conversation = Conversation.objects.filter(pk=conversation_id, owner=user).first()
+    conversation = Conversation.objects.filter(pk=conversation_id, owner=user, hidden_at__isnull=True).first()
     if conversation is None:
         raise NotFound("No such conversation.")
     if client_message_id:
@@ -143,8 +147,11 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
     ctx = ActorReadContext(actor, today, registry)
     rounds: list[dict[str, Any]] = []
+    switched_off: dict[str, str] = {}  # a lookup the model asked for that staff or the runtime turned off
 
     def on_round(record: RoundRecord, provider: str) -> None:
+        if record.status == "rejected":
+            switched_off.update(_switched_off(record.requests, registry))
         number = len(rounds) + 1
         row = ReadRound.objects.create(turn=turn, round=number, provider=provider, status=record.status,
                                        requests=record.requests, results=record.results, error=record.error or "")
@@ -157,9 +164,11 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     except ProviderFailure as failure:
         turn_fail_closed(turn, conversation, "provider_unavailable", {"provider_failure": failure.kind})
         return
+    explained = [Notice("read_tool_switched_off", _switched_off_text(name, status))
+                 for name, status in sorted(switched_off.items())]
     if loop.validated is None:
         turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
-                             {"raw": loop.raw, "detail": loop.detail})
+                                 {"raw": loop.raw, "detail": loop.detail}, explained=explained)
         return
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
@@ -172,11 +181,29 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
                       active_case=conversation.active_case_id,
                       earlier_message=(conversation.pending or {}).get("message"), last_edit=edit)
     reduction = reduce_turn(loop.validated, facts)
+    reduction.notices[:0] = explained
     trace = {"rounds": rounds, "plan_raw": loop.raw, "plan": plan.model_dump(mode="json")}
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     pending = pending or unfound_target_question(turn, reduction)
     reduction_apply(turn, conversation, actor, today, registry, reduction, trace,
                      answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+
+
+def _switched_off(requests: list[dict[str, Any]], offered: Registry) -> dict[str, str]:
+    """The read tools a rejected round asked for that exist in code but are not offered because the
+    audit mirror has them disabled (by staff) or quarantined (by the runtime): name -> status."""
+    wanted = {str(r.get("tool")) for r in requests} - set(offered.read_tools)
+    known = wanted & set(get_registry().read_tools)
+    statuses = entry_statuses() if known else {}
+    return {name: statuses[name] for name in known
+            if statuses.get(name) in (EntryStatus.DISABLED, EntryStatus.QUARANTINED)}
+
+
+def _switched_off_text(name: str, status: str) -> str:
+    if status == EntryStatus.DISABLED:
+        return f"I could not use the lookup “{name}”: that lookup is switched off by an administrator."
+    return (f"I could not use the lookup “{name}”: that lookup is switched off for safety until an administrator "
+            "has checked it.")
 
 
 def unfound_target_question(turn: Turn, reduction: Reduction) -> dict[str, Any] | None:

@@ -1,0 +1,90 @@
+// Interaction cards (SPEC §17): a confirmation or a selection, drawn from the interaction's own state.
+// A click sends only the interaction id and the option id (I7); what the option does is the server's.
+
+import { h } from "./dom.js";
+
+const CARD_REASON = {
+  resolving: "Working on it…",
+  declined: "Declined: nothing was changed.",
+  stale: "The claim changed after this card was made, so it can no longer be confirmed. Nothing was run.",
+  superseded: "A newer card replaced this one; it can no longer be answered.",
+  expired: "This card expired; it can no longer be answered.",
+  unknown: "This card is no longer available.",
+};
+
+const CARD_STATUS = {
+  pending: "Waiting for you", resolving: "Working", resolved: "Done", declined: "Declined", stale: "Out of date",
+  superseded: "Replaced", expired: "Expired", unknown: "Closed",
+};
+
+export function cardStatus(interaction) {
+  if (interaction.status === "resolved" && interaction.kind === "confirmation") return "Confirmed";
+  if (interaction.status === "resolved") return "Chosen";
+  return CARD_STATUS[interaction.status] ?? interaction.status;
+}
+
+export function cardReason(interaction) {
+  if (interaction.status === "pending") return "";
+  if (interaction.status === "resolved") {
+    const option = interaction.options?.find((o) => o.id === interaction.chosen_option);
+    if (interaction.kind === "confirmation") return "Confirmed.";
+    return option ? `You chose “${option.label}”.` : "Answered.";
+  }
+  return CARD_REASON[interaction.status] ?? CARD_REASON.unknown;
+}
+
+export function cardTitle(interaction) {
+  return interaction.kind === "selection" ? "Which claim?" : "Confirmation needed";
+}
+
+/** "draft · 302.50 EUR": what a selection card says beside a candidate's title. */
+export function optionDetail(option) {
+  const detail = option.detail ?? {};
+  const total = detail.total ? `${detail.total} ${detail.currency ?? ""}`.trim() : null;
+  return [detail.status, total].filter(Boolean).join(" · ");
+}
+
+/**
+ * A card. ``onAnswer(interactionId, optionId)`` is called by its buttons; ``error`` is shown under it
+ * (a refused click). An out-of-date card offers "Ask again" when ``onAskAgain(interaction)`` is given
+ * (the page sends the message that drew it once more, against the claim as it is now).
+ */
+export function cardNode(interaction, { error, onAnswer, onAskAgain } = {}) {
+  const open = interaction.status === "pending";
+  const title = cardTitle(interaction);
+  const card = h("section", {
+    class: `card card-${interaction.kind} card-status-${interaction.status}`,
+    "data-interaction": interaction.id, "data-interaction-kind": interaction.kind,
+    "data-status": interaction.status, "aria-label": title,
+  });
+  card.append(h("header", { class: "card-head" },
+    h("span", { class: "card-title", text: title }),
+    h("span", { class: "card-status", "data-card-status": "", text: cardStatus(interaction) })));
+  card.append(h("p", { class: "card-prompt", text: interaction.prompt ?? "" }));
+  const actions = h("div", { class: "card-actions" });
+  for (const option of interaction.options ?? []) {
+    const primary = interaction.kind === "confirmation" ? option.id === "confirm" : option.id !== "none";
+    const chosen = interaction.chosen_option === option.id;
+    const detail = optionDetail(option);
+    actions.append(h("button", {
+      type: "button",
+      class: `button ${primary ? "button-primary" : "button-secondary"}${chosen ? " is-chosen" : ""}${detail ? " has-detail" : ""}`,
+      "data-option": option.id, disabled: !open, "aria-pressed": chosen ? "true" : null,
+      onclick: () => onAnswer?.(interaction.id, option.id),
+    }, h("span", { class: "option-label", text: option.label }),
+    detail ? h("span", { class: "option-detail", "data-option-detail": "", text: detail }) : null));
+  }
+  card.append(actions);
+  const reason = error ?? cardReason(interaction);
+  if (reason) {
+    card.append(h("p", { class: `card-reason ${error ? "is-error" : ""}`, "data-card-reason": interaction.status,
+      role: error ? "alert" : null, text: reason }));
+  }
+  if (interaction.status === "stale" && onAskAgain) {
+    card.append(h("div", { class: "card-actions" }, h("button", {
+      type: "button", class: "button button-primary", "data-ask-again": "",
+      onclick: () => onAskAgain(interaction),
+    }, "Ask again")));
+  }
+  return card;
+}

@@ -1,0 +1,303 @@
+// One live conversation: the page renders what the server persisted (GET /api/conversations/<id>) and
+// keeps it live with the conversation socket (CONTRACT §7). On every (re)connect and on any gap in the
+// event sequence the page refetches the conversation, so it always converges on the database.
+// A card click sends only the interaction id and the option id (I7).
+
+import { api } from "./api.js";
+import { cardNode } from "./cards.js";
+import { createCasePanel } from "./case-panel.js";
+import { checkMessage } from "./composer.js";
+import { newId, truncate } from "./dom.js";
+import { openSocket } from "./socket.js";
+import { createStore, partialTurn } from "./store.js";
+import { createTranscript } from "./transcript.js";
+
+/** ``composer`` is the page's composer (chat/composer.js); from now on it sends into this conversation. */
+export function startConversation({ conversationId, boot, composer, root = document }) {
+  const $ = (selector) => root.querySelector(selector);
+  const store = createStore();
+  const connection = $("[data-connection]");
+  const casePanel = createCasePanel($("[data-case-panel]"));
+  const card = (interaction, options = {}) => cardNode(interaction, {
+    ...options, onAnswer: answer, onAskAgain: originalText(interaction) ? askAgain : null,
+  });
+  const transcript = createTranscript({
+    list: $("[data-transcript]"), scroller: $("[data-scroll]"), intro: $("[data-intro]"), chatColumn: $("[data-chat]"),
+    store, card,
+  });
+  composer.setOnSend(send);
+
+  // ---------------------------------------------------------------- socket events
+
+  function upsertTurn(turn, options) {
+    if (store.upsertTurn(turn, options)) clearPending();
+  }
+
+  function onEvent(event) {
+    if (event.type === "error") {
+      onSocketError(event);
+      return;
+    }
+    if (typeof event.seq === "number") {
+      if (store.lastSeq && event.seq > store.lastSeq + 1) scheduleLoad(); // we missed something
+      store.lastSeq = Math.max(store.lastSeq, event.seq);
+    }
+    switch (event.type) {
+      case "turn.queued": {
+        // sent while another message of this conversation runs: kept by the server, runs next, in order
+        if (!store.turns.has(event.turn)) {
+          upsertTurn({ ...partialTurn(event.turn, event.text), status: "queued" }, { authoritative: false });
+        }
+        if (store.pending && event.text && event.text === store.pending.text) clearPending();
+        transcript.renderTurn(event.turn);
+        break;
+      }
+      case "turn.started": {
+        const isNew = !store.turns.has(event.turn);
+        if (isNew) upsertTurn(partialTurn(event.turn, event.text), { authoritative: false });
+        if (!isNew && store.turns.get(event.turn).status === "queued") store.turns.get(event.turn).status = "running";
+        // turn.started carries no client id: a new turn with the text we sent is ours
+        if (isNew && store.pending && event.text && event.text === store.pending.text) clearPending();
+        transcript.renderTurn(event.turn);
+        if (store.order.length === 1 && event.text) labelConversation(event.text);
+        break;
+      }
+      case "read_round": {
+        if (!store.turns.has(event.turn)) upsertTurn(partialTurn(event.turn, null), { authoritative: false });
+        const turn = store.turns.get(event.turn);
+        if (turn.status === "running") {
+          const rounds = (turn.read_rounds ?? []).filter((r) => r.round !== event.round);
+          rounds.push({
+            round: event.round, status: event.status, requests: event.requests,
+            results: event.results, error: event.error ?? null,
+          });
+          rounds.sort((a, b) => a.round - b.round);
+          turn.read_rounds = rounds;
+          transcript.renderTurn(turn.id);
+        }
+        break;
+      }
+      case "interaction.pending":
+      case "interaction.resolved": {
+        store.upsertInteraction(event.interaction);
+        const owner = event.interaction.turn;
+        if (owner && store.turns.get(owner)?.status === "running") transcript.renderTurn(owner);
+        transcript.renderCards(event.interaction.id);
+        transcript.refreshCardHints(event.interaction.id);
+        break;
+      }
+      case "turn.completed":
+      case "turn.failed": {
+        upsertTurn(event.turn, { authoritative: true });
+        transcript.renderTurn(event.turn.id);
+        if (store.order.indexOf(event.turn.id) === 0 && event.turn.text) labelConversation(event.turn.text);
+        for (const interaction of event.turn.interactions ?? []) transcript.renderCards(interaction.id);
+        casePanel.setActiveCase(event.turn.active_case);
+        break;
+      }
+      default:
+        break; // pong, or an event type this page does not know: the next load shows its effect
+    }
+  }
+
+  function onSocketError(event) {
+    if (event.client_message_id && store.pending?.clientId === event.client_message_id) {
+      composer.fill(store.pending.text, { onlyIfEmpty: true });
+      clearPending();
+    }
+    if (event.interaction) {
+      cardFailed(event.interaction, event.code, event.message);
+      return;
+    }
+    composer.showError(event.message || "That did not work.");
+  }
+
+  // ---------------------------------------------------------------- loading (and catch-up)
+
+  let loading = null;
+  let loadAgain = false;
+
+  function scheduleLoad() {
+    if (loading) {
+      loadAgain = true;
+      return loading;
+    }
+    loading = (async () => {
+      try {
+        do {
+          loadAgain = false;
+          await load();
+        } while (loadAgain);
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
+  }
+
+  async function load() {
+    let conversation;
+    try {
+      conversation = await api("GET", `/api/conversations/${encodeURIComponent(conversationId)}`);
+    } catch (error) {
+      if (error.status === 404) composer.showError("This conversation does not exist any more.");
+      else composer.showError(error.message);
+      return;
+    }
+    const order = conversation.turns.map((t) => t.id);
+    for (const turn of conversation.turns) upsertTurn(turn, { authoritative: true });
+    for (const interaction of conversation.pending_interactions ?? []) store.upsertInteraction(interaction);
+    // the server's order first, then anything the socket told us about that the fetch predates
+    store.order = [...order, ...store.order.filter((id) => !order.includes(id))];
+    store.loaded = true;
+    if (store.pending?.orphaned) { // sent on a socket that closed, and the server has no turn for it
+      store.unsure = { text: store.pending.text, clientId: store.pending.clientId };
+      composer.fill(store.pending.text, { onlyIfEmpty: true });
+      clearPending();
+      composer.showError("The connection dropped before your message was answered. Please send it again.");
+    }
+    transcript.renderAll();
+    casePanel.setActiveCase(conversation.active_case);
+  }
+
+  // ---------------------------------------------------------------- the socket
+
+  let markLive;
+  const live = new Promise((resolve) => {
+    markLive = resolve;
+  });
+  const socket = openSocket({
+    conversationId,
+    pingSeconds: boot.wsPingSeconds || 25,
+    onEvent,
+    onOpen() {
+      markLive();
+      scheduleLoad(); // catch up on whatever happened while we were away
+    },
+    onStatus: setConnection,
+    onClose() {
+      if (store.pending?.viaSocket) store.pending.orphaned = true; // settled by the catch-up load
+    },
+    onGone: () => composer.showError("This conversation does not exist any more."),
+  });
+
+  function setConnection(status, label) {
+    if (!connection) return;
+    connection.dataset.connection = status;
+    connection.querySelector("[data-connection-label]").textContent = label;
+  }
+
+  // ---------------------------------------------------------------- sending a message
+
+  async function send(raw) {
+    const { text, problem } = checkMessage(raw, boot.maxMessageChars);
+    if (problem === "empty" || store.pending) return;
+    if (problem) {
+      composer.showError(problem);
+      return;
+    }
+    composer.hideError();
+    // resending the text of a message the connection may have lost reuses its id: the server
+    // answers a repeated client_message_id with the recorded turn instead of running it twice
+    const clientId = store.unsure?.text === text ? store.unsure.clientId : newId("msg");
+    store.unsure = null;
+    store.pending = { clientId, text, viaSocket: false, orphaned: false };
+    composer.clear();
+    composer.setBusy(true);
+    transcript.renderPending();
+    if (socket.isOpen()) {
+      store.pending.viaSocket = true;
+      socket.send({ type: "message", text, client_message_id: clientId });
+      return;
+    }
+    try { // no socket right now: the same turn over HTTP
+      const turn = await api("POST", `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
+        { text, client_message_id: clientId });
+      upsertTurn(turn, { authoritative: true });
+      transcript.renderTurn(turn.id);
+      casePanel.setActiveCase(turn.active_case);
+    } catch (error) {
+      if (store.pending?.clientId === clientId) {
+        composer.fill(text);
+        clearPending();
+      }
+      composer.showError(error.message);
+    }
+  }
+
+  function clearPending() {
+    store.pending = null;
+    transcript.removePending();
+    composer.setBusy(false);
+  }
+
+  // ---------------------------------------------------------------- answering a card
+
+  async function answer(interactionId, optionId) {
+    const known = store.interactions.get(interactionId);
+    if (!known || known.status !== "pending") return;
+    store.interactions.set(interactionId, { ...known, status: "resolving", chosen_option: optionId });
+    transcript.renderCards(interactionId);
+    composer.focus(); // the card's buttons are gone (disabled): the next useful place is the composer
+    try {
+      const result = await api("POST", `/api/interactions/${encodeURIComponent(interactionId)}/respond`,
+        { option: optionId, client_response_id: newId("click") });
+      store.upsertInteraction(result.interaction);
+      upsertTurn(result.turn, { authoritative: true });
+      transcript.renderTurn(result.turn.id);
+      transcript.renderCards(interactionId);
+      casePanel.setActiveCase(result.turn.active_case ?? known.case);
+    } catch (error) {
+      cardFailed(interactionId, error.code, error.message);
+    }
+  }
+
+  async function cardFailed(interactionId, code, message) {
+    const known = store.interactions.get(interactionId);
+    if (known?.status === "resolving") store.interactions.set(interactionId, { ...known, status: "pending" });
+    try { // the server knows best what became of the card
+      const fresh = await api("GET", `/api/interactions/${encodeURIComponent(interactionId)}`);
+      store.interactions.set(interactionId, fresh);
+    } catch {
+      if (known && code === "interaction_stale") store.interactions.set(interactionId, { ...known, status: "stale" });
+    }
+    transcript.renderCards(interactionId,
+      { error: store.interactions.get(interactionId)?.status === "pending" ? message : null });
+  }
+
+  /** The message that drew a card (through the clicks in between: a selection's confirmation card). */
+  function originalText(interaction) {
+    let turn = store.turnOf(interaction);
+    for (let hops = 0; turn?.kind === "click" && hops < 10; hops += 1) {
+      turn = store.turnOf(store.interactions.get(turn.interaction) ?? { id: turn.interaction });
+    }
+    return turn?.kind === "click" ? null : turn?.text || null;
+  }
+
+  /** "Ask again" on an out-of-date card: the same words, sent as a new message about the claim as it is now. */
+  function askAgain(interaction) {
+    const text = originalText(interaction);
+    if (!text) return;
+    composer.focus();
+    send(text);
+  }
+
+  // ---- the sidebar label of a new conversation
+
+  function labelConversation(text) {
+    const item = document.querySelector(`[data-conversation-item="${CSS.escape(conversationId)}"]`);
+    const label = item?.querySelector("[data-conversation-label]");
+    if (!label || label.textContent !== "New conversation") return;
+    label.textContent = truncate(text.replace(/\s+/g, " "), 60);
+    item.querySelector("[data-conversation-menu]")?.setAttribute("aria-label", `Options for ${label.textContent}`);
+  }
+
+  composer.autosize();
+  scheduleLoad();
+  return {
+    store,
+    send,
+    /** Resolves once the socket is open (so a turn's live events are seen), or after ``ms`` at the latest. */
+    whenLive: (ms = 3000) => Promise.race([live, new Promise((resolve) => window.setTimeout(resolve, ms))]),
+  };
+}

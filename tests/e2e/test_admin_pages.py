@@ -1,0 +1,129 @@
+"""Issue 12 (7): the admin as staff meet it: the header names the product, every list fits a 1366 px
+screen, turns are filterable by "had read rounds" and by outcome, and objects are named, not numbered."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PASSWORD, shot
+from .test_chat_page import plan, sign_in, wait_turn_done
+
+pytestmark = pytest.mark.browser
+
+LISTS = ["conversations/case", "conversations/conversation", "conversations/turn", "conversations/interaction",
+         "conversations/commandjournalentry", "conversations/domainevent", "conversations/outboxentry",
+         "conversations/apitoken", "registries/readtoolentry", "registries/actentry", "registries/registryentry",
+         "auth/user"]
+
+
+def admin_sign_in(page) -> None:
+    page.goto("/admin/login/?next=/admin/")
+    page.get_by_label("Username").fill("admin")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"/admin/$"))
+
+
+def overflow(page) -> dict:
+    return page.evaluate("""() => {
+        const results = document.querySelector('.results');
+        const table = document.querySelector('#result_list');
+        return {page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+                table: table ? table.scrollWidth : 0, box: results ? results.clientWidth : 0};
+    }""")
+
+
+def test_the_admin_names_the_product_and_every_list_fits_1366_px(browser, server):
+    context = browser.new_context(base_url=server.base, viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    try:
+        # a turn with a read round, so the lists have rows
+        sign_in(page, "alice")
+        page.goto("/")
+        text = server.script("admin check: what is the taxi policy",
+                             {"reads": [{"tool": "lookup_policy", "args": {"query": "taxi"}}]},
+                             plan(answers=[{"question": "taxi", "text": "Taxis are fine at night."}]))
+        box = page.get_by_role("textbox", name="Message")
+        box.fill(text)
+        box.press("Enter")
+        wait_turn_done(page, text)
+        context.clear_cookies()
+
+        admin_sign_in(page)
+        expect(page.get_by_role("banner").get_by_role("link", name="Turnframe web admin")).to_be_visible()
+        expect(page).to_have_title(re.compile("Turnframe web admin"))
+        shot(page, "admin-index")
+        too_wide = {}
+        for path in LISTS:
+            page.goto(f"/admin/{path}/")
+            expect(page.locator("#changelist")).to_be_visible()
+            where = overflow(page)
+            if where["page"] > where["viewport"] or where["table"] > where["box"] + 1:
+                too_wide[path] = where
+        assert not too_wide, "\n".join(f"{k}: {v}" for k, v in too_wide.items())
+
+        page.goto("/admin/conversations/turn/")
+        filters = page.locator("#changelist-filter")
+        expect(filters).to_contain_text("By had read rounds")
+        expect(filters).to_contain_text("By outcome of an act")
+        filters.get_by_role("link", name="yes").first.click()
+        expect(page.locator("#result_list tbody tr")).to_have_count(1)
+        expect(page.locator("#result_list")).to_contain_text("admin check: what is the taxi policy")
+        shot(page, "admin-turns-had-read-rounds")
+        page.goto("/admin/conversations/turn/?outcome=executed")
+        expect(page.locator("#changelist")).to_be_visible()
+        expect(page.locator("#changelist")).not_to_contain_text("admin check")
+        page.goto("/admin/conversations/turn/?outcome=none")
+        expect(page.locator("#result_list")).to_contain_text("admin check")
+
+        page.goto("/admin/conversations/turn/?read_rounds=yes")
+        page.locator("#result_list tbody tr th a").first.click()
+        expect(page.locator("body")).not_to_contain_text("object (")
+        expect(page.locator("body")).to_contain_text("lookup round 1 of")
+        page.goto("/admin/registries/readtoolentry/")
+        expect(page.locator("#result_list")).not_to_contain_text("<lambda>")
+        expect(page.locator("#result_list")).to_contain_text("built-in: any signed-in user")
+        page.locator("#result_list tbody tr th a").first.click()
+        expect(page.locator("body")).to_contain_text("schema ")
+        expect(page.locator("body")).not_to_contain_text("FingerprintHistory object")
+        shot(page, "admin-read-tool")
+    finally:
+        context.close()
+
+
+def test_a_lookup_disabled_in_the_admin_is_explained_in_the_chat_in_plain_words(browser, server):
+    staff = browser.new_context(base_url=server.base, viewport={"width": 1366, "height": 768})
+    user = browser.new_context(base_url=server.base, viewport={"width": 1360, "height": 860})
+    admin_page, page = staff.new_page(), user.new_page()
+    try:
+        admin_sign_in(admin_page)
+        admin_page.goto("/admin/registries/readtoolentry/")
+        row = admin_page.locator("#result_list tbody tr", has=admin_page.get_by_role("link", name="exchange_rate"))
+        row.get_by_role("checkbox").check()
+        admin_page.get_by_label("Action:").select_option(label="Disable selected read tools")
+        admin_page.get_by_role("button", name="Run").click()
+        expect(admin_page.locator(".messagelist")).to_contain_text("Disabled: exchange_rate.")
+
+        sign_in(page, "bob")
+        page.goto("/")
+        text = server.script("how much is 50 USD in EUR today",
+                             {"reads": [{"tool": "exchange_rate", "args": {"from": "USD", "to": "EUR"}}]},
+                             plan(answers=[{"question": "50 USD in EUR", "text": "I cannot convert it right now."}]))
+        box = page.get_by_role("textbox", name="Message")
+        box.fill(text)
+        box.press("Enter")
+        turn = wait_turn_done(page, text)
+        said = turn.locator("[data-code='read_tool_switched_off']")
+        expect(said).to_have_text(re.compile("that lookup is switched off by an administrator"))
+        shot(page, "chat-lookup-switched-off")
+    finally:
+        admin_page.goto("/admin/registries/readtoolentry/")
+        row = admin_page.locator("#result_list tbody tr", has=admin_page.get_by_role("link", name="exchange_rate"))
+        row.get_by_role("checkbox").check()
+        admin_page.get_by_label("Action:").select_option(label="Re-enable selected read tools (also lifts a quarantine)")
+        admin_page.get_by_role("button", name="Run").click()
+        staff.close()
+        user.close()
