@@ -42,7 +42,8 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     deadline = time.monotonic() + 15
     while True:
         # C: load and check the interaction, scoped to the user (a foreign id is a missing id)
-        interaction = Interaction.objects.filter(pk=interaction_id, owner=user).select_related("case").first()
+        interaction = Interaction.objects.filter(pk=interaction_id, owner=user).select_related(
+            "case", "conversation").first()
         if interaction is None:
             raise NotFound("No such interaction.")
         if option not in {o["id"] for o in interaction.options}:

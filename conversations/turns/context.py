@@ -10,7 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.utils import timezone
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
@@ -104,11 +104,9 @@ def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: s
 def recent_effects(conversation: Conversation, turn: Turn) -> list[dict[str, Any]]:
     """What the conversation's latest turn with an effect committed: what "that one" and "make that 18" mean."""
     last = (CommandJournalEntry.objects.filter(conversation=conversation, status=JStatus.COMMITTED)
-            .exclude(turn=turn).order_by("-updated_at", "-sequence").values_list("turn_id", flat=True).first())
-    if last is None:
-        return []
-    events = DomainEvent.objects.filter(command__turn_id=last, command__status=JStatus.COMMITTED).select_related(
-        "command").order_by("created_at", "sequence")
+            .exclude(turn=turn).order_by("-updated_at", "-sequence").values("turn_id")[:1])
+    events = DomainEvent.objects.filter(command__turn_id=Subquery(last), command__status=JStatus.COMMITTED
+                                        ).select_related("command").order_by("created_at", "sequence")
     return [{"act": e.command.act, "case": e.case_id, "event": e.type, "data": e.data} for e in events]
 
 

@@ -16,6 +16,7 @@ from registries import Actor, Registry
 
 from .. import stream
 from ..commands import journal_settle_unexecuted
+from ..ids import new_id
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import crash_point
@@ -135,9 +136,9 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
                     status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user):
                 return None
             crash_point("after_card_claimed")
-            # only the winner gets here, so counting earlier attempts is race-free: a click whose turn was
-            # interrupted (and the card reopened by recovery) must not meet that turn's id again
-            attempt = Turn.objects.filter(interaction=interaction).count() + 1
+            # each attempt its own id: a click whose turn was interrupted (and the card reopened by recovery)
+            # must not meet that turn's id again
+            attempt = new_id("try")
             turn = turn_open(interaction.conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction,
                               option=option,
                               client_message_id=client_response_id or f"click:{interaction.id}:{option}:{attempt}")
