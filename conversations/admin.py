@@ -86,6 +86,16 @@ def html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
 
 
+def case_title_column():
+    """A list column with the case's title alone (its id is long and on the case's own page)."""
+
+    @admin.display(description="case", ordering="case__title")
+    def case_title(self, obj):
+        return Truncator(obj.case.title).chars(32) if obj.case_id else NOTHING
+
+    return case_title
+
+
 def pretty(field: str, description: str | None = None):
     """A read-only display of a JSON field as indented text."""
 
@@ -385,12 +395,16 @@ class DeletedByUserFilter(admin.SimpleListFilter):
 
 @admin.register(Conversation)
 class ConversationAdmin(LedgerAdmin):
-    list_display = ("id", "owner", "title", "mode", "active_case", "hidden_at", "created_at")
+    list_display = ("id", "owner", "title", "active_case_title", "hidden_at", "created_at")
     list_filter = ("mode", DeletedByUserFilter)
     list_select_related = ("owner", "active_case")
     search_fields = ("=id", "=owner__username", "title")
     fields = ("id", "owner", "title", "mode", "active_case", "event_seq", "hidden_at", "created_at")
     inlines = (TurnInline,)
+
+    @admin.display(description="active case", ordering="active_case__title")
+    def active_case_title(self, obj):
+        return Truncator(obj.active_case.title).chars(32) if obj.active_case_id else NOTHING
 
 
 class HadReadRoundsFilter(admin.SimpleListFilter):
@@ -464,8 +478,7 @@ class TurnAdmin(LedgerAdmin):
 
 @admin.register(Interaction)
 class InteractionAdmin(LedgerAdmin):
-    list_display = ("id", "kind", "status", "owner", "case", "case_revision", "blocking", "turn", "chosen_option",
-                    "created_at", "resolved_at")
+    list_display = ("id", "kind", "status", "owner", "case_title", "chosen_option", "created_at")
     list_filter = ("kind", "status", "blocking")
     list_select_related = ("owner", "case", "turn")
     search_fields = ("=id", "=owner__username", "=case__id", "=turn__id", "=conversation__id")
@@ -474,6 +487,7 @@ class InteractionAdmin(LedgerAdmin):
               "result_turn", "created_at", "resolved_at")
     readonly_fields = ("options_pretty", "held_acts_pretty", "candidates_pretty")
     inlines = (InteractionCommandsInline,)
+    case_title = case_title_column()
     options_pretty = pretty("options", "options (with their stored actions)")
     held_acts_pretty = pretty("held_acts")
     candidates_pretty = pretty("candidates")
@@ -494,32 +508,31 @@ class CommandJournalEntryAdmin(LedgerAdmin):
     args_pretty = pretty("args", "arguments")
     origin_pretty = pretty("origin")
     result_pretty = pretty("result")
-
-    @admin.display(description="case", ordering="case__title")
-    def case_title(self, obj):
-        return Truncator(obj.case.title).chars(32) if obj.case_id else NOTHING
+    case_title = case_title_column()
 
 
 @admin.register(DomainEvent)
 class DomainEventAdmin(LedgerAdmin):
-    list_display = ("id", "type", "case", "revision", "created_at")
+    list_display = ("id", "type", "case_title", "revision", "created_at")
     list_filter = ("type", "created_at")
     list_select_related = ("case", "command")
     search_fields = ("=id", "=case__id", "=command__id", "=case__owner__username", "type")
     fields = ("id", "case", "sequence", "revision", "type", "data_pretty", "command", "created_at")
     readonly_fields = ("data_pretty",)
+    case_title = case_title_column()
     data_pretty = pretty("data")
 
 
 @admin.register(OutboxEntry)
 class OutboxEntryAdmin(LedgerAdmin):
-    list_display = ("id", "destination", "status", "attempts", "case", "command", "created_at", "updated_at")
+    list_display = ("id", "destination", "status", "attempts", "case_title", "updated_at")
     list_filter = ("status", "destination", "created_at")
     list_select_related = ("case", "command")
     search_fields = ("=id", "=idempotency_key", "=case__id", "=command__id", "=case__owner__username")
     fields = ("id", "destination", "idempotency_key", "case", "command", "status", "attempts", "payload_pretty",
               "acknowledgement_pretty", "created_at", "updated_at")
     readonly_fields = ("payload_pretty", "acknowledgement_pretty")
+    case_title = case_title_column()
     payload_pretty = pretty("payload")
     acknowledgement_pretty = pretty("acknowledgement")
 

@@ -24,7 +24,7 @@ from .selectors import (
     turn_json,
 )
 from .services import conversation_hide, conversation_rename
-from .turns import interaction_respond, mode_allowed, turn_submit_message
+from .turns import interaction_respond, mode_allowed, turn_stop, turn_submit_message
 
 router = Router()
 
@@ -125,6 +125,16 @@ def message_submit(request, conversation_id: str, body: MessageBody):
                                   client_message_id=body.client_message_id)
     # 202: another turn of the conversation runs, so this one waits and runs next, in arrival order
     return Status(202 if outcome.turn.status == "queued" else 200, turn_json(outcome.turn, replayed=outcome.replayed))
+
+
+@router.post("/turns/{turn_id}/stop", auth=api_auth)
+def turn_stop_waiting(request, turn_id: str):
+    """Stop waiting for a slow model: a turn still understanding ends before anything changes; one whose
+    plan is being carried out will finish (``stopped`` false)."""
+    turn, stopped = turn_stop(user=request.auth, turn_id=turn_id)
+    message = ("Stopping: nothing will be changed." if stopped else
+               "Too late to stop: it is already being carried out and will finish.")
+    return {"stopped": stopped, "message": message, "turn": turn_json(turn)}
 
 
 @router.get("/interactions/{interaction_id}", auth=api_auth)

@@ -106,6 +106,9 @@ class Turn(models.Model):
     phase = models.CharField(max_length=16, choices=Phase.choices, default=Phase.RECEIVED)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     active_case_before = models.CharField(max_length=32, blank=True)
+    # the user stopped waiting for the model: honoured only while the turn is still understanding (the
+    # runtime's step past it is a conditional update on this being null), so nothing is ever half-run
+    stop_requested_at = models.DateTimeField(null=True, blank=True)
     # what the turn decided, as returned to clients (CONTRACT §6)
     acts = models.JSONField(default=list)
     notices = models.JSONField(default=list)

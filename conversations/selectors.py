@@ -94,6 +94,7 @@ def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dic
         "active_case": trace["active_case_after"] if "active_case_after" in trace else (
             t.conversation.active_case_id if t.status != Turn.Status.RUNNING else None),
         "created_at": t.created_at.isoformat(),
+        "stop_requested": t.stop_requested_at is not None,
     }
 
 

@@ -417,3 +417,30 @@ def test_a_read_tools_default_policy_is_named_in_words_and_a_lambda_by_its_modul
     assert "<lambda>" not in policy_name(lambda case, args: None)
     assert policy_name(test_a_read_tools_default_policy_is_named_in_words_and_a_lambda_by_its_module).endswith(
         "test_a_read_tools_default_policy_is_named_in_words_and_a_lambda_by_its_module")
+
+
+def test_turns_filter_by_act_outcome_and_by_having_read_rounds(staff, users):
+    """Issue 12 (7), on SQLite and PostgreSQL alike (the outcome is matched in the JSON text of ``acts``)."""
+    from conversations.models import ReadRound
+
+    conversation = Conversation.objects.create(owner=users["alice"])
+
+    def turn(cid: str, acts: list) -> Turn:
+        return conversation.turns.create(kind="message", text=cid, client_message_id=cid, mode=conversation.mode,
+                                         status="completed", acts=acts)
+
+    ran = turn("ran", [{"id": "a1", "act": "add_line", "outcome": "executed"}])
+    waits = turn("waits", [{"id": "a1", "act": "remove_line", "outcome": "awaiting_confirmation"},
+                           {"id": "a2", "act": "add_line", "outcome": "executed"}])
+    asked = turn("asked", [])
+    ReadRound.objects.create(turn=asked, round=1, status="ok", requests=[{"tool": "lookup_policy"}])
+
+    def ids(query: str) -> set[str]:
+        return {t.id for t in listed(staff.get(url(Turn, "changelist") + query))}
+
+    assert ids("?outcome=executed") == {ran.id, waits.id}
+    assert ids("?outcome=awaiting_confirmation") == {waits.id}
+    assert ids("?outcome=none") == {asked.id}
+    assert ids("?read_rounds=yes") == {asked.id}
+    assert ids("?read_rounds=no") == {ran.id, waits.id}
+    assert str(ReadRound.objects.get(turn=asked)) == f"lookup round 1 of {asked.id} (ok: lookup_policy)"

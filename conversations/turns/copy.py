@@ -17,6 +17,7 @@ NOTICE_COPY = {
     "revision_conflict": "It changed while I was working on it, so that change was not applied.",
     "turn_interrupted": "This message was interrupted before anything changed. Please send it again.",
     "declined": "Declined: nothing was changed.",
+    "stopped": "Stopped as you asked, before anything was done: nothing was changed.",
     "interaction_stale": "It changed since this card was made, so nothing was changed. Please ask again.",
     "selection_none": "Nothing was changed.",
     "confirmation_stale": "It is not in the state the confirmation was drawn for (a change did not go "

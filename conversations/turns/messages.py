@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from conversations.core.context import RoundRecord
 from conversations.core.reducer import (
@@ -157,6 +158,8 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
                                        requests=record.requests, results=record.results, error=record.error or "")
         rounds.append({"round": number, "provider": provider, "status": record.status})
         stream.publish(conversation.id, "read_round", {"turn": turn.id, **round_json(row)})
+        if Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=False).exists():
+            raise _StopWaiting  # the user stopped waiting: no further model call
 
     try:
         loop = acquire_plan(providers=providers, base=base, tools=dict(registry.read_tools), registry=registry,
@@ -164,8 +167,18 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     except ProviderFailure as failure:
         turn_fail_closed(turn, conversation, "provider_unavailable", {"provider_failure": failure.kind})
         return
+    except _StopWaiting:
+        loop = None
     explained = [Notice("read_tool_switched_off", _switched_off_text(name, status))
                  for name, status in sorted(switched_off.items())]
+    # the point of no return: past it the turn journals and runs, so a stop is honoured only before, and the
+    # database arbitrates a stop that races this step (turn_stop's update requires the phase still before it)
+    if loop is None or not Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=True).update(
+            phase=Phase.REDUCED):
+        turn_finish_without_plan(turn, conversation, registry, "stopped",
+                                 {"raw": loop.raw if loop else None, "detail": "the user stopped waiting"},
+                                 explained=explained)
+        return
     if loop.validated is None:
         turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
                                  {"raw": loop.raw, "detail": loop.detail}, explained=explained)
@@ -187,6 +200,26 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     pending = pending or unfound_target_question(turn, reduction)
     reduction_apply(turn, conversation, actor, today, registry, reduction, trace,
                      answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+
+
+class _StopWaiting(Exception):
+    """Raised between read rounds when the user stopped waiting for the model."""
+
+
+def turn_stop(*, user, turn_id: str) -> tuple[Turn, bool]:
+    """Stop waiting for a slow model (issue 12, 2). A message turn still understanding (reading, waiting on
+    the model) ends before anything is journaled or run: ``(turn, True)``. A turn past that point (its plan
+    is being carried out), a click or a finished turn is not stopped: ``(turn, False)``, it will finish."""
+    turn = Turn.objects.filter(pk=turn_id, conversation__owner=user, conversation__hidden_at__isnull=True).first()
+    if turn is None:
+        raise NotFound("No such turn.")
+    Turn.objects.filter(pk=turn.pk, kind=Turn.Kind.MESSAGE, status=Turn.Status.RUNNING,
+                        phase__in=(Phase.RECEIVED, Phase.UNDERSTANDING),
+                        stop_requested_at__isnull=True).update(stop_requested_at=timezone.now())
+    turn.refresh_from_db()
+    honoured = turn.stop_requested_at is not None and (
+        turn.phase in (Phase.RECEIVED, Phase.UNDERSTANDING) or (turn.trace or {}).get("ending") == "stopped")
+    return turn, honoured
 
 
 def _switched_off(requests: list[dict[str, Any]], offered: Registry) -> dict[str, str]:

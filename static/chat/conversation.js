@@ -23,7 +23,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
   });
   const transcript = createTranscript({
     list: $("[data-transcript]"), scroller: $("[data-scroll]"), intro: $("[data-intro]"), chatColumn: $("[data-chat]"),
-    store, card,
+    store, card, onStop: stopWaiting,
   });
   composer.setOnSend(send);
 
@@ -229,6 +229,26 @@ export function startConversation({ conversationId, boot, composer, root = docum
     store.pending = null;
     transcript.removePending();
     composer.setBusy(false);
+  }
+
+  // ---------------------------------------------------------------- stop waiting for a slow model
+
+  /** The server decides: a turn still waiting on the model ends before anything changes; later, it finishes. */
+  async function stopWaiting(turn) {
+    let answer;
+    try {
+      answer = await api("POST", `/api/turns/${encodeURIComponent(turn.id)}/stop`);
+    } catch (error) {
+      composer.showError(error.message);
+      return;
+    }
+    const known = store.turns.get(turn.id);
+    if (known && known.status === "running") {
+      if (answer.stopped) known.stopping = true;
+      else known.stopRefused = answer.message;
+      transcript.renderTurn(turn.id);
+    }
+    composer.focus();
   }
 
   // ---------------------------------------------------------------- answering a card

@@ -87,14 +87,30 @@ export function readRoundNode(turnId, round, openRounds = new Set()) {
 
 // ------------------------------------------------------------------------------ turns and blocks
 
-export function workingNode(label) {
+export function workingNode(label, extra = null) {
   return h("div", { class: "working", "data-working": "" },
     h("span", { class: "working-dots", "aria-hidden": "true" }, h("span"), h("span"), h("span")),
-    h("span", { class: "working-label", text: label }));
+    h("span", { class: "working-label", text: label }), extra);
+}
+
+/**
+ * "Stop waiting" on a message turn whose model is still working (``onStop(turn)``); once asked, what the
+ * server answered: stopping before anything changes, or too late (it is being carried out and will finish).
+ */
+export function stopNode(turn, onStop) {
+  if (turn.stop_requested || turn.stopping) {
+    return h("span", { class: "stop-note", "data-stop-note": "stopping", role: "status",
+      text: "Stopping: nothing will be changed." });
+  }
+  if (turn.stopRefused) {
+    return h("span", { class: "stop-note", "data-stop-note": "finishing", role: "status", text: turn.stopRefused });
+  }
+  return h("button", { type: "button", class: "link-button stop-button", "data-stop-turn": turn.id,
+    onclick: () => onStop(turn) }, "Stop waiting");
 }
 
 // notices that say back what the user asked for (a take-back, a hold, a correction, an undo): not warnings
-const ACKNOWLEDGED = new Set(["retracted", "held_by_constraint", "corrected", "undone"]);
+const ACKNOWLEDGED = new Set(["retracted", "held_by_constraint", "corrected", "undone", "stopped"]);
 
 export function blockNode(block, { interactions = new Map(), card = (i) => cardNode(i) } = {}) {
   if (block.kind === "interaction") {
@@ -131,7 +147,7 @@ export function clickNode(turn, interactions) {
  * The transcript of one conversation. ``card(interaction, options)`` draws a card (the page gives it
  * its click handler).
  */
-export function createTranscript({ list, scroller, intro, chatColumn, store, card }) {
+export function createTranscript({ list, scroller, intro, chatColumn, store, card, onStop = null }) {
   function turnNode(turn) {
     const item = h("li", {
       class: `turn turn-${turn.status}`, "data-turn": turn.id, "data-turn-status": turn.status,
@@ -154,7 +170,9 @@ export function createTranscript({ list, scroller, intro, chatColumn, store, car
     } else if (turn.status === "running") {
       const early = [...store.interactions.values()].filter((i) => i.turn === turn.id);
       for (const interaction of early) assistant.append(card(interaction));
-      assistant.append(workingNode(turn.read_rounds?.length ? "Thinking…" : "Working…"));
+      const stoppable = onStop && turn.kind !== "click";
+      assistant.append(workingNode(turn.read_rounds?.length ? "Thinking…" : "Working…",
+        stoppable ? stopNode(turn, onStop) : null));
     } else {
       const blocks = turn.reply?.blocks ?? [];
       assistant.append(h("div", { class: "reply", "data-reply": "" },

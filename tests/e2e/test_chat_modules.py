@@ -13,7 +13,7 @@ MODULES = {
     "socket.js": ["keepAlive", "openSocket", "socketUrl"],
     "store.js": ["cardIsOpen", "createStore", "partialTurn"],
     "transcript.js": ["argsSummary", "blockNode", "clickNode", "createTranscript", "readRoundNode",
-                      "resultSummary", "workingNode"],
+                      "resultSummary", "stopNode", "workingNode"],
     "cards.js": ["cardNode", "cardReason", "cardStatus", "cardTitle"],
     "case-panel.js": ["caseEmptyNode", "caseNodes", "createCasePanel"],
     "composer.js": ["checkMessage", "createComposer"],
