@@ -26,8 +26,10 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
+from pydantic_core import to_jsonable_python
 
 from .auth import token_revoke
+from .core.record import ActWhy, PolicyRecord
 from .core.reducer import ALL_OUTCOMES
 from .models import (
     ApiToken,
@@ -68,6 +70,7 @@ def admin_link(model, pk: Any, label: Any = None) -> str:
 
 
 def json_block(value: Any) -> str:
+    value = to_jsonable_python(value)  # the turn record's models as their stored JSON
     if value in (None, "", [], {}):
         return NOTHING
     return format_html("<pre>{}</pre>", json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str))
@@ -110,23 +113,21 @@ def pretty(field: str, description: str | None = None):
 # =============================================================================== the why-trace (I20)
 
 
-def _policy_words(policy: str | None) -> str:
+def _policy_words(policy: PolicyRecord | None) -> str:
     if not policy:
         return NOTHING
-    decision, _, code = str(policy).partition(":")
-    return format_html("{} <code>{}</code>", decision, code) if code else decision
+    return format_html("{} <code>{}</code>", policy.kind, policy.code) if policy.code else str(policy.kind)
 
 
-def _target_words(act_id: str | None, case: str | None, target: str | None) -> str:
-    how = TARGET_WORDS.get(target or "", target or "")
-    if not case:
-        return how or NOTHING
-    if str(case).startswith("new:"):
-        opener = str(case).removeprefix("new:")
-        if opener == act_id:
+def _target_words(act: ActWhy) -> str:
+    how = TARGET_WORDS.get(act.target, act.target)
+    if act.new_case_of:
+        if act.new_case_of == act.id:
             return "the new case this act opens"
-        return format_html("the new case act <code>{}</code> opens earlier in this turn", opener)
-    shown = admin_link(Case, case)
+        return format_html("the new case act <code>{}</code> opens earlier in this turn", act.new_case_of)
+    if not act.case:
+        return how or NOTHING
+    shown = admin_link(Case, act.case)
     return format_html("{} — {}", shown, how) if how else shown
 
 
@@ -174,38 +175,39 @@ def _origin_words(row: CommandJournalEntry, usernames: dict[Any, str]) -> str:
 
 def turn_commands(turn: Turn) -> list[CommandJournalEntry]:
     """Every journal row this turn journaled or ran (a click runs rows an earlier turn journaled)."""
-    ids = (turn.trace or {}).get("command_ids") or []
-    return list(CommandJournalEntry.objects.filter(Q(pk__in=ids) | Q(turn=turn))
+    return list(CommandJournalEntry.objects.filter(Q(pk__in=turn.trace.command_ids) | Q(turn=turn))
                 .select_related("case", "interaction").order_by("created_at", "sequence"))
 
 
-def _clicked_acts(turn: Turn) -> list[dict[str, Any]]:
-    """A click turn has no reducer trace: take evidence, target and policy from the turn that drew the card."""
-    drawn = {}
+def _clicked_acts(turn: Turn) -> list[ActWhy]:
+    """A click turn has no reducer trace: take evidence, target and policy from the turn that drew the card,
+    and the outcome from the click."""
+    drawn: dict[str, ActWhy] = {}
     if turn.interaction_id:
-        origin_trace = Turn.objects.filter(interactions=turn.interaction_id).values_list("trace", flat=True).first()
-        drawn = {a.get("id"): a for a in (origin_trace or {}).get("acts") or []}
-    return [{**drawn.get(a.get("id"), {}), **a} for a in turn.acts or []]
+        origin = Turn.objects.filter(interactions=turn.interaction_id).values_list("trace", flat=True).first()
+        drawn = {a.id: a for a in origin.acts} if origin else {}
+    return [drawn[a.id].model_copy(update={"outcome": a.outcome, "code": a.code, "case": a.case or drawn[a.id].case})
+            if a.id in drawn else ActWhy(**a.model_dump()) for a in turn.acts]
 
 
 def why_trace(turn: Turn) -> str:
     """Per act: evidence, resolved target, policy decision, outcome; per command: its origin."""
-    trace = turn.trace or {}
+    trace = turn.trace
     sections: list[str] = []
 
     if turn.kind == Turn.Kind.CLICK:
         started = format_html("A click on {}, option <code>{}</code>; no model call.",
                               admin_link(Interaction, turn.interaction_id), turn.option or NOTHING)
     else:
-        rounds = trace.get("rounds") or []
+        rounds = trace.rounds
         started = format_html("The message “{}” in mode <code>{}</code>, after {} read round(s).",
                               turn.text, turn.mode, len(rounds))
     sections.append(format_html("<p>{}</p>", started))
     for key, words in (("ending", "Ended without a plan"), ("provider_failure", "Provider failure"),
                        ("recovered", "Finished by crash recovery")):
-        if trace.get(key):
-            sections.append(format_html("<p>{}: <code>{}</code></p>", words, _inline_json(trace[key])))
-    codes = trace.get("notices") or [n.get("code") for n in turn.notices or [] if isinstance(n, dict)]
+        if getattr(trace, key):
+            sections.append(format_html("<p>{}: <code>{}</code></p>", words, _inline_json(getattr(trace, key))))
+    codes = trace.notices or [n.code for n in turn.notices]
     if codes:
         sections.append(format_html("<p>Notices: {}</p>", format_html_join(", ", "<code>{}</code>",
                                                                             ((c,) for c in codes))))
@@ -215,17 +217,16 @@ def why_trace(turn: Turn) -> str:
     for row in commands:
         by_act[row.plan_act_id].append(row)
 
-    acts = trace.get("acts")
-    if acts is None:  # a confirmation or decline click: the acts of the turn that drew the card, as decided now
+    acts = trace.acts
+    if turn.kind == Turn.Kind.CLICK and not acts:  # confirm/decline: the acts of the turn that drew the card
         acts = _clicked_acts(turn)
     if acts:
         rows = []
         for a in acts:
             ran = format_html_join(", ", "{} ({})", ((admin_link(CommandJournalEntry, r.pk), r.status)
-                                                     for r in by_act.get(a.get("id"), [])))
-            rows.append((a.get("id"), a.get("act"), a.get("evidence"), _target_words(a.get("id"), a.get("case"), a.get("target")),
-                         _policy_words(a.get("policy")), _outcome_words(a.get("outcome"), a.get("code")),
-                         _inline_json(a.get("args")) if a.get("args") else None, ran))
+                                                     for r in by_act.get(a.id, [])))
+            rows.append((a.id, a.act, a.evidence, _target_words(a), _policy_words(a.policy),
+                         _outcome_words(a.outcome, a.code), _inline_json(a.args) if a.args else None, ran))
         sections.append(format_html("<h3>Acts</h3>{}", html_table(
             ("act id", "act", "evidence (the user's words)", "target", "policy", "outcome", "arguments",
              "journaled as"), rows)))
@@ -241,22 +242,21 @@ def why_trace(turn: Turn) -> str:
         sections.append(format_html("<h3>Commands</h3>{}", html_table(
             ("command", "act", "plan act", "case", "expected revision", "status", "origin", "code"), rows)))
 
-    events = list(DomainEvent.objects.filter(pk__in=trace.get("event_ids") or []).order_by("created_at", "sequence"))
+    events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     if events:
         rows = [(admin_link(DomainEvent, e.pk), e.type, admin_link(Case, e.case_id), e.revision,
                  admin_link(CommandJournalEntry, e.command_id)) for e in events]
         sections.append(format_html("<h3>Events committed</h3>{}", html_table(
             ("event", "type", "case", "revision", "command"), rows)))
 
-    cards = list(Interaction.objects.filter(pk__in=trace.get("interaction_ids") or []))
+    cards = list(Interaction.objects.filter(pk__in=trace.interaction_ids))
     if cards:
         rows = [(admin_link(Interaction, c.pk), c.kind, c.status, c.prompt) for c in cards]
         sections.append(format_html("<h3>Cards shown</h3>{}", html_table(("interaction", "kind", "status", "prompt"),
                                                                             rows)))
 
-    raw = trace.get("plan_raw") or trace.get("raw")
-    if raw:
-        sections.append(_raw_plan(raw))
+    if trace.plan_raw:
+        sections.append(_raw_plan(trace.plan_raw))
     return format_html_join("", "{}", ((s,) for s in sections))
 
 
@@ -468,7 +468,7 @@ class TurnAdmin(LedgerAdmin):
 
     @admin.display(description="act outcomes")
     def outcomes(self, obj):
-        found = sorted({a.get("outcome") for a in obj.acts or [] if isinstance(a, dict) and a.get("outcome")})
+        found = sorted({a.outcome for a in obj.acts if a.outcome})
         return ", ".join(o.replace("_", " ") for o in found) or NOTHING
 
     @admin.display(description="why did this run")

@@ -304,7 +304,7 @@ def _run_message(conversation: CorpusConversation, index: int, message: CorpusMe
     event_ids = set(DomainEvent.objects.filter(case__owner__in=users.values()).values_list("id", flat=True))
     outcome = turn_submit_message(user=owner, conversation_id=chat.id, text=message.text)
     turn = outcome.turn
-    finals = {a["id"]: dict(a) for a in turn.acts}
+    finals = {a.id: a.model_copy() for a in turn.acts}
     turns = [turn]
     problems: list[str] = []
     for click in message.clicks:
@@ -315,12 +315,13 @@ def _run_message(conversation: CorpusConversation, index: int, message: CorpusMe
         _, click_turn = interaction_respond(user=owner, interaction_id=card.id, option=option)
         turns.append(click_turn)
         for act in click_turn.acts:
-            finals.setdefault(act["id"], dict(act)).update({k: act[k] for k in ("outcome", "code") if k in act})
+            final = finals.setdefault(act.id, act.model_copy())
+            final.outcome, final.code = act.outcome, act.code
     after = _state(users)
     new_events = list(DomainEvent.objects.filter(case__owner__in=users.values()).exclude(pk__in=event_ids))
     answers = [b["text"] for t in turns for b in (t.reply or {}).get("blocks", []) if b["kind"] in ("answer", "say")]
     item = ItemResult(conversation.name, index, message.text, "passed", False,
-                      acts=[{"act": a["act"], "outcome": a["outcome"], "code": a.get("code")} for a in finals.values()],
+                      acts=[{"act": a.act, "outcome": a.outcome, "code": a.code} for a in finals.values()],
                       answers=answers)
     expect = message.expect
     _check_acts(item, expect, turn, problems)
@@ -355,7 +356,7 @@ def _card_for(chat: Conversation, click: str) -> tuple[Interaction | None, str]:
 
 def _check_acts(item: ItemResult, expect: Expectation, turn: Turn, problems: list[str]) -> None:
     if turn.status != Turn.Status.COMPLETED:
-        problems.append(f"the turn ended {turn.status} ({', '.join(n['code'] for n in turn.notices)})")
+        problems.append(f"the turn ended {turn.status} ({', '.join(n.code for n in turn.notices)})")
     if expect.acts is None:
         return
     actual = Counter((a["act"], a["outcome"]) for a in item.acts)
@@ -491,7 +492,7 @@ def _check_reply(item: ItemResult, expect: Expectation, turns: list[Turn], chat:
     for needle in expect.answer_excludes:
         if needle.casefold() in text:
             problems.append(f"an answer mentions {needle!r}")
-    codes = {n["code"] for t in turns for n in t.notices}
+    codes = {n.code for t in turns for n in t.notices}
     for code in expect.notices:
         if code not in codes:
             problems.append(f"no notice {code} (notices: {sorted(codes)})")

@@ -16,11 +16,25 @@ from django.db.models import Q
 from registries import CaseSnapshot
 from registries import Mode as ModeKind
 
+from .core.record import TurnAct, TurnNotice, TurnTrace
+from .fields import SchemaField
 from .ids import new_id
 
 
 def _id_field(prefix: str):
     return models.CharField(primary_key=True, max_length=32, default=partial(new_id, prefix), editable=False)
+
+
+class TurnActsField(SchemaField):
+    schema = list[TurnAct]
+
+
+class TurnNoticesField(SchemaField):
+    schema = list[TurnNotice]
+
+
+class TurnTraceField(SchemaField):
+    schema = TurnTrace
 
 
 # the orchestration modes are ``registries.Mode`` (with their capabilities); these are their database choices
@@ -110,11 +124,11 @@ class Turn(models.Model):
     # runtime's step past it is a conditional update on this being null), so nothing is ever half-run
     stop_requested_at = models.DateTimeField(null=True, blank=True)
     # what the turn decided, as returned to clients (CONTRACT §6)
-    acts = models.JSONField(default=list)
-    notices = models.JSONField(default=list)
+    acts = TurnActsField(default=list)
+    notices = TurnNoticesField(default=list)
     reply = models.JSONField(default=dict)
     # why everything happened (I20): plan raw and parsed, per act evidence/target/policy/outcome
-    trace = models.JSONField(default=dict)
+    trace = TurnTraceField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

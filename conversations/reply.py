@@ -7,6 +7,7 @@ from typing import Any
 
 from conversations.core.claims import UNBACKED_CLAIM, UNBACKED_CLAIM_TEXT, check_claims
 from conversations.core.facts import CaseFacts, check_facts
+from conversations.core.record import TurnNotice
 from registries import DomainEventDraft, Registry
 
 from .models import Case, CommandJournalEntry, DomainEvent, Interaction, snapshot
@@ -18,7 +19,7 @@ PENDING_CARD = {
 NOTHING_OPEN = "Tell me what you would like to do, or ask me a question."
 
 
-def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices: Iterable[dict[str, Any]],
+def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices: Iterable[TurnNotice],
                   interactions: Sequence[Interaction], answers: Sequence[dict[str, Any]], say: str | None,
                   active_case: Case | None, open_cards: Sequence[Interaction],
                   case_facts: Sequence[CaseFacts] = ()) -> dict[str, Any]:
@@ -45,13 +46,13 @@ def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices:
         if verdict.allowed:
             prose.append({"kind": kind, "text": text})
         else:
-            notices.append({"code": UNBACKED_CLAIM, "text": UNBACKED_CLAIM_TEXT})
+            notices.append(TurnNotice(code=UNBACKED_CLAIM, text=UNBACKED_CLAIM_TEXT))
     seen: set[tuple[str, str]] = set()
     for notice in notices:
-        key = (notice["code"], notice["text"])
+        key = (notice.code, notice.text)
         if key not in seen:
             seen.add(key)
-            blocks.append({"kind": "notice", "code": notice["code"], "text": notice["text"]})
+            blocks.append({"kind": "notice", "code": notice.code, "text": notice.text})
     for interaction in interactions:
         blocks.append({"kind": "interaction", "text": interaction.prompt, "interaction": interaction.id})
     blocks.extend(prose)

@@ -6,8 +6,6 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery
 
-from conversations.core.reducer import NEW_CASE, ActResult
-
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 
 LABEL_CHARS = 60
@@ -64,7 +62,7 @@ def turn_json(t: Turn, *, replayed: bool = False) -> dict[str, Any]:
 def turns_json(turns: list[Turn], *, replayed: bool = False) -> list[dict[str, Any]]:
     """The turn objects of CONTRACT §6; what they refer to is loaded in one query per kind, not per turn."""
     def ids(key: str) -> set[str]:
-        return {i for t in turns for i in (t.trace or {}).get(key, [])}
+        return {i for t in turns for i in getattr(t.trace, key)}
 
     commands = {c.id: c for c in CommandJournalEntry.objects.filter(pk__in=ids("command_ids"))}
     events = {e.id: e for e in DomainEvent.objects.filter(pk__in=ids("event_ids"))}
@@ -73,10 +71,9 @@ def turns_json(turns: list[Turn], *, replayed: bool = False) -> list[dict[str, A
 
 
 def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dict) -> dict[str, Any]:
-    trace = t.trace or {}
-    own_commands = sorted((commands[i] for i in trace.get("command_ids", []) if i in commands),
-                          key=lambda c: c.sequence)
-    own_events = sorted((events[i] for i in trace.get("event_ids", []) if i in events),
+    trace = t.trace
+    own_commands = sorted((commands[i] for i in trace.command_ids if i in commands), key=lambda c: c.sequence)
+    own_events = sorted((events[i] for i in trace.event_ids if i in events),
                         key=lambda e: (e.created_at, e.sequence))
     return {
         "id": t.id, "conversation": t.conversation_id, "kind": t.kind,
@@ -84,14 +81,14 @@ def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dic
         "phase": t.phase, "text": t.text, "replayed": replayed, "client_message_id": t.client_message_id,
         "interaction": t.interaction_id, "option": t.option or None,
         "read_rounds": [round_json(r) for r in t.read_rounds.all()],
-        "acts": t.acts, "commands": [{"id": c.id, "act": c.act, "case": c.case_id, "status": c.status,
+        "acts": [a.model_dump(mode="json") for a in t.acts], "commands": [{"id": c.id, "act": c.act, "case": c.case_id, "status": c.status,
                                       "origin": {"kind": c.origin_kind, **({"interaction": c.origin.get("interaction")}
                                                                            if c.origin.get("interaction") else {})}}
                                      for c in own_commands],
         "events": [{"id": e.id, "type": e.type, "case": e.case_id, "revision": e.revision} for e in own_events],
-        "interactions": [interaction_json(cards[i]) for i in trace.get("interaction_ids", []) if i in cards],
-        "notices": t.notices, "reply": t.reply or {"blocks": []},
-        "active_case": trace["active_case_after"] if "active_case_after" in trace else (
+        "interactions": [interaction_json(cards[i]) for i in trace.interaction_ids if i in cards],
+        "notices": [n.model_dump(mode="json") for n in t.notices], "reply": t.reply or {"blocks": []},
+        "active_case": trace.end.active_case if trace.end else (
             t.conversation.active_case_id if t.status != Turn.Status.RUNNING else None),
         "created_at": t.created_at.isoformat(),
         "stop_requested": t.stop_requested_at is not None,
@@ -114,16 +111,6 @@ def case_json(c: Case, *, detail: bool = False) -> dict[str, Any]:
 def event_json(e: DomainEvent) -> dict[str, Any]:
     return {"id": e.id, "type": e.type, "revision": e.revision, "data": e.data, "command": e.command_id,
             "created_at": e.created_at.isoformat()}
-
-def act_json(a: ActResult) -> dict[str, Any]:
-    return {"id": a.id, "act": a.act, "case": a.case if a.case and not a.case.startswith(NEW_CASE) else None,
-            "outcome": a.outcome, "code": a.code}
-
-
-def act_trace(a: ActResult) -> dict[str, Any]:
-    return {"id": a.id, "act": a.act, "case": a.case, "outcome": a.outcome, "code": a.code, "args": a.args,
-            "evidence": a.evidence, "target": a.target, "policy": a.policy, "origin": a.origin}
-
 
 def round_json(row: ReadRound) -> dict[str, Any]:
     return {"round": row.round, "status": row.status, "requests": row.requests, "results": row.results,

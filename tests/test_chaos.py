@@ -220,7 +220,7 @@ def test_a_message_sent_behind_a_crashed_turn_waits_and_runs_after_recovery(worl
     assert waiting["status"] == "queued" and Ledger.now().events == before.events  # kept, not refused, not run
     call_command("recover_turns", stdout=open("/dev/null", "w"))
     ran = Turn.objects.get(pk=waiting["id"])
-    assert ran.status == "completed" and ran.acts[0]["outcome"] == "executed"
+    assert ran.status == "completed" and ran.acts[0].outcome == "executed"
 
 
 def test_a_crash_after_a_command_committed_but_before_the_turn_recorded_it_keeps_its_receipt(
@@ -565,5 +565,5 @@ def test_a_confirmation_that_loses_a_race_with_an_edit_is_stale_and_changes_noth
     assert Ledger.now().events == before.events + 1  # only the other conversation's edit
     assert {r.status for r in CommandJournalEntry.objects.filter(interaction_id=card["id"])} == {"conflict"}
     click = Turn.objects.get(conversation=conv, kind="click")
-    assert [n["code"] for n in click.notices] == ["interaction_stale"]
-    assert "nothing was changed" in click.notices[0]["text"]
+    assert [n.code for n in click.notices] == ["interaction_stale"]
+    assert "nothing was changed" in click.notices[0].text

@@ -41,7 +41,7 @@ def lines_of(case: Case) -> list[dict]:
 
 
 def notice_codes(turn) -> list[str]:
-    return [n["code"] for n in turn.notices]
+    return [n.code for n in turn.notices]
 
 
 def asking(text: str) -> dict:
@@ -98,7 +98,7 @@ def test_an_answer_completes_the_request_with_values_quoted_from_the_earlier_mes
     say(world, "add 45 for the thing at the station")
     turn = say(world, "taxi")
 
-    assert [(a["act"], a["outcome"]) for a in turn.acts] == [("add_line", "executed")]
+    assert [(a.act, a.outcome) for a in turn.acts] == [("add_line", "executed")]
     assert lines_of(berlin)[-1]["amount"] == "45.00" and lines_of(berlin)[-1]["category"] == "taxi"
 
 
@@ -110,7 +110,7 @@ def test_earlier_evidence_without_a_pending_question_is_refused(world, script):
 
     turn = say(world, "taxi")
 
-    assert turn.acts[0]["outcome"] == "refused" and turn.acts[0]["code"] == "evidence_not_found"
+    assert turn.acts[0].outcome == "refused" and turn.acts[0].code == "evidence_not_found"
     assert Ledger.now() == before
 
 
@@ -124,7 +124,7 @@ def test_earlier_evidence_that_the_user_did_not_write_is_refused(world, script):
     before = Ledger.now()
     turn = say(world, "taxi")
 
-    assert turn.acts[0]["outcome"] == "refused" and turn.acts[0]["code"] == "evidence_not_found"
+    assert turn.acts[0].outcome == "refused" and turn.acts[0].code == "evidence_not_found"
     assert Ledger.now() == before
 
 
@@ -138,7 +138,7 @@ def test_an_amount_neither_message_quotes_is_refused(world, script):
     before = Ledger.now()
     turn = say(world, "taxi")
 
-    assert turn.acts[0]["code"] == "argument_not_in_evidence" and Ledger.now() == before
+    assert turn.acts[0].code == "argument_not_in_evidence" and Ledger.now() == before
 
 
 # --------------------------------------------------------------------------- undo
@@ -160,10 +160,10 @@ def test_undoing_a_changed_line_restores_it_directly_through_the_command_bus(wor
     assert lines_of(berlin)[1]["amount"] == "120.00"
     turn = say(world, "undo that")
 
-    assert [(a["act"], a["outcome"]) for a in turn.acts] == [("update_line", "executed")]
+    assert [(a.act, a.outcome) for a in turn.acts] == [("update_line", "executed")]
     assert lines_of(berlin)[1]["amount"] == old
-    (undone,) = [n for n in turn.notices if n["code"] == "undone"]
-    assert undone["text"].startswith("Undone as you asked (“undo that”): I reversed your last change. Change line 2")
+    (undone,) = [n for n in turn.notices if n.code == "undone"]
+    assert undone.text.startswith("Undone as you asked (“undo that”): I reversed your last change. Change line 2")
     row = CommandJournalEntry.objects.get(turn=turn)
     assert row.origin_kind == "direct_user_act" and row.status == "committed"
 
@@ -177,10 +177,10 @@ def test_undoing_an_added_line_asks_on_a_card_because_removing_is_consequential(
     count = len(lines_of(berlin))
     turn = say(world, "undo that")
 
-    assert [(a["act"], a["outcome"]) for a in turn.acts] == [("remove_line", "awaiting_confirmation")]
+    assert [(a.act, a.outcome) for a in turn.acts] == [("remove_line", "awaiting_confirmation")]
     card = Interaction.objects.get(turn=turn)
-    (undone,) = [n for n in turn.notices if n["code"] == "undone"]
-    assert undone["text"].startswith("To undo your last change as you asked (“undo that”), confirm the card: remove")
+    (undone,) = [n for n in turn.notices if n.code == "undone"]
+    assert undone.text.startswith("To undo your last change as you asked (“undo that”), confirm the card: remove")
     assert len(lines_of(berlin)) == count  # nothing removed before the click
     interaction_respond(user=world[0], interaction_id=card.id, option="confirm")
     assert len(lines_of(berlin)) == count - 1 and all(line["amount"] != "20.00" or line["category"] != "taxi"
@@ -235,11 +235,11 @@ def test_a_line_over_its_category_limit_runs_and_gets_the_policys_advice(world, 
 
     turn = say(world, text)
 
-    assert turn.acts[0]["outcome"] == "executed"
+    assert turn.acts[0].outcome == "executed"
     assert ("over_policy_limit" in notice_codes(turn)) is advised
     if advised:
-        notice = next(n for n in turn.notices if n["code"] == "over_policy_limit")
-        assert {"hotel": "180", "taxi": "50"}[category] in notice["text"]
+        notice = next(n for n in turn.notices if n.code == "over_policy_limit")
+        assert {"hotel": "180", "taxi": "50"}[category] in notice.text
 
 
 def test_meals_are_limited_per_day_over_all_meal_lines_of_that_day(world, script):
@@ -251,7 +251,7 @@ def test_meals_are_limited_per_day_over_all_meal_lines_of_that_day(world, script
     assert "over_policy_limit" not in notice_codes(say(world, "lunch 35"))
     second = say(world, "dinner 30")  # 65 EUR of meals on the 20th
     assert "over_policy_limit" in notice_codes(second)
-    assert "65.00" in next(n["text"] for n in second.notices if n["code"] == "over_policy_limit")
+    assert "65.00" in next(n.text for n in second.notices if n.code == "over_policy_limit")
     assert "over_policy_limit" not in notice_codes(say(world, "dinner 30 on the 21st"))
     assert DomainEvent.objects.filter(command__conversation=world[1]).count() == 3  # advice never blocks
 
@@ -268,8 +268,8 @@ def test_a_take_back_is_acknowledged_in_plain_words_and_changes_nothing(world, s
     turn = say(world, text)
 
     assert Ledger.now() == before
-    notice = next(n for n in turn.notices if n["code"] == "retracted")
-    assert "leave it as is" in notice["text"] and "line 2" in notice["text"] and "Nothing was changed" in notice["text"]
+    notice = next(n for n in turn.notices if n.code == "retracted")
+    assert "leave it as is" in notice.text and "line 2" in notice.text and "Nothing was changed" in notice.text
     assert any(b["kind"] == "notice" and b["code"] == "retracted" for b in turn.reply["blocks"])
 
 
@@ -284,7 +284,7 @@ def test_undoing_a_confirmed_removal_puts_the_line_back_directly(world, script):
 
     turn = say(world, "undo that")
 
-    assert [(a["act"], a["outcome"]) for a in turn.acts] == [("add_line", "executed")]
+    assert [(a.act, a.outcome) for a in turn.acts] == [("add_line", "executed")]
     back = lines_of(berlin)[-1]
     assert {k: back[k] for k in ("amount", "category", "date", "merchant")} == {
         k: removed[k] for k in ("amount", "category", "date", "merchant")}

@@ -28,7 +28,7 @@ from conversations.core.origins import CONFIRMED_INTERACTION, ORIGIN_KINDS, orig
 from conversations.core.plan import UserTurnPlan
 from conversations.core.reducer import (
     ALL_OUTCOMES,
-    NEW_CASE,
+    NewCase,
     Outcome,
     PlanInvalid,
     TurnFacts,
@@ -38,7 +38,7 @@ from conversations.core.reducer import (
 from conversations.models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from conversations.services import case_seed
 from conversations.turns import actor_of, interaction_respond, turn_submit_message
-from registries import ActMutability, Actor, CaseSnapshot, DemoCase, ReadToolDefinition, get_registry
+from registries import ActMutability, Actor, CaseSnapshot, DemoCase, PolicyKind, ReadToolDefinition, get_registry
 from registries.registry import demo_cases
 from tests.support import Ledger, override
 
@@ -256,11 +256,11 @@ def _check_reduction(message: str, answer: dict[str, Any], active: str | None, m
         if command.act in CONSEQUENTIAL:
             assert command.needs_confirmation
         if not command.needs_confirmation:
-            assert result.outcome == Outcome.EXECUTED and result.policy == "allow"
+            assert result.outcome == Outcome.EXECUTED and result.policy.kind == PolicyKind.ALLOW
             assert REGISTRY.acts[command.act].mutability == ActMutability.REVERSIBLE
         assert _norm(result.evidence) in _norm(message)
         # never a case the actor cannot touch, a locked case, or a guess between several (I8, I19)
-        if command.case and not command.case.startswith(NEW_CASE):
+        if isinstance(command.case, str):
             assert CASES[command.case].owner_id == ALICE.user_id and CASES[command.case].status == "draft"
     if mode == "read_agentic":
         assert out.commands == []
@@ -272,11 +272,11 @@ def _check_reduction(message: str, answer: dict[str, Any], active: str | None, m
         assert {commands[i].case for i in card.act_ids} == {card.case}
         assert card.bound_revision == min(commands[i].expected_revision for i in card.act_ids)
     # revisions: per case one consecutive run from the live revision
-    for case in {c.case or f"{NEW_CASE}{c.act_id}" for c in out.commands}:
-        run = sorted(c.expected_revision for c in out.commands if (c.case or f"{NEW_CASE}{c.act_id}") == case)
+    for case in {c.case or NewCase(c.act_id) for c in out.commands}:
+        run = sorted(c.expected_revision for c in out.commands if (c.case or NewCase(c.act_id)) == case)
         start = CASES[case].revision if case in CASES else 0
-        if case.startswith(NEW_CASE):
-            start = 1 if not any(c.act_id == case.removeprefix(NEW_CASE) for c in out.commands) else 0
+        if isinstance(case, NewCase):
+            start = 1 if not any(c.act_id == case.act_id for c in out.commands) else 0
         assert run == list(range(start, start + len(run)))
     held = [a.id for a in out.acts if a.outcome in (Outcome.HELD, Outcome.RETRACTED, Outcome.AWAITING_SELECTION,
                                                     Outcome.REFUSED)]
@@ -395,7 +395,7 @@ def _assert_origins_hold(user) -> None:
 
 def _assert_reply_backed(turn: Turn) -> None:
     """(e) in the runtime: every model block of a reply passes the guard against this turn's events."""
-    events = DomainEvent.objects.filter(pk__in=(turn.trace or {}).get("event_ids", [])).select_related("command")
+    events = DomainEvent.objects.filter(pk__in=turn.trace.event_ids).select_related("command")
     backed = {e.command.act for e in events}
     receipts = [b for b in turn.reply.get("blocks", []) if b["kind"] == "receipt"]
     assert len(receipts) == len(events)
@@ -429,9 +429,9 @@ def test_arbitrary_plans_through_the_runtime_commit_nothing_consequential_withou
     assert not rows.filter(act__in=CONSEQUENTIAL, status="committed").exists()
     event(f"message turn committed {rows.filter(status='committed').count()} command(s)")
     for a in turn.acts:
-        event(f"outcome {a['outcome']}")
+        event(f"outcome {a.outcome}")
     for n in turn.notices:
-        event(f"notice {n['code']}")
+        event(f"notice {n.code}")
     # answer every card the turn left, any way the user likes: still nothing unconfirmed commits
     for card in Interaction.objects.filter(turn=turn, status="pending"):
         card.refresh_from_db()
@@ -534,7 +534,7 @@ def test_a_malformed_plan_executes_nothing_through_the_runtime(data, script):
     turn = turn_submit_message(user=user, conversation_id=conv.id, text=message).turn
 
     assert Ledger.now() == before and turn.acts == []
-    assert [n["code"] for n in turn.notices] == ["plan_rejected"]
+    assert [n.code for n in turn.notices] == ["plan_rejected"]
 
 
 @pytest.mark.django_db
@@ -636,11 +636,11 @@ def test_a_plan_naming_only_unresolvable_or_foreign_cases_journals_no_command(da
 
     assert not CommandJournalEntry.objects.filter(turn=turn).exists()
     assert Ledger.now() == before
-    assert all(a["outcome"] in ("refused",) for a in turn.acts) or [n["code"] for n in turn.notices] == [
+    assert all(a.outcome in ("refused",) for a in turn.acts) or [n.code for n in turn.notices] == [
         "plan_rejected"]
     assert not Interaction.objects.filter(turn=turn).exists()
-    refused_by_target = [a for a in turn.acts if a["code"] == "target_not_found"]
+    refused_by_target = [a for a in turn.acts if a.code == "target_not_found"]
     if refused_by_target:
-        texts_ = [n["text"] for n in turn.notices if n["code"] == "target_not_found"]
+        texts_ = [n.text for n in turn.notices if n.code == "target_not_found"]
         assert texts_ and all("nothing was changed" in t for t in texts_), texts_
     event(f"{len(refused_by_target)} act(s) refused as target_not_found")

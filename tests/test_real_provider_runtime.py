@@ -42,7 +42,7 @@ def test_an_openai_compatible_endpoint_drives_a_whole_turn(httpserver: HTTPServe
 
     result = run(bob)
 
-    assert result["turn"].acts[0]["outcome"] == "executed"
+    assert result["turn"].acts[0].outcome == "executed"
     assert result["events"] == 1 and result["rows"] == 1
     assert [r.status for r in result["turn"].read_rounds.all()] == ["ok"]
     second_call = json.loads(httpserver.log[1][0].get_data())
@@ -57,7 +57,7 @@ def test_an_anthropic_endpoint_drives_a_whole_turn(httpserver: HTTPServer, setti
 
     result = run(bob)
 
-    assert result["turn"].acts[0]["outcome"] == "executed" and result["events"] == 1
+    assert result["turn"].acts[0].outcome == "executed" and result["events"] == 1
 
 
 def test_garbage_from_a_real_endpoint_fails_closed(httpserver: HTTPServer, settings, monkeypatch, bob):
@@ -68,5 +68,5 @@ def test_garbage_from_a_real_endpoint_fails_closed(httpserver: HTTPServer, setti
     result = run(bob)
 
     assert result["turn"].status == "failed"
-    assert [n["code"] for n in result["turn"].notices] == ["provider_unavailable"]
+    assert [n.code for n in result["turn"].notices] == ["provider_unavailable"]
     assert result["events"] == 0 and result["rows"] == 0

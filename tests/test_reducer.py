@@ -17,7 +17,7 @@ from conversations.core.origins import CONFIRMED_INTERACTION, DIRECT_USER_ACT, I
 from conversations.core.plan import PlanSchemaError, UserTurnPlan, parse_model_answer
 from conversations.core.reducer import (
     ALL_OUTCOMES,
-    NEW_CASE,
+    NewCase,
     PlanInvalid,
     Reduction,
     TurnFacts,
@@ -26,7 +26,7 @@ from conversations.core.reducer import (
     reduce_turn,
     validate_plan,
 )
-from registries import Actor, CaseSnapshot, get_registry
+from registries import Actor, CaseSnapshot, PolicyDecision, get_registry
 from tests.support import act, plan
 
 ALICE = Actor(user_id=1, username="alice", timezone="Europe/Berlin")
@@ -382,7 +382,7 @@ def test_an_act_on_a_submitted_claim_is_denied_as_locked(registry):
         act("a1", "add_line", "add a taxi of 20", case={"id": SUBMITTED}, amount="20", category="taxi"),
         act("a2", "withdraw_claim", "to the Rome trip", case={"id": SUBMITTED})), locked)
     assert outcome(out) == {"a1": ("refused", "case_locked"), "a2": ("refused", "case_locked")}
-    assert out.commands == [] and out.acts[0].policy == "deny:case_locked"
+    assert out.commands == [] and out.acts[0].policy == PolicyDecision.deny("case_locked")
 
 
 def test_submitting_an_empty_claim_is_denied(registry):
@@ -457,7 +457,7 @@ def test_acts_after_open_claim_target_the_new_claim(registry):
         berlin(), lisbon(), active=BERLIN)
     assert outcome(out) == {k: ("executed", None) for k in ("a1", "a2", "a3")}
     cmd = commands(out)
-    assert cmd["a1"].case is None and cmd["a2"].case == cmd["a3"].case == f"{NEW_CASE}a1"
+    assert cmd["a1"].case is None and cmd["a2"].case == cmd["a3"].case == NewCase("a1")
     assert [(c.act_id, c.expected_revision) for c in out.commands] == [("a1", 0), ("a2", 1), ("a3", 2)]
 
 

@@ -120,7 +120,7 @@ def test_1_a_retracted_change_never_runs(world, script):
     assert Ledger.now() == before  # no journal row, no event, every revision unchanged
     assert turn["commands"] == [] and turn["events"] == [] and not blocks(turn, "receipt")
     assert lines_of(world.berlin.id)[1]["amount"] == "180.00"
-    assert Turn.objects.get(pk=turn["id"]).trace["acts"][0]["outcome"] == "retracted"
+    assert Turn.objects.get(pk=turn["id"]).trace.acts[0].outcome == "retracted"
     assert len(turn["read_rounds"]) == (1 if world.mode == CONTROLLED else 0)
     assert_reply_is_persisted(turn)
 
@@ -412,7 +412,7 @@ def test_6_a_plan_whose_second_act_is_malformed_executes_nothing(world, script):
     assert notice_codes(turn)[0] == "plan_rejected"
     assert turn["acts"] == [] and turn["commands"] == [] and turn["events"] == []
     assert Ledger.now() == before
-    assert "a2" in Turn.objects.get(pk=turn["id"]).trace["detail"]
+    assert "a2" in Turn.objects.get(pk=turn["id"]).trace.detail
 
 
 def test_6_an_unknown_act_in_a_plan_rejects_the_whole_plan(world, script):

@@ -46,9 +46,9 @@ def test_a_turn_stopped_while_the_model_works_changes_nothing_and_says_so(world,
 
     turn = turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn
 
-    assert turn.status == "completed" and turn.trace["ending"] == "stopped" and turn.stop_requested_at
-    assert [n["code"] for n in turn.notices] == ["stopped"]
-    assert "nothing was changed" in turn.notices[0]["text"]
+    assert turn.status == "completed" and turn.trace.ending == "stopped" and turn.stop_requested_at
+    assert [n.code for n in turn.notices] == ["stopped"]
+    assert "nothing was changed" in turn.notices[0].text
     assert Ledger.now() == before and not CommandJournalEntry.objects.filter(turn=turn).exists()
     assert [b["kind"] for b in turn.reply["blocks"]] == ["notice", "ask"]
 
@@ -58,7 +58,7 @@ def test_a_turn_past_understanding_is_not_stopped_and_finishes(world, script):
     text = script("add a taxi of 21 to it", plan(act("a1", "add_line", "add a taxi of 21", amount="21",
                                                      category="taxi")))
     turn = turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn
-    assert turn.status == "completed" and [a["outcome"] for a in turn.acts] == ["executed"]
+    assert turn.status == "completed" and [a.outcome for a in turn.acts] == ["executed"]
     stopped_turn, stopped = turn_stop(user=alice, turn_id=turn.id)
     assert stopped is False and stopped_turn.stop_requested_at is None
 

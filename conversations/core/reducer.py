@@ -14,6 +14,7 @@ offer, the actor's clock) and hands it over as plain data. The stages run in the
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,6 +31,7 @@ from registries.definitions import (
     CommandContext,
     CommandRefused,
     Mode,
+    PolicyDecision,
     PolicyKind,
     Registry,
 )
@@ -38,7 +40,9 @@ from registries.numbers import evidence_numbers
 from .plan import CaseRef, UserTurnPlan
 
 
-class Outcome:
+class Outcome(enum.StrEnum):
+    """What became of one proposed act (CONTRACT §6 ``acts[].outcome``)."""
+
     UNDECIDED = ""  # not decided yet (while the reducer runs; never an act's final outcome)
     EXECUTED = "executed"
     AWAITING_CONFIRMATION = "awaiting_confirmation"
@@ -53,8 +57,20 @@ class Outcome:
     STALE = "stale"
 
 
-ALL_OUTCOMES = frozenset(v for k, v in vars(Outcome).items() if k.isupper() and v)
-NEW_CASE = "new:"  # prefix of a case created by an earlier act of the same plan
+ALL_OUTCOMES = frozenset(o for o in Outcome if o is not Outcome.UNDECIDED)
+
+
+@dataclass(frozen=True, slots=True)
+class NewCase:
+    """The case an earlier act of the same plan opens: it has no id until that act's command commits."""
+
+    act_id: str
+
+    def __str__(self) -> str:  # how keys and the audit record spell it
+        return f"new:{self.act_id}"
+
+
+type CaseTarget = str | NewCase  # a case id, or the case an act of this plan opens
 
 
 class PlanInvalid(Exception):
@@ -101,11 +117,11 @@ class ActResult:
     act: str
     outcome: str
     code: str | None = None
-    case: str | None = None  # case id, or "new:<act id>", or None
+    case: CaseTarget | None = None
     args: dict[str, Any] = field(default_factory=dict)
     evidence: str = ""
     target: str = ""  # how the case was found: id | active | match | only_open | new | selection
-    policy: str | None = None  # allow | confirm:<code> | deny:<code>
+    policy: PolicyDecision | None = None  # what the act's policy decided (its kind and code)
     origin: str | None = None  # direct_user_act for commands that run now
 
 
@@ -113,7 +129,7 @@ class ActResult:
 class PlannedCommand:
     act_id: str
     act: str
-    case: str | None  # a case id, or "new:<act id>" for a case this turn creates, or None to create
+    case: CaseTarget | None  # None: the command creates its case
     args: dict[str, Any]
     expected_revision: int
     sequence: int
@@ -278,7 +294,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         definition = facts.registry.acts[a.act]
         res = results[a.id]
         if definition.creates_case:
-            res.case, res.target = f"{NEW_CASE}{a.id}", "new"
+            res.case, res.target = NewCase(a.id), "new"
             if res.outcome == Outcome.UNDECIDED:
                 new_cases[definition.case_kind] = a.id
             continue
@@ -286,7 +302,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
             continue
         if a.ref is None or a.ref.active:
             if definition.case_kind in new_cases:
-                res.case, res.target = f"{NEW_CASE}{new_cases[definition.case_kind]}", "new"
+                res.case, res.target = NewCase(new_cases[definition.case_kind]), "new"
                 continue
         target, how, candidates = _resolve(a.ref, definition, facts)
         candidates = _applicable(a, definition, candidates, facts)
@@ -351,14 +367,14 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
     One function because each act's preview (the case as its command will find it) feeds the next act's policy
     and the cards' bound revision; split, that running state would travel through every helper."""
     ctx = CommandContext(actor=facts.actor, today=facts.today)
-    provisional: dict[str, CaseSnapshot] = {}
-    creations = {f"{NEW_CASE}{a.id}": a for a in ready if facts.registry.acts[a.act].creates_case}
+    provisional: dict[CaseTarget, CaseSnapshot] = {}
+    creations = {NewCase(a.id): a for a in ready if facts.registry.acts[a.act].creates_case}
     for a in ready:
         definition = facts.registry.acts[a.act]
         res = results[a.id]
-        on_new_case = bool(res.case and res.case.startswith(NEW_CASE) and not definition.creates_case)
+        on_new_case = isinstance(res.case, NewCase) and not definition.creates_case
         if on_new_case:
-            creator = results.get(res.case.removeprefix(NEW_CASE))
+            creator = results.get(res.case.act_id)
             if creator is None or creator.outcome != Outcome.EXECUTED or (definition.item_arg in a.args):
                 _refuse(out, res, "case_not_created_yet", facts)
                 continue
@@ -374,10 +390,10 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
         res.args = definition.complete_args(res.args, ctx)
         decision = definition.policy(case, args_model(definition, res.args))
         if decision.kind == PolicyKind.DENY:
-            res.policy = f"deny:{decision.code}"
+            res.policy = decision
             _refuse(out, res, decision.code or "policy_denied", facts, case)
             continue
-        res.policy = "allow" if decision.kind == PolicyKind.ALLOW else f"confirm:{decision.code}"
+        res.policy = decision
         for code, text in decision.notes:
             out.notices.append(Notice(code, text, act=a.act))
         needs_card = definition.mutability != ActMutability.REVERSIBLE or decision.kind == PolicyKind.CONFIRM
@@ -420,24 +436,24 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
                                           title=result.title, revision=before.revision + 1)
 
     # revisions: per case, commands that run now first (plan order), then those behind the card
-    next_revision: dict[str, int] = {}
+    next_revision: dict[CaseTarget, int] = {}
     sequence = 0
     for wanted in (Outcome.EXECUTED, Outcome.AWAITING_CONFIRMATION):
-        card_acts: dict[str, list[str]] = {}
-        card_codes: dict[str, list[str]] = {}
-        card_revision: dict[str, int] = {}
+        card_acts: dict[CaseTarget, list[str]] = {}
+        card_codes: dict[CaseTarget, list[str]] = {}
+        card_revision: dict[CaseTarget, int] = {}
         for a in ready:
             res = results[a.id]
             if res.outcome != wanted:
                 continue
-            key = res.case or f"{NEW_CASE}{a.id}"
+            key = res.case or NewCase(a.id)
             if key not in next_revision:
                 next_revision[key] = facts.cases[key].revision if key in facts.cases else 0
             if wanted == Outcome.AWAITING_CONFIRMATION:
                 card_revision.setdefault(key, next_revision[key])
                 card_acts.setdefault(key, []).append(a.id)
-                if res.policy and res.policy.startswith("confirm:"):
-                    card_codes.setdefault(key, []).append(res.policy.split(":", 1)[1])
+                if res.policy and res.policy.kind == PolicyKind.CONFIRM:
+                    card_codes.setdefault(key, []).append(res.policy.code)
             sequence += 1
             out.commands.append(PlannedCommand(
                 act_id=a.id, act=a.act, case=res.case if facts.registry.acts[a.act].creates_case is False else None,
@@ -450,8 +466,8 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
                                                          tuple(dict.fromkeys(card_codes.get(key, [])))))
 
 
-def _snapshot(case_ref: str | None, facts: TurnFacts, provisional: dict[str, CaseSnapshot],
-              creations: Mapping[str, ValidatedAct], ctx: CommandContext) -> CaseSnapshot | None:
+def _snapshot(case_ref: CaseTarget | None, facts: TurnFacts, provisional: dict[CaseTarget, CaseSnapshot],
+              creations: Mapping[NewCase, ValidatedAct], ctx: CommandContext) -> CaseSnapshot | None:
     """The case an act's policy sees; a case this plan creates is previewed with its (pure) handler."""
     if case_ref is None:
         return None

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from conversations.core.origins import CONFIRMED_INTERACTION
+from conversations.core.record import ClickRecord, TurnAct, TurnNotice, TurnTrace
 from conversations.core.reducer import (
     Outcome,
     TurnFacts,
@@ -117,11 +118,11 @@ class _Click:
     registry: Registry
 
     @property
-    def trace(self) -> dict:
-        return {"click": {"interaction": self.interaction.id, "option": self.option}}
+    def trace(self) -> TurnTrace:
+        return TurnTrace(click=ClickRecord(interaction=self.interaction.id, option=self.option))
 
-    def acts(self, rows: list[CommandJournalEntry], outcome: str = "") -> list[dict]:
-        return [{"id": r.plan_act_id, "act": r.act, "case": r.case_id, "outcome": outcome, "code": None} for r in rows]
+    def acts(self, rows: list[CommandJournalEntry], outcome: str = "") -> list[TurnAct]:
+        return [TurnAct(id=r.plan_act_id, act=r.act, case=r.case_id, outcome=outcome) for r in rows]
 
     def deliver(self) -> None:
         reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction)
@@ -137,7 +138,8 @@ def _confirm(click: _Click, action: dict) -> None:
                                            ).update(status=JStatus.PENDING, origin=origin,
                                                     origin_kind=CONFIRMED_INTERACTION)
         Turn.objects.filter(pk=click.turn.pk).update(phase=Phase.EXECUTING, acts=click.acts(rows),
-                                                     trace={**click.trace, "command_ids": [r.id for r in rows]})
+                                                     trace=click.trace.model_copy(
+                                                         update={"command_ids": [r.id for r in rows]}))
     crash_point("after_journal_admission")
     rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
     commands_execute_ready(click.turn, click.actor, click.today, rows)
@@ -145,8 +147,8 @@ def _confirm(click: _Click, action: dict) -> None:
     if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
         # it changed under the card: stale, and nothing was changed
         card_finish(click.interaction, Interaction.Status.STALE)
-        Turn.objects.filter(pk=click.turn.pk).update(notices=[{"code": "interaction_stale",
-                                                              "text": NOTICE_COPY["interaction_stale"]}])
+        Turn.objects.filter(pk=click.turn.pk).update(notices=[TurnNotice(code="interaction_stale",
+                                                                         text=NOTICE_COPY["interaction_stale"])])
     else:
         card_finish(click.interaction, Interaction.Status.RESOLVED)
     set_phase(click.turn, Phase.COMMITTED)
@@ -162,7 +164,7 @@ def _decline(click: _Click, action: dict) -> None:
         card_finish(click.interaction, Interaction.Status.DECLINED)
         Turn.objects.filter(pk=click.turn.pk).update(
             acts=click.acts(rows, Outcome.DECLINED), phase=Phase.COMMITTED, trace=click.trace,
-            notices=[{"code": "declined", "text": NOTICE_COPY["declined"]}])
+            notices=[TurnNotice(code="declined", text=NOTICE_COPY["declined"])])
     crash_point("after_commit")
     click.deliver()
 
@@ -171,8 +173,8 @@ def _none_of_these(click: _Click, action: dict) -> None:
     held = [ValidatedAct.from_json(a) for a in click.interaction.held_acts]
     card_finish(click.interaction, Interaction.Status.RESOLVED)
     Turn.objects.filter(pk=click.turn.pk).update(
-        acts=[{"id": a.id, "act": a.act, "case": None, "outcome": Outcome.DECLINED, "code": None} for a in held],
-        notices=[{"code": "selection_none", "text": NOTICE_COPY["selection_none"]}], phase=Phase.COMMITTED,
+        acts=[TurnAct(id=a.id, act=a.act, outcome=Outcome.DECLINED) for a in held],
+        notices=[TurnNotice(code="selection_none", text=NOTICE_COPY["selection_none"])], phase=Phase.COMMITTED,
         trace=click.trace)
     click.deliver()
 

@@ -9,11 +9,8 @@ from typing import Any
 
 from django.db import transaction
 
-from conversations.core.reducer import (
-    NEW_CASE,
-    Notice,
-    Outcome,
-)
+from conversations.core.record import TurnEnd, TurnNotice, TurnTrace
+from conversations.core.reducer import Notice, Outcome
 from registries import Registry, get_registry
 
 from .. import stream
@@ -33,16 +30,16 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     conversation's, None clearing it); False leaves it as it is (clicks)."""
     # O: re-project changed cases; cards bound to an older revision go stale
     turn.refresh_from_db()
-    trace = turn.trace or {}
-    events = list(DomainEvent.objects.filter(pk__in=trace.get("event_ids", [])).order_by("created_at", "sequence"))
+    trace = turn.trace
+    events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
     staled = cards_stale(changed)
-    cards = list(Interaction.objects.filter(pk__in=trace.get("interaction_ids", [])))
+    cards = list(Interaction.objects.filter(pk__in=trace.interaction_ids))
     withdrawn = cards_withdraw_unreachable(trace, cards)
     staled += withdrawn
     notices = list(turn.notices)
     if withdrawn:
-        notices.append({"code": "confirmation_stale", "text": NOTICE_COPY["confirmation_stale"]})
+        notices.append(TurnNotice(code="confirmation_stale", text=NOTICE_COPY["confirmation_stale"]))
         Turn.objects.filter(pk=turn.pk).update(notices=notices)
     active = next_active_case(conversation, turn, events)
     # P: compose from committed events, notices, cards and guarded prose
@@ -52,12 +49,10 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         registry.case_kinds))) if answers or say else []
     reply = compose_reply(registry=registry, events=events, notices=notices, interactions=shown,
                           answers=answers, say=say, active_case=active, open_cards=open_cards, case_facts=facts)
-    if fact_checks := reply.pop("fact_checks", None):
-        trace["fact_checks"] = fact_checks  # I20: why an answer was replaced by the facts
+    trace.fact_checks = reply.pop("fact_checks", None) or []  # I20: why an answer was replaced by the facts
     # Q: persist the reply exactly as sent (with the question it leaves open, if any), then deliver
-    trace["active_case_after"] = active.id if active else None
-    if pending is not False:
-        trace["pending"] = pending
+    trace.end = TurnEnd(active_case=active.id if active else None,
+                        pending=conversation.pending if pending is False else pending)
     with transaction.atomic():
         Turn.objects.filter(pk=turn.pk).update(reply=reply, trace=trace, phase=Phase.DELIVERED,
                                                status=Turn.Status.COMPLETED)
@@ -74,8 +69,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
 def next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent]) -> Case | None:
     """A turn that touched a case makes it active; a read-only question keeps the active case (§27.16)."""
     touched = [e.case_id for e in events]
-    touched += [a["case"] for a in turn.acts if a.get("case") and not str(a["case"]).startswith(NEW_CASE)
-                and a.get("outcome") in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
+    touched += [a.case for a in turn.acts if a.case and a.outcome in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
     if touched:
         Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
         conversation.active_case_id = touched[-1]
@@ -88,14 +82,14 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
 def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:
     """Every provider failed: status failed, a notice, no journal row, no event (SPEC §7.2)."""
     registry = get_registry()
-    notices = [{"code": code, "text": NOTICE_COPY[code]}]
+    notices = [TurnNotice(code=code, text=NOTICE_COPY[code])]
     open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
     reply = compose_reply(registry=registry, events=[], notices=notices, interactions=[], answers=[], say=None,
                           active_case=conversation.active_case, open_cards=open_cards)
     reply.pop("fact_checks", None)
+    trace = turn.trace.model_copy(update={**detail, "end": TurnEnd(active_case=conversation.active_case_id)})
     Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.FAILED, phase=Phase.FAILED, notices=notices,
-                                           reply=reply, trace={**(turn.trace or {}), **detail,
-                                                               "active_case_after": conversation.active_case_id})
+                                           reply=reply, trace=trace)
     turn.refresh_from_db()
     stream.publish(conversation.id, "turn.failed", {"turn": turn_json(turn)})
 
@@ -103,6 +97,7 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
 def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
                          detail: dict[str, Any], *, explained: Sequence[Notice] = ()) -> None:
     """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
-    notices = [{"code": n.code, "text": n.text} for n in explained] + [{"code": code, "text": NOTICE_COPY[code]}]
-    Turn.objects.filter(pk=turn.pk).update(notices=notices, trace={**detail, "ending": code}, phase=Phase.COMMITTED)
+    notices = [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])]
+    Turn.objects.filter(pk=turn.pk).update(notices=notices, trace=TurnTrace(**detail, ending=code),
+                                           phase=Phase.COMMITTED)
     reply_deliver(turn, conversation, registry, answers=[], say=None)

@@ -10,17 +10,14 @@ from django.db import transaction
 
 from conversations.core.keys import idempotency_key
 from conversations.core.origins import DIRECT_USER_ACT
-from conversations.core.reducer import (
-    NEW_CASE,
-    Outcome,
-    Reduction,
-)
+from conversations.core.record import ActWhy, TurnAct, TurnNotice, TurnTrace
+from conversations.core.reducer import NewCase, Outcome, Reduction
 from registries import Actor, Registry
 
 from .. import stream
 from ..commands import command_execute, journal_admit, journal_settle_broken_chain
 from ..models import CommandJournalEntry, Conversation, Interaction, Turn
-from ..selectors import act_json, act_trace, interaction_json
+from ..selectors import interaction_json
 from .chaos import crash_point
 from .context import set_phase
 from .copy import NOTICE_COPY
@@ -32,20 +29,19 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
 def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
-                     reduction: Reduction, trace: dict[str, Any], *, answers: list[dict[str, Any]], say: str | None,
+                     reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
                      resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
     """Steps L to Q, shared by message turns and selection clicks."""
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
         cards = cards_persist(turn, conversation, actor, registry, reduction)
         rows = commands_journal(turn, conversation, reduction, cards)
-        acts_json = [act_json(a) for a in reduction.acts]
-        trace = {**trace, "acts": [act_trace(a) for a in reduction.acts],
-                 "command_ids": [r.id for r in rows], "interaction_ids": [c.id for c in cards],
-                 "notices": [n.code for n in reduction.notices]}
+        trace = trace.model_copy(update={
+            "acts": [ActWhy.of(a) for a in reduction.acts], "notices": [n.code for n in reduction.notices],
+            "command_ids": [r.id for r in rows], "interaction_ids": [c.id for c in cards]})
         Turn.objects.filter(pk=turn.pk).update(
-            phase=Phase.EXECUTING, acts=acts_json, trace=trace,
-            notices=[{"code": n.code, "text": n.text} for n in reduction.notices])
+            phase=Phase.EXECUTING, acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
+            notices=[TurnNotice.of(n) for n in reduction.notices])
     crash_point("after_interactions_persisted")
     for card in cards:
         stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
@@ -66,13 +62,13 @@ def commands_journal(turn: Turn, conversation: Conversation, reduction: Reductio
             card_of[act_id] = card
     rows = []
     for command in reduction.commands:
-        on_new = bool(command.case and command.case.startswith(NEW_CASE))
-        case_id = None if (on_new or command.case is None) else command.case
+        on_new = isinstance(command.case, NewCase)
+        case_id = None if on_new else command.case
         key = idempotency_key(conversation=conversation.id, turn=turn.id, act_id=command.act_id,
-                              case=command.case, expected_revision=command.expected_revision, args=command.args)
+                              case=str(command.case) if command.case else None, expected_revision=command.expected_revision, args=command.args)
         row, _ = journal_admit(
             idempotency_key=key, conversation=conversation, turn=turn, plan_act_id=command.act_id, act=command.act,
-            case_id=case_id, case_from_act=command.case.removeprefix(NEW_CASE) if on_new else "",
+            case_id=case_id, case_from_act=command.case.act_id if on_new else "",
             args=command.args, expected_revision=command.expected_revision, sequence=command.sequence,
             status=JStatus.AWAITING_CONFIRMATION if command.needs_confirmation else JStatus.PENDING,
             origin={} if command.needs_confirmation else {"kind": DIRECT_USER_ACT, "evidence": command.evidence},
@@ -86,7 +82,6 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
     if not rows:
         return
     trace, acts, notices = Turn.objects.values_list("trace", "acts", "notices").get(pk=turn.pk)
-    trace, acts, notices = dict(trace), list(acts), list(notices)
     broken: set[str] = set()  # cases where a command of this batch did not commit
     for row in sorted(rows, key=lambda r: r.sequence):
         if row.case_id and row.case_id in broken:
@@ -98,20 +93,17 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             result = command_execute(entry=row, origin=origin, actor=actor, today=today)
         if result.status != JStatus.COMMITTED and row.case_id:
             broken.add(row.case_id)
-        trace["event_ids"] = list(dict.fromkeys(trace.get("event_ids", []) + result.events))
-        if row.id not in trace.get("command_ids", []):
-            trace["command_ids"] = trace.get("command_ids", []) + [row.id]
         # what recovery needs to tell a row this turn recorded from one that settled as the process died
-        trace["settled_command_ids"] = trace.get("settled_command_ids", []) + [row.id]
+        trace.settle(row.id, result.events)
         for act in acts:
-            if act["id"] == row.plan_act_id and (turn.kind == Turn.Kind.CLICK or act["outcome"] == Outcome.EXECUTED):
-                act["outcome"], act["code"] = outcome_of(result.status), result.code
-                act["case"] = result.case or act.get("case")
+            if act.id == row.plan_act_id and (turn.kind == Turn.Kind.CLICK or act.outcome == Outcome.EXECUTED):
+                act.outcome, act.code = outcome_of(result.status), result.code
+                act.case = result.case or act.case
         if result.status == JStatus.CONFLICT:
-            notices.append({"code": "revision_conflict", "text": NOTICE_COPY["revision_conflict"]})
+            notices.append(TurnNotice(code="revision_conflict", text=NOTICE_COPY["revision_conflict"]))
         elif result.status in (JStatus.REJECTED, JStatus.FAILED):
-            notices.append({"code": result.code or "rejected",
-                            "text": f"I could not {row.act.replace('_', ' ')} ({result.code})."})
+            notices.append(TurnNotice(code=result.code or "rejected",
+                                      text=f"I could not {row.act.replace('_', ' ')} ({result.code})."))
         # recorded after every command, so a crash between two commands loses no receipt
         Turn.objects.filter(pk=turn.pk).update(trace=trace, acts=acts, notices=notices)
 

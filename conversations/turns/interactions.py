@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from conversations.core.record import TurnTrace
 from conversations.core.reducer import (
     Reduction,
 )
@@ -101,11 +102,11 @@ def cards_stale(changed_cases: set[str]) -> list[Interaction]:
     return staled
 
 
-def cards_withdraw_unreachable(trace: dict[str, Any], cards: list[Interaction]) -> list[Interaction]:
+def cards_withdraw_unreachable(trace: TurnTrace, cards: list[Interaction]) -> list[Interaction]:
     """A card this turn drew for the state after its direct edits is withdrawn (stale) when one of
     those edits did not commit: its bound revision may since be reached by another writer's change,
     never by the state the card describes."""
-    direct = CommandJournalEntry.objects.filter(pk__in=trace.get("command_ids", []), interaction__isnull=True)
+    direct = CommandJournalEntry.objects.filter(pk__in=trace.command_ids, interaction__isnull=True)
     failed = {row.case_id for row in direct if row.status != JStatus.COMMITTED}
     withdrawn = []
     for card in cards:

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from conversations.core.context import RoundRecord
+from conversations.core.record import TurnTrace
 from conversations.core.reducer import (
     Notice,
     Reduction,
@@ -176,12 +177,12 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     if loop is None or not Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=True).update(
             phase=Phase.REDUCED):
         turn_finish_without_plan(turn, conversation, registry, "stopped",
-                                 {"raw": loop.raw if loop else None, "detail": "the user stopped waiting"},
+                                 {"plan_raw": loop.raw if loop else None, "detail": "the user stopped waiting"},
                                  explained=explained)
         return
     if loop.validated is None:
         turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
-                                 {"raw": loop.raw, "detail": loop.detail}, explained=explained)
+                                 {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained)
         return
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
@@ -195,7 +196,7 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
                       earlier_message=(conversation.pending or {}).get("message"), last_edit=edit)
     reduction = reduce_turn(loop.validated, facts)
     reduction.notices[:0] = explained
-    trace = {"rounds": rounds, "plan_raw": loop.raw, "plan": plan.model_dump(mode="json")}
+    trace = TurnTrace(rounds=rounds, plan_raw=loop.raw, plan=plan.model_dump(mode="json"))
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     pending = pending or unfound_target_question(turn, reduction)
     reduction_apply(turn, conversation, actor, today, registry, reduction, trace,
@@ -218,7 +219,7 @@ def turn_stop(*, user, turn_id: str) -> tuple[Turn, bool]:
                         stop_requested_at__isnull=True).update(stop_requested_at=timezone.now())
     turn.refresh_from_db()
     honoured = turn.stop_requested_at is not None and (
-        turn.phase in (Phase.RECEIVED, Phase.UNDERSTANDING) or (turn.trace or {}).get("ending") == "stopped")
+        turn.phase in (Phase.RECEIVED, Phase.UNDERSTANDING) or turn.trace.ending == "stopped")
     return turn, honoured
 
 

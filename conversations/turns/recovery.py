@@ -25,7 +25,7 @@ def turn_recover(turn: Turn) -> Turn:
         return turn
     conversation = turn.conversation
     registry = get_registry()
-    plan = (turn.trace or {}).get("plan") or {}
+    plan = turn.trace.plan or {}
     answers, say = plan.get("answers", []), plan.get("say")
     if turn.phase in (Phase.RECEIVED, Phase.UNDERSTANDING, Phase.REDUCED):
         # nothing was journaled (L is one transaction with the phase change): fail, do not re-plan
@@ -40,9 +40,8 @@ def turn_recover(turn: Turn) -> Turn:
         # every admitted row the turn has not recorded yet: pending ones run; one that committed just
         # before the crash is not re-run (the bus returns its recorded outcome) but its events and
         # outcome still reach the turn, so the reply's receipts and claims match what happened
-        trace = turn.trace or {}
-        rows = list(CommandJournalEntry.objects.filter(pk__in=trace.get("command_ids", [])).exclude(
-            pk__in=trace.get("settled_command_ids", [])).exclude(
+        rows = list(CommandJournalEntry.objects.filter(pk__in=turn.trace.command_ids).exclude(
+            pk__in=turn.trace.settled_command_ids).exclude(
             status__in=[JStatus.AWAITING_CONFIRMATION, JStatus.DECLINED, JStatus.STALE]))
         commands_execute_ready(turn, actor, today_for(actor), rows)  # by key: committed rows are never re-run
         if turn.kind == Turn.Kind.CLICK and turn.interaction_id:
@@ -52,7 +51,7 @@ def turn_recover(turn: Turn) -> Turn:
         set_phase(turn, Phase.COMMITTED)
     # a crash may have come before the cards were announced: announce the ones still open (the
     # event is idempotent for clients, which upsert cards by id)
-    for card in Interaction.objects.filter(pk__in=(turn.trace or {}).get("interaction_ids", []),
+    for card in Interaction.objects.filter(pk__in=turn.trace.interaction_ids,
                                            status=Interaction.Status.PENDING):
         stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
     resolved = Interaction.objects.filter(pk=turn.interaction_id).first() if turn.interaction_id else None

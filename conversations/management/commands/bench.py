@@ -84,11 +84,11 @@ class Command(BaseCommand):
                     with CaptureQueriesContext(connection) as queries:  # this thread's statements only
                         outcome = turn_submit_message(user=user, conversation_id=conversation_id,
                                                       text=f"set line 1 to {AMOUNTS[n % 2]}")
-                        cards = outcome.turn.trace.get("interaction_ids", [])
+                        cards = outcome.turn.trace.interaction_ids
                         if not cards:
                             raise RuntimeError(f"no card: {outcome.turn.notices}")
                         _, click = interaction_respond(user=user, interaction_id=cards[0], option="confirm")
-                        if not click.trace.get("event_ids"):
+                        if not click.trace.event_ids:
                             raise RuntimeError(f"nothing committed: {click.notices}")
                     with lock:
                         timings.append((time.perf_counter() - started) * 1000)

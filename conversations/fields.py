@@ -1,0 +1,47 @@
+"""A JSON column whose Python value is a pydantic type (the turn record, ``core.record``).
+
+Whatever is assigned or read back is validated into the field's ``schema``: ``turn.trace`` is a
+``TurnTrace`` whether the turn was just created, loaded, or given a dict; a value is written as its
+JSON dump. Lookups keep working on the stored JSON (``acts=[]``, ``trace__ending="stopped"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.db import models
+from django.db.models.fields.json import KeyTransform
+from django.db.models.query_utils import DeferredAttribute
+from pydantic import TypeAdapter
+from pydantic_core import to_jsonable_python
+
+
+class _Validated(DeferredAttribute):
+    """Assigning to the attribute validates (so an unsaved instance holds the same type a loaded one does)."""
+
+    def __set__(self, instance, value):
+        instance.__dict__[self.field.attname] = self.field.to_python(value)
+
+
+class SchemaField(models.JSONField):
+    """Subclass it with ``schema = <a pydantic type>``; the migration names the subclass, not the schema."""
+
+    schema: ClassVar[Any] = Any
+    _adapter: ClassVar[TypeAdapter] = TypeAdapter(Any)
+    descriptor_class = _Validated
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._adapter = TypeAdapter(cls.schema)
+
+    def to_python(self, value):
+        return value if value is None else self._adapter.validate_python(value)
+
+    def from_db_value(self, value, expression, connection):
+        value = super().from_db_value(value, expression, connection)
+        if isinstance(expression, KeyTransform):
+            return value  # a key inside the record, not the record
+        return self.to_python(value)
+
+    def get_prep_value(self, value):
+        return super().get_prep_value(to_jsonable_python(value))
