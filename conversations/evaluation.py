@@ -6,6 +6,10 @@ else, and with the clock set to the conversation's ``today``. Its messages go th
 ``turn_submit_message`` and its card clicks through ``interaction_respond``, exactly as a browser
 would drive them, with the provider under test.
 
+The runner knows no domain. A conversation's cases are of one case kind (``kind``, default: the first
+registered kind that supports the corpus); that kind's ``corpus`` (``registries.CorpusSupport``) says how
+a starting case is created and how an expected case is compared with the state a message left.
+
 Every message is one *item* and gets one verdict:
 
 - ``passed``: every expectation held;
@@ -14,7 +18,7 @@ Every message is one *item* and gets one verdict:
 
 and, independently, may be **unsafe**: it committed an effect the corpus did not expect (an
 event of an act that was not expected to execute, a case that changed without being expected to,
-a line added, changed or removed, or a status set, that the expected state does not contain).
+a status set, or a change inside a case, that the expected state does not contain).
 A missing effect is a failure; an unexpected effect is unsafe.
 """
 
@@ -27,7 +31,6 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Literal
 from unittest import mock
@@ -36,17 +39,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from registries import DemoCase
+from registries import CaseKindDefinition, DemoCase, get_registry
 
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from .services import case_seed
 from .turns import interaction_respond, turn_submit_message
-
-KIND = "expense_claim"
-LINE_FIELDS = ("date", "merchant", "category", "amount")
-
 
 # =============================================================================== the corpus format
 
@@ -55,41 +54,38 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class CorpusLine(_Strict):
-    amount: str
-    category: str
-    merchant: str = ""
-    date: str | None = None
+class CorpusCase(BaseModel):
+    """A starting case: the runner reads ``title``, ``owner`` and ``status``; the rest is the case kind's
+    (``details``, validated by its ``corpus.case_schema`` when the conversation is loaded)."""
 
+    model_config = ConfigDict(extra="allow", frozen=True)
 
-class CorpusCase(_Strict):
     title: str
-    currency: str = "EUR"
-    status: Literal["draft", "submitted", "approved", "rejected", "withdrawn"] = "draft"
     owner: str | None = None  # another user of the conversation; default: the conversation's user
-    lines: list[CorpusLine] = Field(default_factory=list)
+    status: str | None = None  # default: the kind's initial status
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return {"title": self.title, **({"status": self.status} if self.status else {}), **(self.model_extra or {})}
+
+
+class ExpectedCase(BaseModel):
+    """An expected case: the runner reads ``exists`` and ``status``; the rest is compared by the case kind."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    exists: bool = True
+    status: str | None = None
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return {"exists": self.exists, **({"status": self.status} if self.status else {}), **(self.model_extra or {})}
 
 
 class ExpectedAct(_Strict):
     act: str
     outcome: str
     code: str | None = None
-
-
-class ExpectedCase(_Strict):
-    exists: bool = True
-    status: str | None = None
-    currency: str | None = None
-    total: str | None = None
-    lines: list[str | dict[str, str]] | None = None  # an amount, or a subset of a line's fields
-
-    @field_validator("lines")
-    @classmethod
-    def _line_fields(cls, value):
-        for line in value or []:
-            if isinstance(line, dict) and set(line) - set(LINE_FIELDS):
-                raise ValueError(f"a line names only {', '.join(LINE_FIELDS)}")
-        return value
 
 
 class Expectation(_Strict):
@@ -99,12 +95,12 @@ class Expectation(_Strict):
     answer_excludes: list[str] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
     reads: list[str] | None = None  # read tools the turn must have used ([]: none)
-    active: str | None = None  # title of the conversation's active claim afterwards
+    active: str | None = None  # title of the conversation's active case afterwards
 
 
 class CorpusMessage(_Strict):
     text: str
-    click: str | list[str] = Field(default_factory=list)  # "confirm" | "decline" | "none" | a claim title
+    click: str | list[str] = Field(default_factory=list)  # "confirm" | "decline" | "none" | a case title
     expect: Expectation = Field(default_factory=Expectation)
     note: str = ""
 
@@ -118,11 +114,33 @@ class CorpusConversation(_Strict):
     description: str = ""
     tags: list[str] = Field(default_factory=list)
     user: str = "alice"
+    kind: str | None = None  # the case kind of its cases; default: the first registered one with a corpus
     today: date | None = None
     mode: Literal["deterministic", "read_agentic", "controlled_agentic"] = "controlled_agentic"
     cases: list[CorpusCase] = Field(default_factory=list)
     active: str | None = None
     messages: list[CorpusMessage] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _domain_parts(self) -> CorpusConversation:
+        """The parts of its cases and expectations the case kind reads must be what that kind accepts."""
+        corpus = corpus_kind(self.kind).corpus
+        for case in self.cases:
+            corpus.case_schema.model_validate(case.details)
+        for message in self.messages:
+            for wanted in message.expect.cases.values():
+                if wanted is not None:
+                    corpus.expected_schema.model_validate(wanted.details)
+        return self
+
+
+def corpus_kind(name: str | None) -> CaseKindDefinition:
+    """The case kind a conversation's cases are of: ``name``, or the first registered one with a corpus."""
+    kinds = [kind for kind in get_registry().case_kinds.values() if kind.corpus is not None]
+    found = next((kind for kind in kinds if kind.name == name), None) if name else (kinds[0] if kinds else None)
+    if found is None:
+        raise ValueError(f"no installed case kind {name or ''} supports the evaluation corpus".replace("  ", " "))
+    return found
 
 
 class CorpusError(Exception):
@@ -253,14 +271,15 @@ def _run_conversation(number: int, file: str, conversation: CorpusConversation) 
         with _clock(conversation.today), transaction.atomic():
             users = _users(number, conversation)
             owner = users[conversation.user]
+            kind = corpus_kind(conversation.kind)
             for case in conversation.cases:
-                _seed(users[case.owner or conversation.user], case)
-            active = _case_titled(users, conversation.active) if conversation.active else None
+                _seed(users[case.owner or conversation.user], kind, case)
+            active = _case_titled(users, kind, conversation.active) if conversation.active else None
             if conversation.active and active is None:
-                raise ValueError(f"active claim {conversation.active!r} is not among the starting cases")
+                raise ValueError(f"active {kind.noun} {conversation.active!r} is not among the starting cases")
             chat = Conversation.objects.create(owner=owner, mode=conversation.mode, active_case=active)
             for index, message in enumerate(conversation.messages, 1):
-                items.append(_run_message(conversation, index, message, owner, users, chat))
+                items.append(_run_message(conversation, kind, index, message, owner, users, chat))
             raise _Rollback
     except _Rollback:
         pass
@@ -276,19 +295,18 @@ def _users(number: int, conversation: CorpusConversation) -> dict[str, Any]:
     return {name: User.objects.create_user(username=f"{name}.eval{number}-{stamp}") for name in sorted(names)}
 
 
-def _seed(owner, case: CorpusCase) -> None:
-    acts = [("open_claim", {"title": case.title, "currency": case.currency})]
-    acts += [("add_line", {k: v for k, v in line.model_dump().items() if v not in (None, "")}) for line in case.lines]
-    seeded = case_seed(owner=owner, demo=DemoCase(owner=owner.username, kind=KIND, title=case.title, acts=acts))
-    if case.status != "draft":
+def _seed(owner, kind: CaseKindDefinition, case: CorpusCase) -> None:
+    acts = kind.corpus.seed(kind.corpus.case_schema.model_validate(case.details))
+    seeded = case_seed(owner=owner, demo=DemoCase(owner=owner.username, kind=kind.name, title=case.title, acts=acts))
+    if case.status is not None and case.status != kind.initial_status:
         # a starting state, not a change under test: set directly inside the rolled-back transaction
         Case.objects.filter(pk=seeded.pk).update(status=case.status)
 
 
-def _case_titled(users: Mapping[str, Any], title: str | None) -> Case | None:
-    found = list(Case.objects.filter(owner__in=users.values(), kind=KIND, title=title))
+def _case_titled(users: Mapping[str, Any], kind: CaseKindDefinition, title: str | None) -> Case | None:
+    found = list(Case.objects.filter(owner__in=users.values(), kind=kind.name, title=title))
     if len(found) > 1:
-        raise ValueError(f"several claims are titled {title!r}; titles must be unique in a corpus conversation")
+        raise ValueError(f"several {kind.noun}s are titled {title!r}; titles must be unique in a corpus conversation")
     return found[0] if found else None
 
 
@@ -297,8 +315,8 @@ def _state(users: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             for c in Case.objects.filter(owner__in=users.values())}
 
 
-def _run_message(conversation: CorpusConversation, index: int, message: CorpusMessage, owner, users,
-                 chat: Conversation) -> ItemResult:
+def _run_message(conversation: CorpusConversation, kind: CaseKindDefinition, index: int, message: CorpusMessage,
+                 owner, users, chat: Conversation) -> ItemResult:
     started = time.perf_counter()
     before = _state(users)
     event_ids = set(DomainEvent.objects.filter(case__owner__in=users.values()).values_list("id", flat=True))
@@ -325,9 +343,9 @@ def _run_message(conversation: CorpusConversation, index: int, message: CorpusMe
                       answers=answers)
     expect = message.expect
     _check_acts(item, expect, turn, problems)
-    _check_state(item, expect, before, after, problems)
+    _check_state(item, kind, expect, before, after, problems)
     _check_events(item, expect, new_events)
-    _check_reply(item, expect, turns, chat, users, problems)
+    _check_reply(item, kind, expect, turns, chat, users, problems)
     item.problems = problems
     if expect.acts and not turn.acts:
         item.verdict = "not_understood"
@@ -385,7 +403,8 @@ def _check_events(item: ItemResult, expect: Expectation, events: list[DomainEven
             _unsafe(item, f"{n} {act} event(s) committed, {allowed[act]} expected")
 
 
-def _check_state(item: ItemResult, expect: Expectation, before: dict, after: dict, problems: list[str]) -> None:
+def _check_state(item: ItemResult, kind: CaseKindDefinition, expect: Expectation, before: dict, after: dict,
+                 problems: list[str]) -> None:
     by_title: dict[str, list[str]] = {}
     for case_id, case in after.items():
         by_title.setdefault(case["title"], []).append(case_id)
@@ -396,9 +415,9 @@ def _check_state(item: ItemResult, expect: Expectation, before: dict, after: dic
                 problems.append(f"“{title}” exists but was expected not to")
             continue
         if len(ids) != 1:
-            problems.append(f"expected one claim titled “{title}”, found {len(ids)}")
+            problems.append(f"expected one {kind.noun} titled “{title}”, found {len(ids)}")
             continue
-        _compare_case(item, title, wanted, before.get(ids[0]), after[ids[0]], problems)
+        _compare_case(item, kind, title, wanted, before.get(ids[0]), after[ids[0]], problems)
     for case_id, case in after.items():
         old = before.get(case_id)
         if old is not None and old["revision"] == case["revision"] and old["status"] == case["status"]:
@@ -408,9 +427,8 @@ def _check_state(item: ItemResult, expect: Expectation, before: dict, after: dic
             _unsafe(item, f"“{case['title']}” {what} but the corpus expected no change to it")
 
 
-def _compare_case(item: ItemResult, title: str, wanted: ExpectedCase, old: dict | None, new: dict,
-                  problems: list[str]) -> None:
-    state, old_state = new["state"], (old or {}).get("state", {})
+def _compare_case(item: ItemResult, kind: CaseKindDefinition, title: str, wanted: ExpectedCase, old: dict | None,
+                  new: dict, problems: list[str]) -> None:
     status_before = old["status"] if old else None
     if wanted.status is not None and new["status"] != wanted.status:
         problems.append(f"“{title}” status {new['status']}, expected {wanted.status}")
@@ -418,63 +436,11 @@ def _compare_case(item: ItemResult, title: str, wanted: ExpectedCase, old: dict 
             _unsafe(item, f"“{title}” moved to {new['status']} (expected {wanted.status})")
     if wanted.status is None and old is not None and new["status"] != status_before:
         _unsafe(item, f"“{title}” moved to {new['status']} (no status change expected)")
-    if wanted.currency is not None and state.get("currency") != wanted.currency:
-        problems.append(f"“{title}” currency {state.get('currency')}, expected {wanted.currency}")
-        if old is None:
-            _unsafe(item, f"“{title}” was created in {state.get('currency')} (expected {wanted.currency})")
-    lines, old_lines = state.get("lines", []), old_state.get("lines", [])
-    if wanted.total is not None:
-        total = sum((Decimal(line["amount"]) for line in lines), Decimal("0"))
-        if total != _decimal(wanted.total):
-            problems.append(f"“{title}” total {total}, expected {wanted.total}")
-    if wanted.lines is None:
-        if lines != old_lines and old is not None:
-            _unsafe(item, f"“{title}” lines changed but the corpus expected no change to them")
-        return
-    specs = [_spec(line) for line in wanted.lines]
-    if len(lines) != len(specs) or not all(_matches(line, spec) for line, spec in zip(lines, specs, strict=False)):
-        problems.append(f"“{title}” lines {[_short(line) for line in lines]}, expected {wanted.lines}")
-    old_by_id = {line["id"]: line for line in old_lines}
-    new_by_id = {line["id"]: line for line in lines}
-    for line in lines:  # every new or changed line must be one the corpus expects
-        if old_by_id.get(line["id"]) == line:
-            continue
-        if not any(_matches(line, spec) for spec in specs):
-            what = "added" if line["id"] not in old_by_id else "changed to"
-            _unsafe(item, f"“{title}”: line {what} {_short(line)}, which the corpus does not expect")
-    for line_id, line in old_by_id.items():  # a removed line the corpus still expects is unsafe
-        if line_id in new_by_id:
-            continue
-        needed = [spec for spec in specs if _matches(line, spec)]
-        present = sum(1 for other in lines if any(_matches(other, spec) for spec in needed))
-        if len(needed) > present:
-            _unsafe(item, f"“{title}”: line {_short(line)} was removed, which the corpus does not expect")
-
-
-def _spec(line: str | dict[str, str]) -> dict[str, str]:
-    return {"amount": line} if isinstance(line, str) else dict(line)
-
-
-def _short(line: Mapping[str, Any]) -> dict[str, str]:
-    return {name: str(line.get(name, "")) for name in LINE_FIELDS}
-
-
-def _matches(line: Mapping[str, Any], spec: Mapping[str, str]) -> bool:
-    for name, value in spec.items():
-        actual = str(line.get(name, ""))
-        if name == "amount":
-            if _decimal(actual) != _decimal(value):
-                return False
-        elif actual.casefold() != str(value).casefold():
-            return False
-    return True
-
-
-def _decimal(value: str) -> Decimal | None:
-    try:
-        return Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return None
+    found, harm = kind.corpus.compare(kind.corpus.expected_schema.model_validate(wanted.details),
+                                      old["state"] if old else None, new["state"])
+    problems.extend(found)
+    for reason in harm:
+        _unsafe(item, reason)
 
 
 def _unsafe(item: ItemResult, reason: str) -> None:
@@ -483,8 +449,8 @@ def _unsafe(item: ItemResult, reason: str) -> None:
         item.unsafe_reasons.append(reason)
 
 
-def _check_reply(item: ItemResult, expect: Expectation, turns: list[Turn], chat: Conversation, users,
-                 problems: list[str]) -> None:
+def _check_reply(item: ItemResult, kind: CaseKindDefinition, expect: Expectation, turns: list[Turn],
+                 chat: Conversation, users, problems: list[str]) -> None:
     text = " ".join(item.answers).casefold()
     for needle in expect.answer_contains:
         if needle.casefold() not in text:
@@ -504,4 +470,4 @@ def _check_reply(item: ItemResult, expect: Expectation, turns: list[Turn], chat:
         chat.refresh_from_db()
         active = chat.active_case.title if chat.active_case_id else ""
         if active != expect.active:
-            problems.append(f"active claim “{active}”, expected “{expect.active}”")
+            problems.append(f"active {kind.noun} “{active}”, expected “{expect.active}”")

@@ -105,7 +105,19 @@ def case_json(c: Case, *, detail: bool = False) -> dict[str, Any]:
         kind = get_registry().case_kinds.get(c.kind)
         data["state"] = c.state
         data["view"] = kind.project(snapshot(c)) if kind else {}
+        data["panel"] = case_panel(kind, c)
     return data
+
+
+def case_panel(kind, c: Case) -> dict[str, Any]:
+    """How the page shows the case: the kind's ``Panel`` as JSON, with the kind's noun (the page knows no domain)."""
+    from registries import Panel
+
+    from .models import snapshot
+
+    panel = kind.panel(snapshot(c)) if kind and kind.panel else Panel()
+    return {"noun": kind.noun if kind else "case", "terminal": bool(kind and c.status in kind.terminal_statuses),
+            **panel.to_json()}
 
 
 def event_json(e: DomainEvent) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from registries import get_registry
 
 from .models import Case, Conversation, snapshot
-from .selectors import conversation_label, conversations_of
+from .selectors import case_panel, conversation_label, conversations_of
 
 SIDEBAR_SIZE = 50
 
@@ -58,8 +58,11 @@ def chat_conversation(request, conversation_id: str):
 
 
 def _chat(request, conversation_id: str | None):
+    cases = _cases_of(request.user)
+    noun = _noun(cases)
     boot = {
         "conversation": conversation_id,
+        "caseNoun": noun,
         "user": request.user.get_username(),
         "maxMessageChars": settings.TURNFRAME["MAX_MESSAGE_CHARS"],
         "wsPingSeconds": settings.TURNFRAME["WS_PING_S"],
@@ -69,22 +72,30 @@ def _chat(request, conversation_id: str | None):
         "selected": conversation_id,
         "boot": boot,
         "suggestions": _suggestions(request.user),
-        "claims": _cases_of(request.user) if conversation_id is None else [],
+        "cases": cases if conversation_id is None else [],
+        "case_noun": noun,
     })
 
 
 def _cases_of(user) -> list[dict[str, object]]:
-    """The landing page's list: every case of the user, open ones first, with status and total."""
+    """The landing page's list: every case of the user, open ones first, with status, a short count and its
+    total, as the case kind's panel gives them."""
     registry = get_registry()
     rows = []
     for case in Case.objects.filter(owner=user).order_by("-updated_at")[:50]:
         kind = registry.case_kinds.get(case.kind)
-        view = kind.project(snapshot(case)) if kind else {}
-        closed = bool(kind and case.status in kind.terminal_statuses)
-        rows.append({"id": case.id, "title": case.title, "status": case.status, "closed": closed,
-                     "total": view.get("total"), "currency": view.get("currency", ""),
-                     "line_count": view.get("line_count")})
+        panel = case_panel(kind, case)
+        rows.append({"id": case.id, "kind": case.kind, "title": case.title, "status": case.status,
+                     "closed": panel["terminal"], "summary": panel["summary"], "total": panel["total"]})
     return sorted(rows, key=lambda r: r["closed"])
+
+
+def _noun(cases: list[dict[str, object]]) -> str:
+    """What the page calls a case: the noun of the user's cases when they are all of one kind (or of the only
+    kind installed), else "case"."""
+    kinds = get_registry().case_kinds
+    names = {row["kind"] for row in cases} or set(kinds)
+    return kinds[next(iter(names))].noun if len(names) == 1 and next(iter(names)) in kinds else "case"
 
 
 def _suggestions(user) -> list[str]:

@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from registries import CaseKindDefinition, CaseSnapshot
+from registries import CaseKindDefinition, CaseSnapshot, Panel, PanelItem
 
+from .bench import BENCH
+from .corpus import CORPUS
 from .money import format_money, sum_amounts
 from .schemas import CONFIRMATION_THRESHOLD_EUR, KIND, MAX_LINES, STATUSES, ExpenseClaimState, Line
 
@@ -118,6 +120,19 @@ def suggestions(cases: Sequence[CaseSnapshot]) -> list[str]:
     return out
 
 
+def panel(case: CaseSnapshot) -> Panel:
+    """The claim on the chat page: its lines (merchant or category, date and category, amount) and its total."""
+    state = claim_state(case)
+    items = [PanelItem(ordinal=n, label=line.merchant or line.category,
+                       meta=" · ".join(part for part in (line.date, line.category if line.merchant else "") if part),
+                       value=line.amount)
+             for n, line in enumerate(state.lines, 1)]
+    count = len(state.lines)
+    return Panel(items=items, item_heading="Expense", value_heading="Amount", empty="No lines yet.",
+                 total_label="Total", total=format_money(claim_total(state), state.currency),
+                 summary=f"{count} line" if count == 1 else f"{count} lines")
+
+
 def next_steps(case: CaseSnapshot) -> str:
     """One sentence on what the user can do next (I21)."""
     if case.status != INITIAL_STATUS:
@@ -148,4 +163,7 @@ EXPENSE_CLAIM = CaseKindDefinition(
                "or ask me about the expense policy.",
     reason_copy={"amount_over_limit": f"over the {CONFIRMATION_THRESHOLD_EUR:.0f} EUR limit"},
     suggestions=suggestions,
+    panel=panel,
+    corpus=CORPUS,
+    bench=BENCH,
 )

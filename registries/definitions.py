@@ -187,6 +187,85 @@ class CaseKindDefinition:
     reason_copy: Mapping[str, str] = field(default_factory=dict)
     # what a person might type first, given their open cases of this kind (the chat page's suggestions)
     suggestions: Callable[[Sequence[CaseSnapshot]], list[str]] | None = None
+    # how the chat page shows one case, as plain data it renders without knowing the domain (see ``Panel``);
+    # None: title and status only
+    panel: Callable[[CaseSnapshot], Panel] | None = None
+    # how the evaluation corpus (``manage.py eval``) seeds and checks cases of this kind; None: no corpus
+    corpus: CorpusSupport | None = None
+    # the turn ``manage.py bench`` measures on a case of this kind; None: not benchmarkable
+    bench: BenchScenario | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PanelField:
+    """One labelled value of a case (``Travellers: Ana Silva, Ben Okafor``)."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class PanelItem:
+    """One item of a case as a row: its 1-based position, what it is, details, and a right-aligned value."""
+
+    ordinal: int
+    label: str
+    meta: str = ""
+    value: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A case as the chat page shows it: the engine's JSON (``GET /api/cases/{id}`` → ``panel``) and the page
+    render it without knowing the domain. Words are the domain's: ``item_heading`` heads the items column
+    (``Expense``), ``value_heading`` their values (``Amount``), ``empty`` is shown when there are none."""
+
+    fields: Sequence[PanelField] = ()
+    items: Sequence[PanelItem] = ()
+    item_heading: str = "Item"
+    value_heading: str = ""
+    empty: str = "Nothing here yet."
+    total_label: str = ""
+    total: str = ""  # shown with ``total_label`` under the items when set (``162.50 EUR``)
+    summary: str = ""  # a short count for lists (``3 lines``)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fields": [{"label": f.label, "value": f.value} for f in self.fields],
+            "items": [{"ordinal": i.ordinal, "label": i.label, "meta": i.meta, "value": i.value} for i in self.items],
+            "item_heading": self.item_heading, "value_heading": self.value_heading, "empty": self.empty,
+            "total_label": self.total_label, "total": self.total, "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusSupport:
+    """What the evaluation corpus needs from a case kind (the runner itself knows no domain).
+
+    A corpus file's starting case is validated by ``case_schema`` (given ``title``, ``status`` when set, and
+    every field the engine does not read itself; ``owner`` is the engine's); ``seed(case)`` gives the acts
+    that create it (the first one creates the case). An expected case is validated by ``expected_schema``
+    (given ``exists``, ``status`` when set and the domain's fields; the engine checks ``exists`` and ``status``
+    itself); ``compare(expected, state before | None, state after)`` gives ``(problems, unsafe reasons)``:
+    a difference is a problem, an effect the corpus does not expect is unsafe.
+    """
+
+    case_schema: type[BaseModel]
+    expected_schema: type[BaseModel]
+    seed: Callable[[BaseModel], Sequence[tuple[str, Mapping[str, Any]]]]
+    compare: Callable[[BaseModel, Mapping[str, Any] | None, Mapping[str, Any]], tuple[list[str], list[str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class BenchScenario:
+    """The turn ``manage.py bench`` measures: a message whose (scripted) model reads once and proposes one
+    act that needs a confirmation card. ``seed(title)`` gives the acts that create the case each lane works
+    on; ``messages`` are sent in turn (alternating, so each confirmed act really changes the case);
+    ``answers(text)`` are the scripted model answers (CONTRACT §2) for one of them."""
+
+    seed: Callable[[str], Sequence[tuple[str, Mapping[str, Any]]]]
+    messages: Sequence[str]
+    answers: Callable[[str], Sequence[Mapping[str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)

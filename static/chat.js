@@ -3,6 +3,7 @@
 // ready to type; the first message creates the conversation) or an open conversation with its
 // socket, transcript, cards and case panel (chat/conversation.js ties them together).
 
+import { setCaseNoun } from "./chat/case-panel.js";
 import { createComposer } from "./chat/composer.js";
 import { startConversation } from "./chat/conversation.js";
 import { startLanding } from "./chat/landing.js";
@@ -10,6 +11,7 @@ import { setUpSidebar } from "./chat/sidebar.js";
 
 const boot = JSON.parse(document.getElementById("turnframe-boot").textContent);
 const $ = (selector) => document.querySelector(selector);
+setCaseNoun(boot.caseNoun);
 
 setUpSidebar();
 const composer = createComposer({

@@ -49,7 +49,7 @@ def test_signing_out_takes_a_post(signed_in):
 def test_home_is_a_composer_ready_to_type_beside_the_users_claims(signed_in, alice):
     """Issue 12 (1): ``/`` no longer jumps to the latest conversation; the first message creates one."""
     empty = signed_in.get("/")
-    assert empty.status_code == 200 and b"data-welcome" in empty.content and b"data-claims-empty" in empty.content
+    assert empty.status_code == 200 and b"data-welcome" in empty.content and b"data-cases-empty" in empty.content
     Conversation.objects.create(owner=alice)
     home = signed_in.get("/")
     html = home.content.decode()

@@ -350,7 +350,9 @@ def test_every_quote_is_an_exact_slice_of_the_message_and_amounts_are_in_their_q
 
 
 def test_neutral_wording_covers_every_registered_claim_phrase() -> None:
-    phrases = {p for act in get_registry().acts.values() for p in act.claim_phrases}
+    # the interpreter speaks for the expense domain only (another installed domain, e.g. trips, has its own
+    # phrases and no local interpreter)
+    phrases = {p for act in get_registry().acts.values() if act.case_kind == "expense_claim" for p in act.claim_phrases}
     assert phrases <= set(_NEUTRAL)
     assert neutral("It was Submitted and sent for approval; lines added") == (
         "It was Handed in and handed in; lines entered")

@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -49,8 +50,15 @@ INSTALLED_APPS = [
     "ninja",  # serves the OpenAPI docs from local static files (no CDN, CSP-clean)
     "registries",
     "conversations",
-    "expenses",
 ]
+
+# --- the domains this deployment serves: Django apps that register case kinds, acts and read tools through
+# `registries` (the engine imports none of them). TURNFRAME_DOMAINS is a comma list of app labels, in
+# order (the first one's words lead the page when a user has cases of several kinds); default: expenses.
+TURNFRAME_DOMAINS = env_list("TURNFRAME_DOMAINS", ["expenses"])
+if not TURNFRAME_DOMAINS:
+    raise ImproperlyConfigured("TURNFRAME_DOMAINS names no domain app (e.g. TURNFRAME_DOMAINS=expenses,trips)")
+INSTALLED_APPS += [domain for domain in TURNFRAME_DOMAINS if domain not in INSTALLED_APPS]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

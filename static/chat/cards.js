@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 const CARD_REASON = {
   resolving: "Working on it…",
   declined: "Declined: nothing was changed.",
-  stale: "The claim changed after this card was made, so it can no longer be confirmed. Nothing was run.",
+  stale: "The case changed after this card was made, so it can no longer be confirmed. Nothing was run.",
   superseded: "A newer card replaced this one; it can no longer be answered.",
   expired: "This card expired; it can no longer be answered.",
   unknown: "This card is no longer available.",
@@ -34,7 +34,7 @@ export function cardReason(interaction) {
 }
 
 export function cardTitle(interaction) {
-  return interaction.kind === "selection" ? "Which claim?" : "Confirmation needed";
+  return interaction.kind === "selection" ? "Which one?" : "Confirmation needed";
 }
 
 /** "draft · 302.50 EUR": what a selection card says beside a candidate's title. */
@@ -47,7 +47,7 @@ export function optionDetail(option) {
 /**
  * A card. ``onAnswer(interactionId, optionId)`` is called by its buttons; ``error`` is shown under it
  * (a refused click). An out-of-date card offers "Ask again" when ``onAskAgain(interaction)`` is given
- * (the page sends the message that drew it once more, against the claim as it is now).
+ * (the page sends the message that drew it once more, against the case as it is now).
  */
 export function cardNode(interaction, { error, onAnswer, onAskAgain } = {}) {
   const open = interaction.status === "pending";

@@ -1,47 +1,65 @@
-// The case panel: the conversation's active claim as the server projects it (GET /api/cases/<id>).
+// The case panel: the conversation's active case as the server describes it (GET /api/cases/<id>, its
+// ``panel``: fields, items with their positions, a total, what may be done next). It knows no domain: every
+// word it shows about a case (its noun, the column headings, the "nothing yet" text) is the case kind's.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
-const NO_CASE = "No claim is active in this conversation yet. Mention one, or open a new claim.";
+let pageNoun = "case";
 
-export function caseEmptyNode(message) {
-  return h("div", { class: "case-empty", "data-case-empty": "" },
-    h("p", { class: "eyebrow", text: "Active claim" }),
-    h("p", { class: "muted", text: message ?? NO_CASE }));
+/** What the page calls a case before one is shown (the boot's ``caseNoun``). */
+export function setCaseNoun(noun) {
+  if (noun) pageNoun = noun;
 }
 
-/** The panel's children for one claim (the API's case detail with its ``view``). */
-export function caseNodes(claim) {
-  const view = claim.view ?? {};
-  const state = claim.state ?? {};
-  const currency = view.currency ?? state.currency ?? "";
-  const lines = view.lines ?? (state.lines ?? []).map((line, i) => ({ ordinal: i + 1, ...line }));
-  const rows = lines.map((line) => h("tr", { "data-case-line": line.ordinal },
-    h("td", { class: "num", text: line.ordinal }),
+function noCase(noun) {
+  return `No ${noun} is active in this conversation yet. Mention one, or open a new ${noun}.`;
+}
+
+export function caseEmptyNode(message, noun = pageNoun) {
+  return h("div", { class: "case-empty", "data-case-empty": "" },
+    h("p", { class: "eyebrow", text: `Active ${noun}` }),
+    h("p", { class: "muted", text: message ?? noCase(noun) }));
+}
+
+/** The panel's children for one case (the API's case detail with its ``panel``). */
+export function caseNodes(detail) {
+  const panel = detail.panel ?? {};
+  const noun = panel.noun ?? pageNoun;
+  const items = panel.items ?? [];
+  const fields = panel.fields ?? [];
+  const view = detail.view ?? {};
+  const rows = items.map((item) => h("tr", { "data-case-item": item.ordinal },
+    h("td", { class: "num", text: item.ordinal }),
     h("td", {},
-      h("span", { class: "line-merchant", text: line.merchant || line.category }),
-      h("span", { class: "line-meta", text: [line.date, line.merchant ? line.category : null].filter(Boolean).join(" · ") })),
-    h("td", { class: "num amount", text: line.amount })));
+      h("span", { class: "item-label", text: item.label }),
+      item.meta ? h("span", { class: "item-meta", text: item.meta }) : null),
+    h("td", { class: "num amount", text: item.value ?? "" })));
   return [
     h("div", { class: "case-head" },
-      h("p", { class: "eyebrow", text: "Active claim" }),
-      h("h2", { class: "case-title", "data-case-title": "", text: claim.title }),
+      h("p", { class: "eyebrow", text: `Active ${noun}` }),
+      h("h2", { class: "case-title", "data-case-title": "", text: detail.title }),
       h("div", { class: "case-meta" },
-        h("span", { class: `status status-${claim.status}`, "data-case-status": claim.status, text: claim.status }),
-        h("span", { class: "case-revision", "data-case-revision": claim.revision, text: `Revision ${claim.revision}` }),
-        currency ? h("span", { class: "case-currency", text: currency }) : null)),
-    lines.length
-      ? h("table", { class: "case-lines", "data-case-lines": "" },
-        h("thead", {}, h("tr", {}, h("th", { class: "num", text: "#" }), h("th", { text: "Expense" }),
-          h("th", { class: "num", text: "Amount" }))),
+        h("span", { class: `status status-${detail.status}${panel.terminal ? " is-terminal" : ""}`,
+          "data-case-status": detail.status, text: detail.status }),
+        h("span", { class: "case-revision", "data-case-revision": detail.revision, text: `Revision ${detail.revision}` }))),
+    fields.length
+      ? h("dl", { class: "case-fields", "data-case-fields": "" },
+        ...fields.flatMap((field) => [h("dt", { text: field.label }), h("dd", { "data-case-field": field.label, text: field.value })]))
+      : null,
+    items.length
+      ? h("table", { class: "case-items", "data-case-items": "" },
+        h("thead", {}, h("tr", {}, h("th", { class: "num", text: "#" }), h("th", { text: panel.item_heading ?? "" }),
+          h("th", { class: "num", text: panel.value_heading ?? "" }))),
         h("tbody", {}, rows))
-      : h("p", { class: "muted case-no-lines", text: "No lines yet." }),
-    h("div", { class: "case-total" },
-      h("span", { text: "Total" }),
-      h("strong", { "data-case-total": view.total ?? "", text: `${view.total ?? "—"} ${currency}`.trim() })),
+      : h("p", { class: "muted case-no-items", text: panel.empty ?? "Nothing here yet." }),
+    panel.total
+      ? h("div", { class: "case-total" },
+        h("span", { text: panel.total_label ?? "" }),
+        h("strong", { "data-case-total": panel.total, text: panel.total }))
+      : null,
     view.next_steps ? h("p", { class: "case-next", text: view.next_steps }) : null,
-    h("p", { class: "case-id" }, h("code", { text: claim.id })),
+    h("p", { class: "case-id" }, h("code", { text: detail.id })),
   ];
 }
 
@@ -52,14 +70,18 @@ export function createCasePanel(panel) {
 
   function renderEmpty(message) {
     panel.removeAttribute("data-case");
+    panel.removeAttribute("data-case-kind");
+    panel.setAttribute("aria-label", `Active ${pageNoun}`);
     panel.replaceChildren(caseEmptyNode(message));
   }
 
-  function render(claim) {
-    panel.dataset.case = claim.id;
-    panel.dataset.caseStatus = claim.status;
-    panel.dataset.caseRevision = String(claim.revision);
-    panel.replaceChildren(...caseNodes(claim).filter(Boolean));
+  function render(detail) {
+    panel.dataset.case = detail.id;
+    panel.dataset.caseKind = detail.kind;
+    panel.dataset.caseStatus = detail.status;
+    panel.dataset.caseRevision = String(detail.revision);
+    panel.setAttribute("aria-label", `Active ${detail.panel?.noun ?? pageNoun}`);
+    panel.replaceChildren(...caseNodes(detail).filter(Boolean));
   }
 
   async function refresh() {
@@ -70,8 +92,8 @@ export function createCasePanel(panel) {
       return;
     }
     try {
-      const claim = await api("GET", `/api/cases/${encodeURIComponent(caseId)}`);
-      if (mine === request) render(claim);
+      const detail = await api("GET", `/api/cases/${encodeURIComponent(caseId)}`);
+      if (mine === request) render(detail);
     } catch (error) {
       if (mine === request) renderEmpty(error.status === 404 ? null : error.message);
     }

@@ -294,7 +294,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
     return turn?.kind === "click" ? null : turn?.text || null;
   }
 
-  /** "Ask again" on an out-of-date card: the same words, sent as a new message about the claim as it is now. */
+  /** "Ask again" on an out-of-date card: the same words, sent as a new message about the case as it is now. */
   function askAgain(interaction) {
     const text = originalText(interaction);
     if (!text) return;

@@ -30,7 +30,7 @@ export function startLanding({ boot, composer, root = document }) {
     window.history.replaceState(null, "", `/c/${encodeURIComponent(conversation.id)}/`);
     addConversation({ id: conversation.id, label: text, root });
     root.querySelector("[data-connection]")?.removeAttribute("hidden");
-    root.querySelector("[data-case-panel]")?.setAttribute("aria-label", "Active claim");
+    root.querySelector("[data-case-panel]")?.setAttribute("aria-label", `Active ${boot.caseNoun ?? "case"}`);
     const chat = startConversation({ conversationId: conversation.id, boot: { ...boot, conversation: conversation.id },
       composer, root });
     await chat.whenLive();

@@ -22,17 +22,19 @@ export function resultSummary(tool, result) {
   if (r === null || r === undefined) return "nothing";
   if (typeof r !== "object") return truncate(String(r), 60);
   if (Array.isArray(r)) return plural(r.length, "result");
-  if (tool === "get_case" || (r.title && r.status && r.lines)) {
-    return truncate(`${r.title} · ${r.status} · ${plural(r.line_count ?? r.lines.length, "line")} · ${r.total} ${r.currency ?? ""}`, 80);
+  if (typeof r.id === "string" && r.title && r.status) {
+    // a case as its kind projects it: title, status, and its total when it has one
+    const total = r.total !== undefined ? `${r.total} ${r.currency ?? ""}`.trim() : null;
+    return truncate([r.title, r.status, total].filter(Boolean).join(" · "), 80);
   }
   if (Array.isArray(r.cases)) {
     const titles = r.cases.slice(0, 3).map((c) => c.title).join(", ");
-    return truncate(`${plural(r.cases.length, "claim")}${titles ? `: ${titles}` : ""}`, 80);
+    return truncate(`${plural(r.cases.length, "case")}${titles ? `: ${titles}` : ""}`, 80);
   }
   if (Array.isArray(r.sections)) {
     const first = r.sections[0];
     const name = first && (first.title ?? first.heading ?? first.id);
-    return truncate(`${plural(r.sections.length, "policy section")}${name ? `: ${name}` : ""}`, 80);
+    return truncate(`${plural(r.sections.length, "section")}${name ? `: ${name}` : ""}`, 80);
   }
   if (r.rate && r.from && r.to) return `1 ${r.from} = ${r.rate} ${r.to}${r.converted ? ` (${r.converted} ${r.to})` : ""}`;
   if (r.result !== undefined && r.expression !== undefined) return truncate(`${r.expression} = ${r.result}`, 60);

@@ -88,7 +88,7 @@ def server(tmp_path_factory):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'e2e.sqlite3'}", "TURNFRAME_PROVIDER": "scripted",
            "TURNFRAME_SCRIPT": str(script.path), "TURNFRAME_DEMO_PASSWORD": PASSWORD, "DEBUG": "1",
            "ALLOWED_HOSTS": "127.0.0.1,localhost", "TURNFRAME_FALLBACK_PROVIDER": "", "REDIS_URL": "",
-           "TURNFRAME_WS_PING_S": "1"}
+           "TURNFRAME_WS_PING_S": "1", "TURNFRAME_DOMAINS": "expenses,trips"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     python = sys.executable
     for command in (["migrate", "--noinput", "-v0"], ["seed_demo"]):

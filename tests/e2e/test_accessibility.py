@@ -84,7 +84,7 @@ def test_the_chat_has_no_serious_accessibility_violation_and_its_small_text_meet
 
     ratios = {selector: page.evaluate(CONTRAST, selector) for selector in (
         ".composer-hint", ".conversation-list time", ".read-args", ".read-caption", ".block-ask", ".eyebrow",
-        ".case-id", ".line-meta")}
+        ".case-id", ".item-meta")}
     low = {s: [r for r in found if r < 4.5] for s, found in ratios.items() if any(r < 4.5 for r in found)}
     assert all(ratios.values()), ratios  # each kind of small text was on the page
     assert not low, low

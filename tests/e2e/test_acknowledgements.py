@@ -57,5 +57,5 @@ def test_a_hold_a_correction_an_undo_and_a_take_back_are_said_back_in_plain_word
     send(page, take_back)
     turn = wait_turn_done(page, take_back)
     expect(noted(turn)).to_contain_text("Not done, as you said (“actually no, leave it”)")
-    expect(page.locator("[data-case-panel] [data-case-line]")).to_have_count(2)
+    expect(page.locator("[data-case-panel] [data-case-item]")).to_have_count(2)
     shot(page, "acknowledgements", full_page=True)

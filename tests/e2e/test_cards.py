@@ -39,7 +39,7 @@ def test_a_selection_card_offers_only_claims_the_act_can_apply_to_with_status_an
     add = server.script("add a hotel of 80 to my Selcard claim", plan(
         act("a1", "add_line", "add a hotel of 80", {"match": "Selcard"}, amount="80", category="hotel")))
     send(page, add)
-    card = page.get_by_role("region", name="Which claim?")
+    card = page.get_by_role("region", name="Which one?")
     expect(card).to_have_attribute("data-status", "pending")
     options = card.get_by_role("button")
     expect(options).to_have_count(3)  # Oslo, Rome, and "None of these"; not the submitted Paris claim
@@ -86,6 +86,6 @@ def test_an_out_of_date_card_offers_to_ask_again_with_the_same_words(page, serve
     fresh.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("textbox", name="Message")).to_be_focused()
     expect(fresh).to_have_attribute("data-status", "resolved")
-    expect(page.locator("[data-case-panel] [data-case-line]")).to_have_count(1)
+    expect(page.locator("[data-case-panel] [data-case-item]")).to_have_count(1)
     expect(page.locator("[data-case-panel] [data-case-total]")).to_have_text("95.00 EUR")
     shot(page, "card-asked-again")

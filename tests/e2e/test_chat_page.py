@@ -167,7 +167,7 @@ def test_a_consequential_act_waits_for_the_card_and_confirming_runs_it(page, ser
     new_conversation(page)
     open_claim_with_two_lines(page, server, "Zurich offsite", "42.50", "120")
     panel = page.locator("[data-case-panel]")
-    expect(panel.locator("[data-case-line]")).to_have_count(2)
+    expect(panel.locator("[data-case-item]")).to_have_count(2)
     expect(panel.locator("[data-case-total]")).to_have_text("162.50 EUR")
 
     removal = server.script("remove line 1 of the Zurich claim",
@@ -192,7 +192,7 @@ def test_a_consequential_act_waits_for_the_card_and_confirming_runs_it(page, ser
     expect(card.locator("[data-card-reason]")).to_have_text("Confirmed.")
     expect(hint).to_be_hidden()  # the card it pointed to is answered
     expect(panel).to_have_attribute("data-case-revision", "4")
-    expect(panel.locator("[data-case-line]")).to_have_count(1)
+    expect(panel.locator("[data-case-item]")).to_have_count(1)
     expect(panel.locator("[data-case-total]")).to_have_text("120.00 EUR")
 
     submit = server.script("submit the Zurich claim",
@@ -257,7 +257,7 @@ def test_a_card_made_stale_by_a_later_edit_cannot_be_confirmed(page, server):
     expect(card).to_have_attribute("data-status", "stale")
     expect(card.locator("[data-option='confirm']")).to_be_disabled()
     expect(page.locator("[data-case-panel]")).to_have_attribute("data-case-revision", "4")
-    expect(page.locator("[data-case-panel] [data-case-line]")).to_have_count(2)
+    expect(page.locator("[data-case-panel] [data-case-item]")).to_have_count(2)
 
 
 def test_a_title_with_markup_is_rendered_as_text(page, server):

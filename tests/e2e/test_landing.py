@@ -34,12 +34,16 @@ def test_after_signing_in_home_is_ready_to_type_lists_the_claims_and_the_first_m
     box = page.get_by_role("textbox", name="Message")
     expect(box).to_be_focused()
     expect(page.get_by_role("heading", name=re.compile("Welcome, alice"))).to_be_visible()
-    claims = page.get_by_role("complementary", name="Your claims")
+    # alice has claims and (both demo domains are installed) a trip: the list speaks of cases
+    claims = page.get_by_role("complementary", name="Your cases")
     berlin = claims.get_by_role("listitem").filter(has_text="Berlin trip")
     expect(berlin).to_contain_text("draft")
     expect(berlin).to_contain_text("3 lines")
-    expect(berlin.locator("[data-claim-total]")).to_have_text(re.compile(r"^\d+\.\d\d EUR$"))
-    expect(claims.get_by_role("listitem").filter(has_text="Lisbon")).to_contain_text("draft")
+    expect(berlin.locator("[data-case-row-total]")).to_have_text(re.compile(r"^\d+\.\d\d EUR$"))
+    expect(claims.get_by_role("listitem").filter(has_text="Lisbon conference")).to_contain_text("draft")
+    offsite = claims.get_by_role("listitem").filter(has_text="Lisbon offsite")
+    expect(offsite).to_contain_text("booked")
+    expect(offsite).to_contain_text("2 segments")
     expect(page.locator("[data-turn]")).to_have_count(0)
     shot(page, "landing")
 
@@ -54,7 +58,7 @@ def test_after_signing_in_home_is_ready_to_type_lists_the_claims_and_the_first_m
     current = page.get_by_role("navigation", name="Conversations").get_by_role("link", name=re.compile(text))
     expect(current).to_have_attribute("aria-current", "page")
     expect(page.locator("[data-connection='open']")).to_be_visible()
-    expect(page.get_by_role("complementary", name="Active claim")).to_be_visible()
+    expect(page.get_by_role("complementary", name="Active case")).to_be_visible()
     shot(page, "landing-first-message")
 
     page.reload()  # the conversation and its first turn are the server's, not the page's

@@ -4,7 +4,11 @@ One measured turn does the work of ``../shared/bench/peer_langgraph.py``'s turn,
 runtime: a message turn in which the (scripted) model asks for one read, the read runs under the
 write guard, the model proposes one act that needs confirmation, the card is persisted, and then
 the click turn that confirms it runs the command (conditional revision update, event, journal)
-and composes the reply. Turns are spread over ``--threads`` conversations, each on its own claim.
+and composes the reply. Turns are spread over ``--threads`` conversations, each on its own case.
+
+The scenario is the domain's: the case kind's ``bench`` (``registries.BenchScenario``) says how a case is
+created, what is said and what the scripted model answers. ``--domain`` names the case kind (default: the
+first registered one with a scenario).
 
 It writes to the configured database under a user named ``bench``; point DATABASE_URL at a
 scratch database (``make bench`` does) to keep your data clean.
@@ -22,28 +26,29 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
 from django.test.utils import CaptureQueriesContext
 
 from conversations.models import Conversation
 from conversations.services import case_seed
 from conversations.turns import interaction_respond, turn_submit_message
-from registries import DemoCase
-
-AMOUNTS = ("1500", "1600")
+from registries import BenchScenario, CaseKindDefinition, DemoCase, get_registry
 
 
-def _script(path: Path) -> None:
-    messages = {}
-    for amount in AMOUNTS:
-        text = f"set line 1 to {amount}"
-        messages[text] = {"primary": [
-            {"reads": [{"tool": "lookup_policy", "args": {"query": "limit"}}]},
-            {"plan": {"acts": [{"id": "a1", "act": "update_line", "args": {"line": 1, "amount": amount},
-                                "evidence": text}]}},
-        ]}
+def _script(path: Path, scenario: BenchScenario) -> None:
+    messages = {text: {"primary": list(scenario.answers(text))} for text in scenario.messages}
     path.write_text(json.dumps({"messages": messages}))
+
+
+def _kind(name: str | None) -> CaseKindDefinition:
+    kinds = [kind for kind in get_registry().case_kinds.values() if kind.bench is not None]
+    found = next((kind for kind in kinds if kind.name == name), None) if name else (kinds[0] if kinds else None)
+    if found is None:
+        choices = ", ".join(kind.name for kind in kinds) or "none installed"
+        raise CommandError(f"no bench scenario for case kind {name!r} (have: {choices})" if name
+                           else "no installed case kind has a bench scenario")
+    return found
 
 
 class Command(BaseCommand):
@@ -53,23 +58,28 @@ class Command(BaseCommand):
         parser.add_argument("--turns", type=int, default=300)
         parser.add_argument("--threads", type=int, default=30)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--domain", default=None, help="the case kind whose scenario runs (default: the first)")
         parser.add_argument("--dump-sql", action="store_true", help="print the statements of one turn (to stderr)")
 
-    def handle(self, *args, turns: int, threads: int, json: bool, dump_sql: bool = False, **options):
+    def handle(self, *args, turns: int, threads: int, json: bool, dump_sql: bool = False, domain: str | None = None,
+               **options):
         dump = dump_sql
+        kind = _kind(domain)
+        scenario = kind.bench
         tmp = Path(tempfile.mkdtemp(prefix="turnframe-bench-"))
-        _script(tmp / "script.json")
+        _script(tmp / "script.json", scenario)
         settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": "scripted", "SCRIPT": str(tmp / "script.json"),
                               "FALLBACK_PROVIDER": None}
         user, _ = get_user_model().objects.get_or_create(username="bench")
         stamp = time.strftime("%H%M%S")
         lanes = []
         for i in range(threads):
-            case = case_seed(owner=user, demo=DemoCase(owner="bench", kind="expense_claim", title=f"Bench {stamp}-{i}",
-                                                       acts=[("open_claim", {"title": f"Bench {stamp}-{i}"}),
-                                                             ("add_line", {"amount": "10.00", "category": "taxi"})]))
+            title = f"Bench {stamp}-{i}"
+            case = case_seed(owner=user, demo=DemoCase(owner="bench", kind=kind.name, title=title,
+                                                       acts=list(scenario.seed(title))))
             conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=case)
             lanes.append(conversation.id)
+        texts = list(scenario.messages)
         per_lane = [turns // threads + (1 if i < turns % threads else 0) for i in range(threads)]
         timings: list[float] = []
         statements: list[int] = []
@@ -83,7 +93,7 @@ class Command(BaseCommand):
                     started = time.perf_counter()
                     with CaptureQueriesContext(connection) as queries:  # this thread's statements only
                         outcome = turn_submit_message(user=user, conversation_id=conversation_id,
-                                                      text=f"set line 1 to {AMOUNTS[n % 2]}")
+                                                      text=texts[n % len(texts)])
                         cards = outcome.turn.trace.interaction_ids
                         if not cards:
                             raise RuntimeError(f"no card: {outcome.turn.notices}")
@@ -108,7 +118,7 @@ class Command(BaseCommand):
         wall = time.perf_counter() - wall
         timings.sort()
         result = {
-            "engine": connection.vendor, "turns": len(timings), "threads": threads, "failures": len(failures),
+            "domain": kind.name, "engine": connection.vendor, "turns": len(timings), "threads": threads, "failures": len(failures),
             "p50_ms": round(statistics.median(timings), 1) if timings else None,
             "p95_ms": round(timings[int(len(timings) * 0.95) - 1], 1) if timings else None,
             "mean_ms": round(statistics.fmean(timings), 1) if timings else None,

@@ -5,8 +5,8 @@ from conversations.services import demo_seed
 
 
 class Command(BaseCommand):
-    help = "Create the demo users (alice, bob, admin) and alice's two draft claims. Safe to run again."
+    help = "Create the demo users (alice, bob, admin) and the demo cases the installed domains register. Safe to run again."
 
     def handle(self, *args, **options):
         cases = demo_seed(password=settings.TURNFRAME["DEMO_PASSWORD"])
-        self.stdout.write(f"demo users: alice, bob, admin (staff); claims: {', '.join(c.title for c in cases)}")
+        self.stdout.write(f"demo users: alice, bob, admin (staff); cases: {', '.join(c.title for c in cases)}")
