@@ -15,22 +15,24 @@ events (``conversations.commands``). This module delivers those rows. It runs in
   sent again under the same key) when it authoritatively never received it, unchanged otherwise.
 - ``outbox_recover`` turns rows a crashed worker left in ``sending`` into ``outcome_unknown``.
 
-Destinations: ``approver`` is the approver system at ``TURNFRAME_APPROVER_URL`` when that is set,
-otherwise a built-in local approver that acknowledges at once (the no-network default).
+Destinations: a domain registers its own by name (``registries.register_outbox_destination``); the
+built-in ``approver`` is the approver system at ``TURNFRAME_APPROVER_URL`` when that is set, otherwise
+a local approver that acknowledges at once (the no-network default).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Protocol
+from typing import Any
 
 import httpx
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
+
+from registries import Delivery, OutboxDestination, outbox_destination
 
 from .models import OutboxEntry
 
@@ -40,24 +42,6 @@ Status = OutboxEntry.Status
 APPROVER = "approver"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 MAX_ACK_TEXT = 2000
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """What one delivery attempt (or one reconciliation) learned about a row."""
-
-    status: str  # delivered | failed | pending (certainly not received) | outcome_unknown
-    acknowledgement: Mapping[str, Any] = field(default_factory=dict)
-
-
-class Destination(Protocol):
-    name: str
-
-    def send(self, entry: OutboxEntry) -> Delivery:
-        """Deliver the row's payload under its idempotency key."""
-
-    def lookup(self, entry: OutboxEntry) -> Delivery | None:
-        """What the destination knows of the row's key; None when it gives no authoritative answer."""
 
 
 Send = Callable[[OutboxEntry], Delivery]
@@ -142,7 +126,12 @@ class LocalApprover:
         return Delivery(Status.PENDING, {"approver": "local", "error": "not_received", "at": _now()})
 
 
-def destination_for(name: str) -> Destination | None:
+def destination_for(name: str) -> OutboxDestination | None:
+    """A destination a domain registered under ``name`` (``registries.register_outbox_destination``), else the
+    built-in approver."""
+    registered = outbox_destination(name)
+    if registered is not None:
+        return registered
     if name == APPROVER:
         url = settings.TURNFRAME.get("APPROVER_URL")
         if url:

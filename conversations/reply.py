@@ -87,5 +87,5 @@ def way_forward(registry: Registry, active_case: Case | None, open_cards: Sequen
         kind = registry.case_kinds.get(active_case.kind)
         if kind and kind.next_steps:
             return kind.next_steps(snapshot(active_case))
-    hints = [k.start_hint for k in registry.case_kinds.values() if k.start_hint]
-    return hints[0] if hints else NOTHING_OPEN
+    hints = [k.start_hint for k in registry.case_kinds.values() if k.start_hint]  # every domain deployed says how
+    return " ".join(hints) if hints else NOTHING_OPEN

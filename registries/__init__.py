@@ -17,10 +17,13 @@ from .definitions import (
     CommandRefused,
     CommandResult,
     CorpusSupport,
+    Delivery,
     DemoCase,
     DomainEventDraft,
     Mode,
+    OutboxDestination,
     OutboxDraft,
+    OutboxMessage,
     Panel,
     PanelField,
     PanelItem,
@@ -34,18 +37,20 @@ from .numbers import evidence_numbers, money_phrases, number_words, quantity_pro
 from .registry import (
     get_interpreter,
     get_registry,
+    outbox_destination,
     register_act,
     register_case_kind,
     register_demo_cases,
     register_interpreter,
+    register_outbox_destination,
     register_read_tool,
 )
 
 __all__ = [
     "READ_ONLY", "ActDefinition", "ActMutability", "Actor", "BenchScenario", "CaseKindDefinition", "CaseSnapshot",
-    "CommandContext", "CommandRefused", "CommandResult", "CorpusSupport", "DemoCase", "DomainEventDraft", "Mode",
-    "OutboxDraft", "Panel", "PanelField", "PanelItem",
+    "CommandContext", "CommandRefused", "CommandResult", "CorpusSupport", "Delivery", "DemoCase", "DomainEventDraft", "Mode",
+    "OutboxDestination", "OutboxDraft", "OutboxMessage", "Panel", "PanelField", "PanelItem",
     "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers", "money_phrases", "number_words", "quantity_products", "word_number",
     "get_interpreter", "get_registry", "register_act", "register_case_kind", "register_demo_cases", "register_interpreter",
-    "register_read_tool",
+    "register_outbox_destination", "register_read_tool", "outbox_destination",
 ]

@@ -121,6 +121,36 @@ class OutboxDraft:
     payload: Mapping[str, Any]
 
 
+class OutboxMessage(Protocol):
+    """One committed outbox row, as a destination sees it."""
+
+    id: str
+    destination: str
+    idempotency_key: str  # the destination must treat a repeat of this key as the same request
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What one delivery attempt (or one reconciliation) learned about a row (SPEC §19, I15)."""
+
+    status: str  # delivered | failed | pending (certainly not received) | outcome_unknown
+    acknowledgement: Mapping[str, Any] = field(default_factory=dict)
+
+
+class OutboxDestination(Protocol):
+    """Where a destination's rows go: registered by name (``register_outbox_destination``); the outbox
+    worker calls it after commit, never on the request path."""
+
+    name: str
+
+    def send(self, message: OutboxMessage) -> Delivery:
+        """Deliver the payload under the message's idempotency key."""
+
+    def lookup(self, message: OutboxMessage) -> Delivery | None:
+        """What the destination knows of the key; None when it gives no authoritative answer."""
+
+
 @dataclass(frozen=True, slots=True)
 class CommandResult:
     """What a command handler returns: the case's next state and what happened."""

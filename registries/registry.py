@@ -16,6 +16,7 @@ from .definitions import (
     CaseKindDefinition,
     DemoCase,
     Interpreter,
+    OutboxDestination,
     ReadToolDefinition,
     Registry,
 )
@@ -34,6 +35,7 @@ class DefinitionSite:
         self.acts: dict[str, ActDefinition] = {}
         self.interpreters: list[Interpreter] = []
         self.demo_seeds: list[Callable[[], Sequence[DemoCase]]] = []
+        self.destinations: dict[str, Callable[[], OutboxDestination]] = {}
 
     def register_case_kind(self, definition: CaseKindDefinition) -> CaseKindDefinition:
         self._refuse_twice("case kind", definition.name, self.case_kinds)
@@ -55,6 +57,12 @@ class DefinitionSite:
                                     "a name (mutating operations are acts only)")
         self.acts[definition.name] = definition
         return definition
+
+    def register_outbox_destination(self, name: str, factory: Callable[[], OutboxDestination]
+                                    ) -> Callable[[], OutboxDestination]:
+        self._refuse_twice("outbox destination", name, self.destinations)
+        self.destinations[name] = factory
+        return factory
 
     def unregister(self, name: str) -> None:
         """Remove a read tool or act (an adopter replacing a shipped one; tests)."""
@@ -83,6 +91,17 @@ def register_read_tool(definition: ReadToolDefinition) -> ReadToolDefinition:
 
 def register_act(definition: ActDefinition) -> ActDefinition:
     return site.register_act(definition)
+
+
+def register_outbox_destination(name: str, factory: Callable[[], OutboxDestination]) -> Callable[[], OutboxDestination]:
+    """Register where the outbox rows named ``name`` (``OutboxDraft.destination``) are delivered: ``factory``
+    builds the destination when the worker needs it (so it may read settings then)."""
+    return site.register_outbox_destination(name, factory)
+
+
+def outbox_destination(name: str) -> OutboxDestination | None:
+    factory = site.destinations.get(name)
+    return factory() if factory else None
 
 
 def register_interpreter(interpreter: Interpreter) -> Interpreter:

@@ -244,3 +244,15 @@ def test_a_disabled_entry_is_not_offered_and_the_api_shows_its_status(django_use
     tools = {t["name"]: t for t in client.get("/api/registries/read-tools").json()}
     assert tools["lookup_policy"]["status"] == "disabled"
     assert tools["get_case"]["status"] == "active"
+
+
+def test_an_outbox_destination_is_registered_once_and_found_by_name():
+    site = DefinitionSite()
+
+    class Desk:
+        name = "desk"
+
+    site.register_outbox_destination("desk", Desk)
+    with pytest.raises(AlreadyRegistered, match="outbox destination 'desk' is already registered"):
+        site.register_outbox_destination("desk", Desk)
+    assert site.destinations["desk"] is Desk

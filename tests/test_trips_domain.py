@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from conversations.models import Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry
+from conversations.outbox import outbox_dispatch
 from conversations.services import case_seed
 from registries import (
     READ_ONLY,
@@ -32,6 +33,7 @@ from registries import (
 from registries.models import EntryStatus, RegistryEntry
 from tests.support import PASSWORD, Api, Ledger, act, blocks, notice_codes, outcomes, override, plan, reads
 from trips.acts import ACTS, BOOKING
+from trips.booking import LocalBookingSystem
 from trips.demo import demo_cases
 from trips.domain import TRIP, panel, project, resolve_segment, summarize
 from trips.read_tools import READ_TOOLS
@@ -258,6 +260,11 @@ def test_a_rebooking_waits_for_its_card_and_runs_once_only_on_confirm(world, scr
     assert [e.type for e in DomainEvent.objects.filter(command=row)] == ["segment_rebooked"]
     assert OutboxEntry.objects.filter(case=case, command=row, destination=BOOKING).count() == 1
     assert any("Rebooked segment 1" in b["text"] for b in blocks(answer["turn"], "receipt"))
+    # after commit, the worker delivers it to the destination the domain registered, under the row's key
+    (sent,) = outbox_dispatch()
+    entry = OutboxEntry.objects.get(command=row)
+    assert sent == (entry.id, "delivered") and entry.acknowledgement["reference"].startswith("BK-")
+    assert LocalBookingSystem.received[entry.idempotency_key] == entry.acknowledgement["reference"]
     # confirming again runs nothing more
     world.tina.respond(card["id"], "confirm")
     assert DomainEvent.objects.filter(type="segment_rebooked").count() == 1

@@ -30,6 +30,7 @@ from registries import (
 )
 
 from . import policies
+from .booking import NAME as BOOKING_SYSTEM
 from .domain import INITIAL_STATUS, describe_segment, trip_state
 from .schemas import (
     KIND,
@@ -45,7 +46,7 @@ from .schemas import (
 )
 
 RESOLVED_KEYS = ("segment_id",)
-BOOKING = "booking"  # the outbox destination: the travel agency's booking system
+BOOKING = BOOKING_SYSTEM  # the outbox destination: the travel agency's booking system
 SEGMENT_FIELDS = ("mode", "origin", "destination", "date", "carrier", "number", "departs")
 
 
