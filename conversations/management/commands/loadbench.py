@@ -499,13 +499,24 @@ class Command(BaseCommand):
         rows = []
         for n in [int(p) for p in processes.split(",") if p.strip()]:
             with Servers(n, self.script, self.tmp) as servers:
-                busy0 = cpu_busy()
+                busy0, own0 = cpu_busy(), os.times()
+                servers0 = sum(cpu_seconds(p.pid) for p in servers.procs)
                 run, wall = asyncio.run(self._drive(transport, servers.bases, lanes, duration=duration))
-                busy1 = cpu_busy()
+                busy1, own1 = cpu_busy(), os.times()
+                servers1 = sum(cpu_seconds(p.pid) for p in servers.procs)
             total = busy1[1] - busy0[1]
+            # where the machine's CPU went, per measured pair: the daphne processes, these clients, and
+            # the rest (PostgreSQL, Redis, the system); the warm-up pairs are in the CPU figures too
+            pairs = max(1, len(run.timings))
+            tick = os.sysconf("SC_CLK_TCK")
+            busy_s = (busy1[0] - busy0[0]) / tick
+            client_s = (own1.user + own1.system) - (own0.user + own0.system)
             rows.append({"run": f"{n} process(es), {clients} {transport} clients", "processes": n, **summary(run.timings),
                          "throughput_per_s": round(len(run.timings) / wall, 1) if wall else None,
                          "cpu_busy_pct": round(100 * (busy1[0] - busy0[0]) / total) if total else None,
+                         "cpu_ms_per_pair_servers": round(1000 * (servers1 - servers0) / pairs),
+                         "cpu_ms_per_pair_clients": round(1000 * client_s / pairs),
+                         "cpu_ms_per_pair_rest": round(1000 * (busy_s - (servers1 - servers0) - client_s) / pairs),
                          "failures": len(run.failures), "failure_examples": run.failures[:3]})
         return rows
 
