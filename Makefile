@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.12.1/bin/python3 $$HOME/.pyenv/versions/3.13.0/bin/python3 python3; do \
   command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { command -v $$p; break; }; done)
 
-.PHONY: run test test-unit test-browser test-postgres lint check bench clean setup
+.PHONY: run test test-unit test-browser test-postgres lint check bench loadbench clean setup
 
 $(PY):
 	@if [ -z "$(PYTHON)" ]; then echo "Turnframe web needs Python >= 3.12 (try: pyenv install 3.12.1, or set PYTHON=/path/to/python3.12)"; exit 1; fi
@@ -47,6 +47,19 @@ test-postgres: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) manage.py bench
+
+# issue 11's figures through daphne (docs/performance.md): PostgreSQL + Redis, a scratch database
+LOAD_DB ?= postgres://postgres@127.0.0.1:5432/turnframe_load
+LOAD_REDIS ?= redis://127.0.0.1:6379/0
+LOAD_ENV = DATABASE_URL=$(LOAD_DB) REDIS_URL=$(LOAD_REDIS)
+loadbench: $(STAMP)
+	-createdb -h 127.0.0.1 -U postgres turnframe_load 2>/dev/null
+	$(LOAD_ENV) $(PY) manage.py migrate -v0
+	$(LOAD_ENV) $(PY) manage.py loadbench --mode http --turns 100 --compare
+	$(LOAD_ENV) $(PY) manage.py loadbench --mode ws --turns 100 --compare
+	$(LOAD_ENV) $(PY) manage.py loadbench --mode processes --processes 1,2,4 --clients 16 --duration 20
+	$(LOAD_ENV) $(PY) manage.py loadbench --mode sockets --sockets 500 --active 50 --interval 3 --duration 30
+	$(LOAD_ENV) $(PY) manage.py loadbench --mode slow --slow 100 --delay 5
 
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles test-artifacts

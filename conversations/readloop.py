@@ -290,11 +290,27 @@ def _attempt(provider: Provider, base: ModelRequest, tools: dict[str, ReadToolDe
 
 def _call_with_retry(provider: Provider, request: ModelRequest) -> str:
     try:
-        return provider.complete(request)
+        return _complete(provider, request)
     except ProviderFailure:
         if getattr(provider, "retries_internally", False):
             raise  # the adapter already retried once on transport errors
-        return provider.complete(request)  # one retry; a second failure goes to the fallback
+        return _complete(provider, request)  # one retry; a second failure goes to the fallback
+
+
+def _complete(provider: Provider, request: ModelRequest) -> str:
+    """One model call, holding no database connection while it waits (issue 11, 5).
+
+    A model answers in seconds, sometimes a minute; the turn's thread would otherwise keep its
+    connection open (idle) all that time, so a hundred turns waiting on a model held a hundred
+    PostgreSQL connections and the next request met "too many clients". Nothing of the turn is open
+    on the connection here: the loop runs between transactions (each read's transaction is rolled back
+    before the next call, every write so far committed), so the connection is given back (to the pool
+    when one is configured) and the next statement of the turn takes one again. Inside a transaction
+    (a test's, or a caller's ``atomic``) it is kept: closing would end that transaction.
+    """
+    if not (connection.in_atomic_block or getattr(provider, "in_process", False) or connection.vendor == "sqlite"):
+        connection.close()  # (SQLite's connection is a file handle of this process: nothing to give back)
+    return provider.complete(request)
 
 
 def _run_batch(batch: ReadBatch, number: int, tools: dict[str, ReadToolDefinition], calls_left: int,

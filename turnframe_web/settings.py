@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import tempfile
 from datetime import timedelta
@@ -106,6 +107,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TURNFRAME_TEST_SQLITE_NAME") or str(
         Path(tempfile.gettempdir()) / f"turnframe-test-{os.getpid()}.sqlite3")}
 
+# PostgreSQL: a connection pool per process (Django's psycopg pool), at most DB_POOL_MAX_SIZE connections
+# (0 = no pool: one connection per thread, opened and closed per request). Threads that wait on a model
+# give their connection back (readloop._complete), so the pool bounds what a process holds however many
+# turns wait; a thread that finds the pool empty waits for one (DB_POOL_TIMEOUT_S) instead of meeting
+# PostgreSQL's "too many clients". Persistent connections (DB_CONN_MAX_AGE) and a pool exclude each other.
+DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 20)
+if (DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX_SIZE > 0
+        and not DATABASES["default"].get("CONN_MAX_AGE") and importlib.util.find_spec("psycopg_pool")):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT_S", "60"))}
+
 # the test suite's PostgreSQL lane (`TURNFRAME_TEST_POSTGRES=1`): the machines' local server
 if env_bool("TURNFRAME_TEST_POSTGRES", False):
     DATABASES["default"] = dj_database_url.parse(
@@ -127,7 +140,11 @@ if REDIS_URL:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
         "hosts": [{"address": REDIS_URL, "socket_keepalive": True,
                    "socket_timeout": max(REDIS_SOCKET_TIMEOUT_S, 10) if REDIS_SOCKET_TIMEOUT_S > 0 else None}],
-        "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe")}}}
+        "prefix": os.environ.get("TURNFRAME_REDIS_PREFIX", "turnframe"),
+        # channels_redis queues the messages of every socket of one process under ONE Redis key, and
+        # group_send silently drops a message when that key holds `capacity` (default 100) already: a
+        # hundred turns finishing at once on one process lost their turn.completed events (issue 11, 5)
+        "capacity": env_int("TURNFRAME_REDIS_CAPACITY", 10_000)}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -215,6 +232,9 @@ TURNFRAME = {
     # bearer tokens expire this many days after they are issued (0: never)
     "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),
     "PROVIDER_TIMEOUT_S": float(os.environ.get("TURNFRAME_PROVIDER_TIMEOUT_S", "60")),
+    # the threads a process runs socket turns on (conversations.consumers); a turn waiting on a model holds
+    # one thread but no database connection, so this bounds how many turns of one process wait at once
+    "TURN_THREADS": env_int("TURNFRAME_TURN_THREADS", 200),
     "MAX_WS_FRAME_BYTES": env_int("TURNFRAME_MAX_WS_FRAME_BYTES", 64_000),
     # the chat page's keep-alive: a `ping` frame this often on an open socket, answered by `pong`
     "WS_PING_S": float(os.environ.get("TURNFRAME_WS_PING_S", "25")),

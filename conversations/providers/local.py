@@ -14,6 +14,7 @@ from .base import ProviderFailure
 
 
 class LocalProvider:
+    in_process = True  # answers from this process at once: the turn keeps its database connection meanwhile
     name = "local"
 
     def complete(self, request: ModelRequest) -> str:

@@ -1,0 +1,658 @@
+"""``manage.py loadbench``: the runtime under load, through real daphne processes (issue 11, 2–5).
+
+Every mode starts its own daphne process(es) on free local ports, on the configured database (the
+children get the same database as this command, a scripted model, and ``REDIS_URL`` when it is set),
+and drives them with asyncio clients in this process: ``httpx`` over HTTP, ``websockets`` over the
+socket. One measured turn is the work of ``manage.py bench``: a message turn in which the scripted
+model asks for one read and proposes one act that needs confirmation, then the click that confirms
+the card (command, event, reply). Every client works on its own conversation and its own claim.
+
+Modes:
+
+- ``http`` / ``ws``: ``--clients`` clients (default 1) run ``--turns`` message + click pairs over HTTP
+  or the WebSocket; p50/p95 per pair. ``--compare`` also runs ``manage.py bench --threads 1`` here,
+  in-process, and reports the ratio.
+- ``processes``: for each N of ``--processes`` (default ``1,2,4``), N daphne processes (one port each;
+  client i talks to process i mod N) and ``--clients`` concurrent clients for ``--duration`` seconds:
+  throughput and p95; and how busy the machine's CPUs were meanwhile (``/proc/stat``).
+- ``sockets``: ``--sockets`` open WebSockets on one process (default 500), ``--active`` of them (default
+  50) each sending a turn every ``--interval`` seconds for ``--duration`` seconds: p95 turn latency,
+  the server's RSS before and after the sockets opened (per socket), and how many sockets dropped.
+- ``slow``: ``--slow`` concurrent turns (default 100) on one process whose model waits ``--delay``
+  seconds (the scripted provider's ``delay_s``), and meanwhile, half-way through the wait, a fast conversation's
+  message + click: how long all the slow turns took, the fast turn's latency, and (PostgreSQL) how
+  many database connections were open at the peak and while the model was being waited for.
+
+It writes under a user named ``loadbench``; point DATABASE_URL at a scratch database. No test asserts a
+duration: ``tests/test_loadbench.py`` only runs it end to end at a tiny size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import math
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+from conversations.auth import token_create
+from conversations.models import Conversation
+from conversations.services import case_seed
+from registries import DemoCase
+
+AMOUNTS = ("1500", "1600")
+FAST = "set line 1 to {amount}"
+SLOW = "slowly set line 1 to {amount}"
+TIMEOUT_S = float(os.environ.get("LOADBENCH_TIMEOUT_S", "120"))
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def write_script(path: Path, delay_s: float) -> None:
+    """The scripted model (CONTRACT §5): one read, then one act that needs confirmation; the slow
+    message waits ``delay_s`` before its first answer."""
+    messages = {}
+    for amount in AMOUNTS:
+        for template, delay in ((FAST, 0.0), (SLOW, delay_s)):
+            text = template.format(amount=amount)
+            read: dict[str, Any] = {"reads": [{"tool": "lookup_policy", "args": {"query": "limit"}}]}
+            if delay:
+                read["delay_s"] = delay
+            messages[text] = {"primary": [read, {"plan": {"acts": [
+                {"id": "a1", "act": "update_line", "args": {"line": 1, "amount": amount}, "evidence": text}]}}]}
+    path.write_text(json.dumps({"messages": messages}))
+
+
+@dataclass
+class Lane:
+    """One client's conversation (on its own claim when ``case`` was asked for)."""
+
+    conversation: str
+    token: str
+    session: str
+    n: int = 0
+
+    def text(self, template: str = FAST) -> str:
+        self.n += 1
+        return template.format(amount=AMOUNTS[self.n % 2])
+
+
+def make_lanes(count: int, *, with_case: bool = True) -> list[Lane]:
+    from django.contrib.sessions.backends.db import SessionStore
+
+    user, _ = get_user_model().objects.get_or_create(username="loadbench")
+    # one session for every socket (sessions are only read), one bearer token per HTTP client (each
+    # request stamps its token's last_used_at: a shared token would be a shared row to update)
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    stamp = uuid.uuid4().hex[:8]
+    lanes = []
+    for i in range(count):
+        case = None
+        if with_case:
+            title = f"Load {stamp}-{i}"
+            case = case_seed(owner=user, demo=DemoCase(owner="loadbench", kind="expense_claim", title=title, acts=[
+                ("open_claim", {"title": title}), ("add_line", {"amount": "10.00", "category": "taxi"})]))
+        conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=case)
+        token, _ = token_create(user=user) if with_case else ("", None)
+        lanes.append(Lane(conversation.id, token, store.session_key))
+    return lanes
+
+
+def child_database_url() -> str:
+    """The database this command uses, as a URL for the daphne children (the test database too)."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    if db["ENGINE"].endswith("postgresql"):
+        auth = db.get("USER") or ""
+        if db.get("PASSWORD"):
+            auth += f":{db['PASSWORD']}"
+        return f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    raise CommandError(f"loadbench runs on SQLite or PostgreSQL, not {db['ENGINE']}")
+
+
+# --------------------------------------------------------------------------- the servers
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_busy() -> tuple[int, int]:
+    """(busy, total) jiffies of the whole machine, from /proc/stat (0, 0 where there is none)."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return 0, 0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return sum(values) - idle, sum(values)
+
+
+class Servers:
+    """N daphne processes started by this command (and only they are stopped, by their pids)."""
+
+    def __init__(self, count: int, script: Path, logdir: Path, extra_env: dict[str, str] | None = None):
+        self.count, self.script, self.logdir = count, script, logdir
+        self.extra_env = extra_env or {}
+        self.procs: list[subprocess.Popen] = []
+        self.bases: list[str] = []
+
+    def __enter__(self) -> Servers:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TURNFRAME_TEST_")}
+        env.update({"DATABASE_URL": child_database_url(), "TURNFRAME_PROVIDER": "scripted",
+                    "TURNFRAME_SCRIPT": str(self.script), "TURNFRAME_FALLBACK_PROVIDER": "",
+                    "LOG_LEVEL": "WARNING", "TURNFRAME_REDIS_PREFIX": "turnframe-loadbench",
+                    "DJANGO_SETTINGS_MODULE": "turnframe_web.settings", **self.extra_env})
+        if settings.REDIS_URL:
+            env["REDIS_URL"] = settings.REDIS_URL
+        daphne = Path(sys.executable).with_name("daphne")
+        for _ in range(self.count):
+            port = free_port()
+            log = open(self.logdir / f"daphne-{port}.log", "wb")  # noqa: SIM115 (closed with the process)
+            self.procs.append(subprocess.Popen(
+                [str(daphne), "-b", "127.0.0.1", "-p", str(port), "turnframe_web.asgi:application"],
+                cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT))
+            self.bases.append(f"127.0.0.1:{port}")
+        deadline = time.monotonic() + 60
+        import httpx
+
+        for proc, base in zip(self.procs, self.bases, strict=True):
+            while True:
+                if proc.poll() is not None:
+                    self.__exit__()
+                    raise CommandError(f"daphne on {base} exited: {self.log_tail(base)}")
+                try:
+                    if httpx.get(f"http://{base}/api/health", timeout=2).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    self.__exit__()
+                    raise CommandError(f"daphne on {base} did not answer: {self.log_tail(base)}")
+                time.sleep(0.2)
+        return self
+
+    def log_tail(self, base: str) -> str:
+        path = self.logdir / f"daphne-{base.rsplit(':', 1)[1]}.log"
+        return path.read_text(errors="replace")[-2000:] if path.exists() else ""
+
+    def __exit__(self, *exc) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+# --------------------------------------------------------------------------- the clients
+
+
+class TurnFailed(Exception):
+    pass
+
+
+async def http_pair(client, lane: Lane, template: str = FAST) -> float:
+    """One message + click over HTTP; its latency in ms."""
+    started = time.perf_counter()
+    r = await client.post(f"/api/conversations/{lane.conversation}/messages", json={"text": lane.text(template)})
+    if r.status_code != 200:
+        raise TurnFailed(f"message: {r.status_code} {r.text[:200]}")
+    cards = r.json().get("interactions") or []
+    if not cards:
+        raise TurnFailed(f"no card: {r.json().get('notices')}")
+    r = await client.post(f"/api/interactions/{cards[0]['id']}/respond", json={"option": "confirm"})
+    if r.status_code != 200 or not r.json()["turn"].get("events"):
+        raise TurnFailed(f"click: {r.status_code} {r.text[:200]}")
+    return (time.perf_counter() - started) * 1000
+
+
+async def http_message(client, lane: Lane, template: str) -> float:
+    """One message turn (ending with its card) over HTTP; its latency in ms."""
+    started = time.perf_counter()
+    r = await client.post(f"/api/conversations/{lane.conversation}/messages", json={"text": lane.text(template)})
+    if r.status_code != 200 or not r.json().get("interactions"):
+        raise TurnFailed(f"message: {r.status_code} {r.text[:200]}")
+    return (time.perf_counter() - started) * 1000
+
+
+def http_client(base: str, lane: Lane):
+    import httpx
+
+    return httpx.AsyncClient(base_url=f"http://{base}", headers={"Authorization": f"Bearer {lane.token}"},
+                             timeout=TIMEOUT_S)
+
+
+async def ws_open(base: str, lane: Lane):
+    from websockets.asyncio.client import connect
+
+    return await connect(f"ws://{base}/ws/conversations/{lane.conversation}/", open_timeout=TIMEOUT_S,
+                         additional_headers={"Cookie": f"sessionid={lane.session}", "Origin": f"http://{base}"},
+                         max_size=2**22)
+
+
+async def ws_until_done(ws) -> dict[str, Any]:
+    """Read events until this conversation's turn completes; the completed turn."""
+    card, seen = None, []
+    while True:
+        try:
+            event = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT_S))
+        except TimeoutError:
+            raise TurnFailed(f"no turn.completed within {TIMEOUT_S:g} s; saw {seen}") from None
+        kind = event.get("type")
+        seen.append(kind)
+        if kind == "error" or kind == "turn.failed":
+            raise TurnFailed(f"{kind}: {json.dumps(event)[:300]}")
+        if kind == "interaction.pending":
+            card = event["interaction"]["id"]
+        if kind == "turn.completed":
+            turn = event["turn"]
+            if card and not turn.get("interactions"):
+                turn["interactions"] = [{"id": card}]
+            return turn
+
+
+async def ws_message(ws, lane: Lane, template: str = FAST) -> tuple[float, str]:
+    started = time.perf_counter()
+    await ws.send(json.dumps({"type": "message", "text": lane.text(template), "client_message_id": uuid.uuid4().hex}))
+    turn = await ws_until_done(ws)
+    cards = turn.get("interactions") or []
+    if not cards:
+        raise TurnFailed(f"no card: {turn.get('notices')}")
+    return (time.perf_counter() - started) * 1000, cards[0]["id"]
+
+
+async def ws_pair(ws, lane: Lane, template: str = FAST) -> float:
+    """One message + click over the WebSocket; its latency in ms."""
+    started = time.perf_counter()
+    _, card = await ws_message(ws, lane, template)
+    await ws.send(json.dumps({"type": "respond", "interaction": card, "option": "confirm"}))
+    turn = await ws_until_done(ws)
+    if not turn.get("events"):
+        raise TurnFailed(f"nothing committed: {turn.get('notices')}")
+    return (time.perf_counter() - started) * 1000
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))], 1)
+
+
+def summary(timings: list[float]) -> dict[str, Any]:
+    return {"turns": len(timings), "p50_ms": pct(timings, 0.5), "p95_ms": pct(timings, 0.95),
+            "mean_ms": round(statistics.fmean(timings), 1) if timings else None}
+
+
+@dataclass
+class Run:
+    timings: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    def fail(self, exc: BaseException) -> None:
+        self.failures.append(f"{type(exc).__name__}: {exc}"[:300])
+
+
+class ConnectionSampler(threading.Thread):
+    """Counts the database's connections (PostgreSQL's ``pg_stat_activity``, this sampler's own left
+    out) every ``every`` seconds; ``samples`` are (time, total, waiting-idle)."""
+
+    def __init__(self, every: float = 0.05):
+        super().__init__(daemon=True)
+        self.every, self.samples, self.stop = every, [], threading.Event()
+        self.enabled = connection.vendor == "postgresql"
+
+    def run(self) -> None:
+        if not self.enabled:
+            return
+        import psycopg
+
+        db = settings.DATABASES["default"]
+        with psycopg.connect(host=db.get("HOST") or "127.0.0.1", port=db.get("PORT") or 5432, user=db.get("USER"),
+                             password=db.get("PASSWORD") or None, dbname=db["NAME"], autocommit=True) as conn:
+            while not self.stop.is_set():
+                row = conn.execute("select count(*), count(*) filter (where state like 'idle%%') from "
+                                   "pg_stat_activity where datname = %s and pid <> pg_backend_pid()",
+                                   [db["NAME"]]).fetchone()
+                self.samples.append((time.monotonic(), row[0], row[1]))
+                time.sleep(self.every)
+
+    def peak(self, start: float = 0.0, end: float = float("inf")) -> int | None:
+        counts = [total for t, total, _ in self.samples if start <= t <= end]
+        return max(counts) if counts else None
+
+
+# --------------------------------------------------------------------------- the modes
+
+
+class Command(BaseCommand):
+    help = "The runtime under load through daphne: http | ws | processes | sockets | slow (issue 11)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--mode", choices=["http", "ws", "processes", "sockets", "slow"], default="http")
+        parser.add_argument("--turns", type=int, default=100, help="http/ws: message + click pairs in all")
+        parser.add_argument("--clients", type=int, default=None, help="concurrent clients (http/ws 1, processes 16)")
+        parser.add_argument("--processes", default="1,2,4", help="processes: the N to run, comma-separated")
+        parser.add_argument("--transport", choices=["http", "ws"], default=None,
+                            help="processes (default http) and slow (default ws)")
+        parser.add_argument("--duration", type=float, default=None, help="seconds of load (processes 20, sockets 30)")
+        parser.add_argument("--sockets", type=int, default=500)
+        parser.add_argument("--active", type=int, default=50)
+        parser.add_argument("--interval", type=float, default=3.0, help="sockets: seconds between an active one's turns")
+        parser.add_argument("--slow", type=int, default=100)
+        parser.add_argument("--delay", type=float, default=5.0, help="slow: seconds the model waits")
+        parser.add_argument("--compare", action="store_true", help="http/ws: also run `bench --threads 1` here")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, mode: str, json: bool, **opts):
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per request
+        self.tmp = Path(tempfile.mkdtemp(prefix="turnframe-loadbench-"))
+        self.script = self.tmp / "script.json"
+        write_script(self.script, opts["delay"])
+        rows = getattr(self, f"mode_{mode}")(**opts)
+        result = {"mode": mode, "engine": connection.vendor, "cores": os.cpu_count(),
+                  "channel_layer": "redis" if settings.REDIS_URL else "in-memory", "rows": rows}
+        if json:
+            import json as _json
+
+            self.stdout.write(_json.dumps(result))
+        else:
+            self.stdout.write(f"loadbench {mode}: {result['engine']}, {result['channel_layer']} channel layer, "
+                              f"{result['cores']} cores")
+            self.stdout.write(table(rows))
+        failures = sum(r.get("failures", 0) for r in rows) + sum(r.get("dropped", 0) for r in rows)
+        if failures:
+            for row in rows:
+                for f in row.get("failure_examples", []):
+                    self.stderr.write(f"failure: {f}")
+            raise SystemExit(1)
+
+    # ---- http / ws: latency per message + click, against the in-process figure
+
+    def mode_http(self, **opts) -> list[dict[str, Any]]:
+        return self._latency("http", **{**opts, "transport": None})
+
+    def mode_ws(self, **opts) -> list[dict[str, Any]]:
+        return self._latency("ws", **{**opts, "transport": None})
+
+    def _latency(self, kind: str, *, turns: int, clients: int | None, compare: bool, **_) -> list[dict]:
+        clients, transport = clients or 1, kind
+        lanes = make_lanes(clients)
+        with Servers(1, self.script, self.tmp) as servers:
+            run, wall = asyncio.run(self._drive(transport, servers.bases, lanes, turns=turns))
+        row = {"run": f"{transport} via daphne, {clients} client(s)", **summary(run.timings),
+               "throughput_per_s": round(len(run.timings) / wall, 1) if wall else None,
+               "failures": len(run.failures), "failure_examples": run.failures[:3]}
+        rows = [row]
+        if compare:
+            out = io.StringIO()
+            call_command("bench", turns=turns, threads=1, json=True, stdout=out)
+            inproc = __import__("json").loads(out.getvalue())
+            rows.append({"run": "in-process (bench --threads 1)", "turns": inproc["turns"], "p50_ms": inproc["p50_ms"],
+                         "p95_ms": inproc["p95_ms"], "mean_ms": inproc["mean_ms"],
+                         "throughput_per_s": inproc["throughput_turns_per_s"], "failures": inproc["failures"]})
+            if row["p50_ms"] and inproc["p50_ms"]:
+                row["ratio_p50"] = round(row["p50_ms"] / inproc["p50_ms"], 2)
+                row["ratio_p95"] = round(row["p95_ms"] / inproc["p95_ms"], 2)
+        return rows
+
+    async def _drive(self, transport: str, bases: list[str], lanes: list[Lane], *, turns: int | None = None,
+                     duration: float | None = None) -> tuple[Run, float]:
+        """Each lane a client on server ``i mod N``: one warm-up pair (not counted), then pairs until
+        ``turns`` in all are done or ``duration`` has passed."""
+        run = Run()
+        left = [turns] if turns is not None else None
+        start = asyncio.Event()
+        ready = 0
+        deadline: list[float] = []
+
+        async def client(i: int, lane: Lane) -> None:
+            nonlocal ready
+            base = bases[i % len(bases)]
+            conn = http_client(base, lane) if transport == "http" else await ws_open(base, lane)
+
+            async def pair() -> float:
+                return await (http_pair(conn, lane) if transport == "http" else ws_pair(conn, lane))
+
+            try:
+                try:
+                    await pair()  # warm-up: imports, first connections
+                except Exception as exc:
+                    run.fail(exc)
+                ready += 1
+                if ready == len(lanes):
+                    deadline.append(time.monotonic() + (duration or 0))
+                    start.set()
+                await start.wait()
+                while True:
+                    if left is not None:
+                        if left[0] <= 0:
+                            return
+                        left[0] -= 1
+                    elif time.monotonic() >= deadline[0]:
+                        return
+                    try:
+                        run.timings.append(await pair())
+                    except Exception as exc:
+                        run.fail(exc)
+            finally:
+                await (conn.aclose() if transport == "http" else conn.close())
+
+        tasks = [asyncio.create_task(client(i, lane)) for i, lane in enumerate(lanes)]
+        await start.wait()
+        began = time.perf_counter()
+        await asyncio.gather(*tasks)
+        return run, time.perf_counter() - began
+
+    # ---- processes: throughput against N
+
+    def mode_processes(self, *, processes: str, clients: int | None, duration: float | None,
+                       transport: str | None, **_) -> list[dict[str, Any]]:
+        clients, duration, transport = clients or 16, duration or 20.0, transport or "http"
+        lanes = make_lanes(clients)
+        rows = []
+        for n in [int(p) for p in processes.split(",") if p.strip()]:
+            with Servers(n, self.script, self.tmp) as servers:
+                busy0, own0 = cpu_busy(), os.times()
+                servers0 = sum(cpu_seconds(p.pid) for p in servers.procs)
+                run, wall = asyncio.run(self._drive(transport, servers.bases, lanes, duration=duration))
+                busy1, own1 = cpu_busy(), os.times()
+                servers1 = sum(cpu_seconds(p.pid) for p in servers.procs)
+            total = busy1[1] - busy0[1]
+            # where the machine's CPU went, per measured pair: the daphne processes, these clients, and
+            # the rest (PostgreSQL, Redis, the system); the warm-up pairs are in the CPU figures too
+            pairs = max(1, len(run.timings))
+            tick = os.sysconf("SC_CLK_TCK")
+            busy_s = (busy1[0] - busy0[0]) / tick
+            client_s = (own1.user + own1.system) - (own0.user + own0.system)
+            rows.append({"run": f"{n} process(es), {clients} {transport} clients", "processes": n, **summary(run.timings),
+                         "throughput_per_s": round(len(run.timings) / wall, 1) if wall else None,
+                         "cpu_busy_pct": round(100 * (busy1[0] - busy0[0]) / total) if total else None,
+                         "cpu_ms_per_pair_servers": round(1000 * (servers1 - servers0) / pairs),
+                         "cpu_ms_per_pair_clients": round(1000 * client_s / pairs),
+                         "cpu_ms_per_pair_rest": round(1000 * (busy_s - (servers1 - servers0) - client_s) / pairs),
+                         "failures": len(run.failures), "failure_examples": run.failures[:3]})
+        return rows
+
+    # ---- sockets: many open sockets on one process
+
+    def mode_sockets(self, *, sockets: int, active: int, interval: float, duration: float | None,
+                     **_) -> list[dict[str, Any]]:
+        duration = duration or 30.0
+        active = min(active, sockets)
+        lanes = make_lanes(active) + make_lanes(sockets - active, with_case=False)
+        with Servers(1, self.script, self.tmp) as servers:
+            pid, base = servers.procs[0].pid, servers.bases[0]
+            return [asyncio.run(self._sockets(pid, base, lanes, active, interval, duration))]
+
+    async def _sockets(self, pid: int, base: str, lanes: list[Lane], active: int, interval: float,
+                       duration: float) -> dict[str, Any]:
+        run = Run()
+        warm = await ws_open(base, lanes[0])  # one turn first, so the baseline has everything imported
+        try:
+            await ws_pair(warm, lanes[0])
+        finally:
+            await warm.close()
+        await asyncio.sleep(1)
+        rss_before = rss_kib(pid)
+        opened = []
+        for i in range(0, len(lanes), 50):  # in batches, as a crowd arriving
+            opened += await asyncio.gather(*(ws_open(base, lane) for lane in lanes[i:i + 50]))
+        await asyncio.sleep(2)
+        rss_open = rss_kib(pid)
+        began = time.monotonic()
+
+        async def talker(ws, lane: Lane, offset: float) -> None:
+            await asyncio.sleep(offset)
+            while time.monotonic() - began < duration:
+                t0 = time.monotonic()
+                try:
+                    run.timings.append(await ws_pair(ws, lane))
+                except Exception as exc:
+                    run.fail(exc)
+                await asyncio.sleep(max(0.0, interval - (time.monotonic() - t0)))
+
+        await asyncio.gather(*(talker(opened[i], lanes[i], interval * i / active) for i in range(active)))
+        rss_after = rss_kib(pid)
+
+        async def alive(ws) -> bool:  # the socket still answers: a ping frame gets its pong
+            try:
+                await ws.send('{"type":"ping"}')
+                while True:
+                    event = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if event.get("type") == "pong":
+                        return True
+            except Exception:
+                return False
+
+        answered = sum(await asyncio.gather(*(alive(ws) for ws in opened)))
+        await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
+        return {"run": f"{len(lanes)} sockets, {active} sending a turn every {interval:g} s for {duration:g} s",
+                **summary(run.timings), "sockets": len(lanes), "alive_at_end": answered,
+                "dropped": len(lanes) - answered,
+                "rss_before_mib": round(rss_before / 1024, 1), "rss_open_mib": round(rss_open / 1024, 1),
+                "rss_after_mib": round(rss_after / 1024, 1),
+                "kib_per_socket": round((rss_open - rss_before) / len(lanes), 1),
+                "failures": len(run.failures), "failure_examples": run.failures[:3]}
+
+    # ---- slow: a slow model holds neither a connection nor the other conversations
+
+    def mode_slow(self, *, slow: int, delay: float, transport: str | None, **_) -> list[dict[str, Any]]:
+        transport = transport or "ws"
+        lanes = make_lanes(slow + 1)
+        connection.close()  # this command's own connections are not the server's: counted out below
+        if hasattr(connection, "close_pool"):
+            connection.close_pool()
+        with Servers(1, self.script, self.tmp) as servers:
+            pid = servers.procs[0].pid
+            return [asyncio.run(self._slow(servers.bases[0], pid, lanes[:-1], lanes[-1], delay, transport))]
+
+    async def _slow(self, base: str, pid: int, lanes: list[Lane], fast: Lane, delay: float,
+                    transport: str) -> dict[str, Any]:
+        slow_run, fast_run = Run(), Run()
+        conns = [http_client(base, lane) if transport == "http" else await ws_open(base, lane)
+                 for lane in lanes + [fast]]
+        fast_conn = conns[-1]
+        # warm up on the fast lane (imports, first connection), not measured
+        await (http_pair(fast_conn, fast) if transport == "http" else ws_pair(fast_conn, fast))
+        await asyncio.sleep(0.5)
+        sampler = ConnectionSampler()
+        sampler.start()
+        await asyncio.sleep(0.3)
+        idle_before = sampler.peak()
+        cpu_before = cpu_seconds(pid)
+        began = time.monotonic()
+
+        async def one_slow(conn, lane: Lane) -> None:
+            try:
+                if transport == "http":
+                    slow_run.timings.append(await http_message(conn, lane, SLOW))
+                else:
+                    slow_run.timings.append((await ws_message(conn, lane, SLOW))[0])
+            except Exception as exc:
+                slow_run.fail(exc)
+
+        async def the_fast_one() -> None:  # while the slow ones wait on their model
+            await asyncio.sleep(delay / 2)
+            try:
+                fast_run.timings.append(await (http_pair(fast_conn, fast) if transport == "http"
+                                               else ws_pair(fast_conn, fast)))
+            except Exception as exc:
+                fast_run.fail(exc)
+
+        await asyncio.gather(the_fast_one(), *(one_slow(c, lane) for c, lane in zip(conns, lanes, strict=False)))
+        total = time.monotonic() - began
+        cpu_used = cpu_seconds(pid) - cpu_before
+        sampler.stop.set()
+        sampler.join()
+        await asyncio.gather(*((c.aclose() if transport == "http" else c.close()) for c in conns),
+                             return_exceptions=True)
+        waiting = [s for s in sampler.samples if began + delay / 2 - 0.5 <= s[0] <= began + delay / 2 + 0.5]
+        return {"run": f"{len(lanes)} slow turns ({delay:g} s model) + 1 fast, {transport}, one process",
+                "slow_turns": len(slow_run.timings), "all_slow_done_s": round(total, 2),
+                "slow_p50_ms": pct(slow_run.timings, 0.5), "slow_p95_ms": pct(slow_run.timings, 0.95),
+                "fast_pair_ms": round(fast_run.timings[0], 1) if fast_run.timings else None,
+                "server_cpu_s": round(cpu_used, 2),
+                "db_conns_idle_server": idle_before,
+                "db_conns_while_waiting_max": max((s[1] for s in waiting), default=None) if sampler.enabled else None,
+                "db_conns_peak": sampler.peak(began) if sampler.enabled else None,
+                "failures": len(slow_run.failures) + len(fast_run.failures),
+                "failure_examples": (slow_run.failures + fast_run.failures)[:3]}
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    keys: list[str] = []
+    for row in rows:
+        keys += [k for k in row if k not in keys and k != "failure_examples"]
+    cells = [[str(row.get(k, "")) for k in keys] for row in rows]
+    widths = [max(len(k), *(len(c[i]) for c in cells)) for i, k in enumerate(keys)]
+    lines = [" | ".join(k.ljust(w) for k, w in zip(keys, widths, strict=True)),
+             "-+-".join("-" * w for w in widths)]
+    lines += [" | ".join(c.ljust(w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
+    return "\n".join(lines)
