@@ -143,35 +143,19 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     # F: the model context
     base = model_request(turn, conversation, actor, today, mode, registry, cases)
     # G-H: the read-only loop and one plan (retry once, then the fallback, before any commit)
-    providers = [build_provider(settings.TURNFRAME["PROVIDER"], role="primary")]
-    if settings.TURNFRAME["FALLBACK_PROVIDER"]:
-        providers.append(build_provider(settings.TURNFRAME["FALLBACK_PROVIDER"], role="fallback"))
     limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
     ctx = ActorReadContext(actor, today, registry)
-    rounds: list[dict[str, Any]] = []
-    switched_off: dict[str, str] = {}  # a lookup the model asked for that staff or the runtime turned off
-
-    def on_round(record: RoundRecord, provider: str) -> None:
-        if record.status == "rejected":
-            switched_off.update(_switched_off(record.requests, registry))
-        number = len(rounds) + 1
-        row = ReadRound.objects.create(turn=turn, round=number, provider=provider, status=record.status,
-                                       requests=record.requests, results=record.results, error=record.error or "")
-        rounds.append({"round": number, "provider": provider, "status": record.status})
-        stream.publish(conversation.id, "read_round", {"turn": turn.id, **round_json(row)})
-        if Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=False).exists():
-            raise _StopWaiting  # the user stopped waiting: no further model call
-
+    recorder = _RoundRecorder(turn, conversation, registry)
     try:
-        loop = acquire_plan(providers=providers, base=base, tools=dict(registry.read_tools), registry=registry,
-                            ctx=ctx, limits=limits, on_round=on_round)
+        loop = acquire_plan(providers=_providers(), base=base, tools=dict(registry.read_tools), registry=registry,
+                            ctx=ctx, limits=limits, on_round=recorder)
     except ProviderFailure as failure:
         turn_fail_closed(turn, conversation, "provider_unavailable", {"provider_failure": failure.kind})
         return
     except _StopWaiting:
         loop = None
     explained = [Notice("read_tool_switched_off", _switched_off_text(name, status))
-                 for name, status in sorted(switched_off.items())]
+                 for name, status in sorted(recorder.switched_off.items())]
     # the point of no return: past it the turn journals and runs, so a stop is honoured only before, and the
     # database arbitrates a stop that races this step (turn_stop's update requires the phase still before it)
     if loop is None or not Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=True).update(
@@ -196,11 +180,39 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
                       earlier_message=(conversation.pending or {}).get("message"), last_edit=edit)
     reduction = reduce_turn(loop.validated, facts)
     reduction.notices[:0] = explained
-    trace = TurnTrace(rounds=rounds, plan_raw=loop.raw, plan=plan.model_dump(mode="json"))
+    trace = TurnTrace(rounds=recorder.rounds, plan_raw=loop.raw, plan=plan.model_dump(mode="json"))
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     pending = pending or unfound_target_question(turn, reduction)
     reduction_apply(turn, conversation, actor, today, registry, reduction, trace,
                      answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+
+
+def _providers() -> list:
+    providers = [build_provider(settings.TURNFRAME["PROVIDER"], role="primary")]
+    if settings.TURNFRAME["FALLBACK_PROVIDER"]:
+        providers.append(build_provider(settings.TURNFRAME["FALLBACK_PROVIDER"], role="fallback"))
+    return providers
+
+
+class _RoundRecorder:
+    """Each read round as it ends: persisted, streamed, and the user's "stop waiting" honoured before the
+    next model call; notes the lookups the model asked for that are switched off."""
+
+    def __init__(self, turn: Turn, conversation: Conversation, registry: Registry):
+        self.turn, self.conversation, self.registry = turn, conversation, registry
+        self.rounds: list[dict[str, Any]] = []
+        self.switched_off: dict[str, str] = {}  # a lookup staff or the runtime turned off: name -> status
+
+    def __call__(self, record: RoundRecord, provider: str) -> None:
+        if record.status == "rejected":
+            self.switched_off.update(_switched_off(record.requests, self.registry))
+        number = len(self.rounds) + 1
+        row = ReadRound.objects.create(turn=self.turn, round=number, provider=provider, status=record.status,
+                                       requests=record.requests, results=record.results, error=record.error or "")
+        self.rounds.append({"round": number, "provider": provider, "status": record.status})
+        stream.publish(self.conversation.id, "read_round", {"turn": self.turn.id, **round_json(row)})
+        if Turn.objects.filter(pk=self.turn.pk, stop_requested_at__isnull=False).exists():
+            raise _StopWaiting  # the user stopped waiting: no further model call
 
 
 class _StopWaiting(Exception):
