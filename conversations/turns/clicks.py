@@ -25,7 +25,7 @@ from ..commands import journal_settle_unexecuted
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import SimulatedCrash, crash_point
-from .context import TurnOutcome, actor_of, offered_registry, set_phase, today_for
+from .context import TurnOutcome, actor_of, offered_registry, set_phase, today_for, turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
 from .execution import commands_execute_ready, reduction_apply
@@ -137,9 +137,8 @@ def _confirm(click: _Click, action: dict) -> None:
         CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.AWAITING_CONFIRMATION
                                            ).update(status=JStatus.PENDING, origin=origin,
                                                     origin_kind=CONFIRMED_INTERACTION)
-        Turn.objects.filter(pk=click.turn.pk).update(phase=Phase.EXECUTING, acts=click.acts(rows),
-                                                     trace=click.trace.model_copy(
-                                                         update={"command_ids": [r.id for r in rows]}))
+        turn_write(click.turn, phase=Phase.EXECUTING, acts=click.acts(rows),
+                   trace=click.trace.model_copy(update={"command_ids": [r.id for r in rows]}))
     crash_point("after_journal_admission")
     rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
     commands_execute_ready(click.turn, click.actor, click.today, rows)
@@ -147,8 +146,7 @@ def _confirm(click: _Click, action: dict) -> None:
     if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
         # it changed under the card: stale, and nothing was changed
         card_finish(click.interaction, Interaction.Status.STALE)
-        Turn.objects.filter(pk=click.turn.pk).update(notices=[TurnNotice(code="interaction_stale",
-                                                                         text=NOTICE_COPY["interaction_stale"])])
+        turn_write(click.turn, notices=[TurnNotice(code="interaction_stale", text=NOTICE_COPY["interaction_stale"])])
     else:
         card_finish(click.interaction, Interaction.Status.RESOLVED)
     set_phase(click.turn, Phase.COMMITTED)
@@ -162,8 +160,8 @@ def _decline(click: _Click, action: dict) -> None:
     with transaction.atomic():
         journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
         card_finish(click.interaction, Interaction.Status.DECLINED)
-        Turn.objects.filter(pk=click.turn.pk).update(
-            acts=click.acts(rows, Outcome.DECLINED), phase=Phase.COMMITTED, trace=click.trace,
+        turn_write(
+            click.turn, acts=click.acts(rows, Outcome.DECLINED), phase=Phase.COMMITTED, trace=click.trace,
             notices=[TurnNotice(code="declined", text=NOTICE_COPY["declined"])])
     crash_point("after_commit")
     click.deliver()
@@ -172,8 +170,8 @@ def _decline(click: _Click, action: dict) -> None:
 def _none_of_these(click: _Click, action: dict) -> None:
     held = [ValidatedAct.from_json(a) for a in click.interaction.held_acts]
     card_finish(click.interaction, Interaction.Status.RESOLVED)
-    Turn.objects.filter(pk=click.turn.pk).update(
-        acts=[TurnAct(id=a.id, act=a.act, outcome=Outcome.DECLINED) for a in held],
+    turn_write(
+        click.turn, acts=[TurnAct(id=a.id, act=a.act, outcome=Outcome.DECLINED) for a in held],
         notices=[TurnNotice(code="selection_none", text=NOTICE_COPY["selection_none"])], phase=Phase.COMMITTED,
         trace=click.trace)
     click.deliver()

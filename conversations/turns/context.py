@@ -62,9 +62,20 @@ def offered_registry(mode: str) -> Registry:
     return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
 
 
+def turn_write(turn: Turn, *, only_if: Q | None = None, **fields) -> bool:
+    """Write fields of the turn's row and keep the instance in step: the later steps of a turn read the
+    instance, not the row (one process runs a turn). ``only_if``: a condition the row must meet (the
+    database arbitrates a race); False when it did not, and the instance is left as it was."""
+    rows = Turn.objects.filter(Q(pk=turn.pk) & (only_if or Q()))
+    if not rows.update(**fields):
+        return False
+    for name, value in fields.items():
+        setattr(turn, name, value)
+    return True
+
+
 def set_phase(turn: Turn, phase: str) -> None:
-    Turn.objects.filter(pk=turn.pk).update(phase=phase)
-    turn.phase = phase
+    turn_write(turn, phase=phase)
 
 
 def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from .. import stream
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import interaction_json, turn_json
+from .context import turn_write
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
 
@@ -28,8 +29,8 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
                          resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
     """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
     conversation's, None clearing it); False leaves it as it is (clicks)."""
-    # O: re-project changed cases; cards bound to an older revision go stale
-    turn.refresh_from_db()
+    # O: re-project changed cases; cards bound to an older revision go stale (the turn's record as this
+    # process wrote it: every write of a turn goes through turn_write, which keeps the instance in step)
     trace = turn.trace
     events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
@@ -40,7 +41,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     notices = list(turn.notices)
     if withdrawn:
         notices.append(TurnNotice(code="confirmation_stale", text=NOTICE_COPY["confirmation_stale"]))
-        Turn.objects.filter(pk=turn.pk).update(notices=notices)
+        turn_write(turn, notices=notices)
     active = next_active_case(conversation, turn, events)
     # P: compose from committed events, notices, cards and guarded prose
     shown = [c for c in cards if c.pk not in {w.pk for w in withdrawn}]
@@ -53,13 +54,11 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     # Q: persist the reply exactly as sent (with the question it leaves open, if any), then deliver
     trace.end = TurnEnd(active_case=active.id if active else None,
                         pending=conversation.pending if pending is False else pending)
-    with transaction.atomic():
-        Turn.objects.filter(pk=turn.pk).update(reply=reply, trace=trace, phase=Phase.DELIVERED,
-                                               status=Turn.Status.COMPLETED)
-        if pending is not False:
+    with transaction.atomic():  # (one running turn per conversation: its instance holds the question open now)
+        turn_write(turn, reply=reply, trace=trace, phase=Phase.DELIVERED, status=Turn.Status.COMPLETED)
+        if pending is not False and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
-    turn.reply, turn.trace, turn.phase, turn.status = reply, trace, Phase.DELIVERED, Turn.Status.COMPLETED
     for card in staled + ([resolved] if resolved else []):
         card.refresh_from_db()
         stream.publish(conversation.id, "interaction.resolved", {"interaction": interaction_json(card)})
@@ -98,6 +97,5 @@ def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: R
                          detail: dict[str, Any], *, explained: Sequence[Notice] = ()) -> None:
     """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
     notices = [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])]
-    Turn.objects.filter(pk=turn.pk).update(notices=notices, trace=TurnTrace(**detail, ending=code),
-                                           phase=Phase.COMMITTED)
+    turn_write(turn, notices=notices, trace=TurnTrace(**detail, ending=code), phase=Phase.COMMITTED)
     reply_deliver(turn, conversation, registry, answers=[], say=None)

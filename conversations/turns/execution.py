@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from conversations.core.keys import idempotency_key
 from conversations.core.origins import DIRECT_USER_ACT
@@ -19,7 +20,7 @@ from ..commands import command_execute, journal_admit, journal_settle_broken_cha
 from ..models import CommandJournalEntry, Conversation, Interaction, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
-from .context import set_phase
+from .context import set_phase, turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
 from .interactions import cards_persist
@@ -30,25 +31,31 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
                      reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
-                     resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
-    """Steps L to Q, shared by message turns and selection clicks."""
+                     resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
+                     unless_stopped: bool = False) -> None:
+    """Steps L to Q, shared by message turns and selection clicks. ``unless_stopped``: L is the point of no
+    return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written)."""
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
         cards = cards_persist(turn, conversation, actor, registry, reduction)
         rows = commands_journal(turn, conversation, reduction, cards)
+        ready = [r for r in rows if r.status == JStatus.PENDING]
         trace = trace.model_copy(update={
             "acts": [ActWhy.of(a) for a in reduction.acts], "notices": [n.code for n in reduction.notices],
             "command_ids": [r.id for r in rows], "interaction_ids": [c.id for c in cards]})
-        Turn.objects.filter(pk=turn.pk).update(
-            phase=Phase.EXECUTING, acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
-            notices=[TurnNotice.of(n) for n in reduction.notices])
+        # last in the transaction, conditional: a stop that raced this step either came first (this update
+        # finds it and everything above rolls back) or finds the phase already past understanding
+        if not turn_write(turn, only_if=Q(stop_requested_at__isnull=True) if unless_stopped else None,
+                          phase=Phase.EXECUTING if ready else Phase.COMMITTED,
+                          acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
+                          notices=[TurnNotice.of(n) for n in reduction.notices]):
+            raise TurnStopped
     crash_point("after_interactions_persisted")
     for card in cards:
         stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
     crash_point("after_journal_admission")
-    # M-N: execute what is ready, in plan order, each in its own transaction
-    commands_execute_ready(turn, actor, today, [r for r in rows if r.status == JStatus.PENDING])
-    set_phase(turn, Phase.COMMITTED)
+    # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
+    commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED)
     crash_point("after_commit")
     reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending)
 
@@ -78,12 +85,22 @@ def commands_journal(turn: Turn, conversation: Conversation, reduction: Reductio
     return rows
 
 
-def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry]) -> None:
+class TurnStopped(Exception):
+    """The user stopped waiting before the turn's point of no return: nothing was journaled."""
+
+
+def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry], *,
+                           then: str | None = None) -> None:
+    """Run the turn's ready rows and record each outcome on the turn as it settles; ``then``: the phase the
+    turn's record takes with the last of them (a turn with no ready row takes it at once)."""
     if not rows:
+        if then:
+            set_phase(turn, then)
         return
-    trace, acts, notices = Turn.objects.values_list("trace", "acts", "notices").get(pk=turn.pk)
+    trace, acts, notices = turn.trace.model_copy(deep=True), [a.model_copy() for a in turn.acts], list(turn.notices)
     broken: set[str] = set()  # cases where a command of this batch did not commit
-    for row in sorted(rows, key=lambda r: r.sequence):
+    rows = sorted(rows, key=lambda r: r.sequence)
+    for row in rows:
         if row.case_id and row.case_id in broken:
             # the commands of one case form a chain (each expects the revision the one before leaves): once a
             # link failed, the rest never run, even if someone else's edit happens to bring that revision about
@@ -105,7 +122,8 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             notices.append(TurnNotice(code=result.code or "rejected",
                                       text=f"I could not {row.act.replace('_', ' ')} ({result.code})."))
         # recorded after every command, so a crash between two commands loses no receipt
-        Turn.objects.filter(pk=turn.pk).update(trace=trace, acts=acts, notices=notices)
+        last = {"phase": then} if then and row is rows[-1] else {}
+        turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
 
 
 def outcome_of(status: str) -> str:

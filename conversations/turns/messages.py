@@ -41,7 +41,7 @@ from .context import (
     turn_open,
 )
 from .delivery import turn_fail_closed, turn_finish_without_plan
-from .execution import reduction_apply
+from .execution import TurnStopped, reduction_apply
 from .recovery import turn_recover_or_fail
 
 log = logging.getLogger(__name__)
@@ -156,16 +156,15 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
         loop = None
     explained = [Notice("read_tool_switched_off", _switched_off_text(name, status))
                  for name, status in sorted(recorder.switched_off.items())]
-    # the point of no return: past it the turn journals and runs, so a stop is honoured only before, and the
-    # database arbitrates a stop that races this step (turn_stop's update requires the phase still before it)
-    if loop is None or not Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=True).update(
-            phase=Phase.REDUCED):
-        turn_finish_without_plan(turn, conversation, registry, "stopped",
-                                 {"plan_raw": loop.raw if loop else None, "detail": "the user stopped waiting"},
-                                 explained=explained)
+    stopped = {"plan_raw": loop.raw if loop else None, "detail": "the user stopped waiting"}
+    if loop is None:
+        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained)
         return
     if loop.validated is None:
-        turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
+        code = loop.ending or "plan_rejected"
+        if Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=False).exists():
+            code = "stopped"  # nothing would have run either way: say what the user asked for
+        turn_finish_without_plan(turn, conversation, registry, code,
                                  {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained)
         return
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
@@ -183,8 +182,13 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     trace = TurnTrace(rounds=recorder.rounds, plan_raw=loop.raw, plan=plan.model_dump(mode="json"))
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     pending = pending or unfound_target_question(turn, reduction)
-    reduction_apply(turn, conversation, actor, today, registry, reduction, trace,
-                     answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+    try:
+        # the point of no return is L's commit: a stop is honoured only before it, and the database arbitrates
+        # a stop that races it (turn_stop's update requires the phase still before it; L requires no stop)
+        reduction_apply(turn, conversation, actor, today, registry, reduction, trace, unless_stopped=True,
+                        answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+    except TurnStopped:
+        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained)
 
 
 def _providers() -> list:

@@ -25,7 +25,7 @@ def axe_problems(page) -> list[dict]:
     found = page.evaluate("""async () => {
         const result = await axe.run(document, {resultTypes: ['violations']});
         return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.slice(0, 5).map((n) => ({target: n.target.join(' '), summary: n.failureSummary}))}));
+            nodes: v.nodes.slice(0, 5).map((n) => ({target: n.target.join(' '), html: n.html, summary: n.failureSummary}))}));
     }""")
     return [v for v in found if v["impact"] in ("serious", "critical")]
 

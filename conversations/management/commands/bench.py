@@ -16,7 +16,9 @@ scratch database (``make bench`` does) to keep your data clean.
 
 from __future__ import annotations
 
+import cProfile
 import json
+import re
 import statistics
 import tempfile
 import threading
@@ -28,7 +30,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
-from django.test.utils import CaptureQueriesContext
 
 from conversations.models import Conversation
 from conversations.services import case_seed
@@ -51,6 +52,20 @@ def _kind(name: str | None) -> CaseKindDefinition:
     return found
 
 
+_CONTROL = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.I)
+
+
+class _Counter:
+    """Collects the SQL a thread sends (``connection.execute_wrapper``), at the cost of one append."""
+
+    def __init__(self, said: list[str]):
+        self.said = said
+
+    def __call__(self, execute, sql, params, many, context):
+        self.said.append(sql)
+        return execute(sql, params, many, context)
+
+
 class Command(BaseCommand):
     help = "Measure the runtime's own cost per turn (read, plan, card, confirm, commit, reply)."
 
@@ -60,9 +75,11 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         parser.add_argument("--domain", default=None, help="the case kind whose scenario runs (default: the first)")
         parser.add_argument("--dump-sql", action="store_true", help="print the statements of one turn (to stderr)")
+        parser.add_argument("--profile", metavar="FILE", default=None,
+                            help="write cProfile stats of the first lane's measured turns to FILE")
 
     def handle(self, *args, turns: int, threads: int, json: bool, dump_sql: bool = False, domain: str | None = None,
-               **options):
+               profile: str | None = None, **options):
         dump = dump_sql
         kind = _kind(domain)
         scenario = kind.bench
@@ -83,15 +100,21 @@ class Command(BaseCommand):
         per_lane = [turns // threads + (1 if i < turns % threads else 0) for i in range(threads)]
         timings: list[float] = []
         statements: list[int] = []
+        data_statements: list[int] = []  # without BEGIN/COMMIT/SAVEPOINT/PRAGMA
         failures: list[str] = []
         lock = threading.Lock()
 
         def lane(conversation_id: str, count: int) -> None:
             close_old_connections()
+            profiler = cProfile.Profile() if profile and conversation_id == lanes[0] else None
             try:
                 for n in range(count):
+                    said: list[str] = []
                     started = time.perf_counter()
-                    with CaptureQueriesContext(connection) as queries:  # this thread's statements only
+                    if profiler:
+                        profiler.enable()
+                    # a plain counter, not Django's debug cursor: the measured turn pays no query logging
+                    with connection.execute_wrapper(_Counter(said)):
                         outcome = turn_submit_message(user=user, conversation_id=conversation_id,
                                                       text=texts[n % len(texts)])
                         cards = outcome.turn.trace.interaction_ids
@@ -100,17 +123,23 @@ class Command(BaseCommand):
                         _, click = interaction_respond(user=user, interaction_id=cards[0], option="confirm")
                         if not click.trace.event_ids:
                             raise RuntimeError(f"nothing committed: {click.notices}")
+                    elapsed = (time.perf_counter() - started) * 1000
+                    if profiler:
+                        profiler.disable()
                     with lock:
-                        timings.append((time.perf_counter() - started) * 1000)
-                        statements.append(len(queries.captured_queries))
+                        timings.append(elapsed)
+                        statements.append(len(said))
+                        data_statements.append(sum(1 for sql in said if not _CONTROL.match(sql)))
                         if dump and len(statements) == 3:
-                            for q in queries.captured_queries:
-                                self.stderr.write(q["sql"][:160])
+                            for sql in said:
+                                self.stderr.write(sql[:160])
             except Exception as exc:  # reported, never hidden
                 with lock:
                     failures.append(repr(exc))
             finally:
                 connection.close()
+                if profiler:
+                    profiler.dump_stats(profile)
 
         wall = time.perf_counter()
         with ThreadPoolExecutor(max_workers=threads) as pool:
@@ -125,6 +154,7 @@ class Command(BaseCommand):
             "throughput_turns_per_s": round(len(timings) / wall, 1) if wall else None,
             # SQL statements per message + click (median), counted on the measuring thread's connection
             "statements_per_turn": statistics.median(statements) if statements else None,
+            "data_statements_per_turn": statistics.median(data_statements) if data_statements else None,
         }
         if json:
             import json as _json
