@@ -59,8 +59,8 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
 
     Kept whole on purpose: the origin checks, the handler, the conditional revision update, the events, the
     outbox row and the journal settlement are one transaction, and reading them in one place is how a reviewer
-    sees that nothing escapes it."""
-    entry.refresh_from_db()
+    sees that nothing escapes it. ``entry`` as the caller loaded it: a row another executor settled meanwhile is
+    caught by the conditional settlement below (nothing of this run is applied, the recorded outcome returns)."""
     if entry.status in SETTLED:
         return _recorded(entry)
     definition = get_registry().acts.get(entry.act)
@@ -78,10 +78,10 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
         with transaction.atomic():
             case = None
             if not definition.creates_case:
-                case = entry.case or _case_from_same_turn(entry)
-                if case is None:
+                case_id = entry.case_id or _case_id_from_same_turn(entry)
+                if case_id is None:
                     raise _Abort(Status.REJECTED, "case_not_created_yet")
-                case = Case.objects.get(pk=case.pk)
+                case = Case.objects.get(pk=case_id)
                 if case.owner_id != actor.user_id:
                     raise _Abort(Status.REJECTED, "not_authorized")
                 if case.revision != entry.expected_revision:
@@ -108,30 +108,30 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                     updated_at=timezone.now())
                 if updated != 1:  # someone committed in between: nothing of ours is applied (I13)
                     raise _Abort(Status.CONFLICT, "revision_conflict")
-            # settle the row conditionally: a second executor of the same row changes nothing
-            claimed = CommandJournalEntry.objects.filter(pk=entry.pk, status__in=[Status.PENDING, Status.EXECUTING]
-                                                         ).update(status=Status.COMMITTED, case=case,
-                                                                  origin=origin, origin_kind=origin["kind"],
-                                                                  updated_at=timezone.now())
-            if claimed != 1:
-                raise _Abort("raced", "already_settled")
             last = DomainEvent.objects.filter(case=case).aggregate(m=Max("sequence"))["m"] or 0
             events = [DomainEvent(case=case, revision=case.revision if definition.creates_case
                                   else entry.expected_revision + 1,
                                   sequence=last + i + 1, type=e.type, data=dict(e.data), command=entry)
                       for i, e in enumerate(result.events)]
+            ids = [e.id for e in events]
+            # settle the row conditionally: a second executor of the same row changes nothing
+            settled = {"status": Status.COMMITTED, "case_id": case.pk, "origin": origin, "origin_kind": origin["kind"],
+                       "result": {"events": ids}, "updated_at": timezone.now()}
+            claimed = CommandJournalEntry.objects.filter(pk=entry.pk, status__in=[Status.PENDING, Status.EXECUTING]
+                                                         ).update(**settled)
+            if claimed != 1:
+                raise _Abort("raced", "already_settled")
             DomainEvent.objects.bulk_create(events)
             for effect in result.outbox:
                 OutboxEntry.objects.create(destination=effect.destination, idempotency_key=entry.idempotency_key,
                                            case=case, command=entry, payload=dict(effect.payload))
-            ids = [e.id for e in events]
-            CommandJournalEntry.objects.filter(pk=entry.pk).update(result={"events": ids})
     except _Abort as abort:
         if abort.status == "raced":
             entry.refresh_from_db()
             return _recorded(entry)
         return _settle(entry, abort.status, abort.code)
-    entry.refresh_from_db()
+    for name, value in settled.items():  # the caller's row, as committed
+        setattr(entry, name, value)
     return Execution(Status.COMMITTED, None, ids, case.id)
 
 
@@ -142,14 +142,14 @@ def _confirmation_holds(entry: CommandJournalEntry, origin: dict, actor: Actor) 
                 and entry.interaction_id == interaction.id and origin.get("option") == "confirm")
 
 
-def _case_from_same_turn(entry: CommandJournalEntry) -> Case | None:
+def _case_id_from_same_turn(entry: CommandJournalEntry) -> str | None:
     if not entry.case_from_act:
         return None
     creator = CommandJournalEntry.objects.filter(turn_id=entry.turn_id, plan_act_id=entry.case_from_act,
-                                                 status=Status.COMMITTED).select_related("case").first()
-    if creator and creator.case:
-        CommandJournalEntry.objects.filter(pk=entry.pk).update(case=creator.case)
-        return creator.case
+                                                 status=Status.COMMITTED).values_list("case_id", flat=True).first()
+    if creator:
+        CommandJournalEntry.objects.filter(pk=entry.pk).update(case_id=creator)
+        return creator
     return None
 
 

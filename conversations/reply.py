@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from conversations.core.claims import UNBACKED_CLAIM, UNBACKED_CLAIM_TEXT, check_claims
@@ -22,12 +22,16 @@ NOTHING_OPEN = "Tell me what you would like to do, or ask me a question."
 def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices: Iterable[TurnNotice],
                   interactions: Sequence[Interaction], answers: Sequence[dict[str, Any]], say: str | None,
                   active_case: Case | None, open_cards: Sequence[Interaction],
-                  case_facts: Sequence[CaseFacts] = ()) -> dict[str, Any]:
+                  case_facts: Sequence[CaseFacts] = (), command_acts: Mapping[str, str] | None = None
+                  ) -> dict[str, Any]:
     """Blocks in order; model prose only after the claim guard let it through (I16), and answers about a
     case only as far as they match its state after this turn (the fact check: a contradicted answer is
-    replaced by the case's summary; ``fact_checks`` in the result lists why, for the trace)."""
+    replaced by the case's summary; ``fact_checks`` in the result lists why, for the trace). ``command_acts``:
+    the act of each event's command, when the caller holds them."""
     blocks: list[dict[str, Any]] = []
-    commands = {c.id: c.act for c in CommandJournalEntry.objects.filter(pk__in={e.command_id for e in events})}
+    commands = dict(command_acts or {})
+    if missing := {e.command_id for e in events} - set(commands):
+        commands.update(CommandJournalEntry.objects.filter(pk__in=missing).values_list("id", "act"))
     backed = {commands[e.command_id] for e in events}
     for event in events:
         act = registry.acts.get(commands[event.command_id])

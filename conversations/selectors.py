@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery
@@ -55,7 +57,25 @@ def command_json(row: CommandJournalEntry) -> dict[str, Any]:
             "code": (row.result or {}).get("code"), "created_at": row.created_at.isoformat()}
 
 
-def turn_json(t: Turn, *, replayed: bool = False) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Loaded:
+    """Rows the caller already holds, current, for the turn it shapes (the runtime after delivering it):
+    each kind given is not loaded again. ``commands`` must hold every command of the turn and of its cards."""
+
+    commands: Sequence[CommandJournalEntry] = ()
+    events: Sequence[DomainEvent] = ()
+    cards: Sequence[Interaction] = ()
+    rounds: Sequence[ReadRound] | None = None  # None: loaded
+
+
+def turn_json(t: Turn, *, replayed: bool = False, loaded: Loaded | None = None) -> dict[str, Any]:
+    if loaded is not None:
+        by_card: dict[str, list[CommandJournalEntry]] = {}
+        for c in loaded.commands:
+            by_card.setdefault(c.interaction_id, []).append(c)
+        cards = {i.id: interaction_json(i, commands=by_card.get(i.id, [])) for i in loaded.cards}
+        return _turn_json(t, replayed, {c.id: c for c in loaded.commands}, {e.id: e for e in loaded.events}, cards,
+                          rounds=loaded.rounds)
     return turns_json([t], replayed=replayed)[0]
 
 
@@ -66,11 +86,13 @@ def turns_json(turns: list[Turn], *, replayed: bool = False) -> list[dict[str, A
 
     commands = {c.id: c for c in CommandJournalEntry.objects.filter(pk__in=ids("command_ids"))}
     events = {e.id: e for e in DomainEvent.objects.filter(pk__in=ids("event_ids"))}
-    cards = {i.id: i for i in Interaction.objects.filter(pk__in=ids("interaction_ids")).prefetch_related("commands")}
+    cards = {i.id: interaction_json(i) for i in Interaction.objects.filter(
+        pk__in=ids("interaction_ids")).prefetch_related("commands")}
     return [_turn_json(t, replayed, commands, events, cards) for t in turns]
 
 
-def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dict) -> dict[str, Any]:
+def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dict,
+               rounds: Sequence[ReadRound] | None = None) -> dict[str, Any]:
     trace = t.trace
     own_commands = sorted((commands[i] for i in trace.command_ids if i in commands), key=lambda c: c.sequence)
     own_events = sorted((events[i] for i in trace.event_ids if i in events),
@@ -80,13 +102,13 @@ def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dic
         "status": t.status if t.status in (Turn.Status.FAILED, Turn.Status.COMPLETED, Turn.Status.QUEUED) else "running",
         "phase": t.phase, "text": t.text, "replayed": replayed, "client_message_id": t.client_message_id,
         "interaction": t.interaction_id, "option": t.option or None,
-        "read_rounds": [round_json(r) for r in t.read_rounds.all()],
+        "read_rounds": [round_json(r) for r in (t.read_rounds.all() if rounds is None else rounds)],
         "acts": [a.model_dump(mode="json") for a in t.acts], "commands": [{"id": c.id, "act": c.act, "case": c.case_id, "status": c.status,
                                       "origin": {"kind": c.origin_kind, **({"interaction": c.origin.get("interaction")}
                                                                            if c.origin.get("interaction") else {})}}
                                      for c in own_commands],
         "events": [{"id": e.id, "type": e.type, "case": e.case_id, "revision": e.revision} for e in own_events],
-        "interactions": [interaction_json(cards[i]) for i in trace.interaction_ids if i in cards],
+        "interactions": [cards[i] for i in trace.interaction_ids if i in cards],
         "notices": [n.model_dump(mode="json") for n in t.notices], "reply": t.reply or {"blocks": []},
         "active_case": trace.end.active_case if trace.end else (
             t.conversation.active_case_id if t.status != Turn.Status.RUNNING else None),
@@ -129,9 +151,10 @@ def round_json(row: ReadRound) -> dict[str, Any]:
             "error": row.error or None, "provider": row.provider}
 
 
-def interaction_json(i: Interaction) -> dict[str, Any]:
-    commands = [{"id": c.id, "act": c.act, "args": public_args(c.args),
-                 "status": c.status} for c in sorted(i.commands.all(), key=lambda c: c.sequence)]
+def interaction_json(i: Interaction, *, commands: Sequence[CommandJournalEntry] | None = None) -> dict[str, Any]:
+    """``commands``: the card's commands when the caller holds them (current), else loaded."""
+    commands = [{"id": c.id, "act": c.act, "args": public_args(c.args), "status": c.status}
+                for c in sorted(i.commands.all() if commands is None else commands, key=lambda c: c.sequence)]
     return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
             "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"],
                                              **({"detail": o["detail"]} if o.get("detail") else {})}

@@ -279,6 +279,7 @@ def test_a_refused_handler_applies_nothing(berlin):
     alice, case = berlin
     row = admit_update(case, amount="120")
     CommandJournalEntry.objects.filter(pk=row.pk).update(args={**row.args, "line_id": "no-such-line"})
+    row.refresh_from_db()  # the executor runs the row as its caller loaded it
     outcome = command_execute(entry=row, origin={"kind": DIRECT_USER_ACT}, actor=actor_of(alice), today=TODAY)
     assert (outcome.status, outcome.code) == (JStatus.REJECTED, "line_not_found")
     assert Case.objects.get(pk=case.pk).revision == case.revision

@@ -134,15 +134,18 @@ def _confirm(click: _Click, action: dict) -> None:
     origin = {"kind": CONFIRMED_INTERACTION, "interaction": click.interaction.id, "option": click.option,
               "user": click.actor.user_id}
     with transaction.atomic():
-        CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.AWAITING_CONFIRMATION
-                                           ).update(status=JStatus.PENDING, origin=origin,
-                                                    origin_kind=CONFIRMED_INTERACTION)
+        moved = CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.AWAITING_CONFIRMATION
+                                                   ).update(status=JStatus.PENDING, origin=origin,
+                                                            origin_kind=CONFIRMED_INTERACTION)
         turn_write(click.turn, phase=Phase.EXECUTING, acts=click.acts(rows),
                    trace=click.trace.model_copy(update={"command_ids": [r.id for r in rows]}))
     crash_point("after_journal_admission")
-    rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
-    commands_execute_ready(click.turn, click.actor, click.today, rows)
-    settled = set(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows]).values_list("status", flat=True))
+    if moved == len(rows):  # every row was awaiting this card: all of them run
+        for row in rows:
+            row.status, row.origin, row.origin_kind = JStatus.PENDING, origin, CONFIRMED_INTERACTION
+    else:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
+        rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
+    settled = {result.status for result in commands_execute_ready(click.turn, click.actor, click.today, rows)}
     if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
         # it changed under the card: stale, and nothing was changed
         card_finish(click.interaction, Interaction.Status.STALE)

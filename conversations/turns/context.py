@@ -144,14 +144,14 @@ def noun(registry: Registry, case_kind: str) -> str:
 
 
 def turn_open(conversation: Conversation, *, kind: str, text: str, client_message_id: str,
-               interaction: Interaction | None = None, option: str = "", queue: bool = False
-               ) -> Turn | TurnOutcome | None:
+               interaction: Interaction | None = None, option: str = "", queue: bool = False,
+               turn_id: str | None = None) -> Turn | TurnOutcome | None:
     """Insert the running turn. The database allows one running turn per conversation; with ``queue``,
     None when another turn runs (the caller queues the message)."""
     try:
         with transaction.atomic():
             return Turn.objects.create(
-                conversation=conversation, kind=kind, text=text, client_message_id=client_message_id,
+                **({"id": turn_id} if turn_id else {}), conversation=conversation, kind=kind, text=text, client_message_id=client_message_id,
                 interaction=interaction, option=option, mode=conversation.mode,
                 active_case_before=conversation.active_case_id or "")
     except IntegrityError:

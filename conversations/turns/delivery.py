@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from conversations.core.record import TurnEnd, TurnNotice, TurnTrace
 from conversations.core.reducer import Notice, Outcome
@@ -16,7 +17,7 @@ from registries import Registry, get_registry
 from .. import stream
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from ..reply import case_facts_of, compose_reply
-from ..selectors import interaction_json, turn_json
+from ..selectors import Loaded, interaction_json, turn_json
 from .context import turn_write
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
@@ -35,8 +36,14 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
     staled = cards_stale(changed)
-    cards = list(Interaction.objects.filter(pk__in=trace.interaction_ids))
-    withdrawn = cards_withdraw_unreachable(trace, cards)
+    # read once, after every change above: the turn's commands, and its cards with every open card of the
+    # conversation (each with its case's live revision)
+    rows = list(CommandJournalEntry.objects.filter(pk__in=trace.command_ids))
+    mine = set(trace.interaction_ids)
+    loaded = list(Interaction.objects.filter(Q(pk__in=mine) | Q(
+        conversation=conversation, status=Interaction.Status.PENDING)).select_related("case"))
+    cards = [c for c in loaded if c.id in mine]
+    withdrawn = cards_withdraw_unreachable(rows, cards)
     staled += withdrawn
     notices = list(turn.notices)
     if withdrawn:
@@ -45,11 +52,12 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     active = next_active_case(conversation, turn, events)
     # P: compose from committed events, notices, cards and guarded prose
     shown = [c for c in cards if c.pk not in {w.pk for w in withdrawn}]
-    open_cards = list(Interaction.objects.filter(conversation=conversation, status=Interaction.Status.PENDING))
+    open_cards = [c for c in loaded if c.conversation_id == conversation.id and c.status == Interaction.Status.PENDING]
     facts = case_facts_of(registry, Case.objects.filter(owner_id=conversation.owner_id, kind__in=list(
         registry.case_kinds))) if answers or say else []
     reply = compose_reply(registry=registry, events=events, notices=notices, interactions=shown,
-                          answers=answers, say=say, active_case=active, open_cards=open_cards, case_facts=facts)
+                          answers=answers, say=say, active_case=active, open_cards=open_cards, case_facts=facts,
+                          command_acts={r.id: r.act for r in rows})
     trace.fact_checks = reply.pop("fact_checks", None) or []  # I20: why an answer was replaced by the facts
     # Q: persist the reply exactly as sent (with the question it leaves open, if any), then deliver
     trace.end = TurnEnd(active_case=active.id if active else None,
@@ -59,10 +67,17 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         if pending is not False and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
-    for card in staled + ([resolved] if resolved else []):
+    for card in staled:
         card.refresh_from_db()
         stream.publish(conversation.id, "interaction.resolved", {"interaction": interaction_json(card)})
-    stream.publish(conversation.id, "turn.completed", {"turn": turn_json(turn)})
+    if resolved:
+        if resolved.status == Interaction.Status.RESOLVING:  # not settled by this process: as the database has it
+            resolved.refresh_from_db()
+        own = [r for r in rows if r.interaction_id == resolved.id]  # a confirmed card's commands are the turn's
+        stream.publish(conversation.id, "interaction.resolved",
+                       {"interaction": interaction_json(resolved, commands=own or None)})
+    stream.publish(conversation.id, "turn.completed", {"turn": turn_json(turn, loaded=Loaded(
+        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else None))})
 
 
 def next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent]) -> Case | None:

@@ -16,7 +16,7 @@ from conversations.core.reducer import NewCase, Outcome, Reduction
 from registries import Actor, Registry
 
 from .. import stream
-from ..commands import command_execute, journal_admit, journal_settle_broken_chain
+from ..commands import Execution, command_execute, journal_admit, journal_settle_broken_chain
 from ..models import CommandJournalEntry, Conversation, Interaction, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
@@ -51,8 +51,9 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
                           notices=[TurnNotice.of(n) for n in reduction.notices]):
             raise TurnStopped
     crash_point("after_interactions_persisted")
-    for card in cards:
-        stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
+    for card in cards:  # its commands are this turn's rows, as just journaled
+        stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(
+            card, commands=[r for r in rows if r.interaction_id == card.id])})
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
     commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED)
@@ -90,13 +91,15 @@ class TurnStopped(Exception):
 
 
 def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry], *,
-                           then: str | None = None) -> None:
+                           then: str | None = None) -> list[Execution]:
     """Run the turn's ready rows and record each outcome on the turn as it settles; ``then``: the phase the
-    turn's record takes with the last of them (a turn with no ready row takes it at once)."""
+    turn's record takes with the last of them (a turn with no ready row takes it at once). Returns the
+    outcomes, in plan order."""
     if not rows:
         if then:
             set_phase(turn, then)
-        return
+        return []
+    results = []
     trace, acts, notices = turn.trace.model_copy(deep=True), [a.model_copy() for a in turn.acts], list(turn.notices)
     broken: set[str] = set()  # cases where a command of this batch did not commit
     rows = sorted(rows, key=lambda r: r.sequence)
@@ -108,6 +111,7 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
         else:
             origin = row.origin or {"kind": DIRECT_USER_ACT}
             result = command_execute(entry=row, origin=origin, actor=actor, today=today)
+        results.append(result)
         if result.status != JStatus.COMMITTED and row.case_id:
             broken.add(row.case_id)
         # what recovery needs to tell a row this turn recorded from one that settled as the process died
@@ -124,6 +128,7 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
         # recorded after every command, so a crash between two commands loses no receipt
         last = {"phase": then} if then and row is rows[-1] else {}
         turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
+    return results
 
 
 def outcome_of(status: str) -> str:

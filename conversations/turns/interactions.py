@@ -9,7 +9,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from conversations.core.record import TurnTrace
 from conversations.core.reducer import (
     Reduction,
 )
@@ -102,21 +101,26 @@ def cards_stale(changed_cases: set[str]) -> list[Interaction]:
     return staled
 
 
-def cards_withdraw_unreachable(trace: TurnTrace, cards: list[Interaction]) -> list[Interaction]:
+def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Interaction]) -> list[Interaction]:
     """A card this turn drew for the state after its direct edits is withdrawn (stale) when one of
     those edits did not commit: its bound revision may since be reached by another writer's change,
-    never by the state the card describes."""
-    direct = CommandJournalEntry.objects.filter(pk__in=trace.command_ids, interaction__isnull=True)
-    failed = {row.case_id for row in direct if row.status != JStatus.COMMITTED}
+    never by the state the card describes. ``rows``: the turn's commands, ``cards``: its cards with their
+    case (``select_related``, so the live revision comes with them), both loaded after the commands ran;
+    the withdrawn cards and their rows are updated in place too."""
+    failed = {row.case_id for row in rows if row.interaction_id is None and row.status != JStatus.COMMITTED}
     withdrawn = []
     for card in cards:
         if card.kind != Interaction.Kind.CONFIRMATION or card.status != Interaction.Status.PENDING:
             continue
-        live = Case.objects.filter(pk=card.case_id).values_list("revision", flat=True).first()
-        if card.case_id in failed or live != card.case_revision:
+        if card.case_id in failed or card.case.revision != card.case_revision:
+            now = timezone.now()
             if Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
-                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+                    status=Interaction.Status.STALE, resolved_at=now):
                 journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+                card.status, card.resolved_at = Interaction.Status.STALE, now
+                for row in rows:
+                    if row.interaction_id == card.id and row.status == JStatus.AWAITING_CONFIRMATION:
+                        row.status = JStatus.STALE
                 withdrawn.append(card)
     return withdrawn
 
@@ -132,28 +136,35 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
     the two can never leave a card ``resolving`` with no turn to finish it. None: another click won."""
     try:
         with transaction.atomic():
-            # the one conditional update that decides who answers (concurrency by the database)
+            # the one conditional update that decides who answers (concurrency by the database); it names the
+            # click's turn, inserted just below in the same transaction (the reference is checked at commit)
+            turn_id = new_id("trn")
             if not Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
-                    status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user):
+                    status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user,
+                    result_turn_id=turn_id):
                 return None
             crash_point("after_card_claimed")
             # each attempt its own id: a click whose turn was interrupted (and the card reopened by recovery)
             # must not meet that turn's id again
             attempt = new_id("try")
             turn = turn_open(interaction.conversation, kind=Turn.Kind.CLICK, text="", interaction=interaction,
-                              option=option,
+                              option=option, turn_id=turn_id,
                               client_message_id=client_response_id or f"click:{interaction.id}:{option}:{attempt}")
             if isinstance(turn, TurnOutcome):
                 raise ClickNotStarted(turn)
-            Interaction.objects.filter(pk=interaction.pk).update(result_turn=turn)
+            interaction.status, interaction.chosen_option = Interaction.Status.RESOLVING, option
+            interaction.answered_by, interaction.result_turn = user, turn  # the instance follows the claim
             return turn
     except ClickNotStarted as not_started:  # rolled back: the card is answerable as it was
         return not_started.outcome
 
 
 def card_finish(interaction: Interaction, status: str) -> None:
-    Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING).update(
-        status=status, resolved_at=timezone.now())
+    """Settle a card being answered; the instance follows when this call settled it."""
+    now = timezone.now()
+    if Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING).update(
+            status=status, resolved_at=now):
+        interaction.status, interaction.resolved_at = status, now
 
 
 def cards_settle_orphaned() -> list[str]:
