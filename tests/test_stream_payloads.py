@@ -1,7 +1,8 @@
 """What a socket is told is what the database holds (issue 11): the runtime builds its events from the rows
 it already has in hand instead of reading them back, so every event is checked here against the
 database at the moment it is published — ``turn.completed``, ``turn.failed``, ``interaction.pending`` and
-``interaction.resolved`` — through confirm, decline, selection, staleness, a lost race and a failure."""
+``interaction.resolved`` — through confirm, decline, selection, staleness, a lost race and a failure; and the
+turn and card the runtime hands back to the HTTP and socket surfaces likewise."""
 
 from __future__ import annotations
 
@@ -47,7 +48,16 @@ def assert_true_to_the_database(published) -> None:
 
 
 def say(world, conv, text):
-    return turn_submit_message(user=world.alice, conversation_id=conv.id, text=text).turn
+    turn = turn_submit_message(user=world.alice, conversation_id=conv.id, text=text).turn
+    assert turn_json(turn) == turn_json(Turn.objects.get(pk=turn.pk))  # what the HTTP answer is built from
+    return turn
+
+
+def click(world, card: str, option: str):
+    interaction, turn = interaction_respond(user=world.alice, interaction_id=card, option=option)
+    assert interaction_json(interaction) == interaction_json(Interaction.objects.get(pk=card))
+    assert turn_json(turn) == turn_json(Turn.objects.get(pk=turn.pk))
+    return interaction, turn
 
 
 def open_conversation(world) -> Conversation:
@@ -58,7 +68,7 @@ def open_conversation(world) -> Conversation:
 def test_a_direct_edit_and_a_card_then_its_answer(world, script, published, option):
     conv = open_conversation(world)
     turn = say(world, conv, script(MIXED, _mixed_plan(world)))
-    interaction_respond(user=world.alice, interaction_id=turn.trace.interaction_ids[0], option=option)
+    click(world, turn.trace.interaction_ids[0], option)
 
     kinds = [kind for kind, _, _ in published]
     assert kinds == ["interaction.pending", "turn.completed", "interaction.resolved", "turn.completed"]
@@ -104,9 +114,8 @@ def test_a_selection_then_the_card_it_leads_to(world, script, published):
     conv = Conversation.objects.create(owner=world.alice, mode="controlled_agentic")
     text = script("submit my claim", plan(act("a1", "submit_claim", "submit my claim")))
     selection = say(world, conv, text).trace.interaction_ids[0]
-    _, chosen = interaction_respond(user=world.alice, interaction_id=selection,
-                                    option=Interaction.objects.get(pk=selection).options[0]["id"])
-    interaction_respond(user=world.alice, interaction_id=chosen.trace.interaction_ids[0], option="confirm")
+    _, chosen = click(world, selection, Interaction.objects.get(pk=selection).options[0]["id"])
+    click(world, chosen.trace.interaction_ids[0], "confirm")
 
     assert [kind for kind, _, _ in published].count("interaction.resolved") == 2
     assert_true_to_the_database(published)

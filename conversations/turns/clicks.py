@@ -88,9 +88,9 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     except Exception:
         log.exception("click turn %s failed unexpectedly", turn.id)
         turn_recover_or_fail(turn)
+        interaction.refresh_from_db()  # recovery finished it: as the database has it
+        turn.refresh_from_db()
     turns_run_queued(conversation)
-    interaction.refresh_from_db()
-    turn.refresh_from_db()
     if interaction.status == Interaction.Status.STALE:  # the commands met a newer revision: nothing ran
         raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
     return interaction, turn
@@ -186,6 +186,7 @@ def _select(click: _Click, action: dict) -> None:
     if chosen is None or chosen.id not in click.interaction.candidates:
         raise NotFound("No such case.")
     Conversation.objects.filter(pk=click.conversation.pk).update(active_case=chosen)
+    click.conversation.active_case_id = chosen.id
     held = [ValidatedAct.from_json(a) for a in click.interaction.held_acts]
     facts = TurnFacts(message="", mode=click.conversation.mode, actor=click.actor, today=click.today,
                       registry=click.registry, cases={chosen.id: snapshot(chosen)}, active_case=chosen.id)

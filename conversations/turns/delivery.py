@@ -85,8 +85,9 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
     touched = [e.case_id for e in events]
     touched += [a.case for a in turn.acts if a.case and a.outcome in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
     if touched:
-        Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
-        conversation.active_case_id = touched[-1]
+        if touched[-1] != conversation.active_case_id:  # (one running turn per conversation: it knows)
+            Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
+            conversation.active_case_id = touched[-1]
     else:  # another turn may have moved it meanwhile: the database says which is active now
         conversation.active_case_id = Conversation.objects.filter(pk=conversation.pk).values_list(
             "active_case_id", flat=True).first()
@@ -113,4 +114,6 @@ def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: R
     """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
     notices = [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])]
     turn_write(turn, notices=notices, trace=TurnTrace(**detail, ending=code), phase=Phase.COMMITTED)
+    if code == "stopped":  # the request came from elsewhere (turn_stop): the instance learns when
+        turn.refresh_from_db(fields=["stop_requested_at"])
     reply_deliver(turn, conversation, registry, answers=[], say=None)

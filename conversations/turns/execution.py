@@ -56,7 +56,7 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
             card, commands=[r for r in rows if r.interaction_id == card.id])})
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
-    commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED)
+    commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
     crash_point("after_commit")
     reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending)
 

@@ -80,8 +80,7 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         return TurnOutcome(turn, False)
     message_turn_run_started(turn, conversation, user)
     turns_run_queued(conversation)
-    turn.refresh_from_db()
-    return TurnOutcome(turn, False)
+    return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
 
 
 def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
@@ -93,6 +92,7 @@ def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> No
     except Exception:
         log.exception("turn %s failed unexpectedly", turn.id)
         turn_recover_or_fail(turn)
+        turn.refresh_from_db()  # recovery finished it: as the database has it
 
 
 def turn_queue(conversation: Conversation, *, text: str, client_message_id: str) -> Turn | TurnOutcome:
