@@ -56,7 +56,8 @@ class Case(models.Model):
 
     class Meta:
         ordering = ["created_at"]
-        indexes = [models.Index(fields=["owner", "kind", "status"])]
+        indexes = [models.Index(fields=["owner", "kind", "status"]),
+                   models.Index(fields=["owner", "updated_at"], name="case_owner_recent")]
         constraints = [models.CheckConstraint(condition=Q(revision__gte=0), name="case_revision_non_negative")]
 
     def __str__(self) -> str:
@@ -139,6 +140,9 @@ class Turn(models.Model):
             models.UniqueConstraint(fields=["conversation"], condition=Q(status="running"),
                                     name="one_running_turn_per_conversation"),
         ]
+        # a turn reads its conversation's newest turns and queued messages: as fast at 10,000 turns as at 10
+        indexes = [models.Index(fields=["conversation", "created_at"], name="turn_conversation_time"),
+                   models.Index(fields=["conversation", "status", "created_at"], name="turn_conversation_status")]
 
     def __str__(self) -> str:
         if self.kind == self.Kind.CLICK:
@@ -213,6 +217,7 @@ class Interaction(models.Model):
             models.UniqueConstraint(fields=["case"], condition=Q(blocking=True, status__in=["pending", "resolving"]),
                                     name="one_open_blocking_interaction_per_case"),
         ]
+        indexes = [models.Index(fields=["conversation", "status"], name="interaction_conversation_open")]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id} ({self.status})"
@@ -268,6 +273,8 @@ class CommandJournalEntry(models.Model):
             models.CheckConstraint(
                 condition=~Q(status="committed") | ~Q(origin_kind="none"), name="committed_command_has_origin"),
         ]
+        # "what did the last turn change" (recent effects, undo) in a conversation of any length
+        indexes = [models.Index(fields=["conversation", "status", "updated_at"], name="journal_conversation_recent")]
 
     def __str__(self) -> str:
         return f"{self.act} {self.id} ({self.status})"

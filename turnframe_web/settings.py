@@ -228,6 +228,9 @@ TURNFRAME = {
     "MAX_CALLS": env_int("TURNFRAME_MAX_CALLS", 8),
     "MAX_MESSAGE_CHARS": env_int("TURNFRAME_MAX_MESSAGE_CHARS", 4000),
     "MAX_QUEUED_MESSAGES": env_int("TURNFRAME_MAX_QUEUED_MESSAGES", 20),
+    # the open cases a turn shows the model (and resolves names among): the active one and the most recently
+    # changed, up to this many; a case beyond them is reached by a search read tool or its id
+    "MAX_CONTEXT_CASES": env_int("TURNFRAME_MAX_CONTEXT_CASES", 50),
     "DEMO_PASSWORD": os.environ.get("TURNFRAME_DEMO_PASSWORD", "turnframe-demo"),
     # bearer tokens expire this many days after they are issued (0: never)
     "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q, Subquery
 from django.utils import timezone
@@ -79,13 +80,16 @@ def set_phase(turn: Turn, phase: str) -> None:
 
 
 def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> dict[str, Any]:
+    """The actor's open cases a turn works with: the active one and the most recently changed, at most
+    ``MAX_CONTEXT_CASES`` (so a turn costs the same for a user with ten cases or ten thousand); a case the
+    plan names by id is loaded on top (``message_turn_run``)."""
     kinds = {a.case_kind for a in registry.acts.values()} | set(registry.case_kinds)
-    open_q = Q(owner_id=actor.user_id, kind__in=kinds)
     terminal = {s for k in registry.case_kinds.values() for s in k.terminal_statuses}
-    qs = Case.objects.filter(open_q & ~Q(status__in=terminal))
-    if active_case:
-        qs = qs | Case.objects.filter(pk=active_case, owner_id=actor.user_id)
-    return {c.id: snapshot(c) for c in qs.distinct()}
+    limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
+    recent = Case.objects.filter(owner_id=actor.user_id, kind__in=kinds).exclude(status__in=terminal).order_by(
+        "-updated_at").values("pk")[:limit]
+    qs = Case.objects.filter(Q(pk__in=Subquery(recent)) | Q(pk=active_case or "", owner_id=actor.user_id))
+    return {c.id: snapshot(c) for c in qs.order_by("created_at")}
 
 
 def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: str, mode: str, registry: Registry,

@@ -31,7 +31,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
 
-from conversations.models import Conversation
+from conversations.ids import new_id
+from conversations.models import Case, Conversation, Turn
 from conversations.services import case_seed
 from conversations.turns import interaction_respond, turn_submit_message
 from registries import BenchScenario, CaseKindDefinition, DemoCase, get_registry
@@ -50,6 +51,22 @@ def _kind(name: str | None) -> CaseKindDefinition:
         raise CommandError(f"no bench scenario for case kind {name!r} (have: {choices})" if name
                            else "no installed case kind has a bench scenario")
     return found
+
+
+def _history(conversation: Conversation, count: int) -> None:
+    """Earlier (completed) message turns, as a long conversation has them."""
+    Turn.objects.bulk_create(
+        [Turn(conversation=conversation, kind=Turn.Kind.MESSAGE, client_message_id=f"history:{i}", text=f"earlier {i}",
+              mode=conversation.mode, phase=Turn.Phase.DELIVERED, status=Turn.Status.COMPLETED) for i in range(count)],
+        batch_size=1000)
+
+
+def _more_cases(user, like: Case, kind: CaseKindDefinition, count: int) -> None:
+    """Open cases of the user, copies of a seeded one, up to ``count``."""
+    missing = count - Case.objects.filter(owner=user).count()
+    Case.objects.bulk_create([Case(id=new_id(kind.id_prefix), kind=like.kind, owner=user, title=f"{like.title} #{i}",
+                                   status=like.status, revision=like.revision, state=like.state)
+                              for i in range(max(0, missing))], batch_size=1000)
 
 
 _CONTROL = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.I)
@@ -77,9 +94,12 @@ class Command(BaseCommand):
         parser.add_argument("--dump-sql", action="store_true", help="print the statements of one turn (to stderr)")
         parser.add_argument("--profile", metavar="FILE", default=None,
                             help="write cProfile stats of the first lane's measured turns to FILE")
+        parser.add_argument("--history", type=int, default=0,
+                            help="earlier turns each conversation has before the measured ones")
+        parser.add_argument("--cases", type=int, default=0, help="open cases the user has (at least)")
 
     def handle(self, *args, turns: int, threads: int, json: bool, dump_sql: bool = False, domain: str | None = None,
-               profile: str | None = None, **options):
+               profile: str | None = None, history: int = 0, cases: int = 0, **options):
         dump = dump_sql
         kind = _kind(domain)
         scenario = kind.bench
@@ -96,6 +116,8 @@ class Command(BaseCommand):
                                                        acts=list(scenario.seed(title))))
             conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=case)
             lanes.append(conversation.id)
+            _history(conversation, history)
+        _more_cases(user, case, kind, cases)
         texts = list(scenario.messages)
         per_lane = [turns // threads + (1 if i < turns % threads else 0) for i in range(threads)]
         timings: list[float] = []
@@ -155,6 +177,7 @@ class Command(BaseCommand):
             # SQL statements per message + click (median), counted on the measuring thread's connection
             "statements_per_turn": statistics.median(statements) if statements else None,
             "data_statements_per_turn": statistics.median(data_statements) if data_statements else None,
+            "earlier_turns": history, "cases_of_user": Case.objects.filter(owner=user).count(),
         }
         if json:
             import json as _json
