@@ -188,7 +188,7 @@ def test_a_crash_in_a_message_turn_is_recovered_without_repeating_an_effect(worl
 
 def test_a_card_persisted_before_a_crash_is_announced_by_recovery(world, script, crash, monkeypatch):
     published: list[tuple[str, dict]] = []
-    monkeypatch.setattr(stream, "publish", lambda conv, kind, payload: published.append((kind, payload)))
+    monkeypatch.setattr(stream, "publish_many", lambda conv, events: published.extend(events))
     text = script(MIXED, reads(("get_case", {"case": world.berlin.id})), _mixed_plan(world))
     conv = conversation(world)
     crash("after_interactions_persisted")

@@ -281,6 +281,8 @@ async def test_a_click_over_the_socket_streams_started_resolved_completed(world,
     events = await events_until(communicator, "turn.completed")
     assert [e["type"] for e in events] == ["turn.started", "interaction.resolved", "turn.completed"]
     assert events[1]["interaction"]["id"] == card["id"] and events[1]["interaction"]["status"] == "resolved"
+    seqs = [e["seq"] for e in events]  # the two sent together take consecutive numbers too: no gap
+    assert all(b == a + 1 for a, b in zip(seqs, seqs[1:], strict=False))
     turn = events[2]["turn"]
     assert [b["kind"] for b in turn["reply"]["blocks"]][0] == "receipt"
     assert turn["commands"][0]["origin"] == {"kind": "confirmed_interaction", "interaction": card["id"]}

@@ -30,14 +30,15 @@ def published(monkeypatch) -> list[tuple[str, dict, dict]]:
     """Each event as sent, beside the same object as the database has it right then."""
     seen: list[tuple[str, dict, dict]] = []
 
-    def record(conversation_id: str, kind: str, payload: dict) -> None:
-        if kind in ("turn.completed", "turn.failed"):
-            seen.append((kind, payload["turn"], turn_json(Turn.objects.get(pk=payload["turn"]["id"]))))
-        elif kind.startswith("interaction."):
-            card = Interaction.objects.get(pk=payload["interaction"]["id"])
-            seen.append((kind, payload["interaction"], interaction_json(card)))
+    def record(conversation_id: str, events: list[tuple[str, dict]]) -> None:
+        for kind, payload in events:
+            if kind in ("turn.completed", "turn.failed"):
+                seen.append((kind, payload["turn"], turn_json(Turn.objects.get(pk=payload["turn"]["id"]))))
+            elif kind.startswith("interaction."):
+                card = Interaction.objects.get(pk=payload["interaction"]["id"])
+                seen.append((kind, payload["interaction"], interaction_json(card)))
 
-    monkeypatch.setattr(stream, "publish", record)
+    monkeypatch.setattr(stream, "publish_many", record)
     return seen
 
 

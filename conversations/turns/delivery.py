@@ -67,17 +67,18 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         if pending is not False and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
+    announced = []
     for card in staled:
         card.refresh_from_db()
-        stream.publish(conversation.id, "interaction.resolved", {"interaction": interaction_json(card)})
+        announced.append(("interaction.resolved", {"interaction": interaction_json(card)}))
     if resolved:
         if resolved.status == Interaction.Status.RESOLVING:  # not settled by this process: as the database has it
             resolved.refresh_from_db()
         own = [r for r in rows if r.interaction_id == resolved.id]  # a confirmed card's commands are the turn's
-        stream.publish(conversation.id, "interaction.resolved",
-                       {"interaction": interaction_json(resolved, commands=own or None)})
-    stream.publish(conversation.id, "turn.completed", {"turn": turn_json(turn, loaded=Loaded(
-        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else None))})
+        announced.append(("interaction.resolved", {"interaction": interaction_json(resolved, commands=own or None)}))
+    announced.append(("turn.completed", {"turn": turn_json(turn, loaded=Loaded(
+        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else None))}))
+    stream.publish_many(conversation.id, announced)
 
 
 def next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent]) -> Case | None:

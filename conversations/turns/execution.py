@@ -51,9 +51,9 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
                           notices=[TurnNotice.of(n) for n in reduction.notices]):
             raise TurnStopped
     crash_point("after_interactions_persisted")
-    for card in cards:  # its commands are this turn's rows, as just journaled
-        stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(
-            card, commands=[r for r in rows if r.interaction_id == card.id])})
+    # each card with its commands, this turn's rows as just journaled
+    stream.publish_many(conversation.id, [("interaction.pending", {"interaction": interaction_json(
+        card, commands=[r for r in rows if r.interaction_id == card.id])}) for card in cards])
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
     commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
