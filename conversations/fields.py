@@ -7,7 +7,7 @@ JSON dump. Lookups keep working on the stored JSON (``acts=[]``, ``trace__ending
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args, get_origin
 
 from django.db import models
 from django.db.models.fields.json import KeyTransform
@@ -28,14 +28,27 @@ class SchemaField(models.JSONField):
 
     schema: ClassVar[Any] = Any
     _adapter: ClassVar[TypeAdapter] = TypeAdapter(Any)
+    _model: ClassVar[Any] = None
+    _many: ClassVar[bool] = False
     descriptor_class = _Validated
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._adapter = TypeAdapter(cls.schema)
+        origin, args = get_origin(cls.schema), get_args(cls.schema)
+        cls._model, cls._many = (args[0], True) if origin is list else (cls.schema, False)
 
     def to_python(self, value):
-        return value if value is None else self._adapter.validate_python(value)
+        if value is None or self._holds(value):
+            return value  # already the schema's models (validated when they were made)
+        return self._adapter.validate_python(value)
+
+    def _holds(self, value) -> bool:
+        if not isinstance(self._model, type):
+            return False
+        if self._many:
+            return isinstance(value, list) and all(isinstance(v, self._model) for v in value)
+        return isinstance(value, self._model)
 
     def from_db_value(self, value, expression, connection):
         value = super().from_db_value(value, expression, connection)
