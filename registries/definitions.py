@@ -327,9 +327,10 @@ class ActDefinition:
     policy: Callable[[CaseSnapshot | None, BaseModel], PolicyDecision]
     # handler(case or None, args with line ids resolved, context) -> CommandResult; raises CommandRefused
     handler: Callable[[CaseSnapshot | None, Mapping[str, Any], CommandContext], CommandResult]
-    claim_phrases: tuple[str, ...] = ()
+    claim_phrases: tuple[str, ...] = ()  # what a reply may only say once an event of this act committed (I16)
+    # arguments whose value must appear in the user's own words (evidence or correction), else refused
     quoted_fields: tuple[str, ...] = ()
-    creates_case: bool = False
+    creates_case: bool = False  # the act that opens a case of its kind (its handler gets None)
     sandboxed: bool = False
     external: bool = False  # commits an outbox row (SPEC §19)
     # server copy: what a card says this command will do, and what a receipt says it did
