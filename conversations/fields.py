@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, get_args, get_origin
 
 from django.db import models
-from django.db.models.fields.json import KeyTransform
+from django.db.models.expressions import Col
 from django.db.models.query_utils import DeferredAttribute
 from pydantic import TypeAdapter
 from pydantic_core import to_jsonable_python
@@ -52,9 +52,15 @@ class SchemaField(models.JSONField):
 
     def from_db_value(self, value, expression, connection):
         value = super().from_db_value(value, expression, connection)
-        if isinstance(expression, KeyTransform):
-            return value  # a key inside the record, not the record
+        if not (isinstance(expression, Col) and expression.target is self):
+            return value  # a key inside the record, or an expression over it: not the record
         return self.to_python(value)
 
     def get_prep_value(self, value):
         return super().get_prep_value(to_jsonable_python(value))
+
+    def value_to_string(self, obj):  # dumpdata and the serializers: the stored JSON
+        return to_jsonable_python(self.value_from_object(obj))
+
+    def validate(self, value, model_instance):  # full_clean: the JSON it would store
+        super().validate(to_jsonable_python(value), model_instance)

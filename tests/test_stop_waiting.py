@@ -92,3 +92,26 @@ def test_stop_over_http_needs_the_csrf_header_and_answers_in_words(world):
     assert answer["stopped"] is True and answer["message"] == "Stopping: nothing will be changed."
     assert answer["turn"]["stop_requested"] is True
     assert browser.post("/api/turns/trn_missing/stop").status_code == 404
+
+
+def test_a_stop_that_lands_as_a_plan_is_rejected_ends_the_turn_stopped(db, monkeypatch, script):
+    seed()
+    alice = get_user_model().objects.get(username="alice")
+    conversation = Conversation.objects.create(owner=alice, mode="deterministic")
+    bad = plan(act("a1", "delete_everything", "add a taxi"))
+    text = script("add a taxi", bad, bad)
+    real = messages.turn_finish_without_plan
+    answers = {}
+
+    def stop_lands_now(turn, conv, registry, code, detail, **kw):  # just after the exists() check
+        answers["honoured"] = turn_stop(user=alice, turn_id=turn.id)[1]
+        return real(turn, conv, registry, code, detail, **kw)
+
+    monkeypatch.setattr(messages, "turn_finish_without_plan", stop_lands_now)
+    turn = turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn
+    db = Turn.objects.get(pk=turn.pk)
+    assert answers["honoured"] is True
+    assert (turn.stop_requested_at is None) == (db.stop_requested_at is None), "returned instance is stale"
+    assert db.trace.ending == "stopped", f"told 'stopped' but the turn ended {db.trace.ending!r}"
+
+

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import serializers
+from django.db.models import OuterRef, Subquery
 from pydantic import ValidationError
 
 from conversations.admin import why_trace
@@ -99,3 +101,19 @@ def test_a_version_0_turn_is_shown_to_clients_and_explained_in_the_admin(turn):
     assert shown["active_case"] == "clm_X" and shown["acts"][0]["outcome"] == "executed"
     why = why_trace(turn)
     assert "the new case this act opens" in why and "large_claim" in why and "held_by_constraint" in why
+
+
+def test_a_turn_dumps_loads_and_validates_as_plain_json(turn):
+    """dumpdata/loaddata and full_clean see the stored JSON, not the models (found by review)."""
+    Turn.objects.filter(pk=turn.pk).update(trace=VERSION_0)
+    turn.refresh_from_db()
+    Turn._meta.get_field("trace").clean(turn.trace, turn)  # what full_clean / a form validates: the JSON
+    dumped = serializers.serialize("json", [turn])
+    (restored,) = serializers.deserialize("json", dumped)
+    assert restored.object.trace == turn.trace and restored.object.acts == turn.acts
+
+
+def test_an_expression_over_the_record_is_not_read_as_a_record(turn):
+    Turn.objects.filter(pk=turn.pk).update(trace=VERSION_0)
+    last = Turn.objects.filter(conversation=OuterRef("pk")).values("trace__event_ids")[:1]
+    assert list(Conversation.objects.annotate(ids=Subquery(last)).values_list("ids", flat=True)) == [["evt_1"]]

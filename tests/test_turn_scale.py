@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from conversations.models import Case, Conversation
-from conversations.turns import actor_of, offered_registry, turn_submit_message
+from conversations.turns import actor_of, messages, offered_registry, turn_submit_message
 from conversations.turns.context import load_cases
-from tests.support import act, plan
+from tests.support import act, plan, seed
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +26,8 @@ def many(settings):
 
 def test_a_turn_loads_the_most_recent_open_cases_and_the_active_one(many):
     user, cases = many
-    loaded = load_cases(actor_of(user), offered_registry("controlled_agentic"), active_case=cases[0].id)
-    assert set(loaded) == {cases[0].id, *(c.id for c in cases[-3:])}
+    loaded, more = load_cases(actor_of(user), offered_registry("controlled_agentic"), active_case=cases[0].id)
+    assert set(loaded) == {cases[0].id, *(c.id for c in cases[-3:])} and more
 
 
 def test_a_case_beyond_the_bound_named_by_id_is_still_reached(many, script):
@@ -37,3 +37,72 @@ def test_a_case_beyond_the_bound_named_by_id_is_still_reached(many, script):
                                                           case={"id": cases[1].id}, amount="20", category="taxi")))
     turn = turn_submit_message(user=user, conversation_id=conversation.id, text=text).turn
     assert [(a.outcome, a.case) for a in turn.acts] == [("executed", cases[1].id)]
+
+
+# A review found the bound turned an ambiguity into a guess by recency (I8): a name, or "the only open one",
+# is resolved among all the user's open cases, never among the recent ones only.
+
+def _claim(user, i, title):
+    return Case.objects.create(id=f"clm_REV{i:09d}", kind="expense_claim", owner=user, title=title,
+                               status="draft", revision=1,
+                               state={"title": title, "currency": "EUR", "lines": []})
+
+
+def test_a_name_two_cases_share_beyond_the_bound_asks_which_one(settings, script):
+    settings.TURNFRAME = {**settings.TURNFRAME, "MAX_CONTEXT_CASES": 3}
+    user = get_user_model().objects.create_user("many")
+    old = _claim(user, 0, "Berlin trip")            # least recently changed: outside the bound
+    new = [_claim(user, 1, "Berlin conference"), _claim(user, 2, "Rome"), _claim(user, 3, "Paris")]
+    conversation = Conversation.objects.create(owner=user, mode="controlled_agentic")
+    text = script("add a taxi of 20 to my Berlin claim",
+                  plan(act("a1", "add_line", "add a taxi of 20", case={"match": "Berlin"}, amount="20",
+                           category="taxi")))
+    turn = turn_submit_message(user=user, conversation_id=conversation.id, text=text).turn
+    # I8: two open claims match "Berlin": a selection card, no mutation
+    assert [(a.outcome, a.case) for a in turn.acts] == [("awaiting_selection", None)], \
+        f"guessed by recency: {[(a.outcome, a.case) for a in turn.acts]}; old={old.id} new={new[0].id}"
+
+
+def test_no_reference_with_two_open_cases_of_a_kind_beyond_the_bound_asks(settings, script):
+    settings.TURNFRAME = {**settings.TURNFRAME, "MAX_CONTEXT_CASES": 3}
+    user = get_user_model().objects.create_user("many2")
+    old = _claim(user, 10, "Old claim")
+    newest = _claim(user, 11, "New claim")
+    for i in range(2):  # two recently changed trips push the old claim out of the bound
+        Case.objects.create(id=f"trp_REV{i:09d}", kind="trip", owner=user, title=f"Trip {i}", status="planned",
+                            revision=1, state={"title": f"Trip {i}"})
+    conversation = Conversation.objects.create(owner=user, mode="controlled_agentic")
+    text = script("add a taxi of 20", plan(act("a1", "add_line", "add a taxi of 20", amount="20", category="taxi")))
+    turn = turn_submit_message(user=user, conversation_id=conversation.id, text=text).turn
+    assert [a.outcome for a in turn.acts] == ["awaiting_selection"], \
+        f"{[(a.outcome, a.case, a.code) for a in turn.acts]} (old={old.id}, newest={newest.id})"
+
+
+
+# and that a conversation loaded before an earlier turn ended must not hide what that turn left
+
+def test_a_turn_reads_what_the_turn_before_it_left_once_it_holds_the_conversation(monkeypatch, script):
+    cases = seed()
+    alice = get_user_model().objects.get(username="alice")
+    berlin, lisbon = cases["berlin"], cases["lisbon"]
+    conversation = Conversation.objects.create(owner=alice, mode="controlled_agentic", active_case_id=berlin.id)
+    real_open = messages.turn_open
+
+    def another_turn_finished_meanwhile(conv, **kw):
+        # what a previous turn's delivery commits between this request loading the conversation and opening
+        # its turn (turn_submit_message: Conversation load ... turn_open)
+        Conversation.objects.filter(pk=conv.pk).update(active_case_id=lisbon.id,
+                                                       pending={"question": "Which amount?", "message": "x"})
+        return real_open(conv, **kw)
+
+    monkeypatch.setattr(messages, "turn_open", another_turn_finished_meanwhile)
+    text = script("add a taxi of 20 to the Berlin trip",
+                  plan(act("a1", "add_line", "add a taxi of 20", case={"id": berlin.id}, amount="20",
+                           category="taxi")))
+    turn = turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn
+    db = Conversation.objects.get(pk=conversation.pk)
+    assert turn.trace.end.active_case == berlin.id and turn.trace.end.pending is None
+    # the record (and the reply / turn.completed) say Berlin is active and no question is open:
+    assert (db.active_case_id, db.pending) == (berlin.id, None), (db.active_case_id, db.pending)
+
+

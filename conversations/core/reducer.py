@@ -452,7 +452,7 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
             if wanted == Outcome.AWAITING_CONFIRMATION:
                 card_revision.setdefault(key, next_revision[key])
                 card_acts.setdefault(key, []).append(a.id)
-                if res.policy and res.policy.kind == PolicyKind.CONFIRM:
+                if res.policy and res.policy.kind == PolicyKind.CONFIRM and res.policy.code:
                     card_codes.setdefault(key, []).append(res.policy.code)
             sequence += 1
             out.commands.append(PlannedCommand(
@@ -482,7 +482,7 @@ def _snapshot(case_ref: CaseTarget | None, facts: TurnFacts, provisional: dict[C
             result = definition.handler(None, definition.complete_args(creator.args, ctx), ctx)
         except CommandRefused:
             return None
-        provisional[case_ref] = CaseSnapshot(id=case_ref, kind=definition.case_kind, owner_id=facts.actor.user_id,
+        provisional[case_ref] = CaseSnapshot(id=str(case_ref), kind=definition.case_kind, owner_id=facts.actor.user_id,
                                              title=result.title, status=result.status, revision=1,
                                              state=dict(result.state))
     return provisional[case_ref]

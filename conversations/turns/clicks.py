@@ -25,7 +25,7 @@ from ..commands import journal_settle_unexecuted
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import SimulatedCrash, crash_point
-from .context import TurnOutcome, actor_of, offered_registry, set_phase, today_for, turn_write
+from .context import TurnOutcome, actor_of, conversation_catch_up, offered_registry, set_phase, today_for, turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
 from .execution import commands_execute_ready, reduction_apply
@@ -80,6 +80,7 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
             turn = claimed
             break
     conversation = interaction.conversation
+    conversation_catch_up(conversation)
     stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": ""})
     try:
         click_turn_run(turn, conversation, interaction, option, user)

@@ -15,7 +15,8 @@ from django.db.models import Q, Subquery
 from django.utils import timezone
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
-from registries import Actor, Mode, Registry, get_registry
+from conversations.core.reducer import ValidatedPlan
+from registries import Actor, CaseSnapshot, Mode, Registry, get_registry
 from registries.models import EntryStatus
 from registries.services import entry_statuses
 from turnframe_web.errors import Conflict
@@ -75,21 +76,59 @@ def turn_write(turn: Turn, *, only_if: Q | None = None, **fields) -> bool:
     return True
 
 
+def conversation_catch_up(conversation: Conversation) -> None:
+    """Once a turn holds its conversation (the one running turn), read what an earlier turn may have left
+    since the conversation was loaded: the active case and the open question. From here on only this turn
+    changes them, so its instance is the truth until it ends."""
+    conversation.active_case_id, conversation.pending = Conversation.objects.filter(pk=conversation.pk).values_list(
+        "active_case_id", "pending").get()
+
+
 def set_phase(turn: Turn, phase: str) -> None:
     turn_write(turn, phase=phase)
 
 
-def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> dict[str, Any]:
-    """The actor's open cases a turn works with: the active one and the most recently changed, at most
-    ``MAX_CONTEXT_CASES`` (so a turn costs the same for a user with ten cases or ten thousand); a case the
-    plan names by id is loaded on top (``message_turn_run``)."""
-    kinds = {a.case_kind for a in registry.acts.values()} | set(registry.case_kinds)
-    terminal = {s for k in registry.case_kinds.values() for s in k.terminal_statuses}
+def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> tuple[dict[str, Any], bool]:
+    """The actor's open cases a turn shows the model: the active one and the most recently changed, at most
+    ``MAX_CONTEXT_CASES`` (so a turn costs the same for a user with ten cases or ten thousand). Returns them
+    and whether there are more: then a case the plan names by words, or "the only open one", is resolved
+    among all of them (``cases_to_resolve_among``), never among the recent ones only (I8)."""
+    kinds, terminal = _case_kinds(registry)
     limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
     recent = Case.objects.filter(owner_id=actor.user_id, kind__in=kinds).exclude(status__in=terminal).order_by(
-        "-updated_at").values("pk")[:limit]
-    qs = Case.objects.filter(Q(pk__in=Subquery(recent)) | Q(pk=active_case or "", owner_id=actor.user_id))
-    return {c.id: snapshot(c) for c in qs.order_by("created_at")}
+        "-updated_at").values("pk")[:limit + 1]
+    rows = list(Case.objects.filter(Q(pk__in=Subquery(recent)) | Q(pk=active_case or "", owner_id=actor.user_id)
+                                    ).order_by("created_at"))
+    others = [c for c in rows if c.id != active_case and c.kind in kinds and c.status not in terminal]
+    more = len(others) > limit
+    if more:  # one more than the bound was read to know there are more: leave out the least recent
+        oldest = min(others, key=lambda c: c.updated_at)
+        rows = [c for c in rows if c is not oldest]
+    return {c.id: snapshot(c) for c in rows}, more
+
+
+def cases_to_resolve_among(plan: ValidatedPlan, registry: Registry, active: CaseSnapshot | None) -> set[str]:
+    """The case kinds whose acts in ``plan`` are resolved among every open case of the kind: named by words
+    ("my Berlin claim"), or by nothing with no active case of the kind (then only a sole open case is taken)."""
+    kinds = set()
+    for a in plan.acts:
+        definition = registry.acts.get(a.act)
+        if definition is None or definition.creates_case or (a.ref is not None and a.ref.id):
+            continue
+        if (a.ref is not None and a.ref.match) or active is None or active.kind != definition.case_kind:
+            kinds.add(definition.case_kind)
+    return kinds
+
+
+def load_open_cases(actor: Actor, registry: Registry, kinds: set[str]) -> dict[str, Any]:
+    _, terminal = _case_kinds(registry)
+    rows = Case.objects.filter(owner_id=actor.user_id, kind__in=kinds).exclude(status__in=terminal)
+    return {c.id: snapshot(c) for c in rows.order_by("created_at")}
+
+
+def _case_kinds(registry: Registry) -> tuple[set[str], set[str]]:
+    kinds = {a.case_kind for a in registry.acts.values()} | set(registry.case_kinds)
+    return kinds, {s for k in registry.case_kinds.values() for s in k.terminal_statuses}
 
 
 def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: str, mode: str, registry: Registry,

@@ -112,9 +112,14 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
 
 def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
                          detail: dict[str, Any], *, explained: Sequence[Notice] = ()) -> None:
-    """The loop ended without a valid plan (budget, repair failed): nothing runs, the turn completes."""
-    notices = [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])]
-    turn_write(turn, notices=notices, trace=TurnTrace(**detail, ending=code), phase=Phase.COMMITTED)
-    if code == "stopped":  # the request came from elsewhere (turn_stop): the instance learns when
-        turn.refresh_from_db(fields=["stop_requested_at"])
+    """The loop ended without a valid plan (budget, repair failed, the user stopped waiting): nothing runs,
+    the turn completes. A stop requested meanwhile names the ending (the database decides which came first:
+    the write requires no stop, and ``turn_stop`` requires the phase still before this one)."""
+    def ending(code: str) -> dict[str, Any]:
+        return {"notices": [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])],
+                "trace": TurnTrace(**detail, ending=code), "phase": Phase.COMMITTED}
+
+    if code == "stopped" or not turn_write(turn, only_if=Q(stop_requested_at__isnull=True), **ending(code)):
+        turn_write(turn, **ending("stopped"))
+        turn.refresh_from_db(fields=["stop_requested_at"])  # asked for elsewhere (turn_stop): learn when
     reply_deliver(turn, conversation, registry, answers=[], say=None)

@@ -33,8 +33,11 @@ from .chaos import SimulatedCrash
 from .context import (
     TurnOutcome,
     actor_of,
+    cases_to_resolve_among,
+    conversation_catch_up,
     last_edit,
     load_cases,
+    load_open_cases,
     model_request,
     offered_registry,
     today_for,
@@ -78,6 +81,7 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
         turn.refresh_from_db()
         return TurnOutcome(turn, False)
+    conversation_catch_up(conversation)
     message_turn_run_started(turn, conversation, user)
     turns_run_queued(conversation)
     return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
@@ -139,7 +143,7 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
     mode = conversation.mode
     registry = offered_registry(mode)
     # D: load the actor's relevant cases;  E: project them (pure)
-    cases = load_cases(actor, registry, conversation.active_case_id)
+    cases, more_cases = load_cases(actor, registry, conversation.active_case_id)
     # F: the model context
     base = model_request(turn, conversation, actor, today, mode, registry, cases)
     # G-H: the read-only loop and one plan (retry once, then the fallback, before any commit)
@@ -161,15 +165,15 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
         turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained)
         return
     if loop.validated is None:
-        code = loop.ending or "plan_rejected"
-        if Turn.objects.filter(pk=turn.pk, stop_requested_at__isnull=False).exists():
-            code = "stopped"  # nothing would have run either way: say what the user asked for
-        turn_finish_without_plan(turn, conversation, registry, code,
+        turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
                                  {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained)
         return
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
     cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk__in=referenced, owner=user)})
+    if more_cases and (kinds := cases_to_resolve_among(loop.validated, registry,
+                                                       cases.get(conversation.active_case_id or ""))):
+        cases.update(load_open_cases(actor, registry, kinds))  # a name or "the only one": among all, not the recent
     plan = loop.validated.plan
     edit = last_edit(conversation) if plan.undo is not None else None
     if edit and edit["case"] not in cases:
