@@ -567,3 +567,26 @@ def test_a_confirmation_that_loses_a_race_with_an_edit_is_stale_and_changes_noth
     click = Turn.objects.get(conversation=conv, kind="click")
     assert [n.code for n in click.notices] == ["interaction_stale"]
     assert "nothing was changed" in click.notices[0].text
+
+
+def test_a_crash_before_a_selection_resumes_its_acts_leaves_the_card_answerable(world, script, monkeypatch):
+    """The card is settled with the acts it resumes (found by review: it was resolved first, and a crash
+    in between lost the held acts)."""
+    conv = conversation(world, "deterministic")
+    text = script("change the second line to 120", plan(
+        act("a1", "update_line", "change the second line to 120", line=2, amount="120")))
+    (selection,) = say(world, conv, text)["interactions"]
+
+    def crash_while_journaling(*args, **kwargs):
+        raise SimulatedCrash("cards_persist")
+
+    monkeypatch.setattr(execution, "cards_persist", crash_while_journaling)  # inside L, before its commit
+    with pytest.raises(SimulatedCrash):
+        interaction_respond(user=world.alice, interaction_id=selection["id"], option=world.lisbon.id)
+    monkeypatch.undo()
+    turn_recover(Turn.objects.get(conversation=conv, kind="click"))
+
+    assert Interaction.objects.get(pk=selection["id"]).status == "pending"
+    _, click = interaction_respond(user=world.alice, interaction_id=selection["id"], option=world.lisbon.id)
+    assert [(a.act, a.outcome) for a in click.acts] == [("update_line", "executed")]
+    assert lines_of(world.lisbon.id)[1]["amount"] == "120.00"

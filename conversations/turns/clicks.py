@@ -192,6 +192,7 @@ def _select(click: _Click, action: dict) -> None:
     facts = TurnFacts(message="", mode=click.conversation.mode, actor=click.actor, today=click.today,
                       registry=click.registry, cases={chosen.id: snapshot(chosen)}, active_case=chosen.id)
     reduction = reduce_selected(held, chosen.id, facts)
-    card_finish(click.interaction, Interaction.Status.RESOLVED)
+    # the selection card is settled in L's transaction, with the acts it resumes: a crash before leaves it
+    # answerable again (recovery reopens it), never resolved with its held acts lost
     reduction_apply(click.turn, click.conversation, click.actor, click.today, click.registry, reduction, click.trace,
                     answers=[], say=None, resolved=click.interaction)

@@ -23,7 +23,7 @@ from .chaos import crash_point
 from .context import set_phase, turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
-from .interactions import cards_persist
+from .interactions import card_finish, cards_persist
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
@@ -37,6 +37,8 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
     return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written)."""
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
+        if resolved is not None and resolved.status == Interaction.Status.RESOLVING:  # a selection's card
+            card_finish(resolved, Interaction.Status.RESOLVED)
         cards = cards_persist(turn, conversation, actor, registry, reduction)
         rows = commands_journal(turn, conversation, reduction, cards)
         ready = [r for r in rows if r.status == JStatus.PENDING]
