@@ -99,5 +99,7 @@ def test_the_admin_has_no_serious_accessibility_violation(page):
         assert_clean(page, path)
     page.goto("/admin/conversations/turn/")
     page.locator("#result_list tbody tr th a").first.click()
+    page.wait_for_url("**/change/")  # scanned once loaded: a page still being parsed has links without text yet
+    page.wait_for_load_state("load")
     assert_clean(page, "a turn's page")
     shot(page, "a11y-admin-turn")
