@@ -92,7 +92,7 @@ class Turn(models.Model):
     class Phase(models.TextChoices):
         RECEIVED = "received"
         UNDERSTANDING = "understanding"
-        REDUCED = "reduced"
+        REDUCED = "reduced"  # written by earlier versions only (L is now the point of no return); read by recovery
         EXECUTING = "executing"
         COMMITTED = "committed"
         COMPOSED = "composed"
