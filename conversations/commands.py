@@ -9,7 +9,7 @@ any origin that does not satisfy the act's mutability (I12), whoever calls it.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -34,6 +34,8 @@ class Execution:
     code: str | None
     events: list[str]
     case: str | None
+    # the event rows this very call inserted (none when recorded earlier): bookkeeping, not part of the outcome
+    committed: tuple[DomainEvent, ...] = field(default=(), compare=False)
 
 
 class _Abort(Exception):
@@ -132,7 +134,7 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
         return _settle(entry, abort.status, abort.code)
     for name, value in settled.items():  # the caller's row, as committed
         setattr(entry, name, value)
-    return Execution(Status.COMMITTED, None, ids, case.id)
+    return Execution(Status.COMMITTED, None, ids, case.id, tuple(events))
 
 
 def _confirmation_holds(entry: CommandJournalEntry, origin: dict, actor: Actor) -> bool:

@@ -125,8 +125,9 @@ class _Click:
     def acts(self, rows: list[CommandJournalEntry], outcome: str = "") -> list[TurnAct]:
         return [TurnAct(id=r.plan_act_id, act=r.act, case=r.case_id, outcome=outcome) for r in rows]
 
-    def deliver(self) -> None:
-        reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction)
+    def deliver(self, committed: list | None = None) -> None:
+        reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction,
+                      committed=committed or [])
 
 
 def _confirm(click: _Click, action: dict) -> None:
@@ -146,7 +147,8 @@ def _confirm(click: _Click, action: dict) -> None:
             row.status, row.origin, row.origin_kind = JStatus.PENDING, origin, CONFIRMED_INTERACTION
     else:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
         rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
-    settled = {result.status for result in commands_execute_ready(click.turn, click.actor, click.today, rows)}
+    results = commands_execute_ready(click.turn, click.actor, click.today, rows)
+    settled = {result.status for result in results}
     if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
         # it changed under the card: stale, and nothing was changed
         card_finish(click.interaction, Interaction.Status.STALE)
@@ -155,7 +157,7 @@ def _confirm(click: _Click, action: dict) -> None:
         card_finish(click.interaction, Interaction.Status.RESOLVED)
     set_phase(click.turn, Phase.COMMITTED)
     crash_point("after_commit")
-    click.deliver()
+    click.deliver([e for r in results for e in r.committed])
 
 
 def _decline(click: _Click, action: dict) -> None:

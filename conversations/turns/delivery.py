@@ -27,13 +27,19 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
 def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
-                         resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False) -> None:
+                         resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
+                         committed: Sequence[DomainEvent] = ()) -> None:
     """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
-    conversation's, None clearing it); False leaves it as it is (clicks)."""
+    conversation's, None clearing it); False leaves it as it is (clicks). ``committed``: the event rows this
+    process inserted for the turn; used when they are all its events, else they are read."""
     # O: re-project changed cases; cards bound to an older revision go stale (the turn's record as this
     # process wrote it: every write of a turn goes through turn_write, which keeps the instance in step)
     trace = turn.trace
-    events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
+    known = {e.id: e for e in committed}
+    if set(trace.event_ids) <= set(known):
+        events = sorted((known[i] for i in trace.event_ids), key=lambda e: (e.created_at, e.sequence))
+    else:  # some committed before a crash, or by another executor: as the database has them
+        events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
     staled = cards_stale(changed)
     # read once, after every change above: the turn's commands, and its cards with every open card of the

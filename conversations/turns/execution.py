@@ -58,9 +58,10 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         card, commands=[r for r in rows if r.interaction_id == card.id])}) for card in cards])
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
-    commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
+    results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
     crash_point("after_commit")
-    reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending)
+    reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
+                  committed=[e for r in results for e in r.committed])
 
 
 def commands_journal(turn: Turn, conversation: Conversation, reduction: Reduction,

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from conversations.core.context import RoundRecord
@@ -53,7 +54,9 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
     # A: accept; a repeated client id returns the recorded turn and nothing re-runs
-    conversation = Conversation.objects.filter(pk=conversation_id, owner=user, hidden_at__isnull=True).first()
+    # with it, whether messages already wait in its queue (one statement)
+    conversation = Conversation.objects.filter(pk=conversation_id, owner=user, hidden_at__isnull=True).annotate(
+        waiting=Exists(Turn.objects.filter(conversation=OuterRef("pk"), status=Turn.Status.QUEUED))).first()
     if conversation is None:
         raise NotFound("No such conversation.")
     if client_message_id:
@@ -69,8 +72,7 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         raise AppError(f"The message is longer than {limit} characters.", code="message_too_long", status=413)
     client_message_id = client_message_id or f"auto:{time.time_ns()}"
     # messages already waiting go first: a new one joins the queue behind them (arrival order)
-    waiting = Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).exists()
-    turn = None if waiting else turn_open(conversation, kind=Turn.Kind.MESSAGE, text=text,
+    turn = None if conversation.waiting else turn_open(conversation, kind=Turn.Kind.MESSAGE, text=text,
                                            client_message_id=client_message_id, queue=True)
     if turn is None:
         turn = turn_queue(conversation, text=text, client_message_id=client_message_id)
