@@ -5,7 +5,8 @@ children get the same database as this command, a scripted model, and ``REDIS_UR
 and drives them with asyncio clients in this process: ``httpx`` over HTTP, ``websockets`` over the
 socket. One measured turn is the work of ``manage.py bench``: a message turn in which the scripted
 model asks for one read and proposes one act that needs confirmation, then the click that confirms
-the card (command, event, reply). Every client works on its own conversation and its own claim.
+the card (command, event, reply). Every client works on its own conversation and its own case (the
+domain's bench scenario, ``--domain``).
 
 Modes:
 
@@ -57,47 +58,50 @@ from django.db import connection
 from conversations.auth import token_create
 from conversations.models import Conversation
 from conversations.services import case_seed
-from registries import DemoCase
+from registries import BenchScenario, CaseKindDefinition, DemoCase
 
-AMOUNTS = ("1500", "1600")
-FAST = "set line 1 to {amount}"
-SLOW = "slowly set line 1 to {amount}"
+from .bench import _kind
+
+# the messages are the domain's bench scenario (``CaseKindDefinition.bench``), sent as they are or, for the
+# slow model, with a prefix the scripted model answers after ``--delay`` seconds
+FAST = "{message}"
+SLOW = "slowly {message}"
 TIMEOUT_S = float(os.environ.get("LOADBENCH_TIMEOUT_S", "120"))
 
 
 # --------------------------------------------------------------------------- fixtures
 
 
-def write_script(path: Path, delay_s: float) -> None:
-    """The scripted model (CONTRACT §5): one read, then one act that needs confirmation; the slow
-    message waits ``delay_s`` before its first answer."""
+def write_script(path: Path, delay_s: float, scenario: BenchScenario) -> None:
+    """The scripted model (CONTRACT §5) of the domain's scenario: one read, then one act that needs
+    confirmation; the slow message waits ``delay_s`` before its first answer."""
     messages = {}
-    for amount in AMOUNTS:
+    for message in scenario.messages:
         for template, delay in ((FAST, 0.0), (SLOW, delay_s)):
-            text = template.format(amount=amount)
-            read: dict[str, Any] = {"reads": [{"tool": "lookup_policy", "args": {"query": "limit"}}]}
+            text = template.format(message=message)
+            steps: list[dict[str, Any]] = [dict(step) for step in scenario.answers(text)]
             if delay:
-                read["delay_s"] = delay
-            messages[text] = {"primary": [read, {"plan": {"acts": [
-                {"id": "a1", "act": "update_line", "args": {"line": 1, "amount": amount}, "evidence": text}]}}]}
+                steps[0]["delay_s"] = delay
+            messages[text] = {"primary": steps}
     path.write_text(json.dumps({"messages": messages}))
 
 
 @dataclass
 class Lane:
-    """One client's conversation (on its own claim when ``case`` was asked for)."""
+    """One client's conversation (on its own case when ``with_case`` was asked for)."""
 
     conversation: str
     token: str
     session: str
+    messages: tuple[str, ...] = ()
     n: int = 0
 
     def text(self, template: str = FAST) -> str:
         self.n += 1
-        return template.format(amount=AMOUNTS[self.n % 2])
+        return template.format(message=self.messages[self.n % len(self.messages)])
 
 
-def make_lanes(count: int, *, with_case: bool = True) -> list[Lane]:
+def make_lanes(count: int, kind: CaseKindDefinition, *, with_case: bool = True) -> list[Lane]:
     from django.contrib.sessions.backends.db import SessionStore
 
     user, _ = get_user_model().objects.get_or_create(username="loadbench")
@@ -114,11 +118,11 @@ def make_lanes(count: int, *, with_case: bool = True) -> list[Lane]:
         case = None
         if with_case:
             title = f"Load {stamp}-{i}"
-            case = case_seed(owner=user, demo=DemoCase(owner="loadbench", kind="expense_claim", title=title, acts=[
-                ("open_claim", {"title": title}), ("add_line", {"amount": "10.00", "category": "taxi"})]))
+            case = case_seed(owner=user, demo=DemoCase(owner="loadbench", kind=kind.name, title=title,
+                                                       acts=list(kind.bench.seed(title))))
         conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=case)
         token, _ = token_create(user=user) if with_case else ("", None)
-        lanes.append(Lane(conversation.id, token, store.session_key))
+        lanes.append(Lane(conversation.id, token, store.session_key, tuple(kind.bench.messages)))
     return lanes
 
 
@@ -389,12 +393,14 @@ class Command(BaseCommand):
         parser.add_argument("--delay", type=float, default=5.0, help="slow: seconds the model waits")
         parser.add_argument("--compare", action="store_true", help="http/ws: also run `bench --threads 1` here")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--domain", default=None, help="the case kind whose bench scenario runs (default: the first)")
 
     def handle(self, *args, mode: str, json: bool, **opts):
         logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per request
         self.tmp = Path(tempfile.mkdtemp(prefix="turnframe-loadbench-"))
         self.script = self.tmp / "script.json"
-        write_script(self.script, opts["delay"])
+        self.kind = _kind(opts.get("domain"))
+        write_script(self.script, opts["delay"], self.kind.bench)
         rows = getattr(self, f"mode_{mode}")(**opts)
         result = {"mode": mode, "engine": connection.vendor, "cores": os.cpu_count(),
                   "channel_layer": "redis" if settings.REDIS_URL else "in-memory", "rows": rows}
@@ -423,7 +429,7 @@ class Command(BaseCommand):
 
     def _latency(self, kind: str, *, turns: int, clients: int | None, compare: bool, **_) -> list[dict]:
         clients, transport = clients or 1, kind
-        lanes = make_lanes(clients)
+        lanes = make_lanes(clients, self.kind)
         with Servers(1, self.script, self.tmp) as servers:
             run, wall = asyncio.run(self._drive(transport, servers.bases, lanes, turns=turns))
         row = {"run": f"{transport} via daphne, {clients} client(s)", **summary(run.timings),
@@ -432,7 +438,7 @@ class Command(BaseCommand):
         rows = [row]
         if compare:
             out = io.StringIO()
-            call_command("bench", turns=turns, threads=1, json=True, stdout=out)
+            call_command("bench", turns=turns, threads=1, json=True, domain=self.kind.name, stdout=out)
             inproc = __import__("json").loads(out.getvalue())
             rows.append({"run": "in-process (bench --threads 1)", "turns": inproc["turns"], "p50_ms": inproc["p50_ms"],
                          "p95_ms": inproc["p95_ms"], "mean_ms": inproc["mean_ms"],
@@ -495,7 +501,7 @@ class Command(BaseCommand):
     def mode_processes(self, *, processes: str, clients: int | None, duration: float | None,
                        transport: str | None, **_) -> list[dict[str, Any]]:
         clients, duration, transport = clients or 16, duration or 20.0, transport or "http"
-        lanes = make_lanes(clients)
+        lanes = make_lanes(clients, self.kind)
         rows = []
         for n in [int(p) for p in processes.split(",") if p.strip()]:
             with Servers(n, self.script, self.tmp) as servers:
@@ -526,7 +532,7 @@ class Command(BaseCommand):
                      **_) -> list[dict[str, Any]]:
         duration = duration or 30.0
         active = min(active, sockets)
-        lanes = make_lanes(active) + make_lanes(sockets - active, with_case=False)
+        lanes = make_lanes(active, self.kind) + make_lanes(sockets - active, self.kind, with_case=False)
         with Servers(1, self.script, self.tmp) as servers:
             pid, base = servers.procs[0].pid, servers.bases[0]
             return [asyncio.run(self._sockets(pid, base, lanes, active, interval, duration))]
@@ -585,7 +591,7 @@ class Command(BaseCommand):
 
     def mode_slow(self, *, slow: int, delay: float, transport: str | None, **_) -> list[dict[str, Any]]:
         transport = transport or "ws"
-        lanes = make_lanes(slow + 1)
+        lanes = make_lanes(slow + 1, self.kind)
         connection.close()  # this command's own connections are not the server's: counted out below
         if hasattr(connection, "close_pool"):
             connection.close_pool()
