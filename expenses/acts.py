@@ -26,6 +26,7 @@ from registries import (
     DomainEventDraft,
     OutboxDraft,
     PolicyDecision,
+    parse_args,
 )
 
 from . import policies
@@ -54,12 +55,8 @@ APPROVER = "approver"
 
 
 def _parse[M: BaseModel](schema: type[M], args: Mapping[str, Any], drop: Iterable[str] = RESOLVED_KEYS) -> M:
-    """Re-validate the arguments the handler relies on; a mismatch refuses the command."""
-    skipped = set(drop)
-    try:
-        return schema.model_validate({k: v for k, v in args.items() if k not in skipped})
-    except ValidationError as exc:
-        raise CommandRefused("invalid_arguments", str(exc)) from exc
+    """Re-validate the arguments the handler relies on, without the keys the line resolution added."""
+    return parse_args(schema, args, drop)
 
 
 def _draft(case: CaseSnapshot | None) -> tuple[CaseSnapshot, ExpenseClaimState]:

@@ -7,13 +7,12 @@ so the command a journal row stores is the canonical form of what the model prop
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from datetime import date
 from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+
+from registries import clean_text, iso_date
 
 from .exchange import reference_currencies
 from .money import is_iso_currency, normalise_amount
@@ -27,27 +26,6 @@ LINE_ID_PATTERN = r"^ln_[a-z0-9]{4,16}$"
 CASE_ID_PATTERN = r"^clm_[0-9A-Za-z]{4,40}$"
 ATTACHMENT_ID_PATTERN = r"^att_[0-9A-Za-z]{4,40}$"
 
-_SPACES = re.compile(r"\s+")
-
-
-def clean_text(value: object) -> object:
-    """Drop control and invisible format characters, collapse whitespace, strip the ends."""
-    if not isinstance(value, str):
-        return value
-    visible = "".join(ch for ch in value if unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n")
-    return _SPACES.sub(" ", visible).strip()
-
-
-def iso_date(value: object) -> object:
-    """``date`` or an ISO string → ``"YYYY-MM-DD"``; anything else is left for the type to refuse."""
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, str):
-        text = value.strip()
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise ValueError("a date is written YYYY-MM-DD, e.g. 2026-12-01")
-        return date.fromisoformat(text).isoformat()
-    return value
 
 
 def _lower(value: object) -> object:

@@ -5,6 +5,7 @@
 Call them from your ``AppConfig.ready()``; ``manage.py check`` verifies what you registered.
 """
 
+from .args import clean_text, iso_date, parse_args
 from .definitions import (
     READ_ONLY,
     ActDefinition,
@@ -51,6 +52,7 @@ __all__ = [
     "CommandContext", "CommandRefused", "CommandResult", "CorpusSupport", "Delivery", "DemoCase", "DomainEventDraft", "Mode",
     "OutboxDestination", "OutboxDraft", "OutboxMessage", "Panel", "PanelField", "PanelItem",
     "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers", "money_phrases", "number_words", "quantity_products", "word_number",
+    "clean_text", "iso_date", "parse_args",
     "get_interpreter", "get_registry", "register_act", "register_case_kind", "register_demo_cases", "register_interpreter",
     "register_outbox_destination", "register_read_tool", "outbox_destination",
 ]

@@ -27,6 +27,7 @@ from registries import (
     DomainEventDraft,
     OutboxDraft,
     PolicyDecision,
+    parse_args,
 )
 
 from . import policies
@@ -51,10 +52,7 @@ SEGMENT_FIELDS = ("mode", "origin", "destination", "date", "carrier", "number", 
 
 
 def _parse[M: BaseModel](schema: type[M], args: Mapping[str, Any]) -> M:
-    try:
-        return schema.model_validate({k: v for k, v in args.items() if k not in RESOLVED_KEYS})
-    except ValidationError as exc:
-        raise CommandRefused("invalid_arguments", str(exc)) from exc
+    return parse_args(schema, args, RESOLVED_KEYS)
 
 
 def _booked(case: CaseSnapshot | None) -> tuple[CaseSnapshot, TripState]:

@@ -7,11 +7,11 @@ dates are ``YYYY-MM-DD``, a flight or train number is upper-cased (``lh 1172`` â
 from __future__ import annotations
 
 import re
-import unicodedata
-from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+
+from registries import clean_text, iso_date
 
 KIND = "trip"
 ID_PREFIX = "trp"
@@ -25,29 +25,10 @@ SEGMENT_ID_PATTERN = r"^sg_[a-z0-9]{4,16}$"
 TRAVELLER_ID_PATTERN = r"^tv_[a-z0-9]{4,16}$"
 CASE_ID_PATTERN = r"^trp_[0-9A-Za-z]{4,40}$"
 
-_SPACES = re.compile(r"\s+")
-
-
-def clean_text(value: object) -> object:
-    if not isinstance(value, str):
-        return value
-    visible = "".join(ch for ch in value if unicodedata.category(ch) not in ("Cc", "Cf"))
-    return _SPACES.sub(" ", visible).strip()
-
-
-def iso_date(value: object) -> object:
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, str):
-        text = value.strip()
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise ValueError("a date is written YYYY-MM-DD, e.g. 2026-12-01")
-        return date.fromisoformat(text).isoformat()
-    return value
 
 
 def service_number(value: object) -> object:
-    return _SPACES.sub("", value).upper() if isinstance(value, str) else value
+    return re.sub(r"\s+", "", value).upper() if isinstance(value, str) else value
 
 
 def _lower(value: object) -> object:
