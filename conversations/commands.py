@@ -11,14 +11,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from pydantic import ValidationError
 
 from conversations.core.origins import CONFIRMED_INTERACTION, origin_allows
 from registries import Actor, CommandContext, CommandRefused, get_registry
 
+from . import prepared
 from .ids import new_id
 from .models import Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry, snapshot
 
@@ -48,7 +48,9 @@ def journal_admit(**fields) -> tuple[CommandJournalEntry, bool]:
     """Insert a journal row; the unique key makes a second admission return the first row (I14)."""
     try:
         with transaction.atomic():
-            return CommandJournalEntry.objects.create(**fields), True
+            row = CommandJournalEntry(**fields)
+            prepared.insert(row)
+            return row, True
     except IntegrityError:
         existing = CommandJournalEntry.objects.filter(idempotency_key=fields["idempotency_key"]).first()
         if existing is None:
@@ -83,7 +85,9 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 case_id = entry.case_id or _case_id_from_same_turn(entry)
                 if case_id is None:
                     raise _Abort(Status.REJECTED, "case_not_created_yet")
-                case = Case.objects.get(pk=case_id)
+                case = _CASE.first(case_id)
+                if case is None:
+                    raise Case.DoesNotExist(case_id)
                 if case.owner_id != actor.user_id:
                     raise _Abort(Status.REJECTED, "not_authorized")
                 if case.revision != entry.expected_revision:
@@ -105,12 +109,11 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 case = Case.objects.create(id=new_id(kind.id_prefix), kind=kind.name, owner_id=actor.user_id,
                                            title=result.title, status=result.status, revision=1, state=state)
             else:
-                updated = Case.objects.filter(pk=case.pk, revision=entry.expected_revision).update(
-                    state=state, status=result.status, title=result.title, revision=entry.expected_revision + 1,
-                    updated_at=timezone.now())
+                updated = _CASE_CHANGE.run([state, result.status, result.title, entry.expected_revision + 1,
+                                            timezone.now()], case.pk, entry.expected_revision)
                 if updated != 1:  # someone committed in between: nothing of ours is applied (I13)
                     raise _Abort(Status.CONFLICT, "revision_conflict")
-            last = DomainEvent.objects.filter(case=case).aggregate(m=Max("sequence"))["m"] or 0
+            last = _last_event_sequence(case.pk)
             events = [DomainEvent(case=case, revision=case.revision if definition.creates_case
                                   else entry.expected_revision + 1,
                                   sequence=last + i + 1, type=e.type, data=dict(e.data), command=entry)
@@ -119,11 +122,10 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
             # settle the row conditionally: a second executor of the same row changes nothing
             settled = {"status": Status.COMMITTED, "case_id": case.pk, "origin": origin, "origin_kind": origin["kind"],
                        "result": {"events": ids}, "updated_at": timezone.now()}
-            claimed = CommandJournalEntry.objects.filter(pk=entry.pk, status__in=[Status.PENDING, Status.EXECUTING]
-                                                         ).update(**settled)
+            claimed = _SETTLE.run(settled, entry.pk, [Status.PENDING, Status.EXECUTING])
             if claimed != 1:
                 raise _Abort("raced", "already_settled")
-            DomainEvent.objects.bulk_create(events)
+            prepared.insert(*events)
             for effect in result.outbox:
                 OutboxEntry.objects.create(destination=effect.destination, idempotency_key=entry.idempotency_key,
                                            case=case, command=entry, payload=dict(effect.payload))
@@ -137,9 +139,24 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
     return Execution(Status.COMMITTED, None, ids, case.id, tuple(events))
 
 
+_CASE = prepared.Select(Case, "t.id = %s")
+_CASE_CHANGE = prepared.Update(Case, ("state", "status", "title", "revision", "updated_at"),
+                               "t.id = %s AND t.revision = %s")
+_SETTLE = prepared.Update(CommandJournalEntry, ("status", "case_id", "origin", "origin_kind", "result", "updated_at"),
+                          "t.id = %s AND t.status IN %s")
+_OWN_CARD = prepared.Select(Interaction, "t.id = %s AND t.owner_id = %s")
+
+
+def _last_event_sequence(case_id: str) -> int:
+    table = connection.ops.quote_name(DomainEvent._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT MAX(sequence) FROM {table} WHERE case_id = %s", [case_id])
+        return cursor.fetchone()[0] or 0
+
+
 def _confirmation_holds(entry: CommandJournalEntry, origin: dict, actor: Actor) -> bool:
     """I19: the interaction must exist, belong to the clicking user, be resolving, and name this row."""
-    interaction = Interaction.objects.filter(pk=origin.get("interaction"), owner_id=actor.user_id).first()
+    interaction = _OWN_CARD.first(origin.get("interaction") or "", actor.user_id)
     return bool(interaction and interaction.status == Interaction.Status.RESOLVING
                 and entry.interaction_id == interaction.id and origin.get("option") == "confirm")
 

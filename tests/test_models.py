@@ -7,7 +7,7 @@ Runs on SQLite and, with TURNFRAME_TEST_POSTGRES=1, on PostgreSQL (partial uniqu
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from conversations.commands import command_execute, journal_admit
 from conversations.core.keys import idempotency_key
@@ -248,12 +248,13 @@ def test_executing_a_settled_row_again_returns_its_recorded_outcome(berlin):
 def test_a_failure_while_appending_events_rolls_back_the_revision_and_the_state(berlin, monkeypatch):
     alice, case = berlin
 
-    def boom(*args, **kwargs):
-        raise RuntimeError("disk full")
+    def boom(execute, sql, params, many, context):  # the database refuses the events' insert
+        if sql.startswith(f'INSERT INTO "{DomainEvent._meta.db_table}"'):
+            raise RuntimeError("disk full")
+        return execute(sql, params, many, context)
 
-    monkeypatch.setattr(DomainEvent.objects, "bulk_create", boom)
     row = admit_update(case, amount="120")
-    with pytest.raises(RuntimeError):
+    with connection.execute_wrapper(boom), pytest.raises(RuntimeError):
         command_execute(entry=row, origin={"kind": DIRECT_USER_ACT}, actor=actor_of(alice), today=TODAY)
     after = Case.objects.get(pk=case.pk)
     row.refresh_from_db()

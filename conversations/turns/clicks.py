@@ -20,7 +20,7 @@ from conversations.core.reducer import (
 from registries import Actor, Registry
 from turnframe_web.errors import Conflict, Invalid, NotFound
 
-from .. import stream
+from .. import prepared, stream
 from ..commands import journal_settle_unexecuted
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
@@ -43,8 +43,7 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     deadline = time.monotonic() + 15
     while True:
         # C: load and check the interaction, scoped to the user (a foreign id is a missing id)
-        interaction = Interaction.objects.filter(pk=interaction_id, owner=user).select_related(
-            "case", "conversation").first()
+        interaction = _CARD.first(interaction_id, user.pk)
         if interaction is None:
             raise NotFound("No such interaction.")
         if option not in {o["id"] for o in interaction.options}:
@@ -97,6 +96,11 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     return interaction, turn
 
 
+_CARD = prepared.Select(Interaction, "t.id = %s AND t.owner_id = %s", related=("case", "conversation"))
+_CARD_COMMANDS = prepared.Select(CommandJournalEntry, "t.interaction_id = %s", order="t.sequence")
+_CONFIRMED = prepared.Update(CommandJournalEntry, ("status", "origin", "origin_kind"), "t.id IN %s AND t.status = %s")
+
+
 def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user) -> None:
     """Run the action the card stored for ``option`` (never anything the click itself says, I7)."""
     actor = actor_of(user)
@@ -132,13 +136,12 @@ class _Click:
 
 def _confirm(click: _Click, action: dict) -> None:
     """The card's commands run under ``confirmed_interaction``; if they all met a newer revision, the card is stale."""
-    rows = list(click.interaction.commands.order_by("sequence"))
+    rows = _CARD_COMMANDS.all(click.interaction.id)
     origin = {"kind": CONFIRMED_INTERACTION, "interaction": click.interaction.id, "option": click.option,
               "user": click.actor.user_id}
     with transaction.atomic():
-        moved = CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.AWAITING_CONFIRMATION
-                                                   ).update(status=JStatus.PENDING, origin=origin,
-                                                            origin_kind=CONFIRMED_INTERACTION)
+        moved = _CONFIRMED.run([JStatus.PENDING, origin, CONFIRMED_INTERACTION], [r.pk for r in rows],
+                               JStatus.AWAITING_CONFIRMATION)
         turn_write(click.turn, phase=Phase.EXECUTING, acts=click.acts(rows),
                    trace=click.trace.model_copy(update={"command_ids": [r.id for r in rows]}))
     crash_point("after_journal_admission")
@@ -162,7 +165,7 @@ def _confirm(click: _Click, action: dict) -> None:
 
 def _decline(click: _Click, action: dict) -> None:
     """One transaction: a crash leaves either an answerable card or a declined card, never a mix."""
-    rows = list(click.interaction.commands.order_by("sequence"))
+    rows = _CARD_COMMANDS.all(click.interaction.id)
     with transaction.atomic():
         journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
         card_finish(click.interaction, Interaction.Status.DECLINED)

@@ -11,7 +11,6 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q, Subquery
 from django.utils import timezone
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
@@ -21,6 +20,7 @@ from registries.models import EntryStatus
 from registries.services import entry_statuses
 from turnframe_web.errors import Conflict
 
+from .. import prepared
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn, snapshot
 
 log = logging.getLogger(__name__)
@@ -64,28 +64,53 @@ def offered_registry(mode: str) -> Registry:
     return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
 
 
-def turn_write(turn: Turn, *, only_if: Q | None = None, **fields) -> bool:
+_TURN_WRITES: dict[tuple[tuple[str, ...], bool], prepared.Update] = {}
+
+
+def turn_write(turn: Turn, *, unless_stopped: bool = False, **fields) -> bool:
     """Write fields of the turn's row and keep the instance in step: the later steps of a turn read the
-    instance, not the row (one process runs a turn). ``only_if``: a condition the row must meet (the
-    database arbitrates a race); False when it did not, and the instance is left as it was."""
-    rows = Turn.objects.filter(Q(pk=turn.pk) & (only_if or Q()))
-    if not rows.update(**fields):
-        return False
-    for name, value in fields.items():
+    instance, not the row (one process runs a turn). ``unless_stopped``: only if the user has not stopped
+    waiting (the database arbitrates that race); False when they had, and the instance is left as it was."""
+    names = tuple(fields)
+    update = _TURN_WRITES.get((names, unless_stopped))
+    if update is None:
+        where = "t.id = %s" + (" AND t.stop_requested_at IS NULL" if unless_stopped else "")
+        update = _TURN_WRITES[(names, unless_stopped)] = prepared.Update(Turn, names, where)
+    before = {name: getattr(turn, name) for name in names}
+    for name, value in fields.items():  # assigned first: the instance validates a record (SchemaField)
         setattr(turn, name, value)
+    if not update.run([getattr(turn, name) for name in names], turn.pk):
+        for name, value in before.items():
+            setattr(turn, name, value)
+        return False
     return True
+
+
+_STATE = prepared.Values(Conversation, ("active_case_id", "pending"), "t.id = %s")
 
 
 def conversation_catch_up(conversation: Conversation) -> None:
     """Once a turn holds its conversation (the one running turn), read what an earlier turn may have left
     since the conversation was loaded: the active case and the open question. From here on only this turn
     changes them, so its instance is the truth until it ends."""
-    conversation.active_case_id, conversation.pending = Conversation.objects.filter(pk=conversation.pk).values_list(
-        "active_case_id", "pending").get()
+    conversation.active_case_id, conversation.pending = _STATE.first(conversation.pk)
 
 
 def set_phase(turn: Turn, phase: str) -> None:
     turn_write(turn, phase=phase)
+
+
+def _recent_cases(open_only: bool) -> prepared.Select:
+    """The user's most recently changed cases of the offered kinds (open ones: not in a terminal status), and
+    the active case, oldest first."""
+    table = Case._meta.db_table
+    unless = " AND c.status NOT IN %s" if open_only else ""
+    return prepared.Select(Case, f"t.id IN (SELECT c.id FROM {table} c WHERE c.owner_id = %s AND c.kind IN %s{unless}"
+                                 " ORDER BY c.updated_at DESC LIMIT %s) OR (t.id = %s AND t.owner_id = %s)",
+                           order="t.created_at")
+
+
+_RECENT_OPEN_CASES, _RECENT_CASES = _recent_cases(True), _recent_cases(False)
 
 
 def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> tuple[dict[str, Any], bool]:
@@ -95,10 +120,10 @@ def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> tup
     among all of them (``cases_to_resolve_among``), never among the recent ones only (I8)."""
     kinds, terminal = _case_kinds(registry)
     limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
-    recent = Case.objects.filter(owner_id=actor.user_id, kind__in=kinds).exclude(status__in=terminal).order_by(
-        "-updated_at").values("pk")[:limit + 1]
-    rows = list(Case.objects.filter(Q(pk__in=Subquery(recent)) | Q(pk=active_case or "", owner_id=actor.user_id)
-                                    ).order_by("created_at"))
+    if terminal:
+        rows = _RECENT_OPEN_CASES.all(actor.user_id, kinds, terminal, limit + 1, active_case or "", actor.user_id)
+    else:
+        rows = _RECENT_CASES.all(actor.user_id, kinds, limit + 1, active_case or "", actor.user_id)
     others = [c for c in rows if c.id != active_case and c.kind in kinds and c.status not in terminal]
     more = len(others) > limit
     if more:  # one more than the bound was read to know there are more: leave out the least recent
@@ -143,24 +168,31 @@ def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: s
              for t in registry.read_tools.values()] if Mode(mode).reads else []
     acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), json_schema(a.args_schema),
                        a.creates_case) for a in registry.acts.values()] if Mode(mode).acts else []
-    excerpt = []
-    for previous in Turn.objects.filter(conversation=conversation, kind=Turn.Kind.MESSAGE).exclude(pk=turn.pk
-                                                                                                  ).order_by("-created_at")[:3]:
-        excerpt.append({"role": "user", "text": previous.text})
+    excerpt = [{"role": "user", "text": text} for (text,) in _EARLIER_MESSAGES.all(conversation.pk, Turn.Kind.MESSAGE,
+                                                                                    turn.pk)]
     return ModelRequest(message=turn.text, mode=mode, today=today, timezone=actor.timezone, username=actor.username,
                         active_case=conversation.active_case_id, cases=summaries, read_tools=tools, acts=acts,
-                        rounds=[], excerpt=list(reversed(excerpt)), pending=conversation.pending,
+                        rounds=[], excerpt=excerpt[::-1], pending=conversation.pending,
                         recent=recent_effects(conversation, turn),
-                        open_cards=[{"id": i.id, "kind": i.kind, "case": i.case_id} for i in Interaction.objects.filter(
-                            conversation=conversation, status=Interaction.Status.PENDING).only("id", "kind", "case")])
+                        open_cards=[{"id": i, "kind": k, "case": c} for i, k, c in _OPEN_CARDS.all(
+                            conversation.pk, Interaction.Status.PENDING)])
+
+
+_EARLIER_MESSAGES = prepared.Values(Turn, ("text",), "t.conversation_id = %s AND t.kind = %s AND t.id <> %s",
+                                    order="t.created_at DESC", limit=3)
+_OPEN_CARDS = prepared.Values(Interaction, ("id", "kind", "case_id"), "t.conversation_id = %s AND t.status = %s",
+                              order="t.created_at")
+# the events of the conversation's latest other turn that committed a command (r1: each event's command)
+_LAST_EFFECTS = prepared.Select(DomainEvent, f"""r1.turn_id = (
+    SELECT j.turn_id FROM {CommandJournalEntry._meta.db_table} j
+    WHERE j.conversation_id = %s AND j.status = %s AND (j.turn_id IS NULL OR j.turn_id <> %s)
+    ORDER BY j.updated_at DESC, j.sequence DESC LIMIT 1) AND r1.status = %s""",
+                                order="t.created_at, t.sequence", related="command")
 
 
 def recent_effects(conversation: Conversation, turn: Turn) -> list[dict[str, Any]]:
     """What the conversation's latest turn with an effect committed: what "that one" and "make that 18" mean."""
-    last = (CommandJournalEntry.objects.filter(conversation=conversation, status=JStatus.COMMITTED)
-            .exclude(turn=turn).order_by("-updated_at", "-sequence").values("turn_id")[:1])
-    events = DomainEvent.objects.filter(command__turn_id=Subquery(last), command__status=JStatus.COMMITTED
-                                        ).select_related("command").order_by("created_at", "sequence")
+    events = _LAST_EFFECTS.all(conversation.pk, JStatus.COMMITTED, turn.pk, JStatus.COMMITTED)
     return [{"act": e.command.act, "case": e.case_id, "event": e.type, "data": e.data} for e in events]
 
 
@@ -193,10 +225,11 @@ def turn_open(conversation: Conversation, *, kind: str, text: str, client_messag
     None when another turn runs (the caller queues the message)."""
     try:
         with transaction.atomic():
-            return Turn.objects.create(
-                **({"id": turn_id} if turn_id else {}), conversation=conversation, kind=kind, text=text, client_message_id=client_message_id,
-                interaction=interaction, option=option, mode=conversation.mode,
-                active_case_before=conversation.active_case_id or "")
+            turn = Turn(**({"id": turn_id} if turn_id else {}), conversation=conversation, kind=kind, text=text,
+                        client_message_id=client_message_id, interaction=interaction, option=option,
+                        mode=conversation.mode, active_case_before=conversation.active_case_id or "")
+            prepared.insert(turn)
+            return turn
     except IntegrityError:
         existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
         if existing is not None:

@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 
 from conversations.core.record import TurnEnd, TurnNotice, TurnTrace
 from conversations.core.reducer import Notice, Outcome
 from registries import Registry, get_registry
 
-from .. import stream
+from .. import prepared, stream
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
@@ -44,10 +43,9 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     staled = cards_stale(changed)
     # read once, after every change above: the turn's commands, and its cards with every open card of the
     # conversation (each with its case's live revision)
-    rows = list(CommandJournalEntry.objects.filter(pk__in=trace.command_ids))
+    rows = _COMMANDS.all(trace.command_ids)
     mine = set(trace.interaction_ids)
-    loaded = list(Interaction.objects.filter(Q(pk__in=mine) | Q(
-        conversation=conversation, status=Interaction.Status.PENDING)).select_related("case"))
+    loaded = _CARDS_AND_OPEN.all(mine, conversation.id, Interaction.Status.PENDING)
     cards = [c for c in loaded if c.id in mine]
     withdrawn = cards_withdraw_unreachable(rows, cards)
     staled += withdrawn
@@ -98,7 +96,13 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
     else:  # another turn may have moved it meanwhile: the database says which is active now
         conversation.active_case_id = Conversation.objects.filter(pk=conversation.pk).values_list(
             "active_case_id", flat=True).first()
-    return Case.objects.filter(pk=conversation.active_case_id).first() if conversation.active_case_id else None
+    return _CASE.first(conversation.active_case_id) if conversation.active_case_id else None
+
+
+_COMMANDS = prepared.Select(CommandJournalEntry, "t.id IN %s", order="t.created_at, t.sequence")
+_CARDS_AND_OPEN = prepared.Select(Interaction, "t.id IN %s OR (t.conversation_id = %s AND t.status = %s)",
+                                  order="t.created_at", related="case")
+_CASE = prepared.Select(Case, "t.id = %s")
 
 
 def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:
@@ -125,7 +129,7 @@ def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: R
         return {"notices": [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])],
                 "trace": TurnTrace(**detail, ending=code), "phase": Phase.COMMITTED}
 
-    if code == "stopped" or not turn_write(turn, only_if=Q(stop_requested_at__isnull=True), **ending(code)):
+    if code == "stopped" or not turn_write(turn, unless_stopped=True, **ending(code)):
         turn_write(turn, **ending("stopped"))
         turn.refresh_from_db(fields=["stop_requested_at"])  # asked for elsewhere (turn_stop): learn when
     reply_deliver(turn, conversation, registry, answers=[], say=None)

@@ -7,7 +7,6 @@ import logging
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 
 from conversations.core.keys import idempotency_key
 from conversations.core.origins import DIRECT_USER_ACT
@@ -47,7 +46,7 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
             "command_ids": [r.id for r in rows], "interaction_ids": [c.id for c in cards]})
         # last in the transaction, conditional: a stop that raced this step either came first (this update
         # finds it and everything above rolls back) or finds the phase already past understanding
-        if not turn_write(turn, only_if=Q(stop_requested_at__isnull=True) if unless_stopped else None,
+        if not turn_write(turn, unless_stopped=unless_stopped,
                           phase=Phase.EXECUTING if ready else Phase.COMMITTED,
                           acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
                           notices=[TurnNotice.of(n) for n in reduction.notices]):

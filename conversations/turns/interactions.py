@@ -14,7 +14,7 @@ from conversations.core.reducer import (
 )
 from registries import Actor, Registry
 
-from .. import stream
+from .. import prepared, stream
 from ..commands import journal_settle_unexecuted
 from ..ids import new_id
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
@@ -43,12 +43,14 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
         reasons = [kind.reason_copy.get(code, code.replace("_", " ")) if kind else code.replace("_", " ")
                    for code in confirmation.codes]
         reason = f" ({'; '.join(reasons)})" if reasons else ""
-        cards.append(Interaction.objects.create(
+        card = Interaction(
             conversation=conversation, turn=turn, owner_id=actor.user_id, kind=Interaction.Kind.CONFIRMATION,
             case=case, case_revision=confirmation.bound_revision,
             prompt=f"Please confirm{reason}: " + "; ".join(lines) + ".",
             options=[{"id": "confirm", "label": "Confirm", "action": {"type": "execute_commands"}},
-                     {"id": "decline", "label": "Decline", "action": {"type": "decline"}}]))
+                     {"id": "decline", "label": "Decline", "action": {"type": "decline"}}])
+        prepared.insert(card)
+        cards.append(card)
     for selection in reduction.selections:
         candidates = list(Case.objects.filter(pk__in=selection.candidates, owner_id=actor.user_id))
         options = [{"id": c.id, "label": c.title, "action": {"type": "resume_acts", "case": c.id},
@@ -75,9 +77,8 @@ def _case_detail(registry: Registry, case: Case) -> dict[str, Any]:
 
 def cards_supersede_open(case: Case) -> None:
     """I5: a new blocking card on a case supersedes the open one, which can never be answered again."""
-    for old in Interaction.objects.filter(case=case, blocking=True, status=Interaction.Status.PENDING):
-        if Interaction.objects.filter(pk=old.pk, status=Interaction.Status.PENDING).update(
-                status=Interaction.Status.SUPERSEDED, resolved_at=timezone.now()):
+    for old in _OPEN_BLOCKING.all(case.pk, Interaction.Status.PENDING):
+        if _SETTLE_PENDING.run([Interaction.Status.SUPERSEDED, timezone.now()], old.pk, Interaction.Status.PENDING):
             journal_settle_unexecuted(entries=old.commands.all(), status=JStatus.STALE)
             transaction.on_commit(lambda pk=old.pk: card_publish_resolved(pk))
 
@@ -91,11 +92,11 @@ def card_publish_resolved(interaction_id: str) -> None:
 def cards_stale(changed_cases: set[str]) -> list[Interaction]:
     """Pending cards bound to a revision that is no longer live can never run: mark them stale."""
     staled = []
-    for card in Interaction.objects.filter(case_id__in=changed_cases, status=Interaction.Status.PENDING,
-                                           kind=Interaction.Kind.CONFIRMATION).select_related("case"):
+    if not changed_cases:
+        return staled
+    for card in _OPEN_CONFIRMATIONS.all(changed_cases, Interaction.Status.PENDING, Interaction.Kind.CONFIRMATION):
         if card.case_revision != card.case.revision:
-            if Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
-                    status=Interaction.Status.STALE, resolved_at=timezone.now()):
+            if _SETTLE_PENDING.run([Interaction.Status.STALE, timezone.now()], card.pk, Interaction.Status.PENDING):
                 journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
                 staled.append(card)
     return staled
@@ -114,8 +115,7 @@ def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Inte
             continue
         if card.case_id in failed or card.case.revision != card.case_revision:
             now = timezone.now()
-            if Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
-                    status=Interaction.Status.STALE, resolved_at=now):
+            if _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
                 journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
                 card.status, card.resolved_at = Interaction.Status.STALE, now
                 for row in rows:
@@ -123,6 +123,15 @@ def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Inte
                         row.status = JStatus.STALE
                 withdrawn.append(card)
     return withdrawn
+
+
+_OPEN_BLOCKING = prepared.Select(Interaction, "t.case_id = %s AND t.blocking AND t.status = %s", order="t.created_at")
+_OPEN_CONFIRMATIONS = prepared.Select(Interaction, "t.case_id IN %s AND t.status = %s AND t.kind = %s",
+                                      order="t.created_at", related="case")
+# a card leaves a status only from the one it was read in: the database decides a race
+_SETTLE_PENDING = prepared.Update(Interaction, ("status", "resolved_at"), "t.id = %s AND t.status = %s")
+_CLAIM = prepared.Update(Interaction, ("status", "chosen_option", "answered_by_id", "result_turn_id"),
+                         "t.id = %s AND t.status = %s")
 
 
 class ClickNotStarted(Exception):
@@ -139,9 +148,8 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
             # the one conditional update that decides who answers (concurrency by the database); it names the
             # click's turn, inserted just below in the same transaction (the reference is checked at commit)
             turn_id = new_id("trn")
-            if not Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
-                    status=Interaction.Status.RESOLVING, chosen_option=option, answered_by=user,
-                    result_turn_id=turn_id):
+            if not _CLAIM.run([Interaction.Status.RESOLVING, option, user.pk, turn_id], interaction.pk,
+                              Interaction.Status.PENDING):
                 return None
             crash_point("after_card_claimed")
             # each attempt its own id: a click whose turn was interrupted (and the card reopened by recovery)
@@ -162,8 +170,7 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
 def card_finish(interaction: Interaction, status: str) -> None:
     """Settle a card being answered; the instance follows when this call settled it."""
     now = timezone.now()
-    if Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.RESOLVING).update(
-            status=status, resolved_at=now):
+    if _SETTLE_PENDING.run([status, now], interaction.pk, Interaction.Status.RESOLVING):
         interaction.status, interaction.resolved_at = status, now
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from conversations.core.context import RoundRecord
@@ -26,7 +25,7 @@ from registries.models import EntryStatus
 from registries.services import entry_statuses
 from turnframe_web.errors import AppError, Invalid, NotFound
 
-from .. import stream
+from .. import prepared, stream
 from ..models import Case, CommandJournalEntry, Conversation, ReadRound, Turn, snapshot
 from ..readloop import ActorReadContext, LoopSettings, acquire_plan
 from ..selectors import round_json
@@ -52,11 +51,17 @@ log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
+_CONVERSATION = prepared.Select(Conversation, "t.id = %s AND t.owner_id = %s AND t.hidden_at IS NULL", extra={
+    "waiting": f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} q WHERE q.conversation_id = t.id AND q.status = "
+               f"'{Turn.Status.QUEUED}')"})
+_NEXT_QUEUED = prepared.Select(Turn, "t.conversation_id = %s AND t.status = %s", order="t.created_at, t.id", limit=1)
+_STOPPED = prepared.Values(Turn, (), "t.id = %s AND t.stop_requested_at IS NOT NULL", limit=1)
+
+
 def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
     # A: accept; a repeated client id returns the recorded turn and nothing re-runs
     # with it, whether messages already wait in its queue (one statement)
-    conversation = Conversation.objects.filter(pk=conversation_id, owner=user, hidden_at__isnull=True).annotate(
-        waiting=Exists(Turn.objects.filter(conversation=OuterRef("pk"), status=Turn.Status.QUEUED))).first()
+    conversation = _CONVERSATION.first(conversation_id, user.pk)
     if conversation is None:
         raise NotFound("No such conversation.")
     if client_message_id:
@@ -122,7 +127,7 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
     (the partial unique index), so two threads draining the same queue never run two turns at once."""
     ran = []
     while True:
-        nxt = Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).order_by("created_at", "pk").first()
+        nxt = _NEXT_QUEUED.first(conversation.pk, Turn.Status.QUEUED)
         if nxt is None:
             return ran
         try:
@@ -221,7 +226,7 @@ class _RoundRecorder:
                                        requests=record.requests, results=record.results, error=record.error or "")
         self.rounds.append({"round": number, "provider": provider, "status": record.status})
         stream.publish(self.conversation.id, "read_round", {"turn": self.turn.id, **round_json(row)})
-        if Turn.objects.filter(pk=self.turn.pk, stop_requested_at__isnull=False).exists():
+        if _STOPPED.first(self.turn.pk):
             raise _StopWaiting  # the user stopped waiting: no further model call
 
 

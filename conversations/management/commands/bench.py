@@ -10,7 +10,7 @@ The scenario is the domain's: the case kind's ``bench`` (``registries.BenchScena
 created, what is said and what the scripted model answers. ``--domain`` names the case kind (default: the
 first registered one with a scenario).
 
-It writes to the configured database under a user named ``bench``; point DATABASE_URL at a
+It writes to the configured database under a new user named ``bench-…``; point DATABASE_URL at a
 scratch database (``make bench`` does) to keep your data clean.
 """
 
@@ -105,14 +105,18 @@ class Command(BaseCommand):
         scenario = kind.bench
         tmp = Path(tempfile.mkdtemp(prefix="turnframe-bench-"))
         _script(tmp / "script.json", scenario)
+        # measured as deployed (DEBUG off): with DEBUG on, Django's debug cursor logs every statement and, on
+        # SQLite, sends a second query per statement to quote its parameters for the log
+        settings.DEBUG = False
         settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": "scripted", "SCRIPT": str(tmp / "script.json"),
                               "FALLBACK_PROVIDER": None}
-        user, _ = get_user_model().objects.get_or_create(username="bench")
         stamp = time.strftime("%H%M%S")
+        # a user of its own per run: an earlier run's cases would make this one load and project more
+        user = get_user_model().objects.create(username=f"bench-{stamp}-{new_id('r')}")
         lanes = []
         for i in range(threads):
             title = f"Bench {stamp}-{i}"
-            case = case_seed(owner=user, demo=DemoCase(owner="bench", kind=kind.name, title=title,
+            case = case_seed(owner=user, demo=DemoCase(owner=user.username, kind=kind.name, title=title,
                                                        acts=list(scenario.seed(title))))
             conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=case)
             lanes.append(conversation.id)
@@ -135,7 +139,7 @@ class Command(BaseCommand):
                     started = time.perf_counter()
                     if profiler:
                         profiler.enable()
-                    # a plain counter, not Django's debug cursor: the measured turn pays no query logging
+                    # a plain counter (DEBUG is off, so no debug cursor): counting costs the turn one append
                     with connection.execute_wrapper(_Counter(said)):
                         outcome = turn_submit_message(user=user, conversation_id=conversation_id,
                                                       text=texts[n % len(texts)])

@@ -185,7 +185,11 @@ class Servers:
         env.update({"DATABASE_URL": child_database_url(), "TURNFRAME_PROVIDER": "scripted",
                     "TURNFRAME_SCRIPT": str(self.script), "TURNFRAME_FALLBACK_PROVIDER": "",
                     "LOG_LEVEL": "WARNING", "TURNFRAME_REDIS_PREFIX": "turnframe-loadbench",
-                    "DJANGO_SETTINGS_MODULE": "turnframe_web.settings", **self.extra_env})
+                    "DJANGO_SETTINGS_MODULE": "turnframe_web.settings",
+                    # as deployed: DEBUG off (no query log), plain HTTP here as behind a TLS-terminating proxy; this
+                    # command's key, so the sessions it signs in are valid there
+                    "DEBUG": "0", "SECRET_KEY": settings.SECRET_KEY, "SECURE_SSL_REDIRECT": "0",
+                    "SESSION_COOKIE_SECURE": "0", "CSRF_COOKIE_SECURE": "0", **self.extra_env})
         if settings.REDIS_URL:
             env["REDIS_URL"] = settings.REDIS_URL
         daphne = Path(sys.executable).with_name("daphne")
