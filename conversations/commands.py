@@ -186,8 +186,9 @@ def _recorded(entry: CommandJournalEntry) -> Execution:
 
 def journal_settle_broken_chain(*, entry: CommandJournalEntry) -> Execution:
     """A pending row whose case's earlier command in the same batch did not commit: it never runs."""
-    CommandJournalEntry.objects.filter(pk=entry.pk, status=Status.PENDING).update(
-        status=Status.CONFLICT, result={"code": "earlier_command_failed"}, updated_at=timezone.now())
+    if CommandJournalEntry.objects.filter(pk=entry.pk, status=Status.PENDING).update(
+            status=Status.CONFLICT, result={"code": "earlier_command_failed"}, updated_at=timezone.now()):
+        entry.status, entry.result = Status.CONFLICT, {"code": "earlier_command_failed"}  # the caller's row follows
     return Execution(status=Status.CONFLICT, code="earlier_command_failed", events=[], case=entry.case_id)
 
 

@@ -53,6 +53,18 @@ class _Columns:
         return self.model.from_db(connection.alias, self.names, self.convert(row))
 
 
+_CONVERTERS: dict[tuple[str, type[models.Model], tuple[str, ...]], _Columns] = {}
+
+
+def converted(model: type[models.Model], fields: Sequence[str], row: Sequence[Any]) -> tuple:
+    """Values of ``fields`` as the database returned them (e.g. by ``RETURNING``), converted as the ORM would."""
+    key = (connection.vendor, model, tuple(fields))
+    columns = _CONVERTERS.get(key)
+    if columns is None:
+        columns = _CONVERTERS[key] = _Columns(model, "t", fields)
+    return tuple(columns.convert(row))
+
+
 def _bind(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
     """Expand each list parameter into ``(%s, %s, …)``."""
     if not any(isinstance(p, _LISTS) for p in params):

@@ -13,6 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection
 
+from . import prepared
 from .models import Conversation
 
 log = logging.getLogger(__name__)
@@ -22,15 +23,21 @@ def group_name(conversation_id: str) -> str:
     return f"conversation.{conversation_id}"
 
 
-def next_seq(conversation_id: str, count: int = 1) -> int | None:
+def next_seq(conversation_id: str, count: int = 1, *, read: tuple[str, ...] = ()) -> tuple[int | None, tuple]:
     """Take the conversation's next ``count`` stream sequence numbers in one statement (SQLite >= 3.35,
-    PostgreSQL); returns the last of them."""
+    PostgreSQL); returns the last of them, and the conversation's ``read`` fields as that statement left them."""
     table = connection.ops.quote_name(Conversation._meta.db_table)
+    returning = ", ".join(["event_seq", *(connection.ops.quote_name(Conversation._meta.get_field(f).column)
+                                          for f in read)])
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET event_seq = event_seq + %s WHERE id = %s RETURNING event_seq",
+        cursor.execute(f"UPDATE {table} SET event_seq = event_seq + %s WHERE id = %s RETURNING {returning}",
                        [count, conversation_id])
         row = cursor.fetchone()
-    return row[0] if row else None
+    if row is None:
+        if read:
+            raise Conversation.DoesNotExist(conversation_id)
+        return None, ()
+    return row[0], prepared.converted(Conversation, read, row[1:])
 
 
 def publish(conversation_id: str, event_type: str, payload: dict[str, Any]) -> None:
@@ -44,7 +51,16 @@ def publish_many(conversation_id: str, events: list[tuple[str, dict[str, Any]]])
     if not events:
         return
     try:
-        last = next_seq(conversation_id, len(events))
+        last, _ = next_seq(conversation_id, len(events))
+    except Exception:  # a dead layer must not break a committed turn
+        log.exception("could not number %s for %s", [kind for kind, _ in events], conversation_id)
+        return
+    send(conversation_id, events, last)
+
+
+def send(conversation_id: str, events: list[tuple[str, dict[str, Any]]], last: int | None) -> None:
+    """Send events numbered up to ``last`` (taken by ``next_seq``). Never fails the turn."""
+    try:
         layer = get_channel_layer()
         if layer is None:
             return

@@ -79,8 +79,7 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
             turn = claimed
             break
     conversation = interaction.conversation
-    conversation_catch_up(conversation)
-    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": ""})
+    conversation_catch_up(conversation, turn)
     try:
         click_turn_run(turn, conversation, interaction, option, user)
     except SimulatedCrash:
@@ -129,9 +128,9 @@ class _Click:
     def acts(self, rows: list[CommandJournalEntry], outcome: str = "") -> list[TurnAct]:
         return [TurnAct(id=r.plan_act_id, act=r.act, case=r.case_id, outcome=outcome) for r in rows]
 
-    def deliver(self, committed: list | None = None) -> None:
+    def deliver(self, committed: list | None = None, commands: list[CommandJournalEntry] | None = None) -> None:
         reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction,
-                      committed=committed or [])
+                      committed=committed or [], commands=commands)
 
 
 def _confirm(click: _Click, action: dict) -> None:
@@ -160,7 +159,7 @@ def _confirm(click: _Click, action: dict) -> None:
         card_finish(click.interaction, Interaction.Status.RESOLVED)
     set_phase(click.turn, Phase.COMMITTED)
     crash_point("after_commit")
-    click.deliver([e for r in results for e in r.committed])
+    click.deliver([e for r in results for e in r.committed], commands=rows)
 
 
 def _decline(click: _Click, action: dict) -> None:

@@ -20,7 +20,7 @@ from registries.models import EntryStatus
 from registries.services import entry_statuses
 from turnframe_web.errors import Conflict
 
-from .. import prepared
+from .. import prepared, stream
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn, snapshot
 
 log = logging.getLogger(__name__)
@@ -86,14 +86,14 @@ def turn_write(turn: Turn, *, unless_stopped: bool = False, **fields) -> bool:
     return True
 
 
-_STATE = prepared.Values(Conversation, ("active_case_id", "pending"), "t.id = %s")
-
-
-def conversation_catch_up(conversation: Conversation) -> None:
+def conversation_catch_up(conversation: Conversation, started: Turn) -> None:
     """Once a turn holds its conversation (the one running turn), read what an earlier turn may have left
     since the conversation was loaded: the active case and the open question. From here on only this turn
-    changes them, so its instance is the truth until it ends."""
-    conversation.active_case_id, conversation.pending = _STATE.first(conversation.pk)
+    changes them, so its instance is the truth until it ends. The statement that reads them also numbers the
+    ``turn.started`` event, sent here."""
+    last, (conversation.active_case_id, conversation.pending) = stream.next_seq(
+        conversation.pk, read=("active_case_id", "pending"))
+    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], last)
 
 
 def set_phase(turn: Turn, phase: str) -> None:

@@ -14,7 +14,7 @@ from conversations.core.reducer import Notice, Outcome
 from registries import Registry, get_registry
 
 from .. import prepared, stream
-from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
+from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
 from .context import turn_write
@@ -27,10 +27,13 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
                          resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
-                         committed: Sequence[DomainEvent] = ()) -> None:
+                         committed: Sequence[DomainEvent] = (), rounds: Sequence[ReadRound] | None = None,
+                         commands: Sequence[CommandJournalEntry] | None = None) -> None:
     """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
     conversation's, None clearing it); False leaves it as it is (clicks). ``committed``: the event rows this
-    process inserted for the turn; used when they are all its events, else they are read."""
+    process inserted for the turn; used when they are all its events, else they are read. ``rounds``: the
+    turn's read rounds as this process recorded them, ``commands`` its journal rows as this process journaled and
+    ran them (each kept in step with what the bus settled); None: read."""
     # O: re-project changed cases; cards bound to an older revision go stale (the turn's record as this
     # process wrote it: every write of a turn goes through turn_write, which keeps the instance in step)
     trace = turn.trace
@@ -43,7 +46,14 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     staled = cards_stale(changed)
     # read once, after every change above: the turn's commands, and its cards with every open card of the
     # conversation (each with its case's live revision)
-    rows = _COMMANDS.all(trace.command_ids)
+    held = {r.id: r for r in commands or ()}
+    if commands is not None and set(trace.command_ids) <= set(held):
+        for row in held.values():  # a card staled above settled its rows: as journal_settle_unexecuted did
+            if row.interaction_id in {c.id for c in staled} and row.status == JStatus.AWAITING_CONFIRMATION:
+                row.status = JStatus.STALE
+        rows = sorted((held[i] for i in trace.command_ids), key=lambda r: (r.created_at, r.sequence))
+    else:
+        rows = _COMMANDS.all(trace.command_ids)
     mine = set(trace.interaction_ids)
     loaded = _CARDS_AND_OPEN.all(mine, conversation.id, Interaction.Status.PENDING)
     cards = [c for c in loaded if c.id in mine]
@@ -81,7 +91,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         own = [r for r in rows if r.interaction_id == resolved.id]  # a confirmed card's commands are the turn's
         announced.append(("interaction.resolved", {"interaction": interaction_json(resolved, commands=own or None)}))
     announced.append(("turn.completed", {"turn": turn_json(turn, loaded=Loaded(
-        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else None))}))
+        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else rounds))}))
     stream.publish_many(conversation.id, announced)
 
 
@@ -121,7 +131,8 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
 
 
 def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
-                         detail: dict[str, Any], *, explained: Sequence[Notice] = ()) -> None:
+                         detail: dict[str, Any], *, explained: Sequence[Notice] = (),
+                         rounds: Sequence[ReadRound] | None = None) -> None:
     """The loop ended without a valid plan (budget, repair failed, the user stopped waiting): nothing runs,
     the turn completes. A stop requested meanwhile names the ending (the database decides which came first:
     the write requires no stop, and ``turn_stop`` requires the phase still before this one)."""
@@ -132,4 +143,4 @@ def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: R
     if code == "stopped" or not turn_write(turn, unless_stopped=True, **ending(code)):
         turn_write(turn, **ending("stopped"))
         turn.refresh_from_db(fields=["stop_requested_at"])  # asked for elsewhere (turn_stop): learn when
-    reply_deliver(turn, conversation, registry, answers=[], say=None)
+    reply_deliver(turn, conversation, registry, answers=[], say=None, rounds=rounds)

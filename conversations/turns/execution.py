@@ -4,6 +4,7 @@ through the command bus, each command in its own transaction, one case's command
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -16,7 +17,7 @@ from registries import Actor, Registry
 
 from .. import stream
 from ..commands import Execution, command_execute, journal_admit, journal_settle_broken_chain
-from ..models import CommandJournalEntry, Conversation, Interaction, Turn
+from ..models import CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
 from .context import set_phase, turn_write
@@ -31,7 +32,7 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
                      reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
                      resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
-                     unless_stopped: bool = False) -> None:
+                     unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None) -> None:
     """Steps L to Q, shared by message turns and selection clicks. ``unless_stopped``: L is the point of no
     return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written)."""
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
@@ -60,7 +61,7 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
     results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
     crash_point("after_commit")
     reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
-                  committed=[e for r in results for e in r.committed])
+                  committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows)
 
 
 def commands_journal(turn: Turn, conversation: Conversation, reduction: Reduction,

@@ -32,7 +32,7 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
     by_id = {a.id: a for a in reduction.acts}
     commands = {c.act_id: c for c in reduction.commands}
     for confirmation in reduction.confirmations:
-        case = Case.objects.get(pk=confirmation.case)
+        case = _CASE.first(confirmation.case)
         cards_supersede_open(case)
         # each command described on the state it will find: after this turn's direct edits and the
         # card's earlier commands, never on the state before the message
@@ -125,6 +125,7 @@ def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Inte
     return withdrawn
 
 
+_CASE = prepared.Select(Case, "t.id = %s")
 _OPEN_BLOCKING = prepared.Select(Interaction, "t.case_id = %s AND t.blocking AND t.status = %s", order="t.created_at")
 _OPEN_CONFIRMATIONS = prepared.Select(Interaction, "t.case_id IN %s AND t.status = %s AND t.kind = %s",
                                       order="t.created_at", related="case")

@@ -88,14 +88,13 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
         turn.refresh_from_db()
         return TurnOutcome(turn, False)
-    conversation_catch_up(conversation)
     message_turn_run_started(turn, conversation, user)
     turns_run_queued(conversation)
     return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
 
 
 def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
-    stream.publish(conversation.id, "turn.started", {"turn": turn.id, "text": turn.text})
+    conversation_catch_up(conversation, turn)
     try:
         message_turn_run(turn, conversation, user)
     except SimulatedCrash:
@@ -169,11 +168,13 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
                  for name, status in sorted(recorder.switched_off.items())]
     stopped = {"plan_raw": loop.raw if loop else None, "detail": "the user stopped waiting"}
     if loop is None:
-        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained)
+        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained,
+                                 rounds=recorder.rows)
         return
     if loop.validated is None:
         turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
-                                 {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained)
+                                 {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained,
+                                 rounds=recorder.rows)
         return
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
@@ -197,9 +198,11 @@ def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
         # the point of no return is L's commit: a stop is honoured only before it, and the database arbitrates
         # a stop that races it (turn_stop's update requires the phase still before it; L requires no stop)
         reduction_apply(turn, conversation, actor, today, registry, reduction, trace, unless_stopped=True,
-                        answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending)
+                        answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending,
+                        rounds=recorder.rows)
     except TurnStopped:
-        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained)
+        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained,
+                                 rounds=recorder.rows)
 
 
 def _providers() -> list:
@@ -216,6 +219,7 @@ class _RoundRecorder:
     def __init__(self, turn: Turn, conversation: Conversation, registry: Registry):
         self.turn, self.conversation, self.registry = turn, conversation, registry
         self.rounds: list[dict[str, Any]] = []
+        self.rows: list[ReadRound] = []  # as persisted, for the reply's record (not read back)
         self.switched_off: dict[str, str] = {}  # a lookup staff or the runtime turned off: name -> status
 
     def __call__(self, record: RoundRecord, provider: str) -> None:
@@ -224,6 +228,7 @@ class _RoundRecorder:
         number = len(self.rounds) + 1
         row = ReadRound.objects.create(turn=self.turn, round=number, provider=provider, status=record.status,
                                        requests=record.requests, results=record.results, error=record.error or "")
+        self.rows.append(row)
         self.rounds.append({"round": number, "provider": provider, "status": record.status})
         stream.publish(self.conversation.id, "read_round", {"turn": self.turn.id, **round_json(row)})
         if _STOPPED.first(self.turn.pk):
