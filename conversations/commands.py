@@ -34,8 +34,10 @@ class Execution:
     code: str | None
     events: list[str]
     case: str | None
-    # the event rows this very call inserted (none when recorded earlier): bookkeeping, not part of the outcome
+    # the event rows this very call inserted (none when recorded earlier) and the case as it left it (None then):
+    # bookkeeping, not part of the outcome
     committed: tuple[DomainEvent, ...] = field(default=(), compare=False)
+    case_row: Case | None = field(default=None, compare=False)
 
 
 class _Abort(Exception):
@@ -109,10 +111,13 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 case = Case.objects.create(id=new_id(kind.id_prefix), kind=kind.name, owner_id=actor.user_id,
                                            title=result.title, status=result.status, revision=1, state=state)
             else:
+                changed_at = timezone.now()
                 updated = _CASE_CHANGE.run([state, result.status, result.title, entry.expected_revision + 1,
-                                            timezone.now()], case.pk, entry.expected_revision)
+                                            changed_at], case.pk, entry.expected_revision)
                 if updated != 1:  # someone committed in between: nothing of ours is applied (I13)
                     raise _Abort(Status.CONFLICT, "revision_conflict")
+                case.state, case.status, case.title, case.revision, case.updated_at = (
+                    state, result.status, result.title, entry.expected_revision + 1, changed_at)
             last = _last_event_sequence(case.pk)
             events = [DomainEvent(case=case, revision=case.revision if definition.creates_case
                                   else entry.expected_revision + 1,
@@ -136,7 +141,7 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
         return _settle(entry, abort.status, abort.code)
     for name, value in settled.items():  # the caller's row, as committed
         setattr(entry, name, value)
-    return Execution(Status.COMMITTED, None, ids, case.id, tuple(events))
+    return Execution(Status.COMMITTED, None, ids, case.id, tuple(events), case)
 
 
 _CASE = prepared.Select(Case, "t.id = %s")

@@ -28,7 +28,7 @@ from .chaos import SimulatedCrash, crash_point
 from .context import TurnOutcome, actor_of, conversation_catch_up, offered_registry, set_phase, today_for, turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
-from .execution import commands_execute_ready, reduction_apply
+from .execution import cases_left, commands_execute_ready, reduction_apply
 from .interactions import card_claim, card_finish
 from .messages import turns_run_queued
 from .recovery import turn_recover_or_fail
@@ -128,9 +128,10 @@ class _Click:
     def acts(self, rows: list[CommandJournalEntry], outcome: str = "") -> list[TurnAct]:
         return [TurnAct(id=r.plan_act_id, act=r.act, case=r.case_id, outcome=outcome) for r in rows]
 
-    def deliver(self, committed: list | None = None, commands: list[CommandJournalEntry] | None = None) -> None:
+    def deliver(self, committed: list | None = None, commands: list[CommandJournalEntry] | None = None,
+                cases: list[Case] = ()) -> None:
         reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction,
-                      committed=committed or [], commands=commands)
+                      committed=committed or [], commands=commands, cases=cases)
 
 
 def _confirm(click: _Click, action: dict) -> None:
@@ -159,7 +160,7 @@ def _confirm(click: _Click, action: dict) -> None:
         card_finish(click.interaction, Interaction.Status.RESOLVED)
     set_phase(click.turn, Phase.COMMITTED)
     crash_point("after_commit")
-    click.deliver([e for r in results for e in r.committed], commands=rows)
+    click.deliver([e for r in results for e in r.committed], commands=rows, cases=cases_left(results))
 
 
 def _decline(click: _Click, action: dict) -> None:

@@ -28,12 +28,13 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
                          resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
                          committed: Sequence[DomainEvent] = (), rounds: Sequence[ReadRound] | None = None,
-                         commands: Sequence[CommandJournalEntry] | None = None) -> None:
+                         commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = ()) -> None:
     """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
     conversation's, None clearing it); False leaves it as it is (clicks). ``committed``: the event rows this
     process inserted for the turn; used when they are all its events, else they are read. ``rounds``: the
     turn's read rounds as this process recorded them, ``commands`` its journal rows as this process journaled and
-    ran them (each kept in step with what the bus settled); None: read."""
+    ran them (each kept in step with what the bus settled); None: read. ``cases``: case rows as this turn last
+    wrote or read them in its own transactions (the bus's commits, L's cards), later ones first."""
     # O: re-project changed cases; cards bound to an older revision go stale (the turn's record as this
     # process wrote it: every write of a turn goes through turn_write, which keeps the instance in step)
     trace = turn.trace
@@ -63,7 +64,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     if withdrawn:
         notices.append(TurnNotice(code="confirmation_stale", text=NOTICE_COPY["confirmation_stale"]))
         turn_write(turn, notices=notices)
-    active = next_active_case(conversation, turn, events)
+    active = next_active_case(conversation, turn, events, cases)
     # P: compose from committed events, notices, cards and guarded prose
     shown = [c for c in cards if c.pk not in {w.pk for w in withdrawn}]
     open_cards = [c for c in loaded if c.conversation_id == conversation.id and c.status == Interaction.Status.PENDING]
@@ -95,8 +96,10 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     stream.publish_many(conversation.id, announced)
 
 
-def next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent]) -> Case | None:
-    """A turn that touched a case makes it active; a read-only question keeps the active case (§27.16)."""
+def next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent],
+                     held: Sequence[Case] = ()) -> Case | None:
+    """A turn that touched a case makes it active; a read-only question keeps the active case (§27.16).
+    ``held``: rows of cases as the turn itself left them (the first of an id wins); others are read."""
     touched = [e.case_id for e in events]
     touched += [a.case for a in turn.acts if a.case and a.outcome in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
     if touched:
@@ -106,7 +109,10 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
     else:  # another turn may have moved it meanwhile: the database says which is active now
         conversation.active_case_id = Conversation.objects.filter(pk=conversation.pk).values_list(
             "active_case_id", flat=True).first()
-    return _CASE.first(conversation.active_case_id) if conversation.active_case_id else None
+    if not conversation.active_case_id:
+        return None
+    own = next((c for c in held if c.pk == conversation.active_case_id), None)
+    return own if own is not None else _CASE.first(conversation.active_case_id)
 
 
 _COMMANDS = prepared.Select(CommandJournalEntry, "t.id IN %s", order="t.created_at, t.sequence")

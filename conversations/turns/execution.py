@@ -17,7 +17,7 @@ from registries import Actor, Registry
 
 from .. import stream
 from ..commands import Execution, command_execute, journal_admit, journal_settle_broken_chain
-from ..models import CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
+from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
 from .context import set_phase, turn_write
@@ -61,7 +61,16 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
     results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
     crash_point("after_commit")
     reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
-                  committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows)
+                  committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows,
+                  cases=cases_left(results, cards))
+
+
+def cases_left(results: list[Execution], cards: list[Interaction] = ()) -> list[Case]:
+    """The case rows as this turn left them, the latest first: each command's commit, then the cases its cards
+    were drawn on (read in L) unless a command of the turn ran on them (then the commit, or a fresh read)."""
+    ran = [r.case_row for r in reversed(results) if r.case_row is not None]
+    touched = {r.case for r in results}
+    return ran + [c.case for c in cards if c.case_id and c.case_id not in touched]
 
 
 def commands_journal(turn: Turn, conversation: Conversation, reduction: Reduction,
