@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from pydantic import ValidationError
 
@@ -108,17 +108,19 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
             except ValidationError:
                 raise _Abort(Status.REJECTED, "invalid_state") from None
             if case is None:
+                last = 0  # a new case has no events yet
                 case = Case.objects.create(id=new_id(kind.id_prefix), kind=kind.name, owner_id=actor.user_id,
                                            title=result.title, status=result.status, revision=1, state=state)
             else:
                 changed_at = timezone.now()
-                updated = _CASE_CHANGE.run([state, result.status, result.title, entry.expected_revision + 1,
-                                            changed_at], case.pk, entry.expected_revision)
-                if updated != 1:  # someone committed in between: nothing of ours is applied (I13)
+                # the same statement reads the case's last event number, for the events appended below
+                updated = _CASE_CHANGE.returned([state, result.status, result.title, entry.expected_revision + 1,
+                                                 changed_at], case.pk, entry.expected_revision, case.pk)
+                if updated is None:  # someone committed in between: nothing of ours is applied (I13)
                     raise _Abort(Status.CONFLICT, "revision_conflict")
+                last = updated[0]
                 case.state, case.status, case.title, case.revision, case.updated_at = (
                     state, result.status, result.title, entry.expected_revision + 1, changed_at)
-            last = _last_event_sequence(case.pk)
             events = [DomainEvent(case=case, revision=case.revision if definition.creates_case
                                   else entry.expected_revision + 1,
                                   sequence=last + i + 1, type=e.type, data=dict(e.data), command=entry)
@@ -146,17 +148,12 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
 
 _CASE = prepared.Select(Case, "t.id = %s")
 _CASE_CHANGE = prepared.Update(Case, ("state", "status", "title", "revision", "updated_at"),
-                               "t.id = %s AND t.revision = %s")
+                               "t.id = %s AND t.revision = %s", returning=(
+                                   f"(SELECT COALESCE(MAX(e.sequence), 0) FROM {DomainEvent._meta.db_table} e"
+                                   " WHERE e.case_id = %s)"))
 _SETTLE = prepared.Update(CommandJournalEntry, ("status", "case_id", "origin", "origin_kind", "result", "updated_at"),
                           "t.id = %s AND t.status IN %s")
 _OWN_CARD = prepared.Select(Interaction, "t.id = %s AND t.owner_id = %s")
-
-
-def _last_event_sequence(case_id: str) -> int:
-    table = connection.ops.quote_name(DomainEvent._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT MAX(sequence) FROM {table} WHERE case_id = %s", [case_id])
-        return cursor.fetchone()[0] or 0
 
 
 def _confirmation_holds(entry: CommandJournalEntry, origin: dict, actor: Actor) -> bool:

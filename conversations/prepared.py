@@ -178,28 +178,38 @@ class Values(_Query):
 
 
 class Update:
-    """``UPDATE <model's table> SET <fields> WHERE …``; ``run`` takes the values in the fields' order (or by
-    name) and returns the rows it changed."""
+    """``UPDATE <model's table> AS t SET <fields> WHERE … [RETURNING …]``. ``run`` takes the values in the
+    fields' order (or by name), then the where clause's parameters (then the returning clause's), and returns
+    the rows it changed; with ``returning``, ``returned`` gives the changed row's returned values (None: no row).
+    (SQLite does not let a subquery in RETURNING name the table's alias: pass the value as a parameter.)"""
 
-    def __init__(self, model: type[models.Model], fields: Iterable[str], where: str):
-        self.model, self.where, self.names = model, where, tuple(fields)
+    def __init__(self, model: type[models.Model], fields: Iterable[str], where: str, *, returning: str = ""):
+        self.model, self.where, self.names, self.returning = model, where, tuple(fields), returning
         self.fields = [model._meta.get_field(name) for name in self.names]
         self._compiled: dict[str, str] = {}
 
-    def run(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> int:
-        if isinstance(values, dict):
-            values = [values[name] for name in self.names]
+    def _execute(self, cursor, values: Sequence[Any] | dict[str, Any], params: Sequence[Any]) -> None:
         sql = self._compiled.get(connection.vendor)
         if sql is None:
             quote = connection.ops.quote_name
             sets = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
             # the table is named t, as in Select, so a where clause reads the same in both
-            sql = self._compiled[connection.vendor] = (
-                f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}")
+            sql = f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}"
+            sql = self._compiled[connection.vendor] = sql + (f" RETURNING {self.returning}" if self.returning else "")
+        if isinstance(values, dict):
+            values = [values[name] for name in self.names]
         prepared = [f.get_db_prep_save(v, connection) for f, v in zip(self.fields, values, strict=True)]
+        cursor.execute(*_bind(sql, [*prepared, *params]))
+
+    def run(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> int:
         with connection.cursor() as cursor:
-            cursor.execute(*_bind(sql, [*prepared, *params]))
+            self._execute(cursor, values, params)
             return cursor.rowcount
+
+    def returned(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> tuple | None:
+        with connection.cursor() as cursor:
+            self._execute(cursor, values, params)
+            return cursor.fetchone()
 
 
 _INSERTS: dict[tuple[str, type[models.Model]], str] = {}

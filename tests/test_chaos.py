@@ -548,10 +548,10 @@ def test_a_confirmation_that_loses_a_race_with_an_edit_is_stale_and_changes_noth
                                                           case={"id": world.berlin.id}, line=1, amount="95")))
     real = clicks.commands_execute_ready
 
-    def edit_first(turn, actor, today, rows):
+    def edit_first(turn, actor, today, rows, **how):
         if turn.kind == "click":
             say(world, other, edit)  # committed before the card's commands run
-        return real(turn, actor, today, rows)
+        return real(turn, actor, today, rows, **how)
 
     monkeypatch.setattr(clicks, "commands_execute_ready", edit_first)
     before = Ledger.now()

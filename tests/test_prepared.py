@@ -99,6 +99,9 @@ def test_an_update_changes_only_matching_rows_and_says_how_many(world):
     assert change.run({"revision": 4, "state": {"lines": [], "note": "ü"}, "updated_at": now}, case.pk, 3) == 1
     after = Case.objects.get(pk=case.pk)
     assert (after.revision, after.state, after.updated_at) == (4, {"lines": [], "note": "ü"}, now)
+    bump = prepared.Update(Case, ("revision",), "t.id = %s AND t.revision = %s", returning="revision, %s")
+    assert bump.returned([5], case.pk, 4, "said") == (5, "said")
+    assert bump.returned([6], case.pk, 4, "said") is None  # no row changed: nothing returned
 
 
 def test_an_insert_writes_what_save_would(world):

@@ -25,7 +25,7 @@ from ..commands import journal_settle_unexecuted
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import SimulatedCrash, crash_point
-from .context import TurnOutcome, actor_of, conversation_catch_up, offered_registry, set_phase, today_for, turn_write
+from .context import TurnOutcome, actor_of, conversation_catch_up, offered_registry, today_for, turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
 from .execution import cases_left, commands_execute_ready, reduction_apply
@@ -150,15 +150,17 @@ def _confirm(click: _Click, action: dict) -> None:
             row.status, row.origin, row.origin_kind = JStatus.PENDING, origin, CONFIRMED_INTERACTION
     else:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
         rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
-    results = commands_execute_ready(click.turn, click.actor, click.today, rows)
-    settled = {result.status for result in results}
-    if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
-        # it changed under the card: stale, and nothing was changed
-        card_finish(click.interaction, Interaction.Status.STALE)
-        turn_write(click.turn, notices=[TurnNotice(code="interaction_stale", text=NOTICE_COPY["interaction_stale"])])
-    else:
+    def settle_card(results) -> list[TurnNotice] | None:
+        settled = {result.status for result in results}
+        if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
+            # it changed under the card: stale, and nothing was changed
+            card_finish(click.interaction, Interaction.Status.STALE)
+            return [TurnNotice(code="interaction_stale", text=NOTICE_COPY["interaction_stale"])]
         card_finish(click.interaction, Interaction.Status.RESOLVED)
-    set_phase(click.turn, Phase.COMMITTED)
+        return None
+
+    results = commands_execute_ready(click.turn, click.actor, click.today, rows, then=Phase.COMMITTED,
+                                     before_last=settle_card)
     crash_point("after_commit")
     click.deliver([e for r in results for e in r.committed], commands=rows, cases=cases_left(results))
 

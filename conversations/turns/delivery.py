@@ -44,9 +44,12 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     else:  # some committed before a crash, or by another executor: as the database has them
         events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
-    staled = cards_stale(changed)
-    # read once, after every change above: the turn's commands, and its cards with every open card of the
-    # conversation (each with its case's live revision)
+    # read once, after the turn's commands ran: its cards, every open card of the conversation, and the open
+    # confirmations on the cases the turn changed, each with its case's live revision
+    mine = set(trace.interaction_ids)
+    loaded = _CARDS.all(mine, conversation.id, Interaction.Status.PENDING, changed, Interaction.Status.PENDING,
+                        Interaction.Kind.CONFIRMATION)
+    staled = cards_stale(loaded, changed)
     held = {r.id: r for r in commands or ()}
     if commands is not None and set(trace.command_ids) <= set(held):
         for row in held.values():  # a card staled above settled its rows: as journal_settle_unexecuted did
@@ -55,8 +58,6 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         rows = sorted((held[i] for i in trace.command_ids), key=lambda r: (r.created_at, r.sequence))
     else:
         rows = _COMMANDS.all(trace.command_ids)
-    mine = set(trace.interaction_ids)
-    loaded = _CARDS_AND_OPEN.all(mine, conversation.id, Interaction.Status.PENDING)
     cards = [c for c in loaded if c.id in mine]
     withdrawn = cards_withdraw_unreachable(rows, cards)
     staled += withdrawn
@@ -116,8 +117,9 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
 
 
 _COMMANDS = prepared.Select(CommandJournalEntry, "t.id IN %s", order="t.created_at, t.sequence")
-_CARDS_AND_OPEN = prepared.Select(Interaction, "t.id IN %s OR (t.conversation_id = %s AND t.status = %s)",
-                                  order="t.created_at", related="case")
+_CARDS = prepared.Select(Interaction, "t.id IN %s OR (t.conversation_id = %s AND t.status = %s)"
+                                      " OR (t.case_id IN %s AND t.status = %s AND t.kind = %s)",
+                         order="t.created_at", related="case")
 _CASE = prepared.Select(Case, "t.id = %s")
 
 

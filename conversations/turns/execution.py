@@ -4,7 +4,7 @@ through the command bus, each command in its own transaction, one case's command
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -20,7 +20,7 @@ from ..commands import Execution, command_execute, journal_admit, journal_settle
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
-from .context import set_phase, turn_write
+from .context import turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
 from .interactions import card_finish, cards_persist
@@ -103,13 +103,19 @@ class TurnStopped(Exception):
 
 
 def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry], *,
-                           then: str | None = None) -> list[Execution]:
+                           then: str | None = None,
+                           before_last: Callable[[list[Execution]], list[TurnNotice] | None] | None = None
+                           ) -> list[Execution]:
     """Run the turn's ready rows and record each outcome on the turn as it settles; ``then``: the phase the
-    turn's record takes with the last of them (a turn with no ready row takes it at once). Returns the
-    outcomes, in plan order."""
+    turn's record takes with the last of them (a turn with no ready row takes it at once). ``before_last``:
+    called once every row has run, before the last record is written (a click settles its card there: a crash
+    before that record re-runs nothing, the bus returns what committed); notices it returns replace the
+    record's. Returns the outcomes, in plan order."""
     if not rows:
-        if then:
-            set_phase(turn, then)
+        instead = before_last([]) if before_last else None
+        if then or instead is not None:
+            turn_write(turn, **({"phase": then} if then else {}), **(
+                {"notices": instead} if instead is not None else {}))
         return []
     results = []
     trace, acts, notices = turn.trace.model_copy(deep=True), [a.model_copy() for a in turn.acts], list(turn.notices)
@@ -139,6 +145,8 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
                                       text=f"I could not {row.act.replace('_', ' ')} ({result.code})."))
         # recorded after every command, so a crash between two commands loses no receipt
         last = {"phase": then} if then and row is rows[-1] else {}
+        if before_last and row is rows[-1] and (instead := before_last(results)) is not None:
+            notices = list(instead)
         turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
     return results
 

@@ -89,15 +89,18 @@ def card_publish_resolved(interaction_id: str) -> None:
     stream.publish(card.conversation_id, "interaction.resolved", {"interaction": interaction_json(card)})
 
 
-def cards_stale(changed_cases: set[str]) -> list[Interaction]:
-    """Pending cards bound to a revision that is no longer live can never run: mark them stale."""
+def cards_stale(cards: list[Interaction], changed_cases: set[str]) -> list[Interaction]:
+    """Pending confirmations on a changed case bound to a revision that is no longer live can never run: mark
+    them stale. ``cards`` as loaded after the change, each with its case (``select_related``: the live revision);
+    the staled ones are updated in place too."""
     staled = []
-    if not changed_cases:
-        return staled
-    for card in _OPEN_CONFIRMATIONS.all(changed_cases, Interaction.Status.PENDING, Interaction.Kind.CONFIRMATION):
-        if card.case_revision != card.case.revision:
-            if _SETTLE_PENDING.run([Interaction.Status.STALE, timezone.now()], card.pk, Interaction.Status.PENDING):
+    for card in cards:
+        if (card.status == Interaction.Status.PENDING and card.kind == Interaction.Kind.CONFIRMATION
+                and card.case_id in changed_cases and card.case_revision != card.case.revision):
+            now = timezone.now()
+            if _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
                 journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+                card.status, card.resolved_at = Interaction.Status.STALE, now
                 staled.append(card)
     return staled
 
@@ -127,8 +130,6 @@ def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Inte
 
 _CASE = prepared.Select(Case, "t.id = %s")
 _OPEN_BLOCKING = prepared.Select(Interaction, "t.case_id = %s AND t.blocking AND t.status = %s", order="t.created_at")
-_OPEN_CONFIRMATIONS = prepared.Select(Interaction, "t.case_id IN %s AND t.status = %s AND t.kind = %s",
-                                      order="t.created_at", related="case")
 # a card leaves a status only from the one it was read in: the database decides a race
 _SETTLE_PENDING = prepared.Update(Interaction, ("status", "resolved_at"), "t.id = %s AND t.status = %s")
 _CLAIM = prepared.Update(Interaction, ("status", "chosen_option", "answered_by_id", "result_turn_id"),
