@@ -13,7 +13,6 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection
 
-from . import prepared
 from .models import Conversation
 
 log = logging.getLogger(__name__)
@@ -23,21 +22,15 @@ def group_name(conversation_id: str) -> str:
     return f"conversation.{conversation_id}"
 
 
-def next_seq(conversation_id: str, count: int = 1, *, read: tuple[str, ...] = ()) -> tuple[int | None, tuple]:
+def next_seq(conversation_id: str, count: int = 1) -> int | None:
     """Take the conversation's next ``count`` stream sequence numbers in one statement (SQLite >= 3.35,
-    PostgreSQL); returns the last of them, and the conversation's ``read`` fields as that statement left them."""
+    PostgreSQL); returns the last of them."""
     table = connection.ops.quote_name(Conversation._meta.db_table)
-    returning = ", ".join(["event_seq", *(connection.ops.quote_name(Conversation._meta.get_field(f).column)
-                                          for f in read)])
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET event_seq = event_seq + %s WHERE id = %s RETURNING {returning}",
+        cursor.execute(f"UPDATE {table} SET event_seq = event_seq + %s WHERE id = %s RETURNING event_seq",
                        [count, conversation_id])
         row = cursor.fetchone()
-    if row is None:
-        if read:
-            raise Conversation.DoesNotExist(conversation_id)
-        return None, ()
-    return row[0], prepared.converted(Conversation, read, row[1:])
+    return row[0] if row else None
 
 
 def publish(conversation_id: str, event_type: str, payload: dict[str, Any]) -> None:
@@ -51,7 +44,7 @@ def publish_many(conversation_id: str, events: list[tuple[str, dict[str, Any]]])
     if not events:
         return
     try:
-        last, _ = next_seq(conversation_id, len(events))
+        last = next_seq(conversation_id, len(events))
     except Exception:  # a dead layer must not break a committed turn
         log.exception("could not number %s for %s", [kind for kind, _ in events], conversation_id)
         return

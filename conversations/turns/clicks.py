@@ -25,7 +25,7 @@ from ..commands import journal_settle_unexecuted
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import SimulatedCrash, crash_point
-from .context import TurnOutcome, actor_of, conversation_catch_up, offered_registry, today_for, turn_write
+from .context import TurnOutcome, actor_of, offered_registry, today_for, turn_begin, turn_write
 from .copy import NOTICE_COPY
 from .delivery import reply_deliver
 from .execution import cases_left, commands_execute_ready, reduction_apply
@@ -79,9 +79,9 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
             turn = claimed
             break
     conversation = interaction.conversation
-    conversation_catch_up(conversation, turn)
+    out_of_service = turn_begin(conversation, turn)
     try:
-        click_turn_run(turn, conversation, interaction, option, user)
+        click_turn_run(turn, conversation, interaction, option, user, out_of_service)
     except SimulatedCrash:
         raise
     except Exception:
@@ -100,12 +100,13 @@ _CARD_COMMANDS = prepared.Select(CommandJournalEntry, "t.interaction_id = %s", o
 _CONFIRMED = prepared.Update(CommandJournalEntry, ("status", "origin", "origin_kind"), "t.id IN %s AND t.status = %s")
 
 
-def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user) -> None:
+def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user,
+                   out_of_service: dict[str, str] | None = None) -> None:
     """Run the action the card stored for ``option`` (never anything the click itself says, I7)."""
     actor = actor_of(user)
     action = next(o["action"] for o in interaction.options if o["id"] == option)
     click = _Click(turn, conversation, interaction, option, user, actor, today_for(actor),
-                   offered_registry(conversation.mode))
+                   offered_registry(conversation.mode, out_of_service))
     {"execute_commands": _confirm, "decline": _decline, "none": _none_of_these}.get(action["type"], _select)(
         click, action)
 

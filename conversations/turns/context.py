@@ -4,19 +4,20 @@ the cases, and the model request (SPEC §23 steps C–F)."""
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
 from conversations.core.reducer import ValidatedPlan
 from registries import Actor, CaseSnapshot, Mode, Registry, get_registry
-from registries.models import EntryStatus
+from registries.models import EntryStatus, RegistryEntry
 from registries.services import entry_statuses
 from turnframe_web.errors import Conflict
 
@@ -52,15 +53,14 @@ def today_for(actor: Actor) -> str:
     return timezone.now().astimezone(zone).date().isoformat()
 
 
-def offered_registry(mode: str) -> Registry:
-    """What this turn may offer: disabled or quarantined entries are left out (the audit mirror)."""
+def offered_registry(mode: str, out_of_service: dict[str, str] | None = None) -> Registry:
+    """What this turn may offer: entries the audit mirror has disabled or quarantined are left out.
+    ``out_of_service``: those entries (name -> status) as the turn read them when it began (None: read now)."""
     registry = get_registry()
-    statuses = entry_statuses()
-    active = {name for name, status in statuses.items() if status == EntryStatus.ACTIVE}
-    unmirrored = {n for n in (*registry.read_tools, *registry.acts) if n not in statuses}
-    usable = active | unmirrored
-    tools = {n: t for n, t in registry.read_tools.items() if n in usable and Mode(mode).reads}
-    acts = {n: a for n, a in registry.acts.items() if n in usable}
+    if out_of_service is None:
+        out_of_service = {n: s for n, s in entry_statuses().items() if s != EntryStatus.ACTIVE}
+    tools = {n: t for n, t in registry.read_tools.items() if n not in out_of_service and Mode(mode).reads}
+    acts = {n: a for n, a in registry.acts.items() if n not in out_of_service}
     return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
 
 
@@ -86,14 +86,34 @@ def turn_write(turn: Turn, *, unless_stopped: bool = False, **fields) -> bool:
     return True
 
 
-def conversation_catch_up(conversation: Conversation, started: Turn) -> None:
-    """Once a turn holds its conversation (the one running turn), read what an earlier turn may have left
-    since the conversation was loaded: the active case and the open question. From here on only this turn
-    changes them, so its instance is the truth until it ends. The statement that reads them also numbers the
-    ``turn.started`` event, sent here."""
-    last, (conversation.active_case_id, conversation.pending) = stream.next_seq(
-        conversation.pk, read=("active_case_id", "pending"))
-    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], last)
+# the audit mirror's entries out of service, as one JSON object (name -> status), by database
+_JSON_OBJECT_AGG = {"sqlite": "json_group_object", "postgresql": "json_object_agg"}
+
+
+def turn_begin(conversation: Conversation, started: Turn) -> dict[str, str]:
+    """Once a turn holds its conversation (the one running turn), one statement numbers its ``turn.started``
+    event (sent here), reads what an earlier turn may have left since the conversation was loaded (the active
+    case and the open question: from here on only this turn changes them, so its instance is the truth until
+    it ends), and reads the audit mirror's entries out of service (disabled, quarantined: what the turn may not
+    offer). Returns those entries, name -> status."""
+    quote = connection.ops.quote_name
+    aggregate = _JSON_OBJECT_AGG.get(connection.vendor)
+    mirror = (f", (SELECT {aggregate}(name, status) FROM {quote(RegistryEntry._meta.db_table)} WHERE status <> %s)"
+              if aggregate else "")
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {quote(Conversation._meta.db_table)} SET event_seq = event_seq + 1 WHERE id = %s"
+                       f" RETURNING event_seq, active_case_id, pending{mirror}",
+                       [conversation.pk, *([EntryStatus.ACTIVE] if aggregate else [])])
+        row = cursor.fetchone()
+    if row is None:
+        raise Conversation.DoesNotExist(conversation.pk)
+    conversation.active_case_id, conversation.pending = prepared.converted(
+        Conversation, ("active_case_id", "pending"), row[1:3])
+    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], row[0])
+    if not aggregate:
+        return {n: s for n, s in entry_statuses().items() if s != EntryStatus.ACTIVE}
+    found = row[3]
+    return found if isinstance(found, dict) else json.loads(found or "{}")  # (none out of service: NULL on PostgreSQL)
 
 
 def set_phase(turn: Turn, phase: str) -> None:

@@ -34,13 +34,13 @@ from .context import (
     TurnOutcome,
     actor_of,
     cases_to_resolve_among,
-    conversation_catch_up,
     last_edit,
     load_cases,
     load_open_cases,
     model_request,
     offered_registry,
     today_for,
+    turn_begin,
     turn_open,
 )
 from .delivery import turn_fail_closed, turn_finish_without_plan
@@ -94,9 +94,9 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
 
 
 def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
-    conversation_catch_up(conversation, turn)
+    out_of_service = turn_begin(conversation, turn)
     try:
-        message_turn_run(turn, conversation, user)
+        message_turn_run(turn, conversation, user, out_of_service)
     except SimulatedCrash:
         raise
     except Exception:
@@ -143,11 +143,11 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
             ran.append(nxt.id)
 
 
-def message_turn_run(turn: Turn, conversation: Conversation, user) -> None:
+def message_turn_run(turn: Turn, conversation: Conversation, user, out_of_service: dict[str, str]) -> None:
     actor = actor_of(user)
     today = today_for(actor)
     mode = conversation.mode
-    registry = offered_registry(mode)
+    registry = offered_registry(mode, out_of_service)
     # D: load the actor's relevant cases;  E: project them (pure)
     cases, more_cases = load_cases(actor, registry, conversation.active_case_id)
     # F: the model context
