@@ -64,26 +64,44 @@ def offered_registry(mode: str, out_of_service: dict[str, str] | None = None) ->
     return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
 
 
-_TURN_WRITES: dict[tuple[tuple[str, ...], bool], prepared.Update] = {}
+_TURN_WRITES: dict[tuple[tuple[str, ...], bool, bool], prepared.Update] = {}
+# whether messages wait in the turn's conversation's queue, as the write that ends the turn leaves it
+_QUEUED_BEHIND = (f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} q WHERE q.conversation_id = %s"
+                  f" AND q.status = '{Turn.Status.QUEUED}')")
 
 
 def turn_write(turn: Turn, *, unless_stopped: bool = False, **fields) -> bool:
     """Write fields of the turn's row and keep the instance in step: the later steps of a turn read the
     instance, not the row (one process runs a turn). ``unless_stopped``: only if the user has not stopped
     waiting (the database arbitrates that race); False when they had, and the instance is left as it was."""
+    return _turn_update(turn, fields, unless_stopped=unless_stopped) is not None
+
+
+def turn_end(turn: Turn, conversation: Conversation, **fields) -> None:
+    """The write that ends the turn (``turn_write``), which also reads whether messages of the conversation
+    wait in its queue: ``conversation.waiting`` (a message queued after this statement finds the turn ended
+    and runs itself; ``turns_run_queued`` reads the queue when this is not known)."""
+    returned = _turn_update(turn, fields, queued_behind=True)
+    conversation.waiting = bool(returned[0]) if returned is not None else None
+
+
+def _turn_update(turn: Turn, fields: dict[str, Any], *, unless_stopped: bool = False,
+                 queued_behind: bool = False) -> tuple | None:
     names = tuple(fields)
-    update = _TURN_WRITES.get((names, unless_stopped))
+    update = _TURN_WRITES.get((names, unless_stopped, queued_behind))
     if update is None:
         where = "t.id = %s" + (" AND t.stop_requested_at IS NULL" if unless_stopped else "")
-        update = _TURN_WRITES[(names, unless_stopped)] = prepared.Update(Turn, names, where)
+        update = _TURN_WRITES[(names, unless_stopped, queued_behind)] = prepared.Update(
+            Turn, names, where, returning=_QUEUED_BEHIND if queued_behind else "1")
     before = {name: getattr(turn, name) for name in names}
     for name, value in fields.items():  # assigned first: the instance validates a record (SchemaField)
         setattr(turn, name, value)
-    if not update.run([getattr(turn, name) for name in names], turn.pk):
+    returned = update.returned([getattr(turn, name) for name in names], turn.pk,
+                               *([turn.conversation_id] if queued_behind else []))
+    if returned is None:
         for name, value in before.items():
             setattr(turn, name, value)
-        return False
-    return True
+    return returned
 
 
 # the audit mirror's entries out of service, as one JSON object (name -> status), by database
@@ -109,6 +127,7 @@ def turn_begin(conversation: Conversation, started: Turn) -> dict[str, str]:
         raise Conversation.DoesNotExist(conversation.pk)
     conversation.active_case_id, conversation.pending = prepared.converted(
         Conversation, ("active_case_id", "pending"), row[1:3])
+    conversation.waiting = None  # not known until the turn ends (turn_end)
     stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], row[0])
     if not aggregate:
         return {n: s for n, s in entry_statuses().items() if s != EntryStatus.ACTIVE}

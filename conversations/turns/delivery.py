@@ -17,7 +17,7 @@ from .. import prepared, stream
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
-from .context import turn_write
+from .context import turn_end, turn_write
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
 
@@ -79,7 +79,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     trace.end = TurnEnd(active_case=active.id if active else None,
                         pending=conversation.pending if pending is False else pending)
     with transaction.atomic():  # (one running turn per conversation: its instance holds the question open now)
-        turn_write(turn, reply=reply, trace=trace, phase=Phase.DELIVERED, status=Turn.Status.COMPLETED)
+        turn_end(turn, conversation, reply=reply, trace=trace, phase=Phase.DELIVERED, status=Turn.Status.COMPLETED)
         if pending is not False and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending

@@ -85,6 +85,7 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         return turn
     if turn.status == Turn.Status.QUEUED:
         stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
+        conversation.waiting = True  # this one
         turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
         turn.refresh_from_db()
         return TurnOutcome(turn, False)
@@ -126,6 +127,8 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
     (the partial unique index), so two threads draining the same queue never run two turns at once."""
     ran = []
     while True:
+        if getattr(conversation, "waiting", None) is False:  # as the turn that just ended read the queue
+            return ran
         nxt = _NEXT_QUEUED.first(conversation.pk, Turn.Status.QUEUED)
         if nxt is None:
             return ran
