@@ -212,25 +212,28 @@ class Update:
             return cursor.fetchone()
 
 
-_INSERTS: dict[tuple[str, type[models.Model]], str] = {}
-
-
-def insert(*instances: models.Model) -> None:
+def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] = ()) -> tuple | None:
     """``INSERT`` new rows of one model in one statement, as ``save`` would write them (``auto_now`` and
-    ``auto_now_add`` filled in on the instances). The primary keys must already be set (no AutoField)."""
+    ``auto_now_add`` filled in on the instances). A model whose key the database numbers (an AutoField) is
+    inserted one row at a time and gets its key back. ``returning``: SQL the statement also returns for the
+    (one) row, with ``params``; returned."""
     if not instances:
-        return
+        return None
     model = type(instances[0])
-    fields = list(model._meta.concrete_fields)
-    sql = _INSERTS.get((connection.vendor, model))
-    if sql is None:
-        assert not isinstance(model._meta.pk, models.AutoField), "prepared.insert needs keys set before the insert"
-        quote = connection.ops.quote_name
-        sql = _INSERTS[(connection.vendor, model)] = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES ")
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    numbered = isinstance(model._meta.pk, models.AutoField)
+    assert len(instances) == 1 or not (numbered or returning), "one row at a time: RETURNING has no order"
+    fields = [f for f in model._meta.concrete_fields if not (numbered and f.primary_key)]
+    quote = connection.ops.quote_name
+    back = ([quote(model._meta.pk.column)] if numbered else []) + ([returning] if returning else [])
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES "
+           + ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(instances))
+           + (f" RETURNING {', '.join(back)}" if back else ""))
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in instances for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(sql + ", ".join([row] * len(instances)), values)
+        cursor.execute(sql, [*values, *params])
+        returned = cursor.fetchone() if back else None
     for obj in instances:
         obj._state.adding, obj._state.db = False, connection.alias
+    if numbered:
+        instances[0].pk, returned = returned[0], returned[1:]
+    return returned

@@ -135,3 +135,14 @@ def test_any_card_round_trips_like_the_orm(world, text, prompt, options, held, r
     mine = prepared.Select(Interaction, "t.id = %s", related="turn").first(card.pk)
     assert fields_of(mine) == fields_of(orm) == fields_of(card)
     assert fields_of(mine.turn) == fields_of(orm.turn)
+
+
+def test_an_insert_of_a_numbered_row_gets_its_key_and_what_it_asked_back(world):
+    *_, turn = world
+    from conversations.models import ReadRound
+
+    row = ReadRound(turn=turn, round=1, provider="scripted", status="ok", requests=[{"tool": "get_case"}],
+                    results=[{"ok": True, "value": {"x": "1.50"}}])
+    (said,) = prepared.insert(row, returning="%s", params=["also"])
+    assert said == "also" and row.pk is not None and not row._state.adding
+    assert fields_of(ReadRound.objects.get(pk=row.pk)) == fields_of(row)

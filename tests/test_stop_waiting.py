@@ -115,3 +115,32 @@ def test_a_stop_that_lands_as_a_plan_is_rejected_ends_the_turn_stopped(db, monke
     assert db.trace.ending == "stopped", f"told 'stopped' but the turn ended {db.trace.ending!r}"
 
 
+
+
+def test_a_stop_during_a_lookup_round_calls_the_model_no_more(world, script, monkeypatch):
+    """Between read rounds the turn checks for a stop before the next model call (it is in the same statement
+    that records the round): the model, which would go on to propose an edit, is not asked again."""
+    from conversations.providers import scripted
+    from tests.support import reads
+
+    alice, _, conversation = world
+    case = conversation.active_case_id
+    text = script("look it up then add a taxi of 22", reads(("get_case", {"case": case})),
+                  plan(act("a1", "add_line", "add a taxi of 22", amount="22", category="taxi")))
+    calls = []
+    real = scripted.ScriptedProvider.complete
+
+    def model(self, request, *args, **kwargs):
+        calls.append(request)
+        if len(calls) == 1:  # the user stops while the first round's lookups run
+            running = Turn.objects.filter(status=Turn.Status.RUNNING).get()
+            assert turn_stop(user=alice, turn_id=running.id)[1] is True
+        return real(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(scripted.ScriptedProvider, "complete", model)
+    before = Ledger.now()
+
+    turn = turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn
+
+    assert len(calls) == 1 and len(turn.read_rounds.all()) == 1
+    assert turn.trace.ending == "stopped" and Ledger.now() == before

@@ -55,7 +55,7 @@ _CONVERSATION = prepared.Select(Conversation, "t.id = %s AND t.owner_id = %s AND
     "waiting": f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} q WHERE q.conversation_id = t.id AND q.status = "
                f"'{Turn.Status.QUEUED}')"})
 _NEXT_QUEUED = prepared.Select(Turn, "t.conversation_id = %s AND t.status = %s", order="t.created_at, t.id", limit=1)
-_STOPPED = prepared.Values(Turn, (), "t.id = %s AND t.stop_requested_at IS NOT NULL", limit=1)
+_STOPPED = f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} s WHERE s.id = %s AND s.stop_requested_at IS NOT NULL)"
 
 
 def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
@@ -229,12 +229,14 @@ class _RoundRecorder:
         if record.status == "rejected":
             self.switched_off.update(_switched_off(record.requests, self.registry))
         number = len(self.rounds) + 1
-        row = ReadRound.objects.create(turn=self.turn, round=number, provider=provider, status=record.status,
-                                       requests=record.requests, results=record.results, error=record.error or "")
+        row = ReadRound(turn=self.turn, round=number, provider=provider, status=record.status,
+                        requests=record.requests, results=record.results, error=record.error or "")
+        # the round's row, and whether the user has stopped waiting meanwhile, in one statement
+        (stopped,) = prepared.insert(row, returning=_STOPPED, params=[self.turn.pk])
         self.rows.append(row)
         self.rounds.append({"round": number, "provider": provider, "status": record.status})
         stream.publish(self.conversation.id, "read_round", {"turn": self.turn.id, **round_json(row)})
-        if _STOPPED.first(self.turn.pk):
+        if stopped:
             raise _StopWaiting  # the user stopped waiting: no further model call
 
 
