@@ -76,7 +76,9 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
         log.error("command %s refused: origin %s does not satisfy %s", entry.id, origin.get("kind"),
                   definition.mutability)
         return _settle(entry, Status.REJECTED, "origin_not_allowed")
-    if origin["kind"] == CONFIRMED_INTERACTION and not _confirmation_holds(entry, origin, actor):
+    confirmed = origin["kind"] == CONFIRMED_INTERACTION
+    if confirmed and (origin.get("option") != "confirm" or not entry.interaction_id
+                      or origin.get("interaction") != entry.interaction_id):
         return _settle(entry, Status.REJECTED, "origin_not_verified")
     kinds = get_registry().case_kinds
     ctx = CommandContext(actor=actor, today=today)
@@ -129,7 +131,11 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
             # settle the row conditionally: a second executor of the same row changes nothing
             settled = {"status": Status.COMMITTED, "case_id": case.pk, "origin": origin, "origin_kind": origin["kind"],
                        "result": {"events": ids}, "updated_at": timezone.now()}
-            claimed = _SETTLE.run(settled, entry.pk, [Status.PENDING, Status.EXECUTING])
+            # I19 for a confirmed card is checked by the same statement: the card exists, is the clicking user's,
+            # is being answered, and names this row (else nothing of this transaction is applied)
+            claimed = (_SETTLE_CONFIRMED.run(settled, entry.pk, OPEN, entry.interaction_id, actor.user_id,
+                                             Interaction.Status.RESOLVING) if confirmed
+                       else _SETTLE.run(settled, entry.pk, OPEN))
             if claimed != 1:
                 raise _Abort("raced", "already_settled")
             prepared.insert(*events)
@@ -139,6 +145,8 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
     except _Abort as abort:
         if abort.status == "raced":
             entry.refresh_from_db()
+            if confirmed and entry.status not in SETTLED:  # nobody settled it: the card did not verify (I19)
+                return _settle(entry, Status.REJECTED, "origin_not_verified")
             return _recorded(entry)
         return _settle(entry, abort.status, abort.code)
     for name, value in settled.items():  # the caller's row, as committed
@@ -153,14 +161,10 @@ _CASE_CHANGE = prepared.Update(Case, ("state", "status", "title", "revision", "u
                                    " WHERE e.case_id = %s)"))
 _SETTLE = prepared.Update(CommandJournalEntry, ("status", "case_id", "origin", "origin_kind", "result", "updated_at"),
                           "t.id = %s AND t.status IN %s")
-_OWN_CARD = prepared.Select(Interaction, "t.id = %s AND t.owner_id = %s")
-
-
-def _confirmation_holds(entry: CommandJournalEntry, origin: dict, actor: Actor) -> bool:
-    """I19: the interaction must exist, belong to the clicking user, be resolving, and name this row."""
-    interaction = _OWN_CARD.first(origin.get("interaction") or "", actor.user_id)
-    return bool(interaction and interaction.status == Interaction.Status.RESOLVING
-                and entry.interaction_id == interaction.id and origin.get("option") == "confirm")
+_SETTLE_CONFIRMED = prepared.Update(_SETTLE.model, _SETTLE.names, f"""t.id = %s AND t.status IN %s AND EXISTS (
+    SELECT 1 FROM {Interaction._meta.db_table} i
+    WHERE i.id = %s AND i.owner_id = %s AND i.status = %s AND i.id = t.interaction_id)""")
+OPEN = (Status.PENDING, Status.EXECUTING)
 
 
 def _case_id_from_same_turn(entry: CommandJournalEntry) -> str | None:

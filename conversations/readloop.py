@@ -39,6 +39,7 @@ from conversations.providers.base import Provider, ProviderFailure
 from registries import Actor, CaseSnapshot, ReadToolDefinition, Registry
 from registries.services import entry_quarantine
 
+from . import prepared
 from .models import Case, snapshot
 
 log = logging.getLogger(__name__)
@@ -134,6 +135,9 @@ def read_only_transaction() -> Iterator[None]:
 # --------------------------------------------------------------------------- what a read tool sees
 
 
+_OWN_CASE = prepared.Select(Case, "t.id = %s AND t.owner_id = %s")
+
+
 class ActorReadContext:
     """Lookups scoped to the actor (I19). Read-only by construction and by the guard."""
 
@@ -141,7 +145,7 @@ class ActorReadContext:
         self.actor, self.today, self._registry = actor, today, registry
 
     def get_case(self, case_id: str) -> CaseSnapshot | None:
-        case = Case.objects.filter(pk=str(case_id), owner_id=self.actor.user_id).first()
+        case = _OWN_CASE.first(str(case_id), self.actor.user_id)
         return snapshot(case) if case else None
 
     def search_cases(self, *, kind: str | None, query: str, status: str | None) -> list[CaseSnapshot]:

@@ -306,3 +306,35 @@ def test_a_case_creating_command_starts_at_revision_one(berlin):
     assert outcome.status == JStatus.COMMITTED and created.id.startswith("clm_")
     assert (created.revision, created.title, created.status) == (1, "Paris", "draft")
     assert list(created.events.values_list("sequence", "revision", "type")) == [(1, 1, "claim_opened")]
+
+
+def test_a_confirmed_origin_runs_only_for_a_card_being_answered_by_its_owner(berlin, django_user_model):
+    """I19 at the command bus: the card the origin names must exist, be the clicking user's, be being answered
+    and name the row. The check rides on the statement that settles the row, so a card that does not hold
+    leaves nothing of the transaction behind."""
+    alice, case = berlin
+    bob = django_user_model.objects.get(username="bob")
+    conversation = Conversation.objects.create(owner=alice)
+    turn = Turn.objects.create(conversation=conversation, client_message_id="m1", text="submit it")
+    card = Interaction.objects.create(conversation=conversation, turn=turn, owner=alice, case=case,
+                                      case_revision=case.revision, prompt="Confirm?")
+    row, _ = journal_admit(idempotency_key="i19", plan_act_id="a1", act="submit_claim", case=case, args={},
+                           expected_revision=case.revision, status=JStatus.PENDING, interaction=card)
+    origin = {"kind": CONFIRMED_INTERACTION, "interaction": card.id, "option": "confirm", "user": alice.pk}
+
+    def run(actor, **card_fields):
+        Interaction.objects.filter(pk=card.pk).update(**card_fields)
+        CommandJournalEntry.objects.filter(pk=row.pk).update(status=JStatus.PENDING, result={})
+        row.refresh_from_db()
+        return command_execute(entry=row, origin=origin, actor=actor_of(actor), today=TODAY)
+
+    before = (Case.objects.get(pk=case.pk).revision, DomainEvent.objects.count(), OutboxEntry.objects.count())
+    for actor, fields in [(alice, {"status": "pending"}),  # nobody clicked it
+                          (alice, {"status": "resolving", "owner": bob}),  # someone else's card
+                          (alice, {"status": "declined", "owner": alice})]:  # answered otherwise
+        outcome = run(actor, **fields)
+        assert (outcome.status, outcome.code) == (JStatus.REJECTED, "origin_not_verified"), fields
+        assert (Case.objects.get(pk=case.pk).revision, DomainEvent.objects.count(),
+                OutboxEntry.objects.count()) == before
+    outcome = run(alice, status="resolving", owner=alice)  # the card as a click leaves it: it runs
+    assert outcome.status == JStatus.COMMITTED and Case.objects.get(pk=case.pk).status == "submitted"
