@@ -56,3 +56,14 @@ def test_every_other_code_point_passes_alike_on_every_way_in(text):
 def test_the_parts_at_fault_are_named_by_where_they_are_nested():
     value = {"ok": ["fine", {"deep": "n\x00l"}], "k\ud800": "v"}
     assert [loc for loc, _ in unstorable_parts(value)] == [("ok", 1, "deep"), ("(key)",)]
+
+
+def test_ids_are_prefixed_crockford_base32_and_never_repeat():
+    import re
+
+    from conversations.ids import new_id
+
+    ids = {new_id("trn") for _ in range(5000)}
+    assert len(ids) == 5000
+    assert all(re.fullmatch(r"trn_[0-9A-HJKMNP-TV-Z]{20}", i) for i in ids)  # no I, L, O, U
+    assert {c for i in ids for c in i[4:]} == set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")  # every symbol is used
