@@ -28,13 +28,15 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
                          resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
                          committed: Sequence[DomainEvent] = (), rounds: Sequence[ReadRound] | None = None,
-                         commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = ()) -> None:
+                         commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = (),
+                         announce: Sequence[tuple[str, dict[str, Any]]] = ()) -> None:
     """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
     conversation's, None clearing it); False leaves it as it is (clicks). ``committed``: the event rows this
     process inserted for the turn; used when they are all its events, else they are read. ``rounds``: the
     turn's read rounds as this process recorded them, ``commands`` its journal rows as this process journaled and
     ran them (each kept in step with what the bus settled); None: read. ``cases``: case rows as this turn last
-    wrote or read them in its own transactions (the bus's commits, L's cards), later ones first."""
+    wrote or read them in its own transactions (the bus's commits, L's cards), later ones first. ``announce``:
+    events of the turn not sent yet, sent first with the reply's."""
     # O: re-project changed cases; cards bound to an older revision go stale (the turn's record as this
     # process wrote it: every write of a turn goes through turn_write, which keeps the instance in step)
     trace = turn.trace
@@ -83,7 +85,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         if pending is not False and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
-    announced = []
+    announced = list(announce)
     for card in staled:
         card.refresh_from_db()
         announced.append(("interaction.resolved", {"interaction": interaction_json(card)}))

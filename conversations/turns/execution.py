@@ -53,16 +53,19 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
                           notices=[TurnNotice.of(n) for n in reduction.notices]):
             raise TurnStopped
     crash_point("after_interactions_persisted")
-    # each card with its commands, this turn's rows as just journaled
-    stream.publish_many(conversation.id, [("interaction.pending", {"interaction": interaction_json(
-        card, commands=[r for r in rows if r.interaction_id == card.id])}) for card in cards])
+    # each card with its commands, this turn's rows as just journaled; sent now when commands run before the
+    # reply, else with the reply (nothing happens between: one numbering, one send)
+    pending_cards = [("interaction.pending", {"interaction": interaction_json(
+        card, commands=[r for r in rows if r.interaction_id == card.id])}) for card in cards]
+    if ready:
+        stream.publish_many(conversation.id, pending_cards)
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
     results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
     crash_point("after_commit")
     reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
                   committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows,
-                  cases=cases_left(results, cards))
+                  cases=cases_left(results, cards), announce=[] if ready else pending_cards)
 
 
 def cases_left(results: list[Execution], cards: list[Interaction] = ()) -> list[Case]:
