@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from axes.helpers import get_cool_off
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
@@ -19,6 +19,7 @@ from ninja.security import HttpBearer, SessionAuth
 
 from turnframe_web.errors import AppError, error_json, is_api_request
 
+from . import prepared
 from .models import ApiToken
 
 
@@ -26,15 +27,22 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+# every API request asks: written once (conversations.prepared), not built by the ORM per request
+_LIVE_TOKEN = prepared.Select(ApiToken, "t.key_hash = %s AND r1.is_active AND t.revoked_at IS NULL"
+                                        " AND (t.expires_at IS NULL OR t.expires_at > %s)", related="user")
+_USED = prepared.Update(ApiToken, ("last_used_at",), "t.id = %s")
+USE_STAMP_EVERY = timedelta(minutes=1)  # last_used_at is kept to the minute: not a write on every request
+
+
 class BearerAuth(HttpBearer):
     def authenticate(self, request, token: str):
         now = timezone.now()
-        row = (ApiToken.objects.select_related("user")
-               .filter(key_hash=_hash(token), user__is_active=True, revoked_at__isnull=True)
-               .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now)).first())
+        row = _LIVE_TOKEN.first(_hash(token), now)
         if row is None:
             return None
-        ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
+        if row.last_used_at is None or now - row.last_used_at >= USE_STAMP_EVERY:
+            _USED.run([now], row.pk)
+            row.last_used_at = now
         request.user = row.user
         request.api_token = row  # what ``DELETE /api/auth/token`` revokes
         return row.user

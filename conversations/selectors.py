@@ -69,6 +69,11 @@ class Loaded:
 
 
 def turn_json(t: Turn, *, replayed: bool = False, loaded: Loaded | None = None) -> dict[str, Any]:
+    """``t.shown``: the JSON the runtime delivered this very instance with (then current, and nothing changes a
+    delivered turn), used as it is."""
+    shown = getattr(t, "shown", None)
+    if shown is not None and loaded is None and not replayed and t.phase == Turn.Phase.DELIVERED:
+        return shown
     if loaded is not None:
         by_card: dict[str, list[CommandJournalEntry]] = {}
         for c in loaded.commands:
@@ -152,7 +157,11 @@ def round_json(row: ReadRound) -> dict[str, Any]:
 
 
 def interaction_json(i: Interaction, *, commands: Sequence[CommandJournalEntry] | None = None) -> dict[str, Any]:
-    """``commands``: the card's commands when the caller holds them (current), else loaded."""
+    """``commands``: the card's commands when the caller holds them (current), else loaded. ``i.shown``: the JSON
+    the runtime announced this very instance with when it settled it (current: a settled card does not change)."""
+    shown = getattr(i, "shown", None)
+    if shown is not None and commands is None and i.status != Interaction.Status.PENDING:
+        return shown
     commands = [{"id": c.id, "act": c.act, "args": public_args(c.args), "status": c.status}
                 for c in sorted(i.commands.all() if commands is None else commands, key=lambda c: c.sequence)]
     return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,

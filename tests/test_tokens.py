@@ -153,3 +153,18 @@ def test_seeding_the_demo_again_keeps_the_demo_users_tokens(demo):
     assert works(token)
     demo_seed(password="a-different-demo-password")
     assert not works(token)
+
+
+def test_a_token_is_stamped_when_used_to_the_minute_and_an_inactive_users_token_is_refused(demo):
+    token = issue()
+    row = ApiToken.objects.get(revoked_at__isnull=True, user__username="alice")
+    assert bearer(token).get("/api/cases").status_code == 200
+    first = ApiToken.objects.get(pk=row.pk).last_used_at
+    assert first is not None
+    assert bearer(token).get("/api/cases").status_code == 200
+    assert ApiToken.objects.get(pk=row.pk).last_used_at == first  # within the minute: no write per request
+    ApiToken.objects.filter(pk=row.pk).update(last_used_at=first - timedelta(minutes=2))
+    assert bearer(token).get("/api/cases").status_code == 200
+    assert ApiToken.objects.get(pk=row.pk).last_used_at > first
+    get_user_model().objects.filter(username="alice").update(is_active=False)
+    assert bearer(token).get("/api/cases").status_code == 401

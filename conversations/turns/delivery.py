@@ -93,9 +93,12 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         if resolved.status == Interaction.Status.RESOLVING:  # not settled by this process: as the database has it
             resolved.refresh_from_db()
         own = [r for r in rows if r.interaction_id == resolved.id]  # a confirmed card's commands are the turn's
-        announced.append(("interaction.resolved", {"interaction": interaction_json(resolved, commands=own or None)}))
-    announced.append(("turn.completed", {"turn": turn_json(turn, loaded=Loaded(
-        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else rounds))}))
+        resolved.shown = interaction_json(resolved, commands=own or None)
+        announced.append(("interaction.resolved", {"interaction": resolved.shown}))
+    # what the sockets are sent is what the click's or the message's HTTP answer shows (selectors: ``shown``)
+    turn.shown = turn_json(turn, loaded=Loaded(
+        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else rounds))
+    announced.append(("turn.completed", {"turn": turn.shown}))
     stream.publish_many(conversation.id, announced)
 
 
