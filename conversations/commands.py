@@ -20,7 +20,7 @@ from registries import Actor, CommandContext, CommandRefused, get_registry
 
 from . import prepared
 from .ids import new_id
-from .models import Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry, snapshot
+from .models import CASE_BY_ID, Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry, snapshot
 
 log = logging.getLogger(__name__)
 Status = CommandJournalEntry.Status
@@ -89,7 +89,7 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 case_id = entry.case_id or _case_id_from_same_turn(entry)
                 if case_id is None:
                     raise _Abort(Status.REJECTED, "case_not_created_yet")
-                case = _CASE.first(case_id)
+                case = CASE_BY_ID.first(case_id)
                 if case is None:
                     raise Case.DoesNotExist(case_id)
                 if case.owner_id != actor.user_id:
@@ -154,7 +154,6 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
     return Execution(Status.COMMITTED, None, ids, case.id, tuple(events), case)
 
 
-_CASE = prepared.Select(Case, "t.id = %s")
 _CASE_CHANGE = prepared.Update(Case, ("state", "status", "title", "revision", "updated_at"),
                                "t.id = %s AND t.revision = %s", returning=(
                                    f"(SELECT COALESCE(MAX(e.sequence), 0) FROM {DomainEvent._meta.db_table} e"

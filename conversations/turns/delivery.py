@@ -14,7 +14,7 @@ from conversations.core.reducer import Notice, Outcome
 from registries import Registry, get_registry
 
 from .. import prepared, stream
-from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
+from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
 from .context import turn_end, turn_write
@@ -51,15 +51,12 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     mine = set(trace.interaction_ids)
     loaded = _CARDS.all(mine, conversation.id, Interaction.Status.PENDING, changed, Interaction.Status.PENDING,
                         Interaction.Kind.CONFIRMATION)
-    staled = cards_stale(loaded, changed)
     held = {r.id: r for r in commands or ()}
     if commands is not None and set(trace.command_ids) <= set(held):
-        for row in held.values():  # a card staled above settled its rows: as journal_settle_unexecuted did
-            if row.interaction_id in {c.id for c in staled} and row.status == JStatus.AWAITING_CONFIRMATION:
-                row.status = JStatus.STALE
         rows = sorted((held[i] for i in trace.command_ids), key=lambda r: (r.created_at, r.sequence))
     else:
         rows = _COMMANDS.all(trace.command_ids)
+    staled = cards_stale(loaded, changed, rows)
     cards = [c for c in loaded if c.id in mine]
     withdrawn = cards_withdraw_unreachable(rows, cards)
     staled += withdrawn
@@ -118,14 +115,13 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
     if not conversation.active_case_id:
         return None
     own = next((c for c in held if c.pk == conversation.active_case_id), None)
-    return own if own is not None else _CASE.first(conversation.active_case_id)
+    return own if own is not None else CASE_BY_ID.first(conversation.active_case_id)
 
 
 _COMMANDS = prepared.Select(CommandJournalEntry, "t.id IN %s", order="t.created_at, t.sequence")
 _CARDS = prepared.Select(Interaction, "t.id IN %s OR (t.conversation_id = %s AND t.status = %s)"
                                       " OR (t.case_id IN %s AND t.status = %s AND t.kind = %s)",
                          order="t.created_at", related="case")
-_CASE = prepared.Select(Case, "t.id = %s")
 
 
 def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ from registries import Actor, Registry
 from .. import prepared, stream
 from ..commands import journal_settle_unexecuted
 from ..ids import new_id
-from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
+from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import crash_point
 from .context import TurnOutcome, noun, turn_open
@@ -32,7 +32,7 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
     by_id = {a.id: a for a in reduction.acts}
     commands = {c.act_id: c for c in reduction.commands}
     for confirmation in reduction.confirmations:
-        case = _CASE.first(confirmation.case)
+        case = CASE_BY_ID.first(confirmation.case)
         cards_supersede_open(case)
         # each command described on the state it will find: after this turn's direct edits and the
         # card's earlier commands, never on the state before the message
@@ -89,20 +89,15 @@ def card_publish_resolved(interaction_id: str) -> None:
     stream.publish(card.conversation_id, "interaction.resolved", {"interaction": interaction_json(card)})
 
 
-def cards_stale(cards: list[Interaction], changed_cases: set[str]) -> list[Interaction]:
+def cards_stale(cards: list[Interaction], changed_cases: set[str], rows: list[CommandJournalEntry]
+                ) -> list[Interaction]:
     """Pending confirmations on a changed case bound to a revision that is no longer live can never run: mark
     them stale. ``cards`` as loaded after the change, each with its case (``select_related``: the live revision);
-    the staled ones are updated in place too."""
-    staled = []
-    for card in cards:
-        if (card.status == Interaction.Status.PENDING and card.kind == Interaction.Kind.CONFIRMATION
-                and card.case_id in changed_cases and card.case_revision != card.case.revision):
-            now = timezone.now()
-            if _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
-                journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
-                card.status, card.resolved_at = Interaction.Status.STALE, now
-                staled.append(card)
-    return staled
+    the staled ones, and their commands among ``rows``, are updated in place too."""
+    due = [card for card in cards
+           if card.status == Interaction.Status.PENDING and card.kind == Interaction.Kind.CONFIRMATION
+           and card.case_id in changed_cases and card.case_revision != card.case.revision]
+    return [card for card in due if _card_go_stale(card, rows)]
 
 
 def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Interaction]) -> list[Interaction]:
@@ -112,23 +107,26 @@ def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Inte
     case (``select_related``, so the live revision comes with them), both loaded after the commands ran;
     the withdrawn cards and their rows are updated in place too."""
     failed = {row.case_id for row in rows if row.interaction_id is None and row.status != JStatus.COMMITTED}
-    withdrawn = []
-    for card in cards:
-        if card.kind != Interaction.Kind.CONFIRMATION or card.status != Interaction.Status.PENDING:
-            continue
-        if card.case_id in failed or card.case.revision != card.case_revision:
-            now = timezone.now()
-            if _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
-                journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
-                card.status, card.resolved_at = Interaction.Status.STALE, now
-                for row in rows:
-                    if row.interaction_id == card.id and row.status == JStatus.AWAITING_CONFIRMATION:
-                        row.status = JStatus.STALE
-                withdrawn.append(card)
-    return withdrawn
+    due = [card for card in cards
+           if card.kind == Interaction.Kind.CONFIRMATION and card.status == Interaction.Status.PENDING
+           and (card.case_id in failed or card.case.revision != card.case_revision)]
+    return [card for card in due if _card_go_stale(card, rows)]
 
 
-_CASE = prepared.Select(Case, "t.id = %s")
+def _card_go_stale(card: Interaction, rows: list[CommandJournalEntry]) -> bool:
+    """Settle a pending card stale with its commands (only from pending: the database decides a race); the card
+    and the caller's copies of its commands among ``rows`` follow. False: it was no longer pending."""
+    now = timezone.now()
+    if not _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
+        return False
+    journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+    card.status, card.resolved_at = Interaction.Status.STALE, now
+    for row in rows:
+        if row.interaction_id == card.id and row.status == JStatus.AWAITING_CONFIRMATION:
+            row.status = JStatus.STALE
+    return True
+
+
 _OPEN_BLOCKING = prepared.Select(Interaction, "t.case_id = %s AND t.blocking AND t.status = %s", order="t.created_at")
 # a card leaves a status only from the one it was read in: the database decides a race
 _SETTLE_PENDING = prepared.Update(Interaction, ("status", "resolved_at"), "t.id = %s AND t.status = %s")
