@@ -11,12 +11,19 @@ converters and ``Model.from_db`` on the way out, so an instance loaded here equa
 Where clauses name columns as the main table ``t`` and a joined one ``r`` have them
 (``"t.conversation_id = %s"``). A list, tuple or set parameter stands for ``IN (...)``: written
 ``t.id IN %s``; an empty one matches nothing.
+
+Reads can travel together: ``q.bind(*params)`` is a read not sent yet; ``read(*bound)`` sends several in
+one statement, and ``along=`` sends them with an update or an insert (its ``RETURNING``). Each comes back
+as one JSON value (its rows as arrays, in its order) and is converted as if it had been read alone, so a
+turn pays one round trip for what it reads at the same moment, not one per table.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, models
 
@@ -35,12 +42,26 @@ class _Columns:
         self.pk = self.names.index(model._meta.pk.attname) if model._meta.pk.attname in self.names else None
         quote = connection.ops.quote_name
         self.sql = ", ".join(f"{alias}.{quote(f.column)}" for f in self.fields)
+        # the same columns inside a JSON array (``read``, ``along``): PostgreSQL would nest a jsonb value and
+        # render a timestamp as text, where its cursor returns JSON as text and a timestamp as a datetime
+        postgres = connection.vendor == "postgresql"
+        self.json_sql = ", ".join(f"{alias}.{quote(f.column)}" + ("::text" if postgres and _is_json(f) else "")
+                                  for f in self.fields)
+        self.timestamps = [i for i, f in enumerate(self.fields)
+                           if postgres and f.get_internal_type() == "DateTimeField"]
         self.converters = []
         for i, f in enumerate(self.fields):
             col = f.get_col(alias)
             found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
             if found:
                 self.converters.append((i, col, found))
+
+    def from_json(self, row: list[Any]) -> list[Any]:
+        """A row as a JSON array holds it, as the cursor would have returned it."""
+        for i in self.timestamps:
+            if row[i] is not None:
+                row[i] = dt.datetime.fromisoformat(row[i])
+        return row
 
     def convert(self, row: Sequence[Any]) -> list[Any]:
         values = list(row)
@@ -51,6 +72,10 @@ class _Columns:
 
     def instance(self, row: Sequence[Any]) -> models.Model:
         return self.model.from_db(connection.alias, self.names, self.convert(row))
+
+
+def _is_json(field: models.Field) -> bool:
+    return field.get_internal_type() == "JSONField"
 
 
 _CONVERTERS: dict[tuple[str, type[models.Model], tuple[str, ...]], _Columns] = {}
@@ -95,27 +120,72 @@ class _Query:
 
     def __init__(self, where: str, order: str, limit: int | None):
         self.where, self.order, self.limit = where, order, limit
-        self._compiled: dict[str, tuple[str, Any]] = {}
+        self._compiled: dict[str, tuple[str, str, Any]] = {}
 
-    def _sql(self) -> tuple[str, Any]:
+    def _sql(self) -> tuple[str, str, Any]:
+        """The statement, the same read as one JSON value (a scalar subquery), and the shape of a row."""
         found = self._compiled.get(connection.vendor)
         if found is None:
-            columns, source, shape = self._shape()
-            sql = f"SELECT {columns} FROM {source} WHERE {self.where}"
-            sql += f" ORDER BY {self.order}" if self.order else ""
-            sql += f" LIMIT {int(self.limit)}" if self.limit is not None else ""
-            found = self._compiled[connection.vendor] = (sql, shape)
+            columns, json_columns, source, shape = self._shape()
+            rest = f" FROM {source} WHERE {self.where}"
+            rest += f" ORDER BY {self.order}" if self.order else ""
+            rest += f" LIMIT {int(self.limit)}" if self.limit is not None else ""
+            if connection.vendor == "postgresql":  # (an aggregate keeps the order of the subquery it reads)
+                as_json = f"(SELECT COALESCE(json_agg(s.j), '[]') FROM (SELECT json_build_array({json_columns}) AS j{rest}) s)"
+            else:  # json(): a value read from a subquery is text to SQLite's JSON functions until parsed again
+                as_json = f"(SELECT json_group_array(json(s.j)) FROM (SELECT json_array({json_columns}) AS j{rest}) s)"
+            found = self._compiled[connection.vendor] = (f"SELECT {columns}{rest}", as_json, shape)
         return found
 
-    def _shape(self) -> tuple[str, str, Any]:
+    def _shape(self) -> tuple[str, str, str, Any]:
         raise NotImplementedError
+
+    def _made(self, rows: Iterable[Sequence[Any]], shape: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def _from_json(self, value: Any, shape: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def bind(self, *params: Any) -> Bound:
+        """This read with its parameters, to send with others (``read``, ``along=``)."""
+        return Bound(self, params)
 
     def first(self, *params: Any) -> Any:
         rows = self.all(*params)
         return rows[0] if rows else None
 
     def all(self, *params: Any) -> list[Any]:
-        raise NotImplementedError
+        sql, _, shape = self._sql()
+        return self._made(_fetch(sql, params), shape)
+
+
+class Bound(NamedTuple):
+    query: _Query
+    params: tuple
+
+
+def _along(reads: Sequence[Bound]) -> tuple[str, list[Any]]:
+    """Reads as scalar subqueries, each one JSON value: ``", (…), (…)"`` and their parameters."""
+    sql, params = "", []
+    for query, bound in reads:
+        sql += ", " + query._sql()[1]
+        params.extend(bound)
+    return sql, params
+
+
+def _decoded(reads: Sequence[Bound], values: Sequence[Any]) -> list[list[Any]]:
+    out = []
+    for (query, _), value in zip(reads, values, strict=True):
+        shape = query._sql()[2]
+        rows = json.loads(value) if isinstance(value, str) else value or []
+        out.append(query._made([query._from_json(row, shape) for row in rows], shape))
+    return out
+
+
+def read(*reads: Bound) -> list[list[Any]]:
+    """Several reads in one statement (``SELECT (…), (…)``): each one's rows, as its ``all`` returns them."""
+    sql, params = _along(reads)
+    return _decoded(reads, _fetch("SELECT " + sql[2:], params)[0])
 
 
 class Select(_Query):
@@ -131,7 +201,7 @@ class Select(_Query):
         self.related = (related,) if isinstance(related, str) else tuple(related)
         self.extra = dict(extra or {})
 
-    def _shape(self) -> tuple[str, str, list[_Columns]]:
+    def _shape(self) -> tuple[str, str, str, list[_Columns]]:
         quote = connection.ops.quote_name
         tables = [_Columns(self.model, "t")]
         source = f"{quote(self.model._meta.db_table)} t"
@@ -140,13 +210,20 @@ class Select(_Query):
             tables.append(_Columns(fk.related_model, f"r{n}"))
             source += (f" LEFT JOIN {quote(fk.related_model._meta.db_table)} r{n}"
                        f" ON r{n}.{quote(fk.target_field.column)} = t.{quote(fk.column)}")
+        extra = list(self.extra.values())
         columns = [c.sql for c in tables] + [f"{expression} AS {quote(name)}" for name, expression in self.extra.items()]
-        return ", ".join(columns), source, tables
+        return ", ".join(columns), ", ".join([c.json_sql for c in tables] + extra), source, tables
 
-    def all(self, *params: Any) -> list[models.Model]:
-        sql, tables = self._sql()
+    def _from_json(self, row: list[Any], tables: list[_Columns]) -> list[Any]:
+        start = 0
+        for columns in tables:
+            row[start:start + len(columns.fields)] = columns.from_json(row[start:start + len(columns.fields)])
+            start += len(columns.fields)
+        return row
+
+    def _made(self, rows: Iterable[Sequence[Any]], tables: list[_Columns]) -> list[models.Model]:
         out = []
-        for row in _fetch(sql, params):
+        for row in rows:
             start = len(tables[0].fields)
             obj = tables[0].instance(row[:start])
             for name, joined in zip(self.related, tables[1:], strict=True):
@@ -168,19 +245,24 @@ class Values(_Query):
         super().__init__(where, order, limit)
         self.model, self.names = model, tuple(fields)
 
-    def _shape(self) -> tuple[str, str, _Columns]:
+    def _shape(self) -> tuple[str, str, str, _Columns]:
         columns = _Columns(self.model, "t", self.names)
-        return columns.sql or "1", f"{connection.ops.quote_name(self.model._meta.db_table)} t", columns
+        return (columns.sql or "1", columns.json_sql or "1", f"{connection.ops.quote_name(self.model._meta.db_table)} t",
+                columns)
 
-    def all(self, *params: Any) -> list[tuple]:
-        sql, columns = self._sql()
-        return [tuple(columns.convert(row)) for row in _fetch(sql, params)]
+    def _from_json(self, row: list[Any], columns: _Columns) -> list[Any]:
+        return columns.from_json(row)
+
+    def _made(self, rows: Iterable[Sequence[Any]], columns: _Columns) -> list[tuple]:
+        return [tuple(columns.convert(row)) for row in rows]
 
 
 class Update:
     """``UPDATE <model's table> AS t SET <fields> WHERE … [RETURNING …]``. ``run`` takes the values in the
     fields' order (or by name), then the where clause's parameters (then the returning clause's), and returns
-    the rows it changed; with ``returning``, ``returned`` gives the changed row's returned values (None: no row).
+    the rows it changed; with ``returning``, ``returned`` gives the changed row's returned values (None: no row),
+    then the rows of each read sent ``along``. Those see what the transaction wrote before this statement, not
+    what this statement changes (PostgreSQL reads them as of the statement's start; SQLite after it).
     (SQLite does not let a subquery in RETURNING name the table's alias: pass the value as a parameter.)"""
 
     def __init__(self, model: type[models.Model], fields: Iterable[str], where: str, *, returning: str = ""):
@@ -188,28 +270,36 @@ class Update:
         self.fields = [model._meta.get_field(name) for name in self.names]
         self._compiled: dict[str, str] = {}
 
-    def _execute(self, cursor, values: Sequence[Any] | dict[str, Any], params: Sequence[Any]) -> None:
+    def _execute(self, cursor, values: Sequence[Any] | dict[str, Any], params: Sequence[Any],
+                 along: Sequence[Bound] = ()) -> None:
         sql = self._compiled.get(connection.vendor)
         if sql is None:
             quote = connection.ops.quote_name
             sets = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
             # the table is named t, as in Select, so a where clause reads the same in both
-            sql = f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}"
-            sql = self._compiled[connection.vendor] = sql + (f" RETURNING {self.returning}" if self.returning else "")
+            sql = self._compiled[connection.vendor] = (
+                f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}")
+        reads, read_params = _along(along)
+        returning = (self.returning + reads) if self.returning else reads[2:]
         if isinstance(values, dict):
             values = [values[name] for name in self.names]
         prepared = [f.get_db_prep_save(v, connection) for f, v in zip(self.fields, values, strict=True)]
-        cursor.execute(*_bind(sql, [*prepared, *params]))
+        cursor.execute(*_bind(sql + (f" RETURNING {returning}" if returning else ""),
+                              [*prepared, *params, *read_params]))
 
     def run(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> int:
         with connection.cursor() as cursor:
             self._execute(cursor, values, params)
             return cursor.rowcount
 
-    def returned(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> tuple | None:
+    def returned(self, values: Sequence[Any] | dict[str, Any], *params: Any, along: Sequence[Bound] = ()
+                 ) -> tuple | None:
         with connection.cursor() as cursor:
-            self._execute(cursor, values, params)
-            return cursor.fetchone()
+            self._execute(cursor, values, params, along)
+            row = cursor.fetchone()
+        if row is None or not along:
+            return row
+        return (*row[:len(row) - len(along)], *_decoded(along, row[len(row) - len(along):]))
 
 
 def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] = ()) -> tuple | None:

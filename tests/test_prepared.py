@@ -11,6 +11,7 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -146,3 +147,59 @@ def test_an_insert_of_a_numbered_row_gets_its_key_and_what_it_asked_back(world):
     (said,) = prepared.insert(row, returning="%s", params=["also"])
     assert said == "also" and row.pk is not None and not row._state.adding
     assert fields_of(ReadRound.objects.get(pk=row.pk)) == fields_of(row)
+
+
+def test_reads_sent_together_return_what_each_returns_alone(world):
+    user, case, conversation, turn = world
+    Interaction.objects.create(conversation=conversation, turn=turn, owner=user, case=case, case_revision=3,
+                               prompt="Confirm?", options=[{"id": "confirm", "label": "Confirm"}])
+    Interaction.objects.create(conversation=conversation, turn=turn, owner=user, kind="selection", blocking=False,
+                               prompt="Which?", candidates=["a", "b"], status="resolved")
+    for i in range(4):
+        Turn.objects.create(conversation=conversation, client_message_id=f"m{i + 2}", text=f"t{i}",
+                            status=Turn.Status.COMPLETED)
+    cards = prepared.Select(Interaction, "t.conversation_id = %s", order="t.created_at", related=("case", "turn"),
+                            extra={"open": "t.status = 'pending'"})
+    texts_ = prepared.Values(Turn, ("text", "created_at"), "t.conversation_id = %s", order="t.created_at DESC",
+                             limit=3)
+    none = prepared.Select(Case, "t.id IN %s")
+    exists = prepared.Values(Turn, (), "t.id = %s")
+    together = prepared.read(cards.bind(conversation.pk), texts_.bind(conversation.pk), none.bind([]),
+                             exists.bind(turn.pk))
+    alone = [cards.all(conversation.pk), texts_.all(conversation.pk), none.all([]), exists.all(turn.pk)]
+    assert [fields_of(c) for c in together[0]] == [fields_of(c) for c in alone[0]]
+    assert [fields_of(c.case) if c.case else None for c in together[0]] == [
+        fields_of(c.case) if c.case else None for c in alone[0]]
+    assert [fields_of(c.turn) for c in together[0]] == [fields_of(c.turn) for c in alone[0]]
+    assert [bool(c.open) for c in together[0]] == [bool(c.open) for c in alone[0]] == [True, False]
+    assert together[1:] == alone[1:] and together[1][0][0] == "t3" and together[2] == [] and together[3] == [(1,)]
+
+
+def test_reads_along_an_update_see_what_the_transaction_wrote_before_it(world):
+    _, case, conversation, turn = world
+    bump = prepared.Update(Turn, ("text",), "t.id = %s AND t.text = %s", returning="text")
+    titles = prepared.Values(Case, ("title", "revision", "state"), "t.id = %s")
+    with transaction.atomic():
+        Case.objects.filter(pk=case.pk).update(title="Munich", revision=4)
+        assert bump.returned(["bye"], turn.pk, "hello", along=[titles.bind(case.pk)]) == (
+            "bye", [("Munich", 4, {"lines": [{"id": "l1", "amount": "12.50"}]})])
+    assert bump.returned(["again"], turn.pk, "hello", along=[titles.bind(case.pk)]) is None  # nothing changed
+    plain = prepared.Update(Turn, ("text",), "t.id = %s")
+    assert plain.returned(["hi"], turn.pk, along=[titles.bind(case.pk)]) == ([("Munich", 4, case.state)],)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=texts, prompt=texts, options=st.lists(json_values, max_size=3), held=json_values, blocking=st.booleans())
+def test_any_card_read_along_round_trips_like_the_orm(world, text, prompt, options, held, blocking):
+    user, case, conversation, _ = world
+    turn = Turn(conversation=conversation, client_message_id=f"q:{timezone.now().timestamp()}:{id(text)}", text=text,
+                status=Turn.Status.COMPLETED, notices=[TurnNotice(code="x", text=text)])
+    prepared.insert(turn)
+    card = Interaction(conversation=conversation, turn=turn, owner=user, case=case, prompt=prompt, options=options,
+                       held_acts=[held], blocking=blocking, status=Interaction.Status.RESOLVED)
+    prepared.insert(card)
+    query = prepared.Select(Interaction, "t.id = %s", related=("turn", "conversation"))
+    (mine,), = prepared.read(query.bind(card.pk))
+    orm = Interaction.objects.select_related("turn", "conversation").get(pk=card.pk)
+    assert fields_of(mine) == fields_of(orm) == fields_of(card)
+    assert fields_of(mine.turn) == fields_of(orm.turn) and fields_of(mine.conversation) == fields_of(orm.conversation)
