@@ -8,6 +8,7 @@ any origin that does not satisfy the act's mutability (I12), whoever calls it.
 
 from __future__ import annotations
 
+import copy
 import logging
 from dataclasses import dataclass, field
 
@@ -60,13 +61,16 @@ def journal_admit(**fields) -> tuple[CommandJournalEntry, bool]:
         return existing, False
 
 
-def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, today: str) -> Execution:
+def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, today: str,
+                    held: Case | None = None) -> Execution:
     """Run one admitted command exactly once. A settled row returns its recorded outcome.
 
     Kept whole on purpose: the origin checks, the handler, the conditional revision update, the events, the
     outbox row and the journal settlement are one transaction, and reading them in one place is how a reviewer
     sees that nothing escapes it. ``entry`` as the caller loaded it: a row another executor settled meanwhile is
-    caught by the conditional settlement below (nothing of this run is applied, the recorded outcome returns)."""
+    caught by the conditional settlement below (nothing of this run is applied, the recorded outcome returns).
+    ``held``: the case's row as the caller read it; used when it is at the expected revision (a case's state
+    changes only with its revision, and the conditional update below refuses a revision that moved on)."""
     if entry.status in SETTLED:
         return _recorded(entry)
     definition = get_registry().acts.get(entry.act)
@@ -89,7 +93,8 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 case_id = entry.case_id or _case_id_from_same_turn(entry)
                 if case_id is None:
                     raise _Abort(Status.REJECTED, "case_not_created_yet")
-                case = CASE_BY_ID.first(case_id)
+                fresh = held is not None and held.pk == case_id and held.revision == entry.expected_revision
+                case = copy.copy(held) if fresh else CASE_BY_ID.first(case_id)  # (the caller's row stays as read)
                 if case is None:
                     raise Case.DoesNotExist(case_id)
                 if case.owner_id != actor.user_id:
@@ -133,8 +138,10 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                        "result": {"events": ids}, "updated_at": timezone.now()}
             # I19 for a confirmed card is checked by the same statement: the card exists, is the clicking user's,
             # is being answered, and names this row (else nothing of this transaction is applied)
-            claimed = (_SETTLE_CONFIRMED.run(settled, entry.pk, OPEN, entry.interaction_id, actor.user_id,
-                                             Interaction.Status.RESOLVING) if confirmed
+            # (a confirmed row may still be awaiting the card: a click that runs one command settles it straight)
+            claimed = (_SETTLE_CONFIRMED.run(settled, entry.pk, (*OPEN, Status.AWAITING_CONFIRMATION),
+                                             entry.interaction_id, actor.user_id, Interaction.Status.RESOLVING)
+                       if confirmed
                        else _SETTLE.run(settled, entry.pk, OPEN))
             if claimed != 1:
                 raise _Abort("raced", "already_settled")
@@ -195,6 +202,14 @@ def journal_settle_broken_chain(*, entry: CommandJournalEntry) -> Execution:
             status=Status.CONFLICT, result={"code": "earlier_command_failed"}, updated_at=timezone.now()):
         entry.status, entry.result = Status.CONFLICT, {"code": "earlier_command_failed"}  # the caller's row follows
     return Execution(status=Status.CONFLICT, code="earlier_command_failed", events=[], case=entry.case_id)
+
+
+def journal_settle_behind(interaction_ids: list[str], status: str) -> None:
+    """Settle the rows behind stale or superseded cards (by the cards' ids): they never run."""
+    _SETTLE_BEHIND.run([status, timezone.now()], interaction_ids, Status.AWAITING_CONFIRMATION)
+
+
+_SETTLE_BEHIND = prepared.Update(CommandJournalEntry, ("status", "updated_at"), "t.interaction_id IN %s AND t.status = %s")
 
 
 def journal_settle_unexecuted(*, entries, status: str) -> None:

@@ -90,7 +90,7 @@ def converted(model: type[models.Model], fields: Sequence[str], row: Sequence[An
     return tuple(columns.convert(row))
 
 
-def _bind(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
+def expanded(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
     """Expand each list parameter into ``(%s, %s, …)``."""
     if not any(isinstance(p, _LISTS) for p in params):
         return sql, list(params)
@@ -110,7 +110,7 @@ def _bind(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
 
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     with connection.cursor() as cursor:
-        cursor.execute(*_bind(sql, params))
+        cursor.execute(*expanded(sql, params))
         return cursor.fetchall()
 
 
@@ -164,7 +164,7 @@ class Bound(NamedTuple):
     params: tuple
 
 
-def _along(reads: Sequence[Bound]) -> tuple[str, list[Any]]:
+def along_sql(reads: Sequence[Bound]) -> tuple[str, list[Any]]:
     """Reads as scalar subqueries, each one JSON value: ``", (…), (…)"`` and their parameters."""
     sql, params = "", []
     for query, bound in reads:
@@ -173,7 +173,8 @@ def _along(reads: Sequence[Bound]) -> tuple[str, list[Any]]:
     return sql, params
 
 
-def _decoded(reads: Sequence[Bound], values: Sequence[Any]) -> list[list[Any]]:
+def decoded(reads: Sequence[Bound], values: Sequence[Any]) -> list[list[Any]]:
+    """The rows of each read, from the JSON values ``along``'s subqueries returned."""
     out = []
     for (query, _), value in zip(reads, values, strict=True):
         shape = query._sql()[2]
@@ -184,8 +185,8 @@ def _decoded(reads: Sequence[Bound], values: Sequence[Any]) -> list[list[Any]]:
 
 def read(*reads: Bound) -> list[list[Any]]:
     """Several reads in one statement (``SELECT (…), (…)``): each one's rows, as its ``all`` returns them."""
-    sql, params = _along(reads)
-    return _decoded(reads, _fetch("SELECT " + sql[2:], params)[0])
+    sql, params = along_sql(reads)
+    return decoded(reads, _fetch("SELECT " + sql[2:], params)[0])
 
 
 class Select(_Query):
@@ -279,18 +280,24 @@ class Update:
             # the table is named t, as in Select, so a where clause reads the same in both
             sql = self._compiled[connection.vendor] = (
                 f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}")
-        reads, read_params = _along(along)
+        reads, read_params = along_sql(along)
         returning = (self.returning + reads) if self.returning else reads[2:]
         if isinstance(values, dict):
             values = [values[name] for name in self.names]
         prepared = [f.get_db_prep_save(v, connection) for f, v in zip(self.fields, values, strict=True)]
-        cursor.execute(*_bind(sql + (f" RETURNING {returning}" if returning else ""),
+        cursor.execute(*expanded(sql + (f" RETURNING {returning}" if returning else ""),
                               [*prepared, *params, *read_params]))
 
     def run(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> int:
         with connection.cursor() as cursor:
             self._execute(cursor, values, params)
             return cursor.rowcount
+
+    def returned_all(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> list[tuple]:
+        """What ``returning`` gives for every row the update changed."""
+        with connection.cursor() as cursor:
+            self._execute(cursor, values, params)
+            return cursor.fetchall()
 
     def returned(self, values: Sequence[Any] | dict[str, Any], *params: Any, along: Sequence[Bound] = ()
                  ) -> tuple | None:
@@ -299,7 +306,7 @@ class Update:
             row = cursor.fetchone()
         if row is None or not along:
             return row
-        return (*row[:len(row) - len(along)], *_decoded(along, row[len(row) - len(along):]))
+        return (*row[:len(row) - len(along)], *decoded(along, row[len(row) - len(along):]))
 
 
 def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] = ()) -> tuple | None:

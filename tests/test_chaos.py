@@ -590,3 +590,48 @@ def test_a_crash_before_a_selection_resumes_its_acts_leaves_the_card_answerable(
     _, click = interaction_respond(user=world.alice, interaction_id=selection["id"], option=world.lisbon.id)
     assert [(a.act, a.outcome) for a in click.acts] == [("update_line", "executed")]
     assert lines_of(world.lisbon.id)[1]["amount"] == "120.00"
+
+
+# A card that names one command is confirmed, run, settled and recorded in one transaction (issue 11): a crash
+# anywhere before its commit leaves nothing of it, and the card answerable again once recovered.
+
+@pytest.mark.parametrize("point", ["after_journal_admission", "inside_the_transaction", "after_commit"])
+def test_a_crash_in_a_one_command_confirmation_leaves_all_of_it_or_none(world, script, crash, monkeypatch, point):
+    conv = conversation(world, "deterministic")
+    (card,) = say(world, conv, script("submit the claim", plan(
+        act("a1", "submit_claim", "submit the claim", case={"id": world.berlin.id}))))["interactions"]
+    assert len(card["commands"]) == 1
+    before = Ledger.now()
+    if point == "inside_the_transaction":  # the card's settlement, after the command's writes, fails
+        def broken(interaction, status):
+            raise SimulatedCrash("the card's settlement")
+        monkeypatch.setattr(clicks, "card_finish", broken)
+    else:
+        crash(point)
+
+    with pytest.raises(SimulatedCrash):
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    CRASH_POINTS.clear()
+    monkeypatch.undo()
+    click = Turn.objects.get(conversation=conv, kind="click")
+    committed = point == "after_commit"
+    assert Ledger.now().events == before.events + (1 if committed else 0)
+    row = CommandJournalEntry.objects.get(interaction_id=card["id"])
+    assert (row.status, row.origin_kind) == (("committed", "confirmed_interaction") if committed
+                                             else ("awaiting_confirmation", "none"))
+    assert Turn.objects.get(pk=click.pk).phase == ("committed" if committed else "received")
+
+    recovered = turn_recover(click)
+
+    if committed:
+        assert recovered.status == "completed" and Interaction.objects.get(pk=card["id"]).status == "resolved"
+        assert len(blocks(turn_json(recovered), "receipt")) == 1
+    else:  # nothing ran: the click failed, the card can be answered again, and then it runs once
+        assert recovered.status == "failed" and Ledger.now() == before
+        assert Interaction.objects.get(pk=card["id"]).status == "pending"
+        interaction, again = interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+        assert interaction.status == "resolved" and again.status == "completed"
+    after = Ledger.now()
+    assert after.events == before.events + 1 and after.outbox == before.outbox + 1
+    assert after.revisions[world.berlin.id] == before.revisions[world.berlin.id] + 1

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from conversations.models import Case, Conversation
+from conversations import prepared
+from conversations.models import Case, Conversation, Turn
 from conversations.turns import actor_of, messages, offered_registry, turn_submit_message
-from conversations.turns.context import load_cases
+from conversations.turns.context import context_reads, load_cases
 from tests.support import act, plan, seed
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,10 @@ def many(settings):
 
 def test_a_turn_loads_the_most_recent_open_cases_and_the_active_one(many):
     user, cases = many
-    loaded, more = load_cases(actor_of(user), offered_registry("controlled_agentic"), active_case=cases[0].id)
+    conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=cases[0])
+    turn = Turn.objects.create(conversation=conversation, client_message_id="m", text="hi")
+    (rows, *_) = prepared.read(*context_reads(turn, conversation, actor_of(user)))
+    loaded, more = load_cases(offered_registry("controlled_agentic"), rows, active_case=cases[0].id)
     assert set(loaded) == {cases[0].id, *(c.id for c in cases[-3:])} and more
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -21,13 +22,13 @@ from registries import Actor, Registry
 from turnframe_web.errors import Conflict, Invalid, NotFound
 
 from .. import prepared, stream
-from ..commands import journal_settle_unexecuted
+from ..commands import journal_settle_behind, journal_settle_unexecuted
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import SimulatedCrash, crash_point
 from .context import TurnOutcome, actor_of, offered_registry, today_for, turn_begin, turn_write
 from .copy import NOTICE_COPY
-from .delivery import reply_deliver
+from .delivery import CardsAlong, reply_deliver
 from .execution import cases_left, commands_execute_ready, reduction_apply
 from .interactions import card_claim, card_finish
 from .messages import turns_run_queued
@@ -42,10 +43,12 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     """Answer a card (SPEC §17). The click sends ids only; the server runs the stored action (I7)."""
     deadline = time.monotonic() + 15
     while True:
-        # C: load and check the interaction, scoped to the user (a foreign id is a missing id)
-        interaction = _CARD.first(interaction_id, user.pk)
-        if interaction is None:
+        # C: load and check the interaction, scoped to the user (a foreign id is a missing id), with the commands
+        # it names (one statement)
+        found, commands = prepared.read(_CARD.bind(interaction_id, user.pk), _CARD_COMMANDS.bind(interaction_id))
+        if not found:
             raise NotFound("No such interaction.")
+        interaction = found[0]
         if option not in {o["id"] for o in interaction.options}:
             raise Invalid("That is not one of the card's options.", code="invalid_option",
                           errors=[{"loc": ["option"], "msg": "not an option of this interaction"}])
@@ -66,7 +69,7 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
         if interaction.kind == Interaction.Kind.CONFIRMATION and interaction.case.revision != interaction.case_revision:
             if Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
                     status=Interaction.Status.STALE, resolved_at=timezone.now()):
-                journal_settle_unexecuted(entries=interaction.commands.all(), status=JStatus.STALE)
+                journal_settle_behind([interaction.pk], JStatus.STALE)
                 interaction.refresh_from_db()
                 stream.publish(interaction.conversation_id, "interaction.resolved",
                                {"interaction": interaction_json(interaction)})
@@ -79,9 +82,9 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
             turn = claimed
             break
     conversation = interaction.conversation
-    out_of_service = turn_begin(conversation, turn)
+    out_of_service, _ = turn_begin(conversation, turn)
     try:
-        click_turn_run(turn, conversation, interaction, option, user, out_of_service)
+        click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands)
     except SimulatedCrash:
         raise
     except Exception:
@@ -101,12 +104,15 @@ _CONFIRMED = prepared.Update(CommandJournalEntry, ("status", "origin", "origin_k
 
 
 def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user,
-                   out_of_service: dict[str, str] | None = None) -> None:
-    """Run the action the card stored for ``option`` (never anything the click itself says, I7)."""
+                   out_of_service: dict[str, str] | None = None,
+                   commands: list[CommandJournalEntry] | None = None) -> None:
+    """Run the action the card stored for ``option`` (never anything the click itself says, I7). ``commands``:
+    the card's journal rows as read with it (None: read them)."""
     actor = actor_of(user)
     action = next(o["action"] for o in interaction.options if o["id"] == option)
     click = _Click(turn, conversation, interaction, option, user, actor, today_for(actor),
-                   offered_registry(conversation.mode, out_of_service))
+                   offered_registry(conversation.mode, out_of_service),
+                   _CARD_COMMANDS.all(interaction.id) if commands is None else commands)
     {"execute_commands": _confirm, "decline": _decline, "none": _none_of_these}.get(action["type"], _select)(
         click, action)
 
@@ -121,6 +127,7 @@ class _Click:
     actor: Actor
     today: str
     registry: Registry
+    commands: list[CommandJournalEntry]  # the card's journal rows, as read with the card
 
     @property
     def trace(self) -> TurnTrace:
@@ -130,27 +137,36 @@ class _Click:
         return [TurnAct(id=r.plan_act_id, act=r.act, case=r.case_id, outcome=outcome) for r in rows]
 
     def deliver(self, committed: list | None = None, commands: list[CommandJournalEntry] | None = None,
-                cases: list[Case] = ()) -> None:
+                cases: list[Case] = (), along: CardsAlong | None = None) -> None:
         reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction,
-                      committed=committed or [], commands=commands, cases=cases)
+                      committed=committed or [], commands=commands, cases=cases, along=along)
 
 
 def _confirm(click: _Click, action: dict) -> None:
     """The card's commands run under ``confirmed_interaction``; if they all met a newer revision, the card is stale."""
-    rows = _CARD_COMMANDS.all(click.interaction.id)
+    rows = click.commands
     origin = {"kind": CONFIRMED_INTERACTION, "interaction": click.interaction.id, "option": click.option,
               "user": click.actor.user_id}
-    with transaction.atomic():
-        moved = _CONFIRMED.run([JStatus.PENDING, origin, CONFIRMED_INTERACTION], [r.pk for r in rows],
-                               JStatus.AWAITING_CONFIRMATION)
-        turn_write(click.turn, phase=Phase.EXECUTING, acts=click.acts(rows),
-                   trace=click.trace.model_copy(update={"command_ids": [r.id for r in rows]}))
+    acts, trace = click.acts(rows), click.trace.model_copy(update={"command_ids": [r.id for r in rows]})
+    # one command: confirming it, running it, settling the card and the turn's record are one transaction (the
+    # bus settles the row straight from awaiting this card: its settlement checks the card, I19); a crash
+    # before its commit leaves the card being answered by a turn that did nothing, which recovery reopens
+    single = len(rows) == 1 and rows[0].status == JStatus.AWAITING_CONFIRMATION
+    if single:
+        rows[0].origin, rows[0].origin_kind = origin, CONFIRMED_INTERACTION
+        click.turn.acts, click.turn.trace = acts, trace  # written with the command's record, in its transaction
+    else:  # several: all of them are confirmed at once, then each runs in its own transaction
+        with transaction.atomic():
+            moved = _CONFIRMED.run([JStatus.PENDING, origin, CONFIRMED_INTERACTION], [r.pk for r in rows],
+                                   JStatus.AWAITING_CONFIRMATION)
+            turn_write(click.turn, phase=Phase.EXECUTING, acts=acts, trace=trace)
     crash_point("after_journal_admission")
-    if moved == len(rows):  # every row was awaiting this card: all of them run
+    if not single and moved == len(rows):  # every row was awaiting this card: all of them run
         for row in rows:
             row.status, row.origin, row.origin_kind = JStatus.PENDING, origin, CONFIRMED_INTERACTION
-    else:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
+    elif not single:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
         rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
+
     def settle_card(results) -> list[TurnNotice] | None:
         settled = {result.status for result in results}
         if rows and JStatus.CONFLICT in settled and JStatus.COMMITTED not in settled:
@@ -160,15 +176,17 @@ def _confirm(click: _Click, action: dict) -> None:
         card_finish(click.interaction, Interaction.Status.RESOLVED)
         return None
 
-    results = commands_execute_ready(click.turn, click.actor, click.today, rows, then=Phase.COMMITTED,
-                                     before_last=settle_card)
+    along = CardsAlong(click.conversation)
+    with transaction.atomic() if single else nullcontext():
+        results = commands_execute_ready(click.turn, click.actor, click.today, rows, then=Phase.COMMITTED,
+                                         before_last=settle_card, along=along, held=[click.interaction.case])
     crash_point("after_commit")
-    click.deliver([e for r in results for e in r.committed], commands=rows, cases=cases_left(results))
+    click.deliver([e for r in results for e in r.committed], commands=rows, cases=cases_left(results), along=along)
 
 
 def _decline(click: _Click, action: dict) -> None:
     """One transaction: a crash leaves either an answerable card or a declined card, never a mix."""
-    rows = _CARD_COMMANDS.all(click.interaction.id)
+    rows = click.commands
     with transaction.atomic():
         journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
         card_finish(click.interaction, Interaction.Status.DECLINED)
@@ -203,4 +221,4 @@ def _select(click: _Click, action: dict) -> None:
     # the selection card is settled in L's transaction, with the acts it resumes: a crash before leaves it
     # answerable again (recovery reopens it), never resolved with its held acts lost
     reduction_apply(click.turn, click.conversation, click.actor, click.today, click.registry, reduction, click.trace,
-                    answers=[], say=None, resolved=click.interaction)
+                    answers=[], say=None, resolved=click.interaction, held=[chosen])

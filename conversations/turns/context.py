@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -77,6 +78,14 @@ def turn_write(turn: Turn, *, unless_stopped: bool = False, **fields) -> bool:
     return _turn_update(turn, fields, unless_stopped=unless_stopped) is not None
 
 
+def turn_write_reading(turn: Turn, reads: Sequence[prepared.Bound], *, unless_stopped: bool = False,
+                       **fields) -> list[list[Any]] | None:
+    """``turn_write`` that also sends ``reads`` (the turn's next reads, made at this moment: one statement for
+    both); their rows, or None when the turn was not written (stopped)."""
+    returned = _turn_update(turn, fields, unless_stopped=unless_stopped, along=reads)
+    return None if returned is None else list(returned[1:])
+
+
 def turn_end(turn: Turn, conversation: Conversation, **fields) -> None:
     """The write that ends the turn (``turn_write``), which also reads whether messages of the conversation
     wait in its queue: ``conversation.waiting`` (a message queued after this statement finds the turn ended
@@ -86,7 +95,7 @@ def turn_end(turn: Turn, conversation: Conversation, **fields) -> None:
 
 
 def _turn_update(turn: Turn, fields: dict[str, Any], *, unless_stopped: bool = False,
-                 queued_behind: bool = False) -> tuple | None:
+                 queued_behind: bool = False, along: Sequence[prepared.Bound] = ()) -> tuple | None:
     names = tuple(fields)
     update = _TURN_WRITES.get((names, unless_stopped, queued_behind))
     if update is None:
@@ -97,7 +106,7 @@ def _turn_update(turn: Turn, fields: dict[str, Any], *, unless_stopped: bool = F
     for name, value in fields.items():  # assigned first: the instance validates a record (SchemaField)
         setattr(turn, name, value)
     returned = update.returned([getattr(turn, name) for name in names], turn.pk,
-                               *([turn.conversation_id] if queued_behind else []))
+                               *([turn.conversation_id] if queued_behind else []), along=along)
     if returned is None:
         for name, value in before.items():
             setattr(turn, name, value)
@@ -108,20 +117,23 @@ def _turn_update(turn: Turn, fields: dict[str, Any], *, unless_stopped: bool = F
 _JSON_OBJECT_AGG = {"sqlite": "json_group_object", "postgresql": "json_object_agg"}
 
 
-def turn_begin(conversation: Conversation, started: Turn) -> dict[str, str]:
+def turn_begin(conversation: Conversation, started: Turn, along: Sequence[prepared.Bound] = ()
+               ) -> tuple[dict[str, str], list[list[Any]]]:
     """Once a turn holds its conversation (the one running turn), one statement numbers its ``turn.started``
     event (sent here), reads what an earlier turn may have left since the conversation was loaded (the active
     case and the open question: from here on only this turn changes them, so its instance is the truth until
     it ends), and reads the audit mirror's entries out of service (disabled, quarantined: what the turn may not
-    offer). Returns those entries, name -> status."""
+    offer). ``along``: reads the turn makes at the same moment (a message turn's context, ``context_reads``).
+    Returns the entries out of service, name -> status, and the rows of each read along."""
     quote = connection.ops.quote_name
-    aggregate = _JSON_OBJECT_AGG.get(connection.vendor)
-    mirror = (f", (SELECT {aggregate}(name, status) FROM {quote(RegistryEntry._meta.db_table)} WHERE status <> %s)"
-              if aggregate else "")
+    aggregate = _JSON_OBJECT_AGG[connection.vendor]
+    reads, params = prepared.along_sql(along)
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {quote(Conversation._meta.db_table)} SET event_seq = event_seq + 1 WHERE id = %s"
-                       f" RETURNING event_seq, active_case_id, pending{mirror}",
-                       [conversation.pk, *([EntryStatus.ACTIVE] if aggregate else [])])
+        cursor.execute(*prepared.expanded(
+            f"UPDATE {quote(Conversation._meta.db_table)} SET event_seq = event_seq + 1 WHERE id = %s"
+            f" RETURNING event_seq, active_case_id, pending, (SELECT {aggregate}(name, status) FROM"
+            f" {quote(RegistryEntry._meta.db_table)} WHERE status <> %s){reads}",
+            [conversation.pk, EntryStatus.ACTIVE, *params]))
         row = cursor.fetchone()
     if row is None:
         raise Conversation.DoesNotExist(conversation.pk)
@@ -129,10 +141,9 @@ def turn_begin(conversation: Conversation, started: Turn) -> dict[str, str]:
         Conversation, ("active_case_id", "pending"), row[1:3])
     conversation.waiting = None  # not known until the turn ends (turn_end)
     stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], row[0])
-    if not aggregate:
-        return {n: s for n, s in entry_statuses().items() if s != EntryStatus.ACTIVE}
-    found = row[3]
-    return found if isinstance(found, dict) else json.loads(found or "{}")  # (none out of service: NULL on PostgreSQL)
+    found = row[3]  # (none out of service: NULL on PostgreSQL)
+    out_of_service = found if isinstance(found, dict) else json.loads(found or "{}")
+    return out_of_service, prepared.decoded(along, row[4:])
 
 
 def set_phase(turn: Turn, phase: str) -> None:
@@ -141,28 +152,54 @@ def set_phase(turn: Turn, phase: str) -> None:
 
 def _recent_cases(open_only: bool) -> prepared.Select:
     """The user's most recently changed cases of the offered kinds (open ones: not in a terminal status), and
-    the active case, oldest first."""
-    table = Case._meta.db_table
+    the conversation's active case, oldest first."""
+    table, conversations = Case._meta.db_table, Conversation._meta.db_table
     unless = " AND c.status NOT IN %s" if open_only else ""
     return prepared.Select(Case, f"t.id IN (SELECT c.id FROM {table} c WHERE c.owner_id = %s AND c.kind IN %s{unless}"
-                                 " ORDER BY c.updated_at DESC LIMIT %s) OR (t.id = %s AND t.owner_id = %s)",
+                                 " ORDER BY c.updated_at DESC LIMIT %s)"
+                                 f" OR (t.id = (SELECT a.active_case_id FROM {conversations} a WHERE a.id = %s)"
+                                 " AND t.owner_id = %s)",
                            order="t.created_at")
 
 
 _RECENT_OPEN_CASES, _RECENT_CASES = _recent_cases(True), _recent_cases(False)
 
 
-def load_cases(actor: Actor, registry: Registry, active_case: str | None) -> tuple[dict[str, Any], bool]:
+@dataclass(frozen=True)
+class Seen:
+    """What a message turn reads before it asks the model (steps D and F), as ``context_reads`` reads it."""
+
+    cases: list[Case]
+    earlier: list[str]  # the conversation's latest other messages, latest first
+    effects: list[DomainEvent]  # what its latest other turn with an effect committed, each with its command
+    open_cards: list[tuple[str, str, str | None]]  # id, kind, case of each open card
+
+    @classmethod
+    def of(cls, rows: list[list[Any]]) -> Seen:
+        cases, earlier, effects, cards = rows
+        return cls(cases, [text for (text,) in earlier], effects, cards)
+
+
+def context_reads(turn: Turn, conversation: Conversation, actor: Actor) -> list[prepared.Bound]:
+    """The reads of a message turn's context, sent with the statement that begins it (``turn_begin``): the
+    actor's recent cases and the active one, the conversation's earlier messages, the last effects, open cards."""
+    kinds, terminal = _case_kinds(get_registry())  # (an offered registry keeps every case kind)
+    limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
+    cases = (_RECENT_OPEN_CASES.bind(actor.user_id, kinds, terminal, limit + 1, conversation.pk, actor.user_id)
+             if terminal else _RECENT_CASES.bind(actor.user_id, kinds, limit + 1, conversation.pk, actor.user_id))
+    return [cases, _EARLIER_MESSAGES.bind(conversation.pk, Turn.Kind.MESSAGE, turn.pk),
+            _LAST_EFFECTS.bind(conversation.pk, JStatus.COMMITTED, turn.pk, JStatus.COMMITTED),
+            _OPEN_CARDS.bind(conversation.pk, Interaction.Status.PENDING)]
+
+
+def load_cases(registry: Registry, rows: list[Case], active_case: str | None) -> tuple[dict[str, Any], bool]:
     """The actor's open cases a turn shows the model: the active one and the most recently changed, at most
-    ``MAX_CONTEXT_CASES`` (so a turn costs the same for a user with ten cases or ten thousand). Returns them
-    and whether there are more: then a case the plan names by words, or "the only open one", is resolved
-    among all of them (``cases_to_resolve_among``), never among the recent ones only (I8)."""
+    ``MAX_CONTEXT_CASES`` (so a turn costs the same for a user with ten cases or ten thousand). ``rows``: as
+    ``context_reads`` read them (one more than the bound, to know whether there are more). Returns them and
+    whether there are more: then a case the plan names by words, or "the only open one", is resolved among all
+    of them (``cases_to_resolve_among``), never among the recent ones only (I8)."""
     kinds, terminal = _case_kinds(registry)
     limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
-    if terminal:
-        rows = _RECENT_OPEN_CASES.all(actor.user_id, kinds, terminal, limit + 1, active_case or "", actor.user_id)
-    else:
-        rows = _RECENT_CASES.all(actor.user_id, kinds, limit + 1, active_case or "", actor.user_id)
     others = [c for c in rows if c.id != active_case and c.kind in kinds and c.status not in terminal]
     more = len(others) > limit
     if more:  # one more than the bound was read to know there are more: leave out the least recent
@@ -196,7 +233,7 @@ def _case_kinds(registry: Registry) -> tuple[set[str], set[str]]:
 
 
 def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: str, mode: str, registry: Registry,
-                   cases: dict[str, Any]) -> ModelRequest:
+                  cases: dict[str, Any], seen: Seen) -> ModelRequest:
     summaries = []
     for case in cases.values():
         kind = registry.case_kinds.get(case.kind)
@@ -207,14 +244,14 @@ def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: s
              for t in registry.read_tools.values()] if Mode(mode).reads else []
     acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), json_schema(a.args_schema),
                        a.creates_case) for a in registry.acts.values()] if Mode(mode).acts else []
-    excerpt = [{"role": "user", "text": text} for (text,) in _EARLIER_MESSAGES.all(conversation.pk, Turn.Kind.MESSAGE,
-                                                                                    turn.pk)]
     return ModelRequest(message=turn.text, mode=mode, today=today, timezone=actor.timezone, username=actor.username,
                         active_case=conversation.active_case_id, cases=summaries, read_tools=tools, acts=acts,
-                        rounds=[], excerpt=excerpt[::-1], pending=conversation.pending,
-                        recent=recent_effects(conversation, turn),
-                        open_cards=[{"id": i, "kind": k, "case": c} for i, k, c in _OPEN_CARDS.all(
-                            conversation.pk, Interaction.Status.PENDING)])
+                        rounds=[], excerpt=[{"role": "user", "text": text} for text in seen.earlier[::-1]],
+                        pending=conversation.pending,
+                        # what "that one" and "make that 18" mean
+                        recent=[{"act": e.command.act, "case": e.case_id, "event": e.type, "data": e.data}
+                                for e in seen.effects],
+                        open_cards=[{"id": i, "kind": k, "case": c} for i, k, c in seen.open_cards])
 
 
 _EARLIER_MESSAGES = prepared.Values(Turn, ("text",), "t.conversation_id = %s AND t.kind = %s AND t.id <> %s",
@@ -227,12 +264,6 @@ _LAST_EFFECTS = prepared.Select(DomainEvent, f"""r1.turn_id = (
     WHERE j.conversation_id = %s AND j.status = %s AND (j.turn_id IS NULL OR j.turn_id <> %s)
     ORDER BY j.updated_at DESC, j.sequence DESC LIMIT 1) AND r1.status = %s""",
                                 order="t.created_at, t.sequence", related="command")
-
-
-def recent_effects(conversation: Conversation, turn: Turn) -> list[dict[str, Any]]:
-    """What the conversation's latest turn with an effect committed: what "that one" and "make that 18" mean."""
-    events = _LAST_EFFECTS.all(conversation.pk, JStatus.COMMITTED, turn.pk, JStatus.COMMITTED)
-    return [{"act": e.command.act, "case": e.case_id, "event": e.type, "data": e.data} for e in events]
 
 
 def last_edit(conversation: Conversation) -> dict[str, Any] | None:

@@ -20,9 +20,9 @@ from ..commands import Execution, command_execute, journal_admit, journal_settle
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
-from .context import turn_write
+from .context import turn_write, turn_write_reading
 from .copy import NOTICE_COPY
-from .delivery import reply_deliver
+from .delivery import CardsAlong, reply_deliver
 from .interactions import card_finish, cards_persist
 
 log = logging.getLogger(__name__)
@@ -32,26 +32,33 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
                      reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
                      resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
-                     unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None) -> None:
+                     unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None,
+                     held: Sequence[Case] = ()) -> None:
     """Steps L to Q, shared by message turns and selection clicks. ``unless_stopped``: L is the point of no
-    return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written)."""
+    return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written).
+    ``held``: case rows as the turn read them (what its reduction saw)."""
+    along = CardsAlong(conversation)
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
         if resolved is not None and resolved.status == Interaction.Status.RESOLVING:  # a selection's card
             card_finish(resolved, Interaction.Status.RESOLVED)
-        cards = cards_persist(turn, conversation, actor, registry, reduction)
+        cards = cards_persist(turn, conversation, actor, registry, reduction, held)
         rows = commands_journal(turn, conversation, reduction, cards)
         ready = [r for r in rows if r.status == JStatus.PENDING]
         trace = trace.model_copy(update={
             "acts": [ActWhy.of(a) for a in reduction.acts], "notices": [n.code for n in reduction.notices],
             "command_ids": [r.id for r in rows], "interaction_ids": [c.id for c in cards]})
         # last in the transaction, conditional: a stop that raced this step either came first (this update
-        # finds it and everything above rolls back) or finds the phase already past understanding
-        if not turn_write(turn, unless_stopped=unless_stopped,
-                          phase=Phase.EXECUTING if ready else Phase.COMMITTED,
-                          acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
-                          notices=[TurnNotice.of(n) for n in reduction.notices]):
+        # finds it and everything above rolls back) or finds the phase already past understanding. With nothing
+        # to run before the reply, it also makes delivery's read of the cards (nothing happens between)
+        read = turn_write_reading(turn, [] if ready else [along.bind({c.id for c in cards}, set())],
+                                  unless_stopped=unless_stopped, phase=Phase.EXECUTING if ready else Phase.COMMITTED,
+                                  acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
+                                  notices=[TurnNotice.of(n) for n in reduction.notices])
+        if read is None:
             raise TurnStopped
+        if not ready:
+            along.took(read[0])
     crash_point("after_interactions_persisted")
     # each card with its commands, this turn's rows as just journaled; sent now when commands run before the
     # reply, else with the reply (nothing happens between: one numbering, one send)
@@ -61,11 +68,12 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         stream.publish_many(conversation.id, pending_cards)
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
-    results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None)
+    results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None,
+                                     along=along if ready else None, held=held)
     crash_point("after_commit")
     reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
                   committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows,
-                  cases=cases_left(results, cards), announce=[] if ready else pending_cards)
+                  cases=cases_left(results, cards), announce=[] if ready else pending_cards, along=along)
 
 
 def cases_left(results: list[Execution], cards: list[Interaction] = ()) -> list[Case]:
@@ -107,13 +115,14 @@ class TurnStopped(Exception):
 
 def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry], *,
                            then: str | None = None,
-                           before_last: Callable[[list[Execution]], list[TurnNotice] | None] | None = None
-                           ) -> list[Execution]:
+                           before_last: Callable[[list[Execution]], list[TurnNotice] | None] | None = None,
+                           along: CardsAlong | None = None, held: Sequence[Case] = ()) -> list[Execution]:
     """Run the turn's ready rows and record each outcome on the turn as it settles; ``then``: the phase the
     turn's record takes with the last of them (a turn with no ready row takes it at once). ``before_last``:
     called once every row has run, before the last record is written (a click settles its card there: a crash
     before that record re-runs nothing, the bus returns what committed); notices it returns replace the
-    record's. Returns the outcomes, in plan order."""
+    record's. ``along``: the last record also makes delivery's read of the cards. ``held``: case rows the turn
+    read (each command's commit replaces its case's). Returns the outcomes, in plan order."""
     if not rows:
         instead = before_last([]) if before_last else None
         if then or instead is not None:
@@ -123,6 +132,7 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
     results = []
     trace, acts, notices = turn.trace.model_copy(deep=True), [a.model_copy() for a in turn.acts], list(turn.notices)
     broken: set[str] = set()  # cases where a command of this batch did not commit
+    cases = {c.pk: c for c in held}
     rows = sorted(rows, key=lambda r: r.sequence)
     for row in rows:
         if row.case_id and row.case_id in broken:
@@ -131,8 +141,10 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             result = journal_settle_broken_chain(entry=row)
         else:
             origin = row.origin or {"kind": DIRECT_USER_ACT}
-            result = command_execute(entry=row, origin=origin, actor=actor, today=today)
+            result = command_execute(entry=row, origin=origin, actor=actor, today=today, held=cases.get(row.case_id))
         results.append(result)
+        if result.case_row is not None:
+            cases[result.case_row.pk] = result.case_row
         if result.status != JStatus.COMMITTED and row.case_id:
             broken.add(row.case_id)
         # what recovery needs to tell a row this turn recorded from one that settled as the process died
@@ -150,7 +162,13 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
         last = {"phase": then} if then and row is rows[-1] else {}
         if before_last and row is rows[-1] and (instead := before_last(results)) is not None:
             notices = list(instead)
-        turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
+        if along is not None and row is rows[-1]:  # nothing of the turn happens between this and delivery
+            changed = {e.case_id for r in results for e in r.committed}
+            (cards,) = turn_write_reading(turn, [along.bind(set(trace.interaction_ids), changed)], trace=trace,
+                                          acts=acts, notices=list(notices), **last)
+            along.took(cards)
+        else:
+            turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
     return results
 
 

@@ -4,6 +4,7 @@ superseded, persisted before anything mentions a card, and the journal settlemen
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -15,7 +16,7 @@ from conversations.core.reducer import (
 from registries import Actor, Registry
 
 from .. import prepared, stream
-from ..commands import journal_settle_unexecuted
+from ..commands import journal_settle_behind
 from ..ids import new_id
 from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
@@ -27,13 +28,16 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
 def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry: Registry,
-                          reduction: Reduction) -> list[Interaction]:
+                  reduction: Reduction, held: Sequence[Case] = ()) -> list[Interaction]:
+    """The turn's cards. ``held``: case rows as the turn read them: a confirmation describes its commands on the
+    state the reduction saw (it is bound to that revision; if the case moved on since, the card goes stale)."""
     cards: list[Interaction] = []
     by_id = {a.id: a for a in reduction.acts}
     commands = {c.act_id: c for c in reduction.commands}
+    rows = {c.pk: c for c in held}
     for confirmation in reduction.confirmations:
-        case = CASE_BY_ID.first(confirmation.case)
-        cards_supersede_open(case)
+        case = rows.get(confirmation.case) or CASE_BY_ID.first(confirmation.case)
+        cards_supersede_open(case.pk)
         # each command described on the state it will find: after this turn's direct edits and the
         # card's earlier commands, never on the state before the message
         lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or snapshot(case),
@@ -75,12 +79,15 @@ def _case_detail(registry: Registry, case: Case) -> dict[str, Any]:
     return {"detail": detail}
 
 
-def cards_supersede_open(case: Case) -> None:
-    """I5: a new blocking card on a case supersedes the open one, which can never be answered again."""
-    for old in _OPEN_BLOCKING.all(case.pk, Interaction.Status.PENDING):
-        if _SETTLE_PENDING.run([Interaction.Status.SUPERSEDED, timezone.now()], old.pk, Interaction.Status.PENDING):
-            journal_settle_unexecuted(entries=old.commands.all(), status=JStatus.STALE)
-            transaction.on_commit(lambda pk=old.pk: card_publish_resolved(pk))
+def cards_supersede_open(case_id: str) -> None:
+    """I5: a new blocking card on a case supersedes the open one, which can never be answered again (one
+    conditional update: only from pending, so the database decides a race with its click)."""
+    superseded = [pk for (pk,) in _SUPERSEDE.returned_all([Interaction.Status.SUPERSEDED, timezone.now()], case_id,
+                                                          Interaction.Status.PENDING)]
+    if superseded:
+        journal_settle_behind(superseded, JStatus.STALE)
+    for pk in superseded:
+        transaction.on_commit(lambda pk=pk: card_publish_resolved(pk))
 
 
 def card_publish_resolved(interaction_id: str) -> None:
@@ -119,7 +126,7 @@ def _card_go_stale(card: Interaction, rows: list[CommandJournalEntry]) -> bool:
     now = timezone.now()
     if not _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
         return False
-    journal_settle_unexecuted(entries=card.commands.all(), status=JStatus.STALE)
+    journal_settle_behind([card.pk], JStatus.STALE)
     card.status, card.resolved_at = Interaction.Status.STALE, now
     for row in rows:
         if row.interaction_id == card.id and row.status == JStatus.AWAITING_CONFIRMATION:
@@ -127,7 +134,8 @@ def _card_go_stale(card: Interaction, rows: list[CommandJournalEntry]) -> bool:
     return True
 
 
-_OPEN_BLOCKING = prepared.Select(Interaction, "t.case_id = %s AND t.blocking AND t.status = %s", order="t.created_at")
+_SUPERSEDE = prepared.Update(Interaction, ("status", "resolved_at"), "t.case_id = %s AND t.blocking AND t.status = %s",
+                             returning="id")
 # a card leaves a status only from the one it was read in: the database decides a race
 _SETTLE_PENDING = prepared.Update(Interaction, ("status", "resolved_at"), "t.id = %s AND t.status = %s")
 _CLAIM = prepared.Update(Interaction, ("status", "chosen_option", "answered_by_id", "result_turn_id"),

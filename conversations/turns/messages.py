@@ -20,7 +20,7 @@ from conversations.core.reducer import (
 )
 from conversations.providers.base import ProviderFailure
 from conversations.providers.registry import build_provider
-from registries import Registry, get_registry
+from registries import Actor, Registry, get_registry
 from registries.models import EntryStatus
 from registries.services import entry_statuses
 from turnframe_web.errors import AppError, Invalid, NotFound
@@ -31,9 +31,11 @@ from ..readloop import ActorReadContext, LoopSettings, acquire_plan
 from ..selectors import round_json
 from .chaos import SimulatedCrash
 from .context import (
+    Seen,
     TurnOutcome,
     actor_of,
     cases_to_resolve_among,
+    context_reads,
     last_edit,
     load_cases,
     load_open_cases,
@@ -95,9 +97,11 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
 
 
 def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
-    out_of_service = turn_begin(conversation, turn)
+    # C: the actor and their day;  D: what the turn reads before it asks the model, with the statement that begins it
+    actor = actor_of(user)
+    out_of_service, seen = turn_begin(conversation, turn, context_reads(turn, conversation, actor))
     try:
-        message_turn_run(turn, conversation, user, out_of_service)
+        message_turn_run(turn, conversation, user, actor, out_of_service, Seen.of(seen))
     except SimulatedCrash:
         raise
     except Exception:
@@ -146,15 +150,15 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
             ran.append(nxt.id)
 
 
-def message_turn_run(turn: Turn, conversation: Conversation, user, out_of_service: dict[str, str]) -> None:
-    actor = actor_of(user)
+def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor, out_of_service: dict[str, str],
+                     seen: Seen) -> None:
     today = today_for(actor)
     mode = conversation.mode
     registry = offered_registry(mode, out_of_service)
-    # D: load the actor's relevant cases;  E: project them (pure)
-    cases, more_cases = load_cases(actor, registry, conversation.active_case_id)
+    # D: the actor's relevant cases;  E: project them (pure)
+    cases, more_cases = load_cases(registry, seen.cases, conversation.active_case_id)
     # F: the model context
-    base = model_request(turn, conversation, actor, today, mode, registry, cases)
+    base = model_request(turn, conversation, actor, today, mode, registry, cases, seen)
     # G-H: the read-only loop and one plan (retry once, then the fallback, before any commit)
     limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
     ctx = ActorReadContext(actor, today, registry)
@@ -181,7 +185,8 @@ def message_turn_run(turn: Turn, conversation: Conversation, user, out_of_servic
         return
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
-    cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk__in=referenced, owner=user)})
+    held = [*seen.cases, *(Case.objects.filter(pk__in=referenced, owner=user) if referenced else ())]
+    cases.update({c.id: snapshot(c) for c in held if c.id in referenced})
     if more_cases and (kinds := cases_to_resolve_among(loop.validated, registry,
                                                        cases.get(conversation.active_case_id or ""))):
         cases.update(load_open_cases(actor, registry, kinds))  # a name or "the only one": among all, not the recent
@@ -202,7 +207,7 @@ def message_turn_run(turn: Turn, conversation: Conversation, user, out_of_servic
         # a stop that races it (turn_stop's update requires the phase still before it; L requires no stop)
         reduction_apply(turn, conversation, actor, today, registry, reduction, trace, unless_stopped=True,
                         answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending,
-                        rounds=recorder.rows)
+                        rounds=recorder.rows, held=held)
     except TurnStopped:
         turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained,
                                  rounds=recorder.rows)
