@@ -19,6 +19,7 @@ from conversations.core.reducer import (
     reduce_selected,
 )
 from registries import Actor, Registry
+from registries.models import EntryStatus, RegistryEntry
 from turnframe_web.errors import Conflict, Invalid, NotFound
 
 from .. import prepared, stream
@@ -44,8 +45,10 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     deadline = time.monotonic() + 15
     while True:
         # C: load and check the interaction, scoped to the user (a foreign id is a missing id), with the commands
-        # it names (one statement)
-        found, commands = prepared.read(_CARD.bind(interaction_id, user.pk), _CARD_COMMANDS.bind(interaction_id))
+        # it names and the audit mirror's entries out of service (one statement)
+        found, commands, out_of_service = prepared.read(
+            _CARD.bind(interaction_id, user.pk), _CARD_COMMANDS.bind(interaction_id),
+            _OUT_OF_SERVICE.bind(EntryStatus.ACTIVE))
         if not found:
             raise NotFound("No such interaction.")
         interaction = found[0]
@@ -82,9 +85,18 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
             turn = claimed
             break
     conversation = interaction.conversation
-    out_of_service, _ = turn_begin(conversation, turn)
+    action = next(o["action"] for o in interaction.options if o["id"] == option)
+    started = [("turn.started", {"turn": turn.id, "text": turn.text})]
+    if action["type"] in _SENT_AT_ONCE:
+        # nothing of this click is sent before its reply, so its turn.started is numbered and sent with it; the
+        # conversation as read with the card is enough: a click leaves the open question as it is, and makes the
+        # case it touched active (or reads which one is)
+        out_of_service, conversation.waiting = dict(out_of_service), None
+    else:
+        out_of_service, _ = turn_begin(conversation, turn)
+        started = []
     try:
-        click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands)
+        click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands, started)
     except SimulatedCrash:
         raise
     except Exception:
@@ -100,19 +112,24 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
 
 _CARD = prepared.Select(Interaction, "t.id = %s AND t.owner_id = %s", related=("case", "conversation"))
 _CARD_COMMANDS = prepared.Select(CommandJournalEntry, "t.interaction_id = %s", order="t.sequence")
+_OUT_OF_SERVICE = prepared.Values(RegistryEntry, ("name", "status"), "t.status <> %s")
+# the click actions that send nothing before the reply (a selection may send the cards it draws first)
+_SENT_AT_ONCE = {"execute_commands", "decline", "none"}
 _CONFIRMED = prepared.Update(CommandJournalEntry, ("status", "origin", "origin_kind"), "t.id IN %s AND t.status = %s")
 
 
 def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user,
                    out_of_service: dict[str, str] | None = None,
-                   commands: list[CommandJournalEntry] | None = None) -> None:
+                   commands: list[CommandJournalEntry] | None = None,
+                   started: list[tuple[str, dict]] | None = None) -> None:
     """Run the action the card stored for ``option`` (never anything the click itself says, I7). ``commands``:
-    the card's journal rows as read with it (None: read them)."""
+    the card's journal rows as read with it (None: read them); ``started``: the turn's events not sent yet
+    (its ``turn.started``), sent first with the reply."""
     actor = actor_of(user)
     action = next(o["action"] for o in interaction.options if o["id"] == option)
     click = _Click(turn, conversation, interaction, option, user, actor, today_for(actor),
                    offered_registry(conversation.mode, out_of_service),
-                   _CARD_COMMANDS.all(interaction.id) if commands is None else commands)
+                   _CARD_COMMANDS.all(interaction.id) if commands is None else commands, started or [])
     {"execute_commands": _confirm, "decline": _decline, "none": _none_of_these}.get(action["type"], _select)(
         click, action)
 
@@ -128,6 +145,7 @@ class _Click:
     today: str
     registry: Registry
     commands: list[CommandJournalEntry]  # the card's journal rows, as read with the card
+    started: list[tuple[str, dict]]  # the turn's events not sent yet
 
     @property
     def trace(self) -> TurnTrace:
@@ -139,7 +157,8 @@ class _Click:
     def deliver(self, committed: list | None = None, commands: list[CommandJournalEntry] | None = None,
                 cases: list[Case] = (), along: CardsAlong | None = None) -> None:
         reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None, resolved=self.interaction,
-                      committed=committed or [], commands=commands, cases=cases, along=along)
+                      committed=committed or [], commands=commands, cases=cases, along=along,
+                      announce=self.started)
 
 
 def _confirm(click: _Click, action: dict) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -125,25 +125,77 @@ def turn_begin(conversation: Conversation, started: Turn, along: Sequence[prepar
     it ends), and reads the audit mirror's entries out of service (disabled, quarantined: what the turn may not
     offer). ``along``: reads the turn makes at the same moment (a message turn's context, ``context_reads``).
     Returns the entries out of service, name -> status, and the rows of each read along."""
-    quote = connection.ops.quote_name
-    aggregate = _JSON_OBJECT_AGG[connection.vendor]
-    reads, params = prepared.along_sql(along)
-    with connection.cursor() as cursor:
-        cursor.execute(*prepared.expanded(
-            f"UPDATE {quote(Conversation._meta.db_table)} SET event_seq = event_seq + 1 WHERE id = %s"
-            f" RETURNING event_seq, active_case_id, pending, (SELECT {aggregate}(name, status) FROM"
-            f" {quote(RegistryEntry._meta.db_table)} WHERE status <> %s){reads}",
-            [conversation.pk, EntryStatus.ACTIVE, *params]))
-        row = cursor.fetchone()
+    row = _begin("t.id = %s", [conversation.pk], ("event_seq", "active_case_id", "pending"), along)
     if row is None:
         raise Conversation.DoesNotExist(conversation.pk)
-    conversation.active_case_id, conversation.pending = prepared.converted(
-        Conversation, ("active_case_id", "pending"), row[1:3])
+    (seq, conversation.active_case_id, conversation.pending), out_of_service, seen = row
     conversation.waiting = None  # not known until the turn ends (turn_end)
-    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], row[0])
-    found = row[3]  # (none out of service: NULL on PostgreSQL)
+    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], seq)
+    return out_of_service, seen
+
+
+@dataclass(frozen=True)
+class Admitted:
+    turn: Turn
+    conversation: Conversation
+    out_of_service: dict[str, str]
+    seen: list[list[Any]]
+
+
+_CONVERSATION_FIELDS = tuple(f.attname for f in Conversation._meta.concrete_fields)
+_ADMITTING = (f"t.id = %s AND t.owner_id = %s AND t.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM"
+              f" {Turn._meta.db_table} q WHERE q.conversation_id = %s AND q.status = '{Turn.Status.QUEUED}')")
+
+
+def turn_admit(user, conversation_id: str, started: Turn, along: Callable[[Turn, str], Sequence[prepared.Bound]]
+               ) -> Admitted | TurnOutcome | None:
+    """A message admitted in one transaction of two statements: the first finds the user's conversation with no
+    message waiting in its queue, numbers the turn's ``turn.started``, reads the conversation, the audit mirror
+    and ``along(turn, conversation_id)`` (the turn's context) as ``turn_begin`` does; the second inserts the
+    running turn (the database allows one per conversation). ``started``: the turn, not saved yet. None: not
+    admitted (no such conversation, messages wait, or another turn runs: the caller tells which); a
+    ``TurnOutcome``: the client's message id was already recorded (its turn)."""
+    try:
+        with transaction.atomic():
+            row = _begin(_ADMITTING, [conversation_id, user.pk, conversation_id], _CONVERSATION_FIELDS,
+                         along(started, conversation_id))
+            if row is None:
+                return None
+            values, out_of_service, seen = row
+            conversation = Conversation.from_db(connection.alias, _CONVERSATION_FIELDS, list(values))
+            conversation.waiting = None  # not known until the turn ends (turn_end)
+            started.conversation, started.mode = conversation, conversation.mode
+            started.active_case_before = conversation.active_case_id or ""
+            prepared.insert(started)
+    except IntegrityError:  # the same client id again (its turn is the answer), or another turn runs
+        existing = Turn.objects.filter(conversation_id=conversation_id,
+                                       client_message_id=started.client_message_id).first()
+        return TurnOutcome(existing, True) if existing is not None else None
+    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})],
+                conversation.event_seq)
+    return Admitted(started, conversation, out_of_service, seen)
+
+
+def _begin(where: str, params: list[Any], fields: Sequence[str], along: Sequence[prepared.Bound]
+           ) -> tuple[tuple, dict[str, str], list[list[Any]]] | None:
+    """``UPDATE <conversation> SET event_seq = event_seq + 1 WHERE … RETURNING <fields>, <the mirror's entries
+    out of service>, <reads along>``: the fields (converted), the entries (name -> status), the reads' rows."""
+    quote = connection.ops.quote_name
+    table = Conversation._meta.db_table
+    columns = ", ".join(quote(Conversation._meta.get_field(f).column) for f in fields)
+    reads, read_params = prepared.along_sql(along)
+    with connection.cursor() as cursor:
+        cursor.execute(*prepared.expanded(
+            f"UPDATE {quote(table)} AS t SET event_seq = event_seq + 1 WHERE {where} RETURNING {columns},"
+            f" (SELECT {_JSON_OBJECT_AGG[connection.vendor]}(name, status) FROM {quote(RegistryEntry._meta.db_table)}"
+            f" WHERE status <> %s){reads}", [*params, EntryStatus.ACTIVE, *read_params]))
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    found = row[len(fields)]  # (none out of service: NULL on PostgreSQL)
     out_of_service = found if isinstance(found, dict) else json.loads(found or "{}")
-    return out_of_service, prepared.decoded(along, row[4:])
+    return (prepared.converted(Conversation, fields, row[:len(fields)]), out_of_service,
+            prepared.decoded(along, row[len(fields) + 1:]))
 
 
 def set_phase(turn: Turn, phase: str) -> None:
@@ -180,16 +232,16 @@ class Seen:
         return cls(cases, [text for (text,) in earlier], effects, cards)
 
 
-def context_reads(turn: Turn, conversation: Conversation, actor: Actor) -> list[prepared.Bound]:
+def context_reads(turn: Turn, conversation_id: str, actor: Actor) -> list[prepared.Bound]:
     """The reads of a message turn's context, sent with the statement that begins it (``turn_begin``): the
     actor's recent cases and the active one, the conversation's earlier messages, the last effects, open cards."""
     kinds, terminal = _case_kinds(get_registry())  # (an offered registry keeps every case kind)
     limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
-    cases = (_RECENT_OPEN_CASES.bind(actor.user_id, kinds, terminal, limit + 1, conversation.pk, actor.user_id)
-             if terminal else _RECENT_CASES.bind(actor.user_id, kinds, limit + 1, conversation.pk, actor.user_id))
-    return [cases, _EARLIER_MESSAGES.bind(conversation.pk, Turn.Kind.MESSAGE, turn.pk),
-            _LAST_EFFECTS.bind(conversation.pk, JStatus.COMMITTED, turn.pk, JStatus.COMMITTED),
-            _OPEN_CARDS.bind(conversation.pk, Interaction.Status.PENDING)]
+    cases = (_RECENT_OPEN_CASES.bind(actor.user_id, kinds, terminal, limit + 1, conversation_id, actor.user_id)
+             if terminal else _RECENT_CASES.bind(actor.user_id, kinds, limit + 1, conversation_id, actor.user_id))
+    return [cases, _EARLIER_MESSAGES.bind(conversation_id, Turn.Kind.MESSAGE, turn.pk),
+            _LAST_EFFECTS.bind(conversation_id, JStatus.COMMITTED, turn.pk, JStatus.COMMITTED),
+            _OPEN_CARDS.bind(conversation_id, Interaction.Status.PENDING)]
 
 
 def load_cases(registry: Registry, rows: list[Case], active_case: str | None) -> tuple[dict[str, Any], bool]:
@@ -289,10 +341,10 @@ def noun(registry: Registry, case_kind: str) -> str:
 
 
 def turn_open(conversation: Conversation, *, kind: str, text: str, client_message_id: str,
-               interaction: Interaction | None = None, option: str = "", queue: bool = False,
-               turn_id: str | None = None) -> Turn | TurnOutcome | None:
-    """Insert the running turn. The database allows one running turn per conversation; with ``queue``,
-    None when another turn runs (the caller queues the message)."""
+               interaction: Interaction | None = None, option: str = "", turn_id: str | None = None
+               ) -> Turn | TurnOutcome:
+    """Insert a click's running turn (a message's is inserted by ``turn_admit``). The database allows one running
+    turn per conversation: ``turn_in_progress`` when another runs."""
     try:
         with transaction.atomic():
             turn = Turn(**({"id": turn_id} if turn_id else {}), conversation=conversation, kind=kind, text=text,
@@ -304,6 +356,4 @@ def turn_open(conversation: Conversation, *, kind: str, text: str, client_messag
         existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
         if existing is not None:
             return TurnOutcome(existing, True)
-        if queue:
-            return None
         raise Conflict("Another message of this conversation is still being handled.", code="turn_in_progress") from None

@@ -31,6 +31,7 @@ from ..readloop import ActorReadContext, LoopSettings, acquire_plan
 from ..selectors import round_json
 from .chaos import SimulatedCrash
 from .context import (
+    Admitted,
     Seen,
     TurnOutcome,
     actor_of,
@@ -42,8 +43,8 @@ from .context import (
     model_request,
     offered_registry,
     today_for,
+    turn_admit,
     turn_begin,
-    turn_open,
 )
 from .delivery import turn_fail_closed, turn_finish_without_plan
 from .execution import TurnStopped, reduction_apply
@@ -61,8 +62,41 @@ _STOPPED = f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} s WHERE s.id = %s AND s
 
 
 def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
-    # A: accept; a repeated client id returns the recorded turn and nothing re-runs
-    # with it, whether messages already wait in its queue (one statement)
+    # B: validate the shape (the database is asked only once it is valid: what a refused message is told below)
+    text = (text or "").strip()
+    limit = settings.TURNFRAME["MAX_MESSAGE_CHARS"]
+    refusal = (Invalid("The message is empty.", errors=[{"loc": ["text"], "msg": "must not be empty"}]) if not text
+               else AppError(f"The message is longer than {limit} characters.", code="message_too_long", status=413)
+               if len(text) > limit else None)
+    if refusal is not None:
+        return _refused(user, conversation_id, client_message_id, refusal)
+    # A: accept, C-D: begin, in one transaction: a repeated client id returns the recorded turn and nothing re-runs
+    actor = actor_of(user)
+    turn = Turn(kind=Turn.Kind.MESSAGE, text=text, client_message_id=client_message_id or f"auto:{time.time_ns()}")
+    admitted = turn_admit(user, conversation_id, turn, lambda t, c: context_reads(t, c, actor))
+    if isinstance(admitted, TurnOutcome):
+        return admitted
+    if admitted is not None:
+        message_turn_run_admitted(admitted, user, actor)
+        turns_run_queued(admitted.conversation)
+        return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
+    # not admitted: no such conversation, or messages wait or a turn runs (then this one joins the queue)
+    conversation = _CONVERSATION.first(conversation_id, user.pk)
+    if conversation is None:
+        raise NotFound("No such conversation.")
+    turn = turn_queue(conversation, text=text, client_message_id=turn.client_message_id)
+    if isinstance(turn, TurnOutcome):
+        return turn
+    stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
+    conversation.waiting = True  # this one
+    turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
+    turn.refresh_from_db()
+    return TurnOutcome(turn, False)
+
+
+def _refused(user, conversation_id: str, client_message_id: str | None, refusal: AppError) -> TurnOutcome:
+    """A message refused for its shape: a missing conversation is still a missing one, and a repeated client id
+    still returns the turn it recorded."""
     conversation = _CONVERSATION.first(conversation_id, user.pk)
     if conversation is None:
         raise NotFound("No such conversation.")
@@ -70,44 +104,26 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
         if existing is not None:
             return TurnOutcome(existing, True)
-    # B: validate the shape
-    text = (text or "").strip()
-    if not text:
-        raise Invalid("The message is empty.", errors=[{"loc": ["text"], "msg": "must not be empty"}])
-    limit = settings.TURNFRAME["MAX_MESSAGE_CHARS"]
-    if len(text) > limit:
-        raise AppError(f"The message is longer than {limit} characters.", code="message_too_long", status=413)
-    client_message_id = client_message_id or f"auto:{time.time_ns()}"
-    # messages already waiting go first: a new one joins the queue behind them (arrival order)
-    turn = None if conversation.waiting else turn_open(conversation, kind=Turn.Kind.MESSAGE, text=text,
-                                           client_message_id=client_message_id, queue=True)
-    if turn is None:
-        turn = turn_queue(conversation, text=text, client_message_id=client_message_id)
-    if isinstance(turn, TurnOutcome):
-        return turn
-    if turn.status == Turn.Status.QUEUED:
-        stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
-        conversation.waiting = True  # this one
-        turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
-        turn.refresh_from_db()
-        return TurnOutcome(turn, False)
-    message_turn_run_started(turn, conversation, user)
-    turns_run_queued(conversation)
-    return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
+    raise refusal
 
 
-def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
-    # C: the actor and their day;  D: what the turn reads before it asks the model, with the statement that begins it
-    actor = actor_of(user)
-    out_of_service, seen = turn_begin(conversation, turn, context_reads(turn, conversation, actor))
+def message_turn_run_admitted(admitted: Admitted, user, actor: Actor) -> None:
+    turn = admitted.turn
     try:
-        message_turn_run(turn, conversation, user, actor, out_of_service, Seen.of(seen))
+        message_turn_run(turn, admitted.conversation, user, actor, admitted.out_of_service, Seen.of(admitted.seen))
     except SimulatedCrash:
         raise
     except Exception:
         log.exception("turn %s failed unexpectedly", turn.id)
         turn_recover_or_fail(turn)
         turn.refresh_from_db()  # recovery finished it: as the database has it
+
+
+def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
+    """A queued message promoted to running: it begins as an admitted one does (``turn_begin``)."""
+    actor = actor_of(user)
+    out_of_service, seen = turn_begin(conversation, turn, context_reads(turn, conversation.pk, actor))
+    message_turn_run_admitted(Admitted(turn, conversation, out_of_service, seen), user, actor)
 
 
 def turn_queue(conversation: Conversation, *, text: str, client_message_id: str) -> Turn | TurnOutcome:
