@@ -1,0 +1,56 @@
+"""A turn hands its events to the event loop and goes on (issue 11): each conversation's events still reach the
+channel layer in the order they were numbered, even when the layer suspends while sending (as one over the
+network does), and with no loop to hand them to they are sent before ``send`` returns."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from asgiref.sync import sync_to_async
+from channels.layers import InMemoryChannelLayer
+
+from conversations import stream
+
+
+class SlowLayer(InMemoryChannelLayer):
+    """The in-memory layer, suspending a random moment before each group send (a network layer's await)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sent: list[tuple[str, int]] = []
+        self.rng = random.Random(7)
+
+    async def group_send(self, group, message):
+        await asyncio.sleep(self.rng.choice([0, 0, 0.001, 0.003]))
+        self.sent.append((group, message["event"]["seq"]))
+
+
+def test_a_conversation_s_events_reach_the_layer_in_order_though_the_turn_does_not_wait(monkeypatch):
+    layer = SlowLayer()
+    monkeypatch.setattr(stream, "get_channel_layer", lambda: layer)
+
+    def turn(conversation: str) -> None:  # a turn's sends, one to four events at a time, from a worker thread
+        seq = 0
+        for size in [1, 3, 1, 2, 4, 1] * 5:
+            seq += size
+            stream.send(conversation, [("read_round", {"i": i}) for i in range(size)], seq)
+
+    async def main() -> None:
+        await asyncio.gather(sync_to_async(turn, thread_sensitive=False)("a"),
+                             sync_to_async(turn, thread_sensitive=False)("b"))
+        while stream._LAST:  # the sends handed over and not done yet
+            await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+
+    for conversation in ("a", "b"):
+        seqs = [seq for group, seq in layer.sent if group == stream.group_name(conversation)]
+        assert seqs == list(range(1, 61))
+
+
+def test_with_no_loop_the_events_are_sent_before_send_returns(monkeypatch):
+    layer = SlowLayer()
+    monkeypatch.setattr(stream, "get_channel_layer", lambda: layer)
+    stream.send("c", [("turn.started", {}), ("turn.completed", {})], 2)
+    assert layer.sent == [(stream.group_name("c"), 1), (stream.group_name("c"), 2)]
