@@ -71,7 +71,8 @@ def _more_cases(user, like: Case, kind: CaseKindDefinition, count: int) -> None:
                               for i in range(max(0, missing))], batch_size=1000)
 
 
-_CONTROL = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.I)
+# transaction control and session settings (SQLite's PRAGMAs, PostgreSQL's SET / SHOW): not data statements
+_CONTROL = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|SET|SHOW)\b", re.I)
 
 
 class _Counter:
@@ -128,7 +129,7 @@ class Command(BaseCommand):
         per_lane = [turns // threads + (1 if i < turns % threads else 0) for i in range(threads)]
         timings: list[float] = []
         statements: list[int] = []
-        data_statements: list[int] = []  # without BEGIN/COMMIT/SAVEPOINT/PRAGMA
+        data_statements: list[int] = []  # without BEGIN/COMMIT/SAVEPOINT/PRAGMA/SET/SHOW
         failures: list[str] = []
         lock = threading.Lock()
 
