@@ -7,7 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from conversations import prepared
-from conversations.models import Case, Conversation, Turn
+from conversations.core.context import CaseSummary
+from conversations.models import Case, Conversation, Turn, snapshot
 from conversations.turns import actor_of, context, offered_registry, turn_submit_message
 from conversations.turns.context import context_reads, load_cases
 from tests.support import act, plan, seed
@@ -111,3 +112,18 @@ def test_a_turn_reads_what_the_turn_before_it_left_once_it_holds_the_conversatio
     assert (db.active_case_id, db.pending) == (berlin.id, None), (db.active_case_id, db.pending)
 
 
+
+
+def test_a_case_is_projected_for_the_model_once_per_value(many):
+    """What the model is shown of a case is kept by the case's value (issue 11): the same case costs one projection
+    across turns, and any change to it, even one that did not move its revision, is projected anew."""
+    user, cases = many
+    registry = offered_registry("controlled_agentic")
+    kind = registry.case_kinds["expense_claim"]
+    first = context.case_summary(registry, snapshot(cases[0]))
+    assert first == CaseSummary(id=cases[0].id, kind="expense_claim", title="Claim 0", status="draft", revision=1,
+                                summary=kind.summarize(snapshot(cases[0])), view=kind.project(snapshot(cases[0])))
+    assert context.case_summary(registry, snapshot(cases[0])) is first  # kept, not projected again
+    cases[0].state = {**cases[0].state, "currency": "USD"}
+    changed = context.case_summary(registry, snapshot(cases[0]))  # same id, same revision, another state
+    assert changed is not first and changed.view == kind.project(snapshot(cases[0])) != first.view

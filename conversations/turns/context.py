@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -284,14 +286,39 @@ def _case_kinds(registry: Registry) -> tuple[set[str], set[str]]:
     return kinds, {s for k in registry.case_kinds.values() for s in k.terminal_statuses}
 
 
+# each case as the model is shown it, by value: a case kind's projection and summary are pure functions of the
+# case, so a user with fifty open cases does not pay fifty projections per turn (issue 11). The key is the whole
+# case (its state as JSON: no reliance on ids being unique across databases or states moving only with revisions)
+_SUMMARIES: OrderedDict[tuple, tuple[Any, CaseSummary]] = OrderedDict()
+_SUMMARIES_LOCK = threading.Lock()
+_SUMMARIES_KEPT = 10_000
+
+
+def case_summary(registry: Registry, case: CaseSnapshot) -> CaseSummary:
+    kind = registry.case_kinds.get(case.kind)
+    if kind is None:
+        return CaseSummary(id=case.id, kind=case.kind, title=case.title, status=case.status, revision=case.revision,
+                           summary=case.title)
+    # (the entry holds the kind, so no other kind object can take its id while the entry is kept)
+    key = (id(kind), case.id, case.revision, case.status, case.title,
+           json.dumps(case.state, sort_keys=True, default=str))
+    with _SUMMARIES_LOCK:
+        found = _SUMMARIES.get(key)
+        if found is not None:
+            _SUMMARIES.move_to_end(key)
+            return found[1]
+    summary = CaseSummary(id=case.id, kind=case.kind, title=case.title, status=case.status, revision=case.revision,
+                          summary=kind.summarize(case), view=kind.project(case))
+    with _SUMMARIES_LOCK:
+        _SUMMARIES[key] = (kind, summary)
+        if len(_SUMMARIES) > _SUMMARIES_KEPT:
+            _SUMMARIES.popitem(last=False)
+    return summary
+
+
 def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: str, mode: str, registry: Registry,
                   cases: dict[str, Any], seen: Seen) -> ModelRequest:
-    summaries = []
-    for case in cases.values():
-        kind = registry.case_kinds.get(case.kind)
-        summaries.append(CaseSummary(id=case.id, kind=case.kind, title=case.title, status=case.status,
-                                     revision=case.revision, summary=kind.summarize(case) if kind else case.title,
-                                     view=kind.project(case) if kind else {}))
+    summaries = [case_summary(registry, case) for case in cases.values()]
     tools = [OfferedTool(t.name, t.description, json_schema(t.args_schema))
              for t in registry.read_tools.values()] if Mode(mode).reads else []
     acts = [OfferedAct(a.name, a.case_kind, a.description, str(a.mutability), json_schema(a.args_schema),
