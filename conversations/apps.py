@@ -7,4 +7,8 @@ class ConversationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from turnframe_web import sqlite
+
         from . import checks  # noqa: F401  (registers the deployment checks)
+
+        sqlite.checkpoint_in_background()
