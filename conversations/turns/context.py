@@ -291,7 +291,7 @@ def _case_kinds(registry: Registry) -> tuple[set[str], set[str]]:
 # case (its state as JSON: no reliance on ids being unique across databases or states moving only with revisions)
 _SUMMARIES: OrderedDict[tuple, tuple[Any, CaseSummary]] = OrderedDict()
 _SUMMARIES_LOCK = threading.Lock()
-_SUMMARIES_KEPT = 10_000
+_SUMMARIES_KEPT = 4096  # (a user with 50 open cases holds 51; a view is a few KiB)
 
 
 def case_summary(registry: Registry, case: CaseSnapshot) -> CaseSummary:
