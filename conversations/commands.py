@@ -185,8 +185,11 @@ def _case_id_from_same_turn(entry: CommandJournalEntry) -> str | None:
 
 
 def _settle(entry: CommandJournalEntry, status: str, code: str) -> Execution:
+    """Settle a row that did not commit, with the origin it ran under (a confirmed card's, when the click settles
+    its one command straight from awaiting the card)."""
     CommandJournalEntry.objects.filter(pk=entry.pk).exclude(status__in=SETTLED).update(
-        status=status, result={"code": code}, updated_at=timezone.now())
+        status=status, result={"code": code}, updated_at=timezone.now(), origin=entry.origin,
+        origin_kind=entry.origin_kind)
     entry.refresh_from_db()
     return _recorded(entry)
 

@@ -130,8 +130,10 @@ class _Query:
             rest = f" FROM {source} WHERE {self.where}"
             rest += f" ORDER BY {self.order}" if self.order else ""
             rest += f" LIMIT {int(self.limit)}" if self.limit is not None else ""
-            if connection.vendor == "postgresql":  # (an aggregate keeps the order of the subquery it reads)
-                as_json = f"(SELECT COALESCE(json_agg(s.j), '[]') FROM (SELECT json_build_array({json_columns}) AS j{rest}) s)"
+            if connection.vendor == "postgresql":  # (the rows' order given to the aggregate, not left to the plan)
+                number = f", row_number() OVER (ORDER BY {self.order}) AS n" if self.order else ""
+                as_json = (f"(SELECT COALESCE(json_agg(s.j{' ORDER BY s.n' if self.order else ''}), '[]') FROM"
+                           f" (SELECT json_build_array({json_columns}) AS j{number}{rest}) s)")
             else:  # json(): a value read from a subquery is text to SQLite's JSON functions until parsed again
                 as_json = f"(SELECT json_group_array(json(s.j)) FROM (SELECT json_array({json_columns}) AS j{rest}) s)"
             found = self._compiled[connection.vendor] = (f"SELECT {columns}{rest}", as_json, shape)

@@ -13,9 +13,10 @@ import io
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db.models import F
 
 from conversations import stream, turns
-from conversations.models import CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
+from conversations.models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 from conversations.providers.base import ProviderFailure
 from conversations.selectors import turn_json
 from conversations.turns import (
@@ -635,3 +636,40 @@ def test_a_crash_in_a_one_command_confirmation_leaves_all_of_it_or_none(world, s
     after = Ledger.now()
     assert after.events == before.events + 1 and after.outbox == before.outbox + 1
     assert after.revisions[world.berlin.id] == before.revisions[world.berlin.id] + 1
+
+
+def test_a_one_command_card_that_meets_a_newer_revision_keeps_its_confirmed_origin(world, script, monkeypatch):
+    conv = conversation(world, "deterministic")
+    (card,) = say(world, conv, script("submit the claim", plan(
+        act("a1", "submit_claim", "submit the claim", case={"id": world.berlin.id}))))["interactions"]
+    real_claim = clicks.card_claim
+
+    def edited_meanwhile(*args, **kwargs):  # someone's edit lands after the card was checked, before it runs
+        claimed = real_claim(*args, **kwargs)
+        Case.objects.filter(pk=world.berlin.id).update(revision=F("revision") + 1)
+        return claimed
+
+    monkeypatch.setattr(clicks, "card_claim", edited_meanwhile)
+    before = Ledger.now()
+    with pytest.raises(Conflict):
+        interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    row = CommandJournalEntry.objects.get(interaction_id=card["id"])
+    assert (row.status, row.origin_kind, row.origin["interaction"]) == ("conflict", "confirmed_interaction", card["id"])
+    assert Ledger.now().events == before.events and Interaction.objects.get(pk=card["id"]).status == "stale"
+
+
+def test_a_click_that_fails_still_streams_its_start_before_its_failure(world, script, monkeypatch):
+    conv = conversation(world, "deterministic")
+    card = _card(world, script, conv)
+    sent = []
+    monkeypatch.setattr(stream, "send", lambda conversation_id, events, last: sent.extend(k for k, _ in events))
+
+    def broken(click, action):
+        raise RuntimeError("a bug in the click")
+
+    monkeypatch.setitem(clicks.click_turn_run.__globals__, "_confirm", broken)
+    interaction_respond(user=world.alice, interaction_id=card["id"], option="confirm")
+
+    assert sent[:1] == ["turn.started"] and "turn.failed" in sent
+    assert Interaction.objects.get(pk=card["id"]).status == "pending"  # answerable again, nothing ran

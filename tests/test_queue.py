@@ -92,6 +92,20 @@ def test_a_repeated_client_id_of_a_queued_message_is_the_same_turn(world, script
     assert conversation.turns.filter(status="queued").count() == 1
 
 
+def test_a_queued_message_sent_again_is_its_turn_even_when_the_queue_is_full(world, script, settings):
+    alice, conversation, _ = world
+    settings.TURNFRAME = {**settings.TURNFRAME, "MAX_QUEUED_MESSAGES": 2}
+    busy(conversation)
+    first = turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, 1),
+                                client_message_id="m-1")
+    turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, 2))
+
+    again = turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, 1),
+                                client_message_id="m-1")
+
+    assert again.replayed and again.turn.id == first.turn.id
+
+
 def test_over_http_a_queued_message_is_202_with_its_turn(world, script):
     alice, conversation, _ = world
     busy(conversation)

@@ -127,3 +127,28 @@ def test_a_case_is_projected_for_the_model_once_per_value(many):
     cases[0].state = {**cases[0].state, "currency": "USD"}
     changed = context.case_summary(registry, snapshot(cases[0]))  # same id, same revision, another state
     assert changed is not first and changed.view == kind.project(snapshot(cases[0])) != first.view
+
+
+def test_a_click_reads_what_the_turn_before_it_left_once_it_holds_the_conversation(monkeypatch, script):
+    """A click begins from the conversation as read with its card; another turn may end between that read and the
+    click's claim (here: making Lisbon active). What the click's reply says is active is what the database has."""
+    from conversations.turns import clicks, interaction_respond
+
+    cases = seed()
+    alice = get_user_model().objects.get(username="alice")
+    berlin, lisbon = cases["berlin"], cases["lisbon"]
+    conversation = Conversation.objects.create(owner=alice, mode="controlled_agentic", active_case_id=berlin.id)
+    text = script("submit the Berlin trip", plan(act("a1", "submit_claim", "submit the Berlin trip",
+                                                     case={"id": berlin.id})))
+    card = turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn.interactions.get()
+    real_claim = clicks.card_claim
+
+    def another_turn_finished_meanwhile(*args, **kw):
+        Conversation.objects.filter(pk=conversation.pk).update(active_case_id=lisbon.id)
+        return real_claim(*args, **kw)
+
+    monkeypatch.setattr(clicks, "card_claim", another_turn_finished_meanwhile)
+    _, click = interaction_respond(user=alice, interaction_id=card.id, option="confirm")
+
+    assert click.trace.end.active_case == berlin.id  # the click touched Berlin: it is active again
+    assert Conversation.objects.get(pk=conversation.pk).active_case_id == berlin.id

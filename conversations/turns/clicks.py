@@ -101,6 +101,8 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
         raise
     except Exception:
         log.exception("click turn %s failed unexpectedly", turn.id)
+        if started and turn.status == Turn.Status.RUNNING:  # not delivered: what recovery sends comes after it
+            stream.publish_many(conversation.pk, started)
         turn_recover_or_fail(turn)
         interaction.refresh_from_db()  # recovery finished it: as the database has it
         turn.refresh_from_db()

@@ -48,12 +48,12 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     else:  # some committed before a crash, or by another executor: as the database has them
         events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
-    # read once, after the turn's commands ran: its cards, every open card of the conversation, and the open
-    # confirmations on the cases the turn changed, each with its case's live revision
+    # read once, after the turn's commands ran (delivery_reads)
     mine = set(trace.interaction_ids)
-    loaded = along.cards_for(mine, changed) if along is not None else None
-    if loaded is None:
-        loaded = _CARDS.all(*cards_params(conversation, mine, changed))
+    read = along.rows_for(mine, changed) if along is not None else None
+    loaded, state = read if read is not None else prepared.read(*delivery_reads(conversation, mine, changed))
+    if state:  # (one running turn per conversation: from here on only this turn changes them)
+        conversation.active_case_id, conversation.pending = state[0]
     held = {r.id: r for r in commands or ()}
     if commands is not None and set(trace.command_ids) <= set(held):
         rows = sorted((held[i] for i in trace.command_ids), key=lambda r: (r.created_at, r.sequence))
@@ -109,13 +109,10 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
     ``held``: rows of cases as the turn itself left them (the first of an id wins); others are read."""
     touched = [e.case_id for e in events]
     touched += [a.case for a in turn.acts if a.case and a.outcome in (Outcome.AWAITING_CONFIRMATION, Outcome.EXECUTED)]
-    if touched:
-        if touched[-1] != conversation.active_case_id:  # (one running turn per conversation: it knows)
-            Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
-            conversation.active_case_id = touched[-1]
-    else:  # another turn may have moved it meanwhile: the database says which is active now
-        conversation.active_case_id = Conversation.objects.filter(pk=conversation.pk).values_list(
-            "active_case_id", flat=True).first()
+    # (``conversation`` as delivery read it, once the turn held it: from then on only this turn moves it)
+    if touched and touched[-1] != conversation.active_case_id:
+        Conversation.objects.filter(pk=conversation.pk).update(active_case_id=touched[-1])
+        conversation.active_case_id = touched[-1]
     if not conversation.active_case_id:
         return None
     own = next((c for c in held if c.pk == conversation.active_case_id), None)
@@ -128,34 +125,43 @@ _CARDS = prepared.Select(Interaction, "t.id IN %s OR (t.conversation_id = %s AND
                          order="t.created_at", related="case")
 
 
-def cards_params(conversation: Conversation, mine: set[str], changed: set[str]) -> tuple:
-    return (mine, conversation.id, Interaction.Status.PENDING, changed, Interaction.Status.PENDING,
-            Interaction.Kind.CONFIRMATION)
-
-
 class CardsAlong:
-    """Delivery's read of cards (``_CARDS``), sent with the turn's last write before delivery instead of after it:
-    nothing of the turn happens between the two, so it reads the same, in one statement fewer."""
+    """Delivery's read (``delivery_reads``: the cards, and the conversation's active case and open question), sent
+    with the turn's last write before delivery instead of after it: nothing of the turn happens between the two,
+    so it reads the same, in one statement fewer."""
 
     def __init__(self, conversation: Conversation):
         self.conversation = conversation
         self.asked: tuple[set[str], set[str]] | None = None
-        self.read: tuple[set[str], set[str], list[Interaction]] | None = None
+        self.read: tuple[set[str], set[str], list[list[Any]]] | None = None
 
-    def bind(self, mine: set[str], changed: set[str]) -> prepared.Bound:
-        """The read, for the write to send; ``took`` then gets its rows."""
+    def bind(self, mine: set[str], changed: set[str]) -> list[prepared.Bound]:
+        """The reads, for the write to send; ``took`` then gets their rows."""
         self.asked = (set(mine), set(changed))
-        return _CARDS.bind(*cards_params(self.conversation, mine, changed))
+        return delivery_reads(self.conversation, mine, changed)
 
-    def took(self, rows: list[Interaction]) -> None:
+    def took(self, rows: list[list[Any]]) -> None:
         assert self.asked is not None
         self.read = (*self.asked, rows)
 
-    def cards_for(self, mine: set[str], changed: set[str]) -> list[Interaction] | None:
-        """The cards read along, if they were read for these cards and changed cases (else None: read them)."""
+    def rows_for(self, mine: set[str], changed: set[str]) -> list[list[Any]] | None:
+        """The rows read along, if they were read for these cards and changed cases (else None: read them)."""
         if self.read is None or (self.read[0], self.read[1]) != (mine, changed):
             return None
         return self.read[2]
+
+
+def delivery_reads(conversation: Conversation, mine: set[str], changed: set[str]) -> list[prepared.Bound]:
+    """What delivery reads once the turn's commands ran: its cards, every open card of the conversation and the
+    open confirmations on the cases it changed, each with its case (the live revision); and the conversation's
+    active case and open question (a click began from the conversation as read with its card: another turn may
+    have ended between that read and the click's claim)."""
+    return [_CARDS.bind(mine, conversation.id, Interaction.Status.PENDING, changed, Interaction.Status.PENDING,
+                        Interaction.Kind.CONFIRMATION),
+            _STATE.bind(conversation.id)]
+
+
+_STATE = prepared.Values(Conversation, ("active_case_id", "pending"), "t.id = %s")
 
 
 def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:

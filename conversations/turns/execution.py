@@ -51,14 +51,14 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         # last in the transaction, conditional: a stop that raced this step either came first (this update
         # finds it and everything above rolls back) or finds the phase already past understanding. With nothing
         # to run before the reply, it also makes delivery's read of the cards (nothing happens between)
-        read = turn_write_reading(turn, [] if ready else [along.bind({c.id for c in cards}, set())],
+        read = turn_write_reading(turn, [] if ready else along.bind({c.id for c in cards}, set()),
                                   unless_stopped=unless_stopped, phase=Phase.EXECUTING if ready else Phase.COMMITTED,
                                   acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
                                   notices=[TurnNotice.of(n) for n in reduction.notices])
         if read is None:
             raise TurnStopped
         if not ready:
-            along.took(read[0])
+            along.took(read)
     crash_point("after_interactions_persisted")
     # each card with its commands, this turn's rows as just journaled; sent now when commands run before the
     # reply, else with the reply (nothing happens between: one numbering, one send)
@@ -164,9 +164,8 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             notices = list(instead)
         if along is not None and row is rows[-1]:  # nothing of the turn happens between this and delivery
             changed = {e.case_id for r in results for e in r.committed}
-            (cards,) = turn_write_reading(turn, [along.bind(set(trace.interaction_ids), changed)], trace=trace,
-                                          acts=acts, notices=list(notices), **last)
-            along.took(cards)
+            along.took(turn_write_reading(turn, along.bind(set(trace.interaction_ids), changed), trace=trace,
+                                          acts=acts, notices=list(notices), **last))
         else:
             turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
     return results

@@ -80,10 +80,14 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         message_turn_run_admitted(admitted, user, actor)
         turns_run_queued(admitted.conversation)
         return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
-    # not admitted: no such conversation, or messages wait or a turn runs (then this one joins the queue)
+    # not admitted: no such conversation, or messages wait or a turn runs (then this one joins the queue, unless it
+    # is a message sent again: the turn it names is the answer, however full the queue)
     conversation = _CONVERSATION.first(conversation_id, user.pk)
     if conversation is None:
         raise NotFound("No such conversation.")
+    if client_message_id and (existing := Turn.objects.filter(
+            conversation=conversation, client_message_id=client_message_id).first()) is not None:
+        return TurnOutcome(existing, True)
     turn = turn_queue(conversation, text=text, client_message_id=turn.client_message_id)
     if isinstance(turn, TurnOutcome):
         return turn
