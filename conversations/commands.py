@@ -208,15 +208,8 @@ def journal_settle_broken_chain(*, entry: CommandJournalEntry) -> Execution:
 
 
 def journal_settle_behind(interaction_ids: list[str], status: str) -> None:
-    """Settle the rows behind stale or superseded cards (by the cards' ids): they never run."""
+    """Settle the rows behind declined, stale or superseded cards (by the cards' ids): they never run."""
     _SETTLE_BEHIND.run([status, timezone.now()], interaction_ids, Status.AWAITING_CONFIRMATION)
 
 
 _SETTLE_BEHIND = prepared.Update(CommandJournalEntry, ("status", "updated_at"), "t.interaction_id IN %s AND t.status = %s")
-
-
-def journal_settle_unexecuted(*, entries, status: str) -> None:
-    """Settle rows behind a declined, stale or superseded card: they never run."""
-    CommandJournalEntry.objects.filter(pk__in=[e.pk if hasattr(e, "pk") else e for e in entries],
-                                       status=Status.AWAITING_CONFIRMATION).update(status=status,
-                                                                                   updated_at=timezone.now())

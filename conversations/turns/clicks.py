@@ -23,7 +23,7 @@ from registries.models import EntryStatus, RegistryEntry
 from turnframe_web.errors import Conflict, Invalid, NotFound
 
 from .. import prepared, stream
-from ..commands import journal_settle_behind, journal_settle_unexecuted
+from ..commands import journal_settle_behind
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from .chaos import SimulatedCrash, crash_point
@@ -121,17 +121,16 @@ _CONFIRMED = prepared.Update(CommandJournalEntry, ("status", "origin", "origin_k
 
 
 def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user,
-                   out_of_service: dict[str, str] | None = None,
-                   commands: list[CommandJournalEntry] | None = None,
-                   started: list[tuple[str, dict]] | None = None) -> None:
+                   out_of_service: dict[str, str], commands: list[CommandJournalEntry],
+                   started: list[tuple[str, dict]]) -> None:
     """Run the action the card stored for ``option`` (never anything the click itself says, I7). ``commands``:
-    the card's journal rows as read with it (None: read them); ``started``: the turn's events not sent yet
-    (its ``turn.started``), sent first with the reply."""
+    the card's journal rows as read with it; ``started``: the turn's events not sent yet (its ``turn.started``),
+    sent first with the reply."""
     actor = actor_of(user)
     action = next(o["action"] for o in interaction.options if o["id"] == option)
     click = _Click(turn, conversation, interaction, option, user, actor, today_for(actor),
                    offered_registry(conversation.mode, out_of_service),
-                   _CARD_COMMANDS.all(interaction.id) if commands is None else commands, started or [])
+                   commands, started)
     {"execute_commands": _confirm, "decline": _decline, "none": _none_of_these}.get(action["type"], _select)(
         click, action)
 
@@ -176,17 +175,18 @@ def _confirm(click: _Click, action: dict) -> None:
     if single:
         rows[0].origin, rows[0].origin_kind = origin, CONFIRMED_INTERACTION
         click.turn.acts, click.turn.trace = acts, trace  # written with the command's record, in its transaction
+        crash_point("after_journal_admission")
     else:  # several: all of them are confirmed at once, then each runs in its own transaction
         with transaction.atomic():
             moved = _CONFIRMED.run([JStatus.PENDING, origin, CONFIRMED_INTERACTION], [r.pk for r in rows],
                                    JStatus.AWAITING_CONFIRMATION)
             turn_write(click.turn, phase=Phase.EXECUTING, acts=acts, trace=trace)
-    crash_point("after_journal_admission")
-    if not single and moved == len(rows):  # every row was awaiting this card: all of them run
-        for row in rows:
-            row.status, row.origin, row.origin_kind = JStatus.PENDING, origin, CONFIRMED_INTERACTION
-    elif not single:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
-        rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
+        crash_point("after_journal_admission")
+        if moved == len(rows):  # every row was awaiting this card: all of them run
+            for row in rows:
+                row.status, row.origin, row.origin_kind = JStatus.PENDING, origin, CONFIRMED_INTERACTION
+        else:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
+            rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
 
     def settle_card(results) -> list[TurnNotice] | None:
         settled = {result.status for result in results}
@@ -209,7 +209,7 @@ def _decline(click: _Click, action: dict) -> None:
     """One transaction: a crash leaves either an answerable card or a declined card, never a mix."""
     rows = click.commands
     with transaction.atomic():
-        journal_settle_unexecuted(entries=rows, status=JStatus.DECLINED)
+        journal_settle_behind([click.interaction.pk], JStatus.DECLINED)
         card_finish(click.interaction, Interaction.Status.DECLINED)
         turn_write(
             click.turn, acts=click.acts(rows, Outcome.DECLINED), phase=Phase.COMMITTED, trace=click.trace,

@@ -170,12 +170,18 @@ def turn_admit(user, conversation_id: str, started: Turn, along: Callable[[Turn,
             started.active_case_before = conversation.active_case_id or ""
             prepared.insert(started)
     except IntegrityError:  # the same client id again (its turn is the answer), or another turn runs
-        existing = Turn.objects.filter(conversation_id=conversation_id,
-                                       client_message_id=started.client_message_id).first()
-        return TurnOutcome(existing, True) if existing is not None else None
+        return recorded_turn(conversation_id, started.client_message_id)
     stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})],
                 conversation.event_seq)
     return Admitted(started, conversation, out_of_service, seen)
+
+
+def recorded_turn(conversation_id: str, client_message_id: str | None) -> TurnOutcome | None:
+    """The turn a client's message (or response) id already recorded in the conversation: the answer to it again."""
+    if not client_message_id:
+        return None
+    existing = Turn.objects.filter(conversation_id=conversation_id, client_message_id=client_message_id).first()
+    return TurnOutcome(existing, True) if existing is not None else None
 
 
 def _begin(where: str, params: list[Any], fields: Sequence[str], along: Sequence[prepared.Bound]
@@ -380,7 +386,6 @@ def turn_open(conversation: Conversation, *, kind: str, text: str, client_messag
             prepared.insert(turn)
             return turn
     except IntegrityError:
-        existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
-        if existing is not None:
-            return TurnOutcome(existing, True)
+        if (recorded := recorded_turn(conversation.pk, client_message_id)) is not None:
+            return recorded
         raise Conflict("Another message of this conversation is still being handled.", code="turn_in_progress") from None

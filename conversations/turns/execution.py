@@ -57,7 +57,7 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
                                   notices=[TurnNotice.of(n) for n in reduction.notices])
         if read is None:
             raise TurnStopped
-        if not ready:
+        if not ready:  # (the reads were sent)
             along.took(read)
     crash_point("after_interactions_persisted")
     # each card with its commands, this turn's rows as just journaled; sent now when commands run before the
@@ -162,12 +162,12 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
         last = {"phase": then} if then and row is rows[-1] else {}
         if before_last and row is rows[-1] and (instead := before_last(results)) is not None:
             notices = list(instead)
-        if along is not None and row is rows[-1]:  # nothing of the turn happens between this and delivery
-            changed = {e.case_id for r in results for e in r.committed}
-            along.took(turn_write_reading(turn, along.bind(set(trace.interaction_ids), changed), trace=trace,
-                                          acts=acts, notices=list(notices), **last))
-        else:
-            turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
+        # the last record also makes delivery's reads (nothing of the turn happens between)
+        reads = (along.bind(set(trace.interaction_ids), {e.case_id for r in results for e in r.committed})
+                 if along is not None and row is rows[-1] else [])
+        read = turn_write_reading(turn, reads, trace=trace, acts=acts, notices=list(notices), **last)
+        if reads:
+            along.took(read)
     return results
 
 

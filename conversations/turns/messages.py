@@ -42,6 +42,7 @@ from .context import (
     load_open_cases,
     model_request,
     offered_registry,
+    recorded_turn,
     today_for,
     turn_admit,
     turn_begin,
@@ -68,8 +69,11 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     refusal = (Invalid("The message is empty.", errors=[{"loc": ["text"], "msg": "must not be empty"}]) if not text
                else AppError(f"The message is longer than {limit} characters.", code="message_too_long", status=413)
                if len(text) > limit else None)
-    if refusal is not None:
-        return _refused(user, conversation_id, client_message_id, refusal)
+    if refusal is not None:  # a missing conversation is still missing, a message sent again still its turn
+        _, recorded = _conversation_and_recorded(user, conversation_id, client_message_id)
+        if recorded is not None:
+            return recorded
+        raise refusal
     # A: accept, C-D: begin, in one transaction: a repeated client id returns the recorded turn and nothing re-runs
     actor = actor_of(user)
     turn = Turn(kind=Turn.Kind.MESSAGE, text=text, client_message_id=client_message_id or f"auto:{time.time_ns()}")
@@ -82,12 +86,9 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
         return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
     # not admitted: no such conversation, or messages wait or a turn runs (then this one joins the queue, unless it
     # is a message sent again: the turn it names is the answer, however full the queue)
-    conversation = _CONVERSATION.first(conversation_id, user.pk)
-    if conversation is None:
-        raise NotFound("No such conversation.")
-    if client_message_id and (existing := Turn.objects.filter(
-            conversation=conversation, client_message_id=client_message_id).first()) is not None:
-        return TurnOutcome(existing, True)
+    conversation, recorded = _conversation_and_recorded(user, conversation_id, client_message_id)
+    if recorded is not None:
+        return recorded
     turn = turn_queue(conversation, text=text, client_message_id=turn.client_message_id)
     if isinstance(turn, TurnOutcome):
         return turn
@@ -98,17 +99,13 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     return TurnOutcome(turn, False)
 
 
-def _refused(user, conversation_id: str, client_message_id: str | None, refusal: AppError) -> TurnOutcome:
-    """A message refused for its shape: a missing conversation is still a missing one, and a repeated client id
-    still returns the turn it recorded."""
+def _conversation_and_recorded(user, conversation_id: str, client_message_id: str | None
+                               ) -> tuple[Conversation, TurnOutcome | None]:
+    """The user's conversation (else 404), and the turn the client's message id already recorded in it, if any."""
     conversation = _CONVERSATION.first(conversation_id, user.pk)
     if conversation is None:
         raise NotFound("No such conversation.")
-    if client_message_id:
-        existing = Turn.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
-        if existing is not None:
-            return TurnOutcome(existing, True)
-    raise refusal
+    return conversation, recorded_turn(conversation.pk, client_message_id)
 
 
 def message_turn_run_admitted(admitted: Admitted, user, actor: Actor) -> None:
