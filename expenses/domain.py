@@ -15,6 +15,7 @@ from registries import CaseKindDefinition, CaseSnapshot, Panel, PanelItem
 from .bench import BENCH
 from .corpus import CORPUS
 from .money import format_money, sum_amounts
+from .naming import claim_currency, claim_mentions
 from .schemas import CONFIRMATION_THRESHOLD_EUR, KIND, MAX_LINES, STATUSES, ExpenseClaimState, Line
 
 ID_PREFIX = "clm"
@@ -166,4 +167,6 @@ EXPENSE_CLAIM = CaseKindDefinition(
     panel=panel,
     corpus=CORPUS,
     bench=BENCH,
+    mentions=claim_mentions,
+    currency=claim_currency,
 )

@@ -224,6 +224,12 @@ class CaseKindDefinition:
     corpus: CorpusSupport | None = None
     # the turn ``manage.py bench`` measures on a case of this kind; None: not benchmarkable
     bench: BenchScenario | None = None
+    # grounding (SPEC §13): the ways a person names a case of this kind (its distinctive title words and their
+    # other spellings, e.g. "Nürnberg" for "Nuremberg"); when a message names one of the user's cases, an act on
+    # a case it does not name waits on a selection card. None: cases are not checked by name
+    mentions: Callable[[CaseSnapshot], Sequence[str]] | None = None
+    # the currency a case's amounts are kept in (ISO code); None: the kind keeps no money
+    currency: Callable[[CaseSnapshot], str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +354,12 @@ class ActDefinition:
     # reducer resolves it with the case kind's ``resolve_item`` on the state the command will find, and the
     # handler gets the stable id as ``<item_arg>_id``, so a recovered command never lands on another item
     item_arg: str | None = None
+    # grounding (SPEC §13): arguments that are amounts of money in the case's currency (``CaseKindDefinition.currency``):
+    # one the user wrote in another currency never runs as if it were the case's
+    money_fields: tuple[str, ...] = ()
+    # a creating act's argument that names the new case's currency: it must be the currency the user's words name
+    # (or the schema's default when they name none)
+    currency_arg: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

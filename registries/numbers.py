@@ -158,3 +158,21 @@ def evidence_numbers(text: str) -> list[Decimal]:
     found += [n.value for n in quantity_products(text)]
     found += [n.value for n in money_phrases(text)]
     return found
+
+
+def numbers_found(text: str) -> list[NumberFound]:
+    """Every number ``evidence_numbers`` reads, with where it stands in ``text`` (digits, words, quantity
+    products, money phrases), in order of position."""
+    found = []
+    for m in _NUMBER.finditer(text or ""):
+        raw = m.group(0)
+        if " " in raw:  # "1 200": one number, and each part ("make line 2 120")
+            offset = m.start()
+            for part in raw.split(" "):
+                if (value := _decimal(part)) is not None:
+                    found.append(NumberFound(offset, offset + len(part), value))
+                offset += len(part) + 1
+        if (value := _decimal(raw)) is not None:
+            found.append(NumberFound(m.start(), m.end(), value))
+    found += number_words(text) + quantity_products(text) + money_phrases(text)
+    return sorted(found, key=lambda f: (f.start, -f.end))

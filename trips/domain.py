@@ -6,6 +6,8 @@ addressed by their 1-based position ("the second segment", "the return flight" r
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -138,6 +140,16 @@ BENCH = BenchScenario(seed=_bench_seed, messages=("move segment 1 to 2026-12-04"
                       answers=_bench_answers)
 
 
+_GENERIC = frozenset("the a an my our of for and to in on at with from by trip trips travel journey offsite team "
+                     "visit conference week business flight flights train trains".split())
+
+
+def trip_mentions(case: CaseSnapshot) -> list[str]:
+    """How a person names a trip (SPEC §13 grounding): the distinctive words of its title."""
+    return list(dict.fromkeys(w for w in re.findall(r"[^\W\d_][\w'’-]*", case.title)
+                              if len(w) >= 3 and w.casefold() not in _GENERIC))
+
+
 TRIP = CaseKindDefinition(
     name=KIND,
     id_prefix=ID_PREFIX,
@@ -158,4 +170,5 @@ TRIP = CaseKindDefinition(
     suggestions=suggestions,
     panel=panel,
     bench=BENCH,
+    mentions=trip_mentions,
 )

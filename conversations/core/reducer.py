@@ -37,6 +37,7 @@ from registries.definitions import (
 )
 from registries.numbers import evidence_numbers
 
+from . import grounding
 from .plan import CaseRef, UserTurnPlan
 
 
@@ -152,6 +153,7 @@ class PlannedSelection:
     case_kind: str
     candidates: tuple[str, ...]
     held_acts: tuple[ValidatedAct, ...]
+    said: str = ""  # the user's words that named a case the act did not target (grounding), for the card
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +292,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
     # stage 3: targets
     new_cases: dict[str, str] = {}  # case kind -> plan act id that creates one
     ambiguous: dict[str, tuple[str, list[str], list[str]]] = {}  # reference -> (kind, candidates, act ids)
+    ungrounded: dict[str, str] = {}  # reference -> the words that named another case than the act's (grounding)
     for a in validated.acts:
         definition = facts.registry.acts[a.act]
         res = results[a.id]
@@ -305,9 +308,17 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
                 res.case, res.target = NewCase(new_cases[definition.case_kind]), "new"
                 continue
         target, how, candidates = _resolve(a.ref, definition, facts)
+        said = _named_elsewhere(a, definition, target, facts) if target else None
+        if said is not None:  # the words name another case than the act's: the user chooses (I8)
+            target, candidates = None, sorted({target, *said.cases})
+            ungrounded[_said_key(said, definition)] = said.text
         candidates = _applicable(a, definition, candidates, facts)
         if target:
             res.case, res.target = target, how
+        elif candidates and said is not None:
+            key = _said_key(said, definition)
+            ambiguous.setdefault(key, (definition.case_kind, candidates, []))[2].append(a.id)
+            res.target = "selection"
         elif candidates:
             key = _ref_key(a.ref, definition)
             kind, cands, ids = ambiguous.setdefault(key, (definition.case_kind, candidates, []))
@@ -335,13 +346,22 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
             continue
         for i in waiting:
             results[i].outcome = Outcome.AWAITING_SELECTION
-        out.selections.append(PlannedSelection(key, kind, tuple(candidates), tuple(acts[i] for i in waiting)))
+        said = ungrounded.get(key, "")
+        out.selections.append(PlannedSelection(key, kind, tuple(candidates), tuple(acts[i] for i in waiting), said))
         noun = facts.registry.case_kinds[kind].noun if kind in facts.registry.case_kinds else "case"
-        out.notices.append(Notice("selection_needed", f"Which {noun} do you mean? Choose one on the card."))
+        if said:
+            out.notices.append(Notice("selection_needed", f"You mentioned “{said}”, so I did not guess which {noun} "
+                                                          f"you mean. Choose one on the card."))
+        else:
+            out.notices.append(Notice("selection_needed", f"Which {noun} do you mean? Choose one on the card."))
 
-    # stages 3b (lines), 5 and 6 for everything still undecided
+    # stages 3b (lines), 5 and 6 for everything still undecided; an act on words the plan also answers as a
+    # question waits for a yes/no card (grounding)
     ready = [acts[a.id] for a in validated.acts if results[a.id].outcome == Outcome.UNDECIDED]
-    _decide(out, ready, results, facts)
+    questions = [answer.question for answer in plan.answers if answer.question]
+    asked = frozenset(a.id for a in ready if questions and grounding.overlaps_question(a.evidence, questions,
+                                                                                        facts.message))
+    _decide(out, ready, results, facts, asked)
     _acknowledge(out, validated.acts, results, plan, facts)
     out.acts = [results[a.id] for a in validated.acts]
     return out
@@ -361,7 +381,8 @@ def reduce_selected(held: Sequence[ValidatedAct], case_id: str, facts: TurnFacts
     return out
 
 
-def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, ActResult], facts: TurnFacts) -> None:
+def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, ActResult], facts: TurnFacts,
+            asked: frozenset[str] = frozenset()) -> None:
     """Line resolution, policy and confirmation derivation, then revisions in plan order.
 
     One function because each act's preview (the case as its command will find it) feeds the next act's policy
@@ -387,12 +408,18 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
                 _refuse(out, res, f"{kind.item_noun if kind else 'item'}_not_found", facts, case)
                 continue
             res.args = {**a.args, f"{definition.item_arg}_id": item_id}
+        code = _money_problem(a, definition, case, facts)
+        if code:
+            _refuse(out, res, code, facts, case)
+            continue
         res.args = definition.complete_args(res.args, ctx)
         decision = definition.policy(case, args_model(definition, res.args))
         if decision.kind == PolicyKind.DENY:
             res.policy = decision
             _refuse(out, res, decision.code or "policy_denied", facts, case)
             continue
+        if a.id in asked and decision.kind == PolicyKind.ALLOW:
+            decision = PolicyDecision.confirm("asked_and_requested", decision.notes)
         res.policy = decision
         for code, text in decision.notes:
             out.notices.append(Notice(code, text, act=a.act))
@@ -498,6 +525,11 @@ def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: C
     kind = facts.registry.case_kinds.get(definition.case_kind) if definition else None
     noun = kind.noun if kind else "case"
     text = notice_text(code, res.act, case, noun=noun, item=kind.item_noun if kind else "item")
+    if code == "currency_mismatch" and case is not None and kind is not None and kind.currency is not None:
+        currency = kind.currency(case)
+        text = (f"I did not {res.act.replace('_', ' ')}: the amount you wrote is not in {currency}, the currency "
+                f"“{case.title}” is kept in, and I do not change money into {currency} on my own. Tell me the "
+                f"amount in {currency}.")
     if code == "target_not_found" and reference is not None and (reference.match or reference.id):
         # the user named a case: say which, and that nothing happened to any other (I8)
         named = f"called “{reference.match}”" if reference.match else f"with the id {reference.id}"
@@ -575,6 +607,10 @@ _NOTICE_COPY = {
     "nothing_to_undo": "There is nothing in this conversation I can undo.",
     "cannot_undo": "I cannot undo that: it cannot be reversed (a submission or a withdrawal), or the {noun} changed since.",
     "no_change": "I did not {act}: {case} already has those values.",
+    "currency_mismatch": "I did not {act}: the amount you wrote is in another currency than {case} is kept in. "
+                         "Tell me the amount in its currency.",
+    "currency_not_said": "I did not {act}: the currency I read is not the one you named. Tell me the currency "
+                         "again.",
     "acts_not_allowed_in_mode": "In this conversation I can look things up, but I cannot change anything.",
 }
 
@@ -586,6 +622,55 @@ def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None, *,
     return template.format(act=(act or "act").replace("_", " "), code=code, noun=noun, item=item,
                            case=f"“{case.title}”" if case else f"the {noun}",
                            status=case.status if case else "closed")
+
+
+def _named_elsewhere(act: ValidatedAct, definition: ActDefinition, target: str,
+                     facts: TurnFacts) -> grounding.Said | None:
+    """The words naming another of the user's cases than ``target`` (the act's evidence first, else the whole
+    message), or None when they name none or name the target too."""
+    kind = facts.registry.case_kinds.get(definition.case_kind)
+    if kind is None or kind.mentions is None or act.undo_of is not None:
+        return None
+    mine = [c for c in facts.cases.values() if c.kind == definition.case_kind and c.owner_id == facts.actor.user_id]
+    for text in (" ".join(filter(None, (act.evidence, act.corrected_by))), facts.message):
+        said = grounding.cases_named(text, mine, kind.mentions)
+        if said is not None:
+            return None if target in said.cases else said
+    return None
+
+
+def _said_key(said: grounding.Said, definition: ActDefinition) -> str:
+    return f"said:{definition.case_kind}:{','.join(sorted(said.cases))}"
+
+
+def _money_problem(act: ValidatedAct, definition: ActDefinition, case: CaseSnapshot | None,
+                   facts: TurnFacts) -> str | None:
+    """Grounding of money: an amount written in another currency than its case's (``currency_mismatch``), or a
+    new case in a currency the words do not name (``currency_not_said``)."""
+    if act.undo_of is not None:
+        return None  # an inverse restores what a committed event held
+    if definition.creates_case and definition.currency_arg and definition.currency_arg in act.args:
+        field = definition.args_schema.model_fields.get(definition.currency_arg)
+        default = field.default if field is not None and isinstance(field.default, str) else None
+        source = act.corrected_by if definition.currency_arg in act.corrected_fields and act.corrected_by else act.evidence
+        if not grounding.currency_grounded(str(act.args[definition.currency_arg]), source, default):
+            return "currency_not_said"
+        return None
+    kind = facts.registry.case_kinds.get(definition.case_kind)
+    if not definition.money_fields or case is None or kind is None or kind.currency is None:
+        return None
+    currency = kind.currency(case)
+    if not currency:
+        return None
+    for name in definition.money_fields:
+        if name not in act.args:
+            continue
+        sources = [act.corrected_by if (act.corrected_by and name in act.corrected_fields) else act.evidence]
+        if act.earlier_evidence and name not in act.corrected_fields:
+            sources.append(act.earlier_evidence)
+        if not any(grounding.money_grounded(act.args[name], source or "", currency) for source in sources):
+            return "currency_mismatch"
+    return None
 
 
 def _ref_key(ref: CaseRef | None, definition: ActDefinition) -> str:

@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import lexicon
+from .audit import audited
 from .clauses import split, verb_of
 from .context import Context, find_mention, read_key
 from .followups import follow_up, plan_json
@@ -72,12 +73,14 @@ _NEUTRAL = {
 def interpret(request: Any) -> str:
     """One model answer for ``request`` (a ``ModelRequest``, read by attribute) as JSON text."""
     ctx = Context.of(request)
+    said = ctx
     spelled = spell_out(ctx.message)
     earlier = spell_out(str((ctx.pending or {}).get("message") or ""))
     ctx = replace(ctx, message=spelled.text,
                   pending={**ctx.pending, "message": earlier.text} if ctx.pending else None,
                   previous=spell_out(ctx.previous).text if ctx.previous else None)
-    return _in_users_words(_interpret(ctx, request), spelled, earlier)
+    # the reading is audited on the user's own words: whatever it did not account for is asked about, not acted on
+    return audited(_in_users_words(_interpret(ctx, request), spelled, earlier), said.message, said)
 
 
 def _in_users_words(answer: str, spelled: Spelled, earlier: Spelled) -> str:

@@ -1,0 +1,138 @@
+"""Grounding (SPEC §13, between evidence and targets): is each act grounded in what the user said?
+
+The reducer cannot know what a sentence means, but it can check that an act agrees with the things the
+user's words name, whatever provider proposed it (defense in depth against a model's slip and a local
+interpreter's guess):
+
+- **cases**: when the words name one of the user's cases ("frnkfurt", "Nürnberg", "the team offsite"),
+  an act on a case they do not name does not run; a selection card asks (I8). How a case is named is the
+  case kind's (``CaseKindDefinition.mentions``: its distinctive title words and their other spellings);
+  matching is accent- and case-insensitive and tolerates a typo (``rapidfuzz``);
+- **money**: an amount written in another currency than the one its case is kept in never runs as if it were
+  that currency; a case opened in a currency the words do not name (or name otherwise) does not open;
+- **asked and requested**: an act whose words the plan also answers as a question ("whats the total on the
+  lisbon one" read as opening a claim) waits for a yes/no card.
+
+Pure: plain data in, plain data out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from rapidfuzz import fuzz
+from unidecode import unidecode
+
+from registries.currencies import amount_in_currency, currencies_named
+from registries.definitions import CaseSnapshot
+
+_WORD = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
+FUZZY_MIN_LENGTH = 5  # a misspelling is tolerated in words this long or longer ("frnkfurt" for "Frankfurt")
+FUZZY_SCORE = 85  # rapidfuzz ratio from which two such words are one
+
+
+def fold(text: str) -> str:
+    """``Nürnberg`` → ``nurnberg``, ``Zürich`` → ``zurich``: how two spellings of a name are compared."""
+    return unidecode(text or "").casefold().replace("’", "'").strip("'-")
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """The user's words that name a case, and the cases they name."""
+
+    text: str
+    cases: tuple[str, ...]
+
+
+def _terms(case: CaseSnapshot, mentions: Callable[[CaseSnapshot], Sequence[str]]) -> list[tuple[str, ...]]:
+    """Each way of naming the case, as a sequence of folded words."""
+    out = []
+    for term in mentions(case):
+        words = tuple(fold(w) for w in _WORD.findall(term))
+        if words and all(words):
+            out.append(words)
+    return out
+
+
+def _same_word(said: str, term: str) -> bool:
+    if said == term:
+        return True
+    if len(term) < FUZZY_MIN_LENGTH or len(said) < FUZZY_MIN_LENGTH - 1 or said[:1] != term[:1]:
+        return False
+    return fuzz.ratio(said, term) >= FUZZY_SCORE
+
+
+def cases_named(text: str, cases: Iterable[CaseSnapshot],
+                mentions: Callable[[CaseSnapshot], Sequence[str]] | Mapping[str, Callable[[CaseSnapshot], Sequence[str]]]
+                ) -> Said | None:
+    """The cases ``text`` names, by their kind's ways of naming them; None when it names none."""
+    words = [(m.group(0), fold(m.group(0))) for m in _WORD.finditer(text or "")]
+    named: dict[str, None] = {}
+    quotes: dict[str, None] = {}
+    for case in cases:
+        naming = mentions.get(case.kind) if isinstance(mentions, Mapping) else mentions
+        if naming is None:
+            continue
+        for term in _terms(case, naming):
+            n = len(term)
+            for i in range(len(words) - n + 1):
+                if all(_same_word(words[i + k][1], term[k]) for k in range(n)):
+                    named[case.id] = None
+                    quotes[" ".join(w[0] for w in words[i:i + n])] = None
+                    break
+    if not named:
+        return None
+    return Said(", ".join(quotes), tuple(named))
+
+
+def money_grounded(value: object, source: str, currency: str) -> bool:
+    """Is the amount ``value`` stated in ``source`` (the user's words) as money of ``currency``?"""
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return True  # not a number: the schema and the evidence check judge it
+    return amount_in_currency(source, number, currency)
+
+
+def currency_grounded(code: str, source: str, default: str | None) -> bool:
+    """Is a case's currency ``code`` what the words name? The default needs no words, unless they name another
+    currency ("open it in pounds" opened in EUR); any other needs a mention that may mean it."""
+    named = currencies_named(source)
+    if named:
+        return code in named
+    return code == default
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _span(quote: str, message: str) -> tuple[int, int] | None:
+    needle = _SPACE.sub(" ", quote or "").strip().casefold()
+    hay = _SPACE.sub(" ", message or "").casefold()
+    if not needle:
+        return None
+    at = hay.find(needle)
+    return (at, at + len(needle)) if at >= 0 else None
+
+
+def overlaps_question(evidence: str, questions: Sequence[str], message: str) -> bool:
+    """Do an act's words overlap words the plan answers as a question (both quoted from ``message``)?"""
+    act = _span(evidence, message)
+    if act is None:
+        return False
+    for question in questions:
+        asked = _span(question, message)
+        if asked is not None and asked[0] < act[1] and act[0] < asked[1] and _question_like(question):
+            return True
+    return False
+
+
+_QUESTION = re.compile(r"\?|\b(?:what|whats|what's|how|which|when|why|who|whom|whose|where|is|are|am|does|do|did|"
+                       r"can|could|may|should|would|will|shall)\b", re.IGNORECASE)
+
+
+def _question_like(text: str) -> bool:
+    return bool(_QUESTION.search(text or ""))

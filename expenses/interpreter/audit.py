@@ -1,0 +1,723 @@
+"""The audit of a reading (issue 19): the interpreter fails closed on words it did not account for.
+
+The reader (``reading.py`` and friends) turns a message into a plan with its own rules. This module does not
+trust it: it finds, on its own and with other means, every thing in the message that could change what should
+happen, and checks that the plan *uses* each one. If any is left over, the plan's acts are dropped and the
+reply asks, quoting the part that could not be placed. An honest "I am not sure" is always safe; a guess that
+commits is the failure the design exists to prevent.
+
+What must be accounted for, when the plan proposes any act:
+
+- **numbers**: each is an argument of the act whose words hold it (the amount, a quantity times a price that
+  makes the amount, a line number, a day of its date, a figure of its merchant or title), or a count of things
+  bought ("4 coffees … 31.60 in total"), a clock time, or part of words the plan answers as a question, takes
+  back or corrects;
+- **days**: each day said is the date of the act whose words hold it (or of every act, when said apart:
+  "fri: train 14, cab 42"); a line added with no date while a day was said is left over;
+- **currencies**: each is the currency of the claim the act's amount lands on;
+- **negations, take-backs and corrections** ("not", "actually", "sorry", "forget", "typo", "should be"): inside a
+  line's addition, they are left over (a take-back or a correction the reader missed); "was"/"only" inside an
+  addition are left over when the claim already has a line it could be correcting;
+- **questions**: a question cue ("?", "how much", "what's") is answered, or is a polite request ("could you
+  add …?");
+- **filters** ("only the Paris ones", "except the minibar"): the lines added are exactly the pasted rows the
+  filter keeps;
+- **titles**: a claim's title holds no request words ("open", "claim", "please", "titled", a pronoun).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from registries import money_phrases, number_words, quantity_products, word_number
+from registries.currencies import currency_mentions
+
+from .context import Claim, Context
+
+# --------------------------------------------------------------------------- spans of the message
+
+
+def locate(quote: str, message: str, start: int = 0) -> tuple[int, int] | None:
+    """Where a quote of the message stands in it (case- and whitespace-insensitive, quotes and dashes alike)."""
+    words = [w for w in re.split(r"\s+", (quote or "").strip()) if w]
+    if not words:
+        return None
+    pattern = r"\s+".join(_loose(w) for w in words)
+    m = re.compile(pattern, re.IGNORECASE).search(message, start)
+    return (m.start(), m.end()) if m else None
+
+
+def _loose(word: str) -> str:
+    out = []
+    for ch in word:
+        if ch in "'’‘":
+            out.append("['’‘]")
+        elif ch in "\"“”":
+            out.append("[\"“”]")
+        elif ch in "-–—":
+            out.append("[-–—]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+@dataclass
+class ActSpan:
+    act: dict[str, Any]
+    start: int
+    end: int
+    claim: Claim | None
+
+    def holds(self, start: int, end: int) -> bool:
+        return self.start <= start and end <= self.end
+
+    @property
+    def args(self) -> dict[str, Any]:
+        return self.act.get("args") or {}
+
+    @property
+    def name(self) -> str:
+        return str(self.act.get("act"))
+
+    def currency(self) -> str | None:
+        if self.name == "open_claim":
+            return str(self.args.get("currency") or "EUR")
+        return self.claim.currency if self.claim is not None else None
+
+
+@dataclass
+class Leftover:
+    kind: str  # number | date | currency | negation | correction | question | filter | title | other
+    text: str
+    start: int = 0
+
+
+@dataclass
+class Audit:
+    message: str
+    plan: dict[str, Any]
+    ctx: Context
+    acts: list[ActSpan] = field(default_factory=list)
+    neutral: list[tuple[int, int]] = field(default_factory=list)  # answered, taken back, corrected, held
+    leftovers: list[Leftover] = field(default_factory=list)
+
+    def run(self) -> list[Leftover]:
+        for act in self.plan.get("acts", []):
+            span = locate(act.get("evidence", ""), self.message)
+            if span is None:
+                self.leftovers.append(Leftover("other", act.get("evidence", "")))
+                continue
+            self.acts.append(ActSpan(act, span[0], span[1], self._claim_of(act)))
+        for part in ("retractions", "corrections", "constraints"):
+            for item in self.plan.get(part, []):
+                if span := locate(item.get("evidence", ""), self.message):
+                    self.neutral.append(span)
+        for answer in self.plan.get("answers", []):
+            question = answer.get("question") or ""
+            span = locate(question, self.message) if question else None
+            if span is not None and (_QUESTION.search(question) or not any(
+                    a.start < span[1] and span[0] < a.end for a in self.acts)):
+                self.neutral.append(span)  # a question answered, or words the reader answered apart ("no need to …")
+        if self.plan.get("undo") and (span := locate(self.plan["undo"].get("evidence", ""), self.message)):
+            self.neutral.append(span)
+        self._numbers()
+        self._dates()
+        self._currencies()
+        self._cues()
+        self._titles()
+        return self.leftovers
+
+    # ----------------------------------------------------------------- helpers
+
+    def _claim_of(self, act: dict[str, Any]) -> Claim | None:
+        ref = act.get("case") or {}
+        claims = self.ctx.claims
+        opening = next((a for a in self.plan.get("acts", []) if a.get("act") == "open_claim"), None)
+        if opening is not None and act.get("act") != "open_claim" and not ref.get("id") and not ref.get("match"):
+            args = opening.get("args") or {}  # the claim this plan opens
+            return Claim(id="new", title=str(args.get("title", "")), status="draft",
+                         currency=str(args.get("currency") or "EUR"), lines=(), view={})
+        if ref.get("id"):
+            return next((c for c in claims if c.id == ref["id"]), None)
+        if ref.get("match"):
+            needle = " ".join(str(ref["match"]).lower().split())
+            hits = [c for c in self.ctx.open_claims if needle in c.title.lower()]
+            return hits[0] if len(hits) == 1 else None
+        return self.ctx.default_claim()
+
+    def _in_neutral(self, start: int, end: int) -> bool:
+        return any(s <= start and end <= e for s, e in self.neutral)
+
+    def _touches_neutral(self, start: int, end: int) -> bool:
+        return any(s < end and start < e for s, e in self.neutral)
+
+    @property
+    def carded(self) -> bool:
+        """Every act waits for the user's click on a card (a removal, a submission, a withdrawal)."""
+        return bool(self.acts) and all(a.name in _CARDED for a in self.acts)
+
+    @property
+    def corrects(self) -> bool:
+        """The plan changes an existing line or corrects one of its own acts."""
+        return any(a.name == "update_line" for a in self.acts) or bool(self.plan.get("corrections"))
+
+    def _holder(self, start: int, end: int) -> ActSpan | None:
+        holders = [a for a in self.acts if a.holds(start, end)]
+        return min(holders, key=lambda a: a.end - a.start) if holders else None
+
+    def _leave(self, kind: str, start: int, end: int) -> None:
+        self.leftovers.append(Leftover(kind, self.message[start:end], start))
+
+    # ----------------------------------------------------------------- numbers
+
+    def _numbers(self) -> None:
+        message = self.message
+        products = quantity_products(message)
+        phrases = money_phrases(message)
+        words = [w for w in number_words(message) if not re.fullmatch(r"(?:an?|one)", message[w.start:w.end].strip(),
+                                                                          re.IGNORECASE)]  # "the 2nd one", "motel one"
+        atoms: list[tuple[int, int, set[Decimal]]] = [(m.start(), m.end(), _values(m.group(0)))
+                                                      for m in _ATOM.finditer(message)]
+        atoms += [(w.start, w.end, {w.value}) for w in words
+                  if not any(s <= w.start < e for s, e, _ in atoms)]
+        for start, end, values in atoms:
+            if self._touches_neutral(start, end) or _in_any(start, end, self._context_spans()):
+                continue
+            holder = self._holder(start, end)
+            phrase = next((p for p in phrases if p.start <= start and end <= p.end), None)
+            if phrase is not None:  # "two euro forty", "twenty-four francs fifty": the phrase is the number
+                values = {phrase.value}
+            used = [a for a in ([holder] if holder else self.acts) if values & _numbers_of(a)]
+            product = next((p for p in products if p.start <= start and end <= p.end), None)
+            if product is not None:
+                # a quantity times a price: the amount must be the product (the reader may also set the quantity)
+                if any(_decimal(a.args.get("amount")) == product.value for a in ([holder] if holder else self.acts)):
+                    continue
+                if used and all(_decimal(a.args.get("amount")) in values for a in used) and product.count and \
+                        all(a.args.get("quantity") in (None,) for a in used):
+                    self._leave("number", product.start, product.end)  # "2 returns at 11.40" read as 11.40
+                    continue
+            if used:
+                continue
+            if holder is not None and _is_count(message, start, end, holder):
+                continue
+            if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end):
+                continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
+            self._leave("number", start, end)
+
+    def _context_spans(self) -> list[tuple[int, int]]:
+        """Numbers that are no value of any act: clock times, and figures inside a claim's title or a merchant the
+        plan uses ("Hotel 25hours", "ECML 2026 Lisbon")."""
+        spans = [(m.start(), m.end()) for m in _TIME.finditer(self.message)]
+        texts = [c.title for c in self.ctx.claims]
+        for a in self.acts:
+            texts += [str(a.args.get(k)) for k in ("merchant", "title", "description") if a.args.get(k)]
+        for text in texts:
+            if re.search(r"\d", text) and (span := locate(text, self.message)):
+                spans.append(span)
+        for m in _LINE_WORDS.finditer(self.message):
+            spans.append((m.start(), m.end()))
+        spans += [(d.start, d.end) for d in find_days(self.message, self.ctx.today)]  # days are checked as days
+        return spans
+
+    # ----------------------------------------------------------------- days
+
+    def _dates(self) -> None:
+        days = find_days(self.message, self.ctx.today)
+        for day in days:
+            if self._touches_neutral(day.start, day.end):
+                continue
+            holder = self._holder(day.start, day.end)
+            if holder is not None:
+                if not self._date_fits(holder, day):
+                    self._leave("date", day.start, day.end)
+                continue
+            dated = [a for a in self.acts if a.name == "add_line" or "date" in a.args]
+            if not dated or (day.value is not None and any(a.args.get("date") == day.value.isoformat()
+                                                           for a in dated)):
+                continue
+            if day.value is None and all(a.args.get("date") for a in dated):
+                continue
+            self._leave("date", day.start, day.end)
+        for a in self.acts:
+            if a.name in ("add_line", "update_line") and a.args.get("date"):
+                try:
+                    if date.fromisoformat(a.args["date"]) > self.ctx.today:
+                        self._leave("date", a.start, a.end)
+                except ValueError:
+                    pass
+
+    def _date_fits(self, act: ActSpan, day: Day) -> bool:
+        said = act.args.get("date")
+        if day.value is None:  # "same day", "that night": the reader must have set a date from elsewhere
+            return bool(said) or act.name in ("update_line", "remove_line")
+        if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
+            return True
+        if act.name in ("update_line", "remove_line") and act.claim is not None:
+            line = _line(act.claim, act.args.get("line"))
+            return line is not None and line.get("date") == day.value.isoformat()  # names the line, not its date
+        return False
+
+    # ----------------------------------------------------------------- currencies
+
+    def _currencies(self) -> None:
+        for mention in currency_mentions(self.message):
+            if self._touches_neutral(mention.start, mention.end):
+                continue
+            holder = self._holder(mention.start, mention.end)
+            acts = [holder] if holder else self.acts
+            if any(a.currency() is None for a in acts):
+                continue  # a claim still to be chosen or named: the engine checks the amount on the one chosen
+            currencies = {a.currency() for a in acts}
+            if currencies and currencies <= mention.codes:
+                continue
+            if not currencies:
+                continue
+            self._leave("currency", mention.start, mention.end)
+
+    # ----------------------------------------------------------------- words that change the meaning
+
+    def _cues(self) -> None:
+        message = self.message
+        for pattern, kind in ((_STRONG, "negation"), (_CORRECTION, "correction"), (_SOFT, "correction")):
+            for m in pattern.finditer(message):
+                self._cue(kind, m, soft=pattern is _SOFT)
+        for m in _QUESTION.finditer(message):
+            if self._touches_neutral(m.start(), m.end()) or self._touches_neutral(*_sentence_span(message, m.start())):
+                continue  # the question is answered (its quote may leave out the "?")
+            sentence = _sentence(message, m.start())
+            if _POLITE.search(sentence) and not _ASKING.search(sentence):
+                continue  # "could you add a taxi of 20?" is a request
+            if not self.acts:
+                continue
+            self._leave("question", *_sentence_span(message, m.start()))
+            break
+        self._filters()
+
+    def _cue(self, kind: str, m: re.Match[str], *, soft: bool) -> None:
+        start, end = m.start(), m.end()
+        if self._touches_neutral(start, end) or _harmless(self.message, start):
+            return
+        holder = self._holder(start, end)
+        if holder is None:
+            # words around the acts: a take-back the reader missed ("… not the lunch though") is left over; a
+            # correction or an apology beside an edit, or anything beside acts that each wait for a card, is not
+            if not soft and not self.carded and not (kind == "correction" and self.corrects):
+                self._leave(kind, *_sentence_span(self.message, start))
+            return
+        if holder.name in _CARDED or holder.name == "update_line":
+            if not _DONT.match(self.message, start) or holder.name == "update_line":
+                return  # an edit is a correction ("the cab was 26 not 24"); a card asks before a removal runs
+        if holder.act.get("earlier_evidence"):
+            return  # completing the question the last reply asked ("sorry, I meant Hamburg")
+        if holder.name == "open_claim":
+            if kind == "negation" and not soft:
+                self._leave(kind, holder.start, holder.end)
+            return
+        if soft and _similar_line(holder, self.ctx.today) is None:
+            return  # "actually, add it: taxi 14": nothing on the claim it could be correcting
+        if soft and m.group(0).lower() in ("was", "were", "only", "came to") and not _DEFINITE.search(
+                self.message[holder.start:start]):
+            return  # "cab home was 25": a new expense told as it happened, not "the cab was 25"
+        self._leave(kind, holder.start, holder.end)
+
+    def _filters(self) -> None:
+        if not any(a.name == "add_line" for a in self.acts):
+            return
+        for m in _FILTER.finditer(self.message):
+            if self._touches_neutral(m.start(), m.end()):
+                continue
+            if not self._filter_holds(m):
+                self._leave("filter", *_sentence_span(self.message, m.start()))
+
+    def _filter_holds(self, m: re.Match[str]) -> bool:
+        """A filter over pasted rows: the rows an act was read from are exactly the rows the filter keeps."""
+        keyword = (m.group("word") or "").lower()
+        rows = [(r.start(), r.end()) for r in re.finditer(r"[^\n;]+", self.message)]
+        rows = [(s, e) for s, e in rows if s > m.end() or e < m.start()]
+        if not keyword or len(rows) < 2:
+            return False
+        keep = not re.match(r"(?:except|excluding|apart|without|but|all\s+but|not)", m.group(0), re.IGNORECASE)
+        for s, e in rows:
+            used = any(s <= a.start < e for a in self.acts)
+            has = keyword in self.message[s:e].lower()
+            if used != (has if keep else not has):
+                return False
+        return True
+
+    # ----------------------------------------------------------------- titles
+
+    def _titles(self) -> None:
+        for a in self.acts:
+            if a.name != "open_claim":
+                continue
+            title = str(a.args.get("title") or "")
+            words = {w.lower() for w in re.findall(r"[A-Za-z']+", title)}
+            if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE):
+                self._leave("title", a.start, a.end)
+
+
+# --------------------------------------------------------------------------- the parts
+
+
+_ATOM = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:[.,]\d+)?(?![\d])")
+_TIME = re.compile(r"\b\d{1,2}[:h.]\d{2}\s*(?:am|pm|h|uhr)?\b(?![.,]\d)|\b\d{1,2}\s*(?:am|pm|o'?clock)\b",
+                   re.IGNORECASE)
+_LINE_WORDS = re.compile(r"\b(?:line|item|entry|row|no\.?|number|#)\s*#?\d{1,3}\b|#\d{1,3}\b", re.IGNORECASE)
+
+
+def _values(raw: str) -> set[Decimal]:
+    """Every number a digit run may be: ``1,200`` → 1200 (and 1.2), ``42,50`` → 42.50, ``1.250,00`` → 1250."""
+    out: set[Decimal] = set()
+    token = raw.rstrip(".,")
+    candidates = {token.replace(",", ""), token.replace(",", "."), token.replace(".", "").replace(",", "."),
+                  token.replace(".", "")}
+    for c in candidates:
+        try:
+            out.add(Decimal(c))
+        except InvalidOperation:
+            pass
+    return out
+
+
+def _decimal(value: object) -> Decimal | None:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def _numbers_of(act: ActSpan) -> set[Decimal]:
+    """The numbers an act uses: its amount, quantity and line, the day, month and year of its date."""
+    out: set[Decimal] = set()
+    args = act.args
+    for key in ("amount", "quantity", "line"):
+        if (n := _decimal(args.get(key))) is not None:
+            out.add(n)
+    if args.get("amount") and args.get("quantity"):
+        unit = _decimal(args["amount"]) / Decimal(int(args["quantity"]))
+        out.add(unit.quantize(Decimal("0.01")))
+    if isinstance(args.get("date"), str):
+        try:
+            d = date.fromisoformat(args["date"])
+            out |= {Decimal(d.day), Decimal(d.month), Decimal(d.year), Decimal(d.year % 100)}
+        except ValueError:
+            pass
+    if act.name in ("update_line", "remove_line") and act.claim is not None:
+        line = _line(act.claim, args.get("line"))
+        if line is not None:  # the line's old values name it ("the taxi was 38 not 35")
+            for key in ("amount",):
+                if (n := _decimal(line.get(key))) is not None:
+                    out.add(n)
+            if line.get("quantity"):
+                out.add(Decimal(int(line["quantity"])))
+            try:
+                old = date.fromisoformat(str(line.get("date")))
+                out |= {Decimal(old.day), Decimal(old.month)}  # "on the 18th, not the 17th"
+            except ValueError:
+                pass
+    return out
+
+
+def _line(claim: Claim, ordinal: object) -> dict[str, Any] | None:
+    try:
+        n = int(ordinal)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return claim.lines[n - 1] if 1 <= n <= len(claim.lines) else None
+
+
+def _in_any(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
+    return any(s <= start and end <= e for s, e in spans)
+
+
+_COUNT_NOUN = re.compile(r"\s*(?:x\s+)?([a-z]{3,})", re.IGNORECASE)
+# things counted that are no expense of their own ("waiting on two receipts", "for 3 days")
+_CONTEXT_COUNT = re.compile(r"\s*(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|"
+                            r"guests|weeks?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"
+                            r"meetings?|calls?|bags?|suitcases?|pages?)\b", re.IGNORECASE)
+_ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
+_NOT_COUNTED = frozenset("euro euros eur usd dollars dollar pounds pound gbp chf francs franc kr kronor sek nok dkk pln "
+                         "zloty czk jpy yen percent pct km miles mile".split())
+
+
+def _is_count(message: str, start: int, end: int, act: ActSpan) -> bool:
+    """"4 coffees and 4 pastries, 31.60 in total": a small count of things bought, beside the act's amount; and
+    "1 nt", "one night": one unit, which is what a line is when no quantity is given."""
+    raw = message[start:end]
+    n = int(raw) if raw.isdigit() else word_number(raw)
+    if n == 1 and re.match(r"\s*(?:nt|nts|night|nite|day|ride|person|pax|room|ticket)s?\b", message[end:], re.IGNORECASE):
+        return True
+    m = _COUNT_NOUN.match(message, end)
+    if n is None or not (1 <= n <= 20) or m is None:
+        return False
+    noun = m.group(1).lower()
+    if noun in _NOT_COUNTED or not noun.endswith("s") or noun in ("nights", "nites", "days", "rides", "tickets",
+                                                                  "returns", "people", "persons", "guests"):
+        return False
+    return act.args.get("amount") is not None and Decimal(n) != _decimal(act.args.get("amount"))
+
+
+def _similar_line(act: ActSpan, today: date) -> dict[str, Any] | None:
+    """An existing line of the claim the new one could be a correction of: the same merchant, or the same category
+    on the same day (today when no day is said), or of a kind a trip has once (a hotel stay, a flight)."""
+    if act.claim is None:
+        return None
+    args = act.args
+    day = args.get("date") or today.isoformat()
+    for line in act.claim.lines:
+        if args.get("merchant") and str(line.get("merchant", "")).lower() == str(args["merchant"]).lower():
+            return line
+        if line.get("category") != args.get("category"):
+            continue
+        if line.get("date") == day or args.get("category") == "hotel":
+            return line
+    return None
+
+
+_CARDED = frozenset({"remove_line", "submit_claim", "withdraw_claim"})
+# a take-back or an exclusion: inside a line's addition, always left over
+_STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|skip|ignore|nvm|never\s+mind|"
+                     r"no\s+need|private|personal(?:ly)?|myself|except|excluding|instead|(?:company|client|colleague|"
+                     r"boss|customer|host)\s+(?:paid|covered|card)|paid\s+by\s+(?:the\s+)?(?:company|client|colleague))\b"
+                     r"|n't\b", re.IGNORECASE)
+# words that may turn a new line into a correction of one the claim has
+_SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?!\.?\s*\d)|was|were|only|is\s+actually|"
+                   r"came\s+to)\b", re.IGNORECASE)
+_DEFINITE = re.compile(r"\b(?:the|that|my|our|this|those|these)\b", re.IGNORECASE)
+_DONT = re.compile(r"(?:don'?t|do\s+not|never|no\s+need)\b", re.IGNORECASE)
+# a correction said outright: inside a line's addition, always left over
+_CORRECTION = re.compile(r"\b(?:typo|error|mistake|mistyped|correct(?:ion|ed)?|meant|fix|should\s+(?:be|have\s+been|"
+                         r"'ve\s+been)|supposed\s+to\s+be|swapped|misread|wrongly|instead\s+of|change|chang|chnage|"
+                         r"update|amend|edit)\b", re.IGNORECASE)
+_QUESTION = re.compile(r"\?|(?:^|(?<=[.!?,;:\n-]\s)|(?<=^\s)|\b(?:and|so|but|also)\s+)(?:what|whats|what's|how|which|"
+                       r"when|why|where|who|is\s+there|are\s+there|do\s+i|does|did\s+i|can\s+i|could\s+i|should\s+i|"
+                       r"may\s+i|am\s+i|is\s+it|is\s+that|will\s+i|would\s+i|have\s+i|how\s+much|how\s+many)\b",
+                       re.IGNORECASE)
+_ASKING = re.compile(r"\b(?:how\s+much|how\s+many|what|whats|what's|which|when|why|is\s+there|do\s+i|can\s+i|"
+                     r"could\s+i|should\s+i|am\s+i)\b", re.IGNORECASE)
+_POLITE = re.compile(r"\b(?:can|could|would|will|might|may)\s+you\b|\bwould\s+you\s+mind\b|\bplease\b|\bpls\b|\bkindly\b",
+                     re.IGNORECASE)
+_FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|in|for|with)|except(?:\s+for)?(?:\s+the)?|"
+                     r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"
+                     r"but\s+not(?:\s+the)?)\s+(?!(?:until|till|before|after|yet|today|now|tomorrow|when|once|if)\b)"
+                     r"(?P<word>[\w'’-]+)", re.IGNORECASE)
+_REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
+                           "me my it its grateful kindly create make start new add".split())
+_HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+you|sorry\s+(?:to\s+bother|for|about)|"
+                       r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
+                       r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"
+                       r"isn'?t\s+it|didn'?t\s+i|no\s+idea|not\s+a\s+problem)", re.IGNORECASE)
+
+
+def _harmless(message: str, start: int) -> bool:
+    """A cue inside a polite or idle phrase that changes nothing ("no worries", "if it isn't too much trouble")."""
+    for m in _HARMLESS.finditer(message, max(0, start - 30), min(len(message), start + 40)):
+        if m.start() <= start < m.end():
+            return True
+    return False
+
+
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+
+
+def _sentence_span(message: str, at: int) -> tuple[int, int]:
+    """The sentence around ``at`` (a decimal point ends none: "168.00 and …")."""
+    starts = [m.end() for m in _SENTENCE_END.finditer(message, 0, at)]
+    start = starts[-1] if starts else 0
+    m = _SENTENCE_END.search(message, at)
+    end = m.end() if m else len(message)
+    while start < end and message[start].isspace():
+        start += 1
+    return start, end
+
+
+def _sentence(message: str, at: int) -> str:
+    return message[slice(*_sentence_span(message, at))]
+
+
+# --------------------------------------------------------------------------- days, read on their own
+
+
+@dataclass(frozen=True)
+class Day:
+    start: int
+    end: int
+    value: date | None  # None: a day said relative to something else ("same day")
+    kind: str = ""
+
+
+_WEEKDAYS = {"mon": 0, "monday": 0, "tue": 1, "tues": 1, "tuesday": 1, "wed": 2, "weds": 2, "wednesday": 2,
+             "thu": 3, "thur": 3, "thurs": 3, "thursday": 3, "fri": 4, "friday": 4, "sat": 5, "saturday": 5,
+             "sun": 6, "sunday": 6}
+_MONTHS = {m: n for n, names in enumerate(
+    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+     ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+     ("dec", "december")], 1) for m in names}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_PATTERNS = [
+    ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
+    ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?![\d,]|\.\d)")),
+    ("dmonth", re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
+                          re.IGNORECASE)),
+    ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur))"
+                          rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
+    ("ordinal", re.compile(r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|night))",
+                           re.IGNORECASE)),
+    ("relative", re.compile(r"\b(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|yday|yest|ystd|today|tdy|tonight|"
+                            r"this\s+(?:morning|afternoon|evening)|last\s+(?:night|nite|evening)|earlier\s+today)\b",
+                            re.IGNORECASE)),
+    ("ago", re.compile(r"\b(?P<n>\d{1,2}|a|one|two|three|four|five|six|seven|couple\s+of)\s+days?\s+ago\b",
+                       re.IGNORECASE)),
+    ("same", re.compile(r"\b(?:same\s+(?:day|night|evening|date)|that\s+(?:day|night|evening)|the\s+day\s+(?:before|after)|"
+                        r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after)\b", re.IGNORECASE)),
+    ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
+                           r"fri|sat|sun)\b\.?", re.IGNORECASE)),
+]
+
+
+def find_days(text: str, today: date) -> list[Day]:
+    """Every day the text names, resolved against ``today`` on its own reading (not the reader's)."""
+    found: list[Day] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _DAY_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            if kind == "weekday" and not _weekday_meant(text, m):
+                continue
+            if kind == "dmy" and not _dmy_meant(m):
+                continue
+            taken.append((m.start(), m.end()))
+            found.append(Day(m.start(), m.end(), _resolve(kind, m, today), kind))
+    return _weekdays_joined(text, sorted(found, key=lambda d: d.start))
+
+
+def _weekdays_joined(text: str, days: list[Day]) -> list[Day]:
+    """"Tuesday the 24th of November", "Fri, 14.11.": a weekday beside a date is part of it."""
+    out: list[Day] = []
+    for day in days:
+        if out:
+            last = out[-1]
+            pair = {last.kind, day.kind}
+            if "weekday" in pair and len(pair) == 2 and re.fullmatch(r"[\s,]*(?:the\s*)?", text[last.end:day.start],
+                                                                    re.IGNORECASE):
+                dated = day if last.kind == "weekday" else last
+                out[-1] = Day(last.start, day.end, dated.value, dated.kind)
+                continue
+        out.append(day)
+    return out
+
+
+def _weekday_meant(text: str, m: re.Match[str]) -> bool:
+    word = m.group("w")
+    if word.lower() in ("sat", "sun"):  # "I sat", "the sun": a day only when written as one
+        before = text[:m.start()].lower()
+        return word[0].isupper() or text[m.end():m.end() + 1] == ":" or bool(re.search(r"\b(?:on|last|this)\s*$", before))
+    return True
+
+
+def _dmy_meant(m: re.Match[str]) -> bool:
+    d, mo = int(m.group("d")), int(m.group("m"))
+    if not (1 <= d <= 31 and 1 <= mo <= 12):
+        return False
+    raw = m.group(0)
+    if "." in raw and not m.group("y") and not raw.endswith("."):
+        return False  # "12.50" is money, "14.11." is a day
+    return True
+
+
+def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
+    try:
+        if kind == "iso":
+            return date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
+        if kind in ("dmy", "dmonth", "monthd"):
+            month = int(m.group("m")) if kind == "dmy" else _MONTHS[m.group("mon").lower().rstrip(".")]
+            year = m.group("y")
+            if year:
+                y = int(year) + (2000 if len(year) == 2 else 0)
+                return date(y, month, int(m.group("d")))
+            guess = date(today.year, month, int(m.group("d")))
+            return guess if guess <= today else date(today.year - 1, month, int(m.group("d")))
+        if kind == "ordinal":
+            day = int(m.group("d"))
+            guess = today.replace(day=day) if day <= _month_days(today) else None
+            if guess is not None and guess <= today:
+                return guess
+            last = today.replace(day=1) - timedelta(days=1)
+            return last.replace(day=day) if day <= last.day else None
+        if kind == "relative":
+            word = m.group(0).lower()
+            if "before yesterday" in word:
+                return today - timedelta(days=2)
+            if word.startswith(("yesterday", "yday", "yest", "ystd", "last")):
+                return today - timedelta(days=1)
+            return today
+        if kind == "ago":
+            raw = m.group("n").lower()
+            n = int(raw) if raw.isdigit() else {"a": 1, "one": 1, "couple of": 2}.get(raw) or word_number(raw)
+            return today - timedelta(days=n) if n else None
+        if kind == "weekday":
+            wanted = _WEEKDAYS[m.group("w").lower()]
+            back = (today.weekday() - wanted) % 7 or 7
+            return today - timedelta(days=back)
+    except ValueError:
+        return None
+    return None
+
+
+def _month_days(today: date) -> int:
+    nxt = (today.replace(day=28) + timedelta(days=4)).replace(day=1)
+    return (nxt - timedelta(days=1)).day
+
+
+# --------------------------------------------------------------------------- the question back
+
+
+_ASK = {
+    "number": "I could not place “{text}” in what I read, so I left everything as it is.",
+    "date": "I could not match the day “{text}” to the lines I read, so I left everything as it is.",
+    "currency": "You wrote “{text}”, which is not the currency of the claim, so I left everything as it is.",
+    "negation": "“{text}” may take something back or alter it, and I was not sure how, so I left everything "
+                "as it is.",
+    "correction": "I was not sure whether “{text}” is a new line or corrects one already on the claim, so I left "
+                  "everything as it is.",
+    "question": "I was not sure whether “{text}” asks me something or asks me to alter something, so I left "
+                "everything as it is.",
+    "filter": "I was not sure which of the lines “{text}” keeps, so I left everything as it is.",
+    "title": "I was not sure what the claim's title should be in “{text}”, so I did not start it.",
+    "other": "I was not sure how to read “{text}”, so I left everything as it is.",
+}
+_HOW = {
+    "correction": " To correct a line, say which and the new value (“line 2 is 98”); to add one, say “add …”.",
+    "question": " Ask the question on its own, or tell me what to do.",
+    "filter": " Tell me the lines to add one by one, or paste only those rows.",
+    "title": " Say it as: open a claim called “…”.",
+    "currency": " Tell me the amount in the claim's currency.",
+}
+
+
+def audited(answer: str, message: str, ctx: Context) -> str:
+    """The answer as is when its plan accounts for every thing the message says; otherwise a plan with no act that
+    asks, quoting the first part it could not place (answers to questions it holds are kept)."""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict) or not plan.get("acts"):
+        return answer  # nothing would run (an undo reverses a committed event the server holds, not these words)
+    leftovers = Audit(message, plan, ctx).run()
+    if not leftovers:
+        return answer
+    first = min(leftovers, key=lambda lo: lo.start)
+    text = " ".join(first.text.split())
+    if len(text) > 160:
+        text = text[:157] + "…"
+    prose = _ASK[first.kind].format(text=text) + _HOW.get(first.kind, " Could you say it again another way?")
+    answers = [a for a in plan.get("answers", []) if a.get("question") and _QUESTION.search(a["question"])]
+    answers.append({"question": message[:2000], "text": prose})
+    return json.dumps({"plan": {"acts": [], "answers": answers}}, ensure_ascii=False)

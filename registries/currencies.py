@@ -1,0 +1,243 @@
+"""The engine's one reading of currencies in a user's words, shared by the reducer's grounding check and
+any local interpreter: ISO codes, symbols and names in many languages, all from Babel's CLDR data (no hand
+table of currencies), plus the two slang words CLDR does not carry ("quid", "bucks").
+
+    currency_mentions("900 pounds and 30 zł")  -> [Mention(4, 10, {"GBP", "EGP", …}), Mention(14, 16, {"PLN"})]
+    amount_currencies("taxi CHF 30", Decimal("30"))  -> [frozenset({"CHF"})]
+
+A name or symbol may stand for several currencies ("kr": SEK, NOK, DKK, ISK; "$": USD, CAD, AUD, …): a mention
+carries every code it may mean, and a check asks whether the currency it expects is among them.
+
+Plain Python, no Django: the pure core imports it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+
+from babel import Locale
+from babel.core import get_global
+
+from .numbers import NumberFound, numbers_found
+
+# the languages whose names and symbols are read: the currencies' own languages for Europe's, and the large
+# ones people write in (names in other languages still arrive through the codes and symbols)
+_LOCALES = ("en", "en_GB", "en_US", "en_CA", "en_AU", "en_IN", "de", "de_CH", "de_AT", "fr", "fr_CH", "fr_CA", "it",
+            "es", "es_MX", "pt", "pt_BR", "nl", "pl", "cs", "sk", "hu", "ro", "bg", "hr", "sl", "sv", "da", "nb", "fi",
+            "is", "tr", "el", "ru", "uk", "ja", "zh", "ko", "hi", "th", "id", "he", "ar")
+# slang CLDR does not list
+_SLANG = {"quid": frozenset({"GBP"}), "bucks": frozenset({"USD", "CAD", "AUD", "NZD"}),
+          "buck": frozenset({"USD", "CAD", "AUD", "NZD"})}
+
+
+@dataclass(frozen=True, slots=True)
+class CurrencyMention:
+    start: int
+    end: int
+    text: str
+    codes: frozenset[str]
+    kind: str  # code | symbol | name
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form: ``Złoty`` → ``zloty``, ``Genève`` → ``geneve`` (same length is not kept)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ł", "l").replace("ø", "o").replace("ß", "ss"))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@cache
+def current_currencies() -> frozenset[str]:
+    """ISO codes legal tender somewhere today (CLDR's territory data): no Deutsche Mark, no Croatian kuna."""
+    codes = set()
+    for entries in get_global("territory_currencies").values():
+        for code, _start, end, tender in entries:
+            if end is None and tender:
+                codes.add(code)
+    return frozenset(codes)
+
+
+@cache
+def _lexicon() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """(symbols, names, head words), each folded text -> the codes it may mean."""
+    codes = current_currencies()
+    symbols: dict[str, set[str]] = {}
+    names: dict[str, set[str]] = {}
+    for identifier in _LOCALES:
+        locale = Locale.parse(identifier)
+        plural = locale._data.get("currency_names_plural", {})
+        for code in codes:
+            symbol = (locale.currency_symbols.get(code) or "").strip().replace("\xa0", " ")
+            if symbol.rstrip(".").isalpha():
+                symbol = symbol.rstrip(".")  # "kr." and "kr" are one symbol
+            if symbol and symbol != code and (len(symbol) >= 2 or not symbol.isalpha()):
+                symbols.setdefault(symbol, set()).add(code)
+            forms = [locale.currencies.get(code)]
+            counted = plural.get(code)
+            if counted is not None and hasattr(counted, "values"):
+                forms += list(counted.values())  # "pounds", "kronor", "złotych": every plural category
+            for form in forms:
+                if form and len(form) >= 3:
+                    names.setdefault(fold(form), set()).add(code)
+    heads: dict[str, set[str]] = {}
+    for name, found in names.items():
+        words = re.findall(r"[^\W\d_]+", name)
+        if len(words) > 1:  # "swedish krona" → "krona"; "korona szwedzka" → "korona"; both ends of a name
+            for word in (words[0], words[-1]):
+                heads.setdefault(word, set()).update(found)
+    for name, found in names.items():
+        if " " not in name:
+            heads.setdefault(name, set()).update(found)
+    # a head word a country's adjective would also match is not a currency on its own ("swedish", "us"), nor is one
+    # that is an everyday English word ("take", "gold", "sum"), unless English uses it for the money ("pounds")
+    adjectives = {fold(w) for w in _territory_words()}
+    english = _english()
+    heads = {w: c for w, c in heads.items() if len(w) >= 3 and w not in adjectives
+             and (w in _ENGLISH_MONEY or english.word_usage_frequency(w) <= 1e-6)}
+    for word, found in _SLANG.items():
+        heads.setdefault(word, set()).update(found)
+    frozen = lambda table: {k: frozenset(v) for k, v in table.items()}  # noqa: E731
+    return frozen(symbols), frozen(names), frozen(heads)
+
+
+_ENGLISH_MONEY = frozenset({"dollar", "dollars", "pound", "pounds", "buck", "bucks", "euro", "euros", "quid", "yen",
+                            "yuan", "franc", "francs", "rupee", "rupees", "peso", "pesos", "shilling", "shillings",
+                            "lira", "lire", "sterling", "real", "reais", "won", "rand", "krona", "kronor", "krone",
+                            "kroner", "zloty", "forint", "koruna", "dinar", "dinars", "dirham", "dirhams", "baht",
+                            "ringgit", "rupiah", "shekel", "shekels", "ruble", "rubles", "rouble", "roubles"})
+
+
+@cache
+def _english():
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en")
+
+
+@cache
+def _territory_words() -> frozenset[str]:
+    """Words of territory names and their adjectives in English ("swiss", "united", "states"), which name no
+    currency by themselves."""
+    words = set()
+    english = Locale.parse("en")
+    for name in english.territories.values():
+        words.update(re.findall(r"[^\W\d_]+", name.lower()))
+    words.update({"swiss", "swedish", "danish", "norwegian", "polish", "czech", "british", "turkish", "hungarian",
+                  "japanese", "chinese", "canadian", "australian", "american", "us", "new", "central", "african",
+                  "east", "west", "special", "drawing", "rights", "of", "the", "and", "des", "de", "du", "la"})
+    words -= {"euro", "pound", "dollar", "franc", "krona", "krone", "zloty", "lira", "yen", "rand", "won", "real"}
+    return frozenset(words)
+
+
+_TOKEN = re.compile(r"[^\W\d_]+\.?|[^\w\s.,'’\"“”()\[\]{}:;!?/\\-]+", re.UNICODE)
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """One pattern for every name of several words ("swiss francs"), longest first, and one for every symbol
+    ("US$" before "$"; a symbol of letters as a whole word: "kr", not the "kr" of "kraków")."""
+    symbols, names, _heads = _lexicon()
+    several = sorted((n for n in names if " " in n), key=len, reverse=True)
+    named = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, several))})(?!\w)")
+    alternatives = []
+    for symbol in sorted(symbols, key=len, reverse=True):
+        pattern = re.escape(symbol)
+        alternatives.append(rf"(?<![^\W\d_]){pattern}(?![^\W\d_])" if symbol[-1:].isalpha() else pattern)
+    return named, re.compile("|".join(alternatives))
+
+
+def currency_mentions(text: str) -> list[CurrencyMention]:
+    """Every currency the text names: codes (``EUR``, ``eur``), symbols (``€``, ``zł``, ``kr``, ``US$``),
+    names and their plurals in many languages (``pounds``, ``złotych``, ``Franken``, ``kronor``), in order."""
+    symbols, names, heads = _lexicon()
+    named, symbolic = _patterns()
+    text = text or ""
+    found: list[CurrencyMention] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, codes: frozenset[str], kind: str) -> None:
+        if any(start < e and s < end for s, e in taken):
+            return
+        taken.append((start, end))
+        found.append(CurrencyMention(start, end, text[start:end], codes, kind))
+
+    folded = fold(text)
+    if len(folded) == len(text):  # names of several words first ("swiss francs", "pound sterling")
+        for m in named.finditer(folded):
+            add(m.start(), m.end(), names[m.group(0)], "name")
+    for m in symbolic.finditer(text):  # a symbol of letters ("kr", "Ft", "Le") only beside a number
+        if not m.group(0).rstrip(".").isalpha() or _beside_number(text, m.start(), m.end()):
+            add(m.start(), m.end(), symbols[m.group(0)], "symbol")
+    for m in _TOKEN.finditer(text):
+        word = m.group(0).rstrip(".")
+        if not word:
+            continue
+        end = m.start() + len(word)
+        if len(word) == 3 and word.isalpha() and word.upper() in current_currencies() and (word.isupper() or word.islower()):
+            wordlike = _english().word_usage_frequency(word.lower()) > 1e-6  # "try", "all", "top", "mad", "cup"
+            if not wordlike or (word.isupper() and _beside_number(text, m.start(), end)):  # "TRY 20", not "try it"
+                add(m.start(), end, frozenset({word.upper()}), "code")
+            continue
+        key = fold(word)
+        if key in heads and _beside_number(text, m.start(), end):
+            add(m.start(), end, heads[key], "name")
+    return sorted(found, key=lambda f: f.start)
+
+
+def _beside_number(text: str, start: int, end: int) -> bool:
+    """A number right before the word (``20 rand``, ``1,5 pound``, ``30, kronor``) or right after it (``kr 320``),
+    or ``in`` / ``of`` before it (``paid in pounds``)."""
+    before = text[:start].rstrip()
+    if re.search(r"\d[\s,]*$", before) or re.search(r"\d\s*(?:k|m|mio|million|thousand|hundred)$", before, re.IGNORECASE):
+        return True
+    if re.match(r"\s*[-:]?\s*\d", text[end:]):
+        return True
+    if re.search(r"(?:\b(?:in|of|worth|some|few|many|in\s+local)\s*)$", before, re.IGNORECASE):
+        return True
+    from .numbers import number_words  # words before it: "twenty pounds"
+
+    return any(n.end == len(before) for n in number_words(before))
+
+
+def _adjacent(number: NumberFound, mention: CurrencyMention, text: str) -> bool:
+    """Does the mention belong to the number: inside its span, or next to it with at most a space between?"""
+    if number.start <= mention.start and mention.end <= number.end:
+        return True
+    if mention.end <= number.start:
+        return not text[mention.end:number.start].strip()
+    if mention.start >= number.end:
+        gap = text[number.end:mention.start]
+        return not gap.strip() or gap.strip() in ("-", ",-", ".-")
+    return False
+
+
+def amount_currencies(text: str, value: Decimal) -> list[frozenset[str] | None]:
+    """For each place ``text`` states the number ``value``: the codes of the currency written beside it, or None
+    when none is. Empty when the text does not state it."""
+    mentions = currency_mentions(text)
+    out: list[frozenset[str] | None] = []
+    for number in numbers_found(text):
+        if number.value != value:
+            continue
+        beside = [m for m in mentions if _adjacent(number, m, text)]
+        out.append(frozenset().union(*(m.codes for m in beside)) if beside else None)
+    return out
+
+
+def amount_in_currency(text: str, value: Decimal, currency: str) -> bool:
+    """Is ``value`` stated in ``text`` as an amount of ``currency``? True when one place states it with that
+    currency beside it, or without a currency while the text names no other currency at all; False when the
+    number is written in another currency, or bare beside another currency's name ("30, paid in francs")."""
+    places = amount_currencies(text, value)
+    if any(codes is not None and currency in codes for codes in places):
+        return True
+    foreign = any(currency not in m.codes for m in currency_mentions(text))
+    return not foreign and (any(codes is None for codes in places) or not places)
+
+
+def currencies_named(text: str) -> frozenset[str]:
+    """Every code the text's currency mentions may mean."""
+    return frozenset().union(*(m.codes for m in currency_mentions(text))) if text else frozenset()
