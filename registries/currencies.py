@@ -110,6 +110,11 @@ _ENGLISH_MONEY = frozenset({"dollar", "dollars", "pound", "pounds", "buck", "buc
                             "ringgit", "rupiah", "shekel", "shekels", "ruble", "rubles", "rouble", "roubles"})
 
 
+def english_frequency(word: str) -> float:
+    """How often an English text uses ``word`` (pyspellchecker's word list): everyday words are well above 1e-5."""
+    return _english().word_usage_frequency(word.lower())
+
+
 @cache
 def _english():
     from spellchecker import SpellChecker

@@ -7,7 +7,6 @@ addressed by their 1-based position ("the second segment", "the return flight" r
 from __future__ import annotations
 
 import re
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 

@@ -7,7 +7,7 @@ interpreter's guess):
 - **cases**: when the words name one of the user's cases ("frnkfurt", "Nürnberg", "the team offsite"),
   an act on a case they do not name does not run; a selection card asks (I8). How a case is named is the
   case kind's (``CaseKindDefinition.mentions``: its distinctive title words and their other spellings);
-  matching is accent- and case-insensitive and tolerates a typo (``rapidfuzz``);
+  matching is accent- and case-insensitive and tolerates a typo (``rapidfuzz``'s Damerau-Levenshtein);
 - **money**: an amount written in another currency than the one its case is kept in never runs as if it were
   that currency; a case opened in a currency the words do not name (or name otherwise) does not open;
 - **asked and requested**: an act whose words the plan also answers as a question ("whats the total on the
@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from rapidfuzz import fuzz
+from rapidfuzz.distance import DamerauLevenshtein
 from unidecode import unidecode
 
 from registries.currencies import amount_in_currency, currencies_named
@@ -31,7 +31,6 @@ from registries.definitions import CaseSnapshot
 
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
 FUZZY_MIN_LENGTH = 5  # a misspelling is tolerated in words this long or longer ("frnkfurt" for "Frankfurt")
-FUZZY_SCORE = 85  # rapidfuzz ratio from which two such words are one
 
 
 def fold(text: str) -> str:
@@ -58,11 +57,13 @@ def _terms(case: CaseSnapshot, mentions: Callable[[CaseSnapshot], Sequence[str]]
 
 
 def _same_word(said: str, term: str) -> bool:
+    """One word, or a typo of it: the same first letter and one edit (a letter left out, added, changed or two
+    swapped: "frnkfurt", "lisbn", "dubiln"), two in words of eight letters or more."""
     if said == term:
         return True
     if len(term) < FUZZY_MIN_LENGTH or len(said) < FUZZY_MIN_LENGTH - 1 or said[:1] != term[:1]:
         return False
-    return fuzz.ratio(said, term) >= FUZZY_SCORE
+    return DamerauLevenshtein.distance(said, term) <= (1 if len(term) < 8 else 2)
 
 
 def cases_named(text: str, cases: Iterable[CaseSnapshot],

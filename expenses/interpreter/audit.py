@@ -28,6 +28,7 @@ What must be accounted for, when the plan proposes any act:
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -116,14 +117,27 @@ class Audit:
             self.acts.append(ActSpan(act, span[0], span[1], self._claim_of(act)))
         for part in ("retractions", "corrections", "constraints"):
             for item in self.plan.get(part, []):
-                if span := locate(item.get("evidence", ""), self.message):
-                    self.neutral.append(span)
+                span = locate(item.get("evidence", ""), self.message)
+                if span is None:
+                    continue
+                if part == "corrections" and _STRONG.search(item.get("evidence", "")) and not re.search(
+                        r"\d", item.get("evidence", "")):
+                    self._leave("negation", *span)  # "no wait, not the lunch" read as a new value, not a take-back
+                self.neutral.append(span)
         for answer in self.plan.get("answers", []):
             question = answer.get("question") or ""
             span = locate(question, self.message) if question else None
-            if span is not None and (_QUESTION.search(question) or not any(
-                    a.start < span[1] and span[0] < a.end for a in self.acts)):
-                self.neutral.append(span)  # a question answered, or words the reader answered apart ("no need to …")
+            apart = span is not None and not any(a.start < span[1] and span[0] < a.end for a in self.acts)
+            if span is not None and (_QUESTION.search(question) or (apart and (
+                    _DECLINE.search(question) or _has_amount(question, self.ctx.today)))):
+                # a question answered; a request the words decline, answered apart ("no need to add the coffee"); an
+                # expense of its own the reply asks about ("lunch 20 USD": converted, not added); not a fragment
+                # the reader could not place ("paid monday": that part is left over, whatever else it read)
+                self.neutral.append(span)
+                if apart and _DECLINE.search(question):  # the reason given with it ("…, the company card paid.")
+                    sentence = _sentence_span(self.message, span[0])
+                    if not any(a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
+                        self.neutral.append(sentence)
         if self.plan.get("undo") and (span := locate(self.plan["undo"].get("evidence", ""), self.message)):
             self.neutral.append(span)
         self._numbers()
@@ -131,6 +145,8 @@ class Audit:
         self._currencies()
         self._cues()
         self._titles()
+        self._lines()
+        self._claims()
         return self.leftovers
 
     # ----------------------------------------------------------------- helpers
@@ -239,12 +255,15 @@ class Audit:
                     self._leave("date", day.start, day.end)
                 continue
             dated = [a for a in self.acts if a.name == "add_line" or "date" in a.args]
-            if not dated or (day.value is not None and any(a.args.get("date") == day.value.isoformat()
-                                                           for a in dated)):
+            if not dated or (day.value is not None and any(
+                    (a.args.get("date") or (self.ctx.today.isoformat() if a.name == "add_line" else None))
+                    == day.value.isoformat() for a in dated)):
                 continue
             if day.value is None and all(a.args.get("date") for a in dated):
                 continue
             self._leave("date", day.start, day.end)
+        said = [d for d in days if not self._touches_neutral(d.start, d.end)]
+        outside = [d for d in said if self._holder(d.start, d.end) is None]
         for a in self.acts:
             if a.name in ("add_line", "update_line") and a.args.get("date"):
                 try:
@@ -252,10 +271,79 @@ class Audit:
                         self._leave("date", a.start, a.end)
                 except ValueError:
                     pass
+            if a.name != "add_line":
+                continue
+            own = [d for d in said if a.holds(d.start, d.end)]
+            dated = a.args.get("date") or self.ctx.today.isoformat()
+            if any(d.value is not None and d.value.isoformat() != dated and _BOTH.search(
+                    self.message[max(0, d.start - 12):d.start]) for d in said):
+                self._leave("date", a.start, a.end)  # "dinner 41 and taxi 23 both last nite"
+                continue
+            if own:
+                continue
+            heading = self._heading_day(a)
+            if heading is not None and heading.value is not None and heading.value.isoformat() != dated:
+                self._leave("date", heading.start, heading.end)  # "mon: thalys 96, taxi 14,5": Monday for both
+                continue
+            # a line told with no day of its own: a day said apart from every line ("Yesterday was long: …"), or
+            # after it in the same sentence ("lunch 16.40 and coffee 3.90 on Friday"), is its day too
+            sentence = _sentence_span(self.message, a.start)
+            later = [d for d in said if d.start >= a.end and d.start < sentence[1] and d.value is not None]
+            apart = [d for d in outside if d.value is not None]
+            wanted = [d for d in ([later[0]] if later else []) + apart]
+            if wanted and not any(d.value.isoformat() == dated for d in wanted):
+                self._leave("date", wanted[0].start, wanted[0].end)
+            back = self._day_referred_back(a)
+            if back is not None and back.isoformat() != dated:
+                self._leave("date", a.start, a.end)  # "17.13 for that taxi": the taxi of the last message, its day
+            earlier = a.act.get("earlier_evidence")
+            if earlier:  # completing a question about an earlier message: its day is this line's day
+                before = [d for d in find_days(earlier, self.ctx.today) if d.value is not None]
+                if before and not any(d.value.isoformat() == dated for d in before):
+                    self._leave("date", a.start, a.end)
+
+    def _day_referred_back(self, act: ActSpan) -> date | None:
+        """The day of the last message's expense that this line's words point back at ("for that taxi", "for the
+        banner"), when that message said one day."""
+        previous = self.ctx.previous or ""
+        m = _BACK.search(self.message, act.start, act.end)
+        if not previous or m is None or not re.search(rf"\b{re.escape(m.group('noun'))}", previous, re.IGNORECASE):
+            return None
+        days = {d.value for d in find_days(previous, self.ctx.today) if d.value is not None}
+        return next(iter(days)) if len(days) == 1 else None
+
+    def _last_day(self, act: ActSpan) -> str | None:
+        """The day "same day" points at: of a line told before it in this message, else of the line the last turn
+        added or changed."""
+        for before in sorted((a for a in self.acts if a.end <= act.start), key=lambda a: a.start, reverse=True):
+            if before.args.get("date"):
+                return str(before.args["date"])
+        for effect in reversed(self.ctx.recent or []):
+            data = effect.get("data") or {}
+            if data.get("date"):
+                return str(data["date"])
+        return None
+
+    def _heading_day(self, act: ActSpan) -> Day | None:
+        """A day that heads the sentence's list of lines, said before the first line's amount ("Yesterday was long:
+        breakfast 7,50, a taxi 22", "Tuesday lunch 198 kr, dinner 356 kr")."""
+        sentence = _sentence_span(self.message, act.start)
+        first = min((a for a in self.acts if sentence[0] <= a.start < act.start and a.name == "add_line"),
+                    key=lambda a: a.start, default=None)
+        if first is None:
+            return None
+        number = _ATOM.search(self.message, first.start, first.end)
+        for day in find_days(self.message[:first.end], self.ctx.today):
+            if day.start >= sentence[0] and (number is None or day.end <= number.start()):
+                return day
+        return None
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
-        if day.value is None:  # "same day", "that night": the reader must have set a date from elsewhere
+        if day.value is None:  # "same day", "that night": the day of the line told last, else any day the reader set
+            last = self._last_day(act)
+            if last is not None and act.name == "add_line":
+                return (said or self.ctx.today.isoformat()) == last
             return bool(said) or act.name in ("update_line", "remove_line")
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
@@ -304,12 +392,16 @@ class Audit:
         start, end = m.start(), m.end()
         if self._touches_neutral(start, end) or _harmless(self.message, start):
             return
+        if any(0 <= s - end <= 3 and not self.message[end:s].strip(" ,-–—:;") for s, _ in self.neutral):
+            return  # "…, actually don't submit yet": it opens the hold (or take-back) the plan keeps
         holder = self._holder(start, end)
         if holder is None:
             # words around the acts: a take-back the reader missed ("… not the lunch though") is left over; a
             # correction or an apology beside an edit, or anything beside acts that each wait for a card, is not
             if not soft and not self.carded and not (kind == "correction" and self.corrects):
                 self._leave(kind, *_sentence_span(self.message, start))
+            elif soft and _RETHINK.fullmatch(m.group(0)) and not self.carded and self._right_after_an_act(start):
+                self._leave("correction", *_sentence_span(self.message, start))  # "…, on vienna - no sorry, berlin"
             return
         if holder.name in _CARDED or holder.name == "update_line":
             if not _DONT.match(self.message, start) or holder.name == "update_line":
@@ -320,17 +412,35 @@ class Audit:
             if kind == "negation" and not soft:
                 self._leave(kind, holder.start, holder.end)
             return
-        if soft and _similar_line(holder, self.ctx.today) is None:
-            return  # "actually, add it: taxi 14": nothing on the claim it could be correcting
-        if soft and m.group(0).lower() in ("was", "were", "only", "came to") and not _DEFINITE.search(
-                self.message[holder.start:start]):
-            return  # "cab home was 25": a new expense told as it happened, not "the cab was 25"
-        self._leave(kind, holder.start, holder.end)
+        if not soft:
+            self._leave(kind, holder.start, holder.end)
+            return
+        word = m.group(0).lower()
+        if _RETHINK.fullmatch(word):
+            # "taxi 31 actually", "on vienna - no sorry, berlin": a change of mind inside the line, unless the user
+            # goes on to ask for the addition itself ("actually pls add it, taxi 14")
+            if not _ADD_VERB.search(self.message, end, holder.end):
+                self._leave("correction", holder.start, holder.end)
+            return
+        sentence = _sentence_span(self.message, holder.start)
+        words = self.message[holder.start:holder.end]
+        if _ORDINAL_THING.search(self.message[holder.start:start]):
+            self._leave("correction", holder.start, holder.end)  # "the 2nd bolt was 11,80": one of several, told again
+            return
+        if not _ADD_VERB.search(self.message, min(sentence[0], holder.start), max(sentence[1], holder.end)) and \
+                _similar_line(holder, words, self.ctx.today, definite=bool(_DEFINITE_THING.match(words))) is not None:
+            self._leave("correction", holder.start, holder.end)  # "the sncf was 98" beside an SNCF line
+
+    def _right_after_an_act(self, at: int) -> bool:
+        """Does a line's words end just before ``at``, in the same sentence (a change of mind said after it)?"""
+        sentence = _sentence_span(self.message, at)
+        return any(a.name != "update_line" and sentence[0] <= a.end <= at and not self.message[a.end:at].strip(" ,-–—:;")
+                   for a in self.acts)
 
     def _filters(self) -> None:
         if not any(a.name == "add_line" for a in self.acts):
             return
-        for m in _FILTER.finditer(self.message):
+        for m in [*_FILTER.finditer(self.message), *_FILTER_ONES.finditer(self.message)]:
             if self._touches_neutral(m.start(), m.end()):
                 continue
             if not self._filter_holds(m):
@@ -363,7 +473,157 @@ class Audit:
                 self._leave("title", a.start, a.end)
 
 
+    # ----------------------------------------------------------------- what a line is
+
+    def _lines(self) -> None:
+        for a in self.acts:
+            if a.name in ("update_line", "remove_line") and a.claim is not None:
+                named = _lines_named(a.claim, self.message[a.start:a.end], self.ctx.claims)
+                if named and _line(a.claim, a.args.get("line")) not in named:
+                    self._leave("other", a.start, a.end)  # "the koffieboon one", yet another line
+                    continue
+            if a.name not in ("add_line", "update_line"):
+                continue
+            words = self.message[a.start:a.end]
+            category = a.args.get("category") if a.name == "add_line" else None
+            if category:
+                present = _categories_in(words)
+                if present and category not in present and not (category == "other" and len(present) > 1):
+                    self._leave("other", a.start, a.end)  # "heliport car park … " read as a hotel
+                    continue
+                if category == "hotel" and present - {"hotel"}:
+                    self._leave("other", a.start, a.end)  # "dinner at the restaurant of the hotel"
+                    continue
+            amount = _decimal(a.args.get("amount"))
+            if amount is not None:
+                for m in _ATOM.finditer(self.message, a.start, a.end):
+                    if amount not in _values(m.group(0)):
+                        continue
+                    before = self.message[max(a.start, m.start() - 12):m.start()]
+                    after = self.message[m.end():m.end() + 16]
+                    plural = _PLURAL_AFTER.match(after)
+                    if _NOT_MONEY_BEFORE.search(before) or (plural and _plural_noun(plural.group(1))
+                                                            and not _CURRENCY_AFTER.match(after)):
+                        self._leave("number", m.start(), m.end())  # "platform 2", "4 coffees" read as money
+            merchant = str(a.args.get("merchant") or "")
+            if merchant and _odd_merchant(merchant, self.message):
+                self._leave("other", a.start, a.end)
+
+    # ----------------------------------------------------------------- which claim
+
+    def _claims(self) -> None:
+        active = self.ctx.active
+        for m in _OTHER_ONE.finditer(self.message):
+            if self._touches_neutral(m.start(), m.end()):
+                continue
+            for a in self.acts:
+                if a.name != "open_claim" and (a.claim is None or (active is not None and a.claim.id == active.id)):
+                    self._leave("other", m.start(), m.end())  # "on the other one", yet on the active claim
+                    return
+        for m in _NAMED_CLAIM.finditer(self.message):
+            name = m.group("name")
+            holder = self._holder(m.start(), m.end())
+            acts = [holder] if holder else [a for a in self.acts if a.name != "open_claim"]
+            if self._touches_neutral(m.start(), m.end()) or not acts:
+                continue
+            words = [w for w in re.findall(r"[^\W\d_]{3,}", name) if w.lower() not in _NAME_FILLER]
+            for a in acts:
+                if a.name == "open_claim" or not words or a.claim is None:
+                    continue  # a claim named that is none of the user's: the engine refuses it by that name
+                title = a.claim.title
+                if not any(_close(w, t) for w in words for t in re.findall(r"[^\W\d_]{3,}", title)):
+                    self._leave("other", m.start(), m.end())  # "to the Basel claim", landing elsewhere
+                    return
+
+
 # --------------------------------------------------------------------------- the parts
+
+
+_CATEGORY_WORDS = {
+    "taxi": r"taxi|taxis?|cabs?|uber|lyft|bolt|free\s?now|mytaxi|g7|cabify|grab|didi|limo|minicab|chauffeur|ride\s*share|"
+            r"rideshare|tx",
+    "meals": r"meals|dinners?|lunch(?:es)?|breakfasts?|brunch|meals?|food|coffees?|cappuccinos?|espresso|snacks?|sandwich(?:es)?|"
+             r"restaurant|pizza|burgers?|drinks?|beers?|wine|supper|pastr(?:y|ies)|bistro|cafe|café|bakery|dnr|lnch|"
+             r"bfst|bkfst|brekkie|takeaway",
+    "travel": r"travel|trains?|flights?|plane|airfare|rail|ice|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
+              r"tube|ferry|parking|car\s+park|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
+              r"car\s+rental|mileage|train\s+ticket|boarding|luggage|baggage|sbb|ÖBB|obb|db|sncf|renfe|trenitalia|"
+              r"lufthansa|ryanair|easyjet|klm|airline|airport\s+express|scooter|bike",
+    "hotel": r"hotels?|hostel|motel|airbnb|b&b|bnb|guesthouse|accommodation|lodging|inn|htl|nights?|nites?|nts",
+}
+_CATEGORY_RE = {name: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for name, words in _CATEGORY_WORDS.items()}
+_PLACE_HOTEL = re.compile(r"\b(?:to|from|at|near|of|back\s+to|in)\s+(?:the|my|our)\s+(?:hotels?|hostel|airbnb)\b",
+                          re.IGNORECASE)
+
+
+def _categories_in(words: str) -> set[str]:
+    """The categories whose everyday words the text holds; a hotel named as a place ("taxi to the hotel") is none."""
+    present = {name for name, pattern in _CATEGORY_RE.items() if pattern.search(words)}
+    if "hotel" in present and present - {"hotel"}:
+        without = _PLACE_HOTEL.sub(" ", words)
+        if not _CATEGORY_RE["hotel"].search(without):
+            present.discard("hotel")
+    return present
+
+
+_NOT_MONEY_BEFORE = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row|no\.|nr\.?|number|gleis|exit|level|floor|"
+                               r"table|pier|bay)\s*#?$", re.IGNORECASE)
+_PLURAL_AFTER = re.compile(r"\s*(?:x\s+)?([a-z]{3,}s)\b", re.IGNORECASE)
+
+
+def _plural_noun(word: str) -> bool:
+    """"coffees", "pastries", "tickets": a plural of an English noun ("this", "was", "bus" are none)."""
+    from registries.currencies import english_frequency
+
+    word = word.lower()
+    stems = [word[:-1], word[:-2] if word.endswith("es") else "", word[:-3] + "y" if word.endswith("ies") else ""]
+    return word not in _NOT_PLURAL and any(stem and english_frequency(stem) > 1e-7 for stem in stems)
+
+
+_NOT_PLURAL = frozenset("plus less pass class bonus gas bus express process access business yes this thus was has does "
+                        "is its his hers ours yours always perhaps across towards afterwards unless besides miss "
+                        "cross glass boss".split())
+_CURRENCY_AFTER = re.compile(r"\s*(?:euros|dollars|pounds|francs|bucks|quids|kronor|kroner|cents|pence|nights|nites|"
+                             r"days|rides|tickets|returns|each|pesos|rupees|zlotys)\b", re.IGNORECASE)
+_PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señor|signor)\.?\s|'s$|’s$", re.IGNORECASE)
+
+
+def _odd_merchant(merchant: str, message: str) -> bool:
+    """A merchant no shop is called: a person ("Herr Albrecht's"), or an everyday word the user wrote as a word, not
+    as a name ("Had to grab an Uber")."""
+    if _PERSON.search(merchant.strip()):
+        return True
+    word = merchant.strip()
+    if " " not in word and _common(word.lower()):
+        # written by the user as a name: capitalised where no sentence starts
+        as_name = [m for m in re.finditer(rf"\b{re.escape(word)}\b", message, re.IGNORECASE)
+                   if m.group(0)[:1].isupper() and not re.search(r"(?:^|[.!?:]\s*)$", message[:m.start()])]
+        return not as_name  # "Had to grab an Uber": "grab" is no shop's name here
+    return False
+
+
+def _common(word: str) -> bool:
+    from registries.currencies import english_frequency
+
+    return english_frequency(word) > 1e-5
+
+
+def _close(said: str, title_word: str) -> bool:
+    """Does a word the user named a claim with match a title word (any spelling, a typo)?"""
+    from ..naming import city_aliases
+
+    a, b = said.casefold(), title_word.casefold()
+    if a == b or a in {x.casefold() for x in city_aliases(title_word)}:
+        return True
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    return len(a) >= 4 and a[:1] == b[:1] and DamerauLevenshtein.distance(a, b) <= (1 if len(b) < 8 else 2)
+
+
+_OTHER_ONE = re.compile(r"\b(?:the|my)\s+other\s+(?:one|claim|trip|report)\b", re.IGNORECASE)
+_NAMED_CLAIM = re.compile(r"\b(?:to|on|onto|into|for|in|under)\s+(?:the|my|our)\s+(?P<name>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
+                          r"\s+(?:claim|trip|report|expenses|one)\b", re.IGNORECASE)
+_NAME_FILLER = frozenset("the this that other same new old current first second last next whole big small one".split())
 
 
 _ATOM = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:[.,]\d+)?(?![\d])")
@@ -433,6 +693,32 @@ def _line(claim: Claim, ordinal: object) -> dict[str, Any] | None:
     return claim.lines[n - 1] if 1 <= n <= len(claim.lines) else None
 
 
+def _lines_named(claim: Claim, words: str, claims: Iterable[Claim]) -> list[dict[str, Any]]:
+    """The claim's lines whose merchant the words name (a distinctive word of it will do: "the koffieboon one"; a word
+    of a claim's title names the claim, not a line: "the Berlin hotel" is no "Taxi Berlin")."""
+    named = []
+    lowered = words.lower()
+    titled = {w for c in claims for w in re.findall(r"[^\W\d_]{4,}", c.title.lower())}
+    for line in claim.lines:
+        merchant = str(line.get("merchant") or "")
+        parts = [w for w in re.findall(r"[^\W\d_]{4,}", merchant.lower())
+                 if w not in _GENERIC_MERCHANT_WORDS and w not in titled]
+        if parts and any(re.search(rf"\b{re.escape(p)}\b", lowered) for p in parts):
+            named.append(line)
+    return named
+
+
+_GENERIC_MERCHANT_WORDS = frozenset("hotel hotels taxi taxis restaurant cafe café bar airport station parking the and "
+                                    "city central grand international express"
+                                    .split())
+
+
+def _has_amount(text: str, today: date) -> bool:
+    """Does the text state an amount (a number that is no part of a day)?"""
+    days = [(d.start, d.end) for d in find_days(text, today)]
+    return any(not _in_any(m.start(), m.end(), days) for m in _ATOM.finditer(text))
+
+
 def _in_any(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
     return any(s <= start and end <= e for s, e in spans)
 
@@ -464,33 +750,54 @@ def _is_count(message: str, start: int, end: int, act: ActSpan) -> bool:
     return act.args.get("amount") is not None and Decimal(n) != _decimal(act.args.get("amount"))
 
 
-def _similar_line(act: ActSpan, today: date) -> dict[str, Any] | None:
-    """An existing line of the claim the new one could be a correction of: the same merchant, or the same category
-    on the same day (today when no day is said), or of a kind a trip has once (a hotel stay, a flight)."""
+def _similar_line(act: ActSpan, words: str, today: date, *, definite: bool = False) -> dict[str, Any] | None:
+    """An existing line of the claim the new one could be a correction of: the same merchant; or the same category on
+    the same day, or of a kind a trip has once (a hotel stay), or named as one of several ("the 2nd cab")."""
     if act.claim is None:
         return None
     args = act.args
     day = args.get("date") or today.isoformat()
+    one_of = definite or bool(_WHICH_ONE.search(words))
     for line in act.claim.lines:
-        if args.get("merchant") and str(line.get("merchant", "")).lower() == str(args["merchant"]).lower():
+        merchant = str(line.get("merchant") or "").lower()
+        if merchant and (merchant == str(args.get("merchant") or "").lower() or re.search(
+                rf"\b{re.escape(merchant)}\b", words.lower())):
             return line
         if line.get("category") != args.get("category"):
             continue
-        if line.get("date") == day or args.get("category") == "hotel":
+        if line.get("date") == day or args.get("category") == "hotel" or one_of:
             return line
     return None
 
 
+_BACK = re.compile(r"\b(?:for|on)\s+(?:that|this|the|the\s+same)\s+(?P<noun>[a-z]{4,})\b", re.IGNORECASE)
+_ORDINAL_THING = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last|other)\s+[a-z]+\s*$",
+                            re.IGNORECASE)
+_DEFINITE_THING = re.compile(r"\W*(?:and\s+|also\s+|oh\s+|ok\s+)?(?:the|that|my|our|this)\s+[^\d]{0,30}?\b(?:was|were)\b",
+                             re.IGNORECASE)
+_WHICH_ONE = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|last|other|earlier|previous)\b",
+                        re.IGNORECASE)
+
+
 _CARDED = frozenset({"remove_line", "submit_claim", "withdraw_claim"})
 # a take-back or an exclusion: inside a line's addition, always left over
-_STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|skip|ignore|nvm|never\s+mind|"
+_STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|skip|ignore|nvm|never\s+mind|nah|"
+                     r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"
                      r"no\s+need|private|personal(?:ly)?|myself|except|excluding|instead|(?:company|client|colleague|"
                      r"boss|customer|host)\s+(?:paid|covered|card)|paid\s+by\s+(?:the\s+)?(?:company|client|colleague))\b"
                      r"|n't\b", re.IGNORECASE)
 # words that may turn a new line into a correction of one the claim has
-_SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?!\.?\s*\d)|was|were|only|is\s+actually|"
-                   r"came\s+to)\b", re.IGNORECASE)
+_SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\s*[,.;:!-]|\s+(?:wait|sorry|no|actually|"
+                   r"i\s+mean|it\s+was))|was|were|only|is\s+actually|came\s+to)\b", re.IGNORECASE)
+# a change of mind inside a line's words
+_RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
+_ADD_VERB = re.compile(r"\b(?:add|adding|put|plus|enter|log|include|book|claim|expense|record)\b|\+", re.IGNORECASE)
+_BOTH = re.compile(r"\b(?:both|all|each|all\s+of\s+them|both\s+of\s+them)\s*(?:on\s+|from\s+)?$", re.IGNORECASE)
 _DEFINITE = re.compile(r"\b(?:the|that|my|our|this|those|these)\b", re.IGNORECASE)
+# a request the words decline ("no need to add the coffee", "don't put the parking on")
+_DECLINE = re.compile(r"\b(?:no\s+need|don'?t|do\s+not|not|never|no)\b.{0,24}\b(?:add|put|include|claim|enter|submit|send|"
+                      r"need|count|charge|book)\b|\bnothing\s+to\s+add\b|\bleave\s+(?:\w+\s+){0,3}?(?:out|off)\b",
+                      re.IGNORECASE)
 _DONT = re.compile(r"(?:don'?t|do\s+not|never|no\s+need)\b", re.IGNORECASE)
 # a correction said outright: inside a line's addition, always left over
 _CORRECTION = re.compile(r"\b(?:typo|error|mistake|mistyped|correct(?:ion|ed)?|meant|fix|should\s+(?:be|have\s+been|"
@@ -508,8 +815,10 @@ _FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|
                      r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"
                      r"but\s+not(?:\s+the)?)\s+(?!(?:until|till|before|after|yet|today|now|tomorrow|when|once|if)\b)"
                      r"(?P<word>[\w'’-]+)", re.IGNORECASE)
+_FILTER_ONES = re.compile(r"\bthe\s+(?P<word>[\w'’-]+)\s+ones\b", re.IGNORECASE)  # "add the edinburgh ones"
 _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
-                           "me my it its grateful kindly create make start new add".split())
+                           "me my it its grateful kindly create make start new add send submit approval approve yet not "
+                           "remove delete withdraw".split())
 _HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+you|sorry\s+(?:to\s+bother|for|about)|"
                        r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
                        r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"
@@ -575,7 +884,8 @@ _DAY_PATTERNS = [
                             re.IGNORECASE)),
     ("ago", re.compile(r"\b(?P<n>\d{1,2}|a|one|two|three|four|five|six|seven|couple\s+of)\s+days?\s+ago\b",
                        re.IGNORECASE)),
-    ("same", re.compile(r"\b(?:same\s+(?:day|night|evening|date)|that\s+(?:day|night|evening)|the\s+day\s+(?:before|after)|"
+    ("same", re.compile(r"\b(?:same\s+(?:day|night|nite|evening|date)|right\s+after(?:wards)?|straight\s+after|afterwards|"
+                        r"after\s+that|that\s+(?:day|night|evening)|the\s+day\s+(?:before|after)|"
                         r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after)\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
                            r"fri|sat|sun)\b\.?", re.IGNORECASE)),
@@ -616,10 +926,13 @@ def _weekdays_joined(text: str, days: list[Day]) -> list[Day]:
 
 
 def _weekday_meant(text: str, m: re.Match[str]) -> bool:
-    word = m.group("w")
-    if word.lower() in ("sat", "sun"):  # "I sat", "the sun": a day only when written as one
-        before = text[:m.start()].lower()
-        return word[0].isupper() or text[m.end():m.end() + 1] == ":" or bool(re.search(r"\b(?:on|last|this)\s*$", before))
+    word = m.group("w").lower()
+    before = text[:m.start()].lower()
+    if word == "sat":  # "I sat down", not a day
+        return not re.search(r"\b(?:i|we|he|she|they|you|it)\s*$", before) and not re.match(
+            r"\s+(?:down|next|with|in|on|at|around|there)\b", text[m.end():], re.IGNORECASE)
+    if word == "sun":  # "in the sun", not a day
+        return not re.search(r"\b(?:the|a)\s*$", before)
     return True
 
 
@@ -710,7 +1023,11 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     plan = data.get("plan")
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer  # nothing would run (an undo reverses a committed event the server holds, not these words)
-    leftovers = Audit(message, plan, ctx).run()
+    try:
+        leftovers = Audit(message, plan, ctx).run()
+    except Exception:  # noqa: BLE001 - an audit that cannot finish cannot vouch for the reading: ask instead
+        logging.getLogger(__name__).exception("the audit of a reading failed; asking instead")
+        leftovers = [Leftover("other", message)]
     if not leftovers:
         return answer
     first = min(leftovers, key=lambda lo: lo.start)
