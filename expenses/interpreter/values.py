@@ -22,7 +22,9 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, money_phrases, number_words, quantity_products
+from registries.currencies import currency_meant, currency_mentions
 
+from ..exchange import reference_currencies
 from ..money import is_iso_currency
 from . import lexicon
 from .english import known_word
@@ -387,6 +389,10 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
     if m := re.search(r"\(\s*([A-Z]{3})\s*\)", text):
         if is_iso_currency(m.group(1)):
             return m.group(1), m.start(), m.end()
+    # any other name or symbol of a currency, in any language (Babel's CLDR data): "in kronor", "in złoty", "in korun"
+    for mention in currency_mentions(text):
+        if mention.kind != "code" and (code := currency_meant(mention, reference_currencies())):
+            return code, mention.start, mention.end
     # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK", "'Stockholm kickoff' SEK",
     # "Chicago expo usd"
     if m := re.search(r"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{3}|[a-z]{3})\s*(?:,?\s*(?:pls|please|thanks|thx))?\W*$", text):
