@@ -28,6 +28,7 @@ _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s
                        re.IGNORECASE)
 
 _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
+             r"returns?|singles?|passes|pass|journeys?|"
              r"coffees?|lunch(?:es)?|dinners?|breakfasts?|meals?|taxis?|trips?|x|×)")
 _PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|"
           r"kr|pln|czk|cad|jpy|yen))?")

@@ -635,7 +635,9 @@ def _named_elsewhere(act: ValidatedAct, definition: ActDefinition, target: str,
     for text in (" ".join(filter(None, (act.evidence, act.corrected_by))), facts.message):
         said = grounding.cases_named(text, mine, kind.mentions)
         if said is not None:
-            return None if target in said.cases else said
+            # the words name the target alone: grounded; they name another case, or several (a trip "Stockholm–
+            # Göteborg" with a claim for each): the user chooses among them
+            return None if said.cases == (target,) else said
     return None
 
 

@@ -34,6 +34,7 @@ from .audit import audited
 from .clauses import split, verb_of
 from .context import Context, find_mention, read_key
 from .followups import follow_up, plan_json
+from .items import read_items
 from .normalize import Spelled, spell_out
 from .questions import answer as answer_question
 from .questions import day, money
@@ -80,7 +81,30 @@ def interpret(request: Any) -> str:
                   pending={**ctx.pending, "message": earlier.text} if ctx.pending else None,
                   previous=spell_out(ctx.previous).text if ctx.previous else None)
     # the reading is audited on the user's own words: whatever it did not account for is asked about, not acted on
-    return audited(_in_users_words(_interpret(ctx, request), spelled, earlier), said.message, said)
+    answer = audited(_in_users_words(_interpret(ctx, request), spelled, earlier), said.message, said)
+    if _acted_or_answered(answer):
+        return answer
+    # a message that tells expenses the clause reader could not read whole: read it item by item, audited the same
+    items = read_items(said.message, said)
+    if items is not None:
+        second = audited(json.dumps({"plan": items}, ensure_ascii=False), said.message, said)
+        if json.loads(second)["plan"]["acts"]:
+            return second
+    return answer
+
+
+def _acted_or_answered(answer: str) -> bool:
+    """Did the reading propose an act, ask for reads, keep a question open, or answer a question?"""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict):
+        return True
+    if plan.get("acts") or plan.get("pending") or plan.get("undo") or plan.get("constraints"):
+        return True
+    return any(re.search(r"\?|\b(?:what|how|which|when|why|is|are|do|does|can|could)\b", a.get("question") or "",
+                         re.IGNORECASE) and not a.get("text", "").startswith(("I did not understand", "I was not sure",
+                                                                               "I could not"))
+               for a in plan.get("answers", []))
 
 
 def _in_users_words(answer: str, spelled: Spelled, earlier: Spelled) -> str:

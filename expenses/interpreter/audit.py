@@ -231,6 +231,9 @@ class Audit:
         """Numbers that are no value of any act: clock times, and figures inside a claim's title or a merchant the
         plan uses ("Hotel 25hours", "ECML 2026 Lisbon")."""
         spans = [(m.start(), m.end()) for m in _TIME.finditer(self.message)]
+        spans += [(m.start(), m.end()) for m in _ID_NUMBER.finditer(self.message)
+                  if not any(_decimal(a.args.get("amount")) in _values(re.sub(r"\D", "", m.group(0)) or "0")
+                             for a in self.acts)]
         texts = [c.title for c in self.ctx.claims]
         for a in self.acts:
             texts += [str(a.args.get(k)) for k in ("merchant", "title", "description") if a.args.get(k)]
@@ -363,8 +366,10 @@ class Audit:
         said = act.args.get("date")
         if day.value is None:  # "same day", "that night": the day of the line told last, else any day the reader set
             last = self._last_day(act)
-            if last is not None and act.name == "add_line":
-                return (said or self.ctx.today.isoformat()) == last
+            offset = relative_offset(self.message[day.start:day.end])
+            if last is not None and act.name == "add_line" and offset is not None:
+                wanted = (date.fromisoformat(last) + timedelta(days=offset)).isoformat()
+                return (said or self.ctx.today.isoformat()) == wanted
             return bool(said) or act.name in ("update_line", "remove_line")
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
@@ -428,6 +433,8 @@ class Audit:
             if not _DONT.match(self.message, start) or holder.name == "update_line":
                 return  # an edit is a correction ("the cab was 26 not 24"); a card asks before a removal runs
         if holder.act.get("earlier_evidence"):
+            if _GIVE_UP.search(self.message):
+                self._leave("negation", holder.start, holder.end)  # "no no, 34,60 was correct … undo please"
             return  # completing the question the last reply asked ("sorry, I meant Hamburg")
         if holder.name == "open_claim":
             if kind == "negation" and not soft:
@@ -485,8 +492,9 @@ class Audit:
                    for a in self.acts)
 
     def _filters(self) -> None:
-        if not any(a.name == "add_line" for a in self.acts):
-            return
+        rows = [r for r in self.message.split("\n") if _ATOM.search(r)]
+        if not any(a.name == "add_line" for a in self.acts) or len(rows) < 2:
+            return  # no pasted rows to keep or leave: "only my part" is no filter
         for m in [*_FILTER.finditer(self.message), *_FILTER_ONES.finditer(self.message)]:
             if self._touches_neutral(m.start(), m.end()):
                 continue
@@ -557,8 +565,8 @@ class Audit:
                         continue
                     before = self.message[max(a.start, m.start() - 12):m.start()]
                     after = self.message[m.end():m.end() + 16]
-                    if (_decimal(a.args.get("quantity")) or 1) > 1 and _PER_UNIT.match(after) and amount == _decimal(
-                            a.args.get("amount")):
+                    if (_decimal(a.args.get("quantity")) or 1) > 1 and amount == _decimal(a.args.get("amount")) and (
+                            _PER_UNIT.match(after) or re.search(r"\d\s*[a-z]*\s*(?:at|@|x|×)\s*$", before, re.IGNORECASE)):
                         self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
                         continue
                     plural = _PLURAL_AFTER.match(after)
@@ -568,6 +576,11 @@ class Audit:
             merchant = str(a.args.get("merchant") or "")
             if merchant and _odd_merchant(merchant, self.message):
                 self._leave("other", a.start, a.end)
+            sentence = _sentence(self.message, a.start)
+            if a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
+                    _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
+                    for line in a.claim.lines) and not _ADD_VERB.search(sentence) and _POINTING.search(words):
+                self._leave("correction", a.start, a.end)  # "I see the coffee 6,40 two times": a line the claim has
 
     # ----------------------------------------------------------------- which claim
 
@@ -604,8 +617,13 @@ _CATEGORY_WORDS = {
             r"rideshare|tx",
     "meals": r"meals|dinners?|lunch(?:es)?|breakfasts?|brunch|meals?|food|coffees?|cappuccinos?|espresso|snacks?|sandwich(?:es)?|"
              r"restaurant|pizza|burgers?|drinks?|beers?|wine|supper|pastr(?:y|ies)|bistro|cafe|café|bakery|dnr|lnch|"
-             r"bfst|bkfst|brekkie|takeaway",
-    "travel": r"travel|trains?|flights?|plane|airfare|rail|ice|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
+             r"bfst|bkfst|brekkie|takeaway|eat|ate|eating|waffles?|croissants?|crepes?|bagels?|donuts?|muffins?|cakes?|ice\s+cream|"
+             r"gelato|soup|salad|pasta|sushi|noodles|kebab|falafel|tapas|paella|pierogi|schnitzel|curry|ramen|bento|"
+             r"pretzel|brezel|teas?|juice|smoothie|canteen|catering|pub|tavern|trattoria|brasserie|deli|"
+             r"fish\s+(?:and\s+chips|supper)|meal\s+deal|pastéis|pastel|burrito|tacos?|baguette|quiche|pie",
+    "travel": r"travel|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
+              r"nmbs|sncb|regiojet|flixbus|overground|u-bahn|s-bahn|ubahn|sbahn|rer|railway|intercity|"
+              r"flights?|plane|airfare|rail|ice|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
               r"tube|ferry|parking|car\s+park|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
               r"car\s+rental|mileage|train\s+ticket|boarding|luggage|baggage|sbb|ÖBB|obb|db|sncf|renfe|trenitalia|"
               r"lufthansa|ryanair|easyjet|klm|airline|airport\s+express|scooter|bike",
@@ -690,8 +708,11 @@ _NAME_FILLER = frozenset("the this that other same new old current first second 
 
 
 _ATOM = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:[.,]\d+)?(?![\d])")
-_TIME = re.compile(r"\b\d{1,2}[:h.]\d{2}\s*(?:am|pm|h|uhr)?\b(?![.,]\d)|\b\d{1,2}\s*(?:am|pm|o'?clock)\b",
-                   re.IGNORECASE)
+_TIME = re.compile(r"\b\d{1,2}:[0-5]\d(?:\s*(?:am|pm|h|uhr))?\b|\b\d{1,2}[.h][0-5]\d\s*(?:am|pm|h|uhr)\b"
+                   r"|\b\d{1,2}\s*(?:am|pm|o'?clock)\b", re.IGNORECASE)
+# a number that names a thing, not a price: "platform 2", "room 214", "folio 88412", "gate B12"
+_ID_NUMBER = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row|folio|no\.|nr\.?|table|pier|bay|coach|car|"
+                        r"flight|train|bus|tram|line|invoice|order|booking|ref\.?)\s*#?\s*[A-Z]?\d{1,6}\b", re.IGNORECASE)
 _LINE_WORDS = re.compile(r"\b(?:line|item|entry|row|no\.?|number|#)\s*#?\d{1,3}\b|#\d{1,3}\b", re.IGNORECASE)
 
 
@@ -884,6 +905,11 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
 _RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
 _ADD_VERB = re.compile(r"\b(?:add|adding|put|plus|enter|log|include|book|claim|expense|record)\b|\+", re.IGNORECASE)
 _BOTH = re.compile(r"\b(?:both|all|each|all\s+of\s+them|both\s+of\s+them)\s*(?:on\s+|from\s+)?$", re.IGNORECASE)
+# words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
+_POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
+# the question the last reply asked is answered by dropping it, not completing it
+_GIVE_UP = re.compile(r"\b(?:no\s+no|undo|forget\s+it|never\s*mind|nvm|leave\s+it|was\s+(?:right|correct|fine)|"
+                      r"(?:is|was)\s+correct|cancel\s+that|don'?t\s+(?:change|bother))\b", re.IGNORECASE)
 _DEFINITE = re.compile(r"\b(?:the|that|my|our|this|those|these)\b", re.IGNORECASE)
 # a request the words decline ("no need to add the coffee", "don't put the parking on")
 _DECLINE = re.compile(r"\b(?:no\s+need|don'?t|do\s+not|not|never|no)\b.{0,24}\b(?:add|put|include|claim|enter|submit|send|"
@@ -963,7 +989,7 @@ _MONTHS = {m: n for n, names in enumerate(
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_PATTERNS = [
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
-    ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?![\d,]|\.\d)")),
+    ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?!\d|[.,]\d)")),
     ("dmonth", re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur))"
@@ -979,7 +1005,7 @@ _DAY_PATTERNS = [
                         r"after\s+that|that\s+(?:day|night|evening)|the\s+day\s+(?:before|after)|"
                         r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after)\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
-                           r"fri|sat|sun)\b\.?", re.IGNORECASE)),
+                           r"fri|sat|sun)\b", re.IGNORECASE)),
 ]
 
 
@@ -1074,6 +1100,16 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     except ValueError:
         return None
     return None
+
+
+def relative_offset(words: str) -> int | None:
+    """Days from the day a relative phrase hangs on: "same day" 0, "the day after" +1, "the day before" -1."""
+    lowered = words.lower()
+    if re.search(r"\bday\s+before\b|\bprevious\s+day\b", lowered):
+        return -1
+    if re.search(r"\bday\s+(?:after|later)\b|\b(?:next|following)\s+(?:day|morning)\b|\bnext\s+morning\b", lowered):
+        return 1
+    return 0
 
 
 def _month_days(today: date) -> int:

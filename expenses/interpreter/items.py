@@ -1,0 +1,416 @@
+"""Reading expenses told in one's own words, as a pipeline (issue 19): find the things, split, classify, assign.
+
+The rule-based reader (``reading.py``) reads requests clause by clause and gives up on a message that tells
+several expenses in one breath, a narrative, a pasted statement or shorthand ("mon: thalys 96, taxi 14,5, hotel 4
+nts 440"). This module reads only that: messages that tell expenses, one amount each.
+
+1. **find** the amounts (numbers that are money: not days, times, counts, ids), the days and the quantities;
+2. **split** the message into one item per amount, at the separators between them (",", "and", "+", ";", a line);
+3. **classify** each item: its category from its words, its day (its own; else the day heading the list, or said
+   after it in the sentence), its quantity ("2 nights at 119 each", "3 days 75/day");
+4. **assign** the items to the claim the message names (or the one the conversation is on), and take back the ones
+   the message takes back ("scrap the breakfast, hotel included it").
+
+It returns a plan only when every item is whole (an amount in the claim's currency, a category); anything else is
+the other reader's to answer. Whatever it proposes is then checked by the audit like any reading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from registries import quantity_products
+from registries.currencies import currency_meant, currency_mentions
+
+from ..exchange import reference_currencies
+from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _values, find_days, locate, relative_offset
+from .context import Claim, Context
+
+
+@dataclass
+class Item:
+    start: int
+    end: int
+    amount: Decimal
+    amount_start: int
+    amount_end: int
+    currency: str | None = None
+    category: str | None = None
+    day: date | None = None
+    quantity: int | None = None
+    taken_back: str | None = None  # the words that take it back
+    merchant: str | None = None
+
+
+@dataclass
+class Found:
+    amounts: list[tuple[int, int, Decimal, str | None, int | None]] = field(default_factory=list)  # start, end, value,
+    # currency, quantity
+
+
+# words that make an item "other" when nothing else names it
+_OTHER = re.compile(r"\b(?:registration|fee|fees|conference\s+fee|visa|sim(?:\s+card)?|printing|prints|stationery|"
+                    r"office\s+supplies|banner|gift|gifts|tip|tips|laundry|membership|subscription|books?|supplies)\b",
+                    re.IGNORECASE)
+_NOT_MONEY_AFTER = re.compile(r"\s*(?:km|kms|kilomet(?:er|re)s?|miles?|mi\b|%|percent|pct|cents?\b|min\b|mins|minutes?|"
+                              r"hours?|hrs?|h\b|x\b|×|nights?|nites?|nts?\b|days?|rides?|people|pax|persons?|guests?|"
+                              r"singles?|returns?|trips?|halls?|authors?|of\s+us|of\s+them|stars?|pm\b|am\b|o'?clock|"
+                              r"years?|weeks?|months?|stops?|floors?|rooms?|coffees?|pastries|teas?|beers?)",
+                              re.IGNORECASE)
+_NOT_MONEY_BEFORE = re.compile(r"(?:room|platform|gate|seat|folio|no\.?|nr\.?|#|terminal|track|row|table|tel\.?|"
+                               r"phone|invoice|order|ref\.?|booking|flight|line|item|entry|card|the|a|of|for\s+the|"
+                               r"at\s+the|version|v)\s*$", re.IGNORECASE)
+_SEPARATOR = re.compile(r"\s*(?:[,;]|\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band\s+(?:then\s+)?|\bplus\b|\balso\b|\bthen\b|"
+                        r"\s[-–—]\s|[–—])\s*", re.IGNORECASE)
+_TAKE_BACK = re.compile(r"(?:\b(?:scrap|scratch|forget|skip|drop|ignore|leave\s+out|nvm|never\s*mind|not)\s+"
+                        r"(?:about\s+)?(?:the\s+|that\s+|my\s+)?(?P<what>[\w'-]+)"
+                        r"|\b(?:the\s+)?(?P<what2>[\w'-]+)\s+(?:was|is)\s+(?:paid\s+by|on)\s+(?:the\s+)?(?:company|client|"
+                        r"colleague|host)|\bleave\s+(?:the\s+)?(?P<what3>[\w'-]+)\s+(?:out|off))", re.IGNORECASE)
+# what this reader leaves to the other: edits, questions, other requests, hedges and conditions, refunds, and words
+# that point back at something told before ("that dinner", "it was 38", "hmm no")
+_REQUEST_ELSE = re.compile(
+    r"\b(?:change|update|amend|correct|edit|remove|delete|submit|send|withdraw|cancel|undo|open|new\s+claim|create|"
+    r"rename|move|fix|replace|typo|mistake|wrong|should\s+be|instead|actually|sorry|meant|what|how|which|when|why|"
+    r"where|is\s+it|can\s+i|do\s+i|maybe|perhaps|might|possibly|probably|if|unless|whether|once|in\s+case|or|"
+    r"not\s+sure|i\s+think|idk|approx\w*|roughly|around|about|book|email|e-mail|mail|call|phone|order|buy|pay\s+back|"
+    r"transfer|reimburse\w*|print|forward|remind|notify|tell|ask|check|approve|reject|split|share|convert|calculate|"
+    r"sum|refund\w*|credit|minus|no|nope|hmm+|but|again|already|still|those|these)\b|\?|(?<![\w.])-\s?\d"
+    r"|\bthat\s+(?!one\b|day\b|night\b|evening\b)[a-z]+|\bit\s+(?:was|is|were|cost|came)\b",
+    re.IGNORECASE)
+
+
+def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
+    """A plan adding the expenses the message tells, or None when it tells none that can be read whole."""
+    if not message or len(message) > 2000 or "add_line" not in ctx.acts or _REQUEST_ELSE.search(
+            _without_take_backs(message)):
+        return None
+    claim, ref = _claim_for(message, ctx)
+    if (claim is not None and claim.status != "draft") or (ref and ref.get("many")):
+        return None
+    if ref is None and claim is not None and any(c.id != claim.id for c in claims_named(ctx.previous or "", ctx.claims)):
+        return None  # "and a dinner 29 same day" after a message about another claim: which one is for the other reader
+    items = _items(message, ctx)
+    if not items:
+        return None
+    _take_back(message, items)
+    currency = claim.currency if claim is not None else None
+    acts: list[dict[str, Any]] = []
+    retractions: list[dict[str, Any]] = []
+    for n, item in enumerate(items, 1):
+        if item.category is None:
+            return None
+        if item.currency is not None and (currency is None or item.currency != currency):
+            return None  # an amount in another currency: the other reader converts it and asks
+        evidence = message[item.start:item.end].strip(" ,;:+-–—\n")
+        if not evidence or locate(evidence, message) is None:
+            return None
+        args: dict[str, Any] = {"amount": f"{item.amount:.2f}", "category": item.category}
+        if item.day is not None:
+            args["date"] = item.day.isoformat()
+        if item.quantity and item.quantity > 1:
+            args["quantity"] = item.quantity
+        if item.merchant:
+            args["merchant"] = item.merchant
+        act: dict[str, Any] = {"id": f"x{n}", "act": "add_line", "args": args, "evidence": evidence}
+        if ref is not None:
+            act["case"] = ref
+        acts.append(act)
+        if item.taken_back:
+            retractions.append({"act": act["id"], "evidence": item.taken_back})
+    if all(item.taken_back for item in items):
+        return None
+    plan: dict[str, Any] = {"acts": acts}
+    if retractions:
+        plan["retractions"] = retractions
+    return plan
+
+
+def _without_take_backs(message: str) -> str:
+    return _TAKE_BACK.sub(" ", message)
+
+
+def _claim_for(message: str, ctx: Context) -> tuple[Claim | None, dict[str, Any] | None]:
+    """The claim the message names (its title words, any spelling), else the one the conversation is on. Two claims
+    named ("train Stockholm–Göteborg" with a Stockholm and a Gothenburg claim) is no claim: None."""
+    named = claims_named(message, ctx.claims)
+    if len(named) == 1:
+        claim = named[0]
+        return claim, {"id": claim.id}
+    if len(named) > 1:
+        return None, {"many": True}
+    return ctx.default_claim(), None
+
+
+def claims_named(message: str, claims: list[Claim]) -> list[Claim]:
+    """The claims whose distinctive title words (or another spelling of them) the message holds."""
+    from rapidfuzz.distance import DamerauLevenshtein
+    from unidecode import unidecode
+
+    from registries import CaseSnapshot
+
+    from ..naming import claim_mentions
+
+    words = [unidecode(w).casefold() for w in re.findall(r"[^\W\d_][\w'’-]*", message)]
+    found = []
+    for claim in claims:
+        snapshot = CaseSnapshot(id=claim.id, kind="expense_claim", owner_id=0, title=claim.title, status=claim.status,
+                                revision=0, state={"title": claim.title})
+        terms = [unidecode(t).casefold() for t in claim_mentions(snapshot) if " " not in t]
+        if any(w == t or (len(t) >= 5 and len(w) >= 4 and w[:1] == t[:1]
+                          and DamerauLevenshtein.distance(w, t) <= (1 if len(t) < 8 else 2)) for w in words for t in terms):
+            found.append(claim)
+    return found
+
+
+def _items(message: str, ctx: Context) -> list[Item]:
+    today = ctx.today
+    days = find_days(message, today)
+    day_spans = [(d.start, d.end) for d in days]
+    times = [(m.start(), m.end()) for m in _TIME.finditer(message)]
+    mentions = currency_mentions(message)
+    products = quantity_products(message)
+    amounts: list[Item] = []
+    taken: list[tuple[int, int]] = []
+    for p in products:  # "2 nights at 119 each": the product is the amount, the count its quantity
+        if not p.count or any(s < p.end and p.start < e for s, e in day_spans):
+            continue
+        amounts.append(Item(0, 0, p.value, p.start, p.end, quantity=p.count))
+        taken.append((p.start, p.end))
+    for m in _ATOM.finditer(message):
+        start, end = m.start(), m.end()
+        if any(s <= start < e for s, e in taken + day_spans + times):
+            continue
+        small = re.fullmatch(r"\d{1,2}", m.group(0)) is not None  # a count or an id is a small whole number
+        if (small and _NOT_MONEY_AFTER.match(message, end)) or _NOT_MONEY_BEFORE.search(message[max(0, start - 14):start]):
+            if not _currency_beside(mentions, start, end, message):
+                continue
+        values = _values(m.group(0))
+        raw = m.group(0)
+        value = _money_value(raw, values)
+        if value is None or value <= 0:
+            return []
+        amounts.append(Item(0, 0, value, start, end))
+    amounts.sort(key=lambda i: i.amount_start)
+    if not amounts or len(amounts) > 12:
+        return []
+    # quantities said apart: "hotel 4 nts 440", "2 nights, 164 a night"
+    claim, _ref = _claim_for(message, ctx)
+    for item in amounts:
+        _currency_of(item, mentions, message, claim.currency if claim is not None else None)
+    _split(message, amounts)
+    for m in _TAKE_BACK.finditer(message):  # a take-back said after the last amount is no part of its item
+        for item in amounts:
+            if item.amount_end <= m.start() < item.end:
+                item.end = m.start()
+    for item in amounts:
+        words = message[item.start:item.end]
+        item.category = _category(words)
+        if item.quantity is None:
+            item.quantity = _quantity(words, item)
+            if item.quantity is None and re.search(r"\b(?:a|per|each|/)\s*(?:night|nite|nt)\b", words, re.IGNORECASE):
+                return []  # a price per night with no count: how many nights is for the user to say
+        own = [d for d in days if item.start <= d.start and d.end <= item.end]
+        if len({d.value for d in own}) > 1 or any(d.value is None for d in own):
+            if not _same_day_resolves(own, ctx, message):
+                return []
+        item.day = own[0].value if own and own[0].value is not None else _same_day(own, ctx, message)
+    for item in amounts:
+        names = _merchants(message, item)
+        if len(names) > 1:
+            return []  # two names in one item: which one was paid is for the user to say
+        item.merchant = names[0] if names else None
+    for k, item in enumerate(amounts):  # "ICE out on mon 112.40, back wed 108.90": the way back is the same kind
+        if item.category is None and k and _RETURN.search(message[item.start:item.end]):
+            item.category = amounts[k - 1].category
+    _days_across(message, amounts, days, ctx)
+    return amounts
+
+
+def _merchants(message: str, item: Item) -> list[str]:
+    """Who was paid: a known name ("thalys" is Thalys), or a name the user capitalised ("LNER", "the Hotel Lutécia",
+    "Hotel Merian"), not a place one travelled from or to, a city, a claim's name, a day, a person, or an everyday
+    word ("had to grab an Uber": "Uber")."""
+    from ..naming import city_aliases
+    from . import lexicon
+    from .audit import _odd_merchant
+
+    words = message[item.start:item.end]
+    names: list[str] = []
+    lowered = words.lower()
+    for key in sorted(lexicon.MERCHANTS, key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lowered):
+            names.append(lexicon.MERCHANTS[key][0])
+            lowered = lowered.replace(key, " " * len(key))
+    for m in _NAME.finditer(words):
+        name = re.sub(r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip())
+        before = words[:m.start() + len(m.group(0)) - len(name)]
+        first = name.split()[0] if name else ""
+        if not first or (re.search(r"(?:^|[.!?:]\s*|\n)\s*$", before) and " " not in name and not first.isupper()):
+            continue  # a single word that starts a sentence is capitalised anyway
+        if re.search(r"\b(?:from|to|into|towards|via|in|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
+                     re.IGNORECASE):
+            continue  # "taxi from Midi", "train to Lyon": a place
+        if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or city_aliases(first) or \
+                _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
+            continue
+        if re.search(r"\bhotel\s+$", before, re.IGNORECASE):
+            name = f"Hotel {name}"
+        names.append(name)
+    return list(dict.fromkeys(names))
+
+
+_NAME = re.compile(r"(?<![\w'’])(?:[A-ZÀ-Þ][\w'’&.-]*|[A-Z]{2,})(?:\s+(?:de|del|la|le|am|an|of|&)?\s*[A-ZÀ-Þ][\w'’&.-]*)*")
+_NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay mr mrs ms dr herr frau monday tuesday wednesday thursday friday "
+                       "saturday sunday mon tue wed thu fri sat sun january february march april may june july august "
+                       "september october november december jan feb mar apr jun jul aug sep sept oct nov dec eur usd gbp "
+                       "chf sek nok dkk pln czk jpy cad total tip vat a an the".split())
+
+
+def _currency_word(name: str) -> bool:
+    return any(m.start == 0 and m.end == len(name) for m in currency_mentions(f"{name} 1")[:1])
+
+
+def _money_value(raw: str, values: set[Decimal]) -> Decimal | None:
+    """The amount a digit run states: "42,50" is 42.50, "1,380.00" 1380, "14,720" (a thousands comma) 14720."""
+    token = raw.rstrip(".,")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?", token):
+        return Decimal(token.replace(",", ""))
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d{1,2}", token):
+        return Decimal(token.replace(".", "").replace(",", "."))
+    if re.fullmatch(r"\d+[.,]\d{1,2}", token):
+        return Decimal(token.replace(",", "."))
+    if re.fullmatch(r"\d+", token):
+        return Decimal(token)
+    return None
+
+
+def _currency_beside(mentions, start: int, end: int, message: str) -> bool:
+    return any((0 <= m.start - end <= 1) or (0 <= start - m.end <= 1) for m in mentions)
+
+
+def _currency_of(item: Item, mentions, message: str, claim_currency: str | None) -> None:
+    """The currency written beside the amount: the claim's when the word may mean it ("kr" on a SEK claim)."""
+    for m in mentions:
+        gap_after = message[item.amount_end:m.start]
+        gap_before = message[m.end:item.amount_start]
+        if (m.start >= item.amount_end and not gap_after.strip()) or (m.end <= item.amount_start and not gap_before.strip()):
+            item.currency = claim_currency if claim_currency in m.codes else (
+                currency_meant(m, reference_currencies()) or "?")
+            return
+
+
+def _split(message: str, items: list[Item]) -> None:
+    """One stretch of the message per amount: from the separator after the amount before it to the separator after
+    its own amount (or the end). A sentence end always separates."""
+    for k, item in enumerate(items):
+        if k == 0:
+            item.start = 0
+        if k + 1 < len(items):
+            nxt = items[k + 1]
+            gap = message[item.amount_end:nxt.amount_start]
+            sep = _SEPARATOR.search(gap)
+            cut = item.amount_end + (sep.start() if sep else len(gap))
+            item.end = cut
+            nxt.start = item.amount_end + (sep.end() if sep else len(gap))
+        else:
+            item.end = len(message)
+        # an item does not run over a sentence end into the next sentence's words
+        sentence_end = re.compile(r"[.!?](?=\s)|\n\s*\n").search(message, item.amount_end, item.end)
+        if sentence_end and k + 1 == len(items):
+            item.end = sentence_end.start()
+    for item in items:  # the head of an item ends at the sentence start before it
+        head = message[item.start:item.amount_start]
+        cut = max((m.end() for m in re.finditer(r"[.!?]\s+|\n", head)), default=0)
+        item.start += cut
+
+
+def _category(words: str) -> str | None:
+    present = _categories_in(words)
+    if len(present) == 1:
+        return next(iter(present))
+    if len(present) > 1:
+        # the word nearest the start names the thing ("taxi to the airport", "parking at the hotel")
+        first = min(present, key=lambda c: _CATEGORY_RE[c].search(words).start())
+        return first
+    if _OTHER.search(words):
+        return "other"
+    return None
+
+
+_RETURN = re.compile(r"\b(?:back|return(?:ed|ing)?|rtn|retour|the\s+way\s+back|home)\b", re.IGNORECASE)
+_COUNT = re.compile(r"(?<![\d.,])\b(?P<n>\d{1,2}|two|three|four|five|six|seven)\s*(?P<unit>nights?|nites?|nts?|n\b|days?|rides?|"
+                    r"tickets?|singles?|returns?)\b", re.IGNORECASE)
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+
+
+def _quantity(words: str, item: Item) -> int | None:
+    m = _COUNT.search(words)
+    if m is None:
+        return None
+    raw = m.group("n").lower()
+    n = int(raw) if raw.isdigit() else _WORD_NUMBERS[raw]
+    per = re.search(r"(?:\b(?:a|per|each|/|the)\s*(?:night|nite|nt|day|ride|ticket)\b|\beach\b|\bea\b)",
+                    words[m.end():] + " " + words[:m.start()], re.IGNORECASE)
+    if per and item.quantity is None:
+        item.amount = item.amount * n  # "164 a night, 2 nights": the line is the stay
+    return n if n > 1 else None
+
+
+def _same_day(own: list[Day], ctx: Context, message: str = "") -> date | None:
+    """"same day", "that night", "the day after": counted from the one day the message before said, else from the
+    day of the line added last."""
+    if not own or own[0].value is not None:
+        return None
+    offset = relative_offset(message[own[0].start:own[0].end]) if message else 0
+    said = {d.value for d in find_days(ctx.previous or "", ctx.today) if d.value is not None}
+    anchor = next(iter(said)) if len(said) == 1 else None
+    if anchor is None:
+        for effect in reversed(ctx.recent or []):
+            data = effect.get("data") or {}
+            if data.get("date"):
+                try:
+                    anchor = date.fromisoformat(str(data["date"]))
+                except ValueError:
+                    return None
+                break
+    return anchor + timedelta(days=offset) if anchor is not None and offset is not None else None
+
+
+def _same_day_resolves(own: list[Day], ctx: Context, message: str = "") -> bool:
+    return len(own) == 1 and _same_day(own, ctx, message) is not None
+
+
+def _days_across(message: str, items: list[Item], days: list[Day], ctx: Context) -> None:
+    """An item with no day of its own takes the day that heads its sentence's list, else a day said after it in the
+    sentence ("lunch 16.40 and coffee 3.90 on Friday", "dinner 41 and taxi 23 both last nite")."""
+    for item in items:
+        if item.day is not None:
+            continue
+        sentence_start = max((m.end() for m in re.finditer(r"[.!?]\s+|\n", message[:item.start])), default=0)
+        sentence_end = next((m.start() for m in re.finditer(r"[.!?](?=\s|$)|\n", message[item.end:])), None)
+        sentence_end = item.end + sentence_end if sentence_end is not None else len(message)
+        first = next((i for i in items if i.start >= sentence_start), item)
+        heading = [d for d in days if sentence_start <= d.start and d.end <= first.amount_start and d.value is not None]
+        if heading:
+            item.day = heading[0].value
+            continue
+        later = [d for d in days if item.end <= d.start < sentence_end and d.value is not None]
+        if later:
+            item.day = later[0].value
+
+
+def _take_back(message: str, items: list[Item]) -> None:
+    """"scrap the breakfast", "not the lunch, client paid", "leave the minibar out": the item those words name."""
+    for m in _TAKE_BACK.finditer(message):
+        what = (m.group("what") or m.group("what2") or m.group("what3") or "").lower()
+        named = [i for i in items if what and re.search(rf"\b{re.escape(what)}", message[i.start:i.end], re.IGNORECASE)
+                 and not (i.start <= m.start() < i.end)]
+        by_category = [i for i in items if i.category and _CATEGORY_RE[i.category].fullmatch(what)]
+        chosen = named or by_category
+        if len(chosen) == 1:
+            sentence_end = re.compile(r"[.!?](?=\s|$)|\n").search(message, m.end())
+            chosen[0].taken_back = message[m.start():sentence_end.start() if sentence_end else len(message)].strip()
