@@ -47,7 +47,7 @@ from .schemas import (
 )
 
 RESOLVED_KEYS = ("line", "line_id")  # added or kept by the runtime's line resolution
-LINE_FIELDS = ("date", "merchant", "category", "amount")
+LINE_FIELDS = ("date", "merchant", "category", "amount", "description")
 APPROVER = "approver"
 
 
@@ -89,7 +89,8 @@ def new_line_id(case_id: str, counter: int, taken: Iterable[str]) -> tuple[str, 
 
 
 def _line_fields(line: Line) -> dict[str, str]:
-    return {name: getattr(line, name) for name in LINE_FIELDS}
+    """A line's fields as an event records them (a description only when it has one)."""
+    return {name: value for name in LINE_FIELDS if (value := getattr(line, name)) is not None}
 
 
 def _claim_facts(state: ExpenseClaimState) -> dict[str, Any]:
@@ -131,7 +132,8 @@ def add_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandCon
         raise CommandRefused("too_many_lines", f"a claim holds at most {MAX_LINES} lines")
     line_id, counter = new_line_id(case.id, state.line_counter, (line.id for line in state.lines))
     line = Line(id=line_id, date=parsed.date or ctx.today, merchant=parsed.merchant or "",
-                category=parsed.category, amount=parsed.amount, quantity=parsed.quantity)
+                category=parsed.category, amount=parsed.amount, quantity=parsed.quantity,
+                description=parsed.description or None)
     after = _with_lines(state, [*state.lines, line], counter)
     return _result(after, INITIAL_STATUS, "line_added",
                    {"line_id": line.id, "ordinal": len(after.lines), **_line_fields(line),
@@ -204,8 +206,10 @@ def _count(n: int) -> str:
 def _change_phrase(name: str, before: str, after: str, currency: str) -> str:
     if name == "amount":
         return f"amount {before} → {format_money(after, currency)}"
-    if name == "merchant":
-        return f"merchant set to {_quoted(after)}" if not before else f"merchant {_quoted(before)} → {_quoted(after)}"
+    if name in ("merchant", "description"):
+        if not after:
+            return f"{name} {_quoted(before)} cleared"
+        return f"{name} set to {_quoted(after)}" if not before else f"{name} {_quoted(before)} → {_quoted(after)}"
     return f"{name} {before} → {after}"
 
 
@@ -323,10 +327,9 @@ def invert_line_removed(case: CaseSnapshot, data: Mapping[str, Any]) -> tuple[st
     args = {name: data[name] for name in ("amount", "category", "date") if data.get(name)}
     if len(args) < 3:
         return None
-    if data.get("merchant"):
-        args["merchant"] = data["merchant"]
-    if data.get("quantity"):
-        args["quantity"] = data["quantity"]
+    for name in ("merchant", "quantity", "description"):
+        if data.get(name):
+            args[name] = data[name]
     return "add_line", args
 
 
@@ -363,13 +366,14 @@ ACTS: tuple[ActDefinition, ...] = (
          "Add an expense line to a draft claim: the amount exactly as the user said it, a category, "
          "optionally the merchant and the date (default: today).",
          AddLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, add_line,
-         ("added",), quoted_fields=("amount", "quantity"), complete_args=complete_add_line, invert=invert_line_added,
+         ("added",), quoted_fields=("amount", "quantity", "description"), complete_args=complete_add_line,
+         invert=invert_line_added,
          money_fields=("amount",)),
     _act("update_line",
          "Change the date, merchant, category or amount of one line of a draft claim. The line is its "
          "1-based position as shown in the claim ('the second line' is 2).",
          UpdateLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, update_line,
-         ("updated", "changed"), quoted_fields=("amount",), invert=invert_line_updated, item_arg="line",
+         ("updated", "changed"), quoted_fields=("amount", "description"), invert=invert_line_updated, item_arg="line",
          money_fields=("amount",)),
     _act("remove_line",
          "Remove one line (its 1-based position) from a draft claim. The user confirms it on a card.",

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from registries import CorpusSupport
 
-LINE_FIELDS = ("date", "merchant", "category", "amount")
+LINE_FIELDS = ("date", "merchant", "category", "amount", "description")
 
 
 class _Strict(BaseModel):
@@ -29,6 +29,7 @@ class CorpusLine(_Strict):
     category: str
     merchant: str = ""
     date: str | None = None
+    description: str = ""
 
 
 class CorpusClaim(_Strict):

@@ -51,7 +51,9 @@ def describe_line(line: Line | Mapping[str, Any], currency: str) -> str:
     if isinstance(quantity, int) and quantity > 1:
         unit = Decimal(str(amount)) / quantity
         each = f" ({quantity} × {unit:.2f})" if unit == unit.quantize(Decimal("0.01")) else f" (for {quantity})"
-    return f"{line_label(line)}, {format_money(amount, currency)}{each}"
+    description = (line.description if isinstance(line, Line) else line.get("description")) or ""
+    what = f"{line_label(line)} — {description}" if description else line_label(line)
+    return f"{what}, {format_money(amount, currency)}{each}"
 
 
 def claim_total(state: ExpenseClaimState) -> str:
@@ -125,7 +127,8 @@ def panel(case: CaseSnapshot) -> Panel:
     """The claim on the chat page: its lines (merchant or category, date and category, amount) and its total."""
     state = claim_state(case)
     items = [PanelItem(ordinal=n, label=line.merchant or line.category,
-                       meta=" · ".join(part for part in (line.date, line.category if line.merchant else "") if part),
+                       meta=" · ".join(part for part in (line.date, line.category if line.merchant else "",
+                                                        line.description or "") if part),
                        value=line.amount)
              for n, line in enumerate(state.lines, 1)]
     count = len(state.lines)

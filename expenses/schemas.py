@@ -50,6 +50,8 @@ def _reference_currency(value: str) -> str:
 
 Title = Annotated[str, BeforeValidator(clean_text), Field(min_length=1, max_length=120)]
 Merchant = Annotated[str, BeforeValidator(clean_text), Field(min_length=1, max_length=80)]
+# what the expense was, in the user's words ("airport to hotel", "team dinner"); optional, quoted from the message
+Description = Annotated[str, BeforeValidator(clean_text), Field(max_length=120)]
 Category = Annotated[Literal["travel", "hotel", "meals", "taxi", "other"], BeforeValidator(_lower)]
 IsoDate = Annotated[str, BeforeValidator(iso_date), WithJsonSchema({"type": "string", "format": "date"})]
 Amount = Annotated[
@@ -78,6 +80,7 @@ class Line(Strict):
     category: Category
     amount: Amount
     quantity: Quantity | None = None  # how many units (nights, rides) the amount covers, when the user said it
+    description: Description | None = None  # what it was, in the user's words ("airport to hotel")
 
 
 class ExpenseClaimState(Strict):
@@ -108,6 +111,8 @@ class AddLineArgs(Strict):
     amount: Amount = Field(description="the amount the user said, as a decimal string, e.g. '42.50'")
     category: Category
     merchant: Merchant | None = Field(default=None, description="who was paid, e.g. 'Hotel Adlon'")
+    description: Description | None = Field(
+        default=None, description="what it was, in the user's own words, e.g. 'airport to hotel', 'team dinner'")
     date: IsoDate | None = Field(default=None, description="day of the expense (default: today)")
     quantity: Quantity | None = Field(
         default=None, description="how many units the amount covers when the user said so, e.g. 2 for "
@@ -121,15 +126,16 @@ class LineChanges(Strict):
     merchant: Merchant | None = None
     category: Category | None = None
     amount: Amount | None = Field(default=None, description="the new amount the user said, e.g. '120'")
+    description: Description | None = Field(default=None, description="what it was, in the user's words ('' clears it)")
 
     @model_validator(mode="after")
     def _something_to_change(self) -> LineChanges:
         if not self.changes():
-            raise ValueError("name at least one of date, merchant, category or amount")
+            raise ValueError("name at least one of date, merchant, category, amount or description")
         return self
 
     def changes(self) -> dict[str, str]:
-        return {name: value for name in ("date", "merchant", "category", "amount")
+        return {name: value for name in ("date", "merchant", "category", "amount", "description")
                 if (value := getattr(self, name)) is not None}
 
 

@@ -56,10 +56,14 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     walks = [(c["file"], i["index"], i["problems"]) for c in report["conversations"] if c["file"][:4] in ("5001", "5002")
              for i in c["items"] if i["verdict"] != "passed"]
     assert not walks, walks
-    assert parts["main"]["passed"] >= 500
+    assert parts["main"]["passed"] >= 555
     assert parts["holdout"]["passed"] >= 95
     assert parts["holdout-2"]["passed"] >= 95
-    assert parts["holdout-3"]["passed"] >= 70
+    assert parts["holdout-3"]["passed"] >= 72
+    # issue 19's held-out set: 160 whole conversations by writers who had not read the interpreter, written before
+    # the change that reads them; zero unsafe (above) is the bar, the floor keeps what was reached
+    assert parts["holdout-4"]["conversations"] >= 150
+    assert parts["holdout-4"]["passed"] >= 160
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -308,7 +308,7 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
                 res.case, res.target = NewCase(new_cases[definition.case_kind]), "new"
                 continue
         target, how, candidates = _resolve(a.ref, definition, facts)
-        said = _named_elsewhere(a, definition, target, facts) if target else None
+        said = _named_elsewhere(a, definition, target, facts, validated.acts) if target else None
         if said is not None:  # the words name another case than the act's: the user chooses (I8)
             target, candidates = None, sorted({target, *said.cases})
             ungrounded[_said_key(said, definition)] = said.text
@@ -624,15 +624,19 @@ def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None, *,
                            status=case.status if case else "closed")
 
 
-def _named_elsewhere(act: ValidatedAct, definition: ActDefinition, target: str,
-                     facts: TurnFacts) -> grounding.Said | None:
-    """The words naming another of the user's cases than ``target`` (the act's evidence first, else the whole
-    message), or None when they name none or name the target too."""
+def _named_elsewhere(act: ValidatedAct, definition: ActDefinition, target: str, facts: TurnFacts,
+                     acts: Sequence[ValidatedAct] = ()) -> grounding.Said | None:
+    """The words naming another of the user's cases than ``target`` (the act's evidence first, else the rest of
+    the message that no other act's evidence holds), or None when they name none or the target alone."""
     kind = facts.registry.case_kinds.get(definition.case_kind)
     if kind is None or kind.mentions is None or act.undo_of is not None:
         return None
     mine = [c for c in facts.cases.values() if c.kind == definition.case_kind and c.owner_id == facts.actor.user_id]
-    for text in (" ".join(filter(None, (act.evidence, act.corrected_by))), facts.message):
+    rest = facts.message
+    for other in acts:
+        if other.id != act.id and other.evidence and other.evidence not in act.evidence:
+            rest = rest.replace(other.evidence, " ")
+    for text in (" ".join(filter(None, (act.evidence, act.corrected_by))), rest):
         said = grounding.cases_named(text, mine, kind.mentions)
         if said is not None:
             # the words name the target alone: grounded; they name another case, or several (a trip "Stockholm–

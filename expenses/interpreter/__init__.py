@@ -34,7 +34,7 @@ from .audit import audited
 from .clauses import split, verb_of
 from .context import Context, find_mention, read_key
 from .followups import follow_up, plan_json
-from .items import read_items
+from .items import describe, read_items
 from .normalize import Spelled, spell_out
 from .questions import answer as answer_question
 from .questions import day, money
@@ -81,9 +81,9 @@ def interpret(request: Any) -> str:
                   pending={**ctx.pending, "message": earlier.text} if ctx.pending else None,
                   previous=spell_out(ctx.previous).text if ctx.previous else None)
     # the reading is audited on the user's own words: whatever it did not account for is asked about, not acted on
-    answer = audited(_in_users_words(_interpret(ctx, request), spelled, earlier), said.message, said)
-    if _acted_or_answered(answer):
-        return answer
+    answer = audited(_described(_in_users_words(_interpret(ctx, request), spelled, earlier), said), said.message, said)
+    if _acted_or_answered(answer) or getattr(request, "repair_error", None):
+        return answer  # a repair round answers honestly; it does not try another reading
     # a message that tells expenses the clause reader could not read whole: read it item by item, audited the same
     items = read_items(said.message, said)
     if items is not None:
@@ -91,6 +91,20 @@ def interpret(request: Any) -> str:
         if json.loads(second)["plan"]["acts"]:
             return second
     return answer
+
+
+def _described(answer: str, ctx: Context) -> str:
+    """Each added line told with what it was ("taxi from the airport to the hotel") gets that as its description."""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict) or not plan.get("acts"):
+        return answer
+    for act in plan["acts"]:
+        args = act.get("args") or {}
+        if act.get("act") == "add_line" and "description" not in args:
+            if phrase := describe(act.get("evidence", ""), ctx):
+                args["description"] = phrase
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _acted_or_answered(answer: str) -> bool:

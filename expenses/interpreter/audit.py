@@ -403,7 +403,11 @@ class Audit:
             for m in pattern.finditer(message):
                 self._cue(kind, m, soft=pattern is _SOFT)
         for m in _QUESTION.finditer(message):
-            if self._touches_neutral(m.start(), m.end()) or self._touches_neutral(*_sentence_span(message, m.start())):
+            sentence = _sentence_span(message, m.start())
+            if self._asks_about_an_act(sentence):
+                self._leave("question", *sentence)  # "add a taxi for 20, is that ok?": asked before it is done
+                break
+            if self._touches_neutral(m.start(), m.end()) or self._touches_neutral(*sentence):
                 continue  # the question is answered (its quote may leave out the "?")
             sentence = _sentence(message, m.start())
             if _POLITE.search(sentence) and not _ASKING.search(sentence):
@@ -462,6 +466,11 @@ class Audit:
             self._leave("correction", holder.start, holder.end)  # "the sncf was 98" beside an SNCF line
         elif definite and self._told_before(words[:definite.end()]):
             self._leave("correction", holder.start, holder.end)  # "the frankfurt coffee was 9.70" after a coffee
+
+    def _asks_about_an_act(self, sentence: tuple[int, int]) -> bool:
+        """Does a question in this sentence ask about an act in it ("…, is that ok?", "can I claim it?")?"""
+        words = self.message[sentence[0]:sentence[1]]
+        return bool(_ABOUT_IT.search(words)) and any(sentence[0] <= a.start < sentence[1] for a in self.acts)
 
     def _told_before(self, words: str) -> bool:
         """Does the message before this one tell of the thing these words name ("the coffee was …" after "9.40
@@ -621,7 +630,7 @@ _CATEGORY_WORDS = {
              r"gelato|soup|salad|pasta|sushi|noodles|kebab|falafel|tapas|paella|pierogi|schnitzel|curry|ramen|bento|"
              r"pretzel|brezel|teas?|juice|smoothie|canteen|catering|pub|tavern|trattoria|brasserie|deli|"
              r"fish\s+(?:and\s+chips|supper)|meal\s+deal|pastéis|pastel|burrito|tacos?|baguette|quiche|pie",
-    "travel": r"travel|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
+    "travel": r"travel|travell?ed|tickets?|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
               r"nmbs|sncb|regiojet|flixbus|overground|u-bahn|s-bahn|ubahn|sbahn|rer|railway|intercity|"
               r"flights?|plane|airfare|rail|ice|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
               r"tube|ferry|parking|car\s+park|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
@@ -905,6 +914,10 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
 _RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
 _ADD_VERB = re.compile(r"\b(?:add|adding|put|plus|enter|log|include|book|claim|expense|record)\b|\+", re.IGNORECASE)
 _BOTH = re.compile(r"\b(?:both|all|each|all\s+of\s+them|both\s+of\s+them)\s*(?:on\s+|from\s+)?$", re.IGNORECASE)
+# a question about the very thing asked for: whether it is allowed, fine, possible
+_ABOUT_IT = re.compile(r"\b(?:is|was|would|will|does|could|can)\s+(?:that|it|this)\s+(?:be\s+)?(?:ok|okay|fine|alright|all\s+right|"
+                       r"allowed|possible|covered|acceptable|a\s+problem|reimbursable|claimable|work)\b|\bcan\s+i\s+"
+                       r"(?:claim|expense|add|put)\s+(?:that|it|this)\b|\bam\s+i\s+allowed\b", re.IGNORECASE)
 # words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
 # the question the last reply asked is answered by dropping it, not completing it

@@ -44,6 +44,7 @@ class Item:
     quantity: int | None = None
     taken_back: str | None = None  # the words that take it back
     merchant: str | None = None
+    description: str | None = None  # what it was, in the user's words ("from the airport to the hotel")
 
 
 @dataclass
@@ -115,6 +116,8 @@ def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
             args["quantity"] = item.quantity
         if item.merchant:
             args["merchant"] = item.merchant
+        if item.description:
+            args["description"] = item.description
         act: dict[str, Any] = {"id": f"x{n}", "act": "add_line", "args": args, "evidence": evidence}
         if ref is not None:
             act["case"] = ref
@@ -223,6 +226,7 @@ def _items(message: str, ctx: Context) -> list[Item]:
         if len(names) > 1:
             return []  # two names in one item: which one was paid is for the user to say
         item.merchant = names[0] if names else None
+        item.description = describe(message[item.start:item.end], ctx)
     for k, item in enumerate(amounts):  # "ICE out on mon 112.40, back wed 108.90": the way back is the same kind
         if item.category is None and k and _RETURN.search(message[item.start:item.end]):
             item.category = amounts[k - 1].category
@@ -272,6 +276,28 @@ _NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay mr mrs ms dr herr frau monda
 
 def _currency_word(name: str) -> bool:
     return any(m.start == 0 and m.end == len(name) for m in currency_mentions(f"{name} 1")[:1])
+
+
+_DESCRIBED = re.compile(r"\b(?:from|to|with|for|back\s+to)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[^\W\d_][\w'’-]*"
+                        r"(?:\s+(?:(?:to|the|and|of|my|our|a)\s+)*[^\W\d_][\w'’-]*){0,5}", re.IGNORECASE)
+_STOP_WORDS = re.compile(r"\s+(?:on|at|in|last|this|yesterday|today|tonight|same|paid|was|were|is|cost|came|for)\b.*$",
+                         re.IGNORECASE)
+
+
+def describe(words: str, ctx: Context) -> str | None:
+    """What the expense was, in the user's words: a short phrase "from … to …", "with …", "for …" ("taxi from the
+    airport to the hotel" → "from the airport to the hotel"), without days, amounts, claim names or months."""
+    from .audit import _MONTHS, _WEEKDAYS
+
+    for m in _DESCRIBED.finditer(words):
+        phrase = _STOP_WORDS.sub("", m.group(0)).strip(" ,.;:")
+        tokens = [t.lower() for t in re.findall(r"[^\W\d_]+", phrase)]
+        if len(tokens) < 2 or len(phrase) > 60 or any(t in _WEEKDAYS or t in _MONTHS for t in tokens):
+            continue
+        if claims_named(phrase, ctx.claims):
+            continue  # "for the Berlin workshop" names the claim, not the expense
+        return phrase
+    return None
 
 
 def _money_value(raw: str, values: set[Decimal]) -> Decimal | None:

@@ -57,9 +57,6 @@ MERCHANT_KINDS = {
 # well-known merchants -> (display name, category)
 MERCHANTS: dict[str, tuple[str, str]] = {
     "thalys": ("Thalys", "travel"), "lner": ("LNER", "travel"), "gwr": ("GWR", "travel"), "sj": ("SJ", "travel"),
-    "öbb": ("ÖBB", "travel"), "sbb": ("SBB", "travel"), "flixbus": ("FlixBus", "travel"), "iberia": ("Iberia", "travel"),
-    "vueling": ("Vueling", "travel"), "finnair": ("Finnair", "travel"), "aer lingus": ("Aer Lingus", "travel"),
-    "british airways": ("British Airways", "travel"), "wizz air": ("Wizz Air", "travel"), "tap": ("TAP", "travel"),
     "uber": ("Uber", "taxi"), "lyft": ("Lyft", "taxi"), "bolt": ("Bolt", "taxi"), "freenow": ("FreeNow", "taxi"),
     "deutsche bahn": ("Deutsche Bahn", "travel"), "sncf": ("SNCF", "travel"),
     "eurostar": ("Eurostar", "travel"), "trenitalia": ("Trenitalia", "travel"), "amtrak": ("Amtrak", "travel"),
