@@ -626,23 +626,26 @@ def notice_text(code: str, act: str | None, case: CaseSnapshot | None = None, *,
 
 def _named_elsewhere(act: ValidatedAct, definition: ActDefinition, target: str, facts: TurnFacts,
                      acts: Sequence[ValidatedAct] = ()) -> grounding.Said | None:
-    """The words naming another of the user's cases than ``target`` (the act's evidence first, else the rest of
-    the message that no other act's evidence holds), or None when they name none or the target alone."""
+    """The words naming another of the user's cases than ``target``, or None when the act is grounded: its own
+    words name the target alone; or they name no case and the message names only the target and cases other acts
+    of the plan are on ("remove the third line and submit the Berlin trip, and withdraw the Lisbon conference")."""
     kind = facts.registry.case_kinds.get(definition.case_kind)
     if kind is None or kind.mentions is None or act.undo_of is not None:
         return None
     mine = [c for c in facts.cases.values() if c.kind == definition.case_kind and c.owner_id == facts.actor.user_id]
-    rest = facts.message
-    for other in acts:
-        if other.id != act.id and other.evidence and other.evidence not in act.evidence:
-            rest = rest.replace(other.evidence, " ")
-    for text in (" ".join(filter(None, (act.evidence, act.corrected_by))), rest):
-        said = grounding.cases_named(text, mine, kind.mentions)
-        if said is not None:
-            # the words name the target alone: grounded; they name another case, or several (a trip "Stockholm–
-            # Göteborg" with a claim for each): the user chooses among them
-            return None if said.cases == (target,) else said
-    return None
+    own = grounding.cases_named(" ".join(filter(None, (act.evidence, act.corrected_by))), mine, kind.mentions)
+    if own is not None:
+        # the words name the target alone: grounded; they name another case, or several (a trip "Stockholm–
+        # Göteborg" with a claim for each): the user chooses among them
+        return None if own.cases == (target,) else own
+    said = grounding.cases_named(facts.message, mine, kind.mentions)
+    if said is None:
+        return None
+    others = {t for other in acts if other.id != act.id and not facts.registry.acts[other.act].creates_case
+              for t in [_resolve(other.ref, facts.registry.acts[other.act], facts)[0]] if t}
+    if target in said.cases and set(said.cases) - {target} <= others:
+        return None
+    return said
 
 
 def _said_key(said: grounding.Said, definition: ActDefinition) -> str:

@@ -228,9 +228,11 @@ class Audit:
             self._leave("number", start, end)
 
     def _context_spans(self) -> list[tuple[int, int]]:
-        """Numbers that are no value of any act: clock times, and figures inside a claim's title or a merchant the
-        plan uses ("Hotel 25hours", "ECML 2026 Lisbon")."""
+        """Numbers that are no value of any act: clock times, figures inside a claim's title or a merchant the plan
+        uses ("Hotel 25hours", "ECML 2026 Lisbon"), and the words that open a claim ("… trip, 24-26 Nov"): a
+        claim has no amount or day of its own."""
         spans = [(m.start(), m.end()) for m in _TIME.finditer(self.message)]
+        spans += [(a.start, a.end) for a in self.acts if a.name == "open_claim"]
         spans += [(m.start(), m.end()) for m in _ID_NUMBER.finditer(self.message)
                   if not any(_decimal(a.args.get("amount")) in _values(re.sub(r"\D", "", m.group(0)) or "0")
                              for a in self.acts)]
@@ -253,11 +255,15 @@ class Audit:
             if self._touches_neutral(day.start, day.end):
                 continue
             holder = self._holder(day.start, day.end)
+            if holder is not None and holder.name == "open_claim":
+                continue  # "a claim for the Copenhagen trip, 24-26 Nov": the trip's days, no line's
             if holder is not None:
                 if not self._date_fits(holder, day):
                     self._leave("date", day.start, day.end)
                 continue
             dated = [a for a in self.acts if a.name == "add_line" or "date" in a.args]
+            if not dated and all(a.name == "open_claim" for a in self.acts):
+                continue
             if not dated or (day.value is not None and any(
                     (a.args.get("date") or (self.ctx.today.isoformat() if a.name == "add_line" else None))
                     == day.value.isoformat() for a in dated)):
@@ -352,8 +358,10 @@ class Audit:
         sentence = _sentence_span(self.message, act.start)
         if sentence[0] >= act.start and act.start > 0:
             return None
-        number = _ATOM.search(self.message, sentence[0], sentence[1])
-        for day in find_days(self.message, self.ctx.today):
+        days = find_days(self.message, self.ctx.today)
+        number = next((m for m in _ATOM.finditer(self.message, sentence[0], sentence[1])
+                       if not any(d.start <= m.start() < d.end for d in days)), None)
+        for day in days:
             if sentence[0] <= day.start and day.end <= act.start and (number is None or day.end <= number.start()) \
                     and not self._in_question(day.start, day.end):
                 return day
@@ -551,6 +559,10 @@ class Audit:
                 if target is not None and not _line_fits_words(target, words):
                     self._leave("other", a.start, a.end)  # "the second bolt" read as line 2, a flight
                     continue
+                if target is not None and not named and not _LINE_REF.search(words) and _one_of_a_kind(
+                        a.claim, target, words, self.ctx.today) is False:
+                    self._leave("other", a.start, a.end)  # "the client lunch" with two meal lines: which one?
+                    continue
                 changed = [k for k in ("date", "amount", "merchant", "category") if k in a.args]
                 if a.name == "update_line" and "date" in changed and len(changed) > 1 and not _LINE_REF.search(words):
                     self._leave("correction", a.start, a.end)  # a new day and a new amount: another expense?
@@ -574,7 +586,10 @@ class Audit:
                         continue
                     before = self.message[max(a.start, m.start() - 12):m.start()]
                     after = self.message[m.end():m.end() + 16]
-                    if (_decimal(a.args.get("quantity")) or 1) > 1 and amount == _decimal(a.args.get("amount")) and (
+                    units = (_decimal(a.args.get("quantity")) or 1) > 1 or bool(_UNITS_SAID.search(words)) or (
+                        a.name == "update_line" and a.claim is not None
+                        and ((_line(a.claim, a.args.get("line")) or {}).get("quantity") or 1) > 1)
+                    if units and amount == _decimal(a.args.get("amount")) and (
                             _PER_UNIT.match(after) or re.search(r"\d\s*[a-z]*\s*(?:at|@|x|×)\s*$", before, re.IGNORECASE)):
                         self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
                         continue
@@ -630,7 +645,7 @@ _CATEGORY_WORDS = {
              r"gelato|soup|salad|pasta|sushi|noodles|kebab|falafel|tapas|paella|pierogi|schnitzel|curry|ramen|bento|"
              r"pretzel|brezel|teas?|juice|smoothie|canteen|catering|pub|tavern|trattoria|brasserie|deli|"
              r"fish\s+(?:and\s+chips|supper)|meal\s+deal|pastéis|pastel|burrito|tacos?|baguette|quiche|pie",
-    "travel": r"travel|travell?ed|tickets?|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
+    "travel": r"travel|travell?ed|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
               r"nmbs|sncb|regiojet|flixbus|overground|u-bahn|s-bahn|ubahn|sbahn|rer|railway|intercity|"
               r"flights?|plane|airfare|rail|ice|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
               r"tube|ferry|parking|car\s+park|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
@@ -658,6 +673,8 @@ _NOT_MONEY_BEFORE = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row
 _PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|pln|zł|czk|kč|yen|¥)?\s*(?:a|per|each|/|the|"
                        r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b",
                        re.IGNORECASE)
+_UNITS_SAID = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven)\s*(?:nights?|nites?|nts|days?|rides?|tickets?|people|"
+                         r"persons|guests)\b", re.IGNORECASE)
 _PLURAL_AFTER = re.compile(r"\s*(?:x\s+)?([a-z]{3,}s)\b", re.IGNORECASE)
 
 
@@ -812,6 +829,27 @@ _NOT_A_NAME = frozenset("one line entry item row last first second third other s
                         "and of on at for in to from with by night nite day time".split())
 
 
+def _one_of_a_kind(claim: Claim, target: dict[str, Any], words: str, today: date) -> bool | None:
+    """When the words name the line by its kind ("the lunch"): is it the claim's only line of that kind, or do the
+    words also say its amount, day or what it was? None when they do not name a kind."""
+    category = str(target.get("category") or "")
+    pattern = _CATEGORY_RE.get(category)
+    if pattern is None or not pattern.search(words):
+        return None
+    alike = [line for line in claim.lines if line.get("category") == category]
+    if len(alike) <= 1:
+        return True
+    amount = _decimal(target.get("amount"))
+    if any(amount in _values(m.group(0)) for m in _ATOM.finditer(words)):
+        return True
+    description = str(target.get("description") or "").lower()
+    if description and any(w in words.lower() for w in re.findall(r"[a-z]{4,}", description)):
+        return True
+    day = str(target.get("date") or "")
+    return any(d.value is not None and d.value.isoformat() == day and
+               sum(1 for line in alike if line.get("date") == day) == 1 for d in find_days(words, today))
+
+
 def _line_fits_words(line: dict[str, Any], words: str) -> bool:
     """Do the words that name a line ("the taxi one", "the second bolt") fit this line?"""
     for m in _LINE_NAMED.finditer(words):
@@ -952,7 +990,9 @@ _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called n
 _HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+you|sorry\s+(?:to\s+bother|for|about)|"
                        r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
                        r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"
-                       r"isn'?t\s+it|didn'?t\s+i|no\s+idea|not\s+a\s+problem)", re.IGNORECASE)
+                       r"isn'?t\s+it|didn'?t\s+i|no\s+idea|not\s+a\s+problem|"
+                       r"(?:was|were|is|are)(?:n'?t|\s+not)\s+(?:included|covered|part\s+of|in\s+the\s+(?:price|rate|package)))",
+                       re.IGNORECASE)
 
 
 def _harmless(message: str, start: int) -> bool:
