@@ -111,7 +111,7 @@ def _spec(line: str | dict[str, str]) -> dict[str, str]:
 
 
 def _short(line: Mapping[str, Any]) -> dict[str, str]:
-    return {name: str(line.get(name, "")) for name in LINE_FIELDS}
+    return {name: str(line.get(name) or "") for name in LINE_FIELDS}
 
 
 def _matches(line: Mapping[str, Any], spec: Mapping[str, str]) -> bool:

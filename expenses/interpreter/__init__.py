@@ -34,7 +34,7 @@ from .audit import audited
 from .clauses import split, verb_of
 from .context import Context, find_mention, read_key
 from .followups import follow_up, plan_json
-from .items import describe, read_items
+from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
 from .questions import answer as answer_question
 from .questions import day, money
@@ -94,7 +94,8 @@ def interpret(request: Any) -> str:
 
 
 def _described(answer: str, ctx: Context) -> str:
-    """Each added line told with what it was ("taxi from the airport to the hotel") gets that as its description."""
+    """Each added line told with what it was ("taxi from the airport to the hotel") gets that as its description, and
+    one told with who was paid and no merchant read gets that name."""
     data = json.loads(answer)
     plan = data.get("plan")
     if not isinstance(plan, dict) or not plan.get("acts"):
@@ -104,6 +105,10 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line" and "description" not in args:
             if phrase := describe(act.get("evidence", ""), ctx):
                 args["description"] = phrase
+        if act.get("act") == "add_line" and not args.get("merchant"):
+            names = merchants_in(act.get("evidence", ""), ctx.message)
+            if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
+                args["merchant"] = names[0]
     return json.dumps(data, ensure_ascii=False)
 
 

@@ -39,7 +39,7 @@ from typing import Any
 from registries import money_phrases, number_words, quantity_products, word_number
 from registries.currencies import currency_mentions
 
-from .context import Claim, Context
+from .context import Claim, Context, claims_named
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -233,6 +233,8 @@ class Audit:
         claim has no amount or day of its own."""
         spans = [(m.start(), m.end()) for m in _TIME.finditer(self.message)]
         spans += [(a.start, a.end) for a in self.acts if a.name == "open_claim"]
+        ids = _ids(self.message)
+        spans += [(m.start(), m.end()) for m in _ATOM.finditer(self.message) if m.group(0) in ids]
         spans += [(m.start(), m.end()) for m in _ID_NUMBER.finditer(self.message)
                   if not any(_decimal(a.args.get("amount")) in _values(re.sub(r"\D", "", m.group(0)) or "0")
                              for a in self.acts)]
@@ -268,7 +270,7 @@ class Audit:
                     (a.args.get("date") or (self.ctx.today.isoformat() if a.name == "add_line" else None))
                     == day.value.isoformat() for a in dated)):
                 continue
-            if day.value is None and all(a.args.get("date") for a in dated):
+            if day.value is None and day.kind == "same" and all(a.args.get("date") for a in dated):
                 continue
             self._leave("date", day.start, day.end)
         said = [d for d in days if not self._touches_neutral(d.start, d.end)]
@@ -326,11 +328,11 @@ class Audit:
         message before: that message's day is its day."""
         previous = self.ctx.previous or ""
         words = self.message[act.start:act.end]
-        if not previous or _categories_in(words) - {"travel", "meals", "taxi", "hotel"} or re.search(
-                r"\b(?:taxi|cab|uber|hotel|lunch|dinner|breakfast|train|flight|parking|coffee)\b", words, re.IGNORECASE):
+        if not previous or not (act.act.get("earlier_evidence") or _COMPLETION.match(words)):
             return None
-        if not (act.act.get("earlier_evidence") or _COMPLETION.match(words)):
-            return None
+        told, before = _categories_in(words), _categories_in(previous)
+        if told and before and not (told & before):
+            return None  # "ok, add lunch 12" after a taxi: a new expense, not the one before
         found = find_days(previous, self.ctx.today)
         days = {d.value for d in found if d.value is not None}
         if not days and found and not act.args.get("date"):
@@ -372,6 +374,8 @@ class Audit:
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
+        if day.value is None and day.kind != "same":
+            return False  # "12/10": 12 October or 10 December? Only the user can say
         if day.value is None:  # "same day", "that night": the day of the line told last, else any day the reader set
             last = self._last_day(act)
             offset = relative_offset(self.message[day.start:day.end])
@@ -407,6 +411,10 @@ class Audit:
 
     def _cues(self) -> None:
         message = self.message
+        for m in _SPLIT.finditer(message):  # "half is mine", "split with Kasia": the amount is not the line's
+            if any(a.name in ("add_line", "update_line") for a in self.acts) and not self._touches_neutral(*m.span()):
+                self._leave("number", *_sentence_span(message, m.start()))
+                break
         for pattern, kind in ((_STRONG, "negation"), (_CORRECTION, "correction"), (_SOFT, "correction")):
             for m in pattern.finditer(message):
                 self._cue(kind, m, soft=pattern is _SOFT)
@@ -505,7 +513,7 @@ class Audit:
     def _right_after_an_act(self, at: int) -> bool:
         """Does a line's words end just before ``at``, in the same sentence (a change of mind said after it)?"""
         sentence = _sentence_span(self.message, at)
-        return any(a.name != "update_line" and sentence[0] <= a.end <= at and not self.message[a.end:at].strip(" ,-–—:;")
+        return any(a.name != "update_line" and sentence[0] <= a.end <= at and not self.message[a.end:at].strip(" ,-–—:;.…")
                    for a in self.acts)
 
     def _filters(self) -> None:
@@ -541,7 +549,7 @@ class Audit:
                 continue
             title = str(a.args.get("title") or "")
             words = {w.lower() for w in re.findall(r"[A-Za-z']+", title)}
-            if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE):
+            if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE) or not title[:1].isalnum():
                 self._leave("title", a.start, a.end)
 
 
@@ -586,6 +594,10 @@ class Audit:
                         continue
                     before = self.message[max(a.start, m.start() - 12):m.start()]
                     after = self.message[m.end():m.end() + 16]
+                    if re.match(r"(?:st|nd|rd|th)\b|\s*[-–]\s*\d", after, re.IGNORECASE) or re.search(
+                            r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message):
+                        self._leave("number", m.start(), m.end())  # "rm 2nd taxi", "Nov 16-18", "card ending 4471"
+                        continue
                     units = (_decimal(a.args.get("quantity")) or 1) > 1 or bool(_UNITS_SAID.search(words)) or (
                         a.name == "update_line" and a.claim is not None
                         and ((_line(a.claim, a.args.get("line")) or {}).get("quantity") or 1) > 1)
@@ -600,6 +612,12 @@ class Audit:
             merchant = str(a.args.get("merchant") or "")
             if merchant and _odd_merchant(merchant, self.message):
                 self._leave("other", a.start, a.end)
+            if merchant and a.name == "add_line":
+                from .items import merchants_in
+
+                names = merchants_in(self.message[a.start:a.end], self.message)
+                if len(names) > 1 and merchant in names:
+                    self._leave("other", a.start, a.end)  # "grab an Uber": two names, one was paid
             sentence = _sentence(self.message, a.start)
             if a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
                     _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
@@ -610,6 +628,12 @@ class Audit:
 
     def _claims(self) -> None:
         active = self.ctx.active
+        previous = claims_named(self.ctx.previous or "", self.ctx.claims)
+        for a in self.acts:  # "and the hotel there": where the message before was, not the claim it lands on
+            if a.name != "open_claim" and re.search(r"\bthere\b", self.message[a.start:a.end], re.IGNORECASE) and \
+                    len(previous) == 1 and a.claim is not None and previous[0].id != a.claim.id:
+                self._leave("other", a.start, a.end)
+                return
         for m in _OTHER_ONE.finditer(self.message):
             if self._touches_neutral(m.start(), m.end()):
                 continue
@@ -701,12 +725,20 @@ def _odd_merchant(merchant: str, message: str) -> bool:
     if _PERSON.search(merchant.strip()):
         return True
     word = merchant.strip()
+    if word.lower() in _known_merchants():
+        return False  # "shell" is a word, and a petrol station the user named
     if " " not in word and _common(word.lower()):
         # written by the user as a name: capitalised where no sentence starts
         as_name = [m for m in re.finditer(rf"\b{re.escape(word)}\b", message, re.IGNORECASE)
                    if m.group(0)[:1].isupper() and not re.search(r"(?:^|[.!?:]\s*)$", message[:m.start()])]
         return not as_name  # "Had to grab an Uber": "grab" is no shop's name here
     return False
+
+
+def _known_merchants() -> frozenset[str]:
+    from . import lexicon
+
+    return frozenset(name.lower() for name, _kind in lexicon.MERCHANTS.values())
 
 
 def _common(word: str) -> bool:
@@ -870,6 +902,15 @@ _GENERIC_MERCHANT_WORDS = frozenset("hotel hotels taxi taxis restaurant cafe caf
                                     .split())
 
 
+_CARD_ID = re.compile(r"\b(?:card|visa|mastercard|amex|account|acct|iban)\b[^\d\n]{0,20}?(?:ending(?:\s+in)?|no\.?|number|"
+                      r"#|\*+|x+)?\s*(\d{4})\b", re.IGNORECASE)
+
+
+def _ids(message: str) -> frozenset[str]:
+    """Numbers that name a card or an account ("card ending 4471"): wherever they stand, they are no amount."""
+    return frozenset(m.group(1) for m in _CARD_ID.finditer(message))
+
+
 def _has_amount(text: str, today: date) -> bool:
     """Does the text state an amount (a number that is no part of a day)?"""
     days = [(d.start, d.end) for d in find_days(text, today)]
@@ -927,7 +968,7 @@ def _similar_line(act: ActSpan, words: str, today: date, *, definite: bool = Fal
     return None
 
 
-_COMPLETION = re.compile(r"\W*(?:ok(?:ay)?|yes|yep|yeah|sure|fine|right|then|so|alright|understood|great|thanks?)?\W*"
+_COMPLETION = re.compile(r"\W*(?:(?:ok(?:ay)?|yes|yep|yeah|sure|fine|right|then|so|alright|understood|great|thanks?)\W*)*"
                          r"(?:please\s+)?(?:just\s+)?(?:add|put|enter|use|take|book|make\s+it|go\s+with)\b", re.IGNORECASE)
 _BACK = re.compile(r"\b(?:for|on)\s+(?:that|this|the|the\s+same)\s+(?P<noun>[a-z]{4,})\b", re.IGNORECASE)
 _ORDINAL_THING = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last|other)\s+[a-z]+\s*$",
@@ -941,13 +982,16 @@ _WHICH_ONE = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|
 _CARDED = frozenset({"remove_line", "submit_claim", "withdraw_claim"})
 # a take-back or an exclusion: inside a line's addition, always left over
 _STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|skip|ignore|nvm|never\s+mind|nah|"
-                     r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"
+                     r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|leave\s+it|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"
+                     r"(?:company|client|colleague|boss|customer|host)\s+who\s+paid|who\s+paid\s+(?:for\s+)?(?:it|that)|"
                      r"no\s+need|private|personal(?:ly)?|myself|except|excluding|instead|(?:company|client|colleague|"
                      r"boss|customer|host)\s+(?:paid|covered|card)|paid\s+by\s+(?:the\s+)?(?:company|client|colleague))\b"
                      r"|n't\b", re.IGNORECASE)
 # words that may turn a new line into a correction of one the claim has
 _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\s*[,.;:!-]|\s+(?:wait|sorry|no|actually|"
                    r"i\s+mean|it\s+was))|was|were|only|is\s+actually|came\s+to)\b", re.IGNORECASE)
+_SPLIT = re.compile(r"\b(?:half|halves|split|shared|my\s+(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
+                    r"(?:half|our\s+own))\b", re.IGNORECASE)
 # a change of mind inside a line's words
 _RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
 _ADD_VERB = re.compile(r"\b(?:add|adding|put|plus|enter|log|include|book|claim|expense|record)\b|\+", re.IGNORECASE)
@@ -983,7 +1027,8 @@ _FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|
                      r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"
                      r"but\s+not(?:\s+the)?)\s+(?!(?:until|till|before|after|yet|today|now|tomorrow|when|once|if)\b)"
                      r"(?P<word>[\w'’-]+)", re.IGNORECASE)
-_FILTER_ONES = re.compile(r"\bthe\s+(?P<word>[\w'’-]+)\s+ones\b", re.IGNORECASE)  # "add the edinburgh ones"
+_FILTER_ONES = re.compile(r"\b(?:the\s+|only\s+(?:the\s+)?)?(?P<word>[\w'’-]+)\s+ones?\b(?:\s+only\b)?", re.IGNORECASE)
+# "add the edinburgh ones", "paris ones only"
 _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
                            "me my it its grateful kindly create make start new add send submit approval approve yet not "
                            "remove delete withdraw".split())
@@ -1043,12 +1088,15 @@ _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_PATTERNS = [
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
     ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?!\d|[.,]\d)")),
+    ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\s*[-–]\s*\d{{1,2}}"
+                         rf"(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
     ("dmonth", re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur))"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
-    ("ordinal", re.compile(r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|night))",
-                           re.IGNORECASE)),
+    ("ordinal", re.compile(r"\b(?:(?:on\s+)?the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|night|nite|"
+                           r"time|floor|stop|class|round|attempt|day|week|month|year|place|taxi|cab|bolt|uber|coffee|"
+                           r"lunch|dinner|breakfast|hotel|ticket|train|flight)s?\b)", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|yday|yest|ystd|today|tdy|tonight|"
                             r"this\s+(?:morning|afternoon|evening)|last\s+(?:night|nite|evening)|earlier\s+today)\b",
                             re.IGNORECASE)),
@@ -1120,6 +1168,12 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     try:
         if kind == "iso":
             return date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
+        if kind == "dmy" and not m.group("y") and int(m.group("d")) <= 12 and int(m.group("m")) <= 12 and \
+                m.group("d") != m.group("m"):
+            # "12/10": 12 October or December 10? The reading nearer today wins when the other is far; else unsure
+            readings = [_past(today, int(m.group("m")), int(m.group("d"))), _past(today, int(m.group("d")), int(m.group("m")))]
+            near = [r for r in readings if r is not None and (today - r).days <= 120]
+            return near[0] if len(near) == 1 else None
         if kind in ("dmy", "dmonth", "monthd"):
             month = int(m.group("m")) if kind == "dmy" else _MONTHS[m.group("mon").lower().rstrip(".")]
             year = m.group("y")
@@ -1142,6 +1196,10 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
             if word.startswith(("yesterday", "yday", "yest", "ystd", "last")):
                 return today - timedelta(days=1)
             return today
+        if kind == "range":  # "Nov 16-18", "24-26 Nov": from the first day (a stay is dated by its check-in)
+            month = _MONTHS[(m.group("mon1") or m.group("mon2")).lower().rstrip(".")]
+            day = int(m.group("d1") or m.group("d2"))
+            return date(int(m.group("y")), month, day) if m.group("y") else _past(today, month, day)
         if kind == "ago":
             raw = m.group("n").lower()
             n = int(raw) if raw.isdigit() else {"a": 1, "one": 1, "couple of": 2}.get(raw) or word_number(raw)
@@ -1163,6 +1221,15 @@ def relative_offset(words: str) -> int | None:
     if re.search(r"\bday\s+(?:after|later)\b|\b(?:next|following)\s+(?:day|morning)\b|\bnext\s+morning\b", lowered):
         return 1
     return 0
+
+
+def _past(today: date, month: int, day: int) -> date | None:
+    """The day ``day`` of ``month`` on or before today (this year, else last)."""
+    try:
+        guess = date(today.year, month, day)
+        return guess if guess <= today else date(today.year - 1, month, day)
+    except ValueError:
+        return None
 
 
 def _month_days(today: date) -> int:
@@ -1196,11 +1263,29 @@ _HOW = {
 }
 
 
+def _undo_names_another(message: str, plan: dict[str, Any], ctx: Context) -> bool:
+    """"undo that, Finance wants the flowers elsewhere": the words name a thing ("the flowers") that the last edit,
+    which an undo reverses, is not about."""
+    recent = [e for e in ctx.recent or [] if (e.get("data") or {}).get("category")]
+    if not recent:
+        return False
+    data = recent[-1]["data"]
+    about = " ".join(str(data.get(k) or "") for k in ("merchant", "category", "description")).lower()
+    about += " " + " ".join(name for name, pattern in _CATEGORY_RE.items() if name == data.get("category")
+                            for name in re.findall(r"[a-z]+", pattern.pattern))
+    nouns = [m.group(1).lower() for m in re.finditer(r"\bthe\s+([a-zà-ÿ]{4,})", message, re.IGNORECASE)
+             if m.group(1).lower() not in _NOT_A_NAME and m.group(1).lower() not in ("last", "claim", "line", "receipt")]
+    return any(noun not in about and noun.rstrip("s") not in about for noun in nouns)
+
+
 def audited(answer: str, message: str, ctx: Context) -> str:
     """The answer as is when its plan accounts for every thing the message says; otherwise a plan with no act that
     asks, quoting the first part it could not place (answers to questions it holds are kept)."""
     data = json.loads(answer)
     plan = data.get("plan")
+    if isinstance(plan, dict) and plan.get("undo") and not plan.get("acts") and _undo_names_another(message, plan, ctx):
+        leftovers = [Leftover("other", message)]
+        return _asking(plan, message, leftovers)
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer  # nothing would run (an undo reverses a committed event the server holds, not these words)
     try:
@@ -1210,6 +1295,10 @@ def audited(answer: str, message: str, ctx: Context) -> str:
         leftovers = [Leftover("other", message)]
     if not leftovers:
         return answer
+    return _asking(plan, message, leftovers)
+
+
+def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover]) -> str:
     first = min(leftovers, key=lambda lo: lo.start)
     text = " ".join(first.text.split())
     if len(text) > 160:

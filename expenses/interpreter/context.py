@@ -15,8 +15,13 @@ from datetime import date
 from typing import Any
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import DamerauLevenshtein
+from unidecode import unidecode
+
+from registries import CaseSnapshot
 
 from ..domain import TERMINAL_STATUSES
+from ..naming import claim_mentions
 from . import lexicon
 from .values import words
 
@@ -254,3 +259,20 @@ def case_ref(mention: Mention, ctx: Context) -> tuple[dict[str, Any] | None, str
         return {"match": mention.word}, None
     names = " or ".join(f"“{c.title}”" for c in mention.claims)
     return None, f"Which claim do you mean: {names}?"
+
+
+def claims_named(message: str, claims: list[Claim]) -> list[Claim]:
+    """The claims whose distinctive title words (or another spelling of them) the message holds."""
+
+
+
+    words = [unidecode(w).casefold() for w in re.findall(r"[^\W\d_][\w'’-]*", message)]
+    found = []
+    for claim in claims:
+        snapshot = CaseSnapshot(id=claim.id, kind="expense_claim", owner_id=0, title=claim.title, status=claim.status,
+                                revision=0, state={"title": claim.title})
+        terms = [unidecode(t).casefold() for t in claim_mentions(snapshot) if " " not in t]
+        if any(w == t or (len(t) >= 5 and len(w) >= 4 and w[:1] == t[:1]
+                          and DamerauLevenshtein.distance(w, t) <= (1 if len(t) < 8 else 2)) for w in words for t in terms):
+            found.append(claim)
+    return found

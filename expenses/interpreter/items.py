@@ -27,8 +27,8 @@ from registries import quantity_products
 from registries.currencies import currency_meant, currency_mentions
 
 from ..exchange import reference_currencies
-from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _values, find_days, locate, relative_offset
-from .context import Claim, Context
+from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
+from .context import Claim, Context, claims_named
 
 
 @dataclass
@@ -79,7 +79,8 @@ _REQUEST_ELSE = re.compile(
     r"where|is\s+it|can\s+i|do\s+i|maybe|perhaps|might|possibly|probably|if|unless|whether|once|in\s+case|or|"
     r"not\s+sure|i\s+think|idk|approx\w*|roughly|around|about|book|email|e-mail|mail|call|phone|order|buy|pay\s+back|"
     r"transfer|reimburse\w*|print|forward|remind|notify|tell|ask|check|approve|reject|split|share|convert|calculate|"
-    r"sum|refund\w*|credit|minus|no|nope|hmm+|but|again|already|still|those|these)\b|\?|(?<![\w.])-\s?\d"
+    r"sum|refund\w*|credit|minus|no|nope|hmm+|but|again|already|still|those|these|rm|del|dup\w*|there|half|split|"
+    r"shared|same\s+(?:for|as)|usual)\b|\?|(?<![\w.])-\s?\d"
     r"|\bthat\s+(?!one\b|day\b|night\b|evening\b)[a-z]+|\bit\s+(?:was|is|were|cost|came)\b",
     re.IGNORECASE)
 
@@ -148,27 +149,6 @@ def _claim_for(message: str, ctx: Context) -> tuple[Claim | None, dict[str, Any]
     return ctx.default_claim(), None
 
 
-def claims_named(message: str, claims: list[Claim]) -> list[Claim]:
-    """The claims whose distinctive title words (or another spelling of them) the message holds."""
-    from rapidfuzz.distance import DamerauLevenshtein
-    from unidecode import unidecode
-
-    from registries import CaseSnapshot
-
-    from ..naming import claim_mentions
-
-    words = [unidecode(w).casefold() for w in re.findall(r"[^\W\d_][\w'’-]*", message)]
-    found = []
-    for claim in claims:
-        snapshot = CaseSnapshot(id=claim.id, kind="expense_claim", owner_id=0, title=claim.title, status=claim.status,
-                                revision=0, state={"title": claim.title})
-        terms = [unidecode(t).casefold() for t in claim_mentions(snapshot) if " " not in t]
-        if any(w == t or (len(t) >= 5 and len(w) >= 4 and w[:1] == t[:1]
-                          and DamerauLevenshtein.distance(w, t) <= (1 if len(t) < 8 else 2)) for w in words for t in terms):
-            found.append(claim)
-    return found
-
-
 def _items(message: str, ctx: Context) -> list[Item]:
     today = ctx.today
     days = find_days(message, today)
@@ -183,10 +163,13 @@ def _items(message: str, ctx: Context) -> list[Item]:
             continue
         amounts.append(Item(0, 0, p.value, p.start, p.end, quantity=p.count))
         taken.append((p.start, p.end))
+    ids = _ids(message)
     for m in _ATOM.finditer(message):
         start, end = m.start(), m.end()
-        if any(s <= start < e for s, e in taken + day_spans + times):
+        if any(s <= start < e for s, e in taken + day_spans + times) or m.group(0) in ids:
             continue
+        if re.match(r"(?:st|nd|rd|th)\b", message[end:end + 3], re.IGNORECASE):
+            continue  # "the 2nd taxi": which one, not how much
         small = re.fullmatch(r"\d{1,2}", m.group(0)) is not None  # a count or an id is a small whole number
         if (small and _NOT_MONEY_AFTER.match(message, end)) or _NOT_MONEY_BEFORE.search(message[max(0, start - 14):start]):
             if not _currency_beside(mentions, start, end, message):
@@ -235,6 +218,10 @@ def _items(message: str, ctx: Context) -> list[Item]:
 
 
 def _merchants(message: str, item: Item) -> list[str]:
+    return merchants_in(message[item.start:item.end], message)
+
+
+def merchants_in(words: str, message: str) -> list[str]:
     """Who was paid: a known name ("thalys" is Thalys), or a name the user capitalised ("LNER", "the Hotel Lutécia",
     "Hotel Merian"), not a place one travelled from or to, a city, a claim's name, a day, a person, or an everyday
     word ("had to grab an Uber": "Uber")."""
@@ -242,7 +229,6 @@ def _merchants(message: str, item: Item) -> list[str]:
     from . import lexicon
     from .audit import _odd_merchant
 
-    words = message[item.start:item.end]
     names: list[str] = []
     lowered = words.lower()
     for key in sorted(lexicon.MERCHANTS, key=len, reverse=True):
@@ -255,7 +241,7 @@ def _merchants(message: str, item: Item) -> list[str]:
         first = name.split()[0] if name else ""
         if not first or (re.search(r"(?:^|[.!?:]\s*|\n)\s*$", before) and " " not in name and not first.isupper()):
             continue  # a single word that starts a sentence is capitalised anyway
-        if re.search(r"\b(?:from|to|into|towards|via|in|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
+        if re.search(r"\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
                      re.IGNORECASE):
             continue  # "taxi from Midi", "train to Lyon": a place
         if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or city_aliases(first) or \
@@ -267,7 +253,8 @@ def _merchants(message: str, item: Item) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-_NAME = re.compile(r"(?<![\w'’])(?:[A-ZÀ-Þ][\w'’&.-]*|[A-Z]{2,})(?:\s+(?:de|del|la|le|am|an|of|&)?\s*[A-ZÀ-Þ][\w'’&.-]*)*")
+_NAME = re.compile(r"(?<![\w'’])(?:[A-ZÀ-Þ][\w'’&.-]*|[A-Z]{2,})(?:\s+(?:(?:de|del|della|la|le|les|am|an|of|&|au|aux|du|des|"
+                   r"dos|das|do|da|di|van|von|der|den|zum|zur)\s+)?[A-ZÀ-Þ][\w'’&.-]*)*")
 _NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay mr mrs ms dr herr frau monday tuesday wednesday thursday friday "
                        "saturday sunday mon tue wed thu fri sat sun january february march april may june july august "
                        "september october november december jan feb mar apr jun jul aug sep sept oct nov dec eur usd gbp "
@@ -278,7 +265,8 @@ def _currency_word(name: str) -> bool:
     return any(m.start == 0 and m.end == len(name) for m in currency_mentions(f"{name} 1")[:1])
 
 
-_DESCRIBED = re.compile(r"\b(?:from|to|with|for|back\s+to)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[^\W\d_][\w'’-]*"
+_DESCRIBED = re.compile(r"\b(?:from|with|(?:back\s+)?to(?=\s+(?:the|my|our|a|an|[A-ZÀ-Þ])\b)|for(?=\s+(?:the|my|our|a|an)\b))\s+"
+                        r"(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[^\W\d_][\w'’-]*"
                         r"(?:\s+(?:(?:to|the|and|of|my|our|a)\s+)*[^\W\d_][\w'’-]*){0,5}", re.IGNORECASE)
 _STOP_WORDS = re.compile(r"\s+(?:on|at|in|last|this|yesterday|today|tonight|same|paid|was|were|is|cost|came|for)\b.*$",
                          re.IGNORECASE)

@@ -57,6 +57,7 @@ MERCHANT_KINDS = {
 # well-known merchants -> (display name, category)
 MERCHANTS: dict[str, tuple[str, str]] = {
     "thalys": ("Thalys", "travel"), "lner": ("LNER", "travel"), "gwr": ("GWR", "travel"), "sj": ("SJ", "travel"),
+    "shell": ("Shell", "travel"), "esso": ("Esso", "travel"), "aral": ("Aral", "travel"), "omv": ("OMV", "travel"),
     "uber": ("Uber", "taxi"), "lyft": ("Lyft", "taxi"), "bolt": ("Bolt", "taxi"), "freenow": ("FreeNow", "taxi"),
     "deutsche bahn": ("Deutsche Bahn", "travel"), "sncf": ("SNCF", "travel"),
     "eurostar": ("Eurostar", "travel"), "trenitalia": ("Trenitalia", "travel"), "amtrak": ("Amtrak", "travel"),

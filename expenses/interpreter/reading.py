@@ -1151,7 +1151,7 @@ def _tidy_title(raw: str) -> str:
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)
-    title = title.strip(" .,;:!\"'“”‘’")
+    title = title.strip(" .,;:!\"'“”‘’-–—")
     if title and title[0].islower():
         title = title[0].upper() + title[1:]
     return title[:120]

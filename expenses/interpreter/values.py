@@ -510,7 +510,7 @@ class MerchantFound(Found):
 
 _KNOWN = sorted(lexicon.MERCHANTS, key=len, reverse=True)
 _CONNECTORS = {"de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "den", "of", "and", "&", "zur", "zum",
-               "am", "im", "y", "e"}
+               "dos", "das", "do", "des", "au", "aux", "della", "delle", "dei", "am", "im", "y", "e"}
 _NOT_NAMES = frozenset(
     {"i", "eur", "usd", "gbp", "chf", "jpy", "sek", "nok", "dkk", "pln", "czk", "cad", "ok", "okay", "please",
      "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it"}
