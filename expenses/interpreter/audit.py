@@ -589,26 +589,7 @@ class Audit:
                     continue
             amount = _decimal(a.args.get("amount"))
             if amount is not None:
-                for m in _ATOM.finditer(self.message, a.start, a.end):
-                    if amount not in _values(m.group(0)):
-                        continue
-                    before = self.message[max(a.start, m.start() - 12):m.start()]
-                    after = self.message[m.end():m.end() + 16]
-                    if re.match(r"(?:st|nd|rd|th)\b|\s*[-–]\s*\d", after, re.IGNORECASE) or re.search(
-                            r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message):
-                        self._leave("number", m.start(), m.end())  # "rm 2nd taxi", "Nov 16-18", "card ending 4471"
-                        continue
-                    units = (_decimal(a.args.get("quantity")) or 1) > 1 or bool(_UNITS_SAID.search(words)) or (
-                        a.name == "update_line" and a.claim is not None
-                        and ((_line(a.claim, a.args.get("line")) or {}).get("quantity") or 1) > 1)
-                    if units and amount == _decimal(a.args.get("amount")) and (
-                            _PER_UNIT.match(after) or re.search(r"\d\s*[a-z]*\s*(?:at|@|x|×)\s*$", before, re.IGNORECASE)):
-                        self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
-                        continue
-                    plural = _PLURAL_AFTER.match(after)
-                    if _NOT_MONEY_BEFORE.search(before) or (plural and _plural_noun(plural.group(1))
-                                                            and not _CURRENCY_AFTER.match(after)):
-                        self._leave("number", m.start(), m.end())  # "platform 2", "4 coffees" read as money
+                self._amount_said_as_money(a, amount, words)
             merchant = str(a.args.get("merchant") or "")
             if merchant and _odd_merchant(merchant, self.message):
                 self._leave("other", a.start, a.end)
@@ -623,6 +604,33 @@ class Audit:
                     _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
                     for line in a.claim.lines) and not _ADD_VERB.search(sentence) and _POINTING.search(words):
                 self._leave("correction", a.start, a.end)  # "I see the coffee 6,40 two times": a line the claim has
+
+    def _amount_said_as_money(self, a: ActSpan, amount: Decimal, words: str) -> None:
+        """The act's amount must stand in its words as money somewhere: not only as "2nd", "16-18", a card number,
+        "platform 2" or "4 coffees"; and not as a price per night when the line is the whole stay."""
+        places, odd = 0, None
+        for m in _ATOM.finditer(self.message, a.start, a.end):
+            if amount not in _values(m.group(0)):
+                continue
+            places += 1
+            before = self.message[max(a.start, m.start() - 12):m.start()]
+            after = self.message[m.end():m.end() + 16]
+            units = (_decimal(a.args.get("quantity")) or 1) > 1 or bool(_UNITS_SAID.search(words)) or (
+                a.name == "update_line" and a.claim is not None
+                and ((_line(a.claim, a.args.get("line")) or {}).get("quantity") or 1) > 1)
+            if units and amount == _decimal(a.args.get("amount")) and (
+                    _PER_UNIT.match(after) or re.search(r"\d\s*[a-z]*\s*(?:at|@|x|×)\s*$", before, re.IGNORECASE)):
+                self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
+                return
+            plural = _PLURAL_AFTER.match(after)
+            if re.match(r"(?:st|nd|rd|th)\b|\s*[-–]\s*\d", after, re.IGNORECASE) or re.search(
+                    r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message) or _NOT_MONEY_BEFORE.search(before) \
+                    or (plural and _plural_noun(plural.group(1)) and not _CURRENCY_AFTER.match(after)):
+                odd = odd or m  # "rm 2nd taxi", "Nov 16-18", "card ending 4471", "platform 2", "4 coffees"
+                continue
+            return  # said as money here
+        if places and odd is not None:
+            self._leave("number", odd.start(), odd.end())
 
     # ----------------------------------------------------------------- which claim
 
