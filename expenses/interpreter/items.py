@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from registries import quantity_products
-from registries.currencies import currency_meant, currency_mentions
+from registries.currencies import currency_meant, currency_mentions, english_frequency
 
 from ..exchange import reference_currencies
 from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
@@ -247,6 +247,9 @@ def merchants_in(words: str, message: str) -> list[str]:
         if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or city_aliases(first) or \
                 _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
             continue
+        if " " not in name and (english_frequency(name.lower()) > 1e-6 or any(
+                p.fullmatch(name) for p in _CATEGORY_RE.values())):
+            continue  # "UBER *TRIP": a statement's everyday word in capitals names nobody
         if re.search(r"\bhotel\s+$", before, re.IGNORECASE):
             name = f"Hotel {name}"
         names.append(name)
