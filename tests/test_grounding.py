@@ -272,3 +272,13 @@ def test_an_amount_in_a_foreign_currency_never_commits_on_a_eur_claim(data, scri
     assert not CommandJournalEntry.objects.filter(turn=turn).exists()
     assert [(a.outcome, a.code) for a in turn.acts] == [("refused", "currency_mismatch")]
     assert any(n.code == "currency_mismatch" and "EUR" in n.text for n in turn.notices)
+
+
+def test_a_word_several_titles_share_names_them_only_when_nothing_names_one_alone():
+    cases = [snapshot("clm_SELOSLO001", "Selcard Oslo"), snapshot("clm_SELPARIS01", "Selcard Paris"),
+             snapshot("clm_SELROME001", "Selcard Rome")]
+    assert cases_named("submit Selcard Paris", cases, claim_mentions).cases == ("clm_SELPARIS01",)
+    assert set(cases_named("add a hotel to my Selcard claim", cases, claim_mentions).cases) == {
+        "clm_SELOSLO001", "clm_SELPARIS01", "clm_SELROME001"}
+    both = cases_named("train Oslo to Rome", cases, claim_mentions)
+    assert set(both.cases) == {"clm_SELOSLO001", "clm_SELROME001"}

@@ -69,10 +69,12 @@ def _same_word(said: str, term: str) -> bool:
 def cases_named(text: str, cases: Iterable[CaseSnapshot],
                 mentions: Callable[[CaseSnapshot], Sequence[str]] | Mapping[str, Callable[[CaseSnapshot], Sequence[str]]]
                 ) -> Said | None:
-    """The cases ``text`` names, by their kind's ways of naming them; None when it names none."""
+    """The cases ``text`` names, by their kind's ways of naming them; None when it names none. A word several cases
+    share ("Selcard" in "Selcard Oslo", "Selcard Paris") names them only when nothing names one of them alone:
+    "submit Selcard Paris" names the Paris case."""
     words = [(m.group(0), fold(m.group(0))) for m in _WORD.finditer(text or "")]
-    named: dict[str, None] = {}
-    quotes: dict[str, None] = {}
+    at: dict[int, set[str]] = {}  # word position -> the cases a term starting there names
+    quotes: dict[str, dict[int, str]] = {}
     for case in cases:
         naming = mentions.get(case.kind) if isinstance(mentions, Mapping) else mentions
         if naming is None:
@@ -81,12 +83,14 @@ def cases_named(text: str, cases: Iterable[CaseSnapshot],
             n = len(term)
             for i in range(len(words) - n + 1):
                 if all(_same_word(words[i + k][1], term[k]) for k in range(n)):
-                    named[case.id] = None
-                    quotes[" ".join(w[0] for w in words[i:i + n])] = None
-                    break
-    if not named:
+                    at.setdefault(i, set()).add(case.id)
+                    quotes.setdefault(case.id, {})[i] = " ".join(w[0] for w in words[i:i + n])
+    if not at:
         return None
-    return Said(", ".join(quotes), tuple(named))
+    alone = {next(iter(ids)) for ids in at.values() if len(ids) == 1}
+    named = [c for c in dict.fromkeys(cid for i in sorted(at) for cid in sorted(at[i])) if not alone or c in alone]
+    said = {q: None for cid in named for _i, q in sorted(quotes[cid].items())}
+    return Said(", ".join(said), tuple(named))
 
 
 def money_grounded(value: object, source: str, currency: str) -> bool:
