@@ -27,12 +27,13 @@ import json
 import re
 import unicodedata
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from . import lexicon
-from .audit import audited
+from .audit import audited, completed_day
 from .clauses import split, verb_of
-from .context import Context, find_mention, read_key
+from .context import Context, claim_addressed, find_mention, read_key
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -109,6 +110,16 @@ def _described(answer: str, ctx: Context) -> str:
             names = merchants_in(act.get("evidence", ""), ctx.message)
             if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
                 args["merchant"] = names[0]
+        if act.get("act") == "add_line" and not args.get("date"):
+            day = completed_day(act.get("evidence", ""), ctx, bool(act.get("earlier_evidence")))
+            if day is not None and day is not date.min:  # "ok, add 12691 yen for the banner": the banner's day
+                args["date"] = day.isoformat()
+        opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
+        if not opening and act.get("act") != "open_claim" and not (act.get("case") or {}).get("id") and not (
+                act.get("case") or {}).get("match"):
+            named = claim_addressed(ctx.message, ctx)
+            if named is not None:  # "Lisboa: pastéis 6.40", "… for the december Berlin workshop"
+                act["case"] = {"id": named.id}
     return json.dumps(data, ensure_ascii=False)
 
 

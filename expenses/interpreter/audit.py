@@ -326,18 +326,10 @@ class Audit:
     def _day_of_completed(self, act: ActSpan) -> date | None:
         """A line told only by its amount ("ok add 47.53", "put 18.28 on as travel") completes the expense of the
         message before: that message's day is its day."""
-        previous = self.ctx.previous or ""
-        words = self.message[act.start:act.end]
-        if not previous or not (act.act.get("earlier_evidence") or _COMPLETION.match(words)):
+        found = completed_day(self.message[act.start:act.end], self.ctx, bool(act.act.get("earlier_evidence")))
+        if found is date.min and act.args.get("date"):
             return None
-        told, before = _categories_in(words), _categories_in(previous)
-        if told and before and not (told & before):
-            return None  # "ok, add lunch 12" after a taxi: a new expense, not the one before
-        found = find_days(previous, self.ctx.today)
-        days = {d.value for d in found if d.value is not None}
-        if not days and found and not act.args.get("date"):
-            return date.min  # "…, same day" before: a day only the earlier turns knew, and this line has none
-        return next(iter(days)) if len(days) == 1 else None
+        return found
 
     def _last_day(self, act: ActSpan) -> str | None:
         """The day "same day" points at: of a line told before it in this message, else of the line the last turn
@@ -919,6 +911,23 @@ def _ids(message: str) -> frozenset[str]:
     return frozenset(m.group(1) for m in _CARD_ID.finditer(message))
 
 
+def completed_day(words: str, ctx: Context, completing: bool = False) -> date | None:
+    """The day of the expense the message before told, when these words complete it ("ok add 47.53", "put the
+    hotel in at 225.08 then"): None when they are no completion or that message said no one day; ``date.min`` when
+    it said a day only the turns before it knew ("…, same day")."""
+    previous = ctx.previous or ""
+    if not previous or not (completing or _COMPLETION.match(words)):
+        return None
+    told, before = _categories_in(words), _categories_in(previous)
+    if told and before and not (told & before):
+        return None  # "ok, add lunch 12" after a taxi: a new expense, not the one before
+    found = find_days(previous, ctx.today)
+    days = {d.value for d in found if d.value is not None}
+    if not days and found:
+        return date.min
+    return next(iter(days)) if len(days) == 1 else None
+
+
 def _has_amount(text: str, today: date) -> bool:
     """Does the text state an amount (a number that is no part of a day)?"""
     days = [(d.start, d.end) for d in find_days(text, today)]
@@ -1029,7 +1038,7 @@ _QUESTION = re.compile(r"\?|(?:^|(?<=[.!?,;:\n-]\s)|(?<=^\s)|\b(?:and|so|but|als
                        re.IGNORECASE)
 _ASKING = re.compile(r"\b(?:how\s+much|how\s+many|what|whats|what's|which|when|why|is\s+there|do\s+i|can\s+i|"
                      r"could\s+i|should\s+i|am\s+i)\b", re.IGNORECASE)
-_POLITE = re.compile(r"\b(?:can|could|would|will|might|may)\s+you\b|\bwould\s+you\s+mind\b|\bplease\b|\bpls\b|\bkindly\b",
+_POLITE = re.compile(r"\b(?:can|could|would|will|might|may)\s+(?:you|u|ya)\b|\bwould\s+you\s+mind\b|\bplease\b|\bpls\b|\bkindly\b",
                      re.IGNORECASE)
 _FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|in|for|with)|except(?:\s+for)?(?:\s+the)?|"
                      r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"

@@ -276,3 +276,21 @@ def claims_named(message: str, claims: list[Claim]) -> list[Claim]:
                           and DamerauLevenshtein.distance(w, t) <= (1 if len(t) < 8 else 2)) for w in words for t in terms):
             found.append(claim)
     return found
+
+
+_ADDRESSED = [
+    re.compile(r"^\W*(?P<name>[^\W\d_][\w'’ .-]{1,40}?)\s*:\s"),  # "Lisboa: pastéis and a coffee 6.40"
+    re.compile(r"\b(?:on|to|for|onto|into|under)\s+(?:the|my|our)\s+(?P<name>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+"
+               r"(?:claim|trip|one|report|expenses|workshop|conference|visit|offsite|fair|summit|audit)\b", re.IGNORECASE),
+]
+
+
+def claim_addressed(message: str, ctx: Context) -> Claim | None:
+    """The one claim the message addresses by name as its destination ("Lisboa: …", "… to my Berlin claim",
+    "… for the december Berlin workshop"), in any spelling; None when it addresses none or several."""
+    found: dict[str, Claim] = {}
+    for pattern in _ADDRESSED:
+        for m in pattern.finditer(message):
+            for claim in claims_named(m.group("name"), ctx.open_claims):
+                found[claim.id] = claim
+    return next(iter(found.values())) if len(found) == 1 else None
