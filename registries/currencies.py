@@ -30,9 +30,11 @@ from .numbers import NumberFound, numbers_found
 _LOCALES = ("en", "en_GB", "en_US", "en_CA", "en_AU", "en_IN", "de", "de_CH", "de_AT", "fr", "fr_CH", "fr_CA", "it",
             "es", "es_MX", "pt", "pt_BR", "nl", "pl", "cs", "sk", "hu", "ro", "bg", "hr", "sl", "sv", "da", "nb", "fi",
             "is", "tr", "el", "ru", "uk", "ja", "zh", "ko", "hi", "th", "id", "he", "ar")
-# slang CLDR does not list
+# slang and everyday abbreviations CLDR does not list
 _SLANG = {"quid": frozenset({"GBP"}), "bucks": frozenset({"USD", "CAD", "AUD", "NZD"}),
-          "buck": frozenset({"USD", "CAD", "AUD", "NZD"})}
+          "buck": frozenset({"USD", "CAD", "AUD", "NZD"}), "rmb": frozenset({"CNY"}), "tl": frozenset({"TRY"}),
+          "sfr": frozenset({"CHF"}), "ntd": frozenset({"TWD"}), "dhs": frozenset({"AED"}), "dh": frozenset({"AED", "MAD"}),
+          "kc": frozenset({"CZK"}), "zl": frozenset({"PLN"}), "ft": frozenset({"HUF"}), "lv": frozenset({"BGN"})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,14 +185,30 @@ def currency_mentions(text: str) -> list[CurrencyMention]:
             continue
         end = m.start() + len(word)
         if len(word) == 3 and word.isalpha() and word.upper() in current_currencies() and (word.isupper() or word.islower()):
-            wordlike = _english().word_usage_frequency(word.lower()) > 1e-6  # "try", "all", "top", "mad", "cup"
-            if not wordlike or (word.isupper() and _beside_number(text, m.start(), end)):  # "TRY 20", not "try it"
+            # a code names money ("CHF 30", "in EUR", "(PLN)", "… expo usd"), unless it names a thing ("the PHP
+            # conference", "CAD drawings"); one that is an English word ("try", "all", "top") only in capitals beside
+            # a number
+            wordlike = _english().word_usage_frequency(word.lower()) > 1e-6
+            beside = _beside_number(text, m.start(), end)
+            if (beside and (not wordlike or word.isupper())) or (not beside and not wordlike and not _ACRONYM.match(
+                    text, end)):
                 add(m.start(), end, frozenset({word.upper()}), "code")
             continue
         key = fold(word)
         if key in heads and _beside_number(text, m.start(), end):
             add(m.start(), end, heads[key], "name")
     return sorted(found, key=lambda f: f.start)
+
+
+# a code followed by a thing it names as an acronym: "PHP conference", "CAD team", "ALL hands"
+_ACRONYM = re.compile(r"\s+(?:conference|conf|team|developers?|dev|software|drawings?|designs?|training|course|workshop|"
+                      r"meetup|summit|project|hands|meeting|license|licence|book|books|certification|exam)\b", re.IGNORECASE)
+
+# the currency an English speaker means by a word several currencies share, when the words say no more
+_ENGLISH_MEANING = {"dollar": "USD", "dollars": "USD", "bucks": "USD", "buck": "USD", "$": "USD", "pound": "GBP",
+                    "pounds": "GBP", "quid": "GBP", "£": "GBP", "franc": "CHF", "francs": "CHF", "yen": "JPY",
+                    "¥": "JPY", "euro": "EUR", "euros": "EUR", "rupee": "INR", "rupees": "INR", "lira": "TRY",
+                    "rand": "ZAR", "real": "BRL", "reais": "BRL", "peso": "MXN", "pesos": "MXN", "yuan": "CNY"}
 
 
 def _beside_number(text: str, start: int, end: int) -> bool:
@@ -216,7 +234,7 @@ def _adjacent(number: NumberFound, mention: CurrencyMention, text: str) -> bool:
         return not text[mention.end:number.start].strip()
     if mention.start >= number.end:
         gap = text[number.end:mention.start]
-        return not gap.strip() or gap.strip() in ("-", ",-", ".-")
+        return not gap.strip() or gap.strip().lower() in ("-", ",-", ".-", "in")  # "30 in euros"
     return False
 
 
@@ -289,4 +307,7 @@ def currency_meant(mention: CurrencyMention, allowed: Iterable[str] | None = Non
         return next(iter(codes))
     word = fold(mention.text)
     native = {code for code in codes if word in _native_forms().get(code, ())}
-    return next(iter(native)) if len(native) == 1 else None
+    if len(native) == 1:
+        return next(iter(native))
+    english = _ENGLISH_MEANING.get(word) or _ENGLISH_MEANING.get(mention.text)
+    return english if english in codes else None  # "dollars": US dollars, unless the words say which

@@ -30,8 +30,8 @@ _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s
 _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              r"coffees?|lunch(?:es)?|dinners?|breakfasts?|meals?|taxis?|trips?|x|×)")
-_PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|"
-          r"kr|pln|czk|cad|jpy|yen))?")
+_PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?![:h]\d|\s*(?:am|pm|o'?clock)\b)"  # "at 7:30", "at 6pm": a time, no price
+          r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|czk|cad|jpy|yen))?")
 _PRODUCT = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
     rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"

@@ -26,7 +26,7 @@ from decimal import Decimal, InvalidOperation
 from rapidfuzz.distance import DamerauLevenshtein
 from unidecode import unidecode
 
-from registries.currencies import amount_in_currency, currencies_named
+from registries.currencies import amount_in_currency, currency_meant, currency_mentions, english_frequency
 from registries.definitions import CaseSnapshot
 
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
@@ -69,9 +69,10 @@ def _same_word(said: str, term: str) -> bool:
 def cases_named(text: str, cases: Iterable[CaseSnapshot],
                 mentions: Callable[[CaseSnapshot], Sequence[str]] | Mapping[str, Callable[[CaseSnapshot], Sequence[str]]]
                 ) -> Said | None:
-    """The cases ``text`` names, by their kind's ways of naming them; None when it names none. A word several cases
-    share ("Selcard" in "Selcard Oslo", "Selcard Paris") names them only when nothing names one of them alone:
-    "submit Selcard Paris" names the Paris case."""
+    """The cases ``text`` names, by their kind's ways of naming them; None when it names none. A typo is tolerated
+    against the title's own words only, and never in an everyday word ("room" is not "Rome"); other spellings
+    ("Nürnberg") are matched as written. A word several cases share ("Selcard" in "Selcard Oslo", "Selcard Paris")
+    names them only when nothing names one of them alone: "submit Selcard Paris" names the Paris case."""
     words = [(m.group(0), fold(m.group(0))) for m in _WORD.finditer(text or "")]
     at: dict[int, set[str]] = {}  # word position -> the cases a term starting there names
     quotes: dict[str, dict[int, str]] = {}
@@ -79,10 +80,13 @@ def cases_named(text: str, cases: Iterable[CaseSnapshot],
         naming = mentions.get(case.kind) if isinstance(mentions, Mapping) else mentions
         if naming is None:
             continue
+        titled = {fold(w) for w in _WORD.findall(case.title or "")}
         for term in _terms(case, naming):
             n = len(term)
+            fuzzy = n == 1 and term[0] in titled
             for i in range(len(words) - n + 1):
-                if all(_same_word(words[i + k][1], term[k]) for k in range(n)):
+                if all(words[i + k][1] == term[k] for k in range(n)) or (
+                        fuzzy and not _everyday(words[i][1]) and _same_word(words[i][1], term[0])):
                     at.setdefault(i, set()).add(case.id)
                     quotes.setdefault(case.id, {})[i] = " ".join(w[0] for w in words[i:i + n])
     if not at:
@@ -91,6 +95,11 @@ def cases_named(text: str, cases: Iterable[CaseSnapshot],
     named = [c for c in dict.fromkeys(cid for i in sorted(at) for cid in sorted(at[i])) if not alone or c in alone]
     said = {q: None for cid in named for _i, q in sorted(quotes[cid].items())}
     return Said(", ".join(said), tuple(named))
+
+
+def _everyday(word: str) -> bool:
+    """An everyday English word ("room", "line", "port", "main"): a typo of a name is never read into it."""
+    return english_frequency(word) > 1e-6
 
 
 def money_grounded(value: object, source: str, currency: str) -> bool:
@@ -104,11 +113,12 @@ def money_grounded(value: object, source: str, currency: str) -> bool:
 
 def currency_grounded(code: str, source: str, default: str | None) -> bool:
     """Is a case's currency ``code`` what the words name? The default needs no words, unless they name another
-    currency ("open it in pounds" opened in EUR); any other needs a mention that may mean it."""
-    named = currencies_named(source)
-    if named:
-        return code in named
-    return code == default
+    currency ("open it in pounds" opened in EUR); any other needs a mention that means it — alone ("CHF") or as its
+    own country says it ("kronor" is Swedish): "in dollars" or "in kr" names no one currency."""
+    mentions = currency_mentions(source)
+    if not mentions:
+        return code == default
+    return any(code in m.codes and (len(m.codes) == 1 or currency_meant(m) == code) for m in mentions)
 
 
 _SPACE = re.compile(r"\s+")

@@ -638,7 +638,7 @@ def _named_elsewhere(act: ValidatedAct, definition: ActDefinition, target: str, 
         # the words name the target alone: grounded; they name another case, or several (a trip "Stockholm–
         # Göteborg" with a claim for each): the user chooses among them
         return None if own.cases == (target,) else own
-    said = grounding.cases_named(facts.message, mine, kind.mentions)
+    said = _message_names(facts, definition.case_kind, tuple(mine), kind.mentions)
     if said is None:
         return None
     others = {t for other in acts if other.id != act.id and not facts.registry.acts[other.act].creates_case
@@ -646,6 +646,19 @@ def _named_elsewhere(act: ValidatedAct, definition: ActDefinition, target: str, 
     if target in said.cases and set(said.cases) - {target} <= others:
         return None
     return said
+
+
+_MESSAGE_NAMES: dict[tuple[str, str, tuple[tuple[str, str], ...]], grounding.Said | None] = {}
+
+
+def _message_names(facts: TurnFacts, kind: str, mine: tuple[CaseSnapshot, ...], mentions) -> grounding.Said | None:
+    """The cases the whole message names: once per message, not once per act (a small bounded memo, pure)."""
+    key = (facts.message, kind, tuple((c.id, c.title) for c in mine))
+    if key not in _MESSAGE_NAMES:
+        if len(_MESSAGE_NAMES) > 256:
+            _MESSAGE_NAMES.clear()
+        _MESSAGE_NAMES[key] = grounding.cases_named(facts.message, mine, mentions)
+    return _MESSAGE_NAMES[key]
 
 
 def _said_key(said: grounding.Said, definition: ActDefinition) -> str:

@@ -34,6 +34,7 @@ from . import lexicon
 from .audit import audited, completed_day
 from .clauses import split, verb_of
 from .context import Context, claim_addressed, find_mention, read_key
+from .corrections import read_correction
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -85,12 +86,14 @@ def interpret(request: Any) -> str:
     answer = audited(_described(_in_users_words(_interpret(ctx, request), spelled, earlier), said), said.message, said)
     if _acted_or_answered(answer) or getattr(request, "repair_error", None):
         return answer  # a repair round answers honestly; it does not try another reading
-    # a message that tells expenses the clause reader could not read whole: read it item by item, audited the same
-    items = read_items(said.message, said)
-    if items is not None:
-        second = audited(json.dumps({"plan": items}, ensure_ascii=False), said.message, said)
-        if json.loads(second)["plan"]["acts"]:
-            return second
+    # a correction of a line told without an edit verb, or a message that tells expenses, the clause reader could
+    # not read whole: read by the pipelines for them, audited the same
+    for reading in (read_correction, read_items):
+        plan = reading(said.message, said)
+        if plan is not None:
+            second = audited(_described(json.dumps({"plan": plan}, ensure_ascii=False), said), said.message, said)
+            if json.loads(second)["plan"]["acts"]:
+                return second
     return answer
 
 
@@ -123,18 +126,21 @@ def _described(answer: str, ctx: Context) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
+# what the clause reader says when it could read no request whole (it did not ask something it knows is missing)
+_READ_NOTHING = re.compile(r"^I did not understand|has more than one amount|names more than one date|^I was not sure|"
+                           r"^I could not place|^I could not match the day|^You wrote “|may take something back")
+
+
 def _acted_or_answered(answer: str) -> bool:
-    """Did the reading propose an act, ask for reads, keep a question open, or answer a question?"""
+    """Did the reading propose an act, ask for reads, keep a question open, answer a question, or ask for something it
+    knows is missing ("How much was the taxi?", "I could not work out the date")? Then the other readers keep out."""
     data = json.loads(answer)
     plan = data.get("plan")
     if not isinstance(plan, dict):
         return True
     if plan.get("acts") or plan.get("pending") or plan.get("undo") or plan.get("constraints"):
         return True
-    return any(re.search(r"\?|\b(?:what|how|which|when|why|is|are|do|does|can|could)\b", a.get("question") or "",
-                         re.IGNORECASE) and not a.get("text", "").startswith(("I did not understand", "I was not sure",
-                                                                               "I could not"))
-               for a in plan.get("answers", []))
+    return any(not _READ_NOTHING.search(a.get("text", "")) for a in plan.get("answers", []))
 
 
 def _in_users_words(answer: str, spelled: Spelled, earlier: Spelled) -> str:

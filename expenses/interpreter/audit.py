@@ -128,13 +128,15 @@ class Audit:
             question = answer.get("question") or ""
             span = locate(question, self.message) if question else None
             apart = span is not None and not any(a.start < span[1] and span[0] < a.end for a in self.acts)
+            declines = apart and _DECLINE.search(question) and not (
+                _categories_in(question) & {a.args.get("category") for a in self.acts})
             if span is not None and (_QUESTION.search(question) or (apart and (
-                    _DECLINE.search(question) or _has_amount(question, self.ctx.today)))):
+                    declines or _has_amount(question, self.ctx.today)))):
                 # a question answered; a request the words decline, answered apart ("no need to add the coffee"); an
                 # expense of its own the reply asks about ("lunch 20 USD": converted, not added); not a fragment
                 # the reader could not place ("paid monday": that part is left over, whatever else it read)
                 self.neutral.append(span)
-                if apart and _DECLINE.search(question):  # the reason given with it ("…, the company card paid.")
+                if declines:  # the reason given with it ("…, the company card paid.")
                     sentence = _sentence_span(self.message, span[0])
                     if not any(a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
                         self.neutral.append(sentence)
@@ -235,6 +237,7 @@ class Audit:
         spans += [(a.start, a.end) for a in self.acts if a.name == "open_claim"]
         ids = _ids(self.message)
         spans += [(m.start(), m.end()) for m in _ATOM.finditer(self.message) if m.group(0) in ids]
+        spans += [(m.start(), m.end()) for m in _DIGIT_TALK.finditer(self.message)]  # "I misread the 2 as a 1"
         spans += [(m.start(), m.end()) for m in _ID_NUMBER.finditer(self.message)
                   if not any(_decimal(a.args.get("amount")) in _values(re.sub(r"\D", "", m.group(0)) or "0")
                              for a in self.acts)]
@@ -291,6 +294,11 @@ class Audit:
                 self._leave("date", a.start, a.end)  # "dinner 41 and taxi 23 both last nite"
                 continue
             if own:
+                continue
+            before_it = [d for d in said if d.end <= _sentence_span(self.message, a.start)[0] and d.value is not None]
+            if before_it and before_it[-1].value.isoformat() != dated and not any(
+                    d.start >= a.end for d in said):
+                self._leave("date", a.start, a.end)  # "On the 25th … . In the evening, dinner 84": which day?
                 continue
             heading = self._heading_day(a)
             if heading is not None and heading.value is not None and heading.value.isoformat() != dated:
@@ -548,7 +556,11 @@ class Audit:
     # ----------------------------------------------------------------- what a line is
 
     def _lines(self) -> None:
+        added = {x.args.get("category") for x in self.acts if x.name == "add_line"}
         for a in self.acts:
+            if a.name == "remove_line" and added & _categories_in(self.message[a.start:a.end]):
+                self._leave("negation", a.start, a.end)  # "taxi 30, taxi 25, scrap the taxi": which one goes?
+                continue
             if a.name in ("update_line", "remove_line") and a.claim is not None:
                 words = self._own_words(a)
                 named = _lines_named(a.claim, words, self.ctx.claims)
@@ -563,6 +575,12 @@ class Audit:
                         a.claim, target, words, self.ctx.today) is False:
                     self._leave("other", a.start, a.end)  # "the client lunch" with two meal lines: which one?
                     continue
+                old, new = _decimal(target.get("amount")) if target else None, _decimal(a.args.get("amount"))
+                if a.name == "update_line" and old and new and not _LINE_REF.search(words) and not (
+                        Decimal("0.5") <= new / old <= Decimal("2")) and not any(
+                        old in _values(m.group(0)) for m in _ATOM.finditer(words)):
+                    self._leave("correction", a.start, a.end)  # "the tickets came to 296" on a 74.60 line: that one?
+                    continue
                 changed = [k for k in ("date", "amount", "merchant", "category") if k in a.args]
                 if a.name == "update_line" and "date" in changed and len(changed) > 1 and not _LINE_REF.search(words):
                     self._leave("correction", a.start, a.end)  # a new day and a new amount: another expense?
@@ -572,7 +590,9 @@ class Audit:
             words = self.message[a.start:a.end]
             category = a.args.get("category") if a.name == "add_line" else None
             if category:
-                present = _categories_in(words)
+                days = [(d.start, d.end) for d in find_days(words, self.ctx.today)]
+                present = _categories_in("".join(" " if any(s <= i < e for s, e in days) else ch
+                                                 for i, ch in enumerate(words)))
                 if present and category not in present and not (category == "other" and len(present) > 1):
                     self._leave("other", a.start, a.end)  # "heliport car park … " read as a hotel
                     continue
@@ -616,7 +636,8 @@ class Audit:
                 return
             plural = _PLURAL_AFTER.match(after)
             if re.match(r"(?:st|nd|rd|th)\b|\s*[-–]\s*\d", after, re.IGNORECASE) or re.search(
-                    r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message) or _NOT_MONEY_BEFORE.search(before) \
+                    r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message) or (
+                    m.group(0).isdigit() and _NOT_MONEY_BEFORE.search(before)) \
                     or (plural and _plural_noun(plural.group(1)) and not _CURRENCY_AFTER.match(after)):
                 odd = odd or m  # "rm 2nd taxi", "Nov 16-18", "card ending 4471", "platform 2", "4 coffees"
                 continue
@@ -628,6 +649,12 @@ class Audit:
 
     def _claims(self) -> None:
         active = self.ctx.active
+        for a in self.acts:  # "put 441.60 on his": whose claim, when the words name none?
+            ref = a.act.get("case") or {}
+            if a.name != "open_claim" and not ref.get("id") and not ref.get("match") and _WHOSE.search(
+                    self.message[a.start:a.end]):
+                self._leave("other", a.start, a.end)
+                return
         previous = claims_named(self.ctx.previous or "", self.ctx.claims)
         for a in self.acts:  # "and the hotel there": where the message before was, not the claim it lands on
             if a.name != "open_claim" and re.search(r"\bthere\b", self.message[a.start:a.end], re.IGNORECASE) and \
@@ -759,6 +786,8 @@ def _close(said: str, title_word: str) -> bool:
     return len(a) >= 4 and a[:1] == b[:1] and DamerauLevenshtein.distance(a, b) <= (1 if len(b) < 8 else 2)
 
 
+_WHOSE = re.compile(r"\b(?:on|to|onto|for|in|into)\s+(?:his|hers|her|theirs|their|him|them)\b(?!\s+(?:hotel|room|own|way|"
+                    r"part|share|card|behalf|team))", re.IGNORECASE)
 _OTHER_ONE = re.compile(r"\b(?:the|my)\s+other\s+(?:one|claim|trip|report)\b", re.IGNORECASE)
 _NAMED_CLAIM = re.compile(r"\b(?:to|on|onto|into|for|in|under)\s+(?:the|my|our)\s+(?P<name>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
                           r"\s+(?:claim|trip|report|expenses|one)\b", re.IGNORECASE)
@@ -906,6 +935,10 @@ _CARD_ID = re.compile(r"\b(?:card|visa|mastercard|amex|account|acct|iban)\b[^\d\
                       r"#|\*+|x+)?\s*(\d{4})\b", re.IGNORECASE)
 
 
+_DIGIT_TALK = re.compile(r"\b(?:misread|mistyped|swapped|typed|mixed\s+up|confused|read)\b[^.\d]{0,20}\b\d\b[^.\d]{0,12}\b\d\b",
+                         re.IGNORECASE)
+
+
 def _ids(message: str) -> frozenset[str]:
     """Numbers that name a card or an account ("card ending 4471"): wherever they stand, they are no amount."""
     return frozenset(m.group(1) for m in _CARD_ID.finditer(message))
@@ -998,7 +1031,9 @@ _WHICH_ONE = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|
 
 _CARDED = frozenset({"remove_line", "submit_claim", "withdraw_claim"})
 # a take-back or an exclusion: inside a line's addition, always left over
-_STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|skip|ignore|nvm|never\s+mind|nah|"
+_STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|scrap|ditch|skip|ignore|nvm|never\s+mind|nah|"
+                     r"cancel|delete|remove|without|no\s+(?:the\s+)?(?:dinner|lunch|breakfast|taxi|cab|hotel|coffee|parking|"
+                     r"train|flight|drinks?|snacks?)|"
                      r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|leave\s+it|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"
                      r"(?:company|client|colleague|boss|customer|host)\s+who\s+paid|who\s+paid\s+(?:for\s+)?(?:it|that)|"
                      r"no\s+need|private|personal(?:ly)?|myself|except|excluding|instead|(?:company|client|colleague|"
@@ -1117,6 +1152,11 @@ _DAY_PATTERNS = [
     ("relative", re.compile(r"\b(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|yday|yest|ystd|today|tdy|tonight|"
                             r"this\s+(?:morning|afternoon|evening)|last\s+(?:night|nite|evening)|earlier\s+today)\b",
                             re.IGNORECASE)),
+    ("vague", re.compile(rf"\b(?:(?:last|this|next|past)\s+(?:week|month|weekend|year)|(?:earlier|later)\s+this\s+(?:week|month)|"
+                         rf"(?:in|during|end\s+of|early|mid|late)\s+(?:{_MONTH})\b|a\s+few\s+days\s+ago|recently|the\s+other\s+day)",
+                         re.IGNORECASE)),
+    ("future", re.compile(r"\b(?:tomorrow|tmrw|tmr|next\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+                          r"mon|tue|wed|thu|fri|sat|sun)|the\s+day\s+after\s+tomorrow)\b", re.IGNORECASE)),
     ("ago", re.compile(r"\b(?P<n>\d{1,2}|a|one|two|three|four|five|six|seven|couple\s+of)\s+days?\s+ago\b",
                        re.IGNORECASE)),
     ("same", re.compile(r"\b(?:same\s+(?:day|night|nite|evening|date)|right\s+after(?:wards)?|straight\s+after|afterwards|"
@@ -1213,6 +1253,10 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
             if word.startswith(("yesterday", "yday", "yest", "ystd", "last")):
                 return today - timedelta(days=1)
             return today
+        if kind == "vague":  # "last week", "in October": no one day
+            return None
+        if kind == "future":  # "tomorrow", "next monday": no expense of a claim happened then
+            return today + timedelta(days=1)
         if kind == "range":  # "Nov 16-18", "24-26 Nov": from the first day (a stay is dated by its check-in)
             month = _MONTHS[(m.group("mon1") or m.group("mon2")).lower().rstrip(".")]
             day = int(m.group("d1") or m.group("d2"))

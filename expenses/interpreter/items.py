@@ -28,7 +28,7 @@ from registries.currencies import currency_meant, currency_mentions, english_fre
 
 from ..exchange import reference_currencies
 from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
-from .context import Claim, Context, claims_named
+from .context import Claim, Context, claim_addressed, claims_named
 
 
 @dataclass
@@ -62,12 +62,15 @@ _NOT_MONEY_AFTER = re.compile(r"\s*(?:km|kms|kilomet(?:er|re)s?|miles?|mi\b|%|pe
                               r"singles?|returns?|trips?|halls?|authors?|of\s+us|of\s+them|stars?|pm\b|am\b|o'?clock|"
                               r"years?|weeks?|months?|stops?|floors?|rooms?|coffees?|pastries|teas?|beers?)",
                               re.IGNORECASE)
-_NOT_MONEY_BEFORE = re.compile(r"(?:room|platform|gate|seat|folio|no\.?|nr\.?|#|terminal|track|row|table|tel\.?|"
+_NOT_MONEY_BEFORE = re.compile(r"(?:(?<![\w])(?:room|platform|gate|seat|folio|no\.?|nr\.?|terminal|track|row|table|tel\.?|"
                                r"phone|invoice|order|ref\.?|booking|flight|line|item|entry|card|the|a|of|for\s+the|"
-                               r"at\s+the|version|v)\s*$", re.IGNORECASE)
+                               r"at\s+the|version|v)|#)\s*$", re.IGNORECASE)
 _SEPARATOR = re.compile(r"\s*(?:[,;]|\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band\s+(?:then\s+)?|\bplus\b|\balso\b|\bthen\b|"
                         r"\s[-–—]\s|[–—])\s*", re.IGNORECASE)
-_TAKE_BACK = re.compile(r"(?:\b(?:scrap|scratch|forget|skip|drop|ignore|leave\s+out|nvm|never\s*mind|not)\s+"
+# "add these: …", "the following": words that point at what comes next, not back
+_FORWARD = re.compile(r"\b(?:these|those|the\s+following)\b(?=[^.\n]{0,40}:)", re.IGNORECASE)
+_TAKE_BACK = re.compile(r"(?:(?:\b(?:actually|no\s+wait|wait|oh|sorry|hmm+|no)[,\s-]+)*"
+                        r"\b(?:scrap|scratch|forget|skip|drop|ignore|leave\s+out|nvm|never\s*mind|not)\s+"
                         r"(?:about\s+)?(?:the\s+|that\s+|my\s+)?(?P<what>[\w'-]+)"
                         r"|\b(?:the\s+)?(?P<what2>[\w'-]+)\s+(?:was|is)\s+(?:paid\s+by|on)\s+(?:the\s+)?(?:company|client|"
                         r"colleague|host)|\bleave\s+(?:the\s+)?(?P<what3>[\w'-]+)\s+(?:out|off))", re.IGNORECASE)
@@ -80,15 +83,15 @@ _REQUEST_ELSE = re.compile(
     r"not\s+sure|i\s+think|idk|approx\w*|roughly|around|about|book|email|e-mail|mail|call|phone|order|buy|pay\s+back|"
     r"transfer|reimburse\w*|print|forward|remind|notify|tell|ask|check|approve|reject|split|share|convert|calculate|"
     r"sum|refund\w*|credit|minus|no|nope|hmm+|but|again|already|still|those|these|rm|del|dup\w*|there|half|split|"
-    r"shared|same\s+(?:for|as)|usual)\b|\?|(?<![\w.])-\s?\d"
-    r"|\bthat\s+(?!one\b|day\b|night\b|evening\b)[a-z]+|\bit\s+(?:was|is|were|cost|came)\b",
+    r"shared|same\s+(?:for|as)|usual|less|excluding|without|discount|off|tomorrow|next)\b|\?|(?<![\w.])-\s?\d"
+    r"|\bthat\s+(?!one\b|day\b|night\b|evening\b|came\b|comes\b|cost\b|costs\b)[a-z]+|\bit\s+(?:was|is|were|cost|came)\b",
     re.IGNORECASE)
 
 
 def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan adding the expenses the message tells, or None when it tells none that can be read whole."""
     if not message or len(message) > 2000 or "add_line" not in ctx.acts or _REQUEST_ELSE.search(
-            _without_take_backs(message)):
+            _FORWARD.sub(" ", _without_take_backs(message))):
         return None
     claim, ref = _claim_for(message, ctx)
     if (claim is not None and claim.status != "draft") or (ref and ref.get("many")):
@@ -138,15 +141,14 @@ def _without_take_backs(message: str) -> str:
 
 
 def _claim_for(message: str, ctx: Context) -> tuple[Claim | None, dict[str, Any] | None]:
-    """The claim the message names (its title words, any spelling), else the one the conversation is on. Two claims
-    named ("train Stockholm–Göteborg" with a Stockholm and a Gothenburg claim) is no claim: None."""
-    named = claims_named(message, ctx.claims)
-    if len(named) == 1:
-        claim = named[0]
-        return claim, {"id": claim.id}
-    if len(named) > 1:
+    """The claim the message addresses by name ("Köln: …"), else the one the conversation is on. Two claims named
+    ("train Stockholm–Göteborg" with a Stockholm and a Gothenburg claim) is no claim: None."""
+    addressed = claim_addressed(message, ctx)
+    if addressed is not None:  # "Köln: …", "… on my Berlin claim": the claim the message is for
+        return addressed, {"id": addressed.id}
+    if len(claims_named(message, ctx.claims)) > 1:
         return None, {"many": True}
-    return ctx.default_claim(), None
+    return ctx.default_claim(), None  # a city named in passing ("train from Berlin") is for the engine to ask about
 
 
 def _items(message: str, ctx: Context) -> list[Item]:
@@ -171,7 +173,9 @@ def _items(message: str, ctx: Context) -> list[Item]:
         if re.match(r"(?:st|nd|rd|th)\b", message[end:end + 3], re.IGNORECASE):
             continue  # "the 2nd taxi": which one, not how much
         small = re.fullmatch(r"\d{1,2}", m.group(0)) is not None  # a count or an id is a small whole number
-        if (small and _NOT_MONEY_AFTER.match(message, end)) or _NOT_MONEY_BEFORE.search(message[max(0, start - 14):start]):
+        whole = re.fullmatch(r"\d+", m.group(0)) is not None  # "gate 12" names a gate; "at the gate 4.80" is paid
+        if (small and _NOT_MONEY_AFTER.match(message, end)) or (
+                whole and _NOT_MONEY_BEFORE.search(message[max(0, start - 14):start])):
             if not _currency_beside(mentions, start, end, message):
                 continue
         values = _values(m.group(0))
@@ -194,7 +198,7 @@ def _items(message: str, ctx: Context) -> list[Item]:
                 item.end = m.start()
     for item in amounts:
         words = message[item.start:item.end]
-        item.category = _category(words)
+        item.category = _category(_masked(words, today))  # "dinner 58 last nite": the night is a day, no hotel
         if item.quantity is None:
             item.quantity = _quantity(words, item)
             if item.quantity is None and re.search(r"\b(?:a|per|each|/)\s*(?:night|nite|nt)\b", words, re.IGNORECASE):
@@ -236,7 +240,9 @@ def merchants_in(words: str, message: str) -> list[str]:
             names.append(lexicon.MERCHANTS[key][0])
             lowered = lowered.replace(key, " " * len(key))
     for m in _NAME.finditer(words):
-        name = re.sub(r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip())
+        name = re.sub(r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip()).rstrip(".,;:!?")
+        if not name or any(w.lower() in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name):
+            continue  # "November I", "EUR.
         before = words[:m.start() + len(m.group(0)) - len(name)]
         first = name.split()[0] if name else ""
         if not first or (re.search(r"(?:^|[.!?:]\s*|\n)\s*$", before) and " " not in name and not first.isupper()):
@@ -244,6 +250,8 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.search(r"\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
                      re.IGNORECASE):
             continue  # "taxi from Midi", "train to Lyon": a place
+        if re.search(r"\b(?:with|for|and)\s+$", before, re.IGNORECASE):
+            continue  # "dinner with Anna": a person
         if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or city_aliases(first) or \
                 _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
             continue
@@ -258,7 +266,7 @@ def merchants_in(words: str, message: str) -> list[str]:
 
 _NAME = re.compile(r"(?<![\w'’])(?:[A-ZÀ-Þ][\w'’&.-]*|[A-Z]{2,})(?:\s+(?:(?:de|del|della|la|le|les|am|an|of|&|au|aux|du|des|"
                    r"dos|das|do|da|di|van|von|der|den|zum|zur)\s+)?[A-ZÀ-Þ][\w'’&.-]*)*")
-_NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay mr mrs ms dr herr frau monday tuesday wednesday thursday friday "
+_NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay asap fyi cfo ceo cto coo vp hr q1 q2 q3 q4 pm am mr mrs ms dr herr frau monday tuesday wednesday thursday friday "
                        "saturday sunday mon tue wed thu fri sat sun january february march april may june july august "
                        "september october november december jan feb mar apr jun jul aug sep sept oct nov dec eur usd gbp "
                        "chf sek nok dkk pln czk jpy cad total tip vat a an the".split())
@@ -288,7 +296,22 @@ def describe(words: str, ctx: Context) -> str | None:
         if claims_named(phrase, ctx.claims):
             continue  # "for the Berlin workshop" names the claim, not the expense
         return phrase
+    # else the few words that name the thing right before its amount: "client lunch 62.50", "airport parking 45"
+    if m := _NAMED_THING.search(words):
+        phrase = m.group("thing").strip()
+        tokens = [t.lower() for t in phrase.split()]
+        while tokens and tokens[0] in _LEADING:
+            phrase, tokens = phrase.split(None, 1)[1] if " " in phrase else "", tokens[1:]
+        if 2 <= len(tokens) <= 4 and not any(t in _WEEKDAYS or t in _MONTHS or t in _LEADING for t in tokens[1:]) \
+                and not claims_named(phrase, ctx.claims):
+            return phrase
     return None
+
+
+_NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
+                          r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
+_LEADING = frozenset("add put a an the my our and plus also for on at in of to i we had got paid bought took "
+                     "please pls then yesterday today".split())
 
 
 def _money_value(raw: str, values: set[Decimal]) -> Decimal | None:
@@ -345,6 +368,11 @@ def _split(message: str, items: list[Item]) -> None:
         item.start += cut
 
 
+def _masked(words: str, today: date) -> str:
+    spans = [(d.start, d.end) for d in find_days(words, today)]
+    return "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(words))
+
+
 def _category(words: str) -> str | None:
     present = _categories_in(words)
     if len(present) == 1:
@@ -370,7 +398,7 @@ def _quantity(words: str, item: Item) -> int | None:
         return None
     raw = m.group("n").lower()
     n = int(raw) if raw.isdigit() else _WORD_NUMBERS[raw]
-    per = re.search(r"(?:\b(?:a|per|each|/|the)\s*(?:night|nite|nt|day|ride|ticket)\b|\beach\b|\bea\b)",
+    per = re.search(r"(?:\b(?:a|per|each|/)\s*(?:night|nite|nt|day|ride|ticket)\b|\beach\b|\bea\b)",
                     words[m.end():] + " " + words[:m.start()], re.IGNORECASE)
     if per and item.quantity is None:
         item.amount = item.amount * n  # "164 a night, 2 nights": the line is the stay
@@ -418,6 +446,14 @@ def _days_across(message: str, items: list[Item], days: list[Day], ctx: Context)
         later = [d for d in days if item.end <= d.start < sentence_end and d.value is not None]
         if later:
             item.day = later[0].value
+            continue
+        earlier = [d for d in days if d.end <= sentence_start and d.value is not None]
+        if earlier and _GOES_ON.match(message[sentence_start:]):
+            item.day = earlier[-1].value  # "On the 25th … . In the evening I had dinner …": the same day
+
+
+_GOES_ON = re.compile(r"\W*(?:in\s+the\s+(?:evening|afternoon|morning)|that\s+(?:evening|night|afternoon)|then|later|"
+                      r"afterwards|after\s+that|also|and)\b", re.IGNORECASE)
 
 
 def _take_back(message: str, items: list[Item]) -> None:

@@ -1,0 +1,134 @@
+"""Reading a correction of a line the claim has, told without an edit verb (issue 19), as a pipeline.
+
+"sorry the parking was 9.60 not 9.40", "dinner fri 58 not 55", "wait, the flight was 1,368.40 — I swapped two
+digits", "nah make that 64.20", "the hotel is 128 — I misread the 2 as a 1".
+
+1. **find** the new amount (the one not said as what it was *not*) and the old one, if said;
+2. **find the line**: the lines the words name by kind, merchant, description, day or old amount — or the line
+   the conversation changed last, for "make that …" — and keep it only when exactly one is left;
+3. propose ``update_line`` of its amount.
+
+Anything else (two lines named, no line, another new amount, an add verb) is the other readers' to answer. The
+plan is then audited like any reading.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from .audit import _ATOM, _CATEGORY_RE, _values, find_days
+from .context import Claim, Context, claim_addressed
+
+_CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|actually|really|only|not|instead\s+of|rather\s+than|"
+                  r"typo|misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it))\b", re.IGNORECASE)
+_STRONG = re.compile(r"\b(?:typo|misread|swapped|mistyped|mistake|wrong|should\s+(?:be|have\s+been)|make\s+(?:that|it)|"
+                     r"actually|sorry|correct(?:ion)?|oops|meant|misremembered|I\s+was\s+wrong)\b", re.IGNORECASE)
+_NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not)\s+(?:the\s+)?(?:€|eur\s*)?$", re.IGNORECASE)
+_ADD = re.compile(r"\b(?:add|adding|plus|also|another|new|put\s+in|enter|include)\b|\+", re.IGNORECASE)
+_LAST = re.compile(r"\b(?:make\s+(?:that|it)|that(?:\s+one)?\s+(?:was|is|should)|it\s+(?:was|is|should))\b",
+                   re.IGNORECASE)
+_ELSE = re.compile(r"\b(?:remove|delete|submit|send|withdraw|undo|open|new\s+claim|what|how|which|why|when|\?|"
+                   r"maybe|or|per|each|a\s+night|half|split|date|day)\b", re.IGNORECASE)
+
+
+def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
+    """A plan changing one line's amount, or None when the message is not such a correction or its line is unsure."""
+    if not _CUE.search(message) or _ADD.search(message) or _ELSE.search(_without_days(message, ctx)):
+        return None
+    if "update_line" not in ctx.acts:
+        return None
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    if claim is None or claim.status != "draft" or not claim.lines:
+        return None
+    new, old = _amounts(message, ctx)
+    if new is None or (old is None and not _STRONG.search(message)):
+        return None  # "the taxi was 38" alone may be a new taxi: said "not 35", "typo", "make that", it corrects
+    line = _line(message, ctx, claim, old)
+    if line is None or str(line.get("amount")) == f"{new:.2f}":
+        return None
+    from .items import merchants_in
+
+    names = [n.lower() for n in merchants_in(message, message)]
+    if names and not any(n in str(line.get("merchant") or "").lower() for n in names):
+        return None  # "the Markthal parking" names a merchant this line is not
+    act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
+           "args": {"line": int(line["ordinal"]), "amount": f"{new:.2f}"}, "evidence": message.strip()}
+    return {"acts": [act]}
+
+
+def _without_days(message: str, ctx: Context) -> str:
+    spans = [(d.start, d.end) for d in find_days(message, ctx.today)]
+    return "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(message))
+
+
+def _amounts(message: str, ctx: Context) -> tuple[Decimal | None, Decimal | None]:
+    """(the new amount, the old one said as what it was not): "58 not 55" → (58, 55)."""
+    days = [(d.start, d.end) for d in find_days(message, ctx.today)]
+    new: list[Decimal] = []
+    old: list[Decimal] = []
+    for m in _ATOM.finditer(message):
+        if any(s <= m.start() < e for s, e in days) or re.match(r"(?:st|nd|rd|th)\b", message[m.end():m.end() + 2]):
+            continue
+        values = _values(m.group(0))
+        value = _plain(m.group(0), values)
+        if value is None:
+            return None, None
+        if re.fullmatch(r"\d", m.group(0)) and re.search(r"\b(?:the|a|an)\s*$", message[:m.start()]):
+            continue  # "I misread the 2 as a 1": digits, not amounts
+        (old if _NOT.search(message[max(0, m.start() - 16):m.start()]) else new).append(value)
+    if len(new) != 1 or len(old) > 1:
+        return None, None
+    return new[0], (old[0] if old else None)
+
+
+def _plain(raw: str, values: set[Decimal]) -> Decimal | None:
+    token = raw.rstrip(".,")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?", token):
+        return Decimal(token.replace(",", ""))
+    if re.fullmatch(r"\d+(?:[.,]\d{1,2})?", token):
+        return Decimal(token.replace(",", "."))
+    return None
+
+
+def _line(message: str, ctx: Context, claim: Claim, old: Decimal | None) -> dict[str, Any] | None:
+    """The one line the words name: by its old amount, kind, merchant, description or day; "make that …" names the
+    line the conversation changed last."""
+    lines = list(claim.lines)
+    if old is not None:
+        lines = [line for line in lines if Decimal(str(line.get("amount"))) == old]
+    lowered = message.lower()
+    named = [line for line in lines if _names(lowered, line, list(claim.lines))]
+    if named:
+        lines = named
+    elif old is None:
+        last = _last_line(ctx, claim) if _LAST.search(message) else None
+        return last
+    days = {d.value.isoformat() for d in find_days(message, ctx.today) if d.value is not None}
+    if days and len(lines) > 1:
+        lines = [line for line in lines if line.get("date") in days]
+    return lines[0] if len(lines) == 1 else None
+
+
+def _names(lowered: str, line: dict[str, Any], lines: list[dict[str, Any]]) -> bool:
+    """Do the words name this line: its merchant or description, or its kind when the claim has one of that kind?"""
+    category = str(line.get("category") or "")
+    if category in _CATEGORY_RE and _CATEGORY_RE[category].search(lowered) and sum(
+            1 for other in lines if other.get("category") == category) == 1:
+        return True
+    for field in ("merchant", "description"):
+        words = [w for w in re.findall(r"[a-zà-ÿ]{4,}", str(line.get(field) or "").lower())
+                 if w not in ("hotel", "the", "from", "with", "taxi")]
+        if any(re.search(rf"\b{re.escape(w)}\b", lowered) for w in words):
+            return True
+    return False
+
+
+def _last_line(ctx: Context, claim: Claim) -> dict[str, Any] | None:
+    """The line the conversation's last effect added or changed on this claim."""
+    for effect in reversed(ctx.recent or []):
+        data = effect.get("data") or {}
+        if effect.get("case") == claim.id and data.get("line_id"):
+            return next((line for line in claim.lines if line.get("id") == data["line_id"]), None)
+    return None
