@@ -149,3 +149,61 @@ def test_days_are_read_on_their_own_by_the_audit():
         date(2026, 12, 1), date(2026, 11, 27), date(2026, 11, 14)]
     assert [d.value for d in find_days("Tuesday the 24th of November", today)] == [date(2026, 11, 24)]
     assert [d.value for d in find_days("the day before yesterday", today)] == [date(2026, 11, 30)]
+
+
+# --------------------------------------------------------------------------- an independent review's reproductions
+
+
+@pytest.mark.parametrize(("message", "wrong"), [
+    ("hotel 2 nights 240 the night before the fair", "480.00"),  # "the night" is no price per night
+    ("add taxi 22 at 7:30", "154.00"),                            # a clock time is no price
+    ("dinner 80 less 20 wine", "20.00"),                          # one expense, not two
+    ("put 441.60 on his as the dinner", "441.60"),                # whose claim?
+])
+def test_what_a_reviewer_found_never_runs_as_read(message, wrong):
+    assert all(args.get("amount") != wrong for _, args in acts(plan_of(message)))
+
+
+@pytest.mark.parametrize("message", ["taxi 30 tomorrow", "taxi 30 last week", "hotel 120 in October",
+                                     "lunch 12 and taxi 30 next monday", "add taxi 30 zl", "taxi 30 RMB", "taxi 30 Kc"])
+def test_a_day_or_a_currency_the_words_leave_open_is_asked_about(message):
+    assert asked(message)
+
+
+def test_a_take_back_without_an_article_retracts_the_item():
+    plan = plan_of("lunch 12, dinner 30, scrap dinner")
+    retracted = {r.act for r in plan.retractions}
+    assert [a.args["amount"] for a in plan.acts if a.id not in retracted] == ["12.00"]
+
+
+def test_two_of_a_kind_and_a_removal_of_that_kind_ask_which():
+    assert asked("taxi 30, taxi 25, scrap the taxi")
+
+
+@pytest.mark.parametrize("message", ["add 120 for the hotel room last night", "remove line 3", "change line 2 to 175"])
+def test_everyday_words_name_no_claim_by_a_typo(message):
+    from conversations.core.grounding import cases_named
+    from expenses.naming import claim_mentions
+    from registries import CaseSnapshot
+
+    cases = [CaseSnapshot(id=f"clm_{t[:4].upper()}00001", kind="expense_claim", owner_id=1, title=t, status="draft",
+                          revision=1, state={"title": t, "currency": "EUR"})
+             for t in ("Rome offsite", "Lyon fair", "Linz visit", "Porto workshop", "Mainz audit")]
+    assert cases_named(message, cases, claim_mentions) is None
+
+
+# --------------------------------------------------------------------------- corrections told without an edit verb
+
+
+@pytest.mark.parametrize(("message", "line", "amount"), [
+    ("sorry the taxi was 30.60 not 32.60, I can't read my own writing", 3, "30.60"),
+    ("the adlon was 175, typo", 2, "175.00"),
+    ("wait, the train was 98.90 — I swapped two digits", 1, "98.90"),
+])
+def test_a_correction_without_an_edit_verb_changes_the_line_it_names(message, line, amount):
+    assert acts(plan_of(message)) == [("update_line", {"line": line, "amount": amount})]
+
+
+def test_a_correction_that_names_a_merchant_no_line_has_asks():
+    assert asked("Correction on the Markthal parking: the receipt says 18.40, the statement amount was a "
+                 "pre-authorisation.")
