@@ -46,8 +46,20 @@ class Said:
     cases: tuple[str, ...]
 
 
+_TERMS: dict[tuple[int, str, str], list[tuple[str, ...]]] = {}
+
+
 def _terms(case: CaseSnapshot, mentions: Callable[[CaseSnapshot], Sequence[str]]) -> list[tuple[str, ...]]:
-    """Each way of naming the case, as a sequence of folded words."""
+    """Each way of naming the case, as a sequence of folded words (kept per case and title: a bounded memo)."""
+    key = (id(mentions), case.id, case.title)
+    if key not in _TERMS:
+        if len(_TERMS) > 4096:
+            _TERMS.clear()
+        _TERMS[key] = _fold_terms(case, mentions)
+    return _TERMS[key]
+
+
+def _fold_terms(case: CaseSnapshot, mentions: Callable[[CaseSnapshot], Sequence[str]]) -> list[tuple[str, ...]]:
     out = []
     for term in mentions(case):
         words = tuple(fold(w) for w in _WORD.findall(term))
@@ -74,21 +86,27 @@ def cases_named(text: str, cases: Iterable[CaseSnapshot],
     ("Nürnberg") are matched as written. A word several cases share ("Selcard" in "Selcard Oslo", "Selcard Paris")
     names them only when nothing names one of them alone: "submit Selcard Paris" names the Paris case."""
     words = [(m.group(0), fold(m.group(0))) for m in _WORD.finditer(text or "")]
-    at: dict[int, set[str]] = {}  # word position -> the cases a term starting there names
-    quotes: dict[str, dict[int, str]] = {}
+    exact: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # first word of a way of naming -> (case, its words)
+    fuzzy: list[tuple[str, str]] = []  # (case, a word of its title): a typo is tolerated only against these
     for case in cases:
         naming = mentions.get(case.kind) if isinstance(mentions, Mapping) else mentions
         if naming is None:
             continue
         titled = {fold(w) for w in _WORD.findall(case.title or "")}
         for term in _terms(case, naming):
-            n = len(term)
-            fuzzy = n == 1 and term[0] in titled
-            for i in range(len(words) - n + 1):
-                if all(words[i + k][1] == term[k] for k in range(n)) or (
-                        fuzzy and not _everyday(words[i][1]) and _same_word(words[i][1], term[0])):
-                    at.setdefault(i, set()).add(case.id)
-                    quotes.setdefault(case.id, {})[i] = " ".join(w[0] for w in words[i:i + n])
+            exact.setdefault(term[0], []).append((case.id, term))
+            if len(term) == 1 and term[0] in titled and len(term[0]) >= FUZZY_MIN_LENGTH:
+                fuzzy.append((case.id, term[0]))
+    at: dict[int, set[str]] = {}  # word position -> the cases a way of naming starting there names
+    quotes: dict[str, dict[int, str]] = {}
+    for i, (_raw, word) in enumerate(words):
+        found = [(cid, len(term)) for cid, term in exact.get(word, ())
+                 if tuple(w for _, w in words[i:i + len(term)]) == term]
+        if not found and len(word) >= FUZZY_MIN_LENGTH - 1 and not _everyday(word):
+            found = [(cid, 1) for cid, title_word in fuzzy if _same_word(word, title_word)]
+        for cid, n in found:
+            at.setdefault(i, set()).add(cid)
+            quotes.setdefault(cid, {})[i] = " ".join(w[0] for w in words[i:i + n])
     if not at:
         return None
     alone = {next(iter(ids)) for ids in at.values() if len(ids) == 1}
