@@ -280,8 +280,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "question", None  # "Please confirm the claim total."
     request = REQUEST_START.match(core)
     if request and re.match(r"^(?:\s*(?:kindly|please|pls|just|quickly)\b)*\s*(?:tell\s+me|let\s+me\s+know|explain|"
-                            r"check\s+(?:whether|if)|confirm\s+(?:whether|if)|say\s+(?:whether|if))\b", core[request.end():],
-                            re.IGNORECASE):
+                            r"check\s+(?:whether|if|what|how|the)|confirm\s+(?:whether|if)|say\s+(?:whether|if)|"
+                            r"(?:add|sum|tally|total)\s+up)\b", core[request.end():], re.IGNORECASE):
         return "question", None  # "could you kindly tell me whether I need a receipt for …": asked, not requested
     if not marker and not verb and not amounts and re.fullmatch(r"\s*(?:in|currency:?)?\s*(?:the\s+)?[A-Za-z ]{3,30}",
                                                                core) and (_currency_only(core) or currency_named(core)):
@@ -298,6 +298,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "act", verb
     if question and not (amounts or dates or categories or merchants or refs):
         return "question", None
+    if question and not amounts and re.search(r"\b(?:cap|caps|capped|limit|limits|max|maximum|allowance|policy|allowed|"
+                                              r"covered|reimbursable|rules?)\b", lowered):
+        return "question", None  # "hotel cap per night?": a policy asked about, its subject named
     if re.fullmatch(r"(?:(?:the|my|our|what'?s|whats|and)\s+)*(?:total|sum|subtotal|balance|status|summary|overview|"
                     r"lines|limits?|deadline)(?:\s+(?:so\s+far|now|please|pls|plz|thx|thanks|of\s+\w+(?:\s+\w+)?))*\W*",
                     lowered):
