@@ -207,3 +207,19 @@ def test_a_correction_without_an_edit_verb_changes_the_line_it_names(message, li
 def test_a_correction_that_names_a_merchant_no_line_has_asks():
     assert asked("Correction on the Markthal parking: the receipt says 18.40, the statement amount was a "
                  "pre-authorisation.")
+
+
+def test_a_title_stops_at_its_sentence():
+    plan = plan_of("Hi, I need to open a new expense claim for my customer site visit in Gothenburg last week. "
+                   "Currency EUR please.", cases=(), active=None)
+    assert acts(plan) == [("open_claim", {"title": "Customer site visit in Gothenburg", "currency": "EUR"})]
+
+
+def test_open_as_a_state_is_a_question_not_a_request():
+    parsed = answer("which of my claims are still open?", cases=(BERLIN, LISBON))
+    assert not isinstance(parsed, UserTurnPlan) or all(a.act != "open_claim" for a in parsed.acts)
+
+
+def test_a_stay_told_with_each_nights_day_is_asked_about_one_line_or_one_a_night():
+    # writers of the corpus expect either (one line with its quantity, or a line a night): only the user can say
+    assert asked("hotel 2 nights at 150 each, the 29th and 30th")

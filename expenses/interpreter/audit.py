@@ -418,7 +418,10 @@ class Audit:
         for pattern, kind in ((_STRONG, "negation"), (_CORRECTION, "correction"), (_SOFT, "correction")):
             for m in pattern.finditer(message):
                 self._cue(kind, m, soft=pattern is _SOFT)
+        asides = [(m.start(), m.end()) for m in re.finditer(r"\([^()\d]{0,120}\)", message)]
         for m in _QUESTION.finditer(message):
+            if _in_any(m.start(), m.end(), asides):
+                continue  # "(why is it always more on the way back lol)": an aside asks nothing of the claim
             sentence = _sentence_span(message, m.start())
             if self._asks_about_an_act(sentence):
                 self._leave("question", *sentence)  # "add a taxi for 20, is that ok?": asked before it is done
@@ -549,7 +552,8 @@ class Audit:
                 continue
             title = str(a.args.get("title") or "")
             words = {w.lower() for w in re.findall(r"[A-Za-z']+", title)}
-            if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE) or not title[:1].isalnum():
+            if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE) or not title[:1].isalnum() \
+                    or re.search(r"[.!?;]\s+\S", title):  # "… last week. Currency": two sentences are no title
                 self._leave("title", a.start, a.end)
 
 
@@ -1036,7 +1040,8 @@ _STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forg
                      r"train|flight|drinks?|snacks?)|"
                      r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|leave\s+it|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"
                      r"(?:company|client|colleague|boss|customer|host)\s+who\s+paid|who\s+paid\s+(?:for\s+)?(?:it|that)|"
-                     r"no\s+need|private|personal(?:ly)?|myself|except|excluding|instead|(?:company|client|colleague|"
+                     r"no\s+need|private|personal(?:ly)?|(?:pay|paid|pays|paying|cover|covered)\s+(?:it\s+|that\s+|for\s+it\s+)?"
+                     r"myself|except|excluding|instead|(?:company|client|colleague|"
                      r"boss|customer|host)\s+(?:paid|covered|card)|paid\s+by\s+(?:the\s+)?(?:company|client|colleague))\b"
                      r"|n't\b", re.IGNORECASE)
 # words that may turn a new line into a correction of one the claim has
@@ -1083,7 +1088,7 @@ _FILTER_ONES = re.compile(r"\b(?:the\s+|only\s+(?:the\s+)?)?(?P<word>[\w'’-]+)
 # "add the edinburgh ones", "paris ones only"
 _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
                            "me my it its grateful kindly create make start new add send submit approval approve yet not "
-                           "remove delete withdraw".split())
+                           "remove delete withdraw currency".split())
 _HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+you|sorry\s+(?:to\s+bother|for|about)|"
                        r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
                        r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"

@@ -289,11 +289,13 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if verb is not None and re.match(r"^do\s+(?!(?:i|you|we|they|u|it|not)\b)", lowered) and verb_of(core[3:])[1] == 0:
         return "act", verb  # "do change it to 170": an emphatic request, not a question
     if QUESTION_START.match(core) and not request:
-        if re.search(r"\b(?:my|the|all|any)\s+(?:open|current|draft)\s+claims\b", lowered):
-            return "question", None
+        if re.search(r"\b(?:my|the|all|any)\s+(?:open|current|draft)\s+claims\b|\b(?:are|is)\s+(?:still\s+)?open\b", lowered):
+            return "question", None  # "which of my claims are still open?": open as a state, not a request
         if verb == "open" and "claim" in lowered and re.match(r"^(?:show|list)\b", lowered) is None:
             return "act", verb
         return "question", None
+    if re.search(r"\bmake\s+(?:me\s+)?(?:one|a\s+(?:new\s+)?(?:claim|report|one)|a\s+new\s+one)\b", lowered):
+        return "act", "open"  # "could you make one called Lyon onboarding training"
     if verb is not None:
         return "act", verb
     if question and not (amounts or dates or categories or merchants or refs):

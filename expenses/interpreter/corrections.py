@@ -43,7 +43,7 @@ def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     if claim is None or claim.status != "draft" or not claim.lines:
         return None
     new, old = _amounts(message, ctx)
-    if new is None or (old is None and not _STRONG.search(message)):
+    if new is None or (old is None and not _STRONG.search(message) and not _kind_and_day(message, ctx, claim)):
         return None  # "the taxi was 38" alone may be a new taxi: said "not 35", "typo", "make that", it corrects
     line = _line(message, ctx, claim, old)
     if line is None or str(line.get("amount")) == f"{new:.2f}":
@@ -56,6 +56,17 @@ def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
            "args": {"line": int(line["ordinal"]), "amount": f"{new:.2f}"}, "evidence": message.strip()}
     return {"acts": [act]}
+
+
+def _kind_and_day(message: str, ctx: Context, claim: Claim) -> bool:
+    """"Lunch on the 2nd was 25.20": the words name a kind and a day, and the claim has one line of both."""
+    days = {d.value.isoformat() for d in find_days(message, ctx.today) if d.value is not None}
+    if len(days) != 1 or not re.search(r"\b(?:was|were|is|came\s+to)\b", message, re.IGNORECASE):
+        return False
+    lowered = message.lower()
+    alike = [line for line in claim.lines if line.get("date") in days and str(line.get("category")) in _CATEGORY_RE
+             and _CATEGORY_RE[str(line.get("category"))].search(lowered)]
+    return len(alike) == 1
 
 
 def _without_days(message: str, ctx: Context) -> str:
@@ -100,12 +111,15 @@ def _line(message: str, ctx: Context, claim: Claim, old: Decimal | None) -> dict
         lines = [line for line in lines if Decimal(str(line.get("amount"))) == old]
     lowered = message.lower()
     named = [line for line in lines if _names(lowered, line, list(claim.lines))]
+    days = {d.value.isoformat() for d in find_days(message, ctx.today) if d.value is not None}
+    if not named and days:  # "Lunch on the 2nd was 25.20": of its kind, on its day
+        named = [line for line in lines if line.get("date") in days and str(line.get("category")) in _CATEGORY_RE
+                 and _CATEGORY_RE[str(line.get("category"))].search(lowered)]
     if named:
         lines = named
     elif old is None:
         last = _last_line(ctx, claim) if _LAST.search(message) else None
         return last
-    days = {d.value.isoformat() for d in find_days(message, ctx.today) if d.value is not None}
     if days and len(lines) > 1:
         lines = [line for line in lines if line.get("date") in days]
     return lines[0] if len(lines) == 1 else None

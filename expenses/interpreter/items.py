@@ -84,7 +84,8 @@ _REQUEST_ELSE = re.compile(
     r"transfer|reimburse\w*|print|forward|remind|notify|tell|ask|check|approve|reject|split|share|convert|calculate|"
     r"sum|refund\w*|credit|minus|no|nope|hmm+|but|again|already|still|those|these|rm|del|dup\w*|there|half|split|"
     r"shared|same\s+(?:for|as)|usual|less|excluding|without|discount|off|tomorrow|next)\b|\?|(?<![\w.])-\s?\d"
-    r"|\bthat\s+(?!one\b|day\b|night\b|evening\b|came\b|comes\b|cost\b|costs\b)[a-z]+|\bit\s+(?:was|is|were|cost|came)\b",
+    r"|\bthat\s+(?!one\b|day\b|night\b|evening\b|came\b|comes\b|cost\b|costs\b)[a-z]+"
+    r"|\bit\s+(?:was|is|were|cost|came\s+to)\s+(?:only\s+|actually\s+|really\s+)?[€$£]?\d",
     re.IGNORECASE)
 
 

@@ -1128,7 +1128,8 @@ def _title(text: str) -> str:
     if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']", text):
         return _tidy_title(m.group(1))
     patterns = [
-        r"\b(?:called|named|titled|entitled|title|name)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?\s*:?\s+(.+)$",
+        r"\b(?:called|named|titled|entitled|title|name|call\s+it|name\s+it)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?"
+        r"\s*:?\s+(.+)$",
         r"\bclaim\s*:\s*(.+)$",
         r"^\W*(?:(?:a|pls|please|ok|okay)\s+)*(?:new|another)\s+claim\s+(?!(?:for|about|re|regarding|covering|on|in|"
         r"called|named|titled|with|to|please|pls)\b)(.+)$",
@@ -1145,7 +1146,7 @@ def _title(text: str) -> str:
 
 
 def _tidy_title(raw: str) -> str:
-    title, before = raw.strip(), None
+    title, before = re.split(r"(?<=[^\s.])[.!?;]\s+(?=\S)", raw.strip(), maxsplit=1)[0], None  # one sentence
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
