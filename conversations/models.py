@@ -125,6 +125,9 @@ class Turn(models.Model):
     # the user stopped waiting for the model: honoured only while the turn is still understanding (the
     # runtime's step past it is a conditional update on this being null), so nothing is ever half-run
     stop_requested_at = models.DateTimeField(null=True, blank=True)
+    # the lease of a running turn (conversations/turns/lease.py): the process carrying it, renewed until then
+    lease_owner = models.CharField(max_length=64, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
     # what the turn decided, as returned to clients (CONTRACT §6)
     acts = TurnActsField(default=list)
     notices = TurnNoticesField(default=list)

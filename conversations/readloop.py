@@ -225,7 +225,7 @@ def acquire_plan(*, providers: Sequence[Provider], base: ModelRequest, tools: di
             return _attempt(provider, base, tools, registry, ctx, limits, on_round)
         except ProviderFailure as failure:
             last_failure = failure
-            log.warning("provider %s failed: %s", provider.name, failure.kind)
+            log.warning("provider %s failed: %s (%s)", provider.name, failure.kind, failure)
             continue
     raise last_failure or ProviderFailure("unavailable", "no provider configured")
 

@@ -2,6 +2,7 @@
 
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "turnframe_web.settings")
@@ -12,6 +13,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from conversations.routing import websocket_urlpatterns  # noqa: E402
+from conversations.turns import lease  # noqa: E402
+from conversations.turns.startup import turns_sweep  # noqa: E402
+
+# a served process renews the leases of the turns it runs and recovers those whose process is gone
+lease.keeper_start(sweeper=turns_sweep if settings.TURNFRAME["LEASE_SWEEP"] else None)
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,

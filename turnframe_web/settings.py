@@ -231,6 +231,11 @@ TURNFRAME = {
     "MAX_CALLS": env_int("TURNFRAME_MAX_CALLS", 8),
     "MAX_MESSAGE_CHARS": env_int("TURNFRAME_MAX_MESSAGE_CHARS", 4000),
     "MAX_QUEUED_MESSAGES": env_int("TURNFRAME_MAX_QUEUED_MESSAGES", 20),
+    # a running turn's lease (conversations/turns/lease.py): renewed every third of it while the turn runs; a
+    # process that stops without a word leaves its turns to the others this long after its last renewal
+    "TURN_LEASE_S": float(os.environ.get("TURNFRAME_TURN_LEASE_S", "30")),
+    # a served process recovers the turns whose lease expired (off: only `manage.py recover_turns` does)
+    "LEASE_SWEEP": env_bool("TURNFRAME_LEASE_SWEEP", True),
     # the open cases a turn shows the model (and resolves names among): the active one and the most recently
     # changed, up to this many; a case beyond them is reached by a search read tool or its id
     "MAX_CONTEXT_CASES": env_int("TURNFRAME_MAX_CONTEXT_CASES", 50),

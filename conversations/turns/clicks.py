@@ -26,6 +26,7 @@ from .. import prepared, stream
 from ..commands import journal_settle_behind
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
+from . import lease
 from .chaos import SimulatedCrash, crash_point
 from .context import TurnOutcome, actor_of, offered_registry, today_for, turn_begin, turn_write
 from .copy import NOTICE_COPY
@@ -95,17 +96,18 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     else:
         out_of_service, _ = turn_begin(conversation, turn)
         started = []
-    try:
-        click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands, started)
-    except SimulatedCrash:
-        raise
-    except Exception:
-        log.exception("click turn %s failed unexpectedly", turn.id)
-        if started and turn.status == Turn.Status.RUNNING:  # not delivered: what recovery sends comes after it
-            stream.publish_many(conversation.pk, started)
-        turn_recover_or_fail(turn)
-        interaction.refresh_from_db()  # recovery finished it: as the database has it
-        turn.refresh_from_db()
+    with lease.carried(turn.id):
+        try:
+            click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands, started)
+        except SimulatedCrash:
+            raise
+        except Exception:
+            log.exception("click turn %s failed unexpectedly", turn.id)
+            if started and turn.status == Turn.Status.RUNNING:  # not delivered: recovery's comes after it
+                stream.publish_many(conversation.pk, started)
+            turn_recover_or_fail(turn)
+            interaction.refresh_from_db()  # recovery finished it: as the database has it
+            turn.refresh_from_db()
     turns_run_queued(conversation)
     if interaction.status == Interaction.Status.STALE:  # the commands met a newer revision: nothing ran
         raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")

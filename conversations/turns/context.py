@@ -26,6 +26,7 @@ from turnframe_web.errors import Conflict
 
 from .. import prepared, stream
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn, snapshot
+from . import lease
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
@@ -101,13 +102,17 @@ def _turn_update(turn: Turn, fields: dict[str, Any], *, unless_stopped: bool = F
     names = tuple(fields)
     update = _TURN_WRITES.get((names, unless_stopped, queued_behind))
     if update is None:
-        where = "t.id = %s" + (" AND t.stop_requested_at IS NULL" if unless_stopped else "")
+        # unless stopped: also only while the turn runs under this process's lease (lease.py: the point of no
+        # return is fenced, so a turn taken over by recovery is never committed by the process that lost it)
+        where = "t.id = %s" + (f" AND t.stop_requested_at IS NULL AND t.status = '{Turn.Status.RUNNING}'"
+                               " AND t.lease_owner = %s" if unless_stopped else "")
         update = _TURN_WRITES[(names, unless_stopped, queued_behind)] = prepared.Update(
             Turn, names, where, returning=_QUEUED_BEHIND if queued_behind else "1")
     before = {name: getattr(turn, name) for name in names}
     for name, value in fields.items():  # assigned first: the instance validates a record (SchemaField)
         setattr(turn, name, value)
     returned = update.returned([getattr(turn, name) for name in names], turn.pk,
+                               *([lease.owner()] if unless_stopped else []),
                                *([turn.conversation_id] if queued_behind else []), along=along)
     if returned is None:
         for name, value in before.items():
@@ -168,6 +173,7 @@ def turn_admit(user, conversation_id: str, started: Turn, along: Callable[[Turn,
             conversation.waiting = None  # not known until the turn ends (turn_end)
             started.conversation, started.mode = conversation, conversation.mode
             started.active_case_before = conversation.active_case_id or ""
+            started.lease_owner, started.lease_expires_at = lease.owner(), lease.expiry()
             prepared.insert(started)
     except IntegrityError:  # the same client id again (its turn is the answer), or another turn runs
         return recorded_turn(conversation_id, started.client_message_id)
@@ -382,7 +388,8 @@ def turn_open(conversation: Conversation, *, kind: str, text: str, client_messag
         with transaction.atomic():
             turn = Turn(**({"id": turn_id} if turn_id else {}), conversation=conversation, kind=kind, text=text,
                         client_message_id=client_message_id, interaction=interaction, option=option,
-                        mode=conversation.mode, active_case_before=conversation.active_case_id or "")
+                        mode=conversation.mode, active_case_before=conversation.active_case_id or "",
+                        **lease.fresh())
             prepared.insert(turn)
             return turn
     except IntegrityError:

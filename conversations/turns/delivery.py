@@ -17,6 +17,7 @@ from .. import prepared, stream
 from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
+from . import lease
 from .context import turn_end, turn_write
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
@@ -190,6 +191,9 @@ def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: R
                 "trace": TurnTrace(**detail, ending=code), "phase": Phase.COMMITTED}
 
     if code == "stopped" or not turn_write(turn, unless_stopped=True, **ending(code)):
+        if not lease.still_mine(turn.id):  # recovery took the turn over (lease.py) and answered: nothing more here
+            log.warning("turn %s was taken over by recovery; this process leaves it", turn.id)
+            return
         turn_write(turn, **ending("stopped"))
         turn.refresh_from_db(fields=["stop_requested_at"])  # asked for elsewhere (turn_stop): learn when
     reply_deliver(turn, conversation, registry, answers=[], say=None, rounds=rounds)

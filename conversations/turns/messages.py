@@ -29,6 +29,7 @@ from .. import prepared, stream
 from ..models import Case, CommandJournalEntry, Conversation, ReadRound, Turn, snapshot
 from ..readloop import ActorReadContext, LoopSettings, acquire_plan
 from ..selectors import round_json
+from . import lease
 from .chaos import SimulatedCrash
 from .context import (
     Admitted,
@@ -110,14 +111,16 @@ def _conversation_and_recorded(user, conversation_id: str, client_message_id: st
 
 def message_turn_run_admitted(admitted: Admitted, user, actor: Actor) -> None:
     turn = admitted.turn
-    try:
-        message_turn_run(turn, admitted.conversation, user, actor, admitted.out_of_service, Seen.of(admitted.seen))
-    except SimulatedCrash:
-        raise
-    except Exception:
-        log.exception("turn %s failed unexpectedly", turn.id)
-        turn_recover_or_fail(turn)
-        turn.refresh_from_db()  # recovery finished it: as the database has it
+    with lease.carried(turn.id):
+        try:
+            message_turn_run(turn, admitted.conversation, user, actor, admitted.out_of_service,
+                             Seen.of(admitted.seen))
+        except SimulatedCrash:
+            raise
+        except Exception:
+            log.exception("turn %s failed unexpectedly", turn.id)
+            turn_recover_or_fail(turn)
+            turn.refresh_from_db()  # recovery finished it: as the database has it
 
 
 def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
@@ -156,7 +159,7 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
         try:
             with transaction.atomic():
                 promoted = Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).update(
-                    status=Turn.Status.RUNNING, active_case_before=Conversation.objects.filter(
+                    status=Turn.Status.RUNNING, **lease.fresh(), active_case_before=Conversation.objects.filter(
                         pk=conversation.pk).values_list("active_case_id", flat=True).first() or "")
         except IntegrityError:
             return ran  # a turn is running: it runs the queue when it is done

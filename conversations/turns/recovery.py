@@ -9,6 +9,7 @@ from registries import get_registry
 from .. import stream
 from ..models import CommandJournalEntry, Interaction, Turn
 from ..selectors import interaction_json
+from . import lease
 from .context import actor_of, set_phase, today_for
 from .delivery import reply_deliver, turn_fail_closed
 from .execution import commands_execute_ready
@@ -64,3 +65,4 @@ def turn_recover_or_fail(turn: Turn) -> None:
         turn_recover(turn)
     except Exception:
         log.exception("recovery of turn %s failed; it stays running for `manage.py recover_turns`", turn.id)
+        lease.release(turn.id)
