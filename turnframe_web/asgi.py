@@ -11,9 +11,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from conversations.auth import BearerSocketAuthMiddleware  # noqa: E402
 from conversations.routing import websocket_urlpatterns  # noqa: E402
 
+# a bearer token, when the handshake carries one, signs the socket in instead of the session cookie
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": AllowedHostsOriginValidator(
+        AuthMiddlewareStack(BearerSocketAuthMiddleware(URLRouter(websocket_urlpatterns)))),
 })
