@@ -9,6 +9,9 @@ class ConversationsConfig(AppConfig):
     def ready(self) -> None:
         from turnframe_web import sqlite
 
-        from . import checks  # noqa: F401  (registers the deployment checks)
+        from . import (
+            checks,  # noqa: F401  (registers the deployment checks)
+            signout,  # noqa: F401  (sign-out ends the socket: its user_logged_out receiver)
+        )
 
         sqlite.checkpoint_in_background()

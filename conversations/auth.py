@@ -1,4 +1,5 @@
 """API authentication: the Django session (browser, CSRF enforced) or a bearer token (API clients);
+the socket's credential and whether it still holds (sign-out ends the socket: ``conversations.signout``);
 the sign-in limits' answer (django-axes calls ``lockout_response`` and ``client_address``)."""
 
 from __future__ import annotations
@@ -6,21 +7,30 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
+from importlib import import_module
 
 from axes.helpers import get_cool_off
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model, load_backend
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from ninja.security import HttpBearer, SessionAuth
 
 from turnframe_web.errors import AppError, error_json, is_api_request
 
 from . import prepared
 from .models import ApiToken
+from .signout import sockets_recheck
 
 
 def _hash(token: str) -> str:
@@ -34,15 +44,23 @@ _USED = prepared.Update(ApiToken, ("last_used_at",), "t.id = %s")
 USE_STAMP_EVERY = timedelta(minutes=1)  # last_used_at is kept to the minute: not a write on every request
 
 
+def token_authenticate(token: str) -> ApiToken | None:
+    """The live token ``token`` names (its ``user`` loaded), stamped as used; None when it names none."""
+    now = timezone.now()
+    row = _LIVE_TOKEN.first(_hash(token), now)
+    if row is None:
+        return None
+    if row.last_used_at is None or now - row.last_used_at >= USE_STAMP_EVERY:
+        _USED.run([now], row.pk)
+        row.last_used_at = now
+    return row
+
+
 class BearerAuth(HttpBearer):
     def authenticate(self, request, token: str):
-        now = timezone.now()
-        row = _LIVE_TOKEN.first(_hash(token), now)
+        row = token_authenticate(token)
         if row is None:
             return None
-        if row.last_used_at is None or now - row.last_used_at >= USE_STAMP_EVERY:
-            _USED.run([now], row.pk)
-            row.last_used_at = now
         request.user = row.user
         request.api_token = row  # what ``DELETE /api/auth/token`` revokes
         return row.user
@@ -59,8 +77,15 @@ def token_create(*, user) -> tuple[str, ApiToken]:
 
 
 def token_revoke(*, tokens: QuerySet[ApiToken], because: str) -> int:
-    """Revoke the live tokens among ``tokens`` (the rows stay, for the admin); how many were live."""
-    return tokens.filter(revoked_at__isnull=True).update(revoked_at=timezone.now(), revoked_because=because)
+    """Revoke the live tokens among ``tokens`` (the rows stay, for the admin); how many were live. The
+    sockets of their owners re-check their credential once this commits (a socket on a revoked token
+    closes with 4401)."""
+    live = tokens.filter(revoked_at__isnull=True)
+    owners = set(live.values_list("user_id", flat=True))
+    revoked = live.update(revoked_at=timezone.now(), revoked_because=because)
+    if revoked:
+        sockets_recheck(user_ids=owners)
+    return revoked
 
 
 class RevokeTokensOnPasswordChange:
@@ -77,9 +102,82 @@ class RevokeTokensOnPasswordChange:
     def password_changed(self, password, user=None) -> None:
         if user is not None and user.pk is not None:
             token_revoke(tokens=ApiToken.objects.filter(user=user), because=ApiToken.Revoked.PASSWORD_CHANGED)
+            # the account's sessions no longer verify (Django's session auth hash): their sockets close
+            sockets_recheck(user_ids=[user.pk])
 
     def get_help_text(self) -> str:
-        return "Changing the password revokes every API token of the account."
+        return "Changing the password revokes every API token of the account and closes its open sockets."
+
+
+# --------------------------------------------------------------------------- the socket's credential
+
+
+@dataclass(frozen=True, slots=True)
+class SocketCredential:
+    """What a socket authenticated with at its handshake: a bearer token (its hash) or a session (its
+    key). The socket runs a frame only while this still holds (``credential_live``)."""
+
+    user_id: int
+    session_key: str | None = None
+    token_hash: str | None = None
+
+
+def socket_credential(scope, user) -> SocketCredential:
+    token = scope.get("api_token")
+    if token is not None:
+        return SocketCredential(user_id=user.pk, token_hash=token.key_hash)
+    session = scope.get("session")
+    return SocketCredential(user_id=user.pk, session_key=getattr(session, "session_key", None) or None)
+
+
+def credential_live(credential: SocketCredential) -> bool:
+    """Whether the socket's credential still signs in its user, read from the database now.
+
+    A token: still live (not revoked, not expired, its user active), the statement every API request
+    runs. A session: still stored and unexpired, naming this user through a backend that still returns
+    them (an inactive user is refused), with a session auth hash that still verifies (a password change
+    invalidates it): ``django.contrib.auth.get_user``'s rules, without its side effects (it would flush
+    or re-key the browser's session from a socket that cannot set a cookie)."""
+    if credential.token_hash is not None:
+        row = _LIVE_TOKEN.first(credential.token_hash, timezone.now())
+        return row is not None and row.user_id == credential.user_id
+    if not credential.session_key:
+        return False
+    data = import_module(settings.SESSION_ENGINE).SessionStore(credential.session_key).load()  # {} when gone
+    try:
+        user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])
+        backend_path = data[BACKEND_SESSION_KEY]
+    except (KeyError, ValidationError):
+        return False
+    if user_id != credential.user_id or backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return False
+    backend = load_backend(backend_path)
+    user = backend.get_user(user_id) if hasattr(backend, "get_user") else None
+    if user is None:
+        return False
+    if not hasattr(user, "get_session_auth_hash"):
+        return True
+    stored = data.get(HASH_SESSION_KEY) or ""
+    hashes = [user.get_session_auth_hash()]
+    hashes += [user._get_session_auth_hash(secret=secret) for secret in settings.SECRET_KEY_FALLBACKS]
+    return bool(stored) and any(constant_time_compare(stored, h) for h in hashes)
+
+
+class BearerSocketAuthMiddleware(BaseMiddleware):
+    """A socket handshake carrying ``Authorization: Bearer <token>`` (API clients; a browser cannot set it)
+    is signed in by that token, not by any session cookie beside it; a token that is not live signs in
+    no one (the consumer closes 4401). Without the header the session (``AuthMiddlewareStack``) decides."""
+
+    async def __call__(self, scope, receive, send):
+        header = next((v for k, v in scope.get("headers", ()) if k.lower() == b"authorization"), None)
+        if header is not None:
+            scheme, _, token = header.decode("latin-1").partition(" ")
+            token = token.strip()
+            row = None
+            if scheme.lower() == "bearer" and token:
+                row = await database_sync_to_async(token_authenticate)(token)
+            scope = {**scope, "user": row.user if row is not None else AnonymousUser(), "api_token": row}
+        return await super().__call__(scope, receive, send)
 
 
 class SessionCsrfAuth(SessionAuth):

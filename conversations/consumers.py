@@ -11,6 +11,9 @@
   detached task that nothing cancels, so a disconnect (or a slow model) never interrupts a commit
   half-way, and the consumer keeps forwarding stream events while the turn runs. Service errors
   (``turn_in_progress``, ``interaction_stale``, ``not_found`` …) go back to the socket that asked.
+- Sign-out ends the socket (``conversations.signout``): a signed-in socket also joins its user's group,
+  and closes with 4401 when told its credential ended (sign-out, token revocation, password change),
+  or when it finds so itself before running a frame.
 - The events of a turn are published by the runtime through ``stream.publish``; this consumer only
   forwards them (``stream_event``). The channel layer only notifies: the database is the truth,
   and a client that reconnects refetches the conversation.
@@ -39,8 +42,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnframe_web.errors import AppError
 
+from .auth import SocketCredential, credential_live, socket_credential
 from .core.text import StorableStr, unstorable_reason
 from .models import Conversation
+from .signout import session_digest, user_group
 from .stream import group_name
 from .turns import interaction_respond, turn_submit_message
 
@@ -134,6 +139,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.conversation_id: str = self.scope["url_route"]["kwargs"]["conversation_id"]
         self.user = None
+        self.credential: SocketCredential | None = None
         self.last_seq = 0
         self.open = False
         await self.accept()
@@ -147,10 +153,11 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if seq is None:  # another user's conversation is indistinguishable from a missing one
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        group = group_name(self.conversation_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups.append(group)  # discarded by websocket_disconnect
+        for group in (group_name(self.conversation_id), user_group(user.pk)):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups.append(group)  # discarded by websocket_disconnect
         self.user, self.last_seq, self.open = user, seq, True
+        self.credential = socket_credential(self.scope, user)
 
     async def disconnect(self, code) -> None:
         self.open = False
@@ -188,12 +195,47 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         except ValidationError as exc:
             await self.send_error("invalid_request", "The frame has invalid fields.", errors=_field_errors(exc))
             return
+        if not await self.still_signed_in():
+            return
         if isinstance(frame, PingFrame):
             await self.send_private({"type": "pong"})
         elif isinstance(frame, MessageFrame):
             detach(self.run_message(frame))
         elif isinstance(frame, RespondFrame):
             detach(self.run_respond(frame))
+
+    # ---- sign-out ends the socket
+
+    async def still_signed_in(self) -> bool:
+        """Re-read the credential before every frame; close with 4401 (and run nothing) once it ended.
+
+        Per frame, not cached: a cache of any length is a window in which a frame sent after sign-out
+        still runs a turn, which is what this check exists to shut. It is cheap next to what it guards:
+        a token's check is the one indexed read every API request makes; a session's is a read of the
+        session row and of the user by primary key. Frames are paced by a person (a message, a click, a
+        keep-alive ping every 25 s), and a message frame goes on to cost a whole turn. The check runs
+        before the frame is handed to a turn, in the socket's frame order, so a frame read after the
+        credential ended is never admitted, whether or not the ``auth.recheck`` notice came first."""
+        if self.credential is not None and await database_sync_to_async(credential_live)(self.credential):
+            return True
+        await self.close_signed_out()
+        return False
+
+    async def auth_recheck(self, message: dict[str, Any]) -> None:
+        """``signout.sockets_recheck``: something ended a credential of this user; is it this socket's?"""
+        if not self.open or self.credential is None:
+            return
+        ended = message.get("ended_session")
+        if ended and self.credential.session_key and ended == session_digest(self.credential.session_key):
+            await self.close_signed_out()  # the session is being deleted: no need to look
+        elif not await database_sync_to_async(credential_live)(self.credential):
+            await self.close_signed_out()
+
+    async def close_signed_out(self) -> None:
+        if not self.open:
+            return
+        self.open = False  # frames that race the close are dropped (``receive``)
+        await self.close(code=CLOSE_NOT_AUTHENTICATED)
 
     # ---- the turns (detached: they finish even if this socket goes away)
 

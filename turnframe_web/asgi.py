@@ -12,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from conversations.auth import BearerSocketAuthMiddleware  # noqa: E402
 from conversations.routing import websocket_urlpatterns  # noqa: E402
 from conversations.turns import lease  # noqa: E402
 from conversations.turns.startup import turns_sweep  # noqa: E402
@@ -19,7 +20,9 @@ from conversations.turns.startup import turns_sweep  # noqa: E402
 # a served process renews the leases of the turns it runs and recovers those whose process is gone
 lease.keeper_start(sweeper=turns_sweep if settings.TURNFRAME["LEASE_SWEEP"] else None)
 
+# a bearer token, when the handshake carries one, signs the socket in instead of the session cookie
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": AllowedHostsOriginValidator(
+        AuthMiddlewareStack(BearerSocketAuthMiddleware(URLRouter(websocket_urlpatterns)))),
 })
