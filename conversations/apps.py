@@ -15,3 +15,4 @@ class ConversationsConfig(AppConfig):
         )
 
         sqlite.checkpoint_in_background()
+        sqlite.unicode_lower_everywhere()

@@ -114,6 +114,22 @@ def _in_turn_pool(func):
     return database_sync_to_async(func, thread_sensitive=False, executor=TURN_EXECUTOR)
 
 
+def _settle(place: asyncio.Future) -> None:
+    if not place.done():
+        place.set_result(None)
+
+
+async def _after(ahead: asyncio.Future | None, place: asyncio.Future, run) -> None:
+    """Run a frame's turn once the frame ahead of it holds its place; its own place is held at the latest when
+    the turn is done (or refused: an error frees the next one too)."""
+    try:
+        if ahead is not None:
+            await asyncio.shield(ahead)
+        await run
+    finally:
+        _settle(place)
+
+
 def detach(coro) -> asyncio.Task:
     """Run ``coro`` as a task that outlives the socket; the consumer never awaits or cancels it."""
     task = asyncio.get_running_loop().create_task(coro)
@@ -140,6 +156,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         self.conversation_id: str = self.scope["url_route"]["kwargs"]["conversation_id"]
         self.user = None
         self.credential: SocketCredential | None = None
+        self.admitted: asyncio.Future | None = None  # the last message or click frame's place (arrival order)
         self.last_seq = 0
         self.open = False
         await self.accept()
@@ -199,10 +216,12 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             return
         if isinstance(frame, PingFrame):
             await self.send_private({"type": "pong"})
-        elif isinstance(frame, MessageFrame):
-            detach(self.run_message(frame))
-        elif isinstance(frame, RespondFrame):
-            detach(self.run_respond(frame))
+        elif isinstance(frame, (MessageFrame, RespondFrame)):
+            # admitted in arrival order: each waits until the socket's previous message or click holds its place
+            # (a message admitted or queued, a click answered) before it is handed to a turn thread
+            ahead, self.admitted = self.admitted, asyncio.get_running_loop().create_future()
+            run = self.run_message if isinstance(frame, MessageFrame) else self.run_respond
+            detach(_after(ahead, self.admitted, run(frame, self.admitted)))
 
     # ---- sign-out ends the socket
 
@@ -239,12 +258,14 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- the turns (detached: they finish even if this socket goes away)
 
-    async def run_message(self, frame: MessageFrame) -> None:
+    async def run_message(self, frame: MessageFrame, admitted: asyncio.Future) -> None:
         context = {"client_message_id": frame.client_message_id} if frame.client_message_id else {}
+        loop = asyncio.get_running_loop()
         try:
             outcome = await _in_turn_pool(turn_submit_message)(
                 user=self.user, conversation_id=self.conversation_id, text=frame.text,
-                client_message_id=frame.client_message_id)
+                client_message_id=frame.client_message_id,
+                on_admitted=lambda: loop.call_soon_threadsafe(_settle, admitted))
         except AppError as exc:
             await self.send_error(exc.code, exc.message, **context, **_extra(exc))
             return
@@ -256,10 +277,15 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             from .selectors import turn_json
 
             turn = await database_sync_to_async(turn_json)(outcome.turn, replayed=True)
+            if turn["status"] in ("queued", "running"):  # still waiting or running: as the stream announced it
+                event = "turn.queued" if turn["status"] == "queued" else "turn.started"
+                await self.send_private({"type": event, "turn": turn["id"], "text": outcome.turn.text,
+                                         "replayed": True})
+                return
             event = "turn.failed" if turn["status"] == "failed" else "turn.completed"
             await self.send_private({"type": event, "turn": turn})
 
-    async def run_respond(self, frame: RespondFrame) -> None:
+    async def run_respond(self, frame: RespondFrame, admitted: asyncio.Future) -> None:
         context: dict[str, Any] = {"interaction": frame.interaction, "option": frame.option}
         if frame.client_response_id:
             context["client_response_id"] = frame.client_response_id

@@ -64,3 +64,14 @@ class SchemaField(models.JSONField):
 
     def validate(self, value, model_instance):  # full_clean: the JSON it would store
         super().validate(to_jsonable_python(value), model_instance)
+
+
+class Lowered(models.Func):
+    """``LOWER(text)`` folding every script: PostgreSQL's LOWER does; on SQLite (ASCII only) it is
+    ``unicode_lower``, Python's ``str.lower``, registered on each connection (``turnframe_web.sqlite``)."""
+
+    function = "LOWER"
+    output_field = models.TextField()
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return super().as_sql(compiler, connection, function="unicode_lower", **extra_context)

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection, models
+from django.utils import timezone
 
 _LISTS = (list, tuple, set, frozenset)
 
@@ -271,6 +272,9 @@ class Update:
     def __init__(self, model: type[models.Model], fields: Iterable[str], where: str, *, returning: str = ""):
         self.model, self.where, self.names, self.returning = model, where, tuple(fields), returning
         self.fields = [model._meta.get_field(name) for name in self.names]
+        # as ``save`` does: every ``auto_now`` field the update does not set itself is set to now
+        self.stamped = [f for f in model._meta.concrete_fields if getattr(f, "auto_now", False)
+                        and f.name not in self.names]
         self._compiled: dict[str, str] = {}
 
     def _execute(self, cursor, values: Sequence[Any] | dict[str, Any], params: Sequence[Any],
@@ -278,7 +282,7 @@ class Update:
         sql = self._compiled.get(connection.vendor)
         if sql is None:
             quote = connection.ops.quote_name
-            sets = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
+            sets = ", ".join(f"{quote(f.column)} = %s" for f in [*self.fields, *self.stamped])
             # the table is named t, as in Select, so a where clause reads the same in both
             sql = self._compiled[connection.vendor] = (
                 f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}")
@@ -287,6 +291,8 @@ class Update:
         if isinstance(values, dict):
             values = [values[name] for name in self.names]
         prepared = [f.get_db_prep_save(v, connection) for f, v in zip(self.fields, values, strict=True)]
+        now = timezone.now()
+        prepared += [f.get_db_prep_save(now, connection) for f in self.stamped]
         cursor.execute(*expanded(sql + (f" RETURNING {returning}" if returning else ""),
                               [*prepared, *params, *read_params]))
 
@@ -336,3 +342,21 @@ def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] 
     if numbered:
         instances[0].pk, returned = returned[0], returned[1:]
     return returned
+
+
+def insert_if(instance: models.Model, condition: str, params: Sequence[Any] = ()) -> bool:
+    """``INSERT INTO <table> (…) SELECT <values> WHERE <condition>``: one new row (a model whose key is not
+    numbered by the database), written as ``save`` would, only when ``condition`` holds as the statement runs.
+    True when it was inserted."""
+    model = type(instance)
+    fields = list(model._meta.concrete_fields)
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+           f"SELECT {', '.join(['%s'] * len(fields))} WHERE {condition}")
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, *params])
+        inserted = cursor.rowcount == 1
+    if inserted:
+        instance._state.adding, instance._state.db = False, connection.alias
+    return inserted

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery
 
+from .fields import Lowered
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
 
 LABEL_CHARS = 60
@@ -27,9 +28,11 @@ def conversations_of(user, *, query: str = "", limit: int = 50) -> list[Conversa
     first_message = Turn.objects.filter(conversation=OuterRef("pk"), kind=Turn.Kind.MESSAGE).order_by("created_at")
     rows = Conversation.objects.filter(owner=user, hidden_at__isnull=True)
     words = " ".join(query.split())
-    if words:
-        said = Turn.objects.filter(conversation=OuterRef("pk"), text__icontains=words)
-        rows = rows.filter(Q(title__icontains=words) | Q(Exists(said)))
+    if words:  # case-insensitive for every script, on both databases (Lowered)
+        folded = words.lower()
+        said = Turn.objects.annotate(folded=Lowered("text")).filter(conversation=OuterRef("pk"),
+                                                                    folded__contains=folded)
+        rows = rows.annotate(folded=Lowered("title")).filter(Q(folded__contains=folded) | Q(Exists(said)))
     return list(rows.order_by("-created_at").annotate(first_text=Subquery(first_message.values("text")[:1]))[:limit])
 
 

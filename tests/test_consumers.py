@@ -469,3 +469,43 @@ async def test_an_idle_socket_on_the_redis_layer_stays_open_past_30_s_and_then_r
     events = await events_until(communicator, "turn.completed")
     assert events[-1]["turn"]["status"] == "completed"
     await close(communicator)
+
+
+async def test_message_frames_sent_back_to_back_are_admitted_in_arrival_order(world, script):
+    """Issue 20 (2): ten frames sent at once behind a running turn ran as 2,3,5,6,10,9,4,…: each went to its own
+    thread. A socket admits a frame only once the one before it holds its place."""
+    conversation = world["alice_conversation"]
+    await database_sync_to_async(_open_a_running_turn)(conversation)
+    communicator, _ = await socket(conversation.id, cookie=world["alice_cookie"])
+    sent = [f"message number {n}" for n in range(10)]
+    for n, text in enumerate(sent):
+        await communicator.send_json_to({"type": "message", "text": text, "client_message_id": f"c-{n}"})
+    queued = [e["text"] for e in (await events_until_count(communicator, "turn.queued", len(sent)))
+              if e["type"] == "turn.queued"]
+    assert queued == sent
+    in_queue = await database_sync_to_async(lambda: list(
+        conversation.turns.filter(status="queued").order_by("created_at", "id").values_list("text", flat=True)))()
+    assert in_queue == sent
+    await close(communicator)
+
+
+async def events_until_count(communicator, kind: str, count: int, *, timeout: float = 30) -> list[dict[str, Any]]:
+    events = []
+    async with asyncio.timeout(timeout):
+        while sum(e["type"] == kind for e in events) < count:
+            events.append(await communicator.receive_json_from(timeout=timeout))
+    return events
+
+
+async def test_a_repeated_client_message_id_of_a_queued_message_is_answered_as_queued(world, script):
+    """Issue 20 (11): it was answered ``turn.completed`` with status ``queued``."""
+    conversation = world["alice_conversation"]
+    await database_sync_to_async(_open_a_running_turn)(conversation)
+    communicator, _ = await socket(conversation.id, cookie=world["alice_cookie"])
+    await communicator.send_json_to({"type": "message", "text": "hello", "client_message_id": "c-9"})
+    first = await communicator.receive_json_from(timeout=10)
+    await communicator.send_json_to({"type": "message", "text": "hello", "client_message_id": "c-9"})
+    again = await communicator.receive_json_from(timeout=10)
+    assert first["type"] == again["type"] == "turn.queued"
+    assert again["turn"] == first["turn"] and again["text"] == "hello" and again["replayed"] is True
+    await close(communicator)

@@ -86,3 +86,15 @@ def test_search_finds_conversations_by_name_or_by_anything_said_in_them(alice, b
     assert [c["id"] for c in alice.get("/api/conversations?q=taxi%20of").json()] == [taxi]
     assert alice.get("/api/conversations?q=nothing-like-this").json() == []
     assert len(alice.get("/api/conversations").json()) == 2
+
+
+def test_search_ignores_case_in_every_script_not_only_ascii(alice):
+    """Issue 20 (11): on SQLite LIKE folds ASCII only; "ZÜRICH" finds "Zürich" and "straße" finds "STRASSE" is
+    not promised, but upper and lower case of the same letters are, in titles and in what was said."""
+    zurich, athens = new_conversation(alice), new_conversation(alice)
+    Turn.objects.create(conversation_id=zurich, kind="message", text="hotel in Zürich, 2 nights", client_message_id="m1",
+                        mode="controlled_agentic", status="completed")
+    patch(alice, f"/api/conversations/{athens}", {"title": "Αθήνα workshop"})
+    assert [c["id"] for c in alice.get("/api/conversations?q=ZÜRICH").json()] == [zurich]
+    assert [c["id"] for c in alice.get("/api/conversations?q=zürich").json()] == [zurich]
+    assert [c["id"] for c in alice.get("/api/conversations?q=ΑΘΉΝΑ").json()] == [athens]

@@ -168,6 +168,24 @@ def test_undoing_a_changed_line_restores_it_directly_through_the_command_bus(wor
     assert row.origin_kind == "direct_user_act" and row.status == "committed"
 
 
+def test_a_second_undo_does_not_redo_it_says_so(world, script):
+    """Issue 20 (11): "undo that" twice undid the undo (a redo nobody asked for by that name)."""
+    _, _, berlin = world
+    old = lines_of(berlin)[1]["amount"]
+    script("make line 2 120", plan(act("a1", "update_line", "make line 2 120", line=2, amount="120")))
+    script("undo that", undo("undo that"))
+    say(world, "make line 2 120")
+    say(world, "undo that")
+    assert lines_of(berlin)[1]["amount"] == old
+    before = Ledger.now()
+
+    turn = say(world, "undo that")
+
+    assert notice_codes(turn) == ["undo_of_undo"] and Ledger.now() == before
+    assert lines_of(berlin)[1]["amount"] == old
+    assert "already an undo" in next(n.text for n in turn.notices if n.code == "undo_of_undo")
+
+
 def test_undoing_an_added_line_asks_on_a_card_because_removing_is_consequential(world, script):
     _, _, berlin = world
     script("add a taxi of 20", plan(act("a1", "add_line", "add a taxi of 20", amount="20", category="taxi")))

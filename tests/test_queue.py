@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from conversations.models import Conversation, Turn
+from conversations.models import CommandJournalEntry, Conversation, Turn
 from conversations.turns import turn_submit_message, turns_run_queued
 from tests.support import Api, Ledger, act, plan, seed
 from turnframe_web.errors import AppError
@@ -114,3 +114,45 @@ def test_over_http_a_queued_message_is_202_with_its_turn(world, script):
     status, body = api.post(f"/api/conversations/{conversation.id}/messages", {"text": edit(script, 1)})
 
     assert status == 202 and body["status"] == "queued" and body["acts"] == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bound_holds_when_many_messages_arrive_at_once(world, script, settings):
+    """Issue 20 (3): counted then inserted, 30 messages at once behind a running turn got 22-26 places of 20.
+    The bound is part of the insert: exactly the bound is admitted, every other message is told queue_full."""
+    import threading
+
+    from django.db import connection
+
+    alice, conversation, _ = world
+    settings.TURNFRAME = {**settings.TURNFRAME, "MAX_QUEUED_MESSAGES": 20}
+    busy(conversation)
+    texts = [edit(script, n) for n in range(30)]
+    start, outcomes = threading.Barrier(len(texts)), []
+
+    def send(text: str) -> None:
+        try:
+            start.wait()
+            outcomes.append(turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn.status)
+        except AppError as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(text,)) for text in texts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["queue_full"] * 10 + ["queued"] * 20
+    assert conversation.turns.filter(status="queued").count() == 20
+
+
+def test_a_turn_record_says_when_it_last_changed(world, script):
+    """Issue 20 (11): the prepared updates set ``updated_at`` as save() does (it stayed the insert time)."""
+    alice, conversation, _ = world
+    turn = turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, 1)).turn
+    stored = Turn.objects.get(pk=turn.pk)
+    assert stored.status == "completed" and stored.updated_at > stored.created_at
+    entry = CommandJournalEntry.objects.get(turn=stored)
+    assert entry.status == "committed" and entry.updated_at > entry.created_at

@@ -1,4 +1,4 @@
-"""SQLite's checkpoints, off the request path.
+"""SQLite's checkpoints, off the request path; and a Unicode ``lower`` for case-insensitive search.
 
 In WAL mode a commit appends pages to the write-ahead log, and a checkpoint copies them into the database
 file, with an fsync. Left to SQLite (``wal_autocheckpoint``, 1000 pages by default) the commit that crosses
@@ -50,3 +50,19 @@ def _checkpoint(path: str) -> None:
             db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         except sqlite3.Error as exc:  # busy, or the file went away (a test database): try again next time
             log.debug("checkpoint of %s: %s", path, exc)
+
+
+# SQLite's own lower() and LIKE fold ASCII only ("ZÜRICH" would not find "Zürich"): every SQLite connection gets
+# ``unicode_lower``, Python's str.lower, which ``conversations.fields.Lowered`` compiles to there (PostgreSQL's
+# LOWER folds Unicode already)
+def unicode_lower_everywhere() -> None:
+    connection_created.connect(_unicode_lower, dispatch_uid="turnframe-sqlite-unicode-lower")
+
+
+def _unicode_lower(sender, connection, **kwargs) -> None:
+    if connection.vendor == "sqlite":
+        connection.connection.create_function("unicode_lower", 1, _lower, deterministic=True)
+
+
+def _lower(value):
+    return value.lower() if isinstance(value, str) else value

@@ -605,6 +605,8 @@ _NOTICE_COPY = {
     "case_locked": "I did not {act}: {case} is {status} and can no longer be changed.",
     "case_not_created_yet": "I did not {act}: open the {noun} first, then ask again.",
     "nothing_to_undo": "There is nothing in this conversation I can undo.",
+    "undo_of_undo": "Your last change was already an undo; undoing it again would redo what you took back, so I "
+                    "did not. Tell me what you want the {noun} to say instead.",
     "cannot_undo": "I cannot undo that: it cannot be reversed (a submission or a withdrawal), or the {noun} changed since.",
     "no_change": "I did not {act}: {case} already has those values.",
     "currency_mismatch": "I did not {act}: the amount you wrote is in another currency than {case} is kept in. "
@@ -803,6 +805,9 @@ def _evidence_problem(act: ValidatedAct, definition: ActDefinition, message: str
     return None
 
 
+UNDO_ACT_ID = "undo"  # the plan act id of a server-derived inverse: its journal row says it was an undo
+
+
 def _undo_act(plan: UserTurnPlan, facts: TurnFacts, out: Reduction) -> ValidatedAct | None:
     """"undo that": the inverse of the conversation's last committed direct edit, derived by the server
     from its committed event (never from the model's arguments), then reduced like any other act."""
@@ -819,6 +824,9 @@ def _undo_act(plan: UserTurnPlan, facts: TurnFacts, out: Reduction) -> Validated
     if last is None or definition is None:
         out.notices.append(Notice("nothing_to_undo", notice_text("nothing_to_undo", None, noun=noun)))
         return None
+    if last.get("undo"):  # a second "undo that" would redo: refused, and said so
+        out.notices.append(Notice("undo_of_undo", notice_text("undo_of_undo", None, noun=noun)))
+        return None
     case = facts.cases.get(str(last.get("case")))
     # the last edit, direct or confirmed on a card, as long as nothing changed the case since; its inverse then
     # goes through policy and confirmation like any act (putting back a removed line is a direct edit)
@@ -832,5 +840,5 @@ def _undo_act(plan: UserTurnPlan, facts: TurnFacts, out: Reduction) -> Validated
     if error:
         out.notices.append(Notice("cannot_undo", notice_text("cannot_undo", None, case, noun=noun)))
         return None
-    return ValidatedAct("undo", name, CaseRef(id=case.id), args, plan.undo.evidence,
+    return ValidatedAct(UNDO_ACT_ID, name, CaseRef(id=case.id), args, plan.undo.evidence,
                         undo_of=str(last.get("event") or ""))

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
-from conversations.core.reducer import ValidatedPlan
+from conversations.core.reducer import UNDO_ACT_ID, ValidatedPlan
 from registries import Actor, CaseSnapshot, Mode, Registry, get_registry
 from registries.models import EntryStatus, RegistryEntry
 from registries.services import entry_statuses
@@ -365,7 +365,8 @@ def last_edit(conversation: Conversation) -> dict[str, Any] | None:
     if row is None or event is None:
         return None
     return {"act": row.act, "case": event.case_id, "event": event.id, "data": event.data, "revision": event.revision,
-            "direct": row.origin_kind == CommandJournalEntry.Origin.DIRECT_USER_ACT}
+            "direct": row.origin_kind == CommandJournalEntry.Origin.DIRECT_USER_ACT,
+            "undo": row.plan_act_id == UNDO_ACT_ID}
 
 
 @functools.lru_cache(maxsize=256)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from conversations.core.record import TurnEnd, TurnNotice, TurnTrace
 from conversations.core.reducer import Notice, Outcome
@@ -174,7 +175,8 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
                           active_case=conversation.active_case, open_cards=open_cards)
     reply.pop("fact_checks", None)
     trace = turn.trace.model_copy(update={**detail, "end": TurnEnd(active_case=conversation.active_case_id)})
-    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.FAILED, phase=Phase.FAILED, notices=notices,
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.FAILED, phase=Phase.FAILED, updated_at=timezone.now(),
+                                           notices=notices,
                                            reply=reply, trace=trace)
     turn.refresh_from_db()
     stream.publish(conversation.id, "turn.failed", {"turn": turn_json(turn)})

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from conversations.core.context import RoundRecord
@@ -63,7 +64,11 @@ _NEXT_QUEUED = prepared.Select(Turn, "t.conversation_id = %s AND t.status = %s",
 _STOPPED = f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} s WHERE s.id = %s AND s.stop_requested_at IS NOT NULL)"
 
 
-def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None) -> TurnOutcome:
+def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None,
+                        on_admitted: Callable[[], None] | None = None) -> TurnOutcome:
+    """A message: admitted to run now, or queued behind the turn that runs, then run (SPEC §23 A–Q).
+    ``on_admitted``: called once the message holds its place (running, or in the queue), before it runs: a socket
+    admits its next frame only then, so the frames of one socket keep their order."""
     # B: validate the shape (the database is asked only once it is valid: what a refused message is told below)
     text = (text or "").strip()
     limit = settings.TURNFRAME["MAX_MESSAGE_CHARS"]
@@ -82,6 +87,8 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     if isinstance(admitted, TurnOutcome):
         return admitted
     if admitted is not None:
+        if on_admitted is not None:
+            on_admitted()
         message_turn_run_admitted(admitted, user, actor)
         turns_run_queued(admitted.conversation)
         return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
@@ -94,6 +101,8 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     if isinstance(turn, TurnOutcome):
         return turn
     stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
+    if on_admitted is not None:  # after its announcement: the next frame's comes after it
+        on_admitted()
     conversation.waiting = True  # this one
     turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
     turn.refresh_from_db()
@@ -131,18 +140,27 @@ def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> No
 
 
 def turn_queue(conversation: Conversation, *, text: str, client_message_id: str) -> Turn | TurnOutcome:
-    """Keep a message sent while another turn runs (SPEC §23 A): in the database, bounded per conversation."""
-    limit = settings.TURNFRAME.get("MAX_QUEUED_MESSAGES", 20)
-    if Turn.objects.filter(conversation=conversation, status=Turn.Status.QUEUED).count() >= limit:
-        raise AppError(f"{limit} messages of this conversation are already waiting; send this one when they are "
-                       "done.", code="queue_full", status=429)
+    """Keep a message sent while another turn runs (SPEC §23 A): in the database, bounded per conversation. The
+    bound is part of the insert (the database decides): queued messages of one conversation are inserted one at
+    a time (the conversation's row is locked first where the database has row locks; SQLite writes one
+    transaction at a time), each only while fewer than the bound wait."""
+    limit = settings.TURNFRAME["MAX_QUEUED_MESSAGES"]
+    turn = Turn(conversation=conversation, kind=Turn.Kind.MESSAGE, text=text, client_message_id=client_message_id,
+                mode=conversation.mode, status=Turn.Status.QUEUED, active_case_before="")
     try:
         with transaction.atomic():
-            return Turn.objects.create(conversation=conversation, kind=Turn.Kind.MESSAGE, text=text,
-                                       client_message_id=client_message_id, mode=conversation.mode,
-                                       status=Turn.Status.QUEUED, active_case_before="")
+            if connection.features.has_select_for_update:
+                Conversation.objects.select_for_update().filter(pk=conversation.pk).values_list("pk").first()
+            if not prepared.insert_if(turn, _ROOM_IN_QUEUE, [conversation.pk, limit]):
+                raise AppError(f"{limit} messages of this conversation are already waiting; send this one when "
+                               "they are done.", code="queue_full", status=429)
+            return turn
     except IntegrityError:  # the same client id again: the turn it names is the answer
         return TurnOutcome(Turn.objects.get(conversation=conversation, client_message_id=client_message_id), True)
+
+
+_ROOM_IN_QUEUE = (f"(SELECT COUNT(*) FROM {Turn._meta.db_table} q WHERE q.conversation_id = %s"
+                  f" AND q.status = '{Turn.Status.QUEUED}') < %s")
 
 
 def turns_run_queued(conversation: Conversation) -> list[str]:
@@ -159,7 +177,7 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
         try:
             with transaction.atomic():
                 promoted = Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).update(
-                    status=Turn.Status.RUNNING, **lease.fresh(), active_case_before=Conversation.objects.filter(
+                    status=Turn.Status.RUNNING, **lease.fresh(), updated_at=timezone.now(), active_case_before=Conversation.objects.filter(
                         pk=conversation.pk).values_list("active_case_id", flat=True).first() or "")
         except IntegrityError:
             return ran  # a turn is running: it runs the queue when it is done
