@@ -120,6 +120,7 @@ def test_a_sentence_that_only_mentions_an_act_is_no_claim(data, claim):
     ("Done: I withdrew your claim.", "withdraw_claim"),
     ("I sent your claim for approval.", "submit_claim"),
     ("I've gone ahead and sent your Berlin claim to Dana for approval.", "submit_claim"),
+    ("Done: I sent your trip to Rome to the approver for approval.", "submit_claim"),  # seven words between
     ("Sending it for approval right now.", "submit_claim"),
     ("OK, I withdraw the Lisbon claim.", "withdraw_claim"),
     ("I'm cancelling the trip now.", "cancel_trip"),

@@ -38,7 +38,7 @@ from typing import NamedTuple
 UNBACKED_CLAIM = "unbacked_claim_removed"
 UNBACKED_CLAIM_TEXT = "A sentence of the assistant's reply was removed: it described a change that did not happen."
 
-MAX_GAP = 6  # words allowed between a phrase's verb and the rest of it ("sent your Berlin claim to Dana for approval")
+MAX_GAP = 10  # words allowed between a phrase's verb and the rest of it ("sent your Berlin claim to Dana for approval")
 
 
 @dataclass(frozen=True, slots=True)
