@@ -347,7 +347,11 @@ def disguised(draw, phrase: str) -> str:
 def test_the_claim_guard_never_lets_an_unbacked_claim_through(data, claim):
     act_name, phrase = claim
     end = data.draw(st.sampled_from(["", ".", " ", "!", ", ", "-", "- "]))
-    text = data.draw(texts(30)) + data.draw(st.sampled_from([" ", ". ", "\n", ": ", "-"])) + data.draw(
+    # any text before, then a sentence the claim opens (the guard reads the words just before a claim verb:
+    # "not submitted", "to be submitted" and "Has it been submitted?" claim nothing, tests/test_claim_guard.py)
+    lead = data.draw(st.sampled_from(["", "Done", "Good news", "OK", "It was", "Your claim is", "The trip is"]))
+    text = data.draw(texts(30)) + data.draw(st.sampled_from([". ", "\n\n", ": ", "! "])) + lead + (
+        data.draw(st.sampled_from([" ", "\n", ": ", "-", " - "])) if lead else "") + data.draw(
         disguised(phrase)) + end + (data.draw(texts(20)) if end else "")
     backed = data.draw(st.sets(st.sampled_from([a for a in ACT_NAMES if a != act_name])))
     assert not check_claims(text, PHRASES, backed).allowed

@@ -893,6 +893,20 @@ def test_20_prose_backed_by_a_committed_event_is_shown_and_other_claims_are_not(
     assert Case.objects.get(pk=world.berlin.id).status == "draft"
 
 
+def test_20_a_claim_in_another_inflection_is_refused_and_a_mere_mention_is_shown(world, script):
+    text = script("what about the Berlin trip?", *in_mode(world.mode, world.berlin.id, plan(
+        answers=[{"question": "what about it?", "text": "Done: I withdrew your claim."},
+                 {"text": "It is not submitted yet; you can submit it when ready."}],
+        say="I sent your claim for approval.")))
+    before = Ledger.now()
+
+    turn = world_say(world, text)
+
+    assert [b["text"] for b in blocks(turn, "answer")] == ["It is not submitted yet; you can submit it when ready."]
+    assert not blocks(turn, "say") and notice_codes(turn).count("unbacked_claim_removed") == 1
+    assert Ledger.now() == before and Case.objects.get(pk=world.berlin.id).status == "draft"
+
+
 # =============================================================================== cards drawn after direct edits
 
 
