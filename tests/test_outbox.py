@@ -2,7 +2,8 @@
 a send that timed out is ``outcome_unknown``, never re-sent blindly, and reconciled from the
 destination's own answer.
 
-The approver system is a pytest-httpserver stub at TURNFRAME_APPROVER_URL.
+The approver system is a pytest-httpserver stub at TURNFRAME_APPROVER_URL, or (unset) the built-in demo
+approver, which records what it receives. ``tests/test_outbox_run.py`` runs the worker as ``make run`` does.
 """
 
 from __future__ import annotations

@@ -106,7 +106,8 @@ class MakeRun:
         # the shared virtualenv, as it is (`-o`: its stamp is not remade, so nothing is installed)
         command = ["setsid", "--ctty", "make", "--no-print-directory", "-o", str(VENV / ".installed"), "run",
                    f"VENV={VENV}", f"PORT={port}", "OUTBOX_INTERVAL=0.5"]
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=child_env(tmp_path), stdin=slave, stdout=slave,
+        env = {k: v for k, v in child_env(tmp_path).items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdin=slave, stdout=slave,
                                      stderr=slave, close_fds=True)
         os.close(slave)
         self.master = master
@@ -288,6 +289,7 @@ def test_several_workers_at_once_deliver_each_row_exactly_once(tmp_path, django_
 def test_the_worker_ends_when_the_shell_that_started_it_is_killed(tmp_path):
     """``make run``'s worker (``--stop-with-parent``) does not outlive a shell killed outright (kill -9)."""
     log = tmp_path / "worker.log"
+    log.write_text("")  # the shell's redirection opens it in the worker's own time
     shell = subprocess.Popen(["bash", "-c", '"$0" manage.py run_outbox --interval 0.2 --stop-with-parent > "$1" 2>&1 &'
                               ' echo $!; wait', sys.executable, str(log)],
                              cwd=ROOT, env=child_env(tmp_path), stdout=subprocess.PIPE, text=True)
