@@ -1,6 +1,7 @@
 # Turnframe web. `make run` serves the app; `make test` runs the whole suite. Both set themselves up.
 SHELL := /bin/bash
 PORT ?= 8000
+OUTBOX_INTERVAL ?= 1
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -23,6 +24,8 @@ $(STAMP): $(PY) pyproject.toml
 
 setup: $(STAMP)
 
+# daphne and, beside it in the same shell, the outbox worker (it notifies the approver system): the worker ends
+# with daphne (Ctrl-C, SIGTERM, daphne failing to start), and on its own if that shell is killed outright
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py seed_demo
@@ -30,8 +33,11 @@ run: $(STAMP)
 	@echo ""
 	@echo "  Turnframe web is at http://127.0.0.1:$(PORT)/"
 	@echo "  Sign in as alice, bob or admin (staff, /admin/) with password: $${TURNFRAME_DEMO_PASSWORD:-turnframe-demo}"
+	@echo "  The outbox worker notifies the approver of each submission (demo approver: /admin/, Demo approver notifications)"
 	@echo ""
-	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) turnframe_web.asgi:application
+	$(PY) manage.py run_outbox --interval $(OUTBOX_INTERVAL) --stop-with-parent & outbox=$$!; \
+	  trap 'kill $$outbox 2>/dev/null; wait $$outbox 2>/dev/null' EXIT; \
+	  $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) turnframe_web.asgi:application
 
 # the whole suite: unit + integration (SQLite, and PostgreSQL when TURNFRAME_TEST_POSTGRES=1), the
 # architecture contracts, the evaluation corpus, and the browser tests in their own pytest run

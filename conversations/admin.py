@@ -36,12 +36,14 @@ from .models import (
     Case,
     CommandJournalEntry,
     Conversation,
+    DemoApproverNotification,
     DomainEvent,
     Interaction,
     OutboxEntry,
     ReadRound,
     Turn,
 )
+from .outbox import APPROVER
 
 NOTHING = "—"
 
@@ -535,6 +537,23 @@ class OutboxEntryAdmin(LedgerAdmin):
     case_title = case_title_column()
     payload_pretty = pretty("payload")
     acknowledgement_pretty = pretty("acknowledgement")
+
+
+@admin.register(DemoApproverNotification)
+class DemoApproverNotificationAdmin(LedgerAdmin):
+    """The demo approver system's inbox: what it received, once per idempotency key (``outbox.LocalApprover``)."""
+
+    list_display = ("id", "claim", "submitted_by", "times_received", "created_at", "last_received_at")
+    search_fields = ("=id", "=idempotency_key", "=claim", "=submitted_by")
+    fields = ("id", "idempotency_key", "sent_by", "claim", "submitted_by", "times_received", "payload_pretty",
+              "created_at", "last_received_at")
+    readonly_fields = ("sent_by", "payload_pretty")
+    payload_pretty = pretty("payload")
+
+    @admin.display(description="outbox row")
+    def sent_by(self, obj):
+        row = OutboxEntry.objects.filter(destination=APPROVER, idempotency_key=obj.idempotency_key).values_list("pk", flat=True).first()
+        return admin_link(OutboxEntry, row)
 
 
 class TokenStatusFilter(admin.SimpleListFilter):

@@ -334,6 +334,32 @@ class OutboxEntry(models.Model):
         return f"to {self.destination} {self.id} ({self.status}, {self.attempts} attempt{'s' if self.attempts != 1 else ''})"
 
 
+class DemoApproverNotification(models.Model):
+    """What the built-in demo approver system received (``outbox.LocalApprover``, used while
+    ``TURNFRAME_APPROVER_URL`` is unset): one row per idempotency key, as a real approver keeps it.
+
+    It is the receiving side, apart from the outbox row that sent it: a key received twice (a re-send
+    after an unknown outcome) is counted in ``times_received``, never recorded twice, and reconciling
+    asks this table whether a key arrived.
+    """
+
+    id = _id_field("apn")
+    idempotency_key = models.CharField(max_length=64, unique=True)
+    claim = models.CharField(max_length=64, blank=True)
+    submitted_by = models.CharField(max_length=150, blank=True)
+    payload = models.JSONField(default=dict)
+    times_received = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = "demo approver notification"
+
+    def __str__(self) -> str:
+        return f"approver received {self.claim or self.idempotency_key[:12]} ({self.times_received}×)"
+
+
 class ApiToken(models.Model):
     """Bearer tokens for API clients. Only a hash is stored.
 

@@ -2,7 +2,8 @@
 
 A command with an external effect commits an ``OutboxEntry`` in the same transaction as its
 events (``conversations.commands``). This module delivers those rows. It runs in a worker
-(``manage.py run_outbox``), never on the request path:
+(``manage.py run_outbox``; ``make run`` starts one beside daphne), never on the request path. Any
+number of workers may run at once, in any processes: each row is claimed before it is sent.
 
 - ``outbox_dispatch`` claims each pending row with a conditional UPDATE (``pending`` → ``sending``,
   so two workers never send one row), calls its destination with the row's idempotency key and
@@ -17,7 +18,8 @@ events (``conversations.commands``). This module delivers those rows. It runs in
 
 Destinations: a domain registers its own by name (``registries.register_outbox_destination``); the
 built-in ``approver`` is the approver system at ``TURNFRAME_APPROVER_URL`` when that is set, otherwise
-a local approver that acknowledges at once (the no-network default).
+the demo approver system, which records what it receives in the database (``LocalApprover``; the
+no-network default, shown in the admin as "demo approver notifications").
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from django.utils import timezone
 
 from registries import Delivery, OutboxDestination, outbox_destination
 
-from .models import OutboxEntry
+from .models import DemoApproverNotification, OutboxEntry
 
 log = logging.getLogger(__name__)
 Status = OutboxEntry.Status
@@ -113,17 +115,37 @@ class HttpApprover:
 
 
 class LocalApprover:
-    """The built-in approver of the no-network setup: it acknowledges every submission at once."""
+    """The demo approver system of the no-network setup (``TURNFRAME_APPROVER_URL`` unset).
+
+    It behaves as the approver's HTTP side would, with the database as its inbox: every notification it
+    receives is recorded (``DemoApproverNotification``, in the admin) under its idempotency key, a key
+    received again is counted rather than recorded twice, and reconciling asks that record.
+    """
 
     name = APPROVER
 
     def send(self, entry: OutboxEntry) -> Delivery:
+        payload = entry.payload if isinstance(entry.payload, dict) else {}
+        now = timezone.now()
+        received, created = DemoApproverNotification.objects.get_or_create(
+            idempotency_key=entry.idempotency_key,
+            defaults={"claim": str(payload.get("claim") or "")[:64],
+                      "submitted_by": str(payload.get("submitted_by") or "")[:150],
+                      "payload": entry.payload, "last_received_at": now})
+        if not created:  # a re-send under the same key: the approver acts on it once
+            DemoApproverNotification.objects.filter(pk=received.pk).update(
+                times_received=F("times_received") + 1, last_received_at=now)
         return Delivery(Status.DELIVERED, {"approver": "local", "received": entry.idempotency_key,
+                                           "id": received.pk, "duplicate": not created,
                                            "status": "received", "at": _now()})
 
     def lookup(self, entry: OutboxEntry) -> Delivery | None:
-        # it keeps no record and has no effect beyond acknowledging: delivering again is harmless
-        return Delivery(Status.PENDING, {"approver": "local", "error": "not_received", "at": _now()})
+        received = DemoApproverNotification.objects.filter(idempotency_key=entry.idempotency_key).first()
+        if received is None:
+            return Delivery(Status.PENDING, {"approver": "local", "error": "not_received", "at": _now()})
+        return Delivery(Status.DELIVERED, {"approver": "local", "received": entry.idempotency_key,
+                                           "id": received.pk, "status": "received", "at": _now(),
+                                           "reconciled": True})
 
 
 def destination_for(name: str) -> OutboxDestination | None:

@@ -19,11 +19,13 @@ from conversations.models import (
     Case,
     CommandJournalEntry,
     Conversation,
+    DemoApproverNotification,
     DomainEvent,
     Interaction,
     OutboxEntry,
     Turn,
 )
+from conversations.outbox import outbox_dispatch
 from conversations.services import users_seed
 from conversations.turns import interaction_respond, offered_registry, turn_submit_message
 from registries import get_registry
@@ -76,6 +78,7 @@ def ledger(users, script):
     submitted = turn_submit_message(user=alice, conversation_id=conversation.id, text=SUBMIT).turn
     submit_card = Interaction.objects.get(turn=submitted)
     interaction_respond(user=alice, interaction_id=submit_card.id, option="confirm")
+    outbox_dispatch()  # the demo approver receives the submission
     ApiToken.objects.create(user=alice, key_hash="f" * 64, prefix="tf_abcd")
     return {"conversation": conversation, "opened": opened, "added": added, "card": card,
             "confirmed": confirmed, "submitted": submitted}
@@ -234,7 +237,8 @@ def test_the_status_actions_are_the_only_actions_on_the_registry_pages(staff):
 # =============================================================================== ledger
 
 
-LEDGER = (Case, Conversation, Turn, Interaction, CommandJournalEntry, DomainEvent, OutboxEntry)
+LEDGER = (Case, Conversation, Turn, Interaction, CommandJournalEntry, DomainEvent, OutboxEntry,
+          DemoApproverNotification)
 
 
 def test_every_registered_admin_page_loads_with_data_present(staff, ledger):
@@ -247,6 +251,16 @@ def test_every_registered_admin_page_loads_with_data_present(staff, ledger):
             rows = listed(response)
             assert rows, f"no {model.__name__} to show"
             assert staff.get(url(model, "change", rows[0].pk)).status_code == 200, model
+
+
+def test_the_demo_approvers_notifications_are_shown_with_their_outbox_row(staff, ledger):
+    """Issue 20 (9): what the demo approver received is in the admin, linked to the row that sent it."""
+    entry = OutboxEntry.objects.get()
+    [received] = listed(staff.get(url(DemoApproverNotification, "changelist")))
+    assert (received.idempotency_key, received.claim, received.submitted_by) == (
+        entry.idempotency_key, entry.case_id, "alice")
+    page = staff.get(url(DemoApproverNotification, "change", received.pk)).content.decode()
+    assert url(OutboxEntry, "change", entry.pk) in page and entry.case_id in page
 
 
 @pytest.mark.parametrize("model", LEDGER, ids=lambda m: m.__name__)

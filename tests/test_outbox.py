@@ -2,7 +2,8 @@
 a send that timed out is ``outcome_unknown``, never re-sent blindly, and reconciled from the
 destination's own answer.
 
-The approver system is a pytest-httpserver stub at TURNFRAME_APPROVER_URL.
+The approver system is a pytest-httpserver stub at TURNFRAME_APPROVER_URL, or (unset) the built-in demo
+approver, which records what it receives. ``tests/test_outbox_run.py`` runs the worker as ``make run`` does.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from werkzeug import Response
 
-from conversations.models import Case, CommandJournalEntry, OutboxEntry
+from conversations.models import Case, CommandJournalEntry, DemoApproverNotification, OutboxEntry
 from conversations.outbox import (
     IDEMPOTENCY_HEADER,
     Delivery,
@@ -163,6 +164,38 @@ def test_the_local_approver_acknowledges_at_once(local_approver, row):
     assert outbox_dispatch() == [(row.pk, Status.DELIVERED)]
     ack = reload(row).acknowledgement
     assert ack["approver"] == "local" and ack["received"] == row.idempotency_key
+
+
+def test_the_demo_approver_records_what_it_receives(local_approver, row):
+    """Issue 20 (9): the demo approver system keeps what it was sent, as the admin shows it."""
+    assert not DemoApproverNotification.objects.exists()
+    assert outbox_dispatch() == [(row.pk, Status.DELIVERED)]
+    received = DemoApproverNotification.objects.get()
+    assert (received.idempotency_key, received.claim, received.payload, received.times_received) == (
+        row.idempotency_key, "clm_OUTBOX0001", row.payload, 1)
+    assert reload(row).acknowledgement["id"] == received.pk
+
+
+def test_the_demo_approver_counts_a_resend_under_the_same_key_once(local_approver, row):
+    assert outbox_dispatch() == [(row.pk, Status.DELIVERED)]
+    OutboxEntry.objects.filter(pk=row.pk).update(status=Status.PENDING)  # as if the answer had been lost
+    assert outbox_dispatch() == [(row.pk, Status.DELIVERED)]
+    received = DemoApproverNotification.objects.get()
+    assert received.times_received == 2 and received.last_received_at >= received.created_at
+    assert reload(row).acknowledgement["duplicate"] is True
+
+
+def test_reconciling_asks_the_demo_approvers_record(local_approver, row):
+    """An unknown row the demo approver has is delivered without a re-send; one it never saw is sent again."""
+    OutboxEntry.objects.filter(pk=row.pk).update(status=Status.OUTCOME_UNKNOWN)
+    assert outbox_reconcile(settle_after_s=0) == [(row.pk, Status.PENDING)]
+    assert not DemoApproverNotification.objects.exists()
+    assert outbox_dispatch() == [(row.pk, Status.DELIVERED)]
+    OutboxEntry.objects.filter(pk=row.pk).update(status=Status.OUTCOME_UNKNOWN)
+    assert outbox_reconcile(settle_after_s=0) == [(row.pk, Status.DELIVERED)]
+    assert reload(row).acknowledgement["reconciled"] is True
+    assert outbox_dispatch() == []
+    assert DemoApproverNotification.objects.get().times_received == 1
 
 
 def test_two_workers_never_send_one_row(local_approver, row):
