@@ -219,6 +219,9 @@ def test_an_edit_that_still_needs_a_confirmation_draws_a_new_card_and_runs_nothi
     (row,) = CommandJournalEntry.objects.filter(interaction_id=fresh["id"])
     assert (row.status, row.args["amount"]) == ("awaiting_confirmation", "1200.00")
     assert row.origin["edits"][0]["changes"] == [{"field": "amount", "before": "1500.00", "after": "1200.00"}]
+    repeated, again = respond(world, card, edits={"amount": "1200"})  # a retry: the same outcome, no third card
+    assert repeated == 200 and again["turn"]["id"] == body["turn"]["id"]
+    assert Interaction.objects.filter(status="pending").count() == 1
 
     status, body = respond(world, fresh)
 
@@ -393,3 +396,15 @@ async def test_a_click_over_the_socket_takes_the_same_edits_and_an_expired_card_
     assert (await database_sync_to_async(Case.objects.get)(pk=berlin.id)).status == "draft"
     await consumers.drain()
     await communicator.disconnect()
+
+
+def test_an_act_declaring_an_unknown_or_item_field_editable_fails_the_check(db):
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    shipped = get_registry().acts["update_line"]
+    for editable in (("amount", "tip"), ("line",)):
+        with override(acts=[replace(shipped, editable_fields=editable)]), pytest.raises(SystemCheckError) as failure:
+            call_command("check")
+        assert "registries.E020" in str(failure.value)
+    call_command("check")  # the shipped declarations pass

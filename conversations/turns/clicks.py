@@ -76,6 +76,8 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
         if status == Interaction.Status.STALE:
             raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
         if status == Interaction.Status.SUPERSEDED:
+            if interaction.chosen_option == option and interaction.result_turn_id:
+                return interaction, interaction.result_turn  # a repeated edit that drew a new card: its outcome
             raise Conflict("This card was replaced by a newer one.", code="interaction_closed")
         if card_expire_if_due(interaction):
             raise _expired(interaction)
