@@ -231,6 +231,29 @@ def test_an_edit_that_still_needs_a_confirmation_draws_a_new_card_and_runs_nothi
     assert row.origin["edits"][0]["by"] == "person"
 
 
+def test_an_edit_on_a_card_of_several_commands_is_confirmed_again_on_a_card_that_describes_it(world, script):
+    berlin = world["berlin"]
+    text = script("add a hotel of 1500 and submit Berlin", *in_mode(CONTROLLED, berlin.id, plan(
+        act("a1", "add_line", "add a hotel of 1500", case={"id": berlin.id}, amount="1500", category="hotel"),
+        act("a2", "submit_claim", "submit Berlin", case={"id": berlin.id}))))
+    (card,) = world["alice"].say(world["cid"], text)["interactions"]
+    assert [c["act"] for c in card["commands"]] == ["add_line", "submit_claim"]
+    before = Ledger.now()
+
+    status, body = respond(world, card, edits={"amount": "95"})
+
+    assert status == 200 and status_of(card) == "superseded" and Ledger.now().events == before.events
+    (fresh,) = body["turn"]["interactions"]
+    assert [c["act"] for c in fresh["commands"]] == ["add_line", "submit_claim"]
+    assert "95.00" in fresh["prompt"] and "1500" not in fresh["prompt"]
+    status, body = respond(world, fresh)
+    assert status == 200 and outcomes(body["turn"]) == {"a1": "executed", "a2": "executed"}, body
+    assert lines_of(berlin.id)[-1]["amount"] == "95.00" and Case.objects.get(pk=berlin.id).status == "submitted"
+    added, submitted = CommandJournalEntry.objects.filter(interaction_id=fresh["id"]).order_by("sequence")
+    assert added.origin["edits"][0]["changes"][0]["after"] == "95.00" and "edits" not in submitted.origin
+    assert added.origin_kind == submitted.origin_kind == "confirmed_interaction"
+
+
 @pytest.mark.parametrize(("option", "edits", "code"), [
     ("confirm", {"amount": "a lot"}, "invalid_edit"),
     ("confirm", {"amount": "-5"}, "invalid_edit"),

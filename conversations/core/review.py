@@ -9,9 +9,11 @@ go through the act's schema, its policy and its (pure) handler again, exactly as
 
 - a value the schema refuses, or that the handler or the policy refuses, is an ``EditRefused`` (nothing
   changes, the card stays answerable);
-- values the policy allows (and a reversible act) run at once on the confirmation;
-- values that still need a confirmation (the act is consequential, or the policy asks for one) never run on
-  the old card: the person has not seen a card that describes them, so a new card does (``needs_card``).
+- values the policy allows (and a reversible act) run at once on the confirmation, when the card holds that
+  one command;
+- values that still need a confirmation (the act is consequential, or the policy asks for one), or that change
+  what the card's other commands were described as doing, never run on the old card: the person has not seen
+  a card that describes them, so a new card does (``needs_card``).
 """
 
 from __future__ import annotations
@@ -124,6 +126,9 @@ def review_card(commands: Sequence[CardCommand], case: CaseSnapshot, registry: R
             break
         state = replace(state, state=dict(result.state), status=result.status, title=result.title,
                         revision=state.revision + 1)
+    # on a card of several commands an edit changes what the others were described as doing (a submission's
+    # total): the person confirms the whole card again, described with the new values
+    needs_card = needs_card or (edited is not None and len(commands) > 1)
     return Review(edited=edited, args=new_args, changes=changes, needs_card=needs_card,
                   codes=tuple(dict.fromkeys(codes)), previews=previews)
 
