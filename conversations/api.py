@@ -144,8 +144,10 @@ def interaction_detail(request, interaction_id: str):
 
 @router.post("/interactions/{interaction_id}/respond", auth=api_auth)
 def interaction_answer(request, interaction_id: str, body: RespondIn):
+    """Answer a card with one of its options; ``edits`` changes the arguments its act declares editable before
+    confirming (re-judged by the act's schema and policy; docs/security.md, *Cards*)."""
     interaction, turn = interaction_respond(user=request.auth, interaction_id=interaction_id, option=body.option,
-                                            client_response_id=body.client_response_id)
+                                            client_response_id=body.client_response_id, edits=body.edits)
     return {"interaction": interaction_json(interaction), "turn": turn_json(turn)}
 
 

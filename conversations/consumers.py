@@ -45,6 +45,7 @@ from turnframe_web.errors import AppError
 from .auth import SocketCredential, credential_live, socket_credential
 from .core.text import StorableStr, unstorable_reason
 from .models import Conversation
+from .schemas import Edits
 from .signout import session_digest, user_group
 from .stream import group_name
 from .turns import interaction_respond, turn_submit_message
@@ -84,6 +85,7 @@ class RespondFrame(Frame):
     interaction: StorableStr = Field(min_length=1, max_length=64)
     option: StorableStr = Field(min_length=1, max_length=64)
     client_response_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
+    edits: Edits | None = None  # as POST /api/interactions/{id}/respond
 
 
 class PingFrame(Frame):
@@ -292,7 +294,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         try:
             await _in_turn_pool(interaction_respond)(
                 user=self.user, interaction_id=frame.interaction, option=frame.option,
-                client_response_id=frame.client_response_id)
+                client_response_id=frame.client_response_id, edits=frame.edits)
         except AppError as exc:
             await self.send_error(exc.code, exc.message, **context, **_extra(exc))
         except Exception:
@@ -323,5 +325,9 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
 
 def _extra(exc: AppError) -> dict[str, Any]:
-    errors = exc.extra.get("errors") if isinstance(exc.extra, dict) else None
-    return {"errors": errors} if errors else {}
+    """The error's fields beside code and message, as the HTTP body has them (``errors``, ``reason``,
+    ``ask_again`` …); empty ``errors`` are left out."""
+    extra = dict(exc.extra) if isinstance(exc.extra, dict) else {}
+    if not extra.get("errors"):
+        extra.pop("errors", None)
+    return {k: v for k, v in extra.items() if k not in ("type", "code", "message", "seq")}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from ninja import Schema
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, StrictFloat, StrictInt, StringConstraints
 
 from .core.text import StorableStr
 
@@ -33,6 +35,14 @@ class MessageIn(Body):
     client_message_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
 
 
+# the person's values for a confirmation card's editable arguments (``{"amount": "95.00"}``); the act's own
+# schema judges them (core.review), this only bounds their size
+EditName = Annotated[StorableStr, Field(min_length=1, max_length=64)]
+EditValue = Annotated[StorableStr, StringConstraints(max_length=500)] | StrictInt | StrictFloat | None
+Edits = Annotated[dict[EditName, EditValue], Field(max_length=20)]
+
+
 class RespondIn(Body):
     option: StorableStr = Field(min_length=1, max_length=64)
     client_response_id: StorableStr | None = Field(default=None, min_length=1, max_length=100)
+    edits: Edits | None = None

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, Subquery
+
+from registries import get_registry
 
 from .fields import Lowered
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
@@ -165,15 +169,27 @@ def interaction_json(i: Interaction, *, commands: Sequence[CommandJournalEntry] 
     shown = getattr(i, "shown", None)
     if shown is not None and commands is None and i.status != Interaction.Status.PENDING:
         return shown
-    commands = [{"id": c.id, "act": c.act, "args": public_args(c.args), "status": c.status}
+    acts = get_registry().acts
+    commands = [{"id": c.id, "act": c.act, "args": public_args(c.args), "status": c.status,
+                 "editable_fields": list(acts[c.act].editable_fields) if c.act in acts else []}
                 for c in sorted(i.commands.all() if commands is None else commands, key=lambda c: c.sequence)]
+    expires = card_expires_at(i) if i.status == Interaction.Status.PENDING else None
     return {"id": i.id, "kind": i.kind, "status": i.status, "case": i.case_id, "case_revision": i.case_revision,
+            "expires_at": expires.isoformat() if expires else None,
             "prompt": i.prompt, "options": [{"id": o["id"], "label": o["label"],
                                              **({"detail": o["detail"]} if o.get("detail") else {})}
                                             for o in i.options],
             "commands": commands, "candidates": i.candidates, "chosen_option": i.chosen_option or None,
             "conversation": i.conversation_id, "turn": i.turn_id,
             "created_at": i.created_at.isoformat() if i.created_at else None}
+
+
+def card_expires_at(card: Interaction) -> datetime | None:
+    """When an unanswered card expires: ``TURNFRAME_CARD_TTL_MINUTES`` after it was drawn (None: never)."""
+    minutes = settings.TURNFRAME.get("CARD_TTL_MINUTES", 1440)
+    if not minutes or minutes <= 0 or card.created_at is None:
+        return None
+    return card.created_at + timedelta(minutes=minutes)
 
 
 def public_args(args: dict[str, Any]) -> dict[str, Any]:

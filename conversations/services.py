@@ -16,6 +16,7 @@ from turnframe_web.errors import NotFound
 from .commands import command_execute, journal_admit
 from .models import Case, CommandJournalEntry, Conversation
 from .turns import actor_of
+from .turns.interactions import cards_expire_in
 
 
 def users_seed(*, password: str) -> dict[str, object]:
@@ -79,5 +80,8 @@ def conversation_rename(*, user, conversation_id: str, title: str) -> Conversati
 
 def conversation_hide(*, user, conversation_id: str) -> None:
     """Delete a conversation for its user: it leaves their lists, pages and socket, while its turns,
-    commands, events and cards stay in the ledger (the admin shows it, marked deleted)."""
-    _visible(user=user, conversation_id=conversation_id).update(hidden_at=timezone.now())
+    commands, events and cards stay in the ledger (the admin shows it, marked deleted). Its open cards
+    expire with it (their commands never run; a click answers 409 ``interaction_expired``)."""
+    with transaction.atomic():
+        _visible(user=user, conversation_id=conversation_id).update(hidden_at=timezone.now())
+        cards_expire_in(conversation_id)

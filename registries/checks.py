@@ -35,6 +35,11 @@ def check_registry(app_configs=None, **kwargs):
         for quoted in act.quoted_fields:
             if quoted not in act.args_schema.model_fields:
                 errors.append(Error(f"act {act.name!r} quotes unknown field {quoted!r}", id="registries.E006"))
+        for editable in act.editable_fields:
+            if editable not in act.args_schema.model_fields or editable == act.item_arg:
+                errors.append(Error(f"act {act.name!r} declares {editable!r} editable, which is not one of its "
+                                    "arguments a person may change (an unknown field, or the item it names)",
+                                    id="registries.E020"))
     mode = settings.TURNFRAME["MODE"]
     if mode not in Mode.__members__.values():
         errors.append(Error(f"TURNFRAME_MODE={mode!r} is not a known orchestration mode", id="registries.E007"))

@@ -360,6 +360,10 @@ class ActDefinition:
     # a creating act's argument that names the new case's currency: it must be the currency the user's words name
     # (or the schema's default when they name none)
     currency_arg: str | None = None
+    # arguments the person may change on the act's confirmation card before confirming (``edits`` of
+    # ``POST /api/interactions/{id}/respond``): the edited values go through the schema, the handler and the
+    # policy again, as the person's own words (never the model's). Empty: the card offers no edits
+    editable_fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

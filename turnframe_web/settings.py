@@ -240,6 +240,9 @@ TURNFRAME = {
     # changed, up to this many; a case beyond them is reached by a search read tool or its id
     "MAX_CONTEXT_CASES": env_int("TURNFRAME_MAX_CONTEXT_CASES", 50),
     "DEMO_PASSWORD": os.environ.get("TURNFRAME_DEMO_PASSWORD", "turnframe-demo"),
+    # a card (Interaction) left unanswered this long expires: a click then answers 409 interaction_expired and
+    # changes nothing (0: never; docs/security.md, *Cards*)
+    "CARD_TTL_MINUTES": float(os.environ.get("TURNFRAME_CARD_TTL_MINUTES", "1440")),
     # bearer tokens expire this many days after they are issued (0: never)
     "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),
     "PROVIDER_TIMEOUT_S": float(os.environ.get("TURNFRAME_PROVIDER_TIMEOUT_S", "60")),

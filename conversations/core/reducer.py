@@ -137,6 +137,8 @@ class PlannedCommand:
     needs_confirmation: bool
     evidence: str
     preview: CaseSnapshot | None = None  # the case as this command will find it (cards are described on it)
+    # the person's edits this command carries (a card redrawn for edited values): kept on its journal row
+    edits: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,9 @@
-"""A click turn (SPEC §17): the card is claimed with its turn, the stored action runs (no model call)."""
+"""A click turn (SPEC §17): the card is claimed with its turn, the stored action runs (no model call).
+
+Before the claim the card is judged as it stands at the click (issue 20): an expired card (its conversation
+deleted, or ``TURNFRAME_CARD_TTL_MINUTES`` passed) and a stale one change nothing; a confirmation is judged
+again by the acts on offer and their policies now (``core.review``), with the person's edits of the act's
+editable arguments, so nothing runs on the verdict the card was drawn with."""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import logging
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,12 +19,18 @@ from django.utils import timezone
 from conversations.core.origins import CONFIRMED_INTERACTION
 from conversations.core.record import ClickRecord, TurnAct, TurnNotice, TurnTrace
 from conversations.core.reducer import (
+    ActResult,
+    Notice,
     Outcome,
+    PlannedCommand,
+    PlannedConfirmation,
+    Reduction,
     TurnFacts,
     ValidatedAct,
     reduce_selected,
 )
-from registries import Actor, Registry
+from conversations.core.review import CardCommand, EditRefused, Review, review_card
+from registries import Actor, CommandContext, Registry
 from registries.models import EntryStatus, RegistryEntry
 from turnframe_web.errors import Conflict, Invalid, NotFound
 
@@ -32,7 +44,7 @@ from .context import TurnOutcome, actor_of, offered_registry, today_for, turn_be
 from .copy import NOTICE_COPY
 from .delivery import CardsAlong, reply_deliver
 from .execution import cases_left, commands_execute_ready, reduction_apply
-from .interactions import card_claim, card_finish
+from .interactions import card_claim, card_expire_if_due, card_finish, card_origin_text
 from .messages import turns_run_queued
 from .recovery import turn_recover_or_fail
 
@@ -40,9 +52,10 @@ log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-def interaction_respond(*, user, interaction_id: str, option: str, client_response_id: str | None = None
-                        ) -> tuple[Interaction, Turn]:
-    """Answer a card (SPEC §17). The click sends ids only; the server runs the stored action (I7)."""
+def interaction_respond(*, user, interaction_id: str, option: str, client_response_id: str | None = None,
+                        edits: dict[str, Any] | None = None) -> tuple[Interaction, Turn]:
+    """Answer a card (SPEC §17). The click sends ids only; the server runs the stored action (I7). ``edits``: the
+    person's values for arguments the card's act declares editable (a confirmation only)."""
     deadline = time.monotonic() + 15
     while True:
         # C: load and check the interaction, scoped to the user (a foreign id is a missing id), with the commands
@@ -63,8 +76,12 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
             raise Conflict("This card was already answered.", code="interaction_closed")
         if status == Interaction.Status.STALE:
             raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
-        if status in (Interaction.Status.SUPERSEDED, Interaction.Status.EXPIRED):
+        if status == Interaction.Status.SUPERSEDED:
+            if interaction.chosen_option == option and interaction.result_turn_id:
+                return interaction, interaction.result_turn  # a repeated edit that drew a new card: its outcome
             raise Conflict("This card was replaced by a newer one.", code="interaction_closed")
+        if card_expire_if_due(interaction):
+            raise _expired(interaction)
         if status == Interaction.Status.RESOLVING:
             if time.monotonic() > deadline:
                 raise Conflict("This card is being answered.", code="interaction_closed")
@@ -78,6 +95,8 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
                 stream.publish(interaction.conversation_id, "interaction.resolved",
                                {"interaction": interaction_json(interaction)})
             raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
+        action = next(o["action"] for o in interaction.options if o["id"] == option)
+        review = _review(interaction, action, commands, user, out_of_service, edits)
         claimed = card_claim(interaction, option, user, client_response_id)
         if isinstance(claimed, TurnOutcome):  # the client's response id names an earlier turn: that is the answer
             interaction.refresh_from_db()
@@ -86,9 +105,8 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
             turn = claimed
             break
     conversation = interaction.conversation
-    action = next(o["action"] for o in interaction.options if o["id"] == option)
     started = [("turn.started", {"turn": turn.id, "text": turn.text})]
-    if action["type"] in _SENT_AT_ONCE:
+    if action["type"] in _SENT_AT_ONCE and not (review and review.needs_card):
         # nothing of this click is sent before its reply, so its turn.started is numbered and sent with it; the
         # conversation as read with the card is enough: a click leaves the open question as it is, and makes the
         # case it touched active (or reads which one is)
@@ -98,7 +116,8 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
         started = []
     with lease.carried(turn.id):
         try:
-            click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands, started)
+            click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands, started,
+                           review)
         except SimulatedCrash:
             raise
         except Exception:
@@ -114,25 +133,75 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     return interaction, turn
 
 
+def _expired(card: Interaction) -> Conflict:
+    """409 ``interaction_expired``: nothing was changed; ``ask_again`` is the message that drew the card."""
+    return Conflict(NOTICE_COPY["interaction_expired"], code="interaction_expired", ask_again=card_origin_text(card))
+
+
+def _review(card: Interaction, action: dict, commands: list[CommandJournalEntry], user,
+            out_of_service, edits: dict[str, Any] | None) -> Review | None:
+    """A confirmation judged as it stands now, with the person's ``edits`` (``core.review``): edits that cannot
+    apply are a 422 and change nothing; a command its act's policy (or the registry) no longer allows makes the
+    card refused, 409 ``interaction_refused``, and nothing of it runs. None: not a confirmation."""
+    if action["type"] != "execute_commands":
+        if edits:
+            raise Invalid("Only a confirmation can be edited.", code="edits_not_allowed",
+                          errors=[{"loc": ["edits"], "msg": "edits go with the confirm option"}])
+        return None
+    actor = actor_of(user)
+    registry = offered_registry(card.conversation.mode, dict(out_of_service))
+    rows = [CardCommand(r.id, r.act, r.args) for r in sorted(commands, key=lambda r: r.sequence)]
+    try:
+        review = review_card(rows, snapshot(card.case), registry, CommandContext(actor=actor, today=today_for(actor)),
+                             edits or None)
+    except EditRefused as refused:
+        raise Invalid(refused.message, code=refused.code,
+                      errors=refused.errors or [{"loc": ["edits"], "msg": refused.reason or refused.code}],
+                      **({"reason": refused.reason} if refused.reason else {})) from None
+    if review.refused is not None:
+        command, code = review.refused
+        _card_refuse(card, command, code)
+        raise Conflict(f"{NOTICE_COPY['interaction_refused']} ({code.replace('_', ' ')})", code="interaction_refused",
+                       reason=code)
+    return review
+
+
+def _card_refuse(card: Interaction, command_id: str, code: str) -> None:
+    """Settle a card whose command may no longer run (stale; the command rejected with ``code``, the others
+    stale): one transaction, only from pending."""
+    now = timezone.now()
+    with transaction.atomic():
+        if not Interaction.objects.filter(pk=card.pk, status=Interaction.Status.PENDING).update(
+                status=Interaction.Status.STALE, resolved_at=now):
+            raise Conflict("This card is being answered.", code="interaction_closed")
+        CommandJournalEntry.objects.filter(pk=command_id, status=JStatus.AWAITING_CONFIRMATION).update(
+            status=JStatus.REJECTED, result={"code": code}, updated_at=now)
+        journal_settle_behind([card.pk], JStatus.STALE)
+        transaction.on_commit(lambda: stream.publish(card.conversation_id, "interaction.resolved", {
+            "interaction": interaction_json(Interaction.objects.get(pk=card.pk))}))
+
+
 _CARD = prepared.Select(Interaction, "t.id = %s AND t.owner_id = %s", related=("case", "conversation"))
 _CARD_COMMANDS = prepared.Select(CommandJournalEntry, "t.interaction_id = %s", order="t.sequence")
 _OUT_OF_SERVICE = prepared.Values(RegistryEntry, ("name", "status"), "t.status <> %s")
 # the click actions that send nothing before the reply (a selection may send the cards it draws first)
 _SENT_AT_ONCE = {"execute_commands", "decline", "none"}
+# the person's edited arguments, on a row of the card being answered (only as the click found it)
+_EDITED = prepared.Update(CommandJournalEntry, ("args", "updated_at"), "t.id = %s AND t.status = %s AND t.interaction_id = %s")
 _CONFIRMED = prepared.Update(CommandJournalEntry, ("status", "origin", "origin_kind"), "t.id IN %s AND t.status = %s")
 
 
 def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user,
                    out_of_service: dict[str, str], commands: list[CommandJournalEntry],
-                   started: list[tuple[str, dict]]) -> None:
+                   started: list[tuple[str, dict]], review: Review | None = None) -> None:
     """Run the action the card stored for ``option`` (never anything the click itself says, I7). ``commands``:
     the card's journal rows as read with it; ``started``: the turn's events not sent yet (its ``turn.started``),
-    sent first with the reply."""
+    sent first with the reply; ``review``: a confirmation judged at the click, with the person's edits."""
     actor = actor_of(user)
     action = next(o["action"] for o in interaction.options if o["id"] == option)
     click = _Click(turn, conversation, interaction, option, user, actor, today_for(actor),
                    offered_registry(conversation.mode, out_of_service),
-                   commands, started)
+                   commands, started, review)
     {"execute_commands": _confirm, "decline": _decline, "none": _none_of_these}.get(action["type"], _select)(
         click, action)
 
@@ -149,6 +218,7 @@ class _Click:
     registry: Registry
     commands: list[CommandJournalEntry]  # the card's journal rows, as read with the card
     started: list[tuple[str, dict]]  # the turn's events not sent yet
+    review: Review | None = None  # a confirmation judged at the click (with the person's edits)
 
     @property
     def trace(self) -> TurnTrace:
@@ -164,29 +234,62 @@ class _Click:
                       announce=self.started)
 
 
+def _edit_record(click: _Click, review: Review) -> dict[str, Any]:
+    """What the journal keeps of the person's edits: who made them (the person, never the model), on which card."""
+    return {"by": "person", "user": click.actor.user_id, "interaction": click.interaction.id,
+            "changes": [c.to_json() for c in review.changes]}
+
+
+def _changes_text(review: Review) -> str:
+    return ", ".join(f"{c.field} from {c.before} to {c.after}" if c.before not in (None, "") else
+                     f"{c.field} to {c.after}" for c in review.changes)
+
+
 def _confirm(click: _Click, action: dict) -> None:
-    """The card's commands run under ``confirmed_interaction``; if they all met a newer revision, the card is stale."""
+    """The card's commands run under ``confirmed_interaction``; if they all met a newer revision, the card is stale.
+    With the person's edits, the edited command runs with their values (recorded on its journal row), or, when
+    those values need a confirmation of their own, a new card describes them and nothing runs now."""
+    review = click.review
+    if review is not None and review.needs_card:
+        _redraw(click, review)
+        return
+    edited = review.edited if review is not None else None
     rows = click.commands
     origin = {"kind": CONFIRMED_INTERACTION, "interaction": click.interaction.id, "option": click.option,
               "user": click.actor.user_id}
+    for row in rows:  # edits made on an earlier card of this command stay on its record
+        if (row.origin or {}).get("edits") and row.status == JStatus.AWAITING_CONFIRMATION:
+            row.origin = {**origin, "edits": row.origin["edits"]}
+    origins = {r.pk: r.origin if (r.origin or {}).get("edits") else origin for r in rows}
+    if edited is not None:
+        origins[edited] = {**origin, "edits": [*origins.get(edited, {}).get("edits", []), _edit_record(click, review)]}
+        click.turn.notices = [TurnNotice(code="edited_before_confirming", text=NOTICE_COPY[
+            "edited_before_confirming"].format(changes=_changes_text(review)))]
     acts, trace = click.acts(rows), click.trace.model_copy(update={"command_ids": [r.id for r in rows]})
     # one command: confirming it, running it, settling the card and the turn's record are one transaction (the
     # bus settles the row straight from awaiting this card: its settlement checks the card, I19); a crash
     # before its commit leaves the card being answered by a turn that did nothing, which recovery reopens
     single = len(rows) == 1 and rows[0].status == JStatus.AWAITING_CONFIRMATION
     if single:
-        rows[0].origin, rows[0].origin_kind = origin, CONFIRMED_INTERACTION
+        rows[0].origin, rows[0].origin_kind = origins[rows[0].pk], CONFIRMED_INTERACTION
         click.turn.acts, click.turn.trace = acts, trace  # written with the command's record, in its transaction
         crash_point("after_journal_admission")
     else:  # several: all of them are confirmed at once, then each runs in its own transaction
         with transaction.atomic():
-            moved = _CONFIRMED.run([JStatus.PENDING, origin, CONFIRMED_INTERACTION], [r.pk for r in rows],
-                                   JStatus.AWAITING_CONFIRMATION)
-            turn_write(click.turn, phase=Phase.EXECUTING, acts=acts, trace=trace)
+            moved = 0
+            for each in {id(o): o for o in origins.values()}.values():  # one statement per distinct origin
+                moved += _CONFIRMED.run([JStatus.PENDING, each, CONFIRMED_INTERACTION],
+                                        [r.pk for r in rows if origins[r.pk] is each], JStatus.AWAITING_CONFIRMATION)
+            if edited is not None:
+                _EDITED.run([review.args, timezone.now()], edited, JStatus.PENDING, click.interaction.pk)
+            turn_write(click.turn, phase=Phase.EXECUTING, acts=acts, trace=trace,
+                       **({"notices": click.turn.notices} if edited is not None else {}))
         crash_point("after_journal_admission")
         if moved == len(rows):  # every row was awaiting this card: all of them run
             for row in rows:
-                row.status, row.origin, row.origin_kind = JStatus.PENDING, origin, CONFIRMED_INTERACTION
+                row.status, row.origin, row.origin_kind = JStatus.PENDING, origins[row.pk], CONFIRMED_INTERACTION
+                if row.pk == edited:
+                    row.args = dict(review.args)
         else:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
             rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
 
@@ -201,10 +304,39 @@ def _confirm(click: _Click, action: dict) -> None:
 
     along = CardsAlong(click.conversation)
     with transaction.atomic() if single else nullcontext():
+        if single and edited is not None:  # the person's values, written with the command's run (one transaction)
+            _EDITED.run([review.args, timezone.now()], edited, JStatus.AWAITING_CONFIRMATION, click.interaction.pk)
+            rows[0].args = dict(review.args)
         results = commands_execute_ready(click.turn, click.actor, click.today, rows, then=Phase.COMMITTED,
                                          before_last=settle_card, along=along, held=[click.interaction.case])
     crash_point("after_commit")
     click.deliver([e for r in results for e in r.committed], commands=rows, cases=cases_left(results), along=along)
+
+
+def _redraw(click: _Click, review: Review) -> None:
+    """The person's edits need a confirmation of their own: the card is superseded (its commands stale) and a
+    new card describes the card's commands with the edited values, bound to the same revision; nothing runs.
+    The edited command's journal row keeps the edit, from the person (L's one transaction)."""
+    card, record = click.interaction, _edit_record(click, review)
+    rows = sorted(click.commands, key=lambda r: r.sequence)
+    acts, commands = [], []
+    for sequence, row in enumerate(rows, 1):
+        args = dict(review.args) if row.pk == review.edited else dict(row.args)
+        earlier = list((row.origin or {}).get("edits", []))
+        acts.append(ActResult(row.plan_act_id, row.act, Outcome.AWAITING_CONFIRMATION, case=card.case_id, args=args,
+                              target="id"))
+        commands.append(PlannedCommand(
+            act_id=row.plan_act_id, act=row.act, case=card.case_id, args=args, expected_revision=row.expected_revision,
+            sequence=sequence, needs_confirmation=True, evidence="", preview=review.previews.get(row.pk),
+            edits=tuple([*earlier, record] if row.pk == review.edited else earlier)))
+    reduction = Reduction(
+        acts=acts, commands=commands,
+        confirmations=[PlannedConfirmation(card.case_id, card.case_revision, tuple(r.plan_act_id for r in rows),
+                                           review.codes)],
+        notices=[Notice("edit_needs_confirmation",
+                        NOTICE_COPY["edit_needs_confirmation"].format(changes=_changes_text(review)))])
+    reduction_apply(click.turn, click.conversation, click.actor, click.today, click.registry, reduction, click.trace,
+                    answers=[], say=None, resolved=card, resolved_as=Interaction.Status.SUPERSEDED, held=[card.case])
 
 
 def _decline(click: _Click, action: dict) -> None:

@@ -20,6 +20,11 @@ NOTICE_COPY = {
     "stopped": "Stopped as you asked, before anything was done: nothing was changed.",
     "interaction_stale": "It changed since this card was made, so nothing was changed. Please ask again.",
     "selection_none": "Nothing was changed.",
+    "interaction_expired": "This card expired, so nothing was changed. Ask again to get a new one.",
+    "interaction_refused": "This can no longer be confirmed as it stands now, so nothing was changed",
+    "edited_before_confirming": "You changed {changes} before confirming.",
+    "edit_needs_confirmation": "You changed {changes}; with that change it needs your confirmation again: "
+                               "see the new card.",
     "confirmation_stale": "It is not in the state the confirmation was drawn for (a change did not go "
                           "through, or it changed meanwhile), so I did not ask you to confirm. Please ask again.",
 }

@@ -16,7 +16,13 @@ from conversations.core.reducer import NewCase, Outcome, Reduction
 from registries import Actor, Registry
 
 from .. import stream
-from ..commands import Execution, command_execute, journal_admit, journal_settle_broken_chain
+from ..commands import (
+    Execution,
+    command_execute,
+    journal_admit,
+    journal_settle_behind,
+    journal_settle_broken_chain,
+)
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
@@ -33,15 +39,18 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
                      reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
                      resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
                      unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None,
-                     held: Sequence[Case] = ()) -> None:
-    """Steps L to Q, shared by message turns and selection clicks. ``unless_stopped``: L is the point of no
+                     held: Sequence[Case] = (), resolved_as: str = Interaction.Status.RESOLVED) -> None:
+    """Steps L to Q, shared by message turns and clicks that draw cards. ``unless_stopped``: L is the point of no
     return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written).
-    ``held``: case rows as the turn read them (what its reduction saw)."""
+    ``held``: case rows as the turn read them (what its reduction saw). ``resolved_as``: what the answered card
+    becomes (a card redrawn with the person's edits is superseded, its commands stale)."""
     along = CardsAlong(conversation)
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
-        if resolved is not None and resolved.status == Interaction.Status.RESOLVING:  # a selection's card
-            card_finish(resolved, Interaction.Status.RESOLVED)
+        if resolved is not None and resolved.status == Interaction.Status.RESOLVING:  # the card answered
+            card_finish(resolved, resolved_as)
+            if resolved_as != Interaction.Status.RESOLVED:
+                journal_settle_behind([resolved.pk], JStatus.STALE)
         cards = cards_persist(turn, conversation, actor, registry, reduction, held)
         rows = commands_journal(turn, conversation, reduction, cards)
         ready = [r for r in rows if r.status == JStatus.PENDING]
@@ -102,7 +111,8 @@ def commands_journal(turn: Turn, conversation: Conversation, reduction: Reductio
             case_id=case_id, case_from_act=command.case.act_id if on_new else "",
             args=command.args, expected_revision=command.expected_revision, sequence=command.sequence,
             status=JStatus.AWAITING_CONFIRMATION if command.needs_confirmation else JStatus.PENDING,
-            origin={} if command.needs_confirmation else {"kind": DIRECT_USER_ACT, "evidence": command.evidence},
+            origin=({"edits": list(command.edits)} if command.edits else {}) if command.needs_confirmation
+            else {"kind": DIRECT_USER_ACT, "evidence": command.evidence},
             origin_kind="none" if command.needs_confirmation else DIRECT_USER_ACT,
             interaction=card_of.get(command.act_id))
         rows.append(row)

@@ -1,5 +1,9 @@
 """The Interaction (card) state machine (SPEC §17): pending → resolving → resolved / declined / stale /
-superseded, persisted before anything mentions a card, and the journal settlement that goes with it."""
+superseded / expired, persisted before anything mentions a card, and the journal settlement that goes with it.
+
+A card does not outlive its use (issue 20, 5): deleting its conversation expires it, and so does
+``TURNFRAME_CARD_TTL_MINUTES`` unanswered (checked at the click, the one place a card is acted on). An expired
+card can never run; its commands settle ``stale``."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from .. import prepared, stream
 from ..commands import journal_settle_behind
 from ..ids import new_id
 from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
-from ..selectors import interaction_json
+from ..selectors import card_expires_at, interaction_json
 from .chaos import crash_point
 from .context import TurnOutcome, noun, turn_open
 
@@ -134,6 +138,54 @@ def _card_go_stale(card: Interaction, rows: list[CommandJournalEntry]) -> bool:
     return True
 
 
+def card_expire_if_due(card: Interaction) -> bool:
+    """Expire a pending card whose conversation was deleted or whose time is up (one conditional update: only
+    from pending, so a click that claimed it first wins). True when the card is expired now (by this call or
+    before); the instance follows."""
+    if card.status == Interaction.Status.EXPIRED:
+        return True
+    due = card.conversation.hidden_at is not None or (
+        (at := card_expires_at(card)) is not None and timezone.now() >= at)
+    if not due or card.status != Interaction.Status.PENDING:
+        return False
+    now = timezone.now()
+    with transaction.atomic():
+        if not _SETTLE_PENDING.run([Interaction.Status.EXPIRED, now], card.pk, Interaction.Status.PENDING):
+            card.refresh_from_db()
+            return card.status == Interaction.Status.EXPIRED
+        journal_settle_behind([card.pk], JStatus.STALE)
+        transaction.on_commit(lambda: card_publish_resolved(card.pk))
+    card.status, card.resolved_at = Interaction.Status.EXPIRED, now
+    return True
+
+
+def cards_expire_in(conversation_id: str) -> list[str]:
+    """Expire every open card of a conversation (deleted by its user): one conditional update, only from
+    pending (a card being answered finishes its click); their commands settle stale and never run."""
+    now = timezone.now()
+    with transaction.atomic():
+        expired = [pk for (pk,) in _EXPIRE_IN.returned_all([Interaction.Status.EXPIRED, now], conversation_id,
+                                                            Interaction.Status.PENDING)]
+        if expired:
+            journal_settle_behind(expired, JStatus.STALE)
+        for pk in expired:
+            transaction.on_commit(lambda pk=pk: card_publish_resolved(pk))
+    return expired
+
+
+def card_origin_text(card: Interaction) -> str | None:
+    """The person's message that drew a card (through the clicks between: a selection's confirmation card),
+    for "Ask again"; None when there is none."""
+    turn = card.turn
+    for _ in range(10):
+        if turn.kind != Turn.Kind.CLICK or turn.interaction_id is None:
+            break
+        turn = turn.interaction.turn
+    return turn.text or None if turn.kind != Turn.Kind.CLICK else None
+
+
+_EXPIRE_IN = prepared.Update(Interaction, ("status", "resolved_at"), "t.conversation_id = %s AND t.status = %s",
+                             returning="id")
 _SUPERSEDE = prepared.Update(Interaction, ("status", "resolved_at"), "t.case_id = %s AND t.blocking AND t.status = %s",
                              returning="id")
 # a card leaves a status only from the one it was read in: the database decides a race

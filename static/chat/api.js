@@ -8,10 +8,11 @@ export function csrfToken() {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.body = body; // the whole error body: its fields beside code and message (ask_again, reason, errors)
   }
 }
 
@@ -38,7 +39,7 @@ export async function api(method, path, body) {
   }
   if (!response.ok) {
     throw new ApiError(response.status, data?.code ?? `http_${response.status}`,
-      data?.message ?? `The server answered ${response.status}.`);
+      data?.message ?? `The server answered ${response.status}.`, data);
   }
   return data;
 }

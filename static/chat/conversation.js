@@ -16,6 +16,7 @@ import { createTranscript } from "./transcript.js";
 export function startConversation({ conversationId, boot, composer, root = document }) {
   const $ = (selector) => root.querySelector(selector);
   const store = createStore();
+  const askedWith = new Map(); // interaction id -> the words that drew it, as an expired card's answer gave them
   const connection = $("[data-connection]");
   const casePanel = createCasePanel($("[data-case-panel]"));
   const card = (interaction, options = {}) => cardNode(interaction, {
@@ -106,7 +107,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
       clearPending();
     }
     if (event.interaction) {
-      cardFailed(event.interaction, event.code, event.message);
+      cardFailed(event.interaction, event.code, event.message, event.ask_again);
       return;
     }
     composer.showError(event.message || "That did not work.");
@@ -253,7 +254,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
 
   // ---------------------------------------------------------------- answering a card
 
-  async function answer(interactionId, optionId) {
+  async function answer(interactionId, optionId, edits = null) {
     const known = store.interactions.get(interactionId);
     if (!known || known.status !== "pending") return;
     store.interactions.set(interactionId, { ...known, status: "resolving", chosen_option: optionId });
@@ -261,18 +262,20 @@ export function startConversation({ conversationId, boot, composer, root = docum
     composer.focus(); // the card's buttons are gone (disabled): the next useful place is the composer
     try {
       const result = await api("POST", `/api/interactions/${encodeURIComponent(interactionId)}/respond`,
-        { option: optionId, client_response_id: newId("click") });
+        { option: optionId, client_response_id: newId("click"), ...(edits ? { edits } : {}) });
       store.upsertInteraction(result.interaction);
       upsertTurn(result.turn, { authoritative: true });
       transcript.renderTurn(result.turn.id);
       transcript.renderCards(interactionId);
       casePanel.setActiveCase(result.turn.active_case ?? known.case);
     } catch (error) {
-      cardFailed(interactionId, error.code, error.message);
+      cardFailed(interactionId, error.code, error.message, error.body?.ask_again);
     }
   }
 
-  async function cardFailed(interactionId, code, message) {
+  /** ``askAgain``: the words that drew the card, as the server gives them with ``interaction_expired``. */
+  async function cardFailed(interactionId, code, message, askAgain) {
+    if (askAgain) askedWith.set(interactionId, askAgain);
     const known = store.interactions.get(interactionId);
     if (known?.status === "resolving") store.interactions.set(interactionId, { ...known, status: "pending" });
     try { // the server knows best what became of the card
@@ -280,6 +283,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
       store.interactions.set(interactionId, fresh);
     } catch {
       if (known && code === "interaction_stale") store.interactions.set(interactionId, { ...known, status: "stale" });
+      if (known && code === "interaction_expired") store.interactions.set(interactionId, { ...known, status: "expired" });
     }
     transcript.renderCards(interactionId,
       { error: store.interactions.get(interactionId)?.status === "pending" ? message : null });
@@ -291,7 +295,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
     for (let hops = 0; turn?.kind === "click" && hops < 10; hops += 1) {
       turn = store.turnOf(store.interactions.get(turn.interaction) ?? { id: turn.interaction });
     }
-    return turn?.kind === "click" ? null : turn?.text || null;
+    return (turn?.kind === "click" ? null : turn?.text) || askedWith.get(interaction.id) || null;
   }
 
   /** "Ask again" on an out-of-date card: the same words, sent as a new message about the case as it is now. */

@@ -76,8 +76,9 @@ class Script:
 
 
 class Server:
-    def __init__(self, base: str, script: Script, log: Path):
+    def __init__(self, base: str, script: Script, log: Path, db: Path | None = None):
         self.base, self.script, self.log = base, script, log
+        self.db = db  # the server's SQLite file (a test may age a row the way time would)
 
 
 @pytest.fixture(scope="session")
@@ -113,7 +114,7 @@ def server(tmp_path_factory):
             if time.monotonic() > deadline:
                 pytest.fail(f"daphne did not answer on {base}:\n{log.read_text()[-3000:]}")
             time.sleep(0.2)
-        yield Server(base, script, log)
+        yield Server(base, script, log, tmp / "e2e.sqlite3")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)

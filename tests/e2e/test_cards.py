@@ -1,10 +1,12 @@
 """Issue 12 (4): cards as a person uses them. A selection card offers only the claims the act can apply
 to, each with its status and total; an out-of-date card offers "Ask again"; after a click the focus is
-back in the composer."""
+back in the composer. Issue 20 (5, 10): an amount changed in the card before confirming; an expired card
+says nothing was changed and offers "Ask again"."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 from playwright.sync_api import expect
@@ -89,3 +91,53 @@ def test_an_out_of_date_card_offers_to_ask_again_with_the_same_words(page, serve
     expect(page.locator("[data-case-panel] [data-case-item]")).to_have_count(1)
     expect(page.locator("[data-case-panel] [data-case-total]")).to_have_text("95.00 EUR")
     shot(page, "card-asked-again")
+
+
+def test_an_amount_changed_in_the_card_is_what_runs_and_an_expired_card_offers_to_ask_again(page, server):
+    sign_in(page, "bob")
+    new_conversation(page)
+    open_claim_with_a_line(page, server, "Edit card trip", "12")
+    big = server.script("add a hotel of 1500 to Edit card trip", plan(
+        act("a1", "add_line", "a hotel of 1500", {"active": True}, amount="1500", category="hotel")))
+    send(page, big)
+    card = wait_turn_done(page, big).get_by_role("region", name="Confirmation needed")
+    expect(card).to_have_attribute("data-status", "pending")
+    amount = card.get_by_role("textbox", name="Amount")
+    expect(amount).to_have_value("1500.00")
+    amount.fill("95")
+    shot(page, "card-edit-amount")
+
+    card.get_by_role("button", name="Confirm").click()
+    expect(card).to_have_attribute("data-status", "resolved")
+    expect(page.locator("[data-case-panel] [data-case-total]")).to_have_text("107.00 EUR")
+    expect(page.get_by_text("You changed amount from 1500.00 to 95.00 before confirming.")).to_be_visible()
+    expect(card.get_by_role("textbox", name="Amount")).to_have_count(0)  # a closed card has nothing to edit
+    shot(page, "card-edit-confirmed")
+
+    submit = server.script("submit Edit card trip", plan(act("a1", "submit_claim", "submit Edit card trip",
+                                                             {"active": True})))
+    send(page, submit)
+    card = wait_turn_done(page, submit).get_by_role("region", name="Confirmation needed")
+    expect(card).to_have_attribute("data-status", "pending")
+    expect(card.get_by_role("textbox")).to_have_count(0)  # nothing of a submission is editable
+    card_id = card.get_attribute("data-interaction")
+    with sqlite3.connect(server.db, timeout=10) as db:  # a day and more goes by (TURNFRAME_CARD_TTL_MINUTES)
+        db.execute("UPDATE conversations_interaction SET created_at = '2000-01-01 00:00:00' WHERE id = ?", (card_id,))
+
+    card.get_by_role("button", name="Confirm").click()
+    expect(card).to_have_attribute("data-status", "expired")
+    expect(card).to_contain_text("This card expired, so nothing was changed.")
+    # the browser logs the expected answer (409 interaction_expired) as a failed load; nothing else may fail
+    expected = [p for p in page.problems if "status of 409" in p]
+    assert len(expected) == 1, page.problems
+    page.problems.remove(expected[0])
+    expect(page.locator("[data-case-panel] [data-case-status]")).to_have_text("draft")
+    again = card.get_by_role("button", name="Ask again")
+    expect(again).to_be_enabled()
+    shot(page, "card-expired-ask-again")
+
+    again.click()
+    asked = page.locator("[data-turn][data-turn-kind='message']", has=page.get_by_text(submit, exact=True))
+    expect(asked).to_have_count(2)
+    fresh = wait_turn_done(page, submit).get_by_role("region", name="Confirmation needed")
+    expect(fresh).to_have_attribute("data-status", "pending")
