@@ -15,7 +15,7 @@ from turnframe_web.errors import NotFound
 
 from .commands import command_execute, journal_admit
 from .models import Case, CommandJournalEntry, Conversation
-from .turns import actor_of
+from .turns import actor_of, queued_withdraw
 
 
 def users_seed(*, password: str) -> dict[str, object]:
@@ -79,5 +79,9 @@ def conversation_rename(*, user, conversation_id: str, title: str) -> Conversati
 
 def conversation_hide(*, user, conversation_id: str) -> None:
     """Delete a conversation for its user: it leaves their lists, pages and socket, while its turns,
-    commands, events and cards stay in the ledger (the admin shows it, marked deleted)."""
-    _visible(user=user, conversation_id=conversation_id).update(hidden_at=timezone.now())
+    commands, events and cards stay in the ledger (the admin shows it, marked deleted). Its queued messages
+    are withdrawn with it (they never run: the promotion of a queued message also requires its conversation
+    not deleted, so one that joins the queue as it is deleted never runs either)."""
+    with transaction.atomic():
+        _visible(user=user, conversation_id=conversation_id).update(hidden_at=timezone.now())
+        queued_withdraw(conversation_id=conversation_id, because="conversation_deleted")

@@ -18,8 +18,17 @@ NOTICE_COPY = {
     "turn_interrupted": "This message was interrupted before anything changed. Please send it again.",
     "declined": "Declined: nothing was changed.",
     "stopped": "Stopped as you asked, before anything was done: nothing was changed.",
+    "withdrawn": "Withdrawn as you asked, before it ran: it will not run, and nothing was changed.",
     "interaction_stale": "It changed since this card was made, so nothing was changed. Please ask again.",
     "selection_none": "Nothing was changed.",
     "confirmation_stale": "It is not in the state the confirmation was drawn for (a change did not go "
                           "through, or it changed meanwhile), so I did not ask you to confirm. Please ask again.",
+}
+
+
+# why a queued message was withdrawn (notice code ``withdrawn`` either way): what its turn says
+WITHDRAWN_COPY = {
+    "user": NOTICE_COPY["withdrawn"],
+    "conversation_deleted": "Withdrawn before it ran, because its conversation was deleted: it will not run, and "
+                            "nothing was changed.",
 }
