@@ -59,7 +59,11 @@ export function startConversation({ conversationId, boot, composer, root = docum
       case "turn.started": {
         const isNew = !store.turns.has(event.turn);
         if (isNew) upsertTurn(partialTurn(event.turn, event.text), { authoritative: false });
-        if (!isNew && store.turns.get(event.turn).status === "queued") store.turns.get(event.turn).status = "running";
+        if (!isNew && store.turns.get(event.turn).status === "queued") {
+          const known = store.turns.get(event.turn);
+          known.status = "running";
+          known.stopping = false; // a withdrawal asked for meanwhile: the server's answer says what became of it
+        }
         // turn.started carries no client id: a new turn with the text we sent is ours
         if (isNew && store.pending && event.text && event.text === store.pending.text) acknowledged();
         transcript.renderTurn(event.turn);
@@ -301,8 +305,8 @@ export function startConversation({ conversationId, boot, composer, root = docum
     }
     const known = store.turns.get(turn.id);
     if (known && known.status === "running") {
-      if (answer.stopped) known.stopping = true;
-      else known.stopRefused = answer.message;
+      known.stopping = Boolean(answer.stopped);
+      known.stopRefused = answer.stopped ? null : answer.message;
     }
     transcript.renderTurn(turn.id);
     composer.focus();
