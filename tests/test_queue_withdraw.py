@@ -228,3 +228,27 @@ def test_a_stop_racing_the_promotion_of_a_queued_message_is_all_or_nothing(world
         assert turn.status == "completed"
         assert not Turn.objects.filter(conversation=conversation, status__in=["queued", "running"]).exists()
     assert seen["withdrawn"] + seen["stopped"] + seen["finished"] == 24, seen
+
+
+# --------------------------------------------------------------------------- the socket
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_withdrawn_message_is_published_to_the_conversations_sockets(world, script):
+    from channels.db import database_sync_to_async
+
+    from tests.test_consumers import _session_cookie, close, events_until, socket
+
+    alice, conversation, _ = world
+    await database_sync_to_async(busy)(conversation)
+    watcher, connected = await socket(conversation.id, cookie=await database_sync_to_async(_session_cookie)(alice))
+    assert connected
+    await watcher.send_json_to({"type": "message", "text": edit(script, 1), "client_message_id": "w-1"})
+    queued = (await events_until(watcher, "turn.queued"))[-1]
+
+    await database_sync_to_async(turn_stop)(user=alice, turn_id=queued["turn"])
+
+    event = (await events_until(watcher, "turn.completed"))[-1]
+    assert event["turn"]["id"] == queued["turn"] and event["turn"]["withdrawn"] is True
+    assert event["turn"]["status"] == "completed" and event["seq"] > queued["seq"]
+    await close(watcher)
