@@ -136,3 +136,23 @@ def test_messages_typed_while_the_first_message_creates_the_conversation_follow_
     for n, text in enumerate(texts, start=1):
         expect(wait_turn_done(page, text).locator("[data-block-kind='answer']")).to_contain_text(f"Landing answer {n}.")
     assert conversation_texts(page) == texts
+
+
+def test_when_a_message_does_not_go_through_the_ones_typed_after_it_are_held_and_say_so(page, server):
+    page.add_init_script(SLOW_SOCKET)
+    sign_in(page)
+    conversation = new_conversation(page)
+    first = answer(server, "first, into a conversation deleted meanwhile", "Never.")
+    second = answer(server, "second, held behind it", "Never either.")
+
+    send(page, first)
+    send(page, second)
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    assert page.request.delete(f"/api/conversations/{conversation}", headers={"X-CSRFToken": csrf}).status == 204
+
+    held = page.locator("[data-outbox-turn][data-outbox-held]")
+    expect(held).to_contain_text(second)
+    expect(held.locator("[data-queued]")).to_contain_text("Not sent yet")
+    expect(page.locator("[data-input]")).to_have_value(first)  # back in the box, to send again
+    expect(page.locator("[data-composer-error]")).to_be_visible()
+    shot(page, "outbox-held")
