@@ -16,6 +16,7 @@ from turnframe_web.errors import NotFound
 from .commands import command_execute, journal_admit
 from .models import Case, CommandJournalEntry, Conversation
 from .turns import actor_of, queued_withdraw
+from .turns.copy import Withdrawal
 
 
 def users_seed(*, password: str) -> dict[str, object]:
@@ -84,4 +85,4 @@ def conversation_hide(*, user, conversation_id: str) -> None:
     not deleted, so one that joins the queue as it is deleted never runs either)."""
     with transaction.atomic():
         _visible(user=user, conversation_id=conversation_id).update(hidden_at=timezone.now())
-        queued_withdraw(conversation_id=conversation_id, because="conversation_deleted")
+        queued_withdraw(conversation_id=conversation_id, because=Withdrawal.CONVERSATION_DELETED)

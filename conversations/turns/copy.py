@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from enum import StrEnum
 
 from ..models import CommandJournalEntry, Turn
 
@@ -26,9 +27,16 @@ NOTICE_COPY = {
 }
 
 
-# why a queued message was withdrawn (notice code ``withdrawn`` either way): what its turn says
+class Withdrawal(StrEnum):
+    """Why a queued message was withdrawn before it ran."""
+
+    USER = "user"  # its user stopped it
+    CONVERSATION_DELETED = "conversation_deleted"
+
+
+# what a withdrawn message's turn says (notice code ``withdrawn`` either way)
 WITHDRAWN_COPY = {
-    "user": NOTICE_COPY["withdrawn"],
-    "conversation_deleted": "Withdrawn before it ran, because its conversation was deleted: it will not run, and "
+    Withdrawal.USER: NOTICE_COPY["withdrawn"],
+    Withdrawal.CONVERSATION_DELETED: "Withdrawn before it ran, because its conversation was deleted: it will not run, and "
                             "nothing was changed.",
 }

@@ -48,7 +48,7 @@ from .context import (
     turn_admit,
     turn_begin,
 )
-from .copy import WITHDRAWN_COPY
+from .copy import WITHDRAWN_COPY, Withdrawal
 from .delivery import turn_fail_closed, turn_finish_without_plan
 from .execution import TurnStopped, reduction_apply
 from .recovery import turn_recover_or_fail
@@ -161,14 +161,13 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
                 # still queued (not withdrawn: turn_stop's update requires the same) and its conversation not
                 # deleted, in the one statement: whichever of promotion and withdrawal comes first wins
                 promoted = Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).filter(_VISIBLE).update(
-                    status=Turn.Status.RUNNING, updated_at=timezone.now(),
-                    active_case_before=Conversation.objects.filter(
+                    status=Turn.Status.RUNNING, active_case_before=Conversation.objects.filter(
                         pk=conversation.pk).values_list("active_case_id", flat=True).first() or "")
         except IntegrityError:
             return ran  # a turn is running: it runs the queue when it is done
         if not promoted and Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).exists():
             # its conversation was deleted after the message joined the queue: it never runs
-            queued_withdraw(conversation_id=conversation.pk, because="conversation_deleted")
+            queued_withdraw(conversation_id=conversation.pk, because=Withdrawal.CONVERSATION_DELETED)
             return ran
         if promoted:
             conversation.refresh_from_db()
@@ -287,7 +286,7 @@ def turn_stop(*, user, turn_id: str) -> tuple[Turn, bool]:
     if turn is None:
         raise NotFound("No such turn.")
     if turn.status == Turn.Status.QUEUED and queued_withdraw(conversation_id=turn.conversation_id, turn_id=turn.pk,
-                                                             because="user"):
+                                                             because=Withdrawal.USER):
         turn.refresh_from_db()
         stream.publish(turn.conversation_id, "turn.completed", {"turn": turn_json(turn)})
         return turn, True
@@ -300,13 +299,12 @@ def turn_stop(*, user, turn_id: str) -> tuple[Turn, bool]:
     return turn, honoured
 
 
-def queued_withdraw(*, conversation_id: str, because: str, turn_id: str | None = None) -> int:
+def queued_withdraw(*, conversation_id: str, because: Withdrawal, turn_id: str | None = None) -> int:
     """Withdraw a conversation's queued messages (or the one ``turn_id`` names) before they run, in one
     conditional update on ``status = 'queued'`` (the promotion in ``turns_run_queued`` requires the same, so
     the database lets exactly one of them have the message). A withdrawn message is kept in the ledger as a
     turn that ran nothing: status ``completed``, trace ending ``withdrawn``, a ``withdrawn`` notice (its text
-    says why: ``because`` is ``user`` or ``conversation_deleted``), ``stop_requested_at`` set. Returns how
-    many were withdrawn."""
+    says why: ``because``), ``stop_requested_at`` set. Returns how many were withdrawn."""
     text = WITHDRAWN_COPY[because]
     rows = Turn.objects.filter(conversation_id=conversation_id, status=Turn.Status.QUEUED)
     if turn_id is not None:
