@@ -129,12 +129,15 @@ def message_submit(request, conversation_id: str, body: MessageBody):
 
 @router.post("/turns/{turn_id}/stop", auth=api_auth)
 def turn_stop_waiting(request, turn_id: str):
-    """Stop waiting for a slow model: a turn still understanding ends before anything changes; one whose
-    plan is being carried out will finish (``stopped`` false)."""
+    """Stop a message: one still waiting in the queue is withdrawn and never runs (``withdrawn`` true); a turn
+    still understanding ends before anything changes; one whose plan is being carried out will finish
+    (``stopped`` false)."""
     turn, stopped = turn_stop(user=request.auth, turn_id=turn_id)
-    message = ("Stopping: nothing will be changed." if stopped else
+    withdrawn = stopped and turn.trace.ending == "withdrawn"
+    message = ("Withdrawn: this message will not run, and nothing was changed." if withdrawn else
+               "Stopping: nothing will be changed." if stopped else
                "Too late to stop: it is already being carried out and will finish.")
-    return {"stopped": stopped, "message": message, "turn": turn_json(turn)}
+    return {"stopped": stopped, "withdrawn": withdrawn, "message": message, "turn": turn_json(turn)}
 
 
 @router.get("/interactions/{interaction_id}", auth=api_auth)

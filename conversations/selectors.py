@@ -126,6 +126,7 @@ def _turn_json(t: Turn, replayed: bool, commands: dict, events: dict, cards: dic
             t.conversation.active_case_id if t.status != Turn.Status.RUNNING else None),
         "created_at": t.created_at.isoformat(),
         "stop_requested": t.stop_requested_at is not None,
+        "withdrawn": trace.ending == "withdrawn",  # a queued message stopped (or its conversation deleted): never ran
     }
 
 

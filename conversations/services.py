@@ -15,7 +15,8 @@ from turnframe_web.errors import NotFound
 
 from .commands import command_execute, journal_admit
 from .models import Case, CommandJournalEntry, Conversation
-from .turns import actor_of
+from .turns import actor_of, queued_withdraw
+from .turns.copy import Withdrawal
 from .turns.interactions import cards_expire_in
 
 
@@ -81,7 +82,10 @@ def conversation_rename(*, user, conversation_id: str, title: str) -> Conversati
 def conversation_hide(*, user, conversation_id: str) -> None:
     """Delete a conversation for its user: it leaves their lists, pages and socket, while its turns,
     commands, events and cards stay in the ledger (the admin shows it, marked deleted). Its open cards
-    expire with it (their commands never run; a click answers 409 ``interaction_expired``)."""
+    expire with it (their commands never run; a click answers 409 ``interaction_expired``), and its queued
+    messages are withdrawn (they never run: the promotion of a queued message also requires its conversation
+    not deleted, so one that joins the queue as it is deleted never runs either)."""
     with transaction.atomic():
         _visible(user=user, conversation_id=conversation_id).update(hidden_at=timezone.now())
         cards_expire_in(conversation_id)
+        queued_withdraw(conversation_id=conversation_id, because=Withdrawal.CONVERSATION_DELETED)

@@ -8,12 +8,12 @@ from .chaos import CRASH_POINTS, SimulatedCrash
 from .clicks import interaction_respond
 from .context import TurnOutcome, actor_of, mode_allowed, offered_registry, today_for
 from .interactions import cards_settle_orphaned
-from .messages import turn_stop, turn_submit_message, turns_run_queued
+from .messages import queued_withdraw, turn_stop, turn_submit_message, turns_run_queued
 from .recovery import turn_recover
 from .startup import turns_recover_all
 
 __all__ = [
     "CRASH_POINTS", "SimulatedCrash", "TurnOutcome", "actor_of", "cards_settle_orphaned",
-    "interaction_respond", "mode_allowed", "offered_registry", "today_for", "turn_recover", "turn_stop", "turn_submit_message",
+    "interaction_respond", "mode_allowed", "offered_registry", "queued_withdraw", "today_for", "turn_recover", "turn_stop", "turn_submit_message",
     "turns_recover_all", "turns_run_queued",
 ]

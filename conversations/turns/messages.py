@@ -9,10 +9,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from conversations.core.context import RoundRecord
-from conversations.core.record import TurnTrace
+from conversations.core.record import TurnNotice, TurnTrace
 from conversations.core.reducer import (
     Notice,
     Reduction,
@@ -29,7 +30,7 @@ from turnframe_web.errors import AppError, Invalid, NotFound
 from .. import prepared, stream
 from ..models import Case, CommandJournalEntry, Conversation, ReadRound, Turn, snapshot
 from ..readloop import ActorReadContext, LoopSettings, acquire_plan
-from ..selectors import round_json
+from ..selectors import round_json, turn_json
 from . import lease
 from .chaos import SimulatedCrash
 from .context import (
@@ -49,6 +50,7 @@ from .context import (
     turn_admit,
     turn_begin,
 )
+from .copy import WITHDRAWN_COPY, Withdrawal
 from .delivery import turn_fail_closed, turn_finish_without_plan
 from .execution import TurnStopped, reduction_apply
 from .recovery import turn_recover_or_fail
@@ -61,6 +63,7 @@ _CONVERSATION = prepared.Select(Conversation, "t.id = %s AND t.owner_id = %s AND
     "waiting": f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} q WHERE q.conversation_id = t.id AND q.status = "
                f"'{Turn.Status.QUEUED}')"})
 _NEXT_QUEUED = prepared.Select(Turn, "t.conversation_id = %s AND t.status = %s", order="t.created_at, t.id", limit=1)
+_VISIBLE = Exists(Conversation.objects.filter(pk=OuterRef("conversation_id"), hidden_at__isnull=True))
 _STOPPED = f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} s WHERE s.id = %s AND s.stop_requested_at IS NOT NULL)"
 
 
@@ -176,11 +179,18 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
             return ran
         try:
             with transaction.atomic():
-                promoted = Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).update(
-                    status=Turn.Status.RUNNING, **lease.fresh(), updated_at=timezone.now(), active_case_before=Conversation.objects.filter(
+                # still queued (not withdrawn: turn_stop's update requires the same) and its conversation not
+                # deleted, in the one statement: whichever of promotion and withdrawal comes first wins
+                promoted = Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).filter(_VISIBLE).update(
+                    status=Turn.Status.RUNNING, **lease.fresh(), updated_at=timezone.now(),
+                    active_case_before=Conversation.objects.filter(
                         pk=conversation.pk).values_list("active_case_id", flat=True).first() or "")
         except IntegrityError:
             return ran  # a turn is running: it runs the queue when it is done
+        if not promoted and Turn.objects.filter(pk=nxt.pk, status=Turn.Status.QUEUED).exists():
+            # its conversation was deleted after the message joined the queue: it never runs
+            queued_withdraw(conversation_id=conversation.pk, because=Withdrawal.CONVERSATION_DELETED)
+            return ran
         if promoted:
             conversation.refresh_from_db()
             nxt.refresh_from_db()
@@ -288,19 +298,44 @@ class _StopWaiting(Exception):
 
 
 def turn_stop(*, user, turn_id: str) -> tuple[Turn, bool]:
-    """Stop waiting for a slow model (issue 12, 2). A message turn still understanding (reading, waiting on
-    the model) ends before anything is journaled or run: ``(turn, True)``. A turn past that point (its plan
-    is being carried out), a click or a finished turn is not stopped: ``(turn, False)``, it will finish."""
+    """Stop a message (issue 12, 2; issue 20, 7). A message still waiting in the queue is withdrawn: it never
+    runs (``queued_withdraw``). A message turn still understanding (reading, waiting on the model) ends before
+    anything is journaled or run. Either is ``(turn, True)``. A turn past that point (its plan is being carried
+    out), a click or a finished turn is not stopped: ``(turn, False)``, it will finish. A stop racing the
+    promotion of the queued message is all-or-nothing: both are conditional updates on ``status = 'queued'``,
+    so either it was withdrawn and never runs, or it had started and the rules of a running turn apply."""
     turn = Turn.objects.filter(pk=turn_id, conversation__owner=user, conversation__hidden_at__isnull=True).first()
     if turn is None:
         raise NotFound("No such turn.")
+    if turn.status == Turn.Status.QUEUED and queued_withdraw(conversation_id=turn.conversation_id, turn_id=turn.pk,
+                                                             because=Withdrawal.USER):
+        turn.refresh_from_db()
+        stream.publish(turn.conversation_id, "turn.completed", {"turn": turn_json(turn)})
+        return turn, True
     Turn.objects.filter(pk=turn.pk, kind=Turn.Kind.MESSAGE, status=Turn.Status.RUNNING,
                         phase__in=(Phase.RECEIVED, Phase.UNDERSTANDING),
                         stop_requested_at__isnull=True).update(stop_requested_at=timezone.now())
     turn.refresh_from_db()
     honoured = turn.stop_requested_at is not None and (
-        turn.phase in (Phase.RECEIVED, Phase.UNDERSTANDING) or turn.trace.ending == "stopped")
+        turn.phase in (Phase.RECEIVED, Phase.UNDERSTANDING) or turn.trace.ending in ("stopped", "withdrawn"))
     return turn, honoured
+
+
+def queued_withdraw(*, conversation_id: str, because: Withdrawal, turn_id: str | None = None) -> int:
+    """Withdraw a conversation's queued messages (or the one ``turn_id`` names) before they run, in one
+    conditional update on ``status = 'queued'`` (the promotion in ``turns_run_queued`` requires the same, so
+    the database lets exactly one of them have the message). A withdrawn message is kept in the ledger as a
+    turn that ran nothing: status ``completed``, trace ending ``withdrawn``, a ``withdrawn`` notice (its text
+    says why: ``because``), ``stop_requested_at`` set. Returns how many were withdrawn."""
+    text = WITHDRAWN_COPY[because]
+    rows = Turn.objects.filter(conversation_id=conversation_id, status=Turn.Status.QUEUED)
+    if turn_id is not None:
+        rows = rows.filter(pk=turn_id)
+    now = timezone.now()
+    return rows.update(status=Turn.Status.COMPLETED, phase=Phase.DELIVERED, stop_requested_at=now, updated_at=now,
+                       notices=[TurnNotice(code="withdrawn", text=text)],
+                       reply={"blocks": [{"kind": "notice", "code": "withdrawn", "text": text}]},
+                       trace=TurnTrace(ending="withdrawn", detail=f"withdrawn before it ran ({because})"))
 
 
 def _switched_off(requests: list[dict[str, Any]], offered: Registry) -> dict[str, str]:

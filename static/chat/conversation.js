@@ -12,8 +12,12 @@ import { openSocket } from "./socket.js";
 import { createStore, partialTurn } from "./store.js";
 import { createTranscript } from "./transcript.js";
 
-/** ``composer`` is the page's composer (chat/composer.js); from now on it sends into this conversation. */
-export function startConversation({ conversationId, boot, composer, root = document }) {
+/**
+ * ``composer`` is the page's composer (chat/composer.js); from now on it sends into this conversation.
+ * ``queued``: messages typed before the conversation existed (the landing page): sent in order once the
+ * socket is live.
+ */
+export function startConversation({ conversationId, boot, composer, root = document, queued = [] }) {
   const $ = (selector) => root.querySelector(selector);
   const store = createStore();
   const askedWith = new Map(); // interaction id -> the words that drew it, as an expired card's answer gave them
@@ -24,14 +28,14 @@ export function startConversation({ conversationId, boot, composer, root = docum
   });
   const transcript = createTranscript({
     list: $("[data-transcript]"), scroller: $("[data-scroll]"), intro: $("[data-intro]"), chatColumn: $("[data-chat]"),
-    store, card, onStop: stopWaiting,
+    store, card, onStop: stopWaiting, onUnsend: unsend,
   });
   composer.setOnSend(send);
 
   // ---------------------------------------------------------------- socket events
 
   function upsertTurn(turn, options) {
-    if (store.upsertTurn(turn, options)) clearPending();
+    if (store.upsertTurn(turn, options)) acknowledged();
   }
 
   function onEvent(event) {
@@ -49,16 +53,20 @@ export function startConversation({ conversationId, boot, composer, root = docum
         if (!store.turns.has(event.turn)) {
           upsertTurn({ ...partialTurn(event.turn, event.text), status: "queued" }, { authoritative: false });
         }
-        if (store.pending && event.text && event.text === store.pending.text) clearPending();
+        if (store.pending && event.text && event.text === store.pending.text) acknowledged();
         transcript.renderTurn(event.turn);
         break;
       }
       case "turn.started": {
         const isNew = !store.turns.has(event.turn);
         if (isNew) upsertTurn(partialTurn(event.turn, event.text), { authoritative: false });
-        if (!isNew && store.turns.get(event.turn).status === "queued") store.turns.get(event.turn).status = "running";
+        if (!isNew && store.turns.get(event.turn).status === "queued") {
+          const known = store.turns.get(event.turn);
+          known.status = "running";
+          known.stopping = false; // a withdrawal asked for meanwhile: the server's answer says what became of it
+        }
         // turn.started carries no client id: a new turn with the text we sent is ours
-        if (isNew && store.pending && event.text && event.text === store.pending.text) clearPending();
+        if (isNew && store.pending && event.text && event.text === store.pending.text) acknowledged();
         transcript.renderTurn(event.turn);
         if (store.order.length === 1 && event.text) labelConversation(event.text);
         break;
@@ -104,7 +112,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
   function onSocketError(event) {
     if (event.client_message_id && store.pending?.clientId === event.client_message_id) {
       composer.fill(store.pending.text, { onlyIfEmpty: true });
-      clearPending();
+      notSent();
     }
     if (event.interaction) {
       cardFailed(event.interaction, event.code, event.message, event.ask_again);
@@ -154,7 +162,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
     if (store.pending?.orphaned) { // sent on a socket that closed, and the server has no turn for it
       store.unsure = { text: store.pending.text, clientId: store.pending.clientId };
       composer.fill(store.pending.text, { onlyIfEmpty: true });
-      clearPending();
+      notSent();
       composer.showError("The connection dropped before your message was answered. Please send it again.");
     }
     transcript.renderAll();
@@ -190,9 +198,14 @@ export function startConversation({ conversationId, boot, composer, root = docum
 
   // ---------------------------------------------------------------- sending a message
 
-  async function send(raw) {
+  // One message is in flight at a time (``store.pending``, until its turn is seen: acknowledged). One typed
+  // meanwhile is not dropped: it waits in ``store.outbox``, shown as waiting, and is sent when the one before
+  // it is acknowledged, in the order typed. The server then keeps the order (its queue).
+  let holding = false; // until the socket is live (a conversation just created from the landing page)
+
+  function send(raw) {
     const { text, problem } = checkMessage(raw, boot.maxMessageChars);
-    if (problem === "empty" || store.pending) return;
+    if (problem === "empty") return;
     if (problem) {
       composer.showError(problem);
       return;
@@ -202,9 +215,18 @@ export function startConversation({ conversationId, boot, composer, root = docum
     // answers a repeated client_message_id with the recorded turn instead of running it twice
     const clientId = store.unsure?.text === text ? store.unsure.clientId : newId("msg");
     store.unsure = null;
-    store.pending = { clientId, text, viaSocket: false, orphaned: false };
     composer.clear();
-    composer.setBusy(true);
+    if (store.pending || holding) {
+      store.outbox.push({ clientId, text });
+      transcript.renderPending();
+      return;
+    }
+    dispatch(text, clientId);
+  }
+
+  async function dispatch(text, clientId) {
+    store.pending = { clientId, text, viaSocket: false, orphaned: false };
+    store.outboxHeld = false;
     transcript.renderPending();
     if (socket.isOpen()) {
       store.pending.viaSocket = true;
@@ -220,35 +242,74 @@ export function startConversation({ conversationId, boot, composer, root = docum
     } catch (error) {
       if (store.pending?.clientId === clientId) {
         composer.fill(text);
-        clearPending();
+        notSent();
       }
       composer.showError(error.message);
     }
   }
 
+  /** The message in flight has its turn: the next one waiting goes. */
+  function acknowledged() {
+    clearPending();
+    sendNext();
+  }
+
+  function sendNext() {
+    if (store.pending || holding || !store.outbox.length) return;
+    const next = store.outbox.shift();
+    dispatch(next.text, next.clientId);
+  }
+
+  /** The message in flight did not go through (it is back in the composer): the ones behind it wait for it. */
+  function notSent() {
+    clearPending();
+    store.outboxHeld = store.outbox.length > 0;
+    transcript.renderPending();
+  }
+
+  /** "Stop" on a message still waiting in the page: it is not sent. */
+  function unsend(clientId) {
+    store.outbox = store.outbox.filter((m) => m.clientId !== clientId);
+    if (!store.outbox.length) store.outboxHeld = false;
+    transcript.renderPending();
+    composer.focus();
+  }
+
   function clearPending() {
     store.pending = null;
     transcript.removePending();
-    composer.setBusy(false);
   }
 
   // ---------------------------------------------------------------- stop waiting for a slow model
 
-  /** The server decides: a turn still waiting on the model ends before anything changes; later, it finishes. */
+  /**
+   * The server decides: a message still waiting in its queue is withdrawn and never runs; a turn still
+   * waiting on the model ends before anything changes; later, it finishes.
+   */
   async function stopWaiting(turn) {
+    const asked = store.turns.get(turn.id);
+    if (asked?.status === "queued") {
+      asked.stopping = true;
+      transcript.renderTurn(turn.id);
+    }
     let answer;
     try {
       answer = await api("POST", `/api/turns/${encodeURIComponent(turn.id)}/stop`);
     } catch (error) {
+      if (asked) asked.stopping = false;
+      transcript.renderTurn(turn.id);
       composer.showError(error.message);
       return;
     }
+    if (store.turns.get(turn.id)?.status === "queued" || answer.withdrawn) {
+      upsertTurn(answer.turn, { authoritative: true }); // withdrawn, or it had started meanwhile
+    }
     const known = store.turns.get(turn.id);
     if (known && known.status === "running") {
-      if (answer.stopped) known.stopping = true;
-      else known.stopRefused = answer.message;
-      transcript.renderTurn(turn.id);
+      known.stopping = Boolean(answer.stopped);
+      known.stopRefused = answer.stopped ? null : answer.message;
     }
+    transcript.renderTurn(turn.id);
     composer.focus();
   }
 
@@ -318,6 +379,15 @@ export function startConversation({ conversationId, boot, composer, root = docum
 
   composer.autosize();
   scheduleLoad();
+  if (queued.length) {
+    holding = true;
+    store.outbox.push(...queued.map((text) => ({ clientId: newId("msg"), text })));
+    transcript.renderPending();
+    Promise.race([live, new Promise((resolve) => window.setTimeout(resolve, 3000))]).then(() => {
+      holding = false;
+      sendNext();
+    });
+  }
   return {
     store,
     send,

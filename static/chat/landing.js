@@ -8,22 +8,27 @@ import { startConversation } from "./conversation.js";
 import { addConversation } from "./sidebar.js";
 
 export function startLanding({ boot, composer, root = document }) {
-  let starting = false;
+  let typed = null; // while the conversation is being created: the messages typed, in order
   composer.setOnSend(async (raw) => {
     const { text, problem } = checkMessage(raw, boot.maxMessageChars);
-    if (problem === "empty" || starting) return;
+    if (problem === "empty") return;
     if (problem) {
       composer.showError(problem);
       return;
     }
-    starting = true;
-    composer.setBusy(true);
+    if (typed) { // not dropped: sent after the first, in order, once the conversation is there
+      typed.push(text);
+      composer.clear();
+      return;
+    }
+    typed = [text];
+    composer.clear();
     let conversation;
     try {
       conversation = await api("POST", "/api/conversations", {});
     } catch (error) {
-      starting = false;
-      composer.setBusy(false);
+      composer.fill(typed.join("\n"), { onlyIfEmpty: true });
+      typed = null;
       composer.showError(error.message);
       return;
     }
@@ -31,10 +36,8 @@ export function startLanding({ boot, composer, root = document }) {
     addConversation({ id: conversation.id, label: text, root });
     root.querySelector("[data-connection]")?.removeAttribute("hidden");
     root.querySelector("[data-case-panel]")?.setAttribute("aria-label", `Active ${boot.caseNoun ?? "case"}`);
-    const chat = startConversation({ conversationId: conversation.id, boot: { ...boot, conversation: conversation.id },
-      composer, root });
-    await chat.whenLive();
-    composer.setBusy(false);
-    chat.send(text);
+    // the conversation shows them waiting at once and sends them, in order, once its socket is live
+    startConversation({ conversationId: conversation.id, boot: { ...boot, conversation: conversation.id },
+      composer, root, queued: typed });
   });
 }

@@ -11,6 +11,10 @@ export function createStore() {
     interactions: new Map(), // id -> latest interaction we know
     openRounds: new Set(), // "<turn>:<round>" of the read rounds the user expanded
     pending: null, // {clientId, text, viaSocket, orphaned}: a message sent, its turn not yet seen
+    // messages typed while another was still in flight: sent one at a time, in order, each once the one
+    // before it is acknowledged (its turn seen); ``outboxHeld`` when the one before did not go through
+    outbox: [], // [{clientId, text}]
+    outboxHeld: false,
     unsure: null, // {clientId, text}: a message that may have been lost with its socket
     activeCase: null,
     lastSeq: 0,

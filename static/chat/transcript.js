@@ -111,8 +111,17 @@ export function stopNode(turn, onStop) {
     onclick: () => onStop(turn) }, "Stop waiting");
 }
 
+/** "Stop" on a message waiting in the server's queue: it is withdrawn and never runs (``onStop(turn)``). */
+export function withdrawNode(turn, onStop) {
+  if (turn.stopping) {
+    return h("span", { class: "stop-note", "data-stop-note": "withdrawing", role: "status", text: "Withdrawing…" });
+  }
+  return h("button", { type: "button", class: "link-button stop-button", "data-stop-turn": turn.id,
+    "aria-label": "Stop this message", onclick: () => onStop(turn) }, "Stop");
+}
+
 // notices that say back what the user asked for (a take-back, a hold, a correction, an undo): not warnings
-const ACKNOWLEDGED = new Set(["retracted", "held_by_constraint", "corrected", "undone", "stopped"]);
+const ACKNOWLEDGED = new Set(["retracted", "held_by_constraint", "corrected", "undone", "stopped", "withdrawn"]);
 
 export function blockNode(block, { interactions = new Map(), card = (i) => cardNode(i) } = {}) {
   if (block.kind === "interaction") {
@@ -149,11 +158,11 @@ export function clickNode(turn, interactions) {
  * The transcript of one conversation. ``card(interaction, options)`` draws a card (the page gives it
  * its click handler).
  */
-export function createTranscript({ list, scroller, intro, chatColumn, store, card, onStop = null }) {
+export function createTranscript({ list, scroller, intro, chatColumn, store, card, onStop = null, onUnsend = null }) {
   function turnNode(turn) {
     const item = h("li", {
-      class: `turn turn-${turn.status}`, "data-turn": turn.id, "data-turn-status": turn.status,
-      "data-turn-kind": turn.kind ?? "message",
+      class: `turn turn-${turn.status}${turn.withdrawn ? " turn-withdrawn" : ""}`, "data-turn": turn.id,
+      "data-turn-status": turn.status, "data-turn-kind": turn.kind ?? "message", "data-withdrawn": turn.withdrawn ? "" : null,
     });
     if (turn.kind === "click") {
       item.append(clickNode(turn, store.interactions));
@@ -167,8 +176,10 @@ export function createTranscript({ list, scroller, intro, chatColumn, store, car
         turn.read_rounds.map((round) => readRoundNode(turn.id, round, store.openRounds))));
     }
     if (turn.status === "queued") {
-      assistant.append(h("p", { class: "queued", "data-queued": "", role: "status",
-        text: "Waiting: this runs when the message before it is done." }));
+      assistant.append(h("div", { class: "queued-row" },
+        h("p", { class: "queued", "data-queued": "", role: "status",
+          text: "Waiting: this runs when the message before it is done." }),
+        onStop && turn.kind !== "click" ? withdrawNode(turn, onStop) : null));
     } else if (turn.status === "running") {
       const early = [...store.interactions.values()].filter((i) => i.turn === turn.id);
       for (const interaction of early) assistant.append(card(interaction));
@@ -278,7 +289,7 @@ export function createTranscript({ list, scroller, intro, chatColumn, store, car
     if (!list.childElementCount) view.pinned = true; // a conversation opens at its newest turn
     list.replaceChildren(...store.order.map((id) => turnNode(store.turns.get(id))));
     renderPending();
-    intro.hidden = store.order.length > 0 || Boolean(store.pending);
+    intro.hidden = store.order.length > 0 || Boolean(store.pending) || store.outbox.length > 0;
     keepScrolled();
   }
 
@@ -288,17 +299,35 @@ export function createTranscript({ list, scroller, intro, chatColumn, store, car
     const node = turnNode(turn);
     const existing = list.querySelector(`[data-turn="${CSS.escape(id)}"]`);
     if (existing) existing.replaceWith(node);
-    else list.insertBefore(node, list.querySelector("[data-pending-turn]"));
+    else list.insertBefore(node, list.querySelector("[data-pending-turn], [data-outbox-turn]"));
     intro.hidden = true;
     keepScrolled();
   }
 
+  /** A message typed while the one before it was still in flight: shown waiting, sent once that one is acknowledged. */
+  function outboxNode(message) {
+    const note = store.outboxHeld
+      ? "Not sent yet: the message before it did not go through. Send that one again, or stop this one."
+      : "Waiting to send: it goes as soon as the message before it is received.";
+    return h("li", { class: "turn turn-pending turn-outbox", "data-outbox-turn": message.clientId,
+      "data-outbox-held": store.outboxHeld ? "" : null },
+    h("div", { class: "message message-user" }, h("p", { class: "message-text", "data-user-message": "", text: message.text })),
+    h("div", { class: "assistant" }, h("div", { class: "queued-row" },
+      h("p", { class: "queued", "data-queued": "", role: "status", text: note }),
+      onUnsend ? h("button", { type: "button", class: "link-button stop-button", "data-unsend": message.clientId,
+        "aria-label": "Stop this message", onclick: () => onUnsend(message.clientId) }, "Stop") : null)));
+  }
+
+  /** The message in flight and the ones waiting behind it, after the turns. */
   function renderPending() {
-    list.querySelector("[data-pending-turn]")?.remove();
-    if (!store.pending) return;
-    list.append(h("li", { class: "turn turn-pending", "data-pending-turn": store.pending.clientId },
-      h("div", { class: "message message-user" }, h("p", { class: "message-text", text: store.pending.text })),
-      h("div", { class: "assistant" }, workingNode("Sending…"))));
+    for (const node of list.querySelectorAll("[data-pending-turn], [data-outbox-turn]")) node.remove();
+    if (!store.pending && !store.outbox.length) return;
+    if (store.pending) {
+      list.append(h("li", { class: "turn turn-pending", "data-pending-turn": store.pending.clientId },
+        h("div", { class: "message message-user" }, h("p", { class: "message-text", text: store.pending.text })),
+        h("div", { class: "assistant" }, workingNode("Sending…"))));
+    }
+    list.append(...store.outbox.map(outboxNode));
     intro.hidden = true;
     view.pinned = true; // the user just sent it: show it, and what answers it
     scrollToNewest();
