@@ -252,3 +252,27 @@ async def test_a_withdrawn_message_is_published_to_the_conversations_sockets(wor
     assert event["turn"]["id"] == queued["turn"] and event["turn"]["withdrawn"] is True
     assert event["turn"]["status"] == "completed" and event["seq"] > queued["seq"]
     await close(watcher)
+
+
+def test_the_model_is_shown_neither_a_withdrawn_message_nor_one_still_waiting_behind(world, script, monkeypatch):
+    """A withdrawn message was never read: later turns do not show it to the model as something said earlier; and
+    a turn does not see the messages queued after it (they come later)."""
+    from conversations.providers.scripted import ScriptedProvider
+
+    alice, conversation, _ = world
+    ahead = busy(conversation)
+    sent = [turn_submit_message(user=alice, conversation_id=conversation.id, text=edit(script, n)).turn
+            for n in range(3)]
+    assert turn_stop(user=alice, turn_id=sent[1].id)[1] is True
+    shown: dict[str, list[str]] = {}
+    real = ScriptedProvider.complete
+
+    def complete(self, request):
+        shown[request.message] = [part["text"] for part in request.excerpt]
+        return real(self, request)
+
+    monkeypatch.setattr(ScriptedProvider, "complete", complete)
+    done(ahead)
+    assert turns_run_queued(conversation) == [sent[0].id, sent[2].id]
+    assert sent[2].text not in shown[sent[0].text] and sent[1].text not in shown[sent[0].text]
+    assert sent[1].text not in shown[sent[2].text] and sent[0].text in shown[sent[2].text]

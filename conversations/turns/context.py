@@ -345,7 +345,10 @@ def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: s
                         open_cards=[{"id": i, "kind": k, "case": c} for i, k, c in seen.open_cards])
 
 
-_EARLIER_MESSAGES = prepared.Values(Turn, ("text",), "t.conversation_id = %s AND t.kind = %s AND t.id <> %s",
+# the messages before this one that were read: not one still queued (it comes after), nor one withdrawn or
+# stopped before it ran (a stop is honoured only before anything is journaled: the person took it back)
+_EARLIER_MESSAGES = prepared.Values(Turn, ("text",), "t.conversation_id = %s AND t.kind = %s AND t.id <> %s"
+                                    f" AND t.status <> '{Turn.Status.QUEUED}' AND t.stop_requested_at IS NULL",
                                     order="t.created_at DESC", limit=3)
 _OPEN_CARDS = prepared.Values(Interaction, ("id", "kind", "case_id"), "t.conversation_id = %s AND t.status = %s",
                               order="t.created_at")
