@@ -56,3 +56,20 @@ def check_providers(app_configs=None, **kwargs) -> list[Error]:
             errors.append(Error(f"TURNFRAME_{setting}={name!r}: {exc}", id="turnframe.E020",
                                 hint="Set it to a name of TURNFRAME_PROVIDERS, or add an entry for it."))
     return errors
+
+
+SUPPORTED_ENGINES = ("django.db.backends.sqlite3", "django.db.backends.postgresql")  # the turn statements' two
+
+
+@register()
+def check_database_engine(app_configs=None, **kwargs) -> list[Error]:
+    """The hand-written turn statements (conversations/prepared.py) are written for SQLite and PostgreSQL: another
+    database is refused at start (every management command, daphne's first request), not with a KeyError in
+    the middle of a turn."""
+    errors = []
+    for alias, database in settings.DATABASES.items():
+        if database.get("ENGINE") not in SUPPORTED_ENGINES:
+            errors.append(Error(f"The database {alias!r} uses {database.get('ENGINE')}; Turnframe runs on SQLite "
+                                "or PostgreSQL.", hint="Point DATABASE_URL at PostgreSQL (or leave it unset for "
+                                "SQLite).", id="turnframe.E001"))
+    return errors

@@ -20,7 +20,6 @@ turn pays one round trip for what it reads at the same moment, not one per table
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -43,13 +42,14 @@ class _Columns:
         self.pk = self.names.index(model._meta.pk.attname) if model._meta.pk.attname in self.names else None
         quote = connection.ops.quote_name
         self.sql = ", ".join(f"{alias}.{quote(f.column)}" for f in self.fields)
-        # the same columns inside a JSON array (``read``, ``along``): PostgreSQL would nest a jsonb value and
-        # render a timestamp as text, where its cursor returns JSON as text and a timestamp as a datetime
+        # the same columns inside a JSON array (``read``, ``along``): PostgreSQL would nest a jsonb value, and
+        # render a timestamp, a date, a decimal or a uuid as JSON text or a JSON number (a decimal would lose
+        # digits as a float). Every column JSON does not carry as its cursor would is sent as text and parsed back
+        # by its field (``to_python``), as the cursor's value would be
         postgres = connection.vendor == "postgresql"
-        self.json_sql = ", ".join(f"{alias}.{quote(f.column)}" + ("::text" if postgres and _is_json(f) else "")
+        self.json_sql = ", ".join(f"{alias}.{quote(f.column)}" + ("::text" if postgres and _as_text(f) else "")
                                   for f in self.fields)
-        self.timestamps = [i for i, f in enumerate(self.fields)
-                           if postgres and f.get_internal_type() == "DateTimeField"]
+        self.texts = [(i, f) for i, f in enumerate(self.fields) if postgres and _as_text(f) and not _is_json(f)]
         self.converters = []
         for i, f in enumerate(self.fields):
             col = f.get_col(alias)
@@ -59,9 +59,9 @@ class _Columns:
 
     def from_json(self, row: list[Any]) -> list[Any]:
         """A row as a JSON array holds it, as the cursor would have returned it."""
-        for i in self.timestamps:
+        for i, field in self.texts:
             if row[i] is not None:
-                row[i] = dt.datetime.fromisoformat(row[i])
+                row[i] = field.to_python(row[i])
         return row
 
     def convert(self, row: Sequence[Any]) -> list[Any]:
@@ -77,6 +77,18 @@ class _Columns:
 
 def _is_json(field: models.Field) -> bool:
     return field.get_internal_type() == "JSONField"
+
+
+# what a JSON array carries as the cursor would: text, integers, booleans (and a foreign key of those); the
+# rest goes as text (``_Columns.json_sql``)
+_JSON_AS_IS = {"CharField", "TextField", "SlugField", "EmailField", "URLField", "IntegerField", "BigIntegerField",
+               "SmallIntegerField", "PositiveIntegerField", "PositiveBigIntegerField", "PositiveSmallIntegerField",
+               "AutoField", "BigAutoField", "SmallAutoField", "BooleanField"}
+
+
+def _as_text(field: models.Field) -> bool:
+    target = field.target_field if field.is_relation else field
+    return target.get_internal_type() not in _JSON_AS_IS
 
 
 _CONVERTERS: dict[tuple[str, type[models.Model], tuple[str, ...]], _Columns] = {}

@@ -203,3 +203,54 @@ def test_any_card_read_along_round_trips_like_the_orm(world, text, prompt, optio
     orm = Interaction.objects.select_related("turn", "conversation").get(pk=card.pk)
     assert fields_of(mine) == fields_of(orm) == fields_of(card)
     assert fields_of(mine.turn) == fields_of(orm.turn) and fields_of(mine.conversation) == fields_of(orm.conversation)
+
+
+def test_another_database_engine_is_refused_by_a_system_check(settings):
+    """Issue 21 (1): an unsupported vendor raised KeyError in a turn; now ``manage.py check`` says so at start."""
+    from conversations.checks import check_database_engine
+
+    assert check_database_engine() == []
+    settings.DATABASES = {**settings.DATABASES, "other": {"ENGINE": "django.db.backends.mysql", "NAME": "x"}}
+    (error,) = check_database_engine()
+    assert error.id == "turnframe.E001" and "mysql" in error.msg
+
+
+def test_every_field_type_read_through_a_json_array_comes_back_as_the_cursor_gives_it():
+    """Issue 21 (1): on PostgreSQL only timestamps were converted back from a read sent along (a JSON array), so a
+    date, a decimal or a uuid would have come back as text or a float. Every such column now travels as text and
+    its field parses it, on both databases; the real models' round trips are the tests above."""
+    import decimal
+    import uuid
+
+    from django.db import models
+    from django.test.utils import isolate_apps
+
+    with isolate_apps("conversations"):
+        class Every(models.Model):
+            day = models.DateField()
+            at = models.DateTimeField()
+            amount = models.DecimalField(max_digits=14, decimal_places=2)
+            key = models.UUIDField()
+            ratio = models.FloatField()
+            count = models.IntegerField()
+            name = models.CharField(max_length=10)
+
+            class Meta:
+                app_label = "conversations"
+
+        columns = prepared._Columns(Every, "t")
+        from django.db import connection
+
+        if connection.vendor == "postgresql":  # as PostgreSQL renders ::text columns inside json_build_array
+            row = [1, "2026-12-04", "2026-12-04 03:59:00.123456+00", "12345678901.23",
+                   "6f1c1f0e-0d3a-4a3e-9a55-1d6c3f0b1a2e", "0.25", 7, "x"]
+        else:  # SQLite's json_array: text for dates and uuids (as its cursor), numbers as numbers
+            row = [1, "2026-12-04", "2026-12-04 03:59:00.123456", 12345678901.23,
+                   "6f1c1f0e0d3a4a3e9a551d6c3f0b1a2e", 0.25, 7, "x"]
+        names = [f.attname for f in columns.fields]
+        values = dict(zip(names, columns.convert(columns.from_json(row)), strict=True))
+    assert values["day"] == dt.date(2026, 12, 4)
+    assert values["at"].replace(tzinfo=None) == dt.datetime(2026, 12, 4, 3, 59, 0, 123456)
+    assert values["amount"] == decimal.Decimal("12345678901.23")
+    assert values["key"] == uuid.UUID("6f1c1f0e-0d3a-4a3e-9a55-1d6c3f0b1a2e")
+    assert values["ratio"] == 0.25 and values["count"] == 7 and values["name"] == "x"
