@@ -27,14 +27,25 @@ log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
+class _KeepQuestion:
+    """The open question a turn leaves as it found it (a click): neither replaced nor cleared."""
+
+    def __repr__(self) -> str:
+        return "KEEP_QUESTION"
+
+
+KEEP_QUESTION = _KeepQuestion()
+OpenQuestion = dict[str, Any] | None | _KeepQuestion  # a question to leave open, None to clear it, or KEEP_QUESTION
+
+
 def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
-                         resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
+                         resolved: Interaction | None = None, pending: OpenQuestion = KEEP_QUESTION,
                          committed: Sequence[DomainEvent] = (), rounds: Sequence[ReadRound] | None = None,
                          commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = (),
                          announce: Sequence[tuple[str, dict[str, Any]]] = (),
                          along: CardsAlong | None = None) -> None:
     """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
-    conversation's, None clearing it); False leaves it as it is (clicks). ``committed``: the event rows this
+    conversation's, None clearing it); ``KEEP_QUESTION`` leaves it as it is (clicks). ``committed``: the event rows this
     process inserted for the turn; used when they are all its events, else they are read. ``rounds``: the
     turn's read rounds as this process recorded them, ``commands`` its journal rows as this process journaled and
     ran them (each kept in step with what the bus settled); None: read. ``cases``: case rows as this turn last
@@ -82,10 +93,10 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     trace.fact_checks = reply.pop("fact_checks", None) or []  # I20: why an answer was replaced by the facts
     # Q: persist the reply exactly as sent (with the question it leaves open, if any), then deliver
     trace.end = TurnEnd(active_case=active.id if active else None,
-                        pending=conversation.pending if pending is False else pending)
+                        pending=conversation.pending if pending is KEEP_QUESTION else pending)
     with transaction.atomic():  # (one running turn per conversation: its instance holds the question open now)
         turn_end(turn, conversation, reply=reply, trace=trace, phase=Phase.DELIVERED, status=Turn.Status.COMPLETED)
-        if pending is not False and pending != conversation.pending:
+        if pending is not KEEP_QUESTION and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
     announced = list(announce)

@@ -28,7 +28,7 @@ from ..selectors import interaction_json
 from .chaos import crash_point
 from .context import turn_write, turn_write_reading
 from .copy import NOTICE_COPY
-from .delivery import CardsAlong, reply_deliver
+from .delivery import KEEP_QUESTION, CardsAlong, OpenQuestion, reply_deliver
 from .interactions import card_finish, cards_persist
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
                      reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
-                     resolved: Interaction | None = None, pending: dict[str, Any] | None | bool = False,
+                     resolved: Interaction | None = None, pending: OpenQuestion = KEEP_QUESTION,
                      unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None,
                      held: Sequence[Case] = (), resolved_as: str = Interaction.Status.RESOLVED) -> None:
     """Steps L to Q, shared by message turns and clicks that draw cards. ``unless_stopped``: L is the point of no
