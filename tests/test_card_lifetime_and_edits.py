@@ -431,3 +431,13 @@ def test_an_act_declaring_an_unknown_or_item_field_editable_fails_the_check(db):
             call_command("check")
         assert "registries.E020" in str(failure.value)
     call_command("check")  # the shipped declarations pass
+
+
+@pytest.mark.parametrize("edits", [{"amount": True}, {"amount": "1\u0000"}, {"amount": "abc"}, {"date": "31/02"}])
+def test_an_invalid_edit_names_the_field_not_the_validators(world, script, edits):
+    """Review of issue 20: the error's ``loc`` showed a validator's repr (``functools.partial(<function …>``)."""
+    _, card = hotel_card(world, script)
+    status, body = respond(world, card, edits=edits)
+    assert status == 422, body
+    for error in body.get("errors", []):
+        assert all("function" not in str(part) and " at 0x" not in str(part) for part in error["loc"]), error

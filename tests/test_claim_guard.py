@@ -165,3 +165,18 @@ def test_the_inflection_tables_are_computed_once_for_a_registry():
 
     assert first is again
     assert {"withdrew", "withdrawn", "withdrawing", "withdraws"} <= set(first.heads)
+
+
+@pytest.mark.parametrize("reply", [
+    "It should now be submitted.", "Your claim should now be withdrawn.", "It must be submitted by now.",
+    "I sent your claim for Dana's approval.", "I've sent it to your manager for their approval.",
+])
+def test_the_reviews_unbacked_claims_are_refused(reply):
+    """Review of issue 20: a "should"/"must" with "now" claims a state; words inside "for … approval" still claim."""
+    assert not check_claims(reply, PHRASES, backed_acts=()).allowed, reply
+
+
+@pytest.mark.parametrize("reply", ["It should be submitted by Friday.", "You must submit it before the 5th.",
+                                   "Shall I send it for approval?"])
+def test_advice_with_should_or_must_is_no_claim(reply):
+    assert check_claims(reply, PHRASES, backed_acts=()).allowed, reply

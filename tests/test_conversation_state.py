@@ -319,3 +319,21 @@ def test_a_submission_cannot_be_undone(world, script):
     turn = say(world, "undo that")
 
     assert "cannot_undo" in notice_codes(turn) and Ledger.now() == before
+
+
+def test_a_plan_cannot_take_the_id_the_server_gives_an_undo(world, script):
+    """Review of issue 20: an undo was told apart by its act id "undo", which a model could also use, and the next
+    real "undo that" was then refused. The server's own act ids are reserved: a plan using one is invalid."""
+    import pydantic
+
+    from conversations.core.plan import PlannedAct
+    from conversations.core.reducer import UNDO_ACT_ID
+
+    with pytest.raises(pydantic.ValidationError):
+        PlannedAct(id=UNDO_ACT_ID, act="update_line", evidence="x")
+    _, _, berlin = world
+    script("make line 2 120", plan(act("undo", "update_line", "make line 2 120", line=2, amount="120")))
+    script("undo that", undo("undo that"))
+    say(world, "make line 2 120")
+    turn = say(world, "undo that")  # the model's act named "undo" was an edit, not an undo: it is undone
+    assert "undo_of_undo" not in notice_codes(turn) and lines_of(berlin)[1]["amount"] != "120.00"

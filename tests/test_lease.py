@@ -144,3 +144,37 @@ def test_a_turn_whose_thread_failed_is_released_for_recovery_at_once(world, scri
     monkeypatch.undo()
     assert turn.id in recover()
     assert Turn.objects.get(pk=turn.pk).status == "completed"
+
+
+def test_a_turn_this_process_still_carries_is_not_taken_by_its_own_sweep_though_its_renewals_lag(world):
+    """Review of issue 20: with renewals held up (a busy database) the lease of a live turn may run out; the sweep
+    of the same process must not take it — its thread will finish it, and the fence could not tell them apart."""
+    turn = running_turn(world, lease_owner=lease.owner(), lease_expires_at=timezone.now() - timedelta(seconds=1))
+    with lease.carried(turn.id):
+        assert lease.take(turn.id) is False
+        assert "recovered 0 turn(s)" in recover()
+    assert Turn.objects.get(pk=turn.pk).status == "running"
+    assert turn.id in recover()  # carried no more: taken
+
+
+def test_one_turn_whose_recovery_fails_does_not_hold_up_the_others(world, monkeypatch):
+    from conversations.turns import startup
+
+    stuck = running_turn(world, lease_owner="gone:1:x", lease_expires_at=timezone.now() - timedelta(seconds=2))
+    other_conv = Conversation.objects.create(owner=world.alice, mode="deterministic")
+    fine = Turn.objects.create(conversation=other_conv, kind=Turn.Kind.MESSAGE, text="add a taxi of 12",
+                               client_message_id="c2", mode=other_conv.mode, phase=Turn.Phase.UNDERSTANDING,
+                               status=Turn.Status.RUNNING, lease_owner="gone:1:x",
+                               lease_expires_at=timezone.now() - timedelta(seconds=1))
+    real = startup.turn_recover
+
+    def failing(turn):
+        if turn.pk == stuck.pk:
+            raise RuntimeError("cannot recover this one")
+        return real(turn)
+
+    monkeypatch.setattr(startup, "turn_recover", failing)
+    assert startup.turns_recover_all() == [fine.id]
+    assert Turn.objects.get(pk=fine.pk).status == "failed"
+    held = Turn.objects.get(pk=stuck.pk)  # taken, and left to be tried again once that lease expires
+    assert held.status == "running" and held.lease_owner == lease.owner() and held.lease_expires_at > timezone.now()

@@ -33,10 +33,15 @@ def app_error(request, exc: AppError):
     return _error(request, exc.status, exc.code, exc.message, **exc.extra)
 
 
+def _a_validator(part) -> bool:
+    """A step of pydantic's path that names a validator ("function-after[…]"), not a place in the request."""
+    return isinstance(part, str) and part.startswith(("function-", "function_"))
+
+
 @api.exception_handler(ValidationError)
 def validation_error(request, exc: ValidationError):
-    errors = [{"loc": [str(p) for p in e.get("loc", [])], "msg": e.get("msg", ""), "type": e.get("type", "")}
-              for e in exc.errors]
+    errors = [{"loc": [str(p) for p in e.get("loc", []) if not _a_validator(p)], "msg": e.get("msg", ""),
+               "type": e.get("type", "")} for e in exc.errors]
     return _error(request, 422, "invalid_request", "The request does not match the schema.", errors=errors)
 
 

@@ -139,6 +139,10 @@ def _sentences(text: str) -> list[_Sentence]:
 _NEGATORS = frozenset({"not", "never", "no", "nothing", "neither", "nor", "cannot", "without", "nobody", "none"})
 # "to" only before "be" ("ready to be submitted"): "I managed to get it submitted" claims
 _MODALS = frozenset({"will", "would", "shall", "should", "can", "could", "may", "might", "must", "ought"})
+# modals that claim a state when "now" or "already" goes with them ("It should now be submitted", "must be
+# withdrawn by now"); without it they advise ("it should be submitted by Friday")
+_SETTLING = frozenset({"should", "must", "ought"})
+_DONE_WORDS = frozenset({"now", "already"})
 _BE = frozenset({"am", "is", "are", "was", "were"})
 _FIRST_PERSON = frozenset({"i", "we"})
 _TENSED = frozenset({"has", "have", "had", "got", "gets"})
@@ -154,12 +158,13 @@ class _Group:
     """What the words before a verb, in its clause, say about it."""
 
     negated: bool = False
-    modal: bool = False
+    modal: bool = False  # "will", "could", "ready to be" …: not (yet) a claim
     be: bool = False
     first_person: bool = False
     subject_opens: bool = False  # the first-person subject opens its clause ("Done: I withdraw…")
     opens: bool = False  # only fillers between the clause's start and the verb
     finite: bool = False  # the group has its own tensed "be", "have" or "get" ("…now that it's submitted?")
+    settling: bool = False  # its modal is "should"/"must" ("it should now be submitted": claimed with "now")
 
 
 def _contracted(word: str) -> tuple[str, str]:
@@ -172,7 +177,7 @@ def _contracted(word: str) -> tuple[str, str]:
 
 def _group(words: tuple[_Word, ...], at: int) -> _Group:
     """Read back from the verb at ``at`` over its verb group, at most seven words and never past its clause."""
-    negated = modal = be = finite = False
+    negated = modal = be = finite = settling = False
     if words[at].opens_clause:
         return _Group(opens=True)
     for i in range(at - 1, max(-1, at - 8), -1):
@@ -183,24 +188,26 @@ def _group(words: tuple[_Word, ...], at: int) -> _Group:
         elif suffix == "'ll" or stem in _MODALS or (suffix == "'d" and stem not in _FIRST_PERSON) or (
                 stem == "to" and words[i + 1].text == "be"):
             modal = True
+            settling = settling or stem in _SETTLING
         elif stem in _FIRST_PERSON:
             return _Group(negated, modal, be or suffix in ("'m", "'re"), True, word.opens_clause, word.opens_clause,
-                          finite)
+                          finite, settling)
         elif stem in _BE or suffix in ("'m", "'re", "'s"):
             be = True
             finite = finite or i > 0  # the question's own opener ("Is it…") is no verb of an inner clause
         elif stem not in _FILLERS and suffix != "'ve":
-            return _Group(negated, modal, be, finite=finite)
+            return _Group(negated, modal, be, finite=finite, settling=settling)
         elif i > 0 and (stem in _TENSED or suffix == "'ve"):
             finite = True
         if word.opens_clause:
-            return _Group(negated, modal, be, opens=True, finite=finite)
-    return _Group(negated, modal, be, finite=finite)
+            return _Group(negated, modal, be, opens=True, finite=finite, settling=settling)
+    return _Group(negated, modal, be, finite=finite, settling=settling)
 
 
 def _claims(sentence: _Sentence, at: int, form: Form) -> bool:
     group = _group(sentence.words, at)
-    if group.negated or group.modal:
+    settled = group.settling and any(w.text in _DONE_WORDS for w in sentence.words[max(0, at - 7):at + 4])
+    if group.negated or (group.modal and not settled):
         return False  # "not submitted yet", "will be sent for approval", "ready to be withdrawn"
     if sentence.question and at < 8 and not (group.first_person or group.finite):
         # "Has your claim been opened?", "Shall I mark it as submitted?"; but a claim inside a question has
@@ -221,9 +228,24 @@ def _tail_follows(words: tuple[_Word, ...], at: int, tail: tuple[str, ...]) -> i
     if not tail:
         return at + 1
     for start in range(at + 1, min(len(words), at + 2 + MAX_GAP)):
-        if tuple(w.text for w in words[start:start + len(tail)]) == tail:
-            return start + len(tail)
+        if words[start].text != tail[0]:
+            continue
+        end = _rest_follows(words, start + 1, tail[1:])
+        if end is not None:
+            return end
     return None
+
+
+TAIL_GAP = 2  # words allowed inside the rest of a phrase ("for Dana's approval", "for their approval")
+
+
+def _rest_follows(words: tuple[_Word, ...], at: int, rest: tuple[str, ...]) -> int | None:
+    for word in rest:
+        found = next((i for i in range(at, min(len(words), at + 1 + TAIL_GAP)) if words[i].text == word), None)
+        if found is None:
+            return None
+        at = found + 1
+    return at
 
 
 # ------------------------------------------------------------------------------------------ the tables

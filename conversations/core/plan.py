@@ -35,8 +35,11 @@ class CaseRef(Strict):
         return self
 
 
+SERVER_ACT_ID_PREFIX = "~"  # ids the server gives the acts it derives itself ("undo that"); no plan may use one
+
+
 class PlannedAct(Strict):
-    id: str = Field(min_length=1, max_length=40)
+    id: str = Field(min_length=1, max_length=40, pattern=r"^[^~]")
     act: str = Field(min_length=1, max_length=100)
     case: CaseRef | None = None
     args: dict[str, Any] = Field(default_factory=dict)

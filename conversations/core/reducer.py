@@ -38,7 +38,7 @@ from registries.definitions import (
 from registries.numbers import evidence_numbers
 
 from . import grounding
-from .plan import CaseRef, UserTurnPlan
+from .plan import SERVER_ACT_ID_PREFIX, CaseRef, UserTurnPlan
 
 
 class Outcome(enum.StrEnum):
@@ -807,7 +807,8 @@ def _evidence_problem(act: ValidatedAct, definition: ActDefinition, message: str
     return None
 
 
-UNDO_ACT_ID = "undo"  # the plan act id of a server-derived inverse: its journal row says it was an undo
+# the act id of a server-derived inverse: its journal row says it was an undo (a plan's act ids cannot take it)
+UNDO_ACT_ID = SERVER_ACT_ID_PREFIX + "undo"
 
 
 def _undo_act(plan: UserTurnPlan, facts: TurnFacts, out: Reduction) -> ValidatedAct | None:

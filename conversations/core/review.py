@@ -158,7 +158,8 @@ def _edited_args(definition, args: dict[str, Any], edits: Mapping[str, Any], ctx
         model = definition.args_schema.model_validate({**base, **edits})
     except ValidationError as exc:
         raise EditRefused("invalid_edit", "That value is not valid here; nothing was changed.", errors=[
-            {"loc": ["edits", *(str(p) for p in e["loc"])], "msg": e["msg"]} for e in exc.errors(include_url=False)
+            # the field only: pydantic's further steps name its validators (a function's repr: not for people)
+            {"loc": ["edits", *(str(p) for p in e["loc"][:1])], "msg": e["msg"]} for e in exc.errors(include_url=False)
         ]) from None
     new = model.model_dump(mode="json", exclude_none=True)
     if resolved and resolved in args:

@@ -4,9 +4,10 @@ leftovers in ``recovery`` and ``startup``. Cards live in ``interactions``, the e
 ``copy``, the chaos seam in ``chaos``.
 """
 
+from .admission import TurnOutcome
 from .chaos import CRASH_POINTS, SimulatedCrash
 from .clicks import interaction_respond
-from .context import TurnOutcome, actor_of, mode_allowed, offered_registry, today_for
+from .context import actor_of, mode_allowed, offered_registry, today_for
 from .interactions import cards_settle_orphaned
 from .messages import queued_withdraw, turn_stop, turn_submit_message, turns_run_queued
 from .recovery import turn_recover

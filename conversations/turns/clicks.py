@@ -39,14 +39,16 @@ from ..commands import journal_settle_behind
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import interaction_json
 from . import lease
+from .admission import TurnOutcome, turn_begin
 from .chaos import SimulatedCrash, crash_point
-from .context import TurnOutcome, actor_of, offered_registry, today_for, turn_begin, turn_write
+from .context import actor_of, offered_registry, today_for
 from .copy import NOTICE_COPY
 from .delivery import CardsAlong, reply_deliver
 from .execution import cases_left, commands_execute_ready, reduction_apply
 from .interactions import card_claim, card_expire_if_due, card_finish, card_origin_text
 from .messages import turns_run_queued
 from .recovery import turn_recover_or_fail
+from .writes import turn_write
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status

@@ -19,9 +19,9 @@ from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, Domain
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
 from . import lease
-from .context import turn_end, turn_write
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
+from .writes import turn_end, turn_write
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status

@@ -26,10 +26,10 @@ from ..commands import (
 from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
-from .context import turn_write, turn_write_reading
 from .copy import NOTICE_COPY
 from .delivery import KEEP_QUESTION, CardsAlong, OpenQuestion, reply_deliver
 from .interactions import card_finish, cards_persist
+from .writes import turn_write, turn_write_reading
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status

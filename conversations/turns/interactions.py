@@ -24,8 +24,9 @@ from ..commands import journal_settle_behind
 from ..ids import new_id
 from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import card_expires_at, interaction_json
+from .admission import TurnOutcome, turn_open
 from .chaos import crash_point
-from .context import TurnOutcome, noun, turn_open
+from .context import noun
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status

@@ -99,9 +99,11 @@ def carrying() -> set[str]:
 
 def takeable(now: datetime | None = None) -> Q:
     """Running turns recovery may take: the lease expired, or was released (or never written: a turn of an
-    earlier version)."""
-    return Q(status=Turn.Status.RUNNING) & (Q(lease_expires_at__isnull=True)
-                                            | Q(lease_expires_at__lt=now or timezone.now()))
+    earlier version) — but never one a thread of this very process still carries (its renewals may lag behind a
+    busy database; the thread is alive and will finish it, and the fence at L could not tell the two apart)."""
+    return (Q(status=Turn.Status.RUNNING)
+            & (Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now or timezone.now()))
+            & ~(Q(lease_owner=owner()) & Q(pk__in=carrying())))
 
 
 def take(turn_id: str) -> bool:

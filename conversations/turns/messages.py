@@ -32,11 +32,10 @@ from ..models import Case, CommandJournalEntry, Conversation, ReadRound, Turn, s
 from ..readloop import ActorReadContext, LoopSettings, acquire_plan
 from ..selectors import round_json, turn_json
 from . import lease
+from .admission import Admitted, TurnOutcome, recorded_turn, turn_admit, turn_begin
 from .chaos import SimulatedCrash
 from .context import (
-    Admitted,
     Seen,
-    TurnOutcome,
     actor_of,
     cases_to_resolve_among,
     context_reads,
@@ -45,10 +44,7 @@ from .context import (
     load_open_cases,
     model_request,
     offered_registry,
-    recorded_turn,
     today_for,
-    turn_admit,
-    turn_begin,
 )
 from .copy import WITHDRAWN_COPY, Withdrawal
 from .delivery import turn_fail_closed, turn_finish_without_plan

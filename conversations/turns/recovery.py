@@ -10,10 +10,11 @@ from .. import stream
 from ..models import CommandJournalEntry, Interaction, Turn
 from ..selectors import interaction_json
 from . import lease
-from .context import actor_of, set_phase, today_for
+from .context import actor_of, today_for
 from .delivery import reply_deliver, turn_fail_closed
 from .execution import commands_execute_ready
 from .interactions import card_finish
+from .writes import set_phase
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status

@@ -25,11 +25,18 @@ def turns_recover_all() -> list[str]:
         if not lease.take(turn_id):  # another process's recovery took it first, or its owner renewed meanwhile
             continue
         with lease.carried(turn_id):
-            turn_recover(Turn.objects.get(pk=turn_id))
+            try:
+                turn_recover(Turn.objects.get(pk=turn_id))
+            except Exception:  # the others are still recovered; this one again once the lease just taken expires
+                log.exception("recovery of turn %s failed; it is tried again when its lease expires", turn_id)
+                continue
         recovered.append(turn_id)
     for conversation in Conversation.objects.filter(turns__status=Turn.Status.QUEUED).exclude(
             turns__status=Turn.Status.RUNNING).distinct():
-        recovered.extend(turns_run_queued(conversation))  # messages that waited behind a turn a crash stopped
+        try:  # messages that waited behind a turn a crash stopped
+            recovered.extend(turns_run_queued(conversation))
+        except Exception:
+            log.exception("the queue of conversation %s could not be run; it is tried again", conversation.pk)
     return recovered
 
 
