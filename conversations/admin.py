@@ -43,7 +43,6 @@ from .models import (
     ReadRound,
     Turn,
 )
-from .outbox import APPROVER
 
 NOTHING = "—"
 
@@ -541,7 +540,8 @@ class OutboxEntryAdmin(LedgerAdmin):
 
 @admin.register(DemoApproverNotification)
 class DemoApproverNotificationAdmin(LedgerAdmin):
-    """The demo approver system's inbox: what it received, once per idempotency key (``outbox.LocalApprover``)."""
+    """The demo inbox: what a destination with no real system configured received, once per idempotency key
+    (``outbox.DemoInbox``)."""
 
     list_display = ("id", "claim", "submitted_by", "times_received", "created_at", "last_received_at")
     search_fields = ("=id", "=idempotency_key", "=claim", "=submitted_by")
@@ -552,7 +552,7 @@ class DemoApproverNotificationAdmin(LedgerAdmin):
 
     @admin.display(description="outbox row")
     def sent_by(self, obj):
-        row = OutboxEntry.objects.filter(destination=APPROVER, idempotency_key=obj.idempotency_key).values_list("pk", flat=True).first()
+        row = OutboxEntry.objects.filter(idempotency_key=obj.idempotency_key).values_list("pk", flat=True).first()
         return admin_link(OutboxEntry, row)
 
 

@@ -335,8 +335,11 @@ class OutboxEntry(models.Model):
 
 
 class DemoApproverNotification(models.Model):
-    """What the built-in demo approver system received (``outbox.LocalApprover``, used while
-    ``TURNFRAME_APPROVER_URL`` is unset): one row per idempotency key, as a real approver keeps it.
+    """What the demo inbox received (``outbox.DemoInbox``: a destination whose factory configured no real
+    system, e.g. the expense domain's approver while ``TURNFRAME_APPROVER_URL`` is unset): one row per
+    idempotency key, as a real receiving system keeps it. ``claim`` is the case the row is about and
+    ``submitted_by`` whose case it is; the model keeps the names it was created under (renaming it, or moving it
+    to the domain that uses it, would be a migration across apps).
 
     It is the receiving side, apart from the outbox row that sent it: a key received twice (a re-send
     after an unknown outcome) is counted in ``times_received``, never recorded twice, and reconciling
@@ -357,7 +360,7 @@ class DemoApproverNotification(models.Model):
         verbose_name = "demo approver notification"
 
     def __str__(self) -> str:
-        return f"approver received {self.claim or self.idempotency_key[:12]} ({self.times_received}×)"
+        return f"received {self.claim or self.idempotency_key[:12]} ({self.times_received}×)"
 
 
 class ApiToken(models.Model):

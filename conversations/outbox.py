@@ -16,10 +16,11 @@ number of workers may run at once, in any processes: each row is claimed before 
   sent again under the same key) when it authoritatively never received it, unchanged otherwise.
 - ``outbox_recover`` turns rows a crashed worker left in ``sending`` into ``outcome_unknown``.
 
-Destinations: a domain registers its own by name (``registries.register_outbox_destination``); the
-built-in ``approver`` is the approver system at ``TURNFRAME_APPROVER_URL`` when that is set, otherwise
-the demo approver system, which records what it receives in the database (``LocalApprover``; the
-no-network default, shown in the admin as "demo approver notifications").
+Destinations: a domain registers its own by name (``registries.register_outbox_destination``; the
+expense domain's ``approver`` in ``expenses/approver.py``, the trips domain's ``booking``). A factory
+that configures no real system (no URL) leaves the rows to the demo inbox (``DemoInbox``), which records
+what it receives in the database (the no-network default, shown in the admin as "demo approver
+notifications"). A name nobody registered stays pending with ``no_destination``.
 """
 
 from __future__ import annotations
@@ -27,23 +28,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
-import httpx
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from registries import IDEMPOTENCY_HEADER as IDEMPOTENCY_HEADER  # re-exported: the header a destination reads
 from registries import Delivery, OutboxDestination, outbox_destination
 
 from .models import DemoApproverNotification, OutboxEntry
 
 log = logging.getLogger(__name__)
 Status = OutboxEntry.Status
-
-APPROVER = "approver"
-IDEMPOTENCY_HEADER = "Idempotency-Key"
-MAX_ACK_TEXT = 2000
 
 
 Send = Callable[[OutboxEntry], Delivery]
@@ -54,112 +50,50 @@ def _now() -> str:
     return timezone.now().isoformat()
 
 
-def _body(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return response.text[:MAX_ACK_TEXT]
+class DemoInbox:
+    """The receiving side of a destination whose factory configured no real system (the no-network default).
 
-
-class HttpApprover:
-    """The approver system over HTTP: ``POST <url>`` to deliver, ``GET <url>/<key>`` to reconcile."""
-
-    name = APPROVER
-
-    def __init__(self, url: str, *, timeout_s: float, client: httpx.Client | None = None):
-        self.url = url.rstrip("/")
-        self.timeout = httpx.Timeout(timeout_s)
-        self.client = client
-
-    def _request(self, method: str, url: str, **kwargs) -> httpx.Response:
-        if self.client is not None:
-            return self.client.request(method, url, timeout=self.timeout, **kwargs)
-        with httpx.Client(timeout=self.timeout, follow_redirects=False) as client:
-            return client.request(method, url, **kwargs)
-
-    def send(self, entry: OutboxEntry) -> Delivery:
-        try:
-            response = self._request("POST", self.url, json=entry.payload,
-                                     headers={IDEMPOTENCY_HEADER: entry.idempotency_key})
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            # no connection was made: the request certainly never left, so it may be sent again
-            return Delivery(Status.PENDING, {"error": "not_sent", "detail": str(exc)[:200], "at": _now()})
-        except httpx.TimeoutException as exc:
-            # sent, and no answer in time: the approver may or may not have it (I15)
-            return Delivery(Status.OUTCOME_UNKNOWN, {"error": "timeout", "detail": str(exc)[:200], "at": _now()})
-        except httpx.HTTPError as exc:
-            return Delivery(Status.OUTCOME_UNKNOWN, {"error": "transport", "detail": str(exc)[:200], "at": _now()})
-        ack = {"status_code": response.status_code, "body": _body(response), "at": _now()}
-        if response.is_success:
-            return Delivery(Status.DELIVERED, ack)
-        if response.status_code in (408, 425, 429, 503):
-            # the approver says it did not take the request: send it again later, same key
-            return Delivery(Status.PENDING, {**ack, "error": "not_accepted"})
-        if 400 <= response.status_code < 500:
-            return Delivery(Status.FAILED, {**ack, "error": "refused"})
-        # a server error after the request arrived: it may have acted before failing
-        return Delivery(Status.OUTCOME_UNKNOWN, {**ack, "error": "server_error"})
-
-    def lookup(self, entry: OutboxEntry) -> Delivery | None:
-        try:
-            response = self._request("GET", f"{self.url}/{entry.idempotency_key}")
-        except httpx.HTTPError as exc:
-            log.warning("outbox %s: reconcile lookup failed: %s", entry.id, exc)
-            return None
-        ack = {"status_code": response.status_code, "body": _body(response), "at": _now(), "reconciled": True}
-        if response.is_success:
-            return Delivery(Status.DELIVERED, ack)
-        if response.status_code == 404:
-            return Delivery(Status.PENDING, {**ack, "error": "not_received"})
-        return None
-
-
-class LocalApprover:
-    """The demo approver system of the no-network setup (``TURNFRAME_APPROVER_URL`` unset).
-
-    It behaves as the approver's HTTP side would, with the database as its inbox: every notification it
-    receives is recorded (``DemoApproverNotification``, in the admin) under its idempotency key, a key
-    received again is counted rather than recorded twice, and reconciling asks that record.
+    It behaves as a real system's HTTP side would, with the database as its inbox: every row it receives is
+    recorded (``DemoApproverNotification``, in the admin) under its idempotency key, a key received again is
+    counted rather than recorded twice, and reconciling asks that record. The record keeps the case the row
+    is about and whose case it is; the model keeps the name it was created under (a rename would be a
+    migration of its own).
     """
 
-    name = APPROVER
+    def __init__(self, name: str):
+        self.name = name
 
     def send(self, entry: OutboxEntry) -> Delivery:
-        payload = entry.payload if isinstance(entry.payload, dict) else {}
         now = timezone.now()
+        owner = entry.case.owner.get_username() if entry.case_id else ""
         received, created = DemoApproverNotification.objects.get_or_create(
             idempotency_key=entry.idempotency_key,
-            defaults={"claim": str(payload.get("claim") or "")[:64],
-                      "submitted_by": str(payload.get("submitted_by") or "")[:150],
+            defaults={"claim": str(entry.case_id or "")[:64], "submitted_by": owner[:150],
                       "payload": entry.payload, "last_received_at": now})
-        if not created:  # a re-send under the same key: the approver acts on it once
+        if not created:  # a re-send under the same key: the receiving system acts on it once
             DemoApproverNotification.objects.filter(pk=received.pk).update(
                 times_received=F("times_received") + 1, last_received_at=now)
-        return Delivery(Status.DELIVERED, {"approver": "local", "received": entry.idempotency_key,
+        return Delivery(Status.DELIVERED, {self.name: "local", "received": entry.idempotency_key,
                                            "id": received.pk, "duplicate": not created,
                                            "status": "received", "at": _now()})
 
     def lookup(self, entry: OutboxEntry) -> Delivery | None:
         received = DemoApproverNotification.objects.filter(idempotency_key=entry.idempotency_key).first()
         if received is None:
-            return Delivery(Status.PENDING, {"approver": "local", "error": "not_received", "at": _now()})
-        return Delivery(Status.DELIVERED, {"approver": "local", "received": entry.idempotency_key,
+            return Delivery(Status.PENDING, {self.name: "local", "error": "not_received", "at": _now()})
+        return Delivery(Status.DELIVERED, {self.name: "local", "received": entry.idempotency_key,
                                            "id": received.pk, "status": "received", "at": _now(),
                                            "reconciled": True})
 
 
 def destination_for(name: str) -> OutboxDestination | None:
-    """A destination a domain registered under ``name`` (``registries.register_outbox_destination``), else the
-    built-in approver."""
-    registered = outbox_destination(name)
-    if registered is not None:
-        return registered
-    if name == APPROVER:
-        url = settings.TURNFRAME.get("APPROVER_URL")
-        if url:
-            return HttpApprover(url, timeout_s=settings.TURNFRAME.get("APPROVER_TIMEOUT_S", 10.0))
-        return LocalApprover()
-    return None
+    """The destination a domain registered under ``name`` (``registries.register_outbox_destination``); the
+    demo inbox when its factory configured no real system; None when nobody registered the name."""
+    try:
+        registered = outbox_destination(name)
+    except LookupError:
+        return None
+    return registered if registered is not None else DemoInbox(name)
 
 
 def deliver(entry: OutboxEntry) -> Delivery:

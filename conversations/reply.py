@@ -68,18 +68,17 @@ def compose_reply(*, registry: Registry, events: Sequence[DomainEvent], notices:
 
 
 def case_facts_of(registry: Registry, cases: Iterable[Case]) -> list[CaseFacts]:
-    """What the fact check compares answers with: each case's projection (a kind whose view has
-    ``line_count`` and ``total``) and its summary, as the case stands now."""
+    """What the fact check compares answers with: the figures each case's kind declares (``facts``) and its
+    summary, as the case stands now. A kind that declares none is not checked."""
     found = []
     for case in cases:
         kind = registry.case_kinds.get(case.kind)
-        if kind is None:
+        if kind is None or kind.facts is None:
             continue
         snap = snapshot(case)
-        view = kind.project(snap)
-        if "line_count" in view and "total" in view:
-            found.append(CaseFacts(case.id, str(view.get("title") or case.title), int(view["line_count"]),
-                                   str(view["total"]), kind.summarize(snap)))
+        figures = kind.facts(snap)
+        found.append(CaseFacts(case.id, case.title, figures.item_count, figures.total or "", kind.summarize(snap),
+                               figures.item_words))
     return found
 
 

@@ -48,7 +48,7 @@ from .schemas import (
 
 RESOLVED_KEYS = ("line", "line_id")  # added or kept by the runtime's line resolution
 LINE_FIELDS = ("date", "merchant", "category", "amount", "description")
-APPROVER = "approver"
+APPROVER = "approver"  # the outbox destination of a submission (``approver.py``)
 
 
 # --------------------------------------------------------------------------- helpers

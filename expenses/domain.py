@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from registries import CaseKindDefinition, CaseSnapshot, Panel, PanelItem
+from registries import CaseFigures, CaseKindDefinition, CaseSnapshot, Panel, PanelItem
 
 from .bench import BENCH
 from .corpus import CORPUS
@@ -103,6 +103,20 @@ def summarize(case: CaseSnapshot) -> str:
     return f"“{state.title}” · {case.status} · {lines} · {format_money(claim_total(state), state.currency)}"
 
 
+def claim_facts(case: CaseSnapshot) -> CaseFigures:
+    """What the claim guard holds an answer about a claim to: its number of lines and its total."""
+    state = claim_state(case)
+    return CaseFigures(item_count=len(state.lines), total=claim_total(state),
+                       item_words=("expense", "expenses"))
+
+
+def card_detail(case: CaseSnapshot) -> dict[str, str]:
+    """Beside a claim's title on a selection card: its total (``302.50 EUR``)."""
+    state = claim_state(case)
+    total, currency = claim_total(state), state.currency or ""
+    return {"total": total, "currency": currency, "summary": f"{total} {currency}".strip()}
+
+
 def resolve_line(case: CaseSnapshot, ordinal: int) -> str | None:
     """The stable id of the line at 1-based ``ordinal``, or None when there is no such line."""
     lines = claim_state(case).lines
@@ -172,4 +186,6 @@ EXPENSE_CLAIM = CaseKindDefinition(
     bench=BENCH,
     mentions=claim_mentions,
     currency=claim_currency,
+    facts=claim_facts,
+    card_detail=card_detail,
 )

@@ -7,11 +7,13 @@ Call them from your ``AppConfig.ready()``; ``manage.py check`` verifies what you
 
 from .args import clean_text, iso_date, parse_args
 from .definitions import (
+    IDEMPOTENCY_HEADER,
     READ_ONLY,
     ActDefinition,
     ActMutability,
     Actor,
     BenchScenario,
+    CaseFigures,
     CaseKindDefinition,
     CaseSnapshot,
     CommandContext,
@@ -48,7 +50,8 @@ from .registry import (
 )
 
 __all__ = [
-    "READ_ONLY", "ActDefinition", "ActMutability", "Actor", "BenchScenario", "CaseKindDefinition", "CaseSnapshot",
+    "READ_ONLY", "IDEMPOTENCY_HEADER", "ActDefinition", "ActMutability", "Actor", "BenchScenario", "CaseFigures",
+    "CaseKindDefinition", "CaseSnapshot",
     "CommandContext", "CommandRefused", "CommandResult", "CorpusSupport", "Delivery", "DemoCase", "DomainEventDraft", "Mode",
     "OutboxDestination", "OutboxDraft", "OutboxMessage", "Panel", "PanelField", "PanelItem",
     "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers", "money_phrases", "number_words", "quantity_products", "word_number",

@@ -130,6 +130,10 @@ class OutboxMessage(Protocol):
     payload: Mapping[str, Any]
 
 
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+"""The HTTP header an outbox destination is sent a row's idempotency key in."""
+
+
 @dataclass(frozen=True)
 class Delivery:
     """What one delivery attempt (or one reconciliation) learned about a row (SPEC §19, I15)."""
@@ -140,7 +144,8 @@ class Delivery:
 
 class OutboxDestination(Protocol):
     """Where a destination's rows go: registered by name (``register_outbox_destination``); the outbox
-    worker calls it after commit, never on the request path."""
+    worker calls it after commit, never on the request path. A factory that returns None instead (no real
+    system configured, e.g. no URL) leaves the rows to the engine's demo inbox, which records them."""
 
     name: str
 
@@ -230,6 +235,23 @@ class CaseKindDefinition:
     mentions: Callable[[CaseSnapshot], Sequence[str]] | None = None
     # the currency a case's amounts are kept in (ISO code); None: the kind keeps no money
     currency: Callable[[CaseSnapshot], str | None] | None = None
+    # what the claim guard's fact check holds an answer about a case to (SPEC §18: "it has 3 items", "it comes
+    # to 120"); None: answers about cases of this kind are not fact-checked
+    facts: Callable[[CaseSnapshot], CaseFigures] | None = None
+    # what a selection card shows beside a candidate case's title (SPEC §17): named values kept in the option's
+    # ``detail``; its ``summary`` is the short text the chat page shows after the status. None: the status only
+    card_detail: Callable[[CaseSnapshot], Mapping[str, str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFigures:
+    """The checkable figures of a case (``CaseKindDefinition.facts``): how many items it holds and, when the kind
+    keeps one, its total as a decimal string. ``item_words`` are the words a person counts its items with
+    ("segment", "segments"), beside the engine's own "item(s)", "line(s)" and "entries"."""
+
+    item_count: int
+    total: str | None = None
+    item_words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,11 @@ _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve t
 _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s-]+)(?:{'|'.join(_UNITS)}))*\b",
                        re.IGNORECASE)
 
+# what is counted: units of time, people and things, or any plural noun ("3 rides", "2 lunches", "4 boxes")
+_PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[a-z]{2,}s"
 _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
-             r"coffees?|lunch(?:es)?|dinners?|breakfasts?|meals?|taxis?|trips?|x|×)")
+             rf"{_PLURAL}|x|×)")
 _PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?![:h]\d|\s*(?:am|pm|o'?clock)\b)"  # "at 7:30", "at 6pm": a time, no price
           r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|czk|cad|jpy|yen))?")
 _PRODUCT = re.compile(
@@ -47,7 +49,7 @@ _PRODUCT_EACH = re.compile(
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|a\s+(?:night|nite|day|person|head)|the\s+(?:night|nite|day)|/\s?\w+|pp|"
     rf"p\.p\.)",
     re.IGNORECASE)
-# the unit price first: "metro 1,90 x 4", "coffee 3.20 × 2"
+# the unit price first: "metro 1,90 x 4", "3.20 × 2"
 _PRODUCT_AFTER = re.compile(rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:x|×|\*)\s*(?P<n>\d{{1,2}})(?![\d\w]|[.,]\d)",
                             re.IGNORECASE)
 

@@ -35,7 +35,7 @@ class DefinitionSite:
         self.acts: dict[str, ActDefinition] = {}
         self.interpreters: list[Interpreter] = []
         self.demo_seeds: list[Callable[[], Sequence[DemoCase]]] = []
-        self.destinations: dict[str, Callable[[], OutboxDestination]] = {}
+        self.destinations: dict[str, Callable[[], OutboxDestination | None]] = {}
 
     def register_case_kind(self, definition: CaseKindDefinition) -> CaseKindDefinition:
         self._refuse_twice("case kind", definition.name, self.case_kinds)
@@ -58,8 +58,8 @@ class DefinitionSite:
         self.acts[definition.name] = definition
         return definition
 
-    def register_outbox_destination(self, name: str, factory: Callable[[], OutboxDestination]
-                                    ) -> Callable[[], OutboxDestination]:
+    def register_outbox_destination(self, name: str, factory: Callable[[], OutboxDestination | None]
+                                    ) -> Callable[[], OutboxDestination | None]:
         self._refuse_twice("outbox destination", name, self.destinations)
         self.destinations[name] = factory
         return factory
@@ -93,15 +93,21 @@ def register_act(definition: ActDefinition) -> ActDefinition:
     return site.register_act(definition)
 
 
-def register_outbox_destination(name: str, factory: Callable[[], OutboxDestination]) -> Callable[[], OutboxDestination]:
+def register_outbox_destination(name: str, factory: Callable[[], OutboxDestination | None]
+                                ) -> Callable[[], OutboxDestination | None]:
     """Register where the outbox rows named ``name`` (``OutboxDraft.destination``) are delivered: ``factory``
-    builds the destination when the worker needs it (so it may read settings then)."""
+    builds the destination when the worker needs it (so it may read settings then). It returns None when no
+    real system is configured: the engine's demo inbox then receives the rows and records them (the admin's
+    "demo approver notifications"; the no-network default)."""
     return site.register_outbox_destination(name, factory)
 
 
 def outbox_destination(name: str) -> OutboxDestination | None:
-    factory = site.destinations.get(name)
-    return factory() if factory else None
+    """The destination registered as ``name``, built now; None when its factory configured no real system (the
+    demo inbox receives its rows). Raises ``LookupError`` for a name nobody registered."""
+    if name not in site.destinations:
+        raise LookupError(f"no outbox destination {name!r} is registered")
+    return site.destinations[name]()
 
 
 def register_interpreter(interpreter: Interpreter) -> Interpreter:

@@ -5,8 +5,8 @@ lines, a total, or "no lines" that contradicts the projection is not shown. The 
 replaced by the case's own summary (server copy from the case kind), and the trace says so. Prose
 that names no case, or states nothing checkable, passes unchanged.
 
-Pure: plain data in (the answer text and, per case, its title, line count, total and currency),
-plain data out.
+Pure: plain data in (the answer text and, per case, its title, item count, total and the words its
+items are counted with: ``CaseKindDefinition.facts``), plain data out.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from registries.numbers import evidence_numbers
 
@@ -23,9 +24,10 @@ from registries.numbers import evidence_numbers
 class CaseFacts:
     id: str
     title: str
-    line_count: int
-    total: str  # decimal string
+    line_count: int  # how many items the case holds
+    total: str  # decimal string; "" when the kind keeps no total
     summary: str  # the case kind's one-line summary: what replaces a contradicted answer
+    item_words: tuple[str, ...] = ()  # the kind's words for its items ("segment", "segments"), beside the engine's
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +36,19 @@ class FactVerdict:
     corrected: tuple[str, ...] = ()  # what was contradicted, for the trace ("“Berlin trip”: total 302.50 ≠ 312.50")
 
 
-_COUNT = re.compile(r"\b(\d{1,4})\s+(?:lines?|items?|entries|expenses)\b", re.IGNORECASE)
-_NO_LINES = re.compile(r"\b(?:has|have|with)\s+no\s+(?:other\s+)?(?:lines?|items?|entries|expenses)\b(?!\s*#?\d)"
-                       r"|\bis\s+empty\b",
-                       re.IGNORECASE)
+_ITEM_WORDS = ("item", "items", "line", "lines", "entry", "entries")  # "line": a line item of any record
+
+
+@lru_cache(maxsize=64)
+def _counting(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """"3 items" and "has no items" in the engine's words and the kind's."""
+    nouns = "|".join(re.escape(w) for w in sorted({*_ITEM_WORDS, *words}, key=len, reverse=True))
+    count = re.compile(rf"\b(\d{{1,4}})\s+(?:{nouns})\b", re.IGNORECASE)
+    none = re.compile(rf"\b(?:has|have|with)\s+no\s+(?:other\s+)?(?:{nouns})\b(?!\s*#?\d)|\bis\s+empty\b",
+                      re.IGNORECASE)
+    return count, none
+
+
 _TOTAL = re.compile(r"\b(?:comes?\s+to|totals?|totalling|totaling|total\s+(?:is|of)|sum\s+(?:is|of)|adds?\s+up\s+to)"
                     r"\s*:?\s*(?:[A-Z]{3}\s*)?([€$£¥]?\s?\d[\d.,\s]*\d|\d)", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.;!?\n]+(?:\.(?=\d)[^.;!?\n]*)*")
@@ -52,12 +63,13 @@ def check_facts(text: str, cases: Sequence[CaseFacts]) -> FactVerdict:
         if len(about) != 1:
             continue  # a sentence about no case or several: nothing to pin its figures on
         case = about[0]
-        for m in _COUNT.finditer(sentence):
+        count, none = _counting(case.item_words)
+        for m in count.finditer(sentence):
             if int(m.group(1)) != case.line_count and _about_case(sentence, case.title, m.start()):
                 problems.append(f"“{case.title}”: {m.group(0)} stated, it has {case.line_count}")
-        if _NO_LINES.search(sentence) and case.line_count:
-            problems.append(f"“{case.title}”: no lines stated, it has {case.line_count}")
-        for m in _TOTAL.finditer(sentence):
+        if none.search(sentence) and case.line_count:
+            problems.append(f"“{case.title}”: none stated, it has {case.line_count}")
+        for m in _TOTAL.finditer(sentence) if case.total else ():
             if not _about_case(sentence, case.title, m.start()):
                 continue  # only "“Berlin trip” comes to …": a total of one category or day is not the case's
             stated = _number(m.group(1))

@@ -609,7 +609,7 @@ _NOTICE_COPY = {
     "nothing_to_undo": "There is nothing in this conversation I can undo.",
     "undo_of_undo": "Your last change was already an undo; undoing it again would redo what you took back, so I "
                     "did not. Tell me what you want the {noun} to say instead.",
-    "cannot_undo": "I cannot undo that: it cannot be reversed (a submission or a withdrawal), or the {noun} changed since.",
+    "cannot_undo": "I cannot undo that: that change cannot be reversed, or the {noun} changed since.",
     "no_change": "I did not {act}: {case} already has those values.",
     "currency_mismatch": "I did not {act}: the amount you wrote is in another currency than {case} is kept in. "
                          "Tell me the amount in its currency.",

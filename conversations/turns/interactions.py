@@ -75,13 +75,11 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
 
 
 def _case_detail(registry: Registry, case: Case) -> dict[str, Any]:
-    """What a selection card shows beside a candidate's title: its status and total."""
+    """What a selection card shows beside a candidate's title: its status, and what its kind adds
+    (``CaseKindDefinition.card_detail``; the page shows its ``summary``)."""
     kind = registry.case_kinds.get(case.kind)
-    view = kind.project(snapshot(case)) if kind else {}
-    detail = {"status": case.status}
-    if view.get("total") is not None:
-        detail |= {"total": str(view["total"]), "currency": str(view.get("currency") or "")}
-    return {"detail": detail}
+    extra = kind.card_detail(snapshot(case)) if kind and kind.card_detail else {}
+    return {"detail": {**{str(k): str(v) for k, v in extra.items()}, "status": case.status}}
 
 
 def cards_supersede_open(case_id: str) -> None:

@@ -39,11 +39,11 @@ export function cardTitle(interaction) {
   return interaction.kind === "selection" ? "Which one?" : "Confirmation needed";
 }
 
-/** "draft · 302.50 EUR": what a selection card says beside a candidate's title. */
+/** "draft · 302.50 EUR": what a selection card says beside a candidate's title (its status, then the
+ *  summary its case kind gives: ``CaseKindDefinition.card_detail``). */
 export function optionDetail(option) {
   const detail = option.detail ?? {};
-  const total = detail.total ? `${detail.total} ${detail.currency ?? ""}`.trim() : null;
-  return [detail.status, total].filter(Boolean).join(" · ");
+  return [detail.status, detail.summary].filter(Boolean).join(" · ");
 }
 
 const FIELD_LABEL = { amount: "Amount", date: "Date" };

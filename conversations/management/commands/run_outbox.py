@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
-    help = ("Deliver committed external effects (the approver notification) with their idempotency keys; "
+    help = ("Deliver committed external effects (e.g. a notification to another system) with their idempotency keys; "
             "a send that timed out is outcome_unknown and reconciled, never blindly re-sent.")
 
     def add_arguments(self, parser):
