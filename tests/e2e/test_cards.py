@@ -128,7 +128,11 @@ def test_an_amount_changed_in_the_card_is_what_runs_and_an_expired_card_offers_t
     expect(card).to_have_attribute("data-status", "expired")
     expect(card).to_contain_text("This card expired, so nothing was changed.")
     # the browser logs the expected answer (409 interaction_expired) as a failed load; nothing else may fail
-    expected = [p for p in page.problems if "status of 409" in p]
+    for _ in range(50):  # the console message may come a moment after the card shows it
+        expected = [p for p in page.problems if "status of 409" in p]
+        if expected:
+            break
+        page.wait_for_timeout(100)
     assert len(expected) == 1, page.problems
     page.problems.remove(expected[0])
     expect(page.locator("[data-case-panel] [data-case-status]")).to_have_text("draft")
