@@ -4,9 +4,11 @@ Each stub below speaks the OpenAI chat-completions protocol the way one server f
 here: ``response_format``, ``max_tokens`` and ``usage``. They are written from the servers' behaviour met
 in practice (docs/evaluation.md, *A real local model*):
 
-- **llama-cpp-python** (its OpenAI-compatible server): answers ``json_schema`` with a bare HTTP 500, honours
-  ``{"type": "json_object", "schema": …}`` as a grammar, reports usage without cached tokens, and crashes
-  (here: drops the connection) on a schema whose length limits unroll into a grammar too large;
+- **llama-cpp-python** 0.3.36 (its OpenAI-compatible server): answers ``json_schema`` with HTTP 500 (its
+  request validation, naming ``response_format``), honours ``{"type": "json_object", "schema": …}`` as a
+  grammar, reports usage without cached tokens, and crashes (here: drops the connection) on a schema whose
+  length limits unroll into a grammar too large;
+- a llama.cpp-style server that answers a schema it cannot take with a 500 that names nothing;
 - **llama.cpp** (its own ``llama-server``, older builds): refuses ``json_schema`` with a 400 naming
   ``response_format``; reports cached tokens;
 - **vLLM**: takes ``json_schema``; ``prompt_tokens_details`` is null unless enabled;
@@ -88,13 +90,24 @@ class LlamaCppPython(Server):
 
     def answer(self, body):
         fmt = body.get("response_format") or {}
-        if fmt.get("type") == "json_schema":
-            return self.error(500, "Internal Server Error")  # nothing says why
+        if fmt.get("type") == "json_schema":  # as llama-cpp-python 0.3.36 answers it, word for word
+            return self.error(500, "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', "
+                                   "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
+                                   "'input': 'json_schema'}")
         if fmt.get("type") == "json_object" and "schema" in fmt:
             if _longest(fmt["schema"], "maxLength") > 1000:  # the grammar explodes: the process dies
                 raise ConnectionAbortedError("segfault")
         tokens = min(body.get("max_tokens") or 10**6, 10**6)
         return self.completion(body, ANSWER, usage={"prompt_tokens": 1800, "completion_tokens": min(tokens, 60)})
+
+
+class SilentFiveHundred(LlamaCppPython):
+    name = "silent-500"
+
+    def answer(self, body):
+        if (body.get("response_format") or {}).get("type") == "json_schema":
+            return self.error(500, "Internal Server Error")  # nothing says why
+        return super().answer(body)
 
 
 class LlamaCppServer(Server):
@@ -173,7 +186,8 @@ def provider(endpoint: HTTPServer, *, model: str = "local-model", max_tokens: in
 @pytest.mark.parametrize(
     ("server", "formats", "learnt"),
     [
-        (LlamaCppPython, ["json_schema", "json_schema", "json_object"], "json_object"),
+        (LlamaCppPython, ["json_schema", "json_object"], "json_object"),
+        (SilentFiveHundred, ["json_schema", "json_schema", "json_object"], "json_object"),
         (LlamaCppServer, ["json_schema", "json_object"], "json_object"),
         (VLLM, ["json_schema"], "json_schema"),
         (Ollama, ["json_schema"], "json_schema"),

@@ -63,8 +63,8 @@ def render_prompt(request: ModelRequest, *, answer_schema: dict[str, Any] | None
         timezone=request.timezone,
         username=request.username,
         mode=request.mode,
-        active_case=request.active_case or "none",
-        cases=data_json([_case(case) for case in request.cases]),
+        active_case=_active(request),
+        cases=data_json([_case(case, request) for case in request.cases]),
         context=_context_sections(request),
         message=request.message,
         rounds="\x00",  # the split point between the turn's part and the call's part
@@ -96,9 +96,8 @@ def _template(role: str) -> Template:
 
 def _reads_intro(request: ModelRequest) -> str:
     if request.read_tools:
-        return ("Read tools (below) only look things up; the budget left is at the end of the user message. A batch "
-                "runs only if every request in it is valid. When you know enough, answer with a plan.")
-    return "No read tools in this mode: answer with a plan."
+        return "Reads change nothing; the budget left is said at the end."
+    return "No reads in this mode: answer with a plan."
 
 
 def _tools_section(tools: list[OfferedTool]) -> str:
@@ -111,9 +110,11 @@ def _acts_section(acts: list[OfferedAct]) -> str:
     if not acts:
         return ("None in this mode: your plan has no acts; answer questions in `answers` and say in `say` what you "
                 "cannot do here.")
+    several_kinds = len({act.case_kind for act in acts}) > 1
     return "\n".join(
-        f"- `{act.name}` {signature(act.args_schema)} [{act.case_kind}, {act.mutability}"
-        f"{', creates a case: omit `case`' if act.creates_case else ''}]: {act.description}"
+        f"- `{act.name}` {signature(act.args_schema)}"
+        f"{f' [{act.case_kind}]' if several_kinds else ''}{' (creates a case: no `case`)' if act.creates_case else ''}"
+        f": {act.description}"
         for act in acts
     )
 
@@ -127,8 +128,9 @@ def _answer_schema_section(schema: dict[str, Any] | None) -> str:
 def signature(schema: dict[str, Any]) -> str:
     """An argument schema as a compact signature: ``{amount: string "the amount…", date?: date, …}``.
 
-    Every property, its type (``"a"|"b"`` for an enum, ``date`` for ``format: date``, bounds), ``?`` when
-    it may be left out, its default, and its description; a pattern only when there is no description.
+    Every property, its type (``"a"|"b"`` for an enum, ``date`` for ``format: date``), ``?`` when it may be
+    left out, its default, and its description; a pattern only when there is no description. (Lengths and
+    ranges are left to the server's validation: they cost tokens and tell a model little.)
     """
     properties = schema.get("properties")
     if not isinstance(properties, dict):
@@ -146,10 +148,11 @@ def signature(schema: dict[str, Any]) -> str:
     return "{" + "; ".join(parts) + "}"
 
 
-def _type(node: dict[str, Any]) -> str:
+def _type(node: dict[str, Any], *, described: bool = False) -> str:
+    described = described or isinstance(node.get("description"), str)
     variants = node.get("anyOf") or node.get("oneOf")
     if isinstance(variants, list):
-        kinds = [_type(v) for v in variants if isinstance(v, dict) and v.get("type") != "null"]
+        kinds = [_type(v, described=described) for v in variants if isinstance(v, dict) and v.get("type") != "null"]
         return "|".join(kinds) or "null"
     if "enum" in node:
         return "|".join(json.dumps(v, ensure_ascii=False) for v in node["enum"])
@@ -161,11 +164,7 @@ def _type(node: dict[str, Any]) -> str:
     if kind == "string":
         if node.get("format") in ("date", "date-time"):
             return node["format"]
-        bounds = "≤" + str(node["maxLength"]) if "maxLength" in node else ""
-        pattern = f" /{node['pattern']}/" if "pattern" in node and not node.get("description") else ""
-        return f"string{bounds}{pattern}"
-    if kind in ("integer", "number") and ("minimum" in node or "maximum" in node):
-        return f"{kind} {node.get('minimum', '')}..{node.get('maximum', '')}"
+        return f"string /{node['pattern']}/" if "pattern" in node and not described else "string"
     if kind == "array" and isinstance(node.get("items"), dict):
         return f"[{_type(node['items'])}]"
     if kind == "object" and isinstance(node.get("properties"), dict):
@@ -176,11 +175,22 @@ def _type(node: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- the turn's part
 
 
-def _case(case: CaseSummary) -> dict[str, Any]:
-    """A case as the model sees it: its view (without nulls), else its summary; no key said twice."""
-    head = {"id": case.id, "kind": case.kind, "title": case.title, "status": case.status, "revision": case.revision}
-    view = {key: value for key, value in _without_nulls(case.view).items() if key not in head}
-    return {**head, **(view if view else {"summary": case.summary})}
+def _active(request: ModelRequest) -> str:
+    if request.active_case is None:
+        return "none"
+    return "marked below" if any(c.id == request.active_case for c in request.cases) else request.active_case
+
+
+def _case(case: CaseSummary, request: ModelRequest) -> dict[str, Any]:
+    """A case as the model sees it: its view (without nulls), else its summary; no key said twice; its kind only
+    when the cases or acts offered are of several kinds; ``active`` on the active one."""
+    head: dict[str, Any] = {"id": case.id, "kind": case.kind, "title": case.title, "status": case.status}
+    # (not its revision: the server holds that, a model has nothing to do with it)
+    view = {key: value for key, value in _without_nulls(case.view).items() if key not in head and key != "revision"}
+    if len({c.kind for c in request.cases} | {a.case_kind for a in request.acts}) <= 1:
+        del head["kind"]
+    return {**head, **(view if view else {"summary": case.summary}),
+            **({"active": True} if case.id == request.active_case else {})}
 
 
 def _without_nulls(value: Any) -> Any:
