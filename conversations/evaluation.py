@@ -187,6 +187,7 @@ class ItemResult:
     model_calls: int = 0
     reported_calls: int = 0
     prompt_tokens: int = 0
+    cached_calls: int = 0  # calls whose server said how many prompt tokens came from its cache
     cached_tokens: int = 0
 
 
@@ -240,8 +241,10 @@ def usage_totals(items: list[ItemResult]) -> dict[str, Any]:
                            "max_calls_per_turn": max(i.model_calls for i in items)}
     reported = sum(i.reported_calls for i in items)
     if reported:
+        cached = sum(i.cached_calls for i in items)
         out["prompt_tokens_per_call"] = round(sum(i.prompt_tokens for i in items) / reported, 1)
-        out["cached_tokens_per_call"] = round(sum(i.cached_tokens for i in items) / reported, 1)
+        # None: the server does not say (llama-cpp-python; its log does: docs/evaluation.md)
+        out["cached_tokens_per_call"] = round(sum(i.cached_tokens for i in items) / cached, 1) if cached else None
     return out
 
 
@@ -323,7 +326,8 @@ def _count_calls(item: ItemResult, calls: list[CallUsage]) -> None:
     reported = [c for c in calls if c.reported]
     item.model_calls, item.reported_calls = len(calls), len(reported)
     item.prompt_tokens = sum(c.prompt_tokens for c in reported)
-    item.cached_tokens = sum(c.cached_tokens for c in reported)
+    cached = [c.cached_tokens for c in reported if c.cached_tokens is not None]
+    item.cached_calls, item.cached_tokens = len(cached), sum(cached)
 
 
 def _users(number: int, conversation: CorpusConversation) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -244,6 +245,21 @@ def test_json_object_carries_the_schema_and_plain_json_carries_it_in_a_stable_sy
     assert first["messages"][0] == second["messages"][0]  # the schema in the prompt does not change per round
 
 
+def test_a_server_known_to_refuse_json_schema_is_asked_in_its_form_from_the_first_request(
+    endpoint: HTTPServer, settings, monkeypatch
+) -> None:
+    stub = serve(endpoint, LlamaCppPython())
+    monkeypatch.setenv("OPENAI_BASE_URL", endpoint.url_for("/v1"))
+    settings.TURNFRAME = {**settings.TURNFRAME, "OPENAI_RESPONSE_FORMAT": "json_object"}
+
+    build_provider("openai").complete(make_request())
+
+    assert stub.formats == ["json_object"]  # not one refused request
+    settings.TURNFRAME = {**settings.TURNFRAME, "OPENAI_RESPONSE_FORMAT": "grammar"}
+    with pytest.raises(ImproperlyConfigured, match="TURNFRAME_OPENAI_RESPONSE_FORMAT"):
+        build_provider("openai")
+
+
 def test_a_server_that_fails_on_everything_is_a_server_error_and_nothing_is_learnt(endpoint: HTTPServer) -> None:
     class Broken(Server):
         def answer(self, body):
@@ -356,19 +372,21 @@ def test_the_registry_passes_the_bound_and_each_provider_its_own_timeout(setting
 
 @pytest.mark.parametrize(
     ("server", "prompt", "cached"),
-    [(LlamaCppPython, 1800, 0), (LlamaCppServer, 1700, 1500), (VLLM, 1600, 0), (Ollama, 1650, 0),
+    [(LlamaCppPython, 1800, None), (LlamaCppServer, 1700, 1500), (VLLM, 1600, None), (Ollama, 1650, None),
      (OpenAI, 1900, 1024)],
     ids=lambda v: v.name if isinstance(v, type) else None,
 )
 def test_usage_is_read_as_each_server_reports_it(endpoint: HTTPServer, server: type[Server], prompt: int,
-                                                 cached: int) -> None:
+                                                 cached: int | None) -> None:
     serve(endpoint, server())
 
     with usage_meter() as meter:
         provider(endpoint).complete(make_request())
 
     (call,) = meter.calls
+    # a server that does not say what came from its cache is not said to have cached nothing
     assert (call.reported, call.prompt_tokens, call.cached_tokens) == (True, prompt, cached)
+    assert meter.summary(turns=1)["cached_tokens_per_call"] == cached
 
 
 def test_a_server_without_usage_is_counted_as_a_call_of_unknown_cost(endpoint: HTTPServer) -> None:

@@ -8,6 +8,9 @@ need no key, but the SDK requires one, so an empty key is sent as a placeholder.
 ``response_format``, so the adapter walks down three forms and remembers, per endpoint (base URL +
 model, for the life of the process), the first one the endpoint took:
 
+It starts at the first, or at the one ``TURNFRAME["OPENAI_RESPONSE_FORMAT"]`` names (for a server known to
+refuse the richer ones, so not even its first request is refused):
+
 1. ``json_schema``: structured output with ``schema.grammar_json_schema`` (``strict: False``);
 2. ``json_object`` with the same schema beside it (``{"type": "json_object", "schema": …}``, which
    llama.cpp-style servers turn into a grammar and the others ignore);
@@ -93,10 +96,14 @@ class OpenAIProvider:
         timeout_s: float,
         *,
         max_tokens: int = DEFAULT_MAX_TOKENS,
+        response_format: str | None = None,
         retry_delay_s: float = 0.5,
     ) -> None:
+        if response_format is not None and response_format not in FORMATS:
+            raise ValueError(f"response_format must be one of {', '.join(FORMATS)}, not {response_format!r}")
         self.model = model
         self.max_tokens = max_tokens
+        self._start = EndpointForm(response_format or FORMATS[0])
         self._secret = api_key or PLACEHOLDER_KEY
         self._retry_delay_s = retry_delay_s
         self._client = openai.OpenAI(api_key=self._secret, base_url=base_url or None, timeout=timeout_s, max_retries=0)
@@ -107,7 +114,9 @@ class OpenAIProvider:
 
     @property
     def form(self) -> EndpointForm:
-        return endpoint_form(*self._endpoint)
+        """What the endpoint is known to take; else the configured form to start with."""
+        with _forms_lock:
+            return _forms.get(self._endpoint, self._start)
 
     def complete(self, request: ModelRequest) -> str:
         form = self.form
@@ -160,7 +169,7 @@ class OpenAIProvider:
 
     def _learn(self, form: EndpointForm, why: str) -> EndpointForm:
         with _forms_lock:
-            known = _forms.get(self._endpoint, EndpointForm())
+            known = _forms.get(self._endpoint, self._start)
             if known == form:
                 return form
             _forms[self._endpoint] = form

@@ -90,9 +90,13 @@ def scripted_provider(role: str) -> Provider:
 def openai_provider(role: str) -> Provider:
     from conversations.providers.openai_provider import OpenAIProvider
 
-    return OpenAIProvider(model=model_for("openai", role=role), api_key=_env("OPENAI_API_KEY"),
-                          base_url=_env("OPENAI_BASE_URL") or None, timeout_s=timeout_s("openai"),
-                          max_tokens=settings.TURNFRAME["MODEL_MAX_TOKENS"])
+    try:
+        return OpenAIProvider(model=model_for("openai", role=role), api_key=_env("OPENAI_API_KEY"),
+                              base_url=_env("OPENAI_BASE_URL") or None, timeout_s=timeout_s("openai"),
+                              max_tokens=settings.TURNFRAME["MODEL_MAX_TOKENS"],
+                              response_format=settings.TURNFRAME["OPENAI_RESPONSE_FORMAT"])
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"TURNFRAME_OPENAI_RESPONSE_FORMAT: {exc}") from None
 
 
 def anthropic_provider(role: str) -> Provider:

@@ -3,7 +3,8 @@
 The real adapters report every answered call here (``usage_record``); ``manage.py eval`` and ``bench``
 open a ``usage_meter()`` around a run and read the calls back, so they can say prompt tokens per call,
 cached tokens per call and calls per turn. A call whose server reports no usage is still counted, with
-``reported=False`` (its tokens are unknown, not zero). Meters are process-wide (a turn may run on
+``reported=False`` (its tokens are unknown, not zero); likewise a server that reports no cached tokens
+(llama-cpp-python) leaves ``cached_tokens`` None, not 0. Meters are process-wide (a turn may run on
 another thread than the one that opened the meter) and cost nothing when none is open.
 """
 
@@ -21,7 +22,7 @@ class CallUsage:
     provider: str
     reported: bool  # the server said what the call cost
     prompt_tokens: int = 0
-    cached_tokens: int = 0  # of the prompt tokens, those read from the server's prefix cache
+    cached_tokens: int | None = None  # of the prompt tokens, those read from the server's cache (None: not said)
     completion_tokens: int = 0
     cache_write_tokens: int = 0  # Anthropic: prompt tokens written to its cache by this call
 
@@ -37,8 +38,9 @@ class UsageMeter:
         reported = [c for c in self.calls if c.reported]
         if reported:
             n = len(reported)
+            cached = [c.cached_tokens for c in reported if c.cached_tokens is not None]
             out.update(prompt_tokens_per_call=round(sum(c.prompt_tokens for c in reported) / n, 1),
-                       cached_tokens_per_call=round(sum(c.cached_tokens for c in reported) / n, 1),
+                       cached_tokens_per_call=round(sum(cached) / len(cached), 1) if cached else None,
                        completion_tokens_per_call=round(sum(c.completion_tokens for c in reported) / n, 1),
                        max_prompt_tokens=max(c.prompt_tokens for c in reported))
         return out
@@ -79,8 +81,9 @@ def openai_usage(provider: str, usage: Any) -> CallUsage:
     if usage is None:
         return CallUsage(provider, reported=False)
     details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) if details is not None else None
     return CallUsage(provider, reported=True, prompt_tokens=_int(getattr(usage, "prompt_tokens", 0)),
-                     cached_tokens=_int(getattr(details, "cached_tokens", 0)) if details is not None else 0,
+                     cached_tokens=_int(cached) if cached is not None else None,
                      completion_tokens=_int(getattr(usage, "completion_tokens", 0)))
 
 

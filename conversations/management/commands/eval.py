@@ -88,8 +88,9 @@ class Command(BaseCommand):
         if "calls_per_turn" in totals:
             line += f"; {totals['calls_per_turn']} model calls per turn (at most {totals['max_calls_per_turn']})"
         if "prompt_tokens_per_call" in totals:
+            cached = totals["cached_tokens_per_call"]
             line += (f", {totals['prompt_tokens_per_call']} prompt tokens per call "
-                     f"({totals['cached_tokens_per_call']} cached)")
+                     f"({'cached: not reported' if cached is None else f'{cached} cached'})")
         return line
 
 
