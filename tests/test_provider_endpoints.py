@@ -533,3 +533,17 @@ def test_eval_counts_provider_failures_apart_and_fails_a_run_of_mostly_failures(
     (item,) = report["conversations"][0]["items"]
     assert item["verdict"] == "provider_failure" and item["provider_failure"] == "malformed"
     assert error is not None and "provider failure" in error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_with_a_real_provider_reports_calls_and_tokens(endpoint: HTTPServer, monkeypatch, capsys) -> None:
+    serve(endpoint, LlamaCppServer())
+    monkeypatch.setenv("OPENAI_BASE_URL", endpoint.url_for("/v1"))
+
+    call_command("bench", turns=2, threads=1, provider="openai", json=True)
+
+    result = json.loads(capsys.readouterr().out)
+    assert result["provider"] == "openai" and result["turns"] == 2 and result["failures"] == 0
+    assert result["no_card"] == 2  # the stub's plan needs no card: counted, not a failure
+    assert result["calls_per_turn"] == 1.0
+    assert result["prompt_tokens_per_call"] == 1700.0 and result["cached_tokens_per_call"] == 1500.0
