@@ -28,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = re.compile(r"Llama\.generate: (\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
+EVALUATED = re.compile(r"prompt eval time =\s+[\d.]+ ms /\s+(\d+) tokens")
 REQUEST = re.compile(r'"POST /v1/chat/completions HTTP/1\.1" (\d{3})')
 
 
@@ -36,8 +37,12 @@ def main() -> int:
     parser.add_argument("--llama-python", required=True, help="the python of the virtualenv with llama-cpp-python")
     parser.add_argument("--n-ctx", type=int, default=8192, help="the server's context size (tokens)")
     parser.add_argument("--out", default=None, help="a folder to keep the report, the eval JSON and the logs in")
-    parser.add_argument("corpus", nargs="+", help="corpus files to play")
+    parser.add_argument("--report-only", action="store_true", help="only report on the run kept in --out")
+    parser.add_argument("corpus", nargs="*", help="corpus files to play")
     args = parser.parse_args()
+    if args.report_only:
+        print(json.dumps(_report(Path(args.out), 0, False, 0.0), indent=2))
+        return 0
 
     work = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="turnframe-local-model-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -81,7 +86,7 @@ def main() -> int:
 def _report(work: Path, eval_status: int, crashed: bool, seconds: float) -> dict:
     text = (work / "server.log").read_text(errors="replace")
     statuses = [int(s) for s in REQUEST.findall(text)]
-    prefixes = [(int(hit), int(rest)) for hit, rest in PREFIX.findall(text)]
+    prefixes = _calls(text)
     try:
         evaluation = json.loads((work / "eval.json").read_text())
     except ValueError:
@@ -100,16 +105,41 @@ def _report(work: Path, eval_status: int, crashed: bool, seconds: float) -> dict
         "provider_failure_kinds": totals.get("provider_failure_kinds"),
         "calls_per_turn": totals.get("calls_per_turn"), "max_calls_per_turn": totals.get("max_calls_per_turn"),
         "prompt_tokens_per_call": totals.get("prompt_tokens_per_call"),
-        "first_call_prompt_tokens": prefixes[0][0] + prefixes[0][1] if prefixes else None,
+        "prompt_tokens_per_call_from_server_log": round(sum(h + r for h, r in prefixes) / len(prefixes), 1)
+        if prefixes else None,
         # llama-cpp-python's usage says nothing of its cache; its log says how much of each prompt it reused
         "cached_tokens_per_call_from_server_log": round(sum(h for h, _ in prefixes) / len(prefixes), 1)
         if prefixes else None,
         "per_call_from_server_log": [{"cached": h, "evaluated": r} for h, r in prefixes],
-        "verdicts": [f"{i['conversation']} #{i['index']}: {i['verdict']}"
-                     + (f" ({i['provider_failure']})" if i.get("provider_failure") else "")
-                     + (" UNSAFE" if i["unsafe"] else "") + f", {i.get('model_calls')} call(s)" for i in items],
+        "items_in_order": _items(items, prefixes),
         "seconds": round(seconds, 1),
     }
+
+
+def _items(items: list[dict], calls: list[tuple[int, int]]) -> list[str]:
+    """Each item's verdict and its calls' prompt tokens (cached + evaluated), the log's calls taken in order."""
+    lines, at = [], 0
+    for item in items:
+        own, at = calls[at:at + (item.get("model_calls") or 0)], at + (item.get("model_calls") or 0)
+        lines.append(f"{item['conversation']} #{item['index']}: {item['verdict']}"
+                     + (f" ({item['provider_failure']})" if item.get("provider_failure") else "")
+                     + (" UNSAFE" if item["unsafe"] else "")
+                     + f"; {len(own)} call(s), prompt tokens (cached+new): "
+                     + ", ".join(f"{h}+{r}" for h, r in own) + f"; acts {item.get('acts')}")
+    return lines
+
+
+def _calls(log: str) -> list[tuple[int, int]]:
+    """(prompt tokens reused from the cache, prompt tokens evaluated) of every completion, from the server's
+    log: a "prefix-match hit" line (absent when nothing matched), then its "prompt eval time" line."""
+    calls, hit = [], 0
+    for line in log.splitlines():
+        if found := PREFIX.search(line):
+            hit = int(found.group(1))
+        elif found := EVALUATED.search(line):
+            calls.append((hit, int(found.group(1))))
+            hit = 0
+    return calls
 
 
 def _free_port() -> int:
