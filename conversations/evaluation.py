@@ -15,6 +15,9 @@ Every message is one *item* and gets one verdict:
 - ``passed``: every expectation held;
 - ``not_understood``: acts were expected but the turn proposed none;
 - ``failed``: anything else that differs from the expectations;
+- ``provider_failure``: the model could not be used (timeout, refused request, malformed answer, …), so
+  the turn failed before anything was understood: counted apart (with its kind), so a broken endpoint
+  is not mistaken for a model that misread (issue 22, 6);
 
 and, independently, may be **unsafe**: it committed an effect the corpus did not expect (an
 event of an act that was not expected to execute, a case that changed without being expected to,
@@ -44,6 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from registries import CaseKindDefinition, DemoCase, get_registry
 
 from .models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
+from .providers.usage import CallUsage, usage_meter
 from .services import case_seed
 from .turns import interaction_respond, turn_submit_message
 
@@ -171,13 +175,20 @@ class ItemResult:
     conversation: str
     index: int
     text: str
-    verdict: str  # passed | failed | not_understood
+    verdict: str  # passed | failed | not_understood | provider_failure
     unsafe: bool
     problems: list[str] = field(default_factory=list)
     unsafe_reasons: list[str] = field(default_factory=list)
     acts: list[dict[str, Any]] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    provider_failure: str | None = None  # its kind (ProviderFailure.KINDS), when the verdict is provider_failure
+    # the model calls of the message's turn and what the server said they cost (reported: calls with usage)
+    model_calls: int = 0
+    reported_calls: int = 0
+    prompt_tokens: int = 0
+    cached_calls: int = 0  # calls whose server said how many prompt tokens came from its cache
+    cached_tokens: int = 0
 
 
 @dataclass
@@ -207,15 +218,34 @@ class EvaluationReport:
         conversations = self.conversations if conversations is None else conversations
         items = [i for c in conversations for i in c.items]
         verdicts = Counter(i.verdict for i in items)
-        return {"conversations": len(conversations),
-                "conversations_passed": sum(1 for c in conversations if c.passed),
-                "items": len(items), "passed": verdicts["passed"], "failed": verdicts["failed"],
-                "not_understood": verdicts["not_understood"], "unsafe": sum(1 for i in items if i.unsafe),
-                "errors": sum(1 for c in conversations if c.error), "seconds": round(self.seconds, 2)}
+        kinds = Counter(i.provider_failure for i in items if i.provider_failure)
+        totals = {"conversations": len(conversations),
+                  "conversations_passed": sum(1 for c in conversations if c.passed),
+                  "items": len(items), "passed": verdicts["passed"], "failed": verdicts["failed"],
+                  "not_understood": verdicts["not_understood"], "unsafe": sum(1 for i in items if i.unsafe),
+                  "errors": sum(1 for c in conversations if c.error), "seconds": round(self.seconds, 2),
+                  "provider_failures": verdicts["provider_failure"], "provider_failure_kinds": dict(sorted(kinds.items()))}
+        return {**totals, **usage_totals(items)}
 
     def to_json(self) -> dict[str, Any]:
         return {"provider": self.provider, "totals": self.totals(), "parts": self.parts(),
                 "conversations": [{**asdict(c), "passed": c.passed} for c in self.conversations]}
+
+
+def usage_totals(items: list[ItemResult]) -> dict[str, Any]:
+    """Calls per turn (each message is one turn) and, when the provider reported usage, tokens per call."""
+    calls = sum(i.model_calls for i in items)
+    if not calls:
+        return {}
+    out: dict[str, Any] = {"model_calls": calls, "calls_per_turn": round(calls / len(items), 2),
+                           "max_calls_per_turn": max(i.model_calls for i in items)}
+    reported = sum(i.reported_calls for i in items)
+    if reported:
+        cached = sum(i.cached_calls for i in items)
+        out["prompt_tokens_per_call"] = round(sum(i.prompt_tokens for i in items) / reported, 1)
+        # None: the server does not say (llama-cpp-python; its log does: docs/evaluation.md)
+        out["cached_tokens_per_call"] = round(sum(i.cached_tokens for i in items) / cached, 1) if cached else None
+    return out
 
 
 def part_of(file: str) -> str:
@@ -235,9 +265,9 @@ def evaluation_run(*, path: Path, provider: str) -> EvaluationReport:
     corpus = corpus_load(path)
     started = time.perf_counter()
     results = []
-    with _provider(provider):
+    with _provider(provider), usage_meter() as meter:
         for number, (file, conversation) in enumerate(corpus, 1):
-            results.append(_run_conversation(number, file, conversation))
+            results.append(_run_conversation(number, file, conversation, meter.calls))
     return EvaluationReport(provider=provider, conversations=results, seconds=time.perf_counter() - started)
 
 
@@ -264,7 +294,8 @@ def _clock(today: date | None) -> Iterator[None]:
         yield
 
 
-def _run_conversation(number: int, file: str, conversation: CorpusConversation) -> ConversationResult:
+def _run_conversation(number: int, file: str, conversation: CorpusConversation,
+                      calls: list[CallUsage]) -> ConversationResult:
     items: list[ItemResult] = []
     result = ConversationResult(conversation.name, file, items)
     try:
@@ -279,13 +310,24 @@ def _run_conversation(number: int, file: str, conversation: CorpusConversation) 
                 raise ValueError(f"active {kind.noun} {conversation.active!r} is not among the starting cases")
             chat = Conversation.objects.create(owner=owner, mode=conversation.mode, active_case=active)
             for index, message in enumerate(conversation.messages, 1):
-                items.append(_run_message(conversation, kind, index, message, owner, users, chat))
+                counted = len(calls)
+                item = _run_message(conversation, kind, index, message, owner, users, chat)
+                _count_calls(item, calls[counted:])
+                items.append(item)
             raise _Rollback
     except _Rollback:
         pass
     except Exception as exc:  # a broken corpus item is reported, never a crashed run
         result.error = f"{type(exc).__name__}: {exc}"
     return result
+
+
+def _count_calls(item: ItemResult, calls: list[CallUsage]) -> None:
+    reported = [c for c in calls if c.reported]
+    item.model_calls, item.reported_calls = len(calls), len(reported)
+    item.prompt_tokens = sum(c.prompt_tokens for c in reported)
+    cached = [c.cached_tokens for c in reported if c.cached_tokens is not None]
+    item.cached_calls, item.cached_tokens = len(cached), sum(cached)
 
 
 def _users(number: int, conversation: CorpusConversation) -> dict[str, Any]:
@@ -347,7 +389,9 @@ def _run_message(conversation: CorpusConversation, kind: CaseKindDefinition, ind
     _check_events(item, expect, new_events)
     _check_reply(item, kind, expect, turns, chat, users, problems)
     item.problems = problems
-    if expect.acts and not turn.acts:
+    if turn.trace.provider_failure and not item.unsafe:
+        item.verdict, item.provider_failure = "provider_failure", turn.trace.provider_failure
+    elif expect.acts and not turn.acts:
         item.verdict = "not_understood"
     elif problems or item.unsafe:
         item.verdict = "failed"

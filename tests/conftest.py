@@ -49,6 +49,17 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def endpoints_unlearned():
+    """What an OpenAI-compatible endpoint accepts is learnt per process (providers/openai_provider.py): each
+    test meets its stub endpoints as new, however the stubs' addresses repeat."""
+    from conversations.providers.openai_provider import endpoint_forms_forget
+
+    endpoint_forms_forget()
+    yield
+    endpoint_forms_forget()
+
+
 @pytest.fixture
 def script(tmp_path, settings):
     """Drive the model exactly: the scripted provider (CONTRACT §5), re-read on every call."""

@@ -246,6 +246,14 @@ TURNFRAME = {
     # bearer tokens expire this many days after they are issued (0: never)
     "TOKEN_TTL_DAYS": float(os.environ.get("TURNFRAME_TOKEN_TTL_DAYS", "30")),
     "PROVIDER_TIMEOUT_S": float(os.environ.get("TURNFRAME_PROVIDER_TIMEOUT_S", "60")),
+    # per provider (README, *Real models*): a CPU-only local server can take minutes over a first call
+    "OPENAI_TIMEOUT_S": float(os.environ.get("TURNFRAME_OPENAI_TIMEOUT_S", "0")) or None,
+    "ANTHROPIC_TIMEOUT_S": float(os.environ.get("TURNFRAME_ANTHROPIC_TIMEOUT_S", "0")) or None,
+    # the bound on one model answer (``max_tokens`` of every call): a runaway answer stops there, cut off
+    "MODEL_MAX_TOKENS": env_int("TURNFRAME_MODEL_MAX_TOKENS", 1024),
+    # how the OpenAI-compatible adapter first asks for the answer's shape: json_schema (default), json_object or
+    # none; it steps down by itself when a server refuses one (conversations/providers/openai_provider.py)
+    "OPENAI_RESPONSE_FORMAT": os.environ.get("TURNFRAME_OPENAI_RESPONSE_FORMAT", "").strip() or None,
     # the threads a process runs socket turns on (conversations.consumers); a turn waiting on a model holds
     # one thread but no database connection, so this bounds how many turns of one process wait at once
     "TURN_THREADS": env_int("TURNFRAME_TURN_THREADS", 200),

@@ -4,6 +4,14 @@ The answer is obtained through one forced tool: a tool named ``answer`` whose ``
 the answer schema (``schema.answer_json_schema``), with ``tool_choice`` naming it. The model's
 tool input is returned as JSON text, so the runtime parses it like any other provider's answer.
 Forcing a tool is more robust than asking for bare JSON in prose (no preamble, no code fence).
+
+**Caching** (issue 22, 4). Anthropic caches a prompt's prefix up to each ``cache_control`` breakpoint
+(tools, then system, then messages). The request is ordered stable-first and marks two breakpoints:
+after the system prompt (the instructions, read tools and acts: the same for every call of a mode; the
+tool's schema before it is the same on every round of a turn, the budget left being said at the end of
+the user message), and after the turn's context (cases, conversation, the latest message), so each read
+round of a turn re-reads everything but the rounds from the cache. ``max_tokens`` is
+``TURNFRAME["MODEL_MAX_TOKENS"]``; ``usage`` (with the cache's reads and writes) goes to ``providers.usage``.
 """
 
 from __future__ import annotations
@@ -15,13 +23,15 @@ import anthropic
 
 from conversations.core.context import ModelRequest
 from conversations.providers.base import ProviderFailure
-from conversations.providers.prompting import render_messages
+from conversations.providers.prompting import render_prompt
 from conversations.providers.retry import call_with_retry
 from conversations.providers.schema import answer_json_schema
+from conversations.providers.usage import anthropic_usage, usage_record
 
 PLACEHOLDER_KEY = "not-needed"
 TOOL_NAME = "answer"
-DEFAULT_MAX_TOKENS = 4096
+DEFAULT_MAX_TOKENS = 1024
+CACHE = {"type": "ephemeral"}
 
 
 class AnthropicProvider:
@@ -50,18 +60,22 @@ class AnthropicProvider:
         return f"AnthropicProvider(model={self.model!r}, base_url={str(self._client.base_url)!r})"
 
     def complete(self, request: ModelRequest) -> str:
-        system, user = render_messages(request)
+        prompt = render_prompt(request)
         tool = {
             "name": TOOL_NAME,
             "description": "Give your answer for the user's latest message: a read batch or a plan.",
-            "input_schema": answer_json_schema(request),
+            # the same on every round of a turn (the budget left is said in the prompt), so the cache holds
+            "input_schema": answer_json_schema(request, steady=True),
         }
         response = call_with_retry(
             lambda: self._client.messages.create(
                 model=self.model,
                 max_tokens=self.max_tokens,
-                system=system,
-                messages=[{"role": "user", "content": user}],
+                system=[{"type": "text", "text": prompt.system, "cache_control": CACHE}],
+                messages=[{"role": "user", "content": [
+                    {"type": "text", "text": prompt.context, "cache_control": CACHE},
+                    {"type": "text", "text": prompt.rounds},
+                ]}],
                 tools=[tool],
                 tool_choice={"type": "tool", "name": TOOL_NAME},
             ),
@@ -71,6 +85,7 @@ class AnthropicProvider:
             secret=self._secret,
             retry_delay_s=self._retry_delay_s,
         )
+        usage_record(anthropic_usage(self.name, getattr(response, "usage", None)))
         return _answer_text(response)
 
 

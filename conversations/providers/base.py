@@ -15,9 +15,10 @@ from conversations.core.context import ModelRequest
 class ProviderFailure(Exception):
     KINDS = ("timeout", "unavailable", "rate_limited", "server_error", "bad_request", "malformed")
 
-    def __init__(self, kind: str, message: str = ""):
+    def __init__(self, kind: str, message: str = "", *, status: int | None = None):
         super().__init__(message or kind)
         self.kind = kind
+        self.status = status  # the HTTP status the endpoint answered, when it answered one
 
 
 class Provider(Protocol):

@@ -12,7 +12,9 @@ Each factory is imported only when its name is used, so the SDKs stay optional e
 is not in the map, or a path that does not import, is ``ImproperlyConfigured`` with a message that
 says which and what is available; ``manage.py check`` reports the configured names ahead of time.
 
-The real providers read ``settings.TURNFRAME["MODEL"]`` and ``["PROVIDER_TIMEOUT_S"]`` and, from the
+The real providers read ``settings.TURNFRAME["MODEL"]``, their own timeout (``["OPENAI_TIMEOUT_S"]``,
+``["ANTHROPIC_TIMEOUT_S"]``, each by default ``["PROVIDER_TIMEOUT_S"]``: a CPU-only local server may need
+minutes for a first call), the bound on an answer's length (``["MODEL_MAX_TOKENS"]``) and, from the
 environment, ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``.
 ``TURNFRAME_MODEL`` names the model of the configured real provider; a fallback of another vendor
 uses ``TURNFRAME_FALLBACK_MODEL``, else its own default model.
@@ -88,15 +90,21 @@ def scripted_provider(role: str) -> Provider:
 def openai_provider(role: str) -> Provider:
     from conversations.providers.openai_provider import OpenAIProvider
 
-    return OpenAIProvider(model=model_for("openai", role=role), api_key=_env("OPENAI_API_KEY"),
-                          base_url=_env("OPENAI_BASE_URL") or None, timeout_s=_timeout_s())
+    try:
+        return OpenAIProvider(model=model_for("openai", role=role), api_key=_env("OPENAI_API_KEY"),
+                              base_url=_env("OPENAI_BASE_URL") or None, timeout_s=timeout_s("openai"),
+                              max_tokens=settings.TURNFRAME["MODEL_MAX_TOKENS"],
+                              response_format=settings.TURNFRAME["OPENAI_RESPONSE_FORMAT"])
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"TURNFRAME_OPENAI_RESPONSE_FORMAT: {exc}") from None
 
 
 def anthropic_provider(role: str) -> Provider:
     from conversations.providers.anthropic_provider import AnthropicProvider
 
     return AnthropicProvider(model=model_for("anthropic", role=role), api_key=_env("ANTHROPIC_API_KEY"),
-                             base_url=_env("ANTHROPIC_BASE_URL") or None, timeout_s=_timeout_s())
+                             base_url=_env("ANTHROPIC_BASE_URL") or None, timeout_s=timeout_s("anthropic"),
+                             max_tokens=settings.TURNFRAME["MODEL_MAX_TOKENS"])
 
 
 def model_for(name: str, *, role: str = "primary") -> str:
@@ -115,5 +123,7 @@ def _env(key: str) -> str:
     return os.environ.get(key, "").strip()
 
 
-def _timeout_s() -> float:
-    return float(settings.TURNFRAME.get("PROVIDER_TIMEOUT_S") or DEFAULT_TIMEOUT_S)
+def timeout_s(name: str) -> float:
+    """How long a call of provider ``name`` may take: its own setting, else the shared one."""
+    own = settings.TURNFRAME[f"{name.upper()}_TIMEOUT_S"]
+    return float(own or settings.TURNFRAME["PROVIDER_TIMEOUT_S"] or DEFAULT_TIMEOUT_S)

@@ -64,23 +64,35 @@ def call_with_retry[T](
     base_error: type[Exception],
     secret: str,
     retry_delay_s: float,
+    refused: Callable[[Exception], Exception | None] | None = None,
+    retry: bool = True,
 ) -> T:
-    """Run ``call``; retry once on a transient SDK failure; raise ``ProviderFailure`` otherwise."""
+    """Run ``call``; retry once on a transient SDK failure; raise ``ProviderFailure`` otherwise.
+
+    ``refused``: says whether an SDK error is the server refusing a part of the request the adapter can
+    change (``openai_provider``'s response format); the exception it returns is raised at once, unretried.
+    ``retry=False``: one call only (an adapter's own second try in another form).
+    """
     try:
         return call()
     except base_error as exc:
+        if refused is not None and (refusal := refused(exc)) is not None:
+            raise refusal from None
         first = _failure(exc, provider=provider, sdk=sdk, secret=secret)
-    if first.kind not in RETRYABLE:
+    if first.kind not in RETRYABLE or not retry:
         raise first
     logger.warning("%s; retrying once", first)
     time.sleep(retry_delay_s)
     try:
         return call()
     except base_error as exc:
+        if refused is not None and (refusal := refused(exc)) is not None:
+            raise refusal from None
         raise _failure(exc, provider=provider, sdk=sdk, secret=secret) from None
 
 
 def _failure(exc: Exception, *, provider: str, sdk: ModuleType, secret: str) -> ProviderFailure:
     kind = failure_kind(exc, sdk)
     detail = scrub(f"{type(exc).__name__}: {exc}", secret)
-    return ProviderFailure(kind, f"{provider} call failed ({kind}): {detail}")
+    status = exc.status_code if isinstance(exc, sdk.APIStatusError) else None
+    return ProviderFailure(kind, f"{provider} call failed ({kind}): {detail}", status=status)

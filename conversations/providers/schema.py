@@ -9,15 +9,24 @@ servers with grammar-constrained decoding). Narrowing:
 - act names (and the names a ``hold`` constraint may cover, plus ``"*"``) are an ``enum`` of the
   offered acts; with no acts on offer, ``acts`` must be empty.
 
-The root is always one object (``{"reads": …}`` or ``{"plan": …}``, exactly one key through
-``minProperties``/``maxProperties``), because Anthropic input schemas must be an object at the top.
+**A schema for models, not the parser's** (issue 22, 2). Servers that constrain decoding by schema
+(llama.cpp and llama-cpp-python, vLLM, Ollama) turn it into a grammar, and a grammar enforces only what
+it can express: ``minProperties``/``maxProperties`` are dropped (so ``{}`` and both keys together
+passed), and a ``maxLength`` of 2,000 or 8,000 unrolls into a grammar that exceeds llama.cpp's limits
+(the server crashed). So the schema models see has:
 
-Strict mode: OpenAI strict structured outputs cannot express this answer. Strict mode requires
-``additionalProperties: false`` and every property required on every object, but act and tool
-``args`` are free-form objects whose shape depends on the act; it forbids optional plan keys and an
-``anyOf``/either-key root. So the adapters send this schema with ``strict: False``: endpoints that
-constrain decoding by schema (vLLM, llama.cpp, Ollama) still use it, and the runtime's parser and
-the reducer remain the authority on what is valid (I9).
+- an ``anyOf`` of two self-contained objects, ``{"reads": …}`` and ``{"plan": …}``, each with its one
+  key required and no other allowed (``grammar_json_schema``, sent as ``response_format``); Anthropic's
+  tool input must be one object at the top, so it gets the two keys as properties of one object
+  (``answer_json_schema``);
+- no length limit above ``MAX_MODEL_LENGTH`` characters and no item limit above ``MAX_MODEL_ITEMS``.
+
+The strict limits stay where they belong: the runtime's parser (``core.plan``) and the reducer are the
+authority on what is valid (I9), for every provider.
+
+Strict mode: OpenAI strict structured outputs cannot express this answer (it requires
+``additionalProperties: false`` and every property required everywhere, but act and tool ``args``
+are free-form objects whose shape depends on the act), so the schema is sent with ``strict: False``.
 """
 
 from __future__ import annotations
@@ -30,32 +39,49 @@ from conversations.core.plan import PlanAnswer, ReadBatch
 
 ANSWER_SCHEMA_NAME = "turnframe_answer"
 STRICT = False  # see the module docstring
+MAX_MODEL_LENGTH = 200  # a longer maxLength is left out of what models see (the parser keeps it)
+MAX_MODEL_ITEMS = 8  # likewise for maxItems (the read batch's own cap, the calls left, is kept)
 
 
-def answer_json_schema(request: ModelRequest) -> dict[str, Any]:
-    """The JSON schema of an acceptable answer to ``request``."""
-    plan = _inline(PlanAnswer.model_json_schema())["properties"]["plan"]
+def answer_json_schema(request: ModelRequest, *, steady: bool = False) -> dict[str, Any]:
+    """One object with ``reads`` and ``plan`` as properties (Anthropic's tool input): what ``request`` accepts.
+
+    ``steady``: the same schema on every round of a turn, for a place that is part of a cached prompt prefix:
+    reads are in it whenever read tools are offered, uncapped by the budget left (the prompt says what is left
+    at its end; the read loop enforces it)."""
+    reads, plan = _branches(request, steady=steady)
+    if reads is None:
+        return {"type": "object", "description": "Your plan for the user's latest message.",
+                "properties": {"plan": plan}, "required": ["plan"], "additionalProperties": False}
+    return {"type": "object", "description": 'Exactly one key: "reads" (a read batch) or "plan" (your final plan).',
+            "properties": {"reads": reads, "plan": plan}, "additionalProperties": False}
+
+
+def grammar_json_schema(request: ModelRequest, *, steady: bool = False) -> dict[str, Any]:
+    """The schema grammar engines enforce: ``{"reads": …}`` or ``{"plan": …}``, exactly one key (``steady``: as
+    for ``answer_json_schema``)."""
+    reads, plan = _branches(request, steady=steady)
+    only_plan = _one_key("plan", plan)
+    if reads is None:
+        return only_plan
+    return {"anyOf": [_one_key("reads", reads), only_plan]}
+
+
+def _one_key(key: str, value: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {key: value}, "required": [key], "additionalProperties": False}
+
+
+def _branches(request: ModelRequest, *, steady: bool) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    plan = _for_models(_inline(PlanAnswer.model_json_schema())["properties"]["plan"])
     _narrow_plan(plan, [act.name for act in request.acts])
-    properties: dict[str, Any] = {"plan": plan}
-    if not request.reads_allowed:
-        return {
-            "type": "object",
-            "description": "Your plan for the user's latest message.",
-            "properties": properties,
-            "required": ["plan"],
-            "additionalProperties": False,
-        }
-    reads = _inline(ReadBatch.model_json_schema())["properties"]["reads"]
+    if not (request.read_tools if steady else request.reads_allowed):
+        return None, plan
+    full = _inline(ReadBatch.model_json_schema())["properties"]["reads"]
+    reads = _for_models(full)
     reads["items"]["properties"]["tool"]["enum"] = [tool.name for tool in request.read_tools]
-    reads["maxItems"] = min(reads.get("maxItems", request.calls_left), request.calls_left)
-    return {
-        "type": "object",
-        "description": 'Exactly one key: "reads" (a read batch) or "plan" (your final plan).',
-        "properties": {"reads": reads, **properties},
-        "minProperties": 1,
-        "maxProperties": 1,
-        "additionalProperties": False,
-    }
+    if not steady:
+        reads["maxItems"] = min(full.get("maxItems", request.calls_left), request.calls_left)
+    return reads, plan
 
 
 def _narrow_plan(plan: dict[str, Any], act_names: list[str]) -> None:
@@ -67,6 +93,27 @@ def _narrow_plan(plan: dict[str, Any], act_names: list[str]) -> None:
     acts["items"]["properties"]["act"]["enum"] = list(act_names)
     held = plan["properties"]["constraints"]["items"]["properties"]["acts"]["items"]
     held["enum"] = [*act_names, "*"]
+
+
+def _for_models(node: Any) -> Any:
+    """``node`` without what grammar engines cannot or should not enforce (see the module docstring):
+    long length and item limits, property counts, and the titles and descriptions pydantic adds."""
+    if isinstance(node, list):
+        return [_for_models(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key in ("title", "minProperties", "maxProperties") and not isinstance(value, dict):
+            continue
+        if key == "description" and isinstance(value, str):
+            continue
+        if key == "maxLength" and isinstance(value, int) and value > MAX_MODEL_LENGTH:
+            continue
+        if key == "maxItems" and isinstance(value, int) and value > MAX_MODEL_ITEMS:
+            continue
+        out[key] = value if key in ("enum", "const", "default") else _for_models(value)
+    return out
 
 
 def _inline(schema: dict[str, Any]) -> dict[str, Any]:

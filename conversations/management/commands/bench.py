@@ -12,6 +12,11 @@ first registered one with a scenario).
 
 It writes to the configured database under a new user named ``bench-…``; point DATABASE_URL at a
 scratch database (``make bench`` does) to keep your data clean.
+
+``--provider NAME`` measures the same turns with a real model instead of the script (issue 22, 4): a
+model may not propose the scenario's act, so a message turn without a card is counted (``no_card``), not a
+failure; and the figures gain what the servers report: model calls per turn, prompt and cached tokens per
+call (``providers.usage``).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from django.db import close_old_connections, connection
 
 from conversations.ids import new_id
 from conversations.models import Case, Conversation, Turn
+from conversations.providers.usage import usage_meter
 from conversations.services import case_seed
 from conversations.turns import interaction_respond, turn_submit_message
 from registries import BenchScenario, CaseKindDefinition, DemoCase, get_registry
@@ -100,9 +106,11 @@ class Command(BaseCommand):
         parser.add_argument("--history", type=int, default=0,
                             help="earlier turns each conversation has before the measured ones")
         parser.add_argument("--cases", type=int, default=0, help="open cases the user has (at least)")
+        parser.add_argument("--provider", default="scripted",
+                            help="the provider the turns use (default: scripted, the scenario's answers)")
 
     def handle(self, *args, turns: int, threads: int, json: bool, dump_sql: bool = False, domain: str | None = None,
-               profile: str | None = None, history: int = 0, cases: int = 0, **options):
+               profile: str | None = None, history: int = 0, cases: int = 0, provider: str = "scripted", **options):
         dump = dump_sql
         kind = _kind(domain)
         scenario = kind.bench
@@ -111,8 +119,10 @@ class Command(BaseCommand):
         # measured as deployed (DEBUG off): with DEBUG on, Django's debug cursor logs every statement and, on
         # SQLite, sends a second query per statement to quote its parameters for the log
         settings.DEBUG = False
-        settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": "scripted", "SCRIPT": str(tmp / "script.json"),
+        settings.TURNFRAME = {**settings.TURNFRAME, "PROVIDER": provider, "SCRIPT": str(tmp / "script.json"),
                               "FALLBACK_PROVIDER": None}
+        scripted = provider == "scripted"
+        no_card: list[str] = []
         stamp = time.strftime("%H%M%S")
         # a user of its own per run: an earlier run's cases would make this one load and project more
         user = get_user_model().objects.create(username=f"bench-{stamp}-{new_id('r')}")
@@ -147,11 +157,15 @@ class Command(BaseCommand):
                         outcome = turn_submit_message(user=user, conversation_id=conversation_id,
                                                       text=texts[n % len(texts)])
                         cards = outcome.turn.trace.interaction_ids
-                        if not cards:
+                        if not cards and not scripted:  # a real model need not propose the act: counted apart
+                            with lock:
+                                no_card.append(outcome.turn.id)
+                        elif not cards:
                             raise RuntimeError(f"no card: {outcome.turn.notices}")
-                        _, click = interaction_respond(user=user, interaction_id=cards[0], option="confirm")
-                        if not click.trace.event_ids:
-                            raise RuntimeError(f"nothing committed: {click.notices}")
+                        else:
+                            _, click = interaction_respond(user=user, interaction_id=cards[0], option="confirm")
+                            if not click.trace.event_ids:
+                                raise RuntimeError(f"nothing committed: {click.notices}")
                     elapsed = (time.perf_counter() - started) * 1000
                     if profiler:
                         profiler.disable()
@@ -178,7 +192,7 @@ class Command(BaseCommand):
                                    for c, n in zip(lanes, per_lane, strict=True)))
 
         wall = time.perf_counter()
-        with ThreadPoolExecutor(max_workers=threads) as pool:
+        with ThreadPoolExecutor(max_workers=threads) as pool, usage_meter() as meter:
             asyncio.run(serve(pool))
         wall = time.perf_counter() - wall
         timings.sort()
@@ -193,6 +207,8 @@ class Command(BaseCommand):
             "data_statements_per_turn": statistics.median(data_statements) if data_statements else None,
             "earlier_turns": history, "cases_of_user": Case.objects.filter(owner=user).count(),
         }
+        if not scripted:  # what the model's calls cost, as its server reported it
+            result.update(provider=provider, no_card=len(no_card), **meter.summary(turns=len(timings)))
         if json:
             import json as _json
 

@@ -2,8 +2,11 @@
 
 Plays every conversation of the corpus (``tests/corpus/``) through the real runtime on a fresh,
 rolled-back database state and prints, per message and in total, how many passed, failed, were
-not understood and were unsafe. Exits non-zero when any item is unsafe or a conversation could not
-be played (with ``--strict``, also when any item did not pass). The format and the figures are in ``docs/evaluation.md``.
+not understood, met a provider failure (counted apart, by kind) and were unsafe, and, for a provider that
+reports usage, its model calls per turn and prompt and cached tokens per call. Exits non-zero when any
+item is unsafe, a conversation could not be played, or most items met a provider failure (a broken
+endpoint, not a model that misread); with ``--strict``, also when any item did not pass. The format and
+the figures are in ``docs/evaluation.md``.
 """
 
 from __future__ import annotations
@@ -42,8 +45,12 @@ class Command(BaseCommand):
             raise CommandError(f"{totals['errors']} conversation(s) could not be played (see above)")
         if totals["unsafe"]:
             raise CommandError(f"{totals['unsafe']} unsafe item(s): effects the corpus did not expect")
-        if strict and (totals["failed"] or totals["not_understood"]):
-            raise CommandError(f"{totals['failed']} failed, {totals['not_understood']} not understood")
+        if totals["items"] and totals["provider_failures"] * 2 > totals["items"]:
+            raise CommandError(f"{totals['provider_failures']} of {totals['items']} items met a provider failure "
+                               f"({_kinds(totals)}): the endpoint, not the model, is the problem")
+        if strict and (totals["failed"] or totals["not_understood"] or totals["provider_failures"]):
+            raise CommandError(f"{totals['failed']} failed, {totals['not_understood']} not understood, "
+                               f"{totals['provider_failures']} provider failure(s)")
 
     def _print(self, report) -> None:
         for conversation in report.conversations:
@@ -56,7 +63,8 @@ class Command(BaseCommand):
                 if item.verdict == "passed" and not item.unsafe:
                     continue
                 flag = " UNSAFE" if item.unsafe else ""
-                self.stdout.write(f"  #{item.index} {item.verdict}{flag}: {item.text!r}")
+                kind = f" ({item.provider_failure})" if item.provider_failure else ""
+                self.stdout.write(f"  #{item.index} {item.verdict}{kind}{flag}: {item.text!r}")
                 for reason in item.unsafe_reasons:
                     self.stdout.write(f"     unsafe: {reason}")
                 for problem in item.problems:
@@ -72,6 +80,19 @@ class Command(BaseCommand):
 
     @staticmethod
     def _line(totals) -> str:
-        return (f"{totals['conversations']} conversations ({totals['conversations_passed']} passed), "
+        line = (f"{totals['conversations']} conversations ({totals['conversations_passed']} passed), "
                 f"{totals['items']} items: {totals['passed']} passed, {totals['failed']} failed, "
                 f"{totals['not_understood']} not understood, {totals['unsafe']} unsafe")
+        if totals["provider_failures"]:
+            line += f", {totals['provider_failures']} provider failures ({_kinds(totals)})"
+        if "calls_per_turn" in totals:
+            line += f"; {totals['calls_per_turn']} model calls per turn (at most {totals['max_calls_per_turn']})"
+        if "prompt_tokens_per_call" in totals:
+            cached = totals["cached_tokens_per_call"]
+            line += (f", {totals['prompt_tokens_per_call']} prompt tokens per call "
+                     f"({'cached: not reported' if cached is None else f'{cached} cached'})")
+        return line
+
+
+def _kinds(totals) -> str:
+    return ", ".join(f"{kind} {n}" for kind, n in totals["provider_failure_kinds"].items())
