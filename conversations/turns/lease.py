@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -150,7 +150,9 @@ def _every(beat: Callable[[], object]) -> None:
         time.sleep(max(seconds() / 3, 0.2))
         try:
             beat()
-        except Exception:  # the database may be restarting: try again next time
+        except DatabaseError as exc:  # busy (a long transaction of this process holds SQLite) or restarting
+            log.warning("the turn lease keeper could not write (%s); retrying", exc)
+        except Exception:
             log.exception("the turn lease keeper failed; retrying")
         finally:
             connection.close()  # this thread's own connection: not held between beats
