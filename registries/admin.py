@@ -10,6 +10,7 @@ list and on each entry's page) and recorded in the admin history.
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_permission_codename
@@ -69,7 +70,7 @@ class RegistryEntryAdmin(admin.ModelAdmin):
     # what fits beside the filters at 1366 px; the rest is on each entry's page
     list_display = ("name", "kind", "mutability", "status_with_reason", "fingerprint_short", "last_seen",
                     "present_in_code")
-    list_filter = ("kind", "status", "mutability", "present_in_code")
+    list_filter: ClassVar[tuple[str, ...]] = ("kind", "status", "mutability", "present_in_code")
     search_fields = ("name",)
     ordering = ("kind", "name")
     inlines = (FingerprintHistoryInline,)
