@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "ninja",  # serves the OpenAPI docs from local static files (no CDN, CSP-clean)
     "registries",
     "conversations",
+    "tools",  # development tools beside the engine (manage.py loadbench): commands only, no models, no URLs
 ]
 
 # --- the domains this deployment serves: Django apps that register case kinds, acts and read tools through
