@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.12.1/bin/python3 $$HOME/.pyenv/versions/3.13.0/bin/python3 python3; do \
   command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { command -v $$p; break; }; done)
 
-.PHONY: run test test-unit test-browser test-postgres lint check bench loadbench eval-local-model clean setup
+.PHONY: run test test-unit test-browser test-postgres lint check typecheck bench loadbench eval-local-model clean setup
 
 $(PY):
 	@if [ -z "$(PYTHON)" ]; then echo "Turnframe web needs Python >= 3.12 (try: pyenv install 3.12.1, or set PYTHON=/path/to/python3.12)"; exit 1; fi
@@ -39,14 +39,21 @@ run: $(STAMP)
 	  trap 'kill $$outbox 2>/dev/null; wait $$outbox 2>/dev/null' EXIT; \
 	  $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) turnframe_web.asgi:application
 
+# the packages mypy checks (configured in pyproject.toml, [tool.mypy]); conversations/turns joins when it passes
+MYPY_PACKAGES := conversations/core registries
+
 # the whole suite: unit + integration (SQLite, and PostgreSQL when TURNFRAME_TEST_POSTGRES=1), the
-# architecture contracts, the evaluation corpus, and the browser tests in their own pytest run
+# architecture contracts, the type checker, the evaluation corpus, and the browser tests in their own pytest run
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy --cache-dir=/dev/null $(MYPY_PACKAGES)
 	$(PY) manage.py check
 	$(PY) -m pytest -m "not browser" -q
 	$(PY) -m pytest -m browser -q tests/e2e
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --cache-dir=/dev/null $(MYPY_PACKAGES)
 
 test-postgres: $(STAMP)
 	TURNFRAME_TEST_POSTGRES=1 $(PY) -m pytest -m "not browser" -q

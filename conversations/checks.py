@@ -47,7 +47,7 @@ def check_providers(app_configs=None, **kwargs) -> list[Error]:
 
     errors = []
     for setting in ("PROVIDER", "FALLBACK_PROVIDER"):
-        name = settings.TURNFRAME.get(setting)
+        name = settings.TURNFRAME[setting]
         if not name:
             continue
         try:

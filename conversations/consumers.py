@@ -60,7 +60,7 @@ CLOSE_NOT_FOUND = 4404
 # waiting on its model holds a thread and no database connection (readloop._complete), so the pool is
 # wide: with 16 threads, 100 turns waiting 5 s each took 36 s and a fast conversation's turn queued
 # behind them for 30 s (issue 11, 5). Connections stay bounded by the database pool (settings).
-TURN_EXECUTOR = ThreadPoolExecutor(max_workers=max(1, settings.TURNFRAME.get("TURN_THREADS", 200)),
+TURN_EXECUTOR = ThreadPoolExecutor(max_workers=max(1, settings.TURNFRAME["TURN_THREADS"]),
                                    thread_name_prefix="turnframe-turn")
 # Strong references to the detached turn tasks (the loop keeps only weak ones).
 _DETACHED: set[asyncio.Task] = set()

@@ -110,7 +110,7 @@ def reconcile_lookup(entry: OutboxEntry) -> Delivery | None:
 
 def outbox_dispatch(*, send: Send = deliver, limit: int = 100) -> list[tuple[str, str]]:
     """Deliver pending rows once each. Returns ``(row id, status recorded)`` for the rows this call sent."""
-    max_attempts = int(settings.TURNFRAME.get("OUTBOX_MAX_ATTEMPTS", 20))
+    max_attempts = int(settings.TURNFRAME["OUTBOX_MAX_ATTEMPTS"])
     done: list[tuple[str, str]] = []
     ids = list(OutboxEntry.objects.filter(status=Status.PENDING).order_by("created_at")
                .values_list("pk", flat=True)[:limit])
@@ -143,7 +143,7 @@ def outbox_reconcile(*, lookup: Lookup = reconcile_lookup, settle_after_s: float
                      limit: int = 100) -> list[tuple[str, str]]:
     """Learn the truth about ``outcome_unknown`` rows from their destination; never re-send on a guess."""
     if settle_after_s is None:
-        settle_after_s = float(settings.TURNFRAME.get("OUTBOX_RECONCILE_AFTER_S", 30.0))
+        settle_after_s = float(settings.TURNFRAME["OUTBOX_RECONCILE_AFTER_S"])
     cutoff = timezone.now() - timedelta(seconds=settle_after_s)
     done: list[tuple[str, str]] = []
     for entry in OutboxEntry.objects.filter(status=Status.OUTCOME_UNKNOWN, updated_at__lte=cutoff
@@ -166,7 +166,7 @@ def outbox_reconcile(*, lookup: Lookup = reconcile_lookup, settle_after_s: float
 def outbox_recover(*, stale_after_s: float | None = None) -> int:
     """Rows left ``sending`` by a worker that died mid-call: the request may have left, so unknown."""
     if stale_after_s is None:
-        stale_after_s = float(settings.TURNFRAME.get("OUTBOX_SENDING_LEASE_S", 300.0))
+        stale_after_s = float(settings.TURNFRAME["OUTBOX_SENDING_LEASE_S"])
     cutoff = timezone.now() - timedelta(seconds=stale_after_s)
     return OutboxEntry.objects.filter(status=Status.SENDING, updated_at__lte=cutoff).update(
         status=Status.OUTCOME_UNKNOWN, acknowledgement={"error": "worker_lost", "at": _now()},

@@ -187,7 +187,7 @@ def interaction_json(i: Interaction, *, commands: Sequence[CommandJournalEntry] 
 
 def card_expires_at(card: Interaction) -> datetime | None:
     """When an unanswered card expires: ``TURNFRAME_CARD_TTL_MINUTES`` after it was drawn (None: never)."""
-    minutes = settings.TURNFRAME.get("CARD_TTL_MINUTES", 1440)
+    minutes = settings.TURNFRAME["CARD_TTL_MINUTES"]
     if not minutes or minutes <= 0 or card.created_at is None:
         return None
     return card.created_at + timedelta(minutes=minutes)

@@ -10,11 +10,13 @@ list and on each entry's page) and recorded in the admin history.
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_permission_codename
 from django.utils.html import format_html, format_html_join
 
+from .admin_base import ReadOnlyAdminMixin
 from .models import ActEntry, EntryStatus, FingerprintHistory, ReadToolEntry, RegistryEntry
 from .registry import get_registry
 from .services import entry_set_status
@@ -39,7 +41,7 @@ def _kind_in_code(name: str) -> str | None:
     return None
 
 
-class FingerprintHistoryInline(admin.TabularInline):
+class FingerprintHistoryInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = FingerprintHistory
     fields = readonly_fields = ("seen_at", "fingerprint", "schema")
     ordering = ("-seen_at",)
@@ -48,28 +50,19 @@ class FingerprintHistoryInline(admin.TabularInline):
     verbose_name = "schema fingerprint"
     verbose_name_plural = "schema fingerprints over time"
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
     @admin.display(description="argument schema")
     def schema(self, obj):
         return _json_block(obj.args_schema)
 
 
-class RegistryEntryAdmin(admin.ModelAdmin):
+class RegistryEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Shared by the read-tool, act and all-entries pages: read-only, plus the two status actions."""
 
     entry_kind: str | None = None  # the proxy pages show one kind only
     # what fits beside the filters at 1366 px; the rest is on each entry's page
     list_display = ("name", "kind", "mutability", "status_with_reason", "fingerprint_short", "last_seen",
                     "present_in_code")
-    list_filter = ("kind", "status", "mutability", "present_in_code")
+    list_filter: ClassVar[tuple[str, ...]] = ("kind", "status", "mutability", "present_in_code")
     search_fields = ("name",)
     ordering = ("kind", "name")
     inlines = (FingerprintHistoryInline,)
@@ -91,15 +84,6 @@ class RegistryEntryAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         computed = ("status_with_reason", "purposes_list", "claim_phrases_list", "quoted_fields_list", "schema")
         return [f.name for f in self.model._meta.concrete_fields] + list(computed)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_set_status_permission(self, request):
         """Who may run "Disable" / "Re-enable": staff holding this page's change permission."""

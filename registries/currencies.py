@@ -100,8 +100,8 @@ def _lexicon() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], di
     english = _english()
     heads = {w: c for w, c in heads.items() if len(w) >= 3 and w not in adjectives
              and (w in _ENGLISH_MONEY or english.word_usage_frequency(w) <= 1e-6)}
-    for word, found in _SLANG.items():
-        heads.setdefault(word, set()).update(found)
+    for word, slang in _SLANG.items():
+        heads.setdefault(word, set()).update(slang)
     frozen = lambda table: {k: frozenset(v) for k, v in table.items()}  # noqa: E731
     return frozen(symbols), frozen(names), frozen(heads)
 

@@ -24,9 +24,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from conversations.auth import token_create
-from conversations.management.commands.loadbench import Servers
 from conversations.models import Case, Conversation, Turn
 from tests.support import act, plan, seed
+from tools.loadbench.servers import Servers
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the daphne children must see the rows: committed
 

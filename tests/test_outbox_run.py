@@ -28,8 +28,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from conversations.management.commands.loadbench import child_database_url
 from conversations.models import Case, CommandJournalEntry, DemoApproverNotification, OutboxEntry
+from tools.loadbench.servers import child_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the children must see the rows: committed
 

@@ -7,6 +7,7 @@ import os
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from typing import TypedDict
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "ninja",  # serves the OpenAPI docs from local static files (no CDN, CSP-clean)
     "registries",
     "conversations",
+    "tools",  # development tools beside the engine (manage.py loadbench): commands only, no models, no URLs
 ]
 
 # --- the domains this deployment serves: Django apps that register case kinds, acts and read tools through
@@ -221,7 +223,39 @@ TURNFRAME_PROVIDERS = {
     "openai": "conversations.providers.registry.openai_provider",
     "anthropic": "conversations.providers.registry.anthropic_provider",
 }
-TURNFRAME = {
+
+
+class TurnframeSettings(TypedDict):
+    """The type of each ``TURNFRAME`` key (its default and its comment are below, once): what mypy checks readers
+    against. A key the code reads must be here (tests/test_settings_defaults.py)."""
+
+    MODE: str
+    PROVIDER: str
+    FALLBACK_PROVIDER: str | None
+    SCRIPT: str | None
+    MODEL: str | None
+    MAX_ROUNDS: int
+    MAX_CALLS: int
+    MAX_MESSAGE_CHARS: int
+    MAX_QUEUED_MESSAGES: int
+    TURN_LEASE_S: float
+    LEASE_SWEEP: bool
+    MAX_CONTEXT_CASES: int
+    DEMO_PASSWORD: str
+    CARD_TTL_MINUTES: float
+    TOKEN_TTL_DAYS: float
+    PROVIDER_TIMEOUT_S: float
+    TURN_THREADS: int
+    MAX_WS_FRAME_BYTES: int
+    WS_PING_S: float
+    APPROVER_URL: str | None
+    APPROVER_TIMEOUT_S: float
+    OUTBOX_MAX_ATTEMPTS: int
+    OUTBOX_RECONCILE_AFTER_S: float
+    OUTBOX_SENDING_LEASE_S: float
+
+
+TURNFRAME: TurnframeSettings = {
     "MODE": os.environ.get("TURNFRAME_MODE", "controlled_agentic"),
     "PROVIDER": os.environ.get("TURNFRAME_PROVIDER", "local"),
     "FALLBACK_PROVIDER": os.environ.get("TURNFRAME_FALLBACK_PROVIDER", "").strip() or None,

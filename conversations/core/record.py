@@ -83,7 +83,7 @@ class ActWhy(_Record):
     @classmethod
     def of(cls, result: ActResult) -> ActWhy:
         new = result.case.act_id if isinstance(result.case, NewCase) else None
-        return cls(id=result.id, act=result.act, case=None if new else result.case, new_case_of=new,
+        return cls(id=result.id, act=result.act, case=result.case if isinstance(result.case, str) else None, new_case_of=new,
                    outcome=result.outcome, code=result.code, args=result.args, evidence=result.evidence,
                    target=result.target, policy=PolicyRecord.of(result.policy), origin=result.origin)
 

@@ -143,7 +143,7 @@ class PlannedCommand:
 
 @dataclass(frozen=True, slots=True)
 class PlannedConfirmation:
-    case: str
+    case: CaseTarget
     bound_revision: int
     act_ids: tuple[str, ...]
     codes: tuple[str, ...]  # policy codes that asked for it (empty: mutability did)
@@ -311,8 +311,9 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
                 continue
         target, how, candidates = _resolve(a.ref, definition, facts)
         said = _named_elsewhere(a, definition, target, facts, validated.acts) if target else None
-        if said is not None:  # the words name another case than the act's: the user chooses (I8)
-            target, candidates = None, sorted({target, *said.cases})
+        if said is not None and target:  # the words name another case than the act's: the user chooses (I8)
+            candidates = sorted({target, *said.cases})
+            target = None
             ungrounded[_said_key(said, definition)] = said.text
         candidates = _applicable(a, definition, candidates, facts)
         if target:
@@ -348,11 +349,11 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
             continue
         for i in waiting:
             results[i].outcome = Outcome.AWAITING_SELECTION
-        said = ungrounded.get(key, "")
-        out.selections.append(PlannedSelection(key, kind, tuple(candidates), tuple(acts[i] for i in waiting), said))
+        words = ungrounded.get(key, "")
+        out.selections.append(PlannedSelection(key, kind, tuple(candidates), tuple(acts[i] for i in waiting), words))
         noun = facts.registry.case_kinds[kind].noun if kind in facts.registry.case_kinds else "case"
-        if said:
-            out.notices.append(Notice("selection_needed", f"You mentioned “{said}”, so I did not guess which {noun} "
+        if words:
+            out.notices.append(Notice("selection_needed", f"You mentioned “{words}”, so I did not guess which {noun} "
                                                           f"you mean. Choose one on the card."))
         else:
             out.notices.append(Notice("selection_needed", f"Which {noun} do you mean? Choose one on the card."))
@@ -395,9 +396,9 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
     for a in ready:
         definition = facts.registry.acts[a.act]
         res = results[a.id]
-        on_new_case = isinstance(res.case, NewCase) and not definition.creates_case
-        if on_new_case:
-            creator = results.get(res.case.act_id)
+        new_case = res.case if isinstance(res.case, NewCase) and not definition.creates_case else None
+        if new_case is not None:
+            creator = results.get(new_case.act_id)
             if creator is None or creator.outcome != Outcome.EXECUTED or (definition.item_arg in a.args):
                 _refuse(out, res, "case_not_created_yet", facts)
                 continue
@@ -426,7 +427,7 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
         for code, text in decision.notes:
             out.notices.append(Notice(code, text, act=a.act))
         needs_card = definition.mutability != ActMutability.REVERSIBLE or decision.kind == PolicyKind.CONFIRM
-        if needs_card and on_new_case:
+        if needs_card and new_case is not None:
             _refuse(out, res, "case_not_created_yet", facts)
             continue
         if needs_card:
@@ -439,7 +440,7 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
     # never commit as planned, so it is refused now and no card is bound to a revision it would
     # have produced; every other command learns the state it will run on
     preview_of: dict[str, CaseSnapshot] = {}
-    previews: dict[str, CaseSnapshot] = {}
+    previews: dict[CaseTarget, CaseSnapshot] = {}
     for wanted in (Outcome.EXECUTED, Outcome.AWAITING_CONFIRMATION):
         for a in ready:
             res = results[a.id]
@@ -477,7 +478,8 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
                 continue
             key = res.case or NewCase(a.id)
             if key not in next_revision:
-                next_revision[key] = facts.cases[key].revision if key in facts.cases else 0
+                known = facts.cases.get(key) if isinstance(key, str) else None
+                next_revision[key] = known.revision if known is not None else 0
             if wanted == Outcome.AWAITING_CONFIRMATION:
                 card_revision.setdefault(key, next_revision[key])
                 card_acts.setdefault(key, []).append(a.id)
@@ -500,8 +502,8 @@ def _snapshot(case_ref: CaseTarget | None, facts: TurnFacts, provisional: dict[C
     """The case an act's policy sees; a case this plan creates is previewed with its (pure) handler."""
     if case_ref is None:
         return None
-    if case_ref in facts.cases:
-        return facts.cases[case_ref]
+    if isinstance(case_ref, str):
+        return facts.cases.get(case_ref)
     creator = creations.get(case_ref)
     if creator is None:
         return None
@@ -542,10 +544,10 @@ def _refuse(out: Reduction, res: ActResult, code: str, facts: TurnFacts, case: C
     out.notices.append(Notice(code, text, act=res.act))
 
 
-def _what(act: str, case_id: str | None, args: Mapping[str, Any], facts: TurnFacts) -> str:
+def _what(act: str, case_id: CaseTarget | None, args: Mapping[str, Any], facts: TurnFacts) -> str:
     """The act in the domain's words ("submit “Berlin trip” (3 lines, 302.50 EUR) for approval")."""
     definition = facts.registry.acts.get(act)
-    case = facts.cases.get(case_id or "")
+    case = facts.cases.get(case_id) if isinstance(case_id, str) else None  # a case this plan opens has none yet
     what = ""
     if definition is not None and (case is not None or definition.creates_case):
         what = definition.describe_command(case, args or {})
@@ -835,7 +837,7 @@ def _undo_act(plan: UserTurnPlan, facts: TurnFacts, out: Reduction) -> Validated
     # goes through policy and confirmation like any act (putting back a removed line is a direct edit)
     inverse = definition.invert(case, last.get("data") or {}) if (definition.invert and case
                                                                   and last.get("revision") == case.revision) else None
-    if inverse is None or inverse[0] not in facts.registry.acts:
+    if inverse is None or case is None or inverse[0] not in facts.registry.acts:
         out.notices.append(Notice("cannot_undo", notice_text("cannot_undo", None, case, noun=noun)))
         return None
     name, args = inverse

@@ -89,7 +89,8 @@ def review_card(commands: Sequence[CardCommand], case: CaseSnapshot, registry: R
     ``EditRefused`` for edits that cannot be applied; never runs anything."""
     target = _edit_target(commands, registry, edits) if edits else None
     state, previews, codes = case, {}, []
-    edited, new_args, changes, needs_card = None, {}, (), False
+    changes: tuple[FieldEdit, ...] = ()
+    edited, new_args, needs_card = None, {}, False
     for command in commands:
         definition = registry.acts.get(command.act)
         if definition is None:  # disabled or quarantined since the card was drawn

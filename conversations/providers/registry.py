@@ -4,9 +4,10 @@
 ``TURNFRAME_FALLBACK_PROVIDER``) to the dotted path of a *factory*: a callable
 ``factory(role: str) -> Provider`` (a class whose ``__init__`` takes ``role`` works too). The four
 shipped names are ``local``, ``scripted``, ``openai`` and ``anthropic``; an adopter adds one with a
-settings entry and no engine edit::
+settings entry and no engine edit (the four are defined once, in ``turnframe_web/settings.py``)::
 
-    TURNFRAME_PROVIDERS = {**DEFAULT_PROVIDERS, "ollama": "myapp.providers.ollama_provider"}
+    from turnframe_web.settings import *
+    TURNFRAME_PROVIDERS = {**TURNFRAME_PROVIDERS, "ollama": "myapp.providers.ollama_provider"}
 
 Each factory is imported only when its name is used, so the SDKs stay optional extras. A name that
 is not in the map, or a path that does not import, is ``ImproperlyConfigured`` with a message that
@@ -31,14 +32,7 @@ from django.utils.module_loading import import_string
 
 from conversations.providers.base import Provider
 
-DEFAULT_PROVIDERS = {
-    "local": "conversations.providers.registry.local_provider",
-    "scripted": "conversations.providers.registry.scripted_provider",
-    "openai": "conversations.providers.registry.openai_provider",
-    "anthropic": "conversations.providers.registry.anthropic_provider",
-}
 DEFAULT_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-5"}
-DEFAULT_TIMEOUT_S = 60.0
 
 
 def provider_names() -> tuple[str, ...]:
@@ -67,7 +61,7 @@ def provider_factory(name: str) -> Callable[[str], Provider]:
 
 
 def _providers() -> dict[str, str]:
-    return dict(getattr(settings, "TURNFRAME_PROVIDERS", None) or DEFAULT_PROVIDERS)
+    return dict(settings.TURNFRAME_PROVIDERS)
 
 
 # --------------------------------------------------------------------------- the shipped factories
@@ -84,7 +78,7 @@ def scripted_provider(role: str) -> Provider:
     """The script replayer (CONTRACT §5): ``TURNFRAME_SCRIPT``."""
     from conversations.providers.scripted import ScriptedProvider
 
-    return ScriptedProvider(settings.TURNFRAME.get("SCRIPT"), role=role)
+    return ScriptedProvider(settings.TURNFRAME["SCRIPT"], role=role)
 
 
 def openai_provider(role: str) -> Provider:
@@ -109,11 +103,11 @@ def anthropic_provider(role: str) -> Provider:
 
 def model_for(name: str, *, role: str = "primary") -> str:
     """The model a real provider uses in ``role``."""
-    configured = settings.TURNFRAME.get("MODEL")
+    configured = settings.TURNFRAME["MODEL"]
     if role == "fallback":
         if explicit := _env("TURNFRAME_FALLBACK_MODEL"):
             return explicit
-        primary = settings.TURNFRAME.get("PROVIDER")
+        primary = settings.TURNFRAME["PROVIDER"]
         if primary in DEFAULT_MODELS and primary != name:
             return DEFAULT_MODELS[name]  # TURNFRAME_MODEL names the other vendor's model
     return configured or DEFAULT_MODELS[name]
@@ -126,4 +120,4 @@ def _env(key: str) -> str:
 def timeout_s(name: str) -> float:
     """How long a call of provider ``name`` may take: its own setting, else the shared one."""
     own = settings.TURNFRAME[f"{name.upper()}_TIMEOUT_S"]
-    return float(own or settings.TURNFRAME["PROVIDER_TIMEOUT_S"] or DEFAULT_TIMEOUT_S)
+    return float(own or settings.TURNFRAME["PROVIDER_TIMEOUT_S"])

@@ -90,7 +90,7 @@ def context_reads(turn: Turn, conversation_id: str, actor: Actor) -> list[prepar
     """The reads of a message turn's context, sent with the statement that begins it (``turn_begin``): the
     actor's recent cases and the active one, the conversation's earlier messages, the last effects, open cards."""
     kinds, terminal = _case_kinds(get_registry())  # (an offered registry keeps every case kind)
-    limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
+    limit = settings.TURNFRAME["MAX_CONTEXT_CASES"]
     cases = (_RECENT_OPEN_CASES.bind(actor.user_id, kinds, terminal, limit + 1, conversation_id, actor.user_id)
              if terminal else _RECENT_CASES.bind(actor.user_id, kinds, limit + 1, conversation_id, actor.user_id))
     return [cases, _EARLIER_MESSAGES.bind(conversation_id, Turn.Kind.MESSAGE, turn.pk),
@@ -105,7 +105,7 @@ def load_cases(registry: Registry, rows: list[Case], active_case: str | None) ->
     whether there are more: then a case the plan names by words, or "the only open one", is resolved among all
     of them (``cases_to_resolve_among``), never among the recent ones only (I8)."""
     kinds, terminal = _case_kinds(registry)
-    limit = settings.TURNFRAME.get("MAX_CONTEXT_CASES", 50)
+    limit = settings.TURNFRAME["MAX_CONTEXT_CASES"]
     others = [c for c in rows if c.id != active_case and c.kind in kinds and c.status not in terminal]
     more = len(others) > limit
     if more:  # one more than the bound was read to know there are more: leave out the least recent

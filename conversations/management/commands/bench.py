@@ -51,7 +51,8 @@ def _script(path: Path, scenario: BenchScenario) -> None:
     path.write_text(json.dumps({"messages": messages}))
 
 
-def _kind(name: str | None) -> CaseKindDefinition:
+def bench_kind(name: str | None) -> CaseKindDefinition:
+    """The case kind whose bench scenario runs: ``name``, else the first installed kind that has one."""
     kinds = [kind for kind in get_registry().case_kinds.values() if kind.bench is not None]
     found = next((kind for kind in kinds if kind.name == name), None) if name else (kinds[0] if kinds else None)
     if found is None:
@@ -112,7 +113,7 @@ class Command(BaseCommand):
     def handle(self, *args, turns: int, threads: int, json: bool, dump_sql: bool = False, domain: str | None = None,
                profile: str | None = None, history: int = 0, cases: int = 0, provider: str = "scripted", **options):
         dump = dump_sql
-        kind = _kind(domain)
+        kind = bench_kind(domain)
         scenario = kind.bench
         tmp = Path(tempfile.mkdtemp(prefix="turnframe-bench-"))
         _script(tmp / "script.json", scenario)

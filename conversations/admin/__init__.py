@@ -5,7 +5,10 @@ read-only, no bulk actions. A POST to a change page is refused (403) and so is a
 page shows *why* each act ran or did not (I20) from the turn's trace: the user's words that
 licensed it, how its case was found, the policy decision, the outcome, and for every journaled
 command the origin that authorized it. Everything that came from a user, a model or the database
-is escaped (``format_html`` / ``format_html_join``); nothing is marked safe by hand.
+is escaped (``format_html``, and the template of the turn page); nothing is marked safe by hand.
+
+One module per job: the pages (here), what their columns show (``display``), and the turn page's
+"why did this run" section (``why``, rendered by ``templates/admin/conversations/turn/why.html``).
 
 API tokens are the one exception to "read-only": they may be listed, revoked (a bulk action that
 keeps the row, marked) and deleted, never added or edited here, and their hash is not shown.
@@ -13,25 +16,17 @@ keeps the row, marked) and deleted, never added or edited here, and their hash i
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from typing import Any
-
 from django.contrib import admin
-from django.contrib.admin.utils import quote
-from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
-from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.text import Truncator
-from pydantic_core import to_jsonable_python
 
-from .auth import token_revoke
-from .core.record import ActWhy, PolicyRecord
-from .core.reducer import ALL_OUTCOMES
-from .models import (
+from registries.admin_base import ReadOnlyAdminMixin
+
+from ..auth import token_revoke
+from ..core.reducer import ALL_OUTCOMES
+from ..models import (
     ApiToken,
     Case,
     CommandJournalEntry,
@@ -43,228 +38,13 @@ from .models import (
     ReadRound,
     Turn,
 )
-
-NOTHING = "—"
-
-# how the reducer found an act's case (``ActResult.target``), in words
-TARGET_WORDS = {
-    "id": "named by its id",
-    "active": "the conversation's active case",
-    "match": "matched by its title",
-    "only_open": "the only open case of its kind",
-    "selection": "chosen on a selection card",
-}
-
-
-# =============================================================================== rendering helpers
-
-
-def admin_link(model, pk: Any, label: Any = None) -> str:
-    """A link to an object's admin page (its primary key quoted the way the admin expects)."""
-    if pk in (None, ""):
-        return NOTHING
-    try:
-        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[quote(str(pk))])
-    except NoReverseMatch:
-        return format_html("<code>{}</code>", label if label is not None else pk)
-    return format_html('<a href="{}">{}</a>', url, label if label is not None else pk)
-
-
-def json_block(value: Any) -> str:
-    value = to_jsonable_python(value)  # the turn record's models as their stored JSON
-    if value in (None, "", [], {}):
-        return NOTHING
-    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str))
-
-
-def _inline_json(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A plain table; every cell escaped unless it was itself built with ``format_html``."""
-    head = format_html_join("", "<th>{}</th>", ((h,) for h in headers))
-    body = format_html_join("", "<tr>{}</tr>", (
-        (format_html_join("", "<td>{}</td>", ((NOTHING if cell in (None, "") else cell,) for cell in row)),)
-        for row in rows))
-    return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
-
-
-def case_title_column():
-    """A list column with the case's title alone (its id is long and on the case's own page)."""
-
-    @admin.display(description="case", ordering="case__title")
-    def case_title(self, obj):
-        return Truncator(obj.case.title).chars(32) if obj.case_id else NOTHING
-
-    return case_title
-
-
-def pretty(field: str, description: str | None = None):
-    """A read-only display of a JSON field as indented text."""
-
-    @admin.display(description=description or field.replace("_", " "))
-    def show(self, obj):
-        return json_block(getattr(obj, field))
-
-    show.__name__ = f"{field}_pretty"
-    return show
-
-
-# =============================================================================== the why-trace (I20)
-
-
-def _policy_words(policy: PolicyRecord | None) -> str:
-    if not policy:
-        return NOTHING
-    return format_html("{} <code>{}</code>", policy.kind, policy.code) if policy.code else str(policy.kind)
-
-
-def _target_words(act: ActWhy) -> str:
-    how = TARGET_WORDS.get(act.target, act.target)
-    if act.new_case_of:
-        if act.new_case_of == act.id:
-            return "the new case this act opens"
-        return format_html("the new case act <code>{}</code> opens earlier in this turn", act.new_case_of)
-    if not act.case:
-        return how or NOTHING
-    shown = admin_link(Case, act.case)
-    return format_html("{} — {}", shown, how) if how else shown
-
-
-def _raw_plan(raw: Any) -> str:
-    """The model's answers as received, one block per call, indented when they parse as JSON."""
-    blocks = []
-    for text in raw if isinstance(raw, list) else [raw]:
-        try:
-            shown = json.dumps(json.loads(text), indent=2, ensure_ascii=False) if isinstance(text, str) else \
-                _inline_json(text)
-        except ValueError:
-            shown = text
-        blocks.append((shown,))
-    return format_html("<details><summary>{}</summary>{}</details>", "The model's answers as received",
-                       format_html_join("", "<pre>{}</pre>", blocks))
-
-
-def _outcome_words(outcome: str | None, code: str | None) -> str:
-    if code:
-        return format_html("{} <code>{}</code>", outcome or NOTHING, code)
-    return outcome or NOTHING
-
-
-def _origin_words(row: CommandJournalEntry, usernames: dict[Any, str]) -> str:
-    """Which origin authorized a journaled command (SPEC §16), or why it has none yet."""
-    details = {k: v for k, v in (row.origin or {}).items() if k != "kind"}
-    if row.origin_kind == CommandJournalEntry.Origin.NONE:
-        if row.status == CommandJournalEntry.Status.AWAITING_CONFIRMATION:
-            return format_html("none yet: awaits confirmation on {}", admin_link(Interaction, row.interaction_id))
-        return format_html("none (settled as {} without running)", row.status)
-    parts = []
-    for key in sorted(details):
-        value = details[key]
-        if key == "interaction":
-            shown = admin_link(Interaction, value)
-        elif key == "user":
-            shown = format_html("{} (#{})", usernames.get(value, "?"), value)
-        else:
-            shown = _inline_json(value)
-        parts.append((key, shown))
-    if not parts:
-        return format_html("<strong>{}</strong>", row.origin_kind)
-    return format_html("<strong>{}</strong>: {}", row.origin_kind, format_html_join("; ", "{}: {}", parts))
-
-
-def turn_commands(turn: Turn) -> list[CommandJournalEntry]:
-    """Every journal row this turn journaled or ran (a click runs rows an earlier turn journaled)."""
-    return list(CommandJournalEntry.objects.filter(Q(pk__in=turn.trace.command_ids) | Q(turn=turn))
-                .select_related("case", "interaction").order_by("created_at", "sequence"))
-
-
-def _clicked_acts(turn: Turn) -> list[ActWhy]:
-    """A click turn has no reducer trace: take evidence, target and policy from the turn that drew the card,
-    and the outcome from the click."""
-    drawn: dict[str, ActWhy] = {}
-    if turn.interaction_id:
-        origin = Turn.objects.filter(interactions=turn.interaction_id).values_list("trace", flat=True).first()
-        drawn = {a.id: a for a in origin.acts} if origin else {}
-    return [drawn[a.id].model_copy(update={"outcome": a.outcome, "code": a.code, "case": a.case or drawn[a.id].case})
-            if a.id in drawn else ActWhy(**a.model_dump()) for a in turn.acts]
-
-
-def why_trace(turn: Turn) -> str:
-    """Per act: evidence, resolved target, policy decision, outcome; per command: its origin."""
-    trace = turn.trace
-    sections: list[str] = []
-
-    if turn.kind == Turn.Kind.CLICK:
-        started = format_html("A click on {}, option <code>{}</code>; no model call.",
-                              admin_link(Interaction, turn.interaction_id), turn.option or NOTHING)
-    else:
-        rounds = trace.rounds
-        started = format_html("The message “{}” in mode <code>{}</code>, after {} read round(s).",
-                              turn.text, turn.mode, len(rounds))
-    sections.append(format_html("<p>{}</p>", started))
-    for key, words in (("ending", "Ended without a plan"), ("provider_failure", "Provider failure"),
-                       ("recovered", "Finished by crash recovery")):
-        if getattr(trace, key):
-            sections.append(format_html("<p>{}: <code>{}</code></p>", words, _inline_json(getattr(trace, key))))
-    codes = trace.notices or [n.code for n in turn.notices]
-    if codes:
-        sections.append(format_html("<p>Notices: {}</p>", format_html_join(", ", "<code>{}</code>",
-                                                                            ((c,) for c in codes))))
-
-    commands = turn_commands(turn)
-    by_act: dict[str, list[CommandJournalEntry]] = defaultdict(list)
-    for row in commands:
-        by_act[row.plan_act_id].append(row)
-
-    acts = trace.acts
-    if turn.kind == Turn.Kind.CLICK and not acts:  # confirm/decline: the acts of the turn that drew the card
-        acts = _clicked_acts(turn)
-    if acts:
-        rows = []
-        for a in acts:
-            ran = format_html_join(", ", "{} ({})", ((admin_link(CommandJournalEntry, r.pk), r.status)
-                                                     for r in by_act.get(a.id, [])))
-            rows.append((a.id, a.act, a.evidence, _target_words(a), _policy_words(a.policy),
-                         _outcome_words(a.outcome, a.code), _inline_json(a.args) if a.args else None, ran))
-        sections.append(format_html("<h3>Acts</h3>{}", html_table(
-            ("act id", "act", "evidence (the user's words)", "target", "policy", "outcome", "arguments",
-             "journaled as"), rows)))
-    else:
-        sections.append(format_html("<p>{}</p>", "No act was proposed in this turn."))
-
-    if commands:
-        user_ids = {(r.origin or {}).get("user") for r in commands} - {None}
-        usernames = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
-        rows = [(admin_link(CommandJournalEntry, r.pk), r.act, r.plan_act_id, admin_link(Case, r.case_id),
-                 r.expected_revision, r.status, _origin_words(r, usernames),
-                 (r.result or {}).get("code")) for r in commands]
-        sections.append(format_html("<h3>Commands</h3>{}", html_table(
-            ("command", "act", "plan act", "case", "expected revision", "status", "origin", "code"), rows)))
-
-    events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
-    if events:
-        rows = [(admin_link(DomainEvent, e.pk), e.type, admin_link(Case, e.case_id), e.revision,
-                 admin_link(CommandJournalEntry, e.command_id)) for e in events]
-        sections.append(format_html("<h3>Events committed</h3>{}", html_table(
-            ("event", "type", "case", "revision", "command"), rows)))
-
-    cards = list(Interaction.objects.filter(pk__in=trace.interaction_ids))
-    if cards:
-        rows = [(admin_link(Interaction, c.pk), c.kind, c.status, c.prompt) for c in cards]
-        sections.append(format_html("<h3>Cards shown</h3>{}", html_table(("interaction", "kind", "status", "prompt"),
-                                                                            rows)))
-
-    if trace.plan_raw:
-        sections.append(_raw_plan(trace.plan_raw))
-    return format_html_join("", "{}", ((s,) for s in sections))
-
+from .display import NOTHING, admin_link, case_title_column, pretty
+from .why import why_trace
 
 # =============================================================================== the read-only base
 
 
-class LedgerAdmin(admin.ModelAdmin):
+class LedgerAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Read-only: no add, no change, no delete, every field read-only, no bulk actions."""
 
     actions = None
@@ -273,20 +53,11 @@ class LedgerAdmin(admin.ModelAdmin):
     show_full_result_count = False
     list_per_page = 50
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in self.model._meta.concrete_fields] + list(self.readonly_fields)
 
 
-class LedgerInline(admin.TabularInline):
+class LedgerInline(ReadOnlyAdminMixin, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
@@ -295,15 +66,6 @@ class LedgerInline(admin.TabularInline):
     def get_queryset(self, request):
         qs = super().get_queryset(request)
         return qs.select_related(*self.select_related) if self.select_related else qs
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def get_readonly_fields(self, request, obj=None):
         return list(self.fields)
@@ -575,7 +337,7 @@ class TokenStatusFilter(admin.SimpleListFilter):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """List, revoke (the row stays, marked) and delete only. Tokens are issued through the API; the hash
     is never shown."""
 
@@ -588,12 +350,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
     fields = readonly_fields = ("prefix", "user", "status", "created_at", "last_used_at", "expires_at", "revoked_at",
                                 "revoked_because")
     actions = ("revoke",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+    may_delete = True  # revoke or delete; never add or edit
 
     @admin.display(description="status")
     def status(self, token: ApiToken) -> str:
