@@ -25,7 +25,8 @@ def _documented_keys_only(schema: dict[str, Any]) -> None:
 
 
 class Out(BaseModel):
-    model_config = ConfigDict(extra="allow", json_schema_extra=_documented_keys_only)
+    # strict: a value is never converted on its way out ("3" stays "3"); it matches, or it is sent as built
+    model_config = ConfigDict(extra="allow", strict=True, json_schema_extra=_documented_keys_only)
 
     @model_validator(mode="wrap")
     @classmethod
