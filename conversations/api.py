@@ -54,9 +54,10 @@ from .turns import interaction_respond, mode_allowed, turn_stop, turn_submit_mes
 # ones that say ``auth=None``; answers keep only the keys their selector built (``exclude_unset``)
 router = Router(auth=api_auth, exclude_unset=True)
 
-# the error statuses (ErrorOut) any operation may answer: a URL or query value that does not match or that no
-# database stores (422); without a valid session or token (401); and with a body, also bad JSON (400), a
-# session without its CSRF header (403) and a body too large to read (413)
+# the error statuses (each answered with ErrorOut) an operation may give besides its own. READ, a GET: without
+# a valid session or token (401), a path or query value that does not match or that no database stores (422);
+# UNSAFE, a POST or DELETE without a body: also a session without its CSRF header (403); WRITE, with a body:
+# also bad JSON (400) and a body too large to read (413). Any may answer 500 (``with_errors``).
 READ = (401, 422)
 UNSAFE = (401, 403, 422)
 WRITE = (400, 401, 403, 413, 422)
