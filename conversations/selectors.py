@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from registries import get_registry
 
@@ -27,6 +27,11 @@ def conversation_json(c: Conversation) -> dict[str, Any]:
 
 
 def conversations_of(user, *, query: str = "", limit: int = 50) -> list[Conversation]:
+    """The first ``limit`` of ``conversations_matching``."""
+    return list(conversations_matching(user, query=query)[:limit])
+
+
+def conversations_matching(user, *, query: str = "") -> QuerySet[Conversation]:
     """The user's conversations that are not deleted, newest first, each with ``first_text`` (its first
     message) for its label; ``query`` keeps those whose name or any message contains it."""
     first_message = Turn.objects.filter(conversation=OuterRef("pk"), kind=Turn.Kind.MESSAGE).order_by("created_at")
@@ -37,7 +42,7 @@ def conversations_of(user, *, query: str = "", limit: int = 50) -> list[Conversa
         said = Turn.objects.annotate(folded=Lowered("text")).filter(conversation=OuterRef("pk"),
                                                                     folded__contains=folded)
         rows = rows.annotate(folded=Lowered("title")).filter(Q(folded__contains=folded) | Q(Exists(said)))
-    return list(rows.order_by("-created_at").annotate(first_text=Subquery(first_message.values("text")[:1]))[:limit])
+    return rows.order_by("-created_at", "-pk").annotate(first_text=Subquery(first_message.values("text")[:1]))
 
 
 def conversation_label(c: Conversation) -> str:

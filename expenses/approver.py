@@ -91,7 +91,7 @@ class HttpApprover:
 
 def approver() -> HttpApprover | None:
     """The approver system at ``TURNFRAME_APPROVER_URL``; None when it is unset (the demo inbox receives)."""
-    url = settings.TURNFRAME.get("APPROVER_URL")
+    url = settings.TURNFRAME["APPROVER_URL"]
     if not url:
         return None
-    return HttpApprover(url, timeout_s=settings.TURNFRAME.get("APPROVER_TIMEOUT_S", 10.0))
+    return HttpApprover(url, timeout_s=settings.TURNFRAME["APPROVER_TIMEOUT_S"])

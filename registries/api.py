@@ -2,13 +2,17 @@
 
 from ninja import Router
 
+from turnframe_web.schemas import with_errors
+
 from .registry import get_registry
+from .schemas import ActOut, ReadToolOut
 from .services import entry_statuses
 
-router = Router()
+# mounted with the API's authentication (turnframe_web.api)
+router = Router(exclude_unset=True)
 
 
-@router.get("/read-tools")
+@router.get("/read-tools", response=with_errors({200: list[ReadToolOut]}, 401, 422))
 def read_tools(request):
     statuses = entry_statuses()
     return [{"name": t.name, "description": t.description, "mutability": t.declared_mutability,
@@ -16,7 +20,7 @@ def read_tools(request):
              "kind": t.kind, "status": statuses.get(t.name, "active")} for t in get_registry().read_tools.values()]
 
 
-@router.get("/acts")
+@router.get("/acts", response=with_errors({200: list[ActOut]}, 401, 422))
 def acts(request):
     statuses = entry_statuses()
     return [{"name": a.name, "case_kind": a.case_kind, "mutability": str(a.mutability), "description": a.description,

@@ -60,6 +60,25 @@ def endpoints_unlearned():
     endpoint_forms_forget()
 
 
+@pytest.fixture(autouse=True)
+def api_answers_match_the_openapi(monkeypatch):
+    """Every answer under /api/ that a test receives through Django's ``Client`` matches the OpenAPI the
+    server serves (tests/openapi_check.py): a key the docs do not declare, or one they require and the answer
+    lacks, fails the test that made the request."""
+    from django.test import Client
+
+    from .openapi_check import check_answer
+
+    send = Client.request
+
+    def request(self, **environ):
+        response = send(self, **environ)
+        check_answer(environ, response)
+        return response
+
+    monkeypatch.setattr(Client, "request", request)
+
+
 @pytest.fixture
 def script(tmp_path, settings):
     """Drive the model exactly: the scripted provider (CONTRACT §5), re-read on every call."""

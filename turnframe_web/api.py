@@ -15,10 +15,19 @@ from conversations.auth import api_auth
 from registries.api import router as registries_router
 
 from .errors import AppError
+from .pagination import next_page_link
 
 log = logging.getLogger(__name__)
 
-api = NinjaAPI(title="Turnframe web", version="1", description="Conversational case work: the model proposes, "
+
+class TurnframeAPI(NinjaAPI):
+    def create_response(self, request, data, *args, **kwargs):
+        response = super().create_response(request, data, *args, **kwargs)
+        next_page_link(request, response)  # a paged list with more after it says where (turnframe_web.pagination)
+        return response
+
+
+api = TurnframeAPI(title="Turnframe web", version="1", description="Conversational case work: the model proposes, "
                "deterministic code decides, committed events decide what the reply may claim.")
 api.add_router("/", conversations_router)
 api.add_router("/registries", registries_router, auth=api_auth)
