@@ -2,8 +2,8 @@
 never breaks the turns another is running, and a process killed outright leaves its turns to the others once
 their lease expires, and only then. On SQLite, and on PostgreSQL + Redis in the production lane.
 
-The model is the scripted one, slow on the first message (``delay_s``); the leases are short (2 s, renewed
-every 0.67 s) so the test does not wait long. No assertion is about a duration.
+The model is the scripted one, slow on the first message (``delay_s``); the leases are short (3 s, renewed
+every second) so the test does not wait long. No assertion is about a duration.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tools.loadbench.servers import Servers
 pytestmark = pytest.mark.django_db(transaction=True)  # the daphne children must see the rows: committed
 
 daphne_missing = not Path(sys.executable).with_name("daphne").exists()
-LEASE = {"TURNFRAME_TURN_LEASE_S": "2", "TURNFRAME_LEASE_SWEEP": "1"}
+LEASE = {"TURNFRAME_TURN_LEASE_S": "3", "TURNFRAME_LEASE_SWEEP": "1"}
 MESSAGES = [("slowly add a taxi of 12", "taxi", "12"), ("add a coffee of 3", "meals", "3"),
             ("add a hotel night of 90", "hotel", "90")]
 
@@ -110,7 +110,7 @@ def test_starting_and_restarting_processes_never_breaks_a_turn_another_one_runs(
         victim.send_signal(signal.SIGTERM)
         victim.wait(timeout=15)
         with Servers(1, lane.script, lane.logs, extra_env=LEASE):
-            time.sleep(2.5)  # more than a lease: a lease that were not renewed would have expired by now
+            time.sleep(3.5)  # more than a lease: a lease that were not renewed would have expired by now
             assert Turn.objects.get(pk=slow.pk).status == "running"
             for thread in threads:
                 thread.join(timeout=60)
