@@ -9,9 +9,9 @@ The engine matches them accent- and case-insensitively and tolerates a typo.
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from registries import CaseSnapshot
+from registries.memo import once
 
 # words a title shares with how people talk about any claim: they name none in particular
 GENERIC_WORDS = frozenset(
@@ -38,7 +38,7 @@ def claim_mentions(case: CaseSnapshot) -> list[str]:
     return names
 
 
-@cache
+@once
 def _cities() -> dict[str, tuple[str, ...]]:
     """Folded city name (and each of its alternate names) -> every spelling of that city (GeoNames, cities of
     50,000 people or more), Latin script only, without short or everyday English words."""

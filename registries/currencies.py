@@ -18,11 +18,11 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
 
 from babel import Locale
 from babel.core import get_global
 
+from .memo import once
 from .numbers import NumberFound, numbers_found
 
 # the languages whose names and symbols are read: the currencies' own languages for Europe's, and the large
@@ -52,7 +52,7 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-@cache
+@once
 def current_currencies() -> frozenset[str]:
     """ISO codes legal tender somewhere today (CLDR's territory data): no Deutsche Mark, no Croatian kuna."""
     codes = set()
@@ -63,7 +63,7 @@ def current_currencies() -> frozenset[str]:
     return frozenset(codes)
 
 
-@cache
+@once
 def _lexicon() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     """(symbols, names, head words), each folded text -> the codes it may mean."""
     codes = current_currencies()
@@ -118,14 +118,14 @@ def english_frequency(word: str) -> float:
     return _english().word_usage_frequency(word.lower())
 
 
-@cache
+@once
 def _english():
     from spellchecker import SpellChecker
 
     return SpellChecker(language="en")
 
 
-@cache
+@once
 def _territory_words() -> frozenset[str]:
     """Words of territory names and their adjectives in English ("swiss", "united", "states"), which name no
     currency by themselves."""
@@ -143,7 +143,7 @@ def _territory_words() -> frozenset[str]:
 _TOKEN = re.compile(r"[^\W\d_]+\.?|[^\w\s.,'’\"“”()\[\]{}:;!?/\\-]+", re.UNICODE)
 
 
-@cache
+@once
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """One pattern for every name of several words ("swiss francs"), longest first, and one for every symbol
     ("US$" before "$"; a symbol of letters as a whole word: "kr", not the "kr" of "kraków")."""
@@ -267,7 +267,7 @@ def currencies_named(text: str) -> frozenset[str]:
     return frozenset().union(*(m.codes for m in currency_mentions(text))) if text else frozenset()
 
 
-@cache
+@once
 def _native_forms() -> dict[str, frozenset[str]]:
     """Code -> the folded words its own countries' languages call it ("kronor" for SEK, "kroner" for NOK and DKK,
     "złoty"/"złotych" for PLN): what a word shared by several currencies means when a person of that country says it."""
