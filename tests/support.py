@@ -195,3 +195,19 @@ class override:
             live.clear()
             live.update(saved)
         return False
+
+
+# --------------------------------------------------------------------------- the queue (test_queue, test_queue_withdraw)
+
+
+def busy(conversation) -> Turn:
+    """A turn of the conversation that is still running (another thread's, as far as this one can tell)."""
+    return conversation.turns.create(kind="message", text="still thinking", client_message_id="running",
+                                     mode=conversation.mode)
+
+
+def edit(script, n: int) -> str:
+    """A message that changes the first line to 100 + n, scripted."""
+    text = f"change the first line to {100 + n}"
+    script(text, plan(act("a1", "update_line", text, line=1, amount=str(100 + n))))
+    return text

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from conversations.models import CommandJournalEntry, Conversation, Turn
 from conversations.turns import turn_submit_message, turns_run_queued
-from tests.support import Api, Ledger, act, plan, seed
+from tests.support import Api, Ledger, busy, edit, seed
 from turnframe_web.errors import AppError
 
 pytestmark = pytest.mark.django_db
@@ -21,18 +21,6 @@ def world(db):
     alice = get_user_model().objects.get(username="alice")
     conversation = Conversation.objects.create(owner=alice, mode="deterministic", active_case_id=cases["berlin"].id)
     return alice, conversation, cases["berlin"]
-
-
-def busy(conversation) -> Turn:
-    """A turn of the conversation that is still running (another thread's, as far as this one can tell)."""
-    return conversation.turns.create(kind="message", text="still thinking", client_message_id="running",
-                                     mode=conversation.mode)
-
-
-def edit(script, n: int) -> str:
-    text = f"change the first line to {100 + n}"
-    script(text, plan(act("a1", "update_line", text, line=1, amount=str(100 + n))))
-    return text
 
 
 def test_messages_sent_while_a_turn_runs_wait_and_then_run_in_arrival_order(world, script):
