@@ -9,8 +9,6 @@ was drawn for.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -26,6 +24,9 @@ from registries import (
     DomainEventDraft,
     OutboxDraft,
     PolicyDecision,
+    editable_case,
+    find_item,
+    new_item_id,
     parse_args,
 )
 
@@ -61,31 +62,18 @@ def _parse[M: BaseModel](schema: type[M], args: Mapping[str, Any], drop: Iterabl
 
 def _draft(case: CaseSnapshot | None) -> tuple[CaseSnapshot, ExpenseClaimState]:
     """The case and its state, when it is a draft claim; otherwise the command is refused."""
-    if case is None:
-        raise CommandRefused("target_not_found", "this act needs an existing claim")
-    if case.status != INITIAL_STATUS:
-        raise CommandRefused("case_locked", f"the claim is {case.status}")
+    case = editable_case(case, open_status=INITIAL_STATUS, noun="claim")
     return case, claim_state(case)
 
 
 def _find_line(state: ExpenseClaimState, args: Mapping[str, Any]) -> tuple[int, Line]:
     """The line the runtime resolved (``line_id``) and its current 1-based ordinal."""
-    line_id = args.get("line_id")
-    for ordinal, line in enumerate(state.lines, 1):
-        if line.id == line_id:
-            return ordinal, line
-    raise CommandRefused("line_not_found", f"the claim has no line {line_id!r}")
+    return find_item(state.lines, args, key="line_id", noun="line", case_noun="claim")
 
 
 def new_line_id(case_id: str, counter: int, taken: Iterable[str]) -> tuple[str, int]:
     """The next line id after ``counter`` and the counter it used: deterministic, never reused."""
-    taken = set(taken)
-    while True:
-        counter += 1
-        digest = hashlib.sha256(f"{case_id}:{counter}".encode()).digest()
-        candidate = "ln_" + base64.b32encode(digest).decode("ascii")[:6].lower()
-        if candidate not in taken:
-            return candidate, counter
+    return new_item_id("ln", case_id, counter, taken)
 
 
 def _line_fields(line: Line) -> dict[str, str]:

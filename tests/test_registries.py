@@ -256,3 +256,38 @@ def test_an_outbox_destination_is_registered_once_and_found_by_name():
     with pytest.raises(AlreadyRegistered, match="outbox destination 'desk' is already registered"):
         site.register_outbox_destination("desk", Desk)
     assert site.destinations["desk"] is Desk
+
+
+# --------------------------------------------------------------------------- the act helpers every kind uses
+
+
+def test_item_helpers_refuse_a_missing_or_closed_case_and_an_unknown_item():
+    from dataclasses import dataclass
+
+    from registries import CaseSnapshot, CommandRefused, editable_case, find_item, new_item_id
+
+    def snapshot(status: str) -> CaseSnapshot:
+        return CaseSnapshot(id="cs_1", kind="k", owner_id=1, status=status, revision=1, state={}, title="t")
+
+    @dataclass
+    class Thing:
+        id: str
+
+    with pytest.raises(CommandRefused) as missing:
+        editable_case(None, open_status="open", noun="folder")
+    assert missing.value.code == "target_not_found"
+    with pytest.raises(CommandRefused) as locked:
+        editable_case(snapshot("closed"), open_status="open", noun="folder")
+    assert locked.value.code == "case_locked" and "folder is closed" in str(locked.value)
+    assert editable_case(snapshot("open"), open_status="open", noun="folder").id == "cs_1"
+
+    things = [Thing("a"), Thing("b")]
+    assert find_item(things, {"thing_id": "b"}, key="thing_id", noun="thing", case_noun="folder") == (2, things[1])
+    with pytest.raises(CommandRefused) as unknown:
+        find_item(things, {"thing_id": "z"}, key="thing_id", noun="thing", case_noun="folder")
+    assert unknown.value.code == "thing_not_found"
+
+    first, counter = new_item_id("th", "cs_1", 0, ())
+    assert first.startswith("th_") and counter == 1 and new_item_id("th", "cs_1", 0, ()) == (first, 1)
+    second, counter = new_item_id("th", "cs_1", 0, [first])  # a taken id is never handed out again
+    assert second != first and counter == 2

@@ -10,8 +10,6 @@ A handler does no I/O and reads no clock: the same state and arguments give the 
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -27,6 +25,9 @@ from registries import (
     DomainEventDraft,
     OutboxDraft,
     PolicyDecision,
+    editable_case,
+    find_item,
+    new_item_id,
     parse_args,
 )
 
@@ -56,30 +57,12 @@ def _parse[M: BaseModel](schema: type[M], args: Mapping[str, Any]) -> M:
 
 
 def _booked(case: CaseSnapshot | None) -> tuple[CaseSnapshot, TripState]:
-    if case is None:
-        raise CommandRefused("target_not_found", "this act needs an existing trip")
-    if case.status != INITIAL_STATUS:
-        raise CommandRefused("case_locked", f"the trip is {case.status}")
+    case = editable_case(case, open_status=INITIAL_STATUS, noun="trip")
     return case, trip_state(case)
 
 
 def _find_segment(state: TripState, args: Mapping[str, Any]) -> tuple[int, Segment]:
-    segment_id = args.get("segment_id")
-    for ordinal, segment in enumerate(state.segments, 1):
-        if segment.id == segment_id:
-            return ordinal, segment
-    raise CommandRefused("segment_not_found", f"the trip has no segment {segment_id!r}")
-
-
-def new_id(prefix: str, case_id: str, counter: int, taken: Iterable[str]) -> tuple[str, int]:
-    """The next item id after ``counter``: deterministic, never reused."""
-    taken = set(taken)
-    while True:
-        counter += 1
-        digest = hashlib.sha256(f"{case_id}:{counter}".encode()).digest()
-        candidate = f"{prefix}_" + base64.b32encode(digest).decode("ascii")[:6].lower()
-        if candidate not in taken:
-            return candidate, counter
+    return find_item(state.segments, args, key="segment_id", noun="segment", case_noun="trip")
 
 
 def _taken(state: TripState) -> list[str]:
@@ -116,7 +99,7 @@ def add_segment(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: Command
     parsed = _parse(AddSegmentArgs, args)
     if len(state.segments) >= MAX_SEGMENTS:
         raise CommandRefused("too_many_segments", f"a trip holds at most {MAX_SEGMENTS} segments")
-    segment_id, counter = new_id("sg", case.id, state.counter, _taken(state))
+    segment_id, counter = new_item_id("sg", case.id, state.counter, _taken(state))
     segment = Segment(id=segment_id, **parsed.model_dump(exclude_none=True))
     after = _with(state, segments=[*[s.model_dump(mode="json", exclude_none=True) for s in state.segments],
                                    segment.model_dump(mode="json", exclude_none=True)], counter=counter)
@@ -150,7 +133,7 @@ def add_traveller(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: Comma
         raise CommandRefused("traveller_exists", f"{parsed.name} already travels on this trip")
     if len(state.travellers) >= MAX_TRAVELLERS:
         raise CommandRefused("too_many_travellers", f"a trip holds at most {MAX_TRAVELLERS} travellers")
-    traveller_id, counter = new_id("tv", case.id, state.counter, _taken(state))
+    traveller_id, counter = new_item_id("tv", case.id, state.counter, _taken(state))
     after = _with(state, travellers=[*[t.model_dump() for t in state.travellers],
                                      {"id": traveller_id, "name": parsed.name}], counter=counter)
     return _result(after, INITIAL_STATUS, "traveller_added", {"traveller_id": traveller_id, "name": parsed.name})
