@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from conversations.core.claims import check_claims
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool, RoundRecord
+from conversations.core.evidence import numbers_in
 from conversations.core.plan import ReadBatch, UserTurnPlan, parse_model_answer
-from conversations.core.reducer import numbers_in, validate_plan
+from conversations.core.reducer import validate_plan
 from expenses.domain import project, summarize
 from expenses.interpreter import _NEUTRAL, CAPABILITIES, interpret, neutral
 from expenses.read_tools import calculate, exchange_rate, lookup_policy

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conversations.core.claims import check_claims
+from conversations.core.evidence import numbers_in
 from conversations.core.keys import idempotency_key
 from conversations.core.origins import CONFIRMED_INTERACTION, DIRECT_USER_ACT, INTERNAL_POLICY, origin_allows
 from conversations.core.plan import PlanSchemaError, UserTurnPlan, parse_model_answer
@@ -21,7 +22,6 @@ from conversations.core.reducer import (
     PlanInvalid,
     Reduction,
     TurnFacts,
-    numbers_in,
     reduce_selected,
     reduce_turn,
     validate_plan,

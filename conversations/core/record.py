@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from registries.definitions import PolicyDecision, PolicyKind
 
-from .reducer import ActResult, NewCase, Notice
+from .reduction import ActResult, NewCase, Notice
 
 VERSION = 1
 

@@ -33,7 +33,7 @@ from registries.definitions import (
     Registry,
 )
 
-from .reducer import args_model
+from .validation import args_model
 
 
 @dataclass(frozen=True, slots=True)
