@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 
@@ -15,7 +15,7 @@ from conversations.core.record import ActWhy, TurnAct, TurnNotice, TurnTrace
 from conversations.core.reducer import NewCase, Outcome, Reduction
 from registries import Actor, Registry
 
-from .. import stream
+from .. import store, stream
 from ..commands import (
     Execution,
     command_execute,
@@ -27,7 +27,7 @@ from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadR
 from ..selectors import interaction_json
 from .chaos import crash_point
 from .copy import NOTICE_COPY
-from .delivery import KEEP_QUESTION, CardsAlong, OpenQuestion, reply_deliver
+from .delivery import KEEP_QUESTION, Delivered, OpenQuestion, reply_deliver
 from .interactions import card_finish, cards_persist
 from .writes import turn_write, turn_write_reading
 
@@ -39,12 +39,11 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
                      reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
                      resolved: Interaction | None = None, pending: OpenQuestion = KEEP_QUESTION,
                      unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None,
-                     held: Sequence[Case] = (), resolved_as: str = Interaction.Status.RESOLVED) -> None:
+                     held: Sequence[Case] = (), resolved_as: str = Interaction.Status.RESOLVED) -> Delivered:
     """Steps L to Q, shared by message turns and clicks that draw cards. ``unless_stopped``: L is the point of no
     return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written).
     ``held``: case rows as the turn read them (what its reduction saw). ``resolved_as``: what the answered card
     becomes (a card redrawn with the person's edits is superseded, its commands stale)."""
-    along = CardsAlong(conversation)
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
         if resolved is not None and resolved.status == Interaction.Status.RESOLVING:  # the card answered
@@ -60,14 +59,17 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         # last in the transaction, conditional: a stop that raced this step either came first (this update
         # finds it and everything above rolls back) or finds the phase already past understanding. With nothing
         # to run before the reply, it also makes delivery's read of the cards (nothing happens between)
-        read = turn_write_reading(turn, [] if ready else along.bind({c.id for c in cards}, set()),
-                                  unless_stopped=unless_stopped, phase=Phase.EXECUTING if ready else Phase.COMMITTED,
-                                  acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
-                                  notices=[TurnNotice.of(n) for n in reduction.notices])
-        if read is None:
+        record = {"phase": Phase.EXECUTING if ready else Phase.COMMITTED, "acts": [TurnAct.of(a) for a in reduction.acts],
+                  "trace": trace, "notices": [TurnNotice.of(n) for n in reduction.notices]}
+        read = None
+        if ready:
+            written = turn_write(turn, unless_stopped=unless_stopped, **record)
+        else:
+            read = turn_write_reading(turn, store.DeliveryQuery(conversation.id, frozenset(c.id for c in cards),
+                                                                frozenset()), unless_stopped=unless_stopped, **record)
+            written = read is not None
+        if not written:
             raise TurnStopped
-        if not ready:  # (the reads were sent)
-            along.took(read)
     crash_point("after_interactions_persisted")
     # each card with its commands, this turn's rows as just journaled; sent now when commands run before the
     # reply, else with the reply (nothing happens between: one numbering, one send)
@@ -77,12 +79,13 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         stream.publish_many(conversation.id, pending_cards)
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
-    results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None,
-                                     along=along if ready else None, held=held)
+    results, last_read = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None,
+                                                read_for_delivery=bool(ready), held=held)
     crash_point("after_commit")
-    reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
-                  committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows,
-                  cases=cases_left(results, cards), announce=[] if ready else pending_cards, along=along)
+    return reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
+                         committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows,
+                         cases=cases_left(results, cards), announce=[] if ready else pending_cards,
+                         read=read or last_read)
 
 
 def cases_left(results: list[Execution], cards: list[Interaction] = ()) -> list[Case]:
@@ -123,23 +126,29 @@ class TurnStopped(Exception):
     """The user stopped waiting before the turn's point of no return: nothing was journaled."""
 
 
+class Executed(NamedTuple):
+    results: list[Execution]  # in plan order
+    read: store.DeliveryRead | None  # delivery's read, made with the last record (``read_for_delivery``)
+
+
 def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry], *,
                            then: str | None = None,
                            before_last: Callable[[list[Execution]], list[TurnNotice] | None] | None = None,
-                           along: CardsAlong | None = None, held: Sequence[Case] = ()) -> list[Execution]:
+                           read_for_delivery: bool = False, held: Sequence[Case] = ()) -> Executed:
     """Run the turn's ready rows and record each outcome on the turn as it settles; ``then``: the phase the
     turn's record takes with the last of them (a turn with no ready row takes it at once). ``before_last``:
     called once every row has run, before the last record is written (a click settles its card there: a crash
     before that record re-runs nothing, the bus returns what committed); notices it returns replace the
-    record's. ``along``: the last record also makes delivery's read of the cards. ``held``: case rows the turn
-    read (each command's commit replaces its case's). Returns the outcomes, in plan order."""
+    record's. ``read_for_delivery``: the last record also makes delivery's read (``store.DeliveryQuery``).
+    ``held``: case rows the turn read (each command's commit replaces its case's)."""
     if not rows:
         instead = before_last([]) if before_last else None
         if then or instead is not None:
             turn_write(turn, **({"phase": then} if then else {}), **(
                 {"notices": instead} if instead is not None else {}))
-        return []
-    results = []
+        return Executed([], None)
+    results: list[Execution] = []
+    read = None
     trace, acts, notices = turn.trace.model_copy(deep=True), [a.model_copy() for a in turn.acts], list(turn.notices)
     broken: set[str] = set()  # cases where a command of this batch did not commit
     cases = {c.pk: c for c in held}
@@ -172,13 +181,15 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
         last = {"phase": then} if then and row is rows[-1] else {}
         if before_last and row is rows[-1] and (instead := before_last(results)) is not None:
             notices = list(instead)
-        # the last record also makes delivery's reads (nothing of the turn happens between)
-        reads = (along.bind(set(trace.interaction_ids), {e.case_id for r in results for e in r.committed})
-                 if along is not None and row is rows[-1] else [])
-        read = turn_write_reading(turn, reads, trace=trace, acts=acts, notices=list(notices), **last)
-        if reads:
-            along.took(read)
-    return results
+        # the last record also makes delivery's read (nothing of the turn happens between)
+        if read_for_delivery and row is rows[-1]:
+            read = turn_write_reading(turn, store.DeliveryQuery(
+                turn.conversation_id, frozenset(trace.interaction_ids),
+                frozenset(e.case_id for r in results for e in r.committed)), trace=trace, acts=acts,
+                notices=list(notices), **last)
+        else:
+            turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
+    return Executed(results, read)
 
 
 def outcome_of(status: str) -> str:

@@ -19,10 +19,10 @@ from conversations.core.reducer import (
 )
 from registries import Actor, Registry
 
-from .. import prepared, stream
+from .. import store, stream
 from ..commands import journal_settle_behind
 from ..ids import new_id
-from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
+from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
 from ..selectors import card_expires_at, interaction_json
 from .admission import TurnOutcome, turn_open
 from .chaos import crash_point
@@ -41,7 +41,7 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
     commands = {c.act_id: c for c in reduction.commands}
     rows = {c.pk: c for c in held}
     for confirmation in reduction.confirmations:
-        case = rows.get(confirmation.case) or CASE_BY_ID.first(confirmation.case)
+        case = rows.get(confirmation.case) or store.case(confirmation.case)
         cards_supersede_open(case.pk)
         # each command described on the state it will find: after this turn's direct edits and the
         # card's earlier commands, never on the state before the message
@@ -58,7 +58,7 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
             prompt=f"Please confirm{reason}: " + "; ".join(lines) + ".",
             options=[{"id": "confirm", "label": "Confirm", "action": {"type": "execute_commands"}},
                      {"id": "decline", "label": "Decline", "action": {"type": "decline"}}])
-        prepared.insert(card)
+        store.card_insert(card)
         cards.append(card)
     for selection in reduction.selections:
         candidates = list(Case.objects.filter(pk__in=selection.candidates, owner_id=actor.user_id))
@@ -85,8 +85,7 @@ def _case_detail(registry: Registry, case: Case) -> dict[str, Any]:
 def cards_supersede_open(case_id: str) -> None:
     """I5: a new blocking card on a case supersedes the open one, which can never be answered again (one
     conditional update: only from pending, so the database decides a race with its click)."""
-    superseded = [pk for (pk,) in _SUPERSEDE.returned_all([Interaction.Status.SUPERSEDED, timezone.now()], case_id,
-                                                          Interaction.Status.PENDING)]
+    superseded = store.cards_supersede(case_id, timezone.now())
     if superseded:
         journal_settle_behind(superseded, JStatus.STALE)
     for pk in superseded:
@@ -127,7 +126,7 @@ def _card_go_stale(card: Interaction, rows: list[CommandJournalEntry]) -> bool:
     """Settle a pending card stale with its commands (only from pending: the database decides a race); the card
     and the caller's copies of its commands among ``rows`` follow. False: it was no longer pending."""
     now = timezone.now()
-    if not _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
+    if not store.card_settle(card.pk, Interaction.Status.STALE, now):
         return False
     journal_settle_behind([card.pk], JStatus.STALE)
     card.status, card.resolved_at = Interaction.Status.STALE, now
@@ -149,7 +148,7 @@ def card_expire_if_due(card: Interaction) -> bool:
         return False
     now = timezone.now()
     with transaction.atomic():
-        if not _SETTLE_PENDING.run([Interaction.Status.EXPIRED, now], card.pk, Interaction.Status.PENDING):
+        if not store.card_settle(card.pk, Interaction.Status.EXPIRED, now):
             card.refresh_from_db()
             return card.status == Interaction.Status.EXPIRED
         journal_settle_behind([card.pk], JStatus.STALE)
@@ -163,8 +162,7 @@ def cards_expire_in(conversation_id: str) -> list[str]:
     pending (a card being answered finishes its click); their commands settle stale and never run."""
     now = timezone.now()
     with transaction.atomic():
-        expired = [pk for (pk,) in _EXPIRE_IN.returned_all([Interaction.Status.EXPIRED, now], conversation_id,
-                                                            Interaction.Status.PENDING)]
+        expired = store.cards_expire_in(conversation_id, now)
         if expired:
             journal_settle_behind(expired, JStatus.STALE)
         for pk in expired:
@@ -183,16 +181,6 @@ def card_origin_text(card: Interaction) -> str | None:
     return turn.text or None if turn.kind != Turn.Kind.CLICK else None
 
 
-_EXPIRE_IN = prepared.Update(Interaction, ("status", "resolved_at"), "t.conversation_id = %s AND t.status = %s",
-                             returning="id")
-_SUPERSEDE = prepared.Update(Interaction, ("status", "resolved_at"), "t.case_id = %s AND t.blocking AND t.status = %s",
-                             returning="id")
-# a card leaves a status only from the one it was read in: the database decides a race
-_SETTLE_PENDING = prepared.Update(Interaction, ("status", "resolved_at"), "t.id = %s AND t.status = %s")
-_CLAIM = prepared.Update(Interaction, ("status", "chosen_option", "answered_by_id", "result_turn_id"),
-                         "t.id = %s AND t.status = %s")
-
-
 class ClickNotStarted(Exception):
     def __init__(self, outcome: TurnOutcome | None = None):
         self.outcome = outcome
@@ -207,8 +195,7 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
             # the one conditional update that decides who answers (concurrency by the database); it names the
             # click's turn, inserted just below in the same transaction (the reference is checked at commit)
             turn_id = new_id("trn")
-            if not _CLAIM.run([Interaction.Status.RESOLVING, option, user.pk, turn_id], interaction.pk,
-                              Interaction.Status.PENDING):
+            if not store.card_claim(interaction.pk, option, user.pk, turn_id):
                 return None
             crash_point("after_card_claimed")
             # each attempt its own id: a click whose turn was interrupted (and the card reopened by recovery)
@@ -229,7 +216,7 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
 def card_finish(interaction: Interaction, status: str) -> None:
     """Settle a card being answered; the instance follows when this call settled it."""
     now = timezone.now()
-    if _SETTLE_PENDING.run([status, now], interaction.pk, Interaction.Status.RESOLVING):
+    if store.card_settle(interaction.pk, status, now, from_status=Interaction.Status.RESOLVING):
         interaction.status, interaction.resolved_at = status, now
 
 

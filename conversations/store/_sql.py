@@ -1,8 +1,9 @@
-"""Statements written once per process for the rows every turn reads and writes (issue 11).
+"""The store's mechanism (private to ``conversations.store``): statements written once per process for the rows
+every turn reads and writes (issue 11).
 
 The ORM builds each statement anew on every call: resolving lookups, ordering, joins and the column
 list costs a turn more than the database takes to run the statement (a profile put it at 40 % of a
-message + click). The few statements a turn sends every time are written here once, as SQL over the
+message + click). The few statements a turn sends every time are written once, as SQL over the
 model's own table and columns, and each call only binds its parameters. Values still go through
 Django's field machinery both ways: ``get_db_prep_save`` on the way in, the backend's and the field's
 converters and ``Model.from_db`` on the way out, so an instance loaded here equals one the ORM loads
@@ -119,6 +120,13 @@ def expanded(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
             bound.append(p)
         out.append(rest)
     return "".join(out), bound
+
+
+def execute(sql: str, params: Sequence[Any] = ()) -> tuple | None:
+    """One statement written by hand (list parameters expanded); its first row, if it returns rows."""
+    with connection.cursor() as cursor:
+        cursor.execute(*expanded(sql, params))
+        return cursor.fetchone() if cursor.description else None
 
 
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
