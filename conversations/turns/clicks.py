@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -31,12 +31,12 @@ from conversations.core.reducer import (
     reduce_selected,
 )
 from conversations.core.review import CardCommand, EditRefused, Review, review_card
-from registries import Actor, CommandContext, Registry
+from registries import Actor, CommandContext
 from turnframe_web.errors import Conflict, Invalid, NotFound
 
 from .. import store, stream
 from ..commands import journal_settle_behind
-from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
+from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn, snapshot
 from ..selectors import interaction_json, turn_json
 from . import lease
 from .admission import TurnOutcome, turn_begin
@@ -48,6 +48,7 @@ from .execution import cases_left, commands_execute_ready, reduction_apply
 from .interactions import card_claim, card_expire_if_due, card_finish, card_origin_text
 from .messages import turns_run_queued
 from .recovery import turn_recover_or_fail
+from .run import TurnRun
 from .writes import turn_write
 
 log = logging.getLogger(__name__)
@@ -131,11 +132,13 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
     if action["type"] not in _SENT_AT_ONCE or (review and review.needs_card):
         out_of_service, _ = turn_begin(conversation, turn)
         started = []
+    actor = actor_of(user)
+    run = TurnRun(turn, conversation, actor, today_for(actor), offered_registry(conversation.mode, out_of_service),
+                  resolved=interaction, announce=started)
     delivered = None
     with lease.carried(turn.id):
         try:
-            delivered = click_turn_run(turn, conversation, interaction, option, user, out_of_service, commands,
-                                       started, review)
+            delivered = click_turn_run(run, interaction, option, commands, review)
         except SimulatedCrash:
             raise
         except Exception:
@@ -203,34 +206,36 @@ def _card_refuse(card: Interaction, command_id: str, code: str) -> None:
 _SENT_AT_ONCE = {"execute_commands", "decline", "none"}
 
 
-def click_turn_run(turn: Turn, conversation: Conversation, interaction: Interaction, option: str, user,
-                   out_of_service: dict[str, str], commands: list[CommandJournalEntry],
-                   started: list[tuple[str, dict]], review: Review | None = None) -> Delivered:
-    """Run the action the card stored for ``option`` (never anything the click itself says, I7). ``commands``:
-    the card's journal rows as read with it; ``started``: the turn's events not sent yet (its ``turn.started``),
-    sent first with the reply; ``review``: a confirmation judged at the click, with the person's edits."""
-    actor = actor_of(user)
+def click_turn_run(run: TurnRun, interaction: Interaction, option: str, commands: list[CommandJournalEntry],
+                   review: Review | None = None) -> Delivered:
+    """Run the action the card (``run.resolved``) stored for ``option`` (never anything the click itself says,
+    I7). ``commands``: the card's journal rows as read with it; ``review``: a confirmation judged at the click,
+    with the person's edits. The turn's events not sent yet (its ``turn.started``) are ``run.announce``."""
     action = next(o["action"] for o in interaction.options if o["id"] == option)
-    click = _Click(turn, conversation, interaction, option, user, actor, today_for(actor),
-                   offered_registry(conversation.mode, out_of_service),
-                   commands, started, review)
+    click = _Click(run, interaction, option, commands, review)
     return {"execute_commands": _confirm, "decline": _decline, "none": _none_of_these}.get(action["type"], _select)(
         click, action)
 
 
 @dataclass(frozen=True)
 class _Click:
-    turn: Turn
-    conversation: Conversation
-    interaction: Interaction
+    run: TurnRun
+    interaction: Interaction  # (``run.resolved``)
     option: str
-    user: object
-    actor: Actor
-    today: str
-    registry: Registry
     commands: list[CommandJournalEntry]  # the card's journal rows, as read with the card
-    started: list[tuple[str, dict]]  # the turn's events not sent yet
     review: Review | None = None  # a confirmation judged at the click (with the person's edits)
+
+    @property
+    def turn(self) -> Turn:
+        return self.run.turn
+
+    @property
+    def conversation(self) -> Conversation:
+        return self.run.conversation
+
+    @property
+    def actor(self) -> Actor:
+        return self.run.actor
 
     @property
     def trace(self) -> TurnTrace:
@@ -239,11 +244,9 @@ class _Click:
     def acts(self, rows: list[CommandJournalEntry], outcome: str = "") -> list[TurnAct]:
         return [TurnAct(id=r.plan_act_id, act=r.act, case=r.case_id, outcome=outcome) for r in rows]
 
-    def deliver(self, committed: list | None = None, commands: list[CommandJournalEntry] | None = None,
-                cases: list[Case] = (), read: store.DeliveryRead | None = None) -> Delivered:
-        return reply_deliver(self.turn, self.conversation, self.registry, answers=[], say=None,
-                             resolved=self.interaction, committed=committed or [], commands=commands, cases=cases,
-                             read=read, announce=self.started)
+    def deliver(self, committed: Sequence[DomainEvent] = (), commands: list[CommandJournalEntry] | None = None,
+                cases: Sequence[Case] = (), read: store.DeliveryRead | None = None) -> Delivered:
+        return reply_deliver(self.run, committed=committed, commands=commands, cases=cases, read=read)
 
 
 def _edit_record(click: _Click, review: Review) -> dict[str, Any]:
@@ -317,7 +320,7 @@ def _confirm(click: _Click, action: dict) -> Delivered:
         if single and edited is not None:  # the person's values, written with the command's run (one transaction)
             store.command_edit(edited, review.args, status=JStatus.AWAITING_CONFIRMATION, card_id=click.interaction.pk)
             rows[0].args = dict(review.args)
-        results, read = commands_execute_ready(click.turn, click.actor, click.today, rows, then=Phase.COMMITTED,
+        results, read = commands_execute_ready(click.turn, click.actor, click.run.today, rows, then=Phase.COMMITTED,
                                                before_last=settle_card, read_for_delivery=True,
                                                held=[click.interaction.case])
     crash_point("after_commit")
@@ -347,9 +350,8 @@ def _redraw(click: _Click, review: Review) -> Delivered:
                                            review.codes)],
         notices=[Notice("edit_needs_confirmation",
                         NOTICE_COPY["edit_needs_confirmation"].format(changes=_changes_text(review)))])
-    return reduction_apply(click.turn, click.conversation, click.actor, click.today, click.registry, reduction,
-                           click.trace, answers=[], say=None, resolved=card, resolved_as=Interaction.Status.SUPERSEDED,
-                           held=[card.case])
+    click.run.held = [card.case]
+    return reduction_apply(click.run, reduction, click.trace, resolved_as=Interaction.Status.SUPERSEDED)
 
 
 def _decline(click: _Click, action: dict) -> Delivered:
@@ -377,16 +379,16 @@ def _none_of_these(click: _Click, action: dict) -> Delivered:
 
 def _select(click: _Click, action: dict) -> Delivered:
     """A selection: resume the held acts on exactly the chosen case, through policy and confirmation."""
-    chosen = Case.objects.filter(pk=action["case"], owner=click.user).first()
+    chosen = Case.objects.filter(pk=action["case"], owner_id=click.actor.user_id).first()
     if chosen is None or chosen.id not in click.interaction.candidates:
         raise NotFound("No such case.")
     Conversation.objects.filter(pk=click.conversation.pk).update(active_case=chosen)
     click.conversation.active_case_id = chosen.id
     held = [ValidatedAct.from_json(a) for a in click.interaction.held_acts]
-    facts = TurnFacts(message="", mode=click.conversation.mode, actor=click.actor, today=click.today,
-                      registry=click.registry, cases={chosen.id: snapshot(chosen)}, active_case=chosen.id)
+    facts = TurnFacts(message="", mode=click.conversation.mode, actor=click.actor, today=click.run.today,
+                      registry=click.run.registry, cases={chosen.id: snapshot(chosen)}, active_case=chosen.id)
     reduction = reduce_selected(held, chosen.id, facts)
     # the selection card is settled in L's transaction, with the acts it resumes: a crash before leaves it
     # answerable again (recovery reopens it), never resolved with its held acts lost
-    return reduction_apply(click.turn, click.conversation, click.actor, click.today, click.registry, reduction,
-                           click.trace, answers=[], say=None, resolved=click.interaction, held=[chosen])
+    click.run.held = [chosen]
+    return reduction_apply(click.run, reduction, click.trace)

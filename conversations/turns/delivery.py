@@ -13,30 +13,20 @@ from django.utils import timezone
 
 from conversations.core.record import TurnEnd, TurnNotice, TurnTrace
 from conversations.core.reducer import Notice, Outcome
-from registries import Registry, get_registry
+from registries import get_registry
 
 from .. import store, stream
-from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
+from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
 from . import lease
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
+from .run import KEEP_QUESTION, NOTHING_SAID, Said, TurnRun
 from .writes import turn_end, turn_write
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
-
-
-class _KeepQuestion:
-    """The open question a turn leaves as it found it (a click): neither replaced nor cleared."""
-
-    def __repr__(self) -> str:
-        return "KEEP_QUESTION"
-
-
-KEEP_QUESTION = _KeepQuestion()
-OpenQuestion = dict[str, Any] | None | _KeepQuestion  # a question to leave open, None to clear it, or KEEP_QUESTION
 
 
 @dataclass(frozen=True)
@@ -50,20 +40,19 @@ class Delivered:
     queued_behind: bool | None
 
 
-def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
-                         resolved: Interaction | None = None, pending: OpenQuestion = KEEP_QUESTION,
-                         committed: Sequence[DomainEvent] = (), rounds: Sequence[ReadRound] | None = None,
-                         commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = (),
-                         announce: Sequence[tuple[str, dict[str, Any]]] = (),
-                         read: store.DeliveryRead | None = None) -> Delivered:
-    """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
-    conversation's, None clearing it); ``KEEP_QUESTION`` leaves it as it is (clicks). ``committed``: the event rows this
-    process inserted for the turn; used when they are all its events, else they are read. ``rounds``: the
-    turn's read rounds as this process recorded them, ``commands`` its journal rows as this process journaled and
-    ran them (each kept in step with what the bus settled); None: read. ``cases``: case rows as this turn last
-    wrote or read them in its own transactions (the bus's commits, L's cards), later ones first. ``announce``:
-    events of the turn not sent yet, sent first with the reply's. ``read``: delivery's read, made with the turn's
-    last write (used when it read what this step would: ``store.DeliveryQuery``)."""
+def reply_deliver(run: TurnRun, said: Said = NOTHING_SAID, *, committed: Sequence[DomainEvent] = (),
+                  commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = (),
+                  announce: Sequence[tuple[str, dict[str, Any]]] = (),
+                  read: store.DeliveryRead | None = None) -> Delivered:
+    """Steps O to Q; ``said``: what the reply says besides what happened, and the question it leaves open.
+    ``committed``: the event rows this process inserted for the turn; used when they are all its events, else
+    they are read. ``commands``: its journal rows as this process journaled and ran them (each kept in step with
+    what the bus settled); None: read. ``cases``: case rows as this turn last wrote or read them in its own
+    transactions (the bus's commits, L's cards), later ones first. ``announce``: events of the turn not sent yet
+    (after ``run.announce``), sent first with the reply's. ``read``: delivery's read, made with the turn's last
+    write (used when it read what this step would: ``store.DeliveryQuery``)."""
+    turn, conversation, registry, resolved = run.turn, run.conversation, run.registry, run.resolved
+    answers, say, pending = said.answers, said.say, said.pending
     # O: re-project changed cases; cards bound to an older revision go stale (the turn's record as this
     # process wrote it: every write of a turn goes through turn_write, which keeps the instance in step)
     trace = turn.trace
@@ -114,7 +103,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         if pending is not KEEP_QUESTION and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
-    announced = list(announce)
+    announced = [*run.announce, *announce]
     for card in staled:
         card.refresh_from_db()
         announced.append(("interaction.resolved", {"interaction": interaction_json(card)}))
@@ -127,7 +116,7 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
         announced.append(("interaction.resolved", {"interaction": card_shown}))
     # what the sockets are sent is what the click's or the message's HTTP answer shows (``Delivered``)
     turn_shown = turn_json(turn, loaded=Loaded(
-        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else rounds))
+        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else run.rounds))
     announced.append(("turn.completed", {"turn": turn_shown}))
     stream.publish_many(conversation.id, announced)
     return Delivered(turn_shown, card_shown, queued_behind)
@@ -165,12 +154,13 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
     stream.publish(conversation.id, "turn.failed", {"turn": turn_json(turn)})
 
 
-def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
-                         detail: dict[str, Any], *, explained: Sequence[Notice] = (),
-                         rounds: Sequence[ReadRound] | None = None) -> Delivered | None:
+def turn_finish_without_plan(run: TurnRun, code: str, detail: dict[str, Any], *,
+                             explained: Sequence[Notice] = ()) -> Delivered | None:
     """The loop ended without a valid plan (budget, repair failed, the user stopped waiting): nothing runs,
     the turn completes. A stop requested meanwhile names the ending (the database decides which came first:
     the write requires no stop, and ``turn_stop`` requires the phase still before this one)."""
+    turn = run.turn
+
     def ending(code: str) -> dict[str, Any]:
         return {"notices": [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])],
                 "trace": TurnTrace(**detail, ending=code), "phase": Phase.COMMITTED}
@@ -181,4 +171,4 @@ def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: R
             return None
         turn_write(turn, **ending("stopped"))
         turn.refresh_from_db(fields=["stop_requested_at"])  # asked for elsewhere (turn_stop): learn when
-    return reply_deliver(turn, conversation, registry, answers=[], say=None, rounds=rounds)
+    return reply_deliver(run)

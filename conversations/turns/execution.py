@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.db import transaction
 
@@ -13,7 +13,7 @@ from conversations.core.keys import idempotency_key
 from conversations.core.origins import DIRECT_USER_ACT
 from conversations.core.record import ActWhy, TurnAct, TurnNotice, TurnTrace
 from conversations.core.reducer import NewCase, Outcome, Reduction
-from registries import Actor, Registry
+from registries import Actor
 
 from .. import store, stream
 from ..commands import (
@@ -23,34 +23,33 @@ from ..commands import (
     journal_settle_behind,
     journal_settle_broken_chain,
 )
-from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
+from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
 from .copy import NOTICE_COPY
-from .delivery import KEEP_QUESTION, Delivered, OpenQuestion, reply_deliver
+from .delivery import Delivered, reply_deliver
 from .interactions import card_finish, cards_persist
+from .run import NOTHING_SAID, Said, TurnRun
 from .writes import turn_write, turn_write_reading
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
-                     reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
-                     resolved: Interaction | None = None, pending: OpenQuestion = KEEP_QUESTION,
-                     unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None,
-                     held: Sequence[Case] = (), resolved_as: str = Interaction.Status.RESOLVED) -> Delivered:
-    """Steps L to Q, shared by message turns and clicks that draw cards. ``unless_stopped``: L is the point of no
-    return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written).
-    ``held``: case rows as the turn read them (what its reduction saw). ``resolved_as``: what the answered card
-    becomes (a card redrawn with the person's edits is superseded, its commands stale)."""
+def reduction_apply(run: TurnRun, reduction: Reduction, trace: TurnTrace, said: Said = NOTHING_SAID, *,
+                    unless_stopped: bool = False, resolved_as: str = Interaction.Status.RESOLVED) -> Delivered:
+    """Steps L to Q of the turn's ``reduction`` (I–K), shared by message turns and clicks that draw cards; ``trace``:
+    the turn's record so far; ``said``: what the reply says besides what happened. ``unless_stopped``: L is the point of no return, so it commits only if the user has
+    not stopped waiting (else ``TurnStopped``, nothing written). ``resolved_as``: what the answered card
+    (``run.resolved``) becomes (a card redrawn with the person's edits is superseded, its commands stale)."""
+    turn, conversation, resolved = run.turn, run.conversation, run.resolved
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
         if resolved is not None and resolved.status == Interaction.Status.RESOLVING:  # the card answered
             card_finish(resolved, resolved_as)
             if resolved_as != Interaction.Status.RESOLVED:
                 journal_settle_behind([resolved.pk], JStatus.STALE)
-        cards = cards_persist(turn, conversation, actor, registry, reduction, held)
+        cards = cards_persist(run, reduction)
         rows = commands_journal(turn, conversation, reduction, cards)
         ready = [r for r in rows if r.status == JStatus.PENDING]
         trace = trace.model_copy(update={
@@ -79,11 +78,11 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         stream.publish_many(conversation.id, pending_cards)
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
-    results, last_read = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None,
-                                                read_for_delivery=bool(ready), held=held)
+    results, last_read = commands_execute_ready(turn, run.actor, run.today, ready,
+                                                then=Phase.COMMITTED if ready else None,
+                                                read_for_delivery=bool(ready), held=run.held)
     crash_point("after_commit")
-    return reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
-                         committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows,
+    return reply_deliver(run, said, committed=[e for r in results for e in r.committed], commands=rows,
                          cases=cases_left(results, cards), announce=[] if ready else pending_cards,
                          read=read or last_read)
 

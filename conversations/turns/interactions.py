@@ -8,7 +8,6 @@ card can never run; its commands settle ``stale``."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -17,29 +16,30 @@ from django.utils import timezone
 from conversations.core.reducer import (
     Reduction,
 )
-from registries import Actor, Registry
+from registries import Registry
 
 from .. import store, stream
 from ..commands import journal_settle_behind
 from ..ids import new_id
-from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
+from ..models import Case, CommandJournalEntry, Interaction, Turn, snapshot
 from ..selectors import card_expires_at, interaction_json
 from .admission import TurnOutcome, turn_open
 from .chaos import crash_point
 from .context import noun
+from .run import TurnRun
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry: Registry,
-                  reduction: Reduction, held: Sequence[Case] = ()) -> list[Interaction]:
-    """The turn's cards. ``held``: case rows as the turn read them: a confirmation describes its commands on the
-    state the reduction saw (it is bound to that revision; if the case moved on since, the card goes stale)."""
+def cards_persist(run: TurnRun, reduction: Reduction) -> list[Interaction]:
+    """The turn's cards. A confirmation describes its commands on the state the reduction saw (``run.held``: it
+    is bound to that revision; if the case moved on since, the card goes stale)."""
+    turn, conversation, actor, registry = run.turn, run.conversation, run.actor, run.registry
     cards: list[Interaction] = []
     by_id = {a.id: a for a in reduction.acts}
     commands = {c.act_id: c for c in reduction.commands}
-    rows = {c.pk: c for c in held}
+    rows = {c.pk: c for c in run.held}
     for confirmation in reduction.confirmations:
         case = rows.get(confirmation.case) or store.case(confirmation.case)
         cards_supersede_open(case.pk)

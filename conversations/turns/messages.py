@@ -50,6 +50,7 @@ from .copy import WITHDRAWN_COPY, Withdrawal
 from .delivery import Delivered, turn_fail_closed, turn_finish_without_plan
 from .execution import TurnStopped, reduction_apply
 from .recovery import turn_recover_or_fail
+from .run import Said, TurnRun
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
@@ -84,7 +85,7 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     if admitted is not None:
         if on_admitted is not None:
             on_admitted()
-        delivered = message_turn_run_admitted(admitted, user, actor)
+        delivered = message_turn_run_admitted(admitted, actor)
         turns_run_queued(admitted.conversation, waiting=delivered.queued_behind if delivered else None)
         # the instance followed every write of the turn (turn_write); the JSON it was delivered with
         return TurnOutcome(turn, False, shown=delivered.turn_json if delivered else None)
@@ -113,13 +114,15 @@ def _conversation_and_recorded(user, conversation_id: str, client_message_id: st
     return conversation, recorded_turn(conversation.pk, client_message_id)
 
 
-def message_turn_run_admitted(admitted: Admitted, user, actor: Actor) -> Delivered | None:
+def message_turn_run_admitted(admitted: Admitted, actor: Actor) -> Delivered | None:
     """Run an admitted message; what its reply delivered (None: it ended otherwise, or recovery finished it)."""
-    turn = admitted.turn
+    turn, conversation = admitted.turn, admitted.conversation
     assert admitted.seen is not None  # (a message's context is read as it is admitted)
+    run = TurnRun(turn, conversation, actor, today_for(actor), offered_registry(conversation.mode,
+                                                                                admitted.out_of_service))
     with lease.carried(turn.id):
         try:
-            return message_turn_run(turn, admitted.conversation, user, actor, admitted.out_of_service, admitted.seen)
+            return message_turn_run(run, admitted.seen)
         except SimulatedCrash:
             raise
         except Exception:
@@ -133,7 +136,7 @@ def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> De
     """A queued message promoted to running: it begins as an admitted one does (``turn_begin``)."""
     actor = actor_of(user)
     out_of_service, seen = turn_begin(conversation, turn, context_query(turn, conversation.pk, actor))
-    return message_turn_run_admitted(Admitted(turn, conversation, out_of_service, seen), user, actor)
+    return message_turn_run_admitted(Admitted(turn, conversation, out_of_service, seen), actor)
 
 
 def turn_queue(conversation: Conversation, *, text: str, client_message_id: str) -> Turn | TurnOutcome:
@@ -190,11 +193,10 @@ def turns_run_queued(conversation: Conversation, waiting: bool | None = None) ->
             ran.append(nxt.id)
 
 
-def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor, out_of_service: dict[str, str],
-                     seen: store.Seen) -> Delivered | None:
-    today = today_for(actor)
+def message_turn_run(run: TurnRun, seen: store.Seen) -> Delivered | None:
+    """Steps D to Q of an admitted message; ``seen``: what its admission read (``store.ContextQuery``)."""
+    turn, conversation, actor, today, registry = run.turn, run.conversation, run.actor, run.today, run.registry
     mode = conversation.mode
-    registry = offered_registry(mode, out_of_service)
     # D: the actor's relevant cases;  E: project them (pure)
     cases, more_cases = load_cases(registry, seen.cases, conversation.active_case_id)
     # F: the model context
@@ -202,7 +204,7 @@ def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor,
     # G-H: the read-only loop and one plan (retry once, then the fallback, before any commit)
     limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
     ctx = ActorReadContext(actor, today, registry)
-    recorder = _RoundRecorder(turn, conversation, registry)
+    recorder = _RoundRecorder(run)
     try:
         loop = acquire_plan(providers=_providers(), base=base, tools=dict(registry.read_tools), registry=registry,
                             ctx=ctx, limits=limits, on_round=recorder)
@@ -215,23 +217,21 @@ def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor,
                  for name, status in sorted(recorder.switched_off.items())]
     stopped = {"plan_raw": loop.raw if loop else None, "detail": "the user stopped waiting"}
     if loop is None:
-        return turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained,
-                                        rounds=recorder.rows)
+        return turn_finish_without_plan(run, "stopped", stopped, explained=explained)
     if loop.validated is None:
-        return turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
-                                        {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained,
-                                        rounds=recorder.rows)
+        return turn_finish_without_plan(run, loop.ending or "plan_rejected",
+                                        {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained)
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
-    held = [*seen.cases, *(Case.objects.filter(pk__in=referenced, owner=user) if referenced else ())]
-    cases.update({c.id: snapshot(c) for c in held if c.id in referenced})
+    run.held = [*seen.cases, *(Case.objects.filter(pk__in=referenced, owner_id=actor.user_id) if referenced else ())]
+    cases.update({c.id: snapshot(c) for c in run.held if c.id in referenced})
     if more_cases and (kinds := cases_to_resolve_among(loop.validated, registry,
                                                        cases.get(conversation.active_case_id or ""))):
         cases.update(load_open_cases(actor, registry, kinds))  # a name or "the only one": among all, not the recent
     plan = loop.validated.plan
     edit = last_edit(conversation) if plan.undo is not None else None
     if edit and edit["case"] not in cases:
-        cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk=edit["case"], owner=user)})
+        cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk=edit["case"], owner_id=actor.user_id)})
     facts = TurnFacts(message=turn.text, mode=mode, actor=actor, today=today, registry=registry, cases=cases,
                       active_case=conversation.active_case_id,
                       earlier_message=(conversation.pending or {}).get("message"), last_edit=edit)
@@ -240,15 +240,13 @@ def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor,
     trace = TurnTrace(rounds=recorder.rounds, plan_raw=loop.raw, plan=plan.model_dump(mode="json"))
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     pending = pending or unfound_target_question(turn, reduction)
+    said = Said([a.model_dump() for a in plan.answers], plan.say, pending)
     try:
         # the point of no return is L's commit: a stop is honoured only before it, and the database arbitrates
         # a stop that races it (turn_stop's update requires the phase still before it; L requires no stop)
-        return reduction_apply(turn, conversation, actor, today, registry, reduction, trace, unless_stopped=True,
-                               answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending,
-                               rounds=recorder.rows, held=held)
+        return reduction_apply(run, reduction, trace, said, unless_stopped=True)
     except TurnStopped:
-        return turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained,
-                                        rounds=recorder.rows)
+        return turn_finish_without_plan(run, "stopped", stopped, explained=explained)
 
 
 def _providers() -> list:
@@ -262,10 +260,11 @@ class _RoundRecorder:
     """Each read round as it ends: persisted, streamed, and the user's "stop waiting" honoured before the
     next model call; notes the lookups the model asked for that are switched off."""
 
-    def __init__(self, turn: Turn, conversation: Conversation, registry: Registry):
-        self.turn, self.conversation, self.registry = turn, conversation, registry
+    def __init__(self, run: TurnRun):
+        self.turn, self.conversation, self.registry = run.turn, run.conversation, run.registry
         self.rounds: list[dict[str, Any]] = []
         self.rows: list[ReadRound] = []  # as persisted, for the reply's record (not read back)
+        run.rounds = self.rows  # (the run's, as they are recorded)
         self.switched_off: dict[str, str] = {}  # a lookup staff or the runtime turned off: name -> status
 
     def __call__(self, record: RoundRecord, provider: str) -> None:
