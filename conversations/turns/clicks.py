@@ -7,6 +7,7 @@ editable arguments, so nothing runs on the verdict the card was drawn with."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Iterator, Sequence
@@ -21,6 +22,7 @@ from conversations.core.origins import CONFIRMED_INTERACTION
 from conversations.core.record import ClickRecord, TurnAct, TurnNotice, TurnTrace
 from conversations.core.reducer import (
     ActResult,
+    NewCase,
     Notice,
     Outcome,
     PlannedCommand,
@@ -45,7 +47,7 @@ from .context import actor_of, offered_registry, today_for
 from .copy import NOTICE_COPY
 from .delivery import Delivered, reply_deliver
 from .execution import cases_left, commands_execute_ready, reduction_apply
-from .interactions import card_claim, card_expire_if_due, card_finish, card_origin_text
+from .interactions import card_claim, card_expire_if_due, card_finish, card_origin_text, card_publish_resolved
 from .messages import turns_run_queued
 from .recovery import turn_recover_or_fail
 from .run import TurnRun
@@ -91,13 +93,13 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
                           errors=[{"loc": ["option"], "msg": "not an option of this interaction"}])
         status = interaction.status
         if status in (Interaction.Status.RESOLVED, Interaction.Status.DECLINED):
-            if interaction.chosen_option == option and interaction.result_turn_id:
+            if interaction.chosen_option == option and interaction.result_turn is not None:
                 return ClickOutcome(interaction, interaction.result_turn)  # a repeated answer: the original outcome
             raise Conflict("This card was already answered.", code="interaction_closed")
         if status == Interaction.Status.STALE:
             raise Conflict("It changed since this card was made; nothing was run.", code="interaction_stale")
         if status == Interaction.Status.SUPERSEDED:
-            if interaction.chosen_option == option and interaction.result_turn_id:
+            if interaction.chosen_option == option and interaction.result_turn is not None:
                 return ClickOutcome(interaction, interaction.result_turn)  # a repeated edit that drew a new card
             raise Conflict("This card was replaced by a newer one.", code="interaction_closed")
         if card_expire_if_due(interaction):
@@ -107,7 +109,8 @@ def interaction_respond(*, user, interaction_id: str, option: str, client_respon
                 raise Conflict("This card is being answered.", code="interaction_closed")
             time.sleep(0.05)
             continue
-        if interaction.kind == Interaction.Kind.CONFIRMATION and interaction.case.revision != interaction.case_revision:
+        if (interaction.kind == Interaction.Kind.CONFIRMATION and interaction.case is not None
+                and interaction.case.revision != interaction.case_revision):  # (a card on no case opens one)
             if Interaction.objects.filter(pk=interaction.pk, status=Interaction.Status.PENDING).update(
                     status=Interaction.Status.STALE, resolved_at=timezone.now()):
                 journal_settle_behind([interaction.pk], JStatus.STALE)
@@ -173,18 +176,22 @@ def _review(card: Interaction, action: dict, commands: list[CommandJournalEntry]
     registry = offered_registry(card.conversation.mode, dict(out_of_service))
     rows = [CardCommand(r.id, r.act, r.args) for r in sorted(commands, key=lambda r: r.sequence)]
     try:
-        review = review_card(rows, snapshot(card.case), registry, CommandContext(actor=actor, today=today_for(actor)),
+        review = review_card(rows, snapshot(card.case) if card.case is not None else None, registry, CommandContext(actor=actor, today=today_for(actor)),
                              edits or None)
     except EditRefused as refused:
         raise Invalid(refused.message, code=refused.code,
                       errors=refused.errors or [{"loc": ["edits"], "msg": refused.reason or refused.code}],
-                      **({"reason": refused.reason} if refused.reason else {})) from None
+                      **_reason(refused.reason)) from None
     if review.refused is not None:
         command, code = review.refused
         _card_refuse(card, command, code)
         raise Conflict(f"{NOTICE_COPY['interaction_refused']} ({code.replace('_', ' ')})", code="interaction_refused",
                        reason=code)
     return review
+
+
+def _reason(reason: str | None) -> dict[str, Any]:
+    return {"reason": reason} if reason else {}
 
 
 def _card_refuse(card: Interaction, command_id: str, code: str) -> None:
@@ -198,8 +205,7 @@ def _card_refuse(card: Interaction, command_id: str, code: str) -> None:
         CommandJournalEntry.objects.filter(pk=command_id, status=JStatus.AWAITING_CONFIRMATION).update(
             status=JStatus.REJECTED, result={"code": code}, updated_at=now)
         journal_settle_behind([card.pk], JStatus.STALE)
-        transaction.on_commit(lambda: stream.publish(card.conversation_id, "interaction.resolved", {
-            "interaction": interaction_json(Interaction.objects.get(pk=card.pk))}))
+        transaction.on_commit(functools.partial(card_publish_resolved, card.pk))
 
 
 # the click actions that send nothing before the reply (a selection may send the cards it draws first)
@@ -249,6 +255,11 @@ class _Click:
         return reply_deliver(self.run, committed=committed, commands=commands, cases=cases, read=read)
 
 
+def _held(card: Interaction) -> list[Case]:
+    """The case row the card was read with (none for a card on an act that opens a case)."""
+    return [card.case] if card.case is not None else []
+
+
 def _edit_record(click: _Click, review: Review) -> dict[str, Any]:
     """What the journal keeps of the person's edits: who made them (the person, never the model), on which card."""
     return {"by": "person", "user": click.actor.user_id, "interaction": click.interaction.id,
@@ -268,6 +279,7 @@ def _confirm(click: _Click, action: dict) -> Delivered:
     if review is not None and review.needs_card:
         return _redraw(click, review)
     edited = review.edited if review is not None else None
+    edited_args = dict(review.args) if review is not None and edited is not None else {}  # the person's values
     rows = click.commands
     origin = {"kind": CONFIRMED_INTERACTION, "interaction": click.interaction.id, "option": click.option,
               "user": click.actor.user_id}
@@ -276,6 +288,7 @@ def _confirm(click: _Click, action: dict) -> Delivered:
             row.origin = {**origin, "edits": row.origin["edits"]}
     origins = {r.pk: r.origin if (r.origin or {}).get("edits") else origin for r in rows}
     if edited is not None:
+        assert review is not None  # (an edit is the review's)
         origins[edited] = {**origin, "edits": [*origins.get(edited, {}).get("edits", []), _edit_record(click, review)]}
         click.turn.notices = [TurnNotice(code="edited_before_confirming", text=NOTICE_COPY[
             "edited_before_confirming"].format(changes=_changes_text(review)))]
@@ -295,7 +308,7 @@ def _confirm(click: _Click, action: dict) -> Delivered:
                 moved += store.commands_confirm([r.pk for r in rows if origins[r.pk] is each], each,
                                                 CONFIRMED_INTERACTION)
             if edited is not None:
-                store.command_edit(edited, review.args, status=JStatus.PENDING, card_id=click.interaction.pk)
+                store.command_edit(edited, edited_args, status=JStatus.PENDING, card_id=click.interaction.pk)
             turn_write(click.turn, phase=Phase.EXECUTING, acts=acts, trace=trace,
                        **({"notices": click.turn.notices} if edited is not None else {}))
         crash_point("after_journal_admission")
@@ -303,7 +316,7 @@ def _confirm(click: _Click, action: dict) -> Delivered:
             for row in rows:
                 row.status, row.origin, row.origin_kind = JStatus.PENDING, origins[row.pk], CONFIRMED_INTERACTION
                 if row.pk == edited:
-                    row.args = dict(review.args)
+                    row.args = dict(edited_args)
         else:  # some were settled meanwhile (a supersession, a recovery): only the ones this click moved run
             rows = list(CommandJournalEntry.objects.filter(pk__in=[r.pk for r in rows], status=JStatus.PENDING))
 
@@ -318,11 +331,11 @@ def _confirm(click: _Click, action: dict) -> Delivered:
 
     with transaction.atomic() if single else nullcontext():
         if single and edited is not None:  # the person's values, written with the command's run (one transaction)
-            store.command_edit(edited, review.args, status=JStatus.AWAITING_CONFIRMATION, card_id=click.interaction.pk)
-            rows[0].args = dict(review.args)
+            store.command_edit(edited, edited_args, status=JStatus.AWAITING_CONFIRMATION, card_id=click.interaction.pk)
+            rows[0].args = dict(edited_args)
         results, read = commands_execute_ready(click.turn, click.actor, click.run.today, rows, then=Phase.COMMITTED,
                                                before_last=settle_card, read_for_delivery=True,
-                                               held=[click.interaction.case])
+                                               held=_held(click.interaction))
     crash_point("after_commit")
     return click.deliver([e for r in results for e in r.committed], commands=rows, cases=cases_left(results),
                          read=read)
@@ -346,11 +359,12 @@ def _redraw(click: _Click, review: Review) -> Delivered:
             edits=tuple([*earlier, record] if row.pk == review.edited else earlier)))
     reduction = Reduction(
         acts=acts, commands=commands,
-        confirmations=[PlannedConfirmation(card.case_id, card.case_revision, tuple(r.plan_act_id for r in rows),
-                                           review.codes)],
+        # (a card on no case holds the act that opens one: the new card is drawn on no case either)
+        confirmations=[PlannedConfirmation(card.case_id or NewCase(rows[0].plan_act_id), card.case_revision or 0,
+                                           tuple(r.plan_act_id for r in rows), review.codes)],
         notices=[Notice("edit_needs_confirmation",
                         NOTICE_COPY["edit_needs_confirmation"].format(changes=_changes_text(review)))])
-    click.run.held = [card.case]
+    click.run.held = _held(card)
     return reduction_apply(click.run, reduction, click.trace, resolved_as=Interaction.Status.SUPERSEDED)
 
 

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.utils import timezone
+from pydantic import BaseModel
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
 from conversations.core.reducer import UNDO_ACT_ID, ValidatedPlan
@@ -164,7 +165,7 @@ def last_edit(conversation: Conversation) -> dict[str, Any] | None:
 
 
 @functools.lru_cache(maxsize=256)
-def json_schema(model: type) -> dict[str, Any]:
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A pydantic model's JSON schema, computed once per class (it is the same for every turn)."""
     return model.model_json_schema()
 

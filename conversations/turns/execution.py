@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db import transaction
 
@@ -58,7 +58,7 @@ def reduction_apply(run: TurnRun, reduction: Reduction, trace: TurnTrace, said: 
         # last in the transaction, conditional: a stop that raced this step either came first (this update
         # finds it and everything above rolls back) or finds the phase already past understanding. With nothing
         # to run before the reply, it also makes delivery's read of the cards (nothing happens between)
-        record = {"phase": Phase.EXECUTING if ready else Phase.COMMITTED, "acts": [TurnAct.of(a) for a in reduction.acts],
+        record: dict[str, Any] = {"phase": Phase.EXECUTING if ready else Phase.COMMITTED, "acts": [TurnAct.of(a) for a in reduction.acts],
                   "trace": trace, "notices": [TurnNotice.of(n) for n in reduction.notices]}
         read = None
         if ready:
@@ -87,12 +87,12 @@ def reduction_apply(run: TurnRun, reduction: Reduction, trace: TurnTrace, said: 
                          read=read or last_read)
 
 
-def cases_left(results: list[Execution], cards: list[Interaction] = ()) -> list[Case]:
+def cases_left(results: list[Execution], cards: Sequence[Interaction] = ()) -> list[Case]:
     """The case rows as this turn left them, the latest first: each command's commit, then the cases its cards
     were drawn on (read in L) unless a command of the turn ran on them (then the commit, or a fresh read)."""
     ran = [r.case_row for r in reversed(results) if r.case_row is not None]
     touched = {r.case for r in results}
-    return ran + [c.case for c in cards if c.case_id and c.case_id not in touched]
+    return ran + [c.case for c in cards if c.case is not None and c.case_id not in touched]
 
 
 def commands_journal(turn: Turn, conversation: Conversation, reduction: Reduction,
@@ -104,13 +104,13 @@ def commands_journal(turn: Turn, conversation: Conversation, reduction: Reductio
             card_of[act_id] = card
     rows = []
     for command in reduction.commands:
-        on_new = isinstance(command.case, NewCase)
-        case_id = None if on_new else command.case
+        new = command.case if isinstance(command.case, NewCase) else None
         key = idempotency_key(conversation=conversation.id, turn=turn.id, act_id=command.act_id,
                               case=str(command.case) if command.case else None, expected_revision=command.expected_revision, args=command.args)
         row, _ = journal_admit(
             idempotency_key=key, conversation=conversation, turn=turn, plan_act_id=command.act_id, act=command.act,
-            case_id=case_id, case_from_act=command.case.act_id if on_new else "",
+            case_id=command.case if isinstance(command.case, str) else None,
+            case_from_act=new.act_id if new is not None else "",
             args=command.args, expected_revision=command.expected_revision, sequence=command.sequence,
             status=JStatus.AWAITING_CONFIRMATION if command.needs_confirmation else JStatus.PENDING,
             origin=({"edits": list(command.edits)} if command.edits else {}) if command.needs_confirmation
@@ -143,8 +143,10 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
     if not rows:
         instead = before_last([]) if before_last else None
         if then or instead is not None:
-            turn_write(turn, **({"phase": then} if then else {}), **(
-                {"notices": instead} if instead is not None else {}))
+            fields: dict[str, Any] = {"phase": then} if then else {}
+            if instead is not None:
+                fields["notices"] = instead
+            turn_write(turn, **fields)
         return Executed([], None)
     results: list[Execution] = []
     read = None
@@ -159,7 +161,8 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             result = journal_settle_broken_chain(entry=row)
         else:
             origin = row.origin or {"kind": DIRECT_USER_ACT}
-            result = command_execute(entry=row, origin=origin, actor=actor, today=today, held=cases.get(row.case_id))
+            result = command_execute(entry=row, origin=origin, actor=actor, today=today,
+                                     held=cases.get(row.case_id) if row.case_id else None)
         results.append(result)
         if result.case_row is not None:
             cases[result.case_row.pk] = result.case_row
@@ -177,7 +180,7 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             notices.append(TurnNotice(code=result.code or "rejected",
                                       text=f"I could not {row.act.replace('_', ' ')} ({result.code})."))
         # recorded after every command, so a crash between two commands loses no receipt
-        last = {"phase": then} if then and row is rows[-1] else {}
+        last: dict[str, Any] = {"phase": then} if then and row is rows[-1] else {}
         if before_last and row is rows[-1] and (instead := before_last(results)) is not None:
             notices = list(instead)
         # the last record also makes delivery's read (nothing of the turn happens between)
@@ -191,6 +194,9 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
     return Executed(results, read)
 
 
+_OUTCOME_OF: dict[str, str] = {JStatus.COMMITTED: Outcome.EXECUTED, JStatus.CONFLICT: Outcome.CONFLICT,
+                               JStatus.OUTCOME_UNKNOWN: Outcome.OUTCOME_UNKNOWN}
+
+
 def outcome_of(status: str) -> str:
-    return {JStatus.COMMITTED: Outcome.EXECUTED, JStatus.CONFLICT: Outcome.CONFLICT,
-            JStatus.OUTCOME_UNKNOWN: Outcome.OUTCOME_UNKNOWN}.get(status, Outcome.REFUSED)
+    return _OUTCOME_OF.get(status, Outcome.REFUSED)

@@ -7,15 +7,14 @@ card can never run; its commands settle ``stale``."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from conversations.core.reducer import (
-    Reduction,
-)
+from conversations.core.reducer import NewCase, Reduction
 from registries import Registry
 
 from .. import store, stream
@@ -34,21 +33,27 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 def cards_persist(run: TurnRun, reduction: Reduction) -> list[Interaction]:
     """The turn's cards. A confirmation describes its commands on the state the reduction saw (``run.held``: it
-    is bound to that revision; if the case moved on since, the card goes stale)."""
+    is bound to that revision; if the case moved on since, the card goes stale). A confirmation of an act that
+    opens a case (a ``NewCase``: the case exists once its command commits) is drawn on no case."""
     turn, conversation, actor, registry = run.turn, run.conversation, run.actor, run.registry
     cards: list[Interaction] = []
     by_id = {a.id: a for a in reduction.acts}
     commands = {c.act_id: c for c in reduction.commands}
     rows = {c.pk: c for c in run.held}
     for confirmation in reduction.confirmations:
-        case = rows.get(confirmation.case) or store.case(confirmation.case)
-        cards_supersede_open(case.pk)
+        case = None
+        if not isinstance(confirmation.case, NewCase):
+            case = rows.get(confirmation.case) or store.case(confirmation.case)
+            if case is None:
+                raise Case.DoesNotExist(confirmation.case)
+            cards_supersede_open(case.pk)
         # each command described on the state it will find: after this turn's direct edits and the
         # card's earlier commands, never on the state before the message
-        lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or snapshot(case),
-                                                               commands[i].args)
+        before = snapshot(case) if case is not None else None
+        lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or before, commands[i].args)
                  or by_id[i].act.replace("_", " ") for i in confirmation.act_ids]
-        kind = registry.case_kinds.get(case.kind)
+        kind = registry.case_kinds.get(case.kind if case is not None
+                                       else registry.acts[by_id[confirmation.act_ids[0]].act].case_kind)
         reasons = [kind.reason_copy.get(code, code.replace("_", " ")) if kind else code.replace("_", " ")
                    for code in confirmation.codes]
         reason = f" ({'; '.join(reasons)})" if reasons else ""
@@ -89,7 +94,7 @@ def cards_supersede_open(case_id: str) -> None:
     if superseded:
         journal_settle_behind(superseded, JStatus.STALE)
     for pk in superseded:
-        transaction.on_commit(lambda pk=pk: card_publish_resolved(pk))
+        transaction.on_commit(functools.partial(card_publish_resolved, pk))
 
 
 def card_publish_resolved(interaction_id: str) -> None:
@@ -105,7 +110,7 @@ def cards_stale(cards: list[Interaction], changed_cases: set[str], rows: list[Co
     the staled ones, and their commands among ``rows``, are updated in place too."""
     due = [card for card in cards
            if card.status == Interaction.Status.PENDING and card.kind == Interaction.Kind.CONFIRMATION
-           and card.case_id in changed_cases and card.case_revision != card.case.revision]
+           and card.case is not None and card.case_id in changed_cases and card.case_revision != card.case.revision]
     return [card for card in due if _card_go_stale(card, rows)]
 
 
@@ -118,7 +123,7 @@ def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Inte
     failed = {row.case_id for row in rows if row.interaction_id is None and row.status != JStatus.COMMITTED}
     due = [card for card in cards
            if card.kind == Interaction.Kind.CONFIRMATION and card.status == Interaction.Status.PENDING
-           and (card.case_id in failed or card.case.revision != card.case_revision)]
+           and card.case is not None and (card.case_id in failed or card.case.revision != card.case_revision)]
     return [card for card in due if _card_go_stale(card, rows)]
 
 
@@ -152,7 +157,7 @@ def card_expire_if_due(card: Interaction) -> bool:
             card.refresh_from_db()
             return card.status == Interaction.Status.EXPIRED
         journal_settle_behind([card.pk], JStatus.STALE)
-        transaction.on_commit(lambda: card_publish_resolved(card.pk))
+        transaction.on_commit(functools.partial(card_publish_resolved, card.pk))
     card.status, card.resolved_at = Interaction.Status.EXPIRED, now
     return True
 
@@ -166,7 +171,7 @@ def cards_expire_in(conversation_id: str) -> list[str]:
         if expired:
             journal_settle_behind(expired, JStatus.STALE)
         for pk in expired:
-            transaction.on_commit(lambda pk=pk: card_publish_resolved(pk))
+            transaction.on_commit(functools.partial(card_publish_resolved, pk))
     return expired
 
 
@@ -175,7 +180,7 @@ def card_origin_text(card: Interaction) -> str | None:
     for "Ask again"; None when there is none."""
     turn = card.turn
     for _ in range(10):
-        if turn.kind != Turn.Kind.CLICK or turn.interaction_id is None:
+        if turn.kind != Turn.Kind.CLICK or turn.interaction is None:
             break
         turn = turn.interaction.turn
     return turn.text or None if turn.kind != Turn.Kind.CLICK else None

@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from conversations.core.context import RoundRecord
-from conversations.core.record import TurnNotice, TurnTrace
+from conversations.core.record import RoundSummary, TurnNotice, TurnTrace
 from conversations.core.reducer import (
     Notice,
     Reduction,
@@ -94,15 +94,15 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     conversation, recorded = _conversation_and_recorded(user, conversation_id, client_message_id)
     if recorded is not None:
         return recorded
-    turn = turn_queue(conversation, text=text, client_message_id=turn.client_message_id)
-    if isinstance(turn, TurnOutcome):
-        return turn
-    stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
+    queued = turn_queue(conversation, text=text, client_message_id=turn.client_message_id)
+    if isinstance(queued, TurnOutcome):
+        return queued
+    stream.publish(conversation.id, "turn.queued", {"turn": queued.id, "text": text})
     if on_admitted is not None:  # after its announcement: the next frame's comes after it
         on_admitted()
     turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
-    turn.refresh_from_db()
-    return TurnOutcome(turn, False)
+    queued.refresh_from_db()
+    return TurnOutcome(queued, False)
 
 
 def _conversation_and_recorded(user, conversation_id: str, client_message_id: str | None
@@ -262,7 +262,7 @@ class _RoundRecorder:
 
     def __init__(self, run: TurnRun):
         self.turn, self.conversation, self.registry = run.turn, run.conversation, run.registry
-        self.rounds: list[dict[str, Any]] = []
+        self.rounds: list[RoundSummary] = []
         self.rows: list[ReadRound] = []  # as persisted, for the reply's record (not read back)
         run.rounds = self.rows  # (the run's, as they are recorded)
         self.switched_off: dict[str, str] = {}  # a lookup staff or the runtime turned off: name -> status
@@ -276,7 +276,7 @@ class _RoundRecorder:
         # the round's row, and whether the user has stopped waiting meanwhile, in one statement
         stopped = store.round_record(row)
         self.rows.append(row)
-        self.rounds.append({"round": number, "provider": provider, "status": record.status})
+        self.rounds.append(RoundSummary(round=number, provider=provider, status=record.status))
         stream.publish(self.conversation.id, "read_round", {"turn": self.turn.id, **round_json(row)})
         if stopped:
             raise _StopWaiting  # the user stopped waiting: no further model call

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 from registries import Actor, Registry
 
 from ..models import Case, Conversation, Interaction, ReadRound, Turn
 
 
-class _KeepQuestion:
-    """The open question a turn leaves as it found it (a click): neither replaced nor cleared."""
+class _Keep(enum.Enum):
+    QUESTION = "keep the open question"
 
     def __repr__(self) -> str:
         return "KEEP_QUESTION"
 
 
-KEEP_QUESTION = _KeepQuestion()
-OpenQuestion = dict[str, Any] | None | _KeepQuestion  # a question to leave open, None to clear it, or KEEP_QUESTION
+# the open question a turn leaves as it found it (a click): neither replaced nor cleared (an enum member, so a
+# type checker narrows ``pending is KEEP_QUESTION``)
+KEEP_QUESTION: Final = _Keep.QUESTION
+OpenQuestion = dict[str, Any] | None | Literal[_Keep.QUESTION]  # a question to leave open, None to clear it, or keep
 
 
 @dataclass
