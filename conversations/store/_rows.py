@@ -207,7 +207,7 @@ def token_used(token_id: int, at: datetime) -> None:
 # --------------------------------------------------------------------------- a read-only transaction's settings
 
 
-def read_only() -> Callable[[], None] | None:
+def read_only() -> Callable[[], object] | None:
     """Make the current transaction read-only as the database keeps it (``conversations.readloop``); what puts the
     connection's setting back once the transaction is rolled back (None: nothing to put back). PostgreSQL: ``SET
     TRANSACTION READ ONLY`` (undone by the rollback) and the session's default, so that a transaction a smuggled

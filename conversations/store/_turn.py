@@ -14,7 +14,21 @@ from django.db import connection
 from registries.models import EntryStatus, RegistryEntry
 
 from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
-from ._sql import Bound, Select, Update, Values, along_sql, converted, decoded, execute, insert, insert_if, read
+from ._sql import (
+    Bound,
+    Select,
+    Update,
+    Values,
+    along_sql,
+    column_of,
+    converted,
+    decoded,
+    execute,
+    field_of,
+    insert,
+    insert_if,
+    read,
+)
 
 _QUEUED, _RUNNING, _PENDING = Turn.Status.QUEUED, Turn.Status.RUNNING, Interaction.Status.PENDING
 _TURNS, _CONVERSATIONS = Turn._meta.db_table, Conversation._meta.db_table
@@ -164,7 +178,7 @@ def _begin(where: str, params: list[Any], fields: Sequence[str], context: Contex
     """``UPDATE <conversation> SET event_seq = event_seq + 1 WHERE … RETURNING <fields>, <the mirror's entries
     out of service>, <reads along>``: the fields (converted), the entries (name -> status), what was seen."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(Conversation._meta.get_field(f).column) for f in fields)
+    columns = ", ".join(column_of(field_of(Conversation, f)) for f in fields)
     along = _context_reads(context) if context is not None else []
     reads, read_params = along_sql(along)
     row = execute(f"UPDATE {quote(_CONVERSATIONS)} AS t SET event_seq = event_seq + 1 WHERE {where} RETURNING"
