@@ -39,8 +39,8 @@ run: $(STAMP)
 	  trap 'kill $$outbox 2>/dev/null; wait $$outbox 2>/dev/null' EXIT; \
 	  $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) turnframe_web.asgi:application
 
-# the packages mypy checks (configured in pyproject.toml, [tool.mypy]); conversations/turns joins when it passes
-MYPY_PACKAGES := conversations/core registries
+# the packages mypy checks (configured in pyproject.toml, [tool.mypy])
+MYPY_PACKAGES := conversations/core conversations/turns conversations/store registries
 
 # the whole suite: unit + integration (SQLite, and PostgreSQL when TURNFRAME_TEST_POSTGRES=1), the
 # architecture contracts, the type checker, the evaluation corpus, and the browser tests in their own pytest run

@@ -160,7 +160,7 @@ def message_submit(request, conversation_id: str, body: MessageBody):
     outcome = turn_submit_message(user=request.auth, conversation_id=conversation_id, text=body.text,
                                   client_message_id=body.client_message_id)
     # 202: another turn of the conversation runs, so this one waits and runs next, in arrival order
-    return Status(202 if outcome.turn.status == "queued" else 200, turn_json(outcome.turn, replayed=outcome.replayed))
+    return Status(202 if outcome.turn.status == "queued" else 200, outcome.as_json())
 
 
 @router.post("/turns/{turn_id}/stop", response=with_errors({200: StopOut}, *UNSAFE, 404))
@@ -185,9 +185,8 @@ def interaction_detail(request, interaction_id: str):
 def interaction_answer(request, interaction_id: str, body: RespondIn):
     """Answer a card with one of its options; ``edits`` changes the arguments its act declares editable before
     confirming (re-judged by the act's schema and policy; docs/security.md, *Cards*)."""
-    interaction, turn = interaction_respond(user=request.auth, interaction_id=interaction_id, option=body.option,
-                                            client_response_id=body.client_response_id, edits=body.edits)
-    return {"interaction": interaction_json(interaction), "turn": turn_json(turn)}
+    return interaction_respond(user=request.auth, interaction_id=interaction_id, option=body.option,
+                               client_response_id=body.client_response_id, edits=body.edits).as_json()
 
 
 @router.get("/cases", response=with_errors({200: list[CaseOut]}, *READ))

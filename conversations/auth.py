@@ -28,7 +28,7 @@ from ninja.security import HttpBearer, SessionAuth
 
 from turnframe_web.errors import AppError, error_json, is_api_request
 
-from . import prepared
+from . import store
 from .models import ApiToken
 from .signout import sockets_recheck
 
@@ -37,21 +37,17 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# every API request asks: written once (conversations.prepared), not built by the ORM per request
-_LIVE_TOKEN = prepared.Select(ApiToken, "t.key_hash = %s AND r1.is_active AND t.revoked_at IS NULL"
-                                        " AND (t.expires_at IS NULL OR t.expires_at > %s)", related="user")
-_USED = prepared.Update(ApiToken, ("last_used_at",), "t.id = %s")
 USE_STAMP_EVERY = timedelta(minutes=1)  # last_used_at is kept to the minute: not a write on every request
 
 
 def token_authenticate(token: str) -> ApiToken | None:
     """The live token ``token`` names (its ``user`` loaded), stamped as used; None when it names none."""
     now = timezone.now()
-    row = _LIVE_TOKEN.first(_hash(token), now)
+    row = store.live_token(_hash(token), now)  # every API request asks: the store's, not built per request
     if row is None:
         return None
     if row.last_used_at is None or now - row.last_used_at >= USE_STAMP_EVERY:
-        _USED.run([now], row.pk)
+        store.token_used(row.pk, now)
         row.last_used_at = now
     return row
 
@@ -139,7 +135,7 @@ def credential_live(credential: SocketCredential) -> bool:
     invalidates it): ``django.contrib.auth.get_user``'s rules, without its side effects (it would flush
     or re-key the browser's session from a socket that cannot set a cookie)."""
     if credential.token_hash is not None:
-        row = _LIVE_TOKEN.first(credential.token_hash, timezone.now())
+        row = store.live_token(credential.token_hash, timezone.now())
         return row is not None and row.user_id == credential.user_id
     if not credential.session_key:
         return False

@@ -63,7 +63,7 @@ SUPPORTED_ENGINES = ("django.db.backends.sqlite3", "django.db.backends.postgresq
 
 @register()
 def check_database_engine(app_configs=None, **kwargs) -> list[Error]:
-    """The hand-written turn statements (conversations/prepared.py) are written for SQLite and PostgreSQL: another
+    """The hand-written statements (conversations/store) are written for SQLite and PostgreSQL: another
     database is refused at start (every management command, daphne's first request), not with a KeyError in
     the middle of a turn."""
     errors = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -19,9 +19,9 @@ from pydantic import ValidationError
 from conversations.core.origins import CONFIRMED_INTERACTION, origin_allows
 from registries import Actor, CommandContext, CommandRefused, get_registry
 
-from . import prepared
+from . import store
 from .ids import new_id
-from .models import CASE_BY_ID, Case, CommandJournalEntry, DomainEvent, Interaction, OutboxEntry, snapshot
+from .models import Case, CommandJournalEntry, DomainEvent, OutboxEntry, snapshot
 
 log = logging.getLogger(__name__)
 Status = CommandJournalEntry.Status
@@ -52,7 +52,7 @@ def journal_admit(**fields) -> tuple[CommandJournalEntry, bool]:
     try:
         with transaction.atomic():
             row = CommandJournalEntry(**fields)
-            prepared.insert(row)
+            store.journal_insert(row)
             return row, True
     except IntegrityError:
         existing = CommandJournalEntry.objects.filter(idempotency_key=fields["idempotency_key"]).first()
@@ -94,7 +94,7 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 if case_id is None:
                     raise _Abort(Status.REJECTED, "case_not_created_yet")
                 fresh = held is not None and held.pk == case_id and held.revision == entry.expected_revision
-                case = copy.copy(held) if fresh else CASE_BY_ID.first(case_id)  # (the caller's row stays as read)
+                case = copy.copy(held) if fresh else store.case(case_id)  # (the caller's row stays as read)
                 if case is None:
                     raise Case.DoesNotExist(case_id)
                 if case.owner_id != actor.user_id:
@@ -121,11 +121,10 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
             else:
                 changed_at = timezone.now()
                 # the same statement reads the case's last event number, for the events appended below
-                updated = _CASE_CHANGE.returned([state, result.status, result.title, entry.expected_revision + 1,
-                                                 changed_at], case.pk, entry.expected_revision, case.pk)
-                if updated is None:  # someone committed in between: nothing of ours is applied (I13)
+                last = store.case_change(case.pk, entry.expected_revision, state=state, status=result.status,
+                                         title=result.title, at=changed_at)
+                if last is None:  # someone committed in between: nothing of ours is applied (I13)
                     raise _Abort(Status.CONFLICT, "revision_conflict")
-                last = updated[0]
                 case.state, case.status, case.title, case.revision, case.updated_at = (
                     state, result.status, result.title, entry.expected_revision + 1, changed_at)
             events = [DomainEvent(case=case, revision=case.revision if definition.creates_case
@@ -134,18 +133,18 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                       for i, e in enumerate(result.events)]
             ids = [e.id for e in events]
             # settle the row conditionally: a second executor of the same row changes nothing
-            settled = {"status": Status.COMMITTED, "case_id": case.pk, "origin": origin, "origin_kind": origin["kind"],
-                       "result": {"events": ids}, "updated_at": timezone.now()}
+            settled = store.Settlement(Status.COMMITTED, case.pk, origin, origin["kind"], {"events": ids},
+                                       timezone.now())
             # I19 for a confirmed card is checked by the same statement: the card exists, is the clicking user's,
             # is being answered, and names this row (else nothing of this transaction is applied)
             # (a confirmed row may still be awaiting the card: a click that runs one command settles it straight)
-            claimed = (_SETTLE_CONFIRMED.run(settled, entry.pk, (*OPEN, Status.AWAITING_CONFIRMATION),
-                                             entry.interaction_id, actor.user_id, Interaction.Status.RESOLVING)
+            claimed = (store.journal_settle_confirmed(entry.pk, settled, (*OPEN, Status.AWAITING_CONFIRMATION),
+                                                      card_id=entry.interaction_id, owner_id=actor.user_id)
                        if confirmed
-                       else _SETTLE.run(settled, entry.pk, OPEN))
-            if claimed != 1:
+                       else store.journal_settle(entry.pk, settled, OPEN))
+            if not claimed:
                 raise _Abort("raced", "already_settled")
-            prepared.insert(*events)
+            store.events_insert(events)
             for effect in result.outbox:
                 OutboxEntry.objects.create(destination=effect.destination, idempotency_key=entry.idempotency_key,
                                            case=case, command=entry, payload=dict(effect.payload))
@@ -156,20 +155,11 @@ def command_execute(*, entry: CommandJournalEntry, origin: dict, actor: Actor, t
                 return _settle(entry, Status.REJECTED, "origin_not_verified")
             return _recorded(entry)
         return _settle(entry, abort.status, abort.code)
-    for name, value in settled.items():  # the caller's row, as committed
-        setattr(entry, name, value)
+    for f in fields(settled):  # the caller's row, as committed
+        setattr(entry, f.name, getattr(settled, f.name))
     return Execution(Status.COMMITTED, None, ids, case.id, tuple(events), case)
 
 
-_CASE_CHANGE = prepared.Update(Case, ("state", "status", "title", "revision", "updated_at"),
-                               "t.id = %s AND t.revision = %s", returning=(
-                                   f"(SELECT COALESCE(MAX(e.sequence), 0) FROM {DomainEvent._meta.db_table} e"
-                                   " WHERE e.case_id = %s)"))
-_SETTLE = prepared.Update(CommandJournalEntry, ("status", "case_id", "origin", "origin_kind", "result", "updated_at"),
-                          "t.id = %s AND t.status IN %s")
-_SETTLE_CONFIRMED = prepared.Update(_SETTLE.model, _SETTLE.names, f"""t.id = %s AND t.status IN %s AND EXISTS (
-    SELECT 1 FROM {Interaction._meta.db_table} i
-    WHERE i.id = %s AND i.owner_id = %s AND i.status = %s AND i.id = t.interaction_id)""")
 OPEN = (Status.PENDING, Status.EXECUTING)
 
 
@@ -209,7 +199,4 @@ def journal_settle_broken_chain(*, entry: CommandJournalEntry) -> Execution:
 
 def journal_settle_behind(interaction_ids: list[str], status: str) -> None:
     """Settle the rows behind declined, stale or superseded cards (by the cards' ids): they never run."""
-    _SETTLE_BEHIND.run([status, timezone.now()], interaction_ids, Status.AWAITING_CONFIRMATION)
-
-
-_SETTLE_BEHIND = prepared.Update(CommandJournalEntry, ("status", "updated_at"), "t.interaction_id IN %s AND t.status = %s")
+    store.journal_settle_behind(interaction_ids, status, timezone.now())

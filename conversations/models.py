@@ -16,7 +16,6 @@ from django.db.models import Q
 from registries import CaseSnapshot
 from registries import Mode as ModeKind
 
-from . import prepared
 from .core.record import TurnAct, TurnNotice, TurnTrace
 from .fields import SchemaField
 from .ids import new_id
@@ -396,7 +395,3 @@ def snapshot(case: Case) -> CaseSnapshot:
     """The plain, frozen view of a case the pure core and the domain's handlers read (no ORM object leaves)."""
     return CaseSnapshot(id=case.id, kind=case.kind, owner_id=case.owner_id, title=case.title, status=case.status,
                         revision=case.revision, state=case.state)
-
-
-# a case by its id, as a turn reads it several times (prepared: written once, not built per call)
-CASE_BY_ID = prepared.Select(Case, "t.id = %s")

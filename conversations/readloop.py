@@ -39,7 +39,7 @@ from conversations.providers.base import Provider, ProviderFailure
 from registries import Actor, CaseSnapshot, ReadToolDefinition, Registry
 from registries.services import entry_quarantine
 
-from . import prepared
+from . import store
 from .models import Case, snapshot
 
 log = logging.getLogger(__name__)
@@ -108,34 +108,20 @@ def read_only_transaction() -> Iterator[None]:
     belongs to the connection, so its previous value is put back after the rollback. Other databases
     get the rollback only.
     """
-    vendor = connection.vendor
     restore = None
     try:
         with transaction.atomic():
-            with connection.cursor() as cursor:
-                if vendor == "postgresql":
-                    cursor.execute("SHOW default_transaction_read_only")
-                    restore = f"SET default_transaction_read_only = {cursor.fetchone()[0]}"
-                    cursor.execute("SET TRANSACTION READ ONLY")
-                    cursor.execute("SET default_transaction_read_only = on")
-                elif vendor == "sqlite":
-                    cursor.execute("PRAGMA query_only")
-                    restore = f"PRAGMA query_only = {int(cursor.fetchone()[0])}"
-                    cursor.execute("PRAGMA query_only = ON")
+            restore = store.read_only()  # (the settings' statements are the store's)
             try:
                 yield
             finally:
                 transaction.set_rollback(True)  # a read leaves nothing behind, whatever it tried
     finally:
         if restore is not None:
-            with connection.cursor() as cursor:
-                cursor.execute(restore)
+            restore()
 
 
 # --------------------------------------------------------------------------- what a read tool sees
-
-
-_OWN_CASE = prepared.Select(Case, "t.id = %s AND t.owner_id = %s")
 
 
 class ActorReadContext:
@@ -145,7 +131,7 @@ class ActorReadContext:
         self.actor, self.today, self._registry = actor, today, registry
 
     def get_case(self, case_id: str) -> CaseSnapshot | None:
-        case = _OWN_CASE.first(str(case_id), self.actor.user_id)
+        case = store.own_case(str(case_id), self.actor.user_id)
         return snapshot(case) if case else None
 
     def search_cases(self, *, kind: str | None, query: str, status: str | None) -> list[CaseSnapshot]:

@@ -81,11 +81,7 @@ class Loaded:
 
 
 def turn_json(t: Turn, *, replayed: bool = False, loaded: Loaded | None = None) -> dict[str, Any]:
-    """``t.shown``: the JSON the runtime delivered this very instance with (then current, and nothing changes a
-    delivered turn), used as it is."""
-    shown = getattr(t, "shown", None)
-    if shown is not None and loaded is None and not replayed and t.phase == Turn.Phase.DELIVERED:
-        return shown
+    """(What a turn was delivered with is used as it is by the caller that delivered it: ``turns.Delivered``.)"""
     if loaded is not None:
         by_card: dict[str, list[CommandJournalEntry]] = {}
         for c in loaded.commands:
@@ -170,11 +166,7 @@ def round_json(row: ReadRound) -> dict[str, Any]:
 
 
 def interaction_json(i: Interaction, *, commands: Sequence[CommandJournalEntry] | None = None) -> dict[str, Any]:
-    """``commands``: the card's commands when the caller holds them (current), else loaded. ``i.shown``: the JSON
-    the runtime announced this very instance with when it settled it (current: a settled card does not change)."""
-    shown = getattr(i, "shown", None)
-    if shown is not None and commands is None and i.status != Interaction.Status.PENDING:
-        return shown
+    """``commands``: the card's commands when the caller holds them (current), else loaded."""
     acts = get_registry().acts
     commands = [{"id": c.id, "act": c.act, "args": public_args(c.args), "status": c.status,
                  "editable_fields": list(acts[c.act].editable_fields) if c.act in acts else []}

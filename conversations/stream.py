@@ -13,26 +13,14 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-from django.db import connection
 
-from .models import Conversation
+from . import store
 
 log = logging.getLogger(__name__)
 
 
 def group_name(conversation_id: str) -> str:
     return f"conversation.{conversation_id}"
-
-
-def next_seq(conversation_id: str, count: int = 1) -> int | None:
-    """Take the conversation's next ``count`` stream sequence numbers in one statement (SQLite >= 3.35,
-    PostgreSQL); returns the last of them."""
-    table = connection.ops.quote_name(Conversation._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET event_seq = event_seq + %s WHERE id = %s RETURNING event_seq",
-                       [count, conversation_id])
-        row = cursor.fetchone()
-    return row[0] if row else None
 
 
 def publish(conversation_id: str, event_type: str, payload: dict[str, Any]) -> None:
@@ -46,7 +34,7 @@ def publish_many(conversation_id: str, events: list[tuple[str, dict[str, Any]]])
     if not events:
         return
     try:
-        last = next_seq(conversation_id, len(events))
+        last = store.next_seq(conversation_id, len(events))
     except Exception:  # a dead layer must not break a committed turn
         log.exception("could not number %s for %s", [kind for kind, _ in events], conversation_id)
         return
@@ -54,7 +42,7 @@ def publish_many(conversation_id: str, events: list[tuple[str, dict[str, Any]]])
 
 
 def send(conversation_id: str, events: list[tuple[str, dict[str, Any]]], last: int | None) -> None:
-    """Send events numbered up to ``last`` (taken by ``next_seq``). Never fails the turn.
+    """Send events numbered up to ``last`` (taken by ``store.next_seq``). Never fails the turn.
 
     A turn running in a worker thread of an event loop (daphne, the bench) hands the events to that loop and
     goes on: it does not wait for the hop back (about a tenth of a message + click when it did). Each

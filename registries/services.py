@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from .definitions import ActDefinition, ReadToolDefinition
@@ -95,10 +95,7 @@ def mirror_sync() -> None:
 
 def entry_statuses() -> dict[str, str]:
     """name -> status for every mirrored entry (what the runtime consults before offering)."""
-    # every turn asks (twice for a message and its click): one plain statement, no ORM query to build
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT name, status FROM {connection.ops.quote_name(RegistryEntry._meta.db_table)}")
-        return dict(cursor.fetchall())
+    return dict(RegistryEntry.objects.values_list("name", "status"))
 
 
 def entry_quarantine(*, name: str, reason: str) -> None:

@@ -1,4 +1,4 @@
-"""``conversations.prepared``: statements written once read and write rows exactly as the ORM does.
+"""``conversations.store``'s mechanism (``_sql``): statements written once read and write rows exactly as the ORM does.
 
 Every hot statement of a turn goes through it, so a difference here (a JSON value, a turn record, a
 timestamp, a missing related row, an empty ``IN``) would be a difference in what a turn sees. Each
@@ -17,9 +17,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conversations import prepared
 from conversations.core.record import TurnAct, TurnNotice, TurnTrace
 from conversations.models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
+from conversations.store import _sql as prepared
 
 pytestmark = pytest.mark.django_db
 

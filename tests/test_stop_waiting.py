@@ -103,9 +103,9 @@ def test_a_stop_that_lands_as_a_plan_is_rejected_ends_the_turn_stopped(db, monke
     real = messages.turn_finish_without_plan
     answers = {}
 
-    def stop_lands_now(turn, conv, registry, code, detail, **kw):  # just after the exists() check
-        answers["honoured"] = turn_stop(user=alice, turn_id=turn.id)[1]
-        return real(turn, conv, registry, code, detail, **kw)
+    def stop_lands_now(run, code, detail, **kw):  # just after the exists() check
+        answers["honoured"] = turn_stop(user=alice, turn_id=run.turn.id)[1]
+        return real(run, code, detail, **kw)
 
     monkeypatch.setattr(messages, "turn_finish_without_plan", stop_lands_now)
     turn = turn_submit_message(user=alice, conversation_id=conversation.id, text=text).turn

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from conversations import prepared
+from conversations import store
 from conversations.core.context import CaseSummary
 from conversations.models import Case, Conversation, Turn, snapshot
-from conversations.turns import actor_of, admission, context, offered_registry, turn_submit_message
-from conversations.turns.context import context_reads, load_cases
+from conversations.turns import actor_of, context, offered_registry, turn_submit_message
+from conversations.turns.context import context_query, load_cases
 from tests.support import act, plan, seed
 
 pytestmark = pytest.mark.django_db
@@ -30,8 +30,8 @@ def test_a_turn_loads_the_most_recent_open_cases_and_the_active_one(many):
     user, cases = many
     conversation = Conversation.objects.create(owner=user, mode="controlled_agentic", active_case=cases[0])
     turn = Turn.objects.create(conversation=conversation, client_message_id="m", text="hi")
-    (rows, *_) = prepared.read(*context_reads(turn, conversation.pk, actor_of(user)))
-    loaded, more = load_cases(offered_registry("controlled_agentic"), rows, active_case=cases[0].id)
+    seen = store.context(context_query(turn, conversation.pk, actor_of(user)))
+    loaded, more = load_cases(offered_registry("controlled_agentic"), seen.cases, active_case=cases[0].id)
     assert set(loaded) == {cases[0].id, *(c.id for c in cases[-3:])} and more
 
 
@@ -91,17 +91,17 @@ def test_a_turn_reads_what_the_turn_before_it_left_once_it_holds_the_conversatio
     alice = get_user_model().objects.get(username="alice")
     berlin, lisbon = cases["berlin"], cases["lisbon"]
     conversation = Conversation.objects.create(owner=alice, mode="controlled_agentic", active_case_id=berlin.id)
-    real_begin = admission._begin
+    real_begin = store._turn._begin
 
     def another_turn_finished_meanwhile(*args, **kw):
         # what a previous turn's delivery commits between this request being sent and its turn beginning:
         # the turn must read the conversation in the statement that admits it, not before
         Conversation.objects.filter(pk=conversation.pk).update(active_case_id=lisbon.id,
                                                                pending={"question": "Which amount?", "message": "x"})
-        monkeypatch.setattr(admission, "_begin", real_begin)
+        monkeypatch.setattr(store._turn, "_begin", real_begin)
         return real_begin(*args, **kw)
 
-    monkeypatch.setattr(admission, "_begin", another_turn_finished_meanwhile)
+    monkeypatch.setattr(store._turn, "_begin", another_turn_finished_meanwhile)
     text = script("add a taxi of 20 to the Berlin trip",
                   plan(act("a1", "add_line", "add a taxi of 20", case={"id": berlin.id}, amount="20",
                            category="taxi")))

@@ -82,11 +82,11 @@ class Review:
     previews: Mapping[str, CaseSnapshot] = field(default_factory=dict)
 
 
-def review_card(commands: Sequence[CardCommand], case: CaseSnapshot, registry: Registry, ctx: CommandContext,
-                edits: Mapping[str, Any] | None = None) -> Review:
-    """Judge a confirmation card's ``commands`` (in the order they run) on ``case`` at the card's bound revision,
-    with the acts on offer now (``registry``) and the person's ``edits`` (field -> value). Raises
-    ``EditRefused`` for edits that cannot be applied; never runs anything."""
+def review_card(commands: Sequence[CardCommand], case: CaseSnapshot | None, registry: Registry,
+                ctx: CommandContext, edits: Mapping[str, Any] | None = None) -> Review:
+    """Judge a confirmation card's ``commands`` (in the order they run) on ``case`` at the card's bound revision
+    (None: the card's act opens the case), with the acts on offer now (``registry``) and the person's ``edits``
+    (field -> value). Raises ``EditRefused`` for edits that cannot be applied; never runs anything."""
     target = _edit_target(commands, registry, edits) if edits else None
     state, previews, codes = case, {}, []
     changes: tuple[FieldEdit, ...] = ()
@@ -112,7 +112,8 @@ def review_card(commands: Sequence[CardCommand], case: CaseSnapshot, registry: R
             codes.append(decision.code)
         if this and (definition.mutability != ActMutability.REVERSIBLE or decision.kind == PolicyKind.CONFIRM):
             needs_card = True
-        previews[command.id] = state
+        if state is not None:
+            previews[command.id] = state
         try:
             result = definition.handler(state, args, ctx)
         except CommandRefused as refused:
@@ -124,6 +125,8 @@ def review_card(commands: Sequence[CardCommand], case: CaseSnapshot, registry: R
             if this:
                 raise EditRefused("edit_refused", "That change cannot be applied; nothing was changed.",
                                   reason="invalid_state") from None
+            break
+        if state is None:  # the act opens the case: the reducer puts nothing after it on the card
             break
         state = replace(state, state=dict(result.state), status=result.status, title=result.title,
                         revision=state.revision + 1)

@@ -1,7 +1,8 @@
 """The turn algorithm of SPEC §23 (steps A to Q), one module per job; read a message turn in
 ``messages`` (A–K), then ``execution`` (L–N) and ``delivery`` (O–Q); a click in ``clicks``; a crash's
-leftovers in ``recovery`` and ``startup``. Cards live in ``interactions``, the engine's own words in
-``copy``, the chaos seam in ``chaos``.
+leftovers in ``recovery`` and ``startup``. One ``TurnRun`` (``run``) is handed through the steps; cards live in
+``interactions``, the engine's own words in ``copy``, the chaos seam in ``chaos``; every statement is the store's
+(``conversations.store``).
 """
 
 from .admission import TurnOutcome

@@ -3,19 +3,18 @@ opened, and what the turn reads at that moment."""
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
-from registries.models import EntryStatus, RegistryEntry
 from turnframe_web.errors import Conflict
 
-from .. import prepared, stream
+from .. import store, stream
 from ..models import CommandJournalEntry, Conversation, Interaction, Turn
+from ..selectors import turn_json
 from . import lease
 
 log = logging.getLogger(__name__)
@@ -26,27 +25,29 @@ Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 class TurnOutcome:
     turn: Turn
     replayed: bool
+    shown: dict[str, Any] | None = None  # the JSON this process delivered the turn with (``Delivered``)
+
+    def as_json(self) -> dict[str, Any]:
+        """The turn as CONTRACT §6 shows it: as this process delivered it, else as the database has it now."""
+        if self.shown is not None and not self.replayed:
+            return self.shown
+        return turn_json(self.turn, replayed=self.replayed)
 
 
-# the audit mirror's entries out of service, as one JSON object (name -> status), by database
-_JSON_OBJECT_AGG = {"sqlite": "json_group_object", "postgresql": "json_object_agg"}
-
-
-def turn_begin(conversation: Conversation, started: Turn, along: Sequence[prepared.Bound] = ()
-               ) -> tuple[dict[str, str], list[list[Any]]]:
+def turn_begin(conversation: Conversation, started: Turn, context: store.ContextQuery | None = None
+               ) -> tuple[dict[str, str], store.Seen | None]:
     """Once a turn holds its conversation (the one running turn), one statement numbers its ``turn.started``
     event (sent here), reads what an earlier turn may have left since the conversation was loaded (the active
     case and the open question: from here on only this turn changes them, so its instance is the truth until
     it ends), and reads the audit mirror's entries out of service (disabled, quarantined: what the turn may not
-    offer). ``along``: reads the turn makes at the same moment (a message turn's context, ``context_reads``).
-    Returns the entries out of service, name -> status, and the rows of each read along."""
-    row = _begin("t.id = %s", [conversation.pk], ("event_seq", "active_case_id", "pending"), along)
-    if row is None:
+    offer). ``context``: what a message turn reads at the same moment (``store.ContextQuery``).
+    Returns the entries out of service, name -> status, and what the context read."""
+    begun = store.begin(conversation.pk, context)
+    if begun is None:
         raise Conversation.DoesNotExist(conversation.pk)
-    (seq, conversation.active_case_id, conversation.pending), out_of_service, seen = row
-    conversation.waiting = None  # not known until the turn ends (turn_end)
-    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], seq)
-    return out_of_service, seen
+    conversation.active_case_id, conversation.pending = begun.active_case_id, begun.pending
+    stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})], begun.event_seq)
+    return begun.out_of_service, begun.seen
 
 
 @dataclass(frozen=True)
@@ -54,40 +55,32 @@ class Admitted:
     turn: Turn
     conversation: Conversation
     out_of_service: dict[str, str]
-    seen: list[list[Any]]
+    seen: store.Seen | None
 
 
-_CONVERSATION_FIELDS = tuple(f.attname for f in Conversation._meta.concrete_fields)
-_ADMITTING = (f"t.id = %s AND t.owner_id = %s AND t.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM"
-              f" {Turn._meta.db_table} q WHERE q.conversation_id = %s AND q.status = '{Turn.Status.QUEUED}')")
-
-
-def turn_admit(user, conversation_id: str, started: Turn, along: Callable[[Turn, str], Sequence[prepared.Bound]]
+def turn_admit(user, conversation_id: str, started: Turn, context: Callable[[Turn], store.ContextQuery]
                ) -> Admitted | TurnOutcome | None:
     """A message admitted in one transaction of two statements: the first finds the user's conversation with no
     message waiting in its queue, numbers the turn's ``turn.started``, reads the conversation, the audit mirror
-    and ``along(turn, conversation_id)`` (the turn's context) as ``turn_begin`` does; the second inserts the
-    running turn (the database allows one per conversation). ``started``: the turn, not saved yet. None: not
-    admitted (no such conversation, messages wait, or another turn runs: the caller tells which); a
-    ``TurnOutcome``: the client's message id was already recorded (its turn)."""
+    and ``context(turn)`` as ``turn_begin`` does (``store.admit``); the second inserts the running turn (the
+    database allows one per conversation). ``started``: the turn, not saved yet. None: not admitted (no such
+    conversation, messages wait, or another turn runs: the caller tells which); a ``TurnOutcome``: the client's
+    message id was already recorded (its turn)."""
     try:
         with transaction.atomic():
-            row = _begin(_ADMITTING, [conversation_id, user.pk, conversation_id], _CONVERSATION_FIELDS,
-                         along(started, conversation_id))
-            if row is None:
+            admission = store.admit(conversation_id, user.pk, context(started))
+            if admission is None:
                 return None
-            values, out_of_service, seen = row
-            conversation = Conversation.from_db(connection.alias, _CONVERSATION_FIELDS, list(values))
-            conversation.waiting = None  # not known until the turn ends (turn_end)
+            conversation = admission.conversation
             started.conversation, started.mode = conversation, conversation.mode
             started.active_case_before = conversation.active_case_id or ""
             started.lease_owner, started.lease_expires_at = lease.owner(), lease.expiry()
-            prepared.insert(started)
+            store.turn_insert(started)
     except IntegrityError:  # the same client id again (its turn is the answer), or another turn runs
         return recorded_turn(conversation_id, started.client_message_id)
     stream.send(conversation.pk, [("turn.started", {"turn": started.id, "text": started.text})],
                 conversation.event_seq)
-    return Admitted(started, conversation, out_of_service, seen)
+    return Admitted(started, conversation, admission.out_of_service, admission.seen)
 
 
 def recorded_turn(conversation_id: str, client_message_id: str | None) -> TurnOutcome | None:
@@ -96,28 +89,6 @@ def recorded_turn(conversation_id: str, client_message_id: str | None) -> TurnOu
         return None
     existing = Turn.objects.filter(conversation_id=conversation_id, client_message_id=client_message_id).first()
     return TurnOutcome(existing, True) if existing is not None else None
-
-
-def _begin(where: str, params: list[Any], fields: Sequence[str], along: Sequence[prepared.Bound]
-           ) -> tuple[tuple, dict[str, str], list[list[Any]]] | None:
-    """``UPDATE <conversation> SET event_seq = event_seq + 1 WHERE … RETURNING <fields>, <the mirror's entries
-    out of service>, <reads along>``: the fields (converted), the entries (name -> status), the reads' rows."""
-    quote = connection.ops.quote_name
-    table = Conversation._meta.db_table
-    columns = ", ".join(quote(Conversation._meta.get_field(f).column) for f in fields)
-    reads, read_params = prepared.along_sql(along)
-    with connection.cursor() as cursor:
-        cursor.execute(*prepared.expanded(
-            f"UPDATE {quote(table)} AS t SET event_seq = event_seq + 1 WHERE {where} RETURNING {columns},"
-            f" (SELECT {_JSON_OBJECT_AGG[connection.vendor]}(name, status) FROM {quote(RegistryEntry._meta.db_table)}"
-            f" WHERE status <> %s){reads}", [*params, EntryStatus.ACTIVE, *read_params]))
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    found = row[len(fields)]  # (none out of service: NULL on PostgreSQL)
-    out_of_service = found if isinstance(found, dict) else json.loads(found or "{}")
-    return (prepared.converted(Conversation, fields, row[:len(fields)]), out_of_service,
-            prepared.decoded(along, row[len(fields) + 1:]))
 
 
 def turn_open(conversation: Conversation, *, kind: str, text: str, client_message_id: str,
@@ -131,7 +102,7 @@ def turn_open(conversation: Conversation, *, kind: str, text: str, client_messag
                         client_message_id=client_message_id, interaction=interaction, option=option,
                         mode=conversation.mode, active_case_before=conversation.active_case_id or "",
                         **lease.fresh())
-            prepared.insert(turn)
+            store.turn_insert(turn)
             return turn
     except IntegrityError:
         if (recorded := recorded_turn(conversation.pk, client_message_id)) is not None:

@@ -8,12 +8,12 @@ import json
 import logging
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.utils import timezone
+from pydantic import BaseModel
 
 from conversations.core.context import CaseSummary, ModelRequest, OfferedAct, OfferedTool
 from conversations.core.reducer import UNDO_ACT_ID, ValidatedPlan
@@ -21,8 +21,8 @@ from registries import Actor, CaseSnapshot, Mode, Registry, get_registry
 from registries.models import EntryStatus
 from registries.services import entry_statuses
 
-from .. import prepared
-from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn, snapshot
+from .. import store
+from ..models import Case, CommandJournalEntry, Conversation, Turn, snapshot
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
@@ -56,52 +56,19 @@ def offered_registry(mode: str, out_of_service: dict[str, str] | None = None) ->
     return Registry(case_kinds=registry.case_kinds, read_tools=tools, acts=acts)
 
 
-def _recent_cases(open_only: bool) -> prepared.Select:
-    """The user's most recently changed cases of the offered kinds (open ones: not in a terminal status), and
-    the conversation's active case, oldest first."""
-    table, conversations = Case._meta.db_table, Conversation._meta.db_table
-    unless = " AND c.status NOT IN %s" if open_only else ""
-    return prepared.Select(Case, f"t.id IN (SELECT c.id FROM {table} c WHERE c.owner_id = %s AND c.kind IN %s{unless}"
-                                 " ORDER BY c.updated_at DESC LIMIT %s)"
-                                 f" OR (t.id = (SELECT a.active_case_id FROM {conversations} a WHERE a.id = %s)"
-                                 " AND t.owner_id = %s)",
-                           order="t.created_at")
-
-
-_RECENT_OPEN_CASES, _RECENT_CASES = _recent_cases(True), _recent_cases(False)
-
-
-@dataclass(frozen=True)
-class Seen:
-    """What a message turn reads before it asks the model (steps D and F), as ``context_reads`` reads it."""
-
-    cases: list[Case]
-    earlier: list[str]  # the conversation's latest other messages, latest first
-    effects: list[DomainEvent]  # what its latest other turn with an effect committed, each with its command
-    open_cards: list[tuple[str, str, str | None]]  # id, kind, case of each open card
-
-    @classmethod
-    def of(cls, rows: list[list[Any]]) -> Seen:
-        cases, earlier, effects, cards = rows
-        return cls(cases, [text for (text,) in earlier], effects, cards)
-
-
-def context_reads(turn: Turn, conversation_id: str, actor: Actor) -> list[prepared.Bound]:
-    """The reads of a message turn's context, sent with the statement that begins it (``turn_begin``): the
+def context_query(turn: Turn, conversation_id: str, actor: Actor) -> store.ContextQuery:
+    """What a message turn's context reads, sent with the statement that begins it (``turn_begin``): the
     actor's recent cases and the active one, the conversation's earlier messages, the last effects, open cards."""
     kinds, terminal = _case_kinds(get_registry())  # (an offered registry keeps every case kind)
-    limit = settings.TURNFRAME["MAX_CONTEXT_CASES"]
-    cases = (_RECENT_OPEN_CASES.bind(actor.user_id, kinds, terminal, limit + 1, conversation_id, actor.user_id)
-             if terminal else _RECENT_CASES.bind(actor.user_id, kinds, limit + 1, conversation_id, actor.user_id))
-    return [cases, _EARLIER_MESSAGES.bind(conversation_id, Turn.Kind.MESSAGE, turn.pk),
-            _LAST_EFFECTS.bind(conversation_id, JStatus.COMMITTED, turn.pk, JStatus.COMMITTED),
-            _OPEN_CARDS.bind(conversation_id, Interaction.Status.PENDING)]
+    return store.ContextQuery(owner_id=actor.user_id, conversation_id=conversation_id, turn_id=turn.pk,
+                              kinds=frozenset(kinds), terminal=frozenset(terminal),
+                              limit=settings.TURNFRAME["MAX_CONTEXT_CASES"])
 
 
 def load_cases(registry: Registry, rows: list[Case], active_case: str | None) -> tuple[dict[str, Any], bool]:
     """The actor's open cases a turn shows the model: the active one and the most recently changed, at most
     ``MAX_CONTEXT_CASES`` (so a turn costs the same for a user with ten cases or ten thousand). ``rows``: as
-    ``context_reads`` read them (one more than the bound, to know whether there are more). Returns them and
+    ``context_query`` read them (one more than the bound, to know whether there are more). Returns them and
     whether there are more: then a case the plan names by words, or "the only open one", is resolved among all
     of them (``cases_to_resolve_among``), never among the recent ones only (I8)."""
     kinds, terminal = _case_kinds(registry)
@@ -169,7 +136,7 @@ def case_summary(registry: Registry, case: CaseSnapshot) -> CaseSummary:
 
 
 def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: str, mode: str, registry: Registry,
-                  cases: dict[str, Any], seen: Seen) -> ModelRequest:
+                  cases: dict[str, Any], seen: store.Seen) -> ModelRequest:
     summaries = [case_summary(registry, case) for case in cases.values()]
     tools = [OfferedTool(t.name, t.description, json_schema(t.args_schema))
              for t in registry.read_tools.values()] if Mode(mode).reads else []
@@ -185,21 +152,6 @@ def model_request(turn: Turn, conversation: Conversation, actor: Actor, today: s
                         open_cards=[{"id": i, "kind": k, "case": c} for i, k, c in seen.open_cards])
 
 
-# the messages before this one that were read: not one still queued (it comes after), nor one withdrawn or
-# stopped before it ran (a stop is honoured only before anything is journaled: the person took it back)
-_EARLIER_MESSAGES = prepared.Values(Turn, ("text",), "t.conversation_id = %s AND t.kind = %s AND t.id <> %s"
-                                    f" AND t.status <> '{Turn.Status.QUEUED}' AND t.stop_requested_at IS NULL",
-                                    order="t.created_at DESC", limit=3)
-_OPEN_CARDS = prepared.Values(Interaction, ("id", "kind", "case_id"), "t.conversation_id = %s AND t.status = %s",
-                              order="t.created_at")
-# the events of the conversation's latest other turn that committed a command (r1: each event's command)
-_LAST_EFFECTS = prepared.Select(DomainEvent, f"""r1.turn_id = (
-    SELECT j.turn_id FROM {CommandJournalEntry._meta.db_table} j
-    WHERE j.conversation_id = %s AND j.status = %s AND (j.turn_id IS NULL OR j.turn_id <> %s)
-    ORDER BY j.updated_at DESC, j.sequence DESC LIMIT 1) AND r1.status = %s""",
-                                order="t.created_at, t.sequence", related="command")
-
-
 def last_edit(conversation: Conversation) -> dict[str, Any] | None:
     """The conversation's last committed command and its event, for "undo that" (the reducer inverts it)."""
     row = (CommandJournalEntry.objects.filter(conversation=conversation, status=JStatus.COMMITTED)
@@ -213,7 +165,7 @@ def last_edit(conversation: Conversation) -> dict[str, Any] | None:
 
 
 @functools.lru_cache(maxsize=256)
-def json_schema(model: type) -> dict[str, Any]:
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A pydantic model's JSON schema, computed once per class (it is the same for every turn)."""
     return model.model_json_schema()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -12,46 +13,46 @@ from django.utils import timezone
 
 from conversations.core.record import TurnEnd, TurnNotice, TurnTrace
 from conversations.core.reducer import Notice, Outcome
-from registries import Registry, get_registry
+from registries import get_registry
 
-from .. import prepared, stream
-from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, ReadRound, Turn
+from .. import store, stream
+from ..models import Case, CommandJournalEntry, Conversation, DomainEvent, Interaction, Turn
 from ..reply import case_facts_of, compose_reply
 from ..selectors import Loaded, interaction_json, turn_json
 from . import lease
 from .copy import NOTICE_COPY
 from .interactions import cards_stale, cards_withdraw_unreachable
+from .run import KEEP_QUESTION, NOTHING_SAID, Said, TurnRun
 from .writes import turn_end, turn_write
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-class _KeepQuestion:
-    """The open question a turn leaves as it found it (a click): neither replaced nor cleared."""
+@dataclass(frozen=True)
+class Delivered:
+    """What a turn's reply delivered: the turn's JSON and the answered card's as the sockets were sent them (what
+    the HTTP answer shows too), and whether messages wait in the conversation's queue as the turn ended (None:
+    not known)."""
 
-    def __repr__(self) -> str:
-        return "KEEP_QUESTION"
+    turn_json: dict[str, Any]
+    card_json: dict[str, Any] | None
+    queued_behind: bool | None
 
 
-KEEP_QUESTION = _KeepQuestion()
-OpenQuestion = dict[str, Any] | None | _KeepQuestion  # a question to leave open, None to clear it, or KEEP_QUESTION
-
-
-def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *, answers, say,
-                         resolved: Interaction | None = None, pending: OpenQuestion = KEEP_QUESTION,
-                         committed: Sequence[DomainEvent] = (), rounds: Sequence[ReadRound] | None = None,
-                         commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = (),
-                         announce: Sequence[tuple[str, dict[str, Any]]] = (),
-                         along: CardsAlong | None = None) -> None:
-    """Steps O to Q. ``pending``: the question this reply leaves open (a message turn replaces the
-    conversation's, None clearing it); ``KEEP_QUESTION`` leaves it as it is (clicks). ``committed``: the event rows this
-    process inserted for the turn; used when they are all its events, else they are read. ``rounds``: the
-    turn's read rounds as this process recorded them, ``commands`` its journal rows as this process journaled and
-    ran them (each kept in step with what the bus settled); None: read. ``cases``: case rows as this turn last
-    wrote or read them in its own transactions (the bus's commits, L's cards), later ones first. ``announce``:
-    events of the turn not sent yet, sent first with the reply's. ``along``: delivery's read of cards, made
-    with the turn's last write (used when it read what this step would)."""
+def reply_deliver(run: TurnRun, said: Said = NOTHING_SAID, *, committed: Sequence[DomainEvent] = (),
+                  commands: Sequence[CommandJournalEntry] | None = None, cases: Sequence[Case] = (),
+                  announce: Sequence[tuple[str, dict[str, Any]]] = (),
+                  read: store.DeliveryRead | None = None) -> Delivered:
+    """Steps O to Q; ``said``: what the reply says besides what happened, and the question it leaves open.
+    ``committed``: the event rows this process inserted for the turn; used when they are all its events, else
+    they are read. ``commands``: its journal rows as this process journaled and ran them (each kept in step with
+    what the bus settled); None: read. ``cases``: case rows as this turn last wrote or read them in its own
+    transactions (the bus's commits, L's cards), later ones first. ``announce``: events of the turn not sent yet
+    (after ``run.announce``), sent first with the reply's. ``read``: delivery's read, made with the turn's last
+    write (used when it read what this step would: ``store.DeliveryQuery``)."""
+    turn, conversation, registry, resolved = run.turn, run.conversation, run.registry, run.resolved
+    answers, say, pending = said.answers, said.say, said.pending
     # O: re-project changed cases; cards bound to an older revision go stale (the turn's record as this
     # process wrote it: every write of a turn goes through turn_write, which keeps the instance in step)
     trace = turn.trace
@@ -61,17 +62,20 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     else:  # some committed before a crash, or by another executor: as the database has them
         events = list(DomainEvent.objects.filter(pk__in=trace.event_ids).order_by("created_at", "sequence"))
     changed = {e.case_id for e in events}
-    # read once, after the turn's commands ran (delivery_reads)
+    # read once, after the turn's commands ran (a click began from the conversation as read with its card:
+    # another turn may have ended between that read and the click's claim)
     mine = set(trace.interaction_ids)
-    read = along.rows_for(mine, changed) if along is not None else None
-    loaded, state = read if read is not None else prepared.read(*delivery_reads(conversation, mine, changed))
-    if state:  # (one running turn per conversation: from here on only this turn changes them)
-        conversation.active_case_id, conversation.pending = state[0]
+    query = store.DeliveryQuery(conversation.id, frozenset(mine), frozenset(changed))
+    if read is None or read.query != query:
+        read = store.delivery_read(query)
+    loaded = read.cards
+    if read.state is not None:  # (one running turn per conversation: from here on only this turn changes them)
+        conversation.active_case_id, conversation.pending = read.state
     held = {r.id: r for r in commands or ()}
     if commands is not None and set(trace.command_ids) <= set(held):
         rows = sorted((held[i] for i in trace.command_ids), key=lambda r: (r.created_at, r.sequence))
     else:
-        rows = _COMMANDS.all(trace.command_ids)
+        rows = store.commands(trace.command_ids)
     staled = cards_stale(loaded, changed, rows)
     cards = [c for c in loaded if c.id in mine]
     withdrawn = cards_withdraw_unreachable(rows, cards)
@@ -95,25 +99,27 @@ def reply_deliver(turn: Turn, conversation: Conversation, registry: Registry, *,
     trace.end = TurnEnd(active_case=active.id if active else None,
                         pending=conversation.pending if pending is KEEP_QUESTION else pending)
     with transaction.atomic():  # (one running turn per conversation: its instance holds the question open now)
-        turn_end(turn, conversation, reply=reply, trace=trace, phase=Phase.DELIVERED, status=Turn.Status.COMPLETED)
+        queued_behind = turn_end(turn, reply=reply, trace=trace, phase=Phase.DELIVERED, status=Turn.Status.COMPLETED)
         if pending is not KEEP_QUESTION and pending != conversation.pending:
             Conversation.objects.filter(pk=conversation.pk).update(pending=pending)
             conversation.pending = pending
-    announced = list(announce)
+    announced = [*run.announce, *announce]
     for card in staled:
         card.refresh_from_db()
         announced.append(("interaction.resolved", {"interaction": interaction_json(card)}))
+    card_shown = None
     if resolved:
         if resolved.status == Interaction.Status.RESOLVING:  # not settled by this process: as the database has it
             resolved.refresh_from_db()
         own = [r for r in rows if r.interaction_id == resolved.id]  # a confirmed card's commands are the turn's
-        resolved.shown = interaction_json(resolved, commands=own or None)
-        announced.append(("interaction.resolved", {"interaction": resolved.shown}))
-    # what the sockets are sent is what the click's or the message's HTTP answer shows (selectors: ``shown``)
-    turn.shown = turn_json(turn, loaded=Loaded(
-        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else rounds))
-    announced.append(("turn.completed", {"turn": turn.shown}))
+        card_shown = interaction_json(resolved, commands=own or None)
+        announced.append(("interaction.resolved", {"interaction": card_shown}))
+    # what the sockets are sent is what the click's or the message's HTTP answer shows (``Delivered``)
+    turn_shown = turn_json(turn, loaded=Loaded(
+        commands=rows, events=events, cards=cards, rounds=[] if turn.kind == Turn.Kind.CLICK else run.rounds))
+    announced.append(("turn.completed", {"turn": turn_shown}))
     stream.publish_many(conversation.id, announced)
+    return Delivered(turn_shown, card_shown, queued_behind)
 
 
 def next_active_case(conversation: Conversation, turn: Turn, events: list[DomainEvent],
@@ -129,52 +135,7 @@ def next_active_case(conversation: Conversation, turn: Turn, events: list[Domain
     if not conversation.active_case_id:
         return None
     own = next((c for c in held if c.pk == conversation.active_case_id), None)
-    return own if own is not None else CASE_BY_ID.first(conversation.active_case_id)
-
-
-_COMMANDS = prepared.Select(CommandJournalEntry, "t.id IN %s", order="t.created_at, t.sequence")
-_CARDS = prepared.Select(Interaction, "t.id IN %s OR (t.conversation_id = %s AND t.status = %s)"
-                                      " OR (t.case_id IN %s AND t.status = %s AND t.kind = %s)",
-                         order="t.created_at", related="case")
-
-
-class CardsAlong:
-    """Delivery's read (``delivery_reads``: the cards, and the conversation's active case and open question), sent
-    with the turn's last write before delivery instead of after it: nothing of the turn happens between the two,
-    so it reads the same, in one statement fewer."""
-
-    def __init__(self, conversation: Conversation):
-        self.conversation = conversation
-        self.asked: tuple[set[str], set[str]] | None = None
-        self.read: tuple[set[str], set[str], list[list[Any]]] | None = None
-
-    def bind(self, mine: set[str], changed: set[str]) -> list[prepared.Bound]:
-        """The reads, for the write to send; ``took`` then gets their rows."""
-        self.asked = (set(mine), set(changed))
-        return delivery_reads(self.conversation, mine, changed)
-
-    def took(self, rows: list[list[Any]]) -> None:
-        assert self.asked is not None
-        self.read = (*self.asked, rows)
-
-    def rows_for(self, mine: set[str], changed: set[str]) -> list[list[Any]] | None:
-        """The rows read along, if they were read for these cards and changed cases (else None: read them)."""
-        if self.read is None or (self.read[0], self.read[1]) != (mine, changed):
-            return None
-        return self.read[2]
-
-
-def delivery_reads(conversation: Conversation, mine: set[str], changed: set[str]) -> list[prepared.Bound]:
-    """What delivery reads once the turn's commands ran: its cards, every open card of the conversation and the
-    open confirmations on the cases it changed, each with its case (the live revision); and the conversation's
-    active case and open question (a click began from the conversation as read with its card: another turn may
-    have ended between that read and the click's claim)."""
-    return [_CARDS.bind(mine, conversation.id, Interaction.Status.PENDING, changed, Interaction.Status.PENDING,
-                        Interaction.Kind.CONFIRMATION),
-            _STATE.bind(conversation.id)]
-
-
-_STATE = prepared.Values(Conversation, ("active_case_id", "pending"), "t.id = %s")
+    return own if own is not None else store.case(conversation.active_case_id)
 
 
 def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: dict[str, Any]) -> None:
@@ -193,12 +154,13 @@ def turn_fail_closed(turn: Turn, conversation: Conversation, code: str, detail: 
     stream.publish(conversation.id, "turn.failed", {"turn": turn_json(turn)})
 
 
-def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: Registry, code: str,
-                         detail: dict[str, Any], *, explained: Sequence[Notice] = (),
-                         rounds: Sequence[ReadRound] | None = None) -> None:
+def turn_finish_without_plan(run: TurnRun, code: str, detail: dict[str, Any], *,
+                             explained: Sequence[Notice] = ()) -> Delivered | None:
     """The loop ended without a valid plan (budget, repair failed, the user stopped waiting): nothing runs,
     the turn completes. A stop requested meanwhile names the ending (the database decides which came first:
     the write requires no stop, and ``turn_stop`` requires the phase still before this one)."""
+    turn = run.turn
+
     def ending(code: str) -> dict[str, Any]:
         return {"notices": [TurnNotice.of(n) for n in explained] + [TurnNotice(code=code, text=NOTICE_COPY[code])],
                 "trace": TurnTrace(**detail, ending=code), "phase": Phase.COMMITTED}
@@ -206,7 +168,7 @@ def turn_finish_without_plan(turn: Turn, conversation: Conversation, registry: R
     if code == "stopped" or not turn_write(turn, unless_stopped=True, **ending(code)):
         if not lease.still_mine(turn.id):  # recovery took the turn over (lease.py) and answered: nothing more here
             log.warning("turn %s was taken over by recovery; this process leaves it", turn.id)
-            return
+            return None
         turn_write(turn, **ending("stopped"))
         turn.refresh_from_db(fields=["stop_requested_at"])  # asked for elsewhere (turn_stop): learn when
-    reply_deliver(turn, conversation, registry, answers=[], say=None, rounds=rounds)
+    return reply_deliver(run)

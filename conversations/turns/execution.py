@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 
@@ -13,9 +13,9 @@ from conversations.core.keys import idempotency_key
 from conversations.core.origins import DIRECT_USER_ACT
 from conversations.core.record import ActWhy, TurnAct, TurnNotice, TurnTrace
 from conversations.core.reducer import NewCase, Outcome, Reduction
-from registries import Actor, Registry
+from registries import Actor
 
-from .. import stream
+from .. import store, stream
 from ..commands import (
     Execution,
     command_execute,
@@ -23,35 +23,33 @@ from ..commands import (
     journal_settle_behind,
     journal_settle_broken_chain,
 )
-from ..models import Case, CommandJournalEntry, Conversation, Interaction, ReadRound, Turn
+from ..models import Case, CommandJournalEntry, Conversation, Interaction, Turn
 from ..selectors import interaction_json
 from .chaos import crash_point
 from .copy import NOTICE_COPY
-from .delivery import KEEP_QUESTION, CardsAlong, OpenQuestion, reply_deliver
+from .delivery import Delivered, reply_deliver
 from .interactions import card_finish, cards_persist
+from .run import NOTHING_SAID, Said, TurnRun
 from .writes import turn_write, turn_write_reading
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today: str, registry: Registry,
-                     reduction: Reduction, trace: TurnTrace, *, answers: list[dict[str, Any]], say: str | None,
-                     resolved: Interaction | None = None, pending: OpenQuestion = KEEP_QUESTION,
-                     unless_stopped: bool = False, rounds: Sequence[ReadRound] | None = None,
-                     held: Sequence[Case] = (), resolved_as: str = Interaction.Status.RESOLVED) -> None:
-    """Steps L to Q, shared by message turns and clicks that draw cards. ``unless_stopped``: L is the point of no
-    return, so it commits only if the user has not stopped waiting (else ``TurnStopped``, nothing written).
-    ``held``: case rows as the turn read them (what its reduction saw). ``resolved_as``: what the answered card
-    becomes (a card redrawn with the person's edits is superseded, its commands stale)."""
-    along = CardsAlong(conversation)
+def reduction_apply(run: TurnRun, reduction: Reduction, trace: TurnTrace, said: Said = NOTHING_SAID, *,
+                    unless_stopped: bool = False, resolved_as: str = Interaction.Status.RESOLVED) -> Delivered:
+    """Steps L to Q of the turn's ``reduction`` (I–K), shared by message turns and clicks that draw cards; ``trace``:
+    the turn's record so far; ``said``: what the reply says besides what happened. ``unless_stopped``: L is the point of no return, so it commits only if the user has
+    not stopped waiting (else ``TurnStopped``, nothing written). ``resolved_as``: what the answered card
+    (``run.resolved``) becomes (a card redrawn with the person's edits is superseded, its commands stale)."""
+    turn, conversation, resolved = run.turn, run.conversation, run.resolved
     # L: persist cards and journal every command before anything runs or is mentioned (I6)
     with transaction.atomic():
         if resolved is not None and resolved.status == Interaction.Status.RESOLVING:  # the card answered
             card_finish(resolved, resolved_as)
             if resolved_as != Interaction.Status.RESOLVED:
                 journal_settle_behind([resolved.pk], JStatus.STALE)
-        cards = cards_persist(turn, conversation, actor, registry, reduction, held)
+        cards = cards_persist(run, reduction)
         rows = commands_journal(turn, conversation, reduction, cards)
         ready = [r for r in rows if r.status == JStatus.PENDING]
         trace = trace.model_copy(update={
@@ -60,14 +58,17 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         # last in the transaction, conditional: a stop that raced this step either came first (this update
         # finds it and everything above rolls back) or finds the phase already past understanding. With nothing
         # to run before the reply, it also makes delivery's read of the cards (nothing happens between)
-        read = turn_write_reading(turn, [] if ready else along.bind({c.id for c in cards}, set()),
-                                  unless_stopped=unless_stopped, phase=Phase.EXECUTING if ready else Phase.COMMITTED,
-                                  acts=[TurnAct.of(a) for a in reduction.acts], trace=trace,
-                                  notices=[TurnNotice.of(n) for n in reduction.notices])
-        if read is None:
+        record: dict[str, Any] = {"phase": Phase.EXECUTING if ready else Phase.COMMITTED, "acts": [TurnAct.of(a) for a in reduction.acts],
+                  "trace": trace, "notices": [TurnNotice.of(n) for n in reduction.notices]}
+        read = None
+        if ready:
+            written = turn_write(turn, unless_stopped=unless_stopped, **record)
+        else:
+            read = turn_write_reading(turn, store.DeliveryQuery(conversation.id, frozenset(c.id for c in cards),
+                                                                frozenset()), unless_stopped=unless_stopped, **record)
+            written = read is not None
+        if not written:
             raise TurnStopped
-        if not ready:  # (the reads were sent)
-            along.took(read)
     crash_point("after_interactions_persisted")
     # each card with its commands, this turn's rows as just journaled; sent now when commands run before the
     # reply, else with the reply (nothing happens between: one numbering, one send)
@@ -77,20 +78,21 @@ def reduction_apply(turn: Turn, conversation: Conversation, actor: Actor, today:
         stream.publish_many(conversation.id, pending_cards)
     crash_point("after_journal_admission")
     # M-N: execute what is ready, in plan order, each in its own transaction; the last record says committed
-    results = commands_execute_ready(turn, actor, today, ready, then=Phase.COMMITTED if ready else None,
-                                     along=along if ready else None, held=held)
+    results, last_read = commands_execute_ready(turn, run.actor, run.today, ready,
+                                                then=Phase.COMMITTED if ready else None,
+                                                read_for_delivery=bool(ready), held=run.held)
     crash_point("after_commit")
-    reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved, pending=pending,
-                  committed=[e for r in results for e in r.committed], rounds=rounds, commands=rows,
-                  cases=cases_left(results, cards), announce=[] if ready else pending_cards, along=along)
+    return reply_deliver(run, said, committed=[e for r in results for e in r.committed], commands=rows,
+                         cases=cases_left(results, cards), announce=[] if ready else pending_cards,
+                         read=read or last_read)
 
 
-def cases_left(results: list[Execution], cards: list[Interaction] = ()) -> list[Case]:
+def cases_left(results: list[Execution], cards: Sequence[Interaction] = ()) -> list[Case]:
     """The case rows as this turn left them, the latest first: each command's commit, then the cases its cards
     were drawn on (read in L) unless a command of the turn ran on them (then the commit, or a fresh read)."""
     ran = [r.case_row for r in reversed(results) if r.case_row is not None]
     touched = {r.case for r in results}
-    return ran + [c.case for c in cards if c.case_id and c.case_id not in touched]
+    return ran + [c.case for c in cards if c.case is not None and c.case_id not in touched]
 
 
 def commands_journal(turn: Turn, conversation: Conversation, reduction: Reduction,
@@ -102,13 +104,13 @@ def commands_journal(turn: Turn, conversation: Conversation, reduction: Reductio
             card_of[act_id] = card
     rows = []
     for command in reduction.commands:
-        on_new = isinstance(command.case, NewCase)
-        case_id = None if on_new else command.case
+        new = command.case if isinstance(command.case, NewCase) else None
         key = idempotency_key(conversation=conversation.id, turn=turn.id, act_id=command.act_id,
                               case=str(command.case) if command.case else None, expected_revision=command.expected_revision, args=command.args)
         row, _ = journal_admit(
             idempotency_key=key, conversation=conversation, turn=turn, plan_act_id=command.act_id, act=command.act,
-            case_id=case_id, case_from_act=command.case.act_id if on_new else "",
+            case_id=command.case if isinstance(command.case, str) else None,
+            case_from_act=new.act_id if new is not None else "",
             args=command.args, expected_revision=command.expected_revision, sequence=command.sequence,
             status=JStatus.AWAITING_CONFIRMATION if command.needs_confirmation else JStatus.PENDING,
             origin=({"edits": list(command.edits)} if command.edits else {}) if command.needs_confirmation
@@ -123,23 +125,31 @@ class TurnStopped(Exception):
     """The user stopped waiting before the turn's point of no return: nothing was journaled."""
 
 
+class Executed(NamedTuple):
+    results: list[Execution]  # in plan order
+    read: store.DeliveryRead | None  # delivery's read, made with the last record (``read_for_delivery``)
+
+
 def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[CommandJournalEntry], *,
                            then: str | None = None,
                            before_last: Callable[[list[Execution]], list[TurnNotice] | None] | None = None,
-                           along: CardsAlong | None = None, held: Sequence[Case] = ()) -> list[Execution]:
+                           read_for_delivery: bool = False, held: Sequence[Case] = ()) -> Executed:
     """Run the turn's ready rows and record each outcome on the turn as it settles; ``then``: the phase the
     turn's record takes with the last of them (a turn with no ready row takes it at once). ``before_last``:
     called once every row has run, before the last record is written (a click settles its card there: a crash
     before that record re-runs nothing, the bus returns what committed); notices it returns replace the
-    record's. ``along``: the last record also makes delivery's read of the cards. ``held``: case rows the turn
-    read (each command's commit replaces its case's). Returns the outcomes, in plan order."""
+    record's. ``read_for_delivery``: the last record also makes delivery's read (``store.DeliveryQuery``).
+    ``held``: case rows the turn read (each command's commit replaces its case's)."""
     if not rows:
         instead = before_last([]) if before_last else None
         if then or instead is not None:
-            turn_write(turn, **({"phase": then} if then else {}), **(
-                {"notices": instead} if instead is not None else {}))
-        return []
-    results = []
+            fields: dict[str, Any] = {"phase": then} if then else {}
+            if instead is not None:
+                fields["notices"] = instead
+            turn_write(turn, **fields)
+        return Executed([], None)
+    results: list[Execution] = []
+    read = None
     trace, acts, notices = turn.trace.model_copy(deep=True), [a.model_copy() for a in turn.acts], list(turn.notices)
     broken: set[str] = set()  # cases where a command of this batch did not commit
     cases = {c.pk: c for c in held}
@@ -151,7 +161,8 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             result = journal_settle_broken_chain(entry=row)
         else:
             origin = row.origin or {"kind": DIRECT_USER_ACT}
-            result = command_execute(entry=row, origin=origin, actor=actor, today=today, held=cases.get(row.case_id))
+            result = command_execute(entry=row, origin=origin, actor=actor, today=today,
+                                     held=cases.get(row.case_id) if row.case_id else None)
         results.append(result)
         if result.case_row is not None:
             cases[result.case_row.pk] = result.case_row
@@ -169,18 +180,23 @@ def commands_execute_ready(turn: Turn, actor: Actor, today: str, rows: list[Comm
             notices.append(TurnNotice(code=result.code or "rejected",
                                       text=f"I could not {row.act.replace('_', ' ')} ({result.code})."))
         # recorded after every command, so a crash between two commands loses no receipt
-        last = {"phase": then} if then and row is rows[-1] else {}
+        last: dict[str, Any] = {"phase": then} if then and row is rows[-1] else {}
         if before_last and row is rows[-1] and (instead := before_last(results)) is not None:
             notices = list(instead)
-        # the last record also makes delivery's reads (nothing of the turn happens between)
-        reads = (along.bind(set(trace.interaction_ids), {e.case_id for r in results for e in r.committed})
-                 if along is not None and row is rows[-1] else [])
-        read = turn_write_reading(turn, reads, trace=trace, acts=acts, notices=list(notices), **last)
-        if reads:
-            along.took(read)
-    return results
+        # the last record also makes delivery's read (nothing of the turn happens between)
+        if read_for_delivery and row is rows[-1]:
+            read = turn_write_reading(turn, store.DeliveryQuery(
+                turn.conversation_id, frozenset(trace.interaction_ids),
+                frozenset(e.case_id for r in results for e in r.committed)), trace=trace, acts=acts,
+                notices=list(notices), **last)
+        else:
+            turn_write(turn, trace=trace, acts=acts, notices=list(notices), **last)
+    return Executed(results, read)
+
+
+_OUTCOME_OF: dict[str, str] = {JStatus.COMMITTED: Outcome.EXECUTED, JStatus.CONFLICT: Outcome.CONFLICT,
+                               JStatus.OUTCOME_UNKNOWN: Outcome.OUTCOME_UNKNOWN}
 
 
 def outcome_of(status: str) -> str:
-    return {JStatus.COMMITTED: Outcome.EXECUTED, JStatus.CONFLICT: Outcome.CONFLICT,
-            JStatus.OUTCOME_UNKNOWN: Outcome.OUTCOME_UNKNOWN}.get(status, Outcome.REFUSED)
+    return _OUTCOME_OF.get(status, Outcome.REFUSED)

@@ -7,48 +7,53 @@ card can never run; its commands settle ``stale``."""
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from conversations.core.reducer import (
-    Reduction,
-)
-from registries import Actor, Registry
+from conversations.core.reducer import NewCase, Reduction
+from registries import Registry
 
-from .. import prepared, stream
+from .. import store, stream
 from ..commands import journal_settle_behind
 from ..ids import new_id
-from ..models import CASE_BY_ID, Case, CommandJournalEntry, Conversation, Interaction, Turn, snapshot
+from ..models import Case, CommandJournalEntry, Interaction, Turn, snapshot
 from ..selectors import card_expires_at, interaction_json
 from .admission import TurnOutcome, turn_open
 from .chaos import crash_point
 from .context import noun
+from .run import TurnRun
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry: Registry,
-                  reduction: Reduction, held: Sequence[Case] = ()) -> list[Interaction]:
-    """The turn's cards. ``held``: case rows as the turn read them: a confirmation describes its commands on the
-    state the reduction saw (it is bound to that revision; if the case moved on since, the card goes stale)."""
+def cards_persist(run: TurnRun, reduction: Reduction) -> list[Interaction]:
+    """The turn's cards. A confirmation describes its commands on the state the reduction saw (``run.held``: it
+    is bound to that revision; if the case moved on since, the card goes stale). A confirmation of an act that
+    opens a case (a ``NewCase``: the case exists once its command commits) is drawn on no case."""
+    turn, conversation, actor, registry = run.turn, run.conversation, run.actor, run.registry
     cards: list[Interaction] = []
     by_id = {a.id: a for a in reduction.acts}
     commands = {c.act_id: c for c in reduction.commands}
-    rows = {c.pk: c for c in held}
+    rows = {c.pk: c for c in run.held}
     for confirmation in reduction.confirmations:
-        case = rows.get(confirmation.case) or CASE_BY_ID.first(confirmation.case)
-        cards_supersede_open(case.pk)
+        case = None
+        if not isinstance(confirmation.case, NewCase):
+            case = rows.get(confirmation.case) or store.case(confirmation.case)
+            if case is None:
+                raise Case.DoesNotExist(confirmation.case)
+            cards_supersede_open(case.pk)
         # each command described on the state it will find: after this turn's direct edits and the
         # card's earlier commands, never on the state before the message
-        lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or snapshot(case),
-                                                               commands[i].args)
+        before = snapshot(case) if case is not None else None
+        lines = [registry.acts[by_id[i].act].describe_command(commands[i].preview or before, commands[i].args)
                  or by_id[i].act.replace("_", " ") for i in confirmation.act_ids]
-        kind = registry.case_kinds.get(case.kind)
+        kind = registry.case_kinds.get(case.kind if case is not None
+                                       else registry.acts[by_id[confirmation.act_ids[0]].act].case_kind)
         reasons = [kind.reason_copy.get(code, code.replace("_", " ")) if kind else code.replace("_", " ")
                    for code in confirmation.codes]
         reason = f" ({'; '.join(reasons)})" if reasons else ""
@@ -58,7 +63,7 @@ def cards_persist(turn: Turn, conversation: Conversation, actor: Actor, registry
             prompt=f"Please confirm{reason}: " + "; ".join(lines) + ".",
             options=[{"id": "confirm", "label": "Confirm", "action": {"type": "execute_commands"}},
                      {"id": "decline", "label": "Decline", "action": {"type": "decline"}}])
-        prepared.insert(card)
+        store.card_insert(card)
         cards.append(card)
     for selection in reduction.selections:
         candidates = list(Case.objects.filter(pk__in=selection.candidates, owner_id=actor.user_id))
@@ -85,12 +90,11 @@ def _case_detail(registry: Registry, case: Case) -> dict[str, Any]:
 def cards_supersede_open(case_id: str) -> None:
     """I5: a new blocking card on a case supersedes the open one, which can never be answered again (one
     conditional update: only from pending, so the database decides a race with its click)."""
-    superseded = [pk for (pk,) in _SUPERSEDE.returned_all([Interaction.Status.SUPERSEDED, timezone.now()], case_id,
-                                                          Interaction.Status.PENDING)]
+    superseded = store.cards_supersede(case_id, timezone.now())
     if superseded:
         journal_settle_behind(superseded, JStatus.STALE)
     for pk in superseded:
-        transaction.on_commit(lambda pk=pk: card_publish_resolved(pk))
+        transaction.on_commit(functools.partial(card_publish_resolved, pk))
 
 
 def card_publish_resolved(interaction_id: str) -> None:
@@ -106,7 +110,7 @@ def cards_stale(cards: list[Interaction], changed_cases: set[str], rows: list[Co
     the staled ones, and their commands among ``rows``, are updated in place too."""
     due = [card for card in cards
            if card.status == Interaction.Status.PENDING and card.kind == Interaction.Kind.CONFIRMATION
-           and card.case_id in changed_cases and card.case_revision != card.case.revision]
+           and card.case is not None and card.case_id in changed_cases and card.case_revision != card.case.revision]
     return [card for card in due if _card_go_stale(card, rows)]
 
 
@@ -119,7 +123,7 @@ def cards_withdraw_unreachable(rows: list[CommandJournalEntry], cards: list[Inte
     failed = {row.case_id for row in rows if row.interaction_id is None and row.status != JStatus.COMMITTED}
     due = [card for card in cards
            if card.kind == Interaction.Kind.CONFIRMATION and card.status == Interaction.Status.PENDING
-           and (card.case_id in failed or card.case.revision != card.case_revision)]
+           and card.case is not None and (card.case_id in failed or card.case.revision != card.case_revision)]
     return [card for card in due if _card_go_stale(card, rows)]
 
 
@@ -127,7 +131,7 @@ def _card_go_stale(card: Interaction, rows: list[CommandJournalEntry]) -> bool:
     """Settle a pending card stale with its commands (only from pending: the database decides a race); the card
     and the caller's copies of its commands among ``rows`` follow. False: it was no longer pending."""
     now = timezone.now()
-    if not _SETTLE_PENDING.run([Interaction.Status.STALE, now], card.pk, Interaction.Status.PENDING):
+    if not store.card_settle(card.pk, Interaction.Status.STALE, now):
         return False
     journal_settle_behind([card.pk], JStatus.STALE)
     card.status, card.resolved_at = Interaction.Status.STALE, now
@@ -149,11 +153,11 @@ def card_expire_if_due(card: Interaction) -> bool:
         return False
     now = timezone.now()
     with transaction.atomic():
-        if not _SETTLE_PENDING.run([Interaction.Status.EXPIRED, now], card.pk, Interaction.Status.PENDING):
+        if not store.card_settle(card.pk, Interaction.Status.EXPIRED, now):
             card.refresh_from_db()
             return card.status == Interaction.Status.EXPIRED
         journal_settle_behind([card.pk], JStatus.STALE)
-        transaction.on_commit(lambda: card_publish_resolved(card.pk))
+        transaction.on_commit(functools.partial(card_publish_resolved, card.pk))
     card.status, card.resolved_at = Interaction.Status.EXPIRED, now
     return True
 
@@ -163,12 +167,11 @@ def cards_expire_in(conversation_id: str) -> list[str]:
     pending (a card being answered finishes its click); their commands settle stale and never run."""
     now = timezone.now()
     with transaction.atomic():
-        expired = [pk for (pk,) in _EXPIRE_IN.returned_all([Interaction.Status.EXPIRED, now], conversation_id,
-                                                            Interaction.Status.PENDING)]
+        expired = store.cards_expire_in(conversation_id, now)
         if expired:
             journal_settle_behind(expired, JStatus.STALE)
         for pk in expired:
-            transaction.on_commit(lambda pk=pk: card_publish_resolved(pk))
+            transaction.on_commit(functools.partial(card_publish_resolved, pk))
     return expired
 
 
@@ -177,20 +180,10 @@ def card_origin_text(card: Interaction) -> str | None:
     for "Ask again"; None when there is none."""
     turn = card.turn
     for _ in range(10):
-        if turn.kind != Turn.Kind.CLICK or turn.interaction_id is None:
+        if turn.kind != Turn.Kind.CLICK or turn.interaction is None:
             break
         turn = turn.interaction.turn
     return turn.text or None if turn.kind != Turn.Kind.CLICK else None
-
-
-_EXPIRE_IN = prepared.Update(Interaction, ("status", "resolved_at"), "t.conversation_id = %s AND t.status = %s",
-                             returning="id")
-_SUPERSEDE = prepared.Update(Interaction, ("status", "resolved_at"), "t.case_id = %s AND t.blocking AND t.status = %s",
-                             returning="id")
-# a card leaves a status only from the one it was read in: the database decides a race
-_SETTLE_PENDING = prepared.Update(Interaction, ("status", "resolved_at"), "t.id = %s AND t.status = %s")
-_CLAIM = prepared.Update(Interaction, ("status", "chosen_option", "answered_by_id", "result_turn_id"),
-                         "t.id = %s AND t.status = %s")
 
 
 class ClickNotStarted(Exception):
@@ -207,8 +200,7 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
             # the one conditional update that decides who answers (concurrency by the database); it names the
             # click's turn, inserted just below in the same transaction (the reference is checked at commit)
             turn_id = new_id("trn")
-            if not _CLAIM.run([Interaction.Status.RESOLVING, option, user.pk, turn_id], interaction.pk,
-                              Interaction.Status.PENDING):
+            if not store.card_claim(interaction.pk, option, user.pk, turn_id):
                 return None
             crash_point("after_card_claimed")
             # each attempt its own id: a click whose turn was interrupted (and the card reopened by recovery)
@@ -229,7 +221,7 @@ def card_claim(interaction: Interaction, option: str, user, client_response_id: 
 def card_finish(interaction: Interaction, status: str) -> None:
     """Settle a card being answered; the instance follows when this call settled it."""
     now = timezone.now()
-    if _SETTLE_PENDING.run([status, now], interaction.pk, Interaction.Status.RESOLVING):
+    if store.card_settle(interaction.pk, status, now, from_status=Interaction.Status.RESOLVING):
         interaction.status, interaction.resolved_at = status, now
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from conversations.core.context import RoundRecord
-from conversations.core.record import TurnNotice, TurnTrace
+from conversations.core.record import RoundSummary, TurnNotice, TurnTrace
 from conversations.core.reducer import (
     Notice,
     Reduction,
@@ -27,7 +28,7 @@ from registries.models import EntryStatus
 from registries.services import entry_statuses
 from turnframe_web.errors import AppError, Invalid, NotFound
 
-from .. import prepared, stream
+from .. import store, stream
 from ..models import Case, CommandJournalEntry, Conversation, ReadRound, Turn, snapshot
 from ..readloop import ActorReadContext, LoopSettings, acquire_plan
 from ..selectors import round_json, turn_json
@@ -35,10 +36,9 @@ from . import lease
 from .admission import Admitted, TurnOutcome, recorded_turn, turn_admit, turn_begin
 from .chaos import SimulatedCrash
 from .context import (
-    Seen,
     actor_of,
     cases_to_resolve_among,
-    context_reads,
+    context_query,
     last_edit,
     load_cases,
     load_open_cases,
@@ -47,20 +47,16 @@ from .context import (
     today_for,
 )
 from .copy import WITHDRAWN_COPY, Withdrawal
-from .delivery import turn_fail_closed, turn_finish_without_plan
+from .delivery import Delivered, turn_fail_closed, turn_finish_without_plan
 from .execution import TurnStopped, reduction_apply
 from .recovery import turn_recover_or_fail
+from .run import Said, TurnRun
 
 log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
-_CONVERSATION = prepared.Select(Conversation, "t.id = %s AND t.owner_id = %s AND t.hidden_at IS NULL", extra={
-    "waiting": f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} q WHERE q.conversation_id = t.id AND q.status = "
-               f"'{Turn.Status.QUEUED}')"})
-_NEXT_QUEUED = prepared.Select(Turn, "t.conversation_id = %s AND t.status = %s", order="t.created_at, t.id", limit=1)
 _VISIBLE = Exists(Conversation.objects.filter(pk=OuterRef("conversation_id"), hidden_at__isnull=True))
-_STOPPED = f"EXISTS (SELECT 1 FROM {Turn._meta.db_table} s WHERE s.id = %s AND s.stop_requested_at IS NOT NULL)"
 
 
 def turn_submit_message(*, user, conversation_id: str, text: str, client_message_id: str | None = None,
@@ -82,60 +78,65 @@ def turn_submit_message(*, user, conversation_id: str, text: str, client_message
     # A: accept, C-D: begin, in one transaction: a repeated client id returns the recorded turn and nothing re-runs
     actor = actor_of(user)
     turn = Turn(kind=Turn.Kind.MESSAGE, text=text, client_message_id=client_message_id or f"auto:{time.time_ns()}")
-    admitted = turn_admit(user, conversation_id, turn, lambda t, c: context_reads(t, c, actor))
+    admitted = turn_admit(user, conversation_id, turn, functools.partial(context_query, conversation_id=conversation_id,
+                                                                         actor=actor))
     if isinstance(admitted, TurnOutcome):
         return admitted
     if admitted is not None:
         if on_admitted is not None:
             on_admitted()
-        message_turn_run_admitted(admitted, user, actor)
-        turns_run_queued(admitted.conversation)
-        return TurnOutcome(turn, False)  # the instance followed every write of the turn (turn_write)
+        delivered = message_turn_run_admitted(admitted, actor)
+        turns_run_queued(admitted.conversation, waiting=delivered.queued_behind if delivered else None)
+        # the instance followed every write of the turn (turn_write); the JSON it was delivered with
+        return TurnOutcome(turn, False, shown=delivered.turn_json if delivered else None)
     # not admitted: no such conversation, or messages wait or a turn runs (then this one joins the queue, unless it
     # is a message sent again: the turn it names is the answer, however full the queue)
     conversation, recorded = _conversation_and_recorded(user, conversation_id, client_message_id)
     if recorded is not None:
         return recorded
-    turn = turn_queue(conversation, text=text, client_message_id=turn.client_message_id)
-    if isinstance(turn, TurnOutcome):
-        return turn
-    stream.publish(conversation.id, "turn.queued", {"turn": turn.id, "text": text})
+    queued = turn_queue(conversation, text=text, client_message_id=turn.client_message_id)
+    if isinstance(queued, TurnOutcome):
+        return queued
+    stream.publish(conversation.id, "turn.queued", {"turn": queued.id, "text": text})
     if on_admitted is not None:  # after its announcement: the next frame's comes after it
         on_admitted()
-    conversation.waiting = True  # this one
     turns_run_queued(conversation)  # the turn ahead may have finished meanwhile: nothing waits for nobody
-    turn.refresh_from_db()
-    return TurnOutcome(turn, False)
+    queued.refresh_from_db()
+    return TurnOutcome(queued, False)
 
 
 def _conversation_and_recorded(user, conversation_id: str, client_message_id: str | None
                                ) -> tuple[Conversation, TurnOutcome | None]:
     """The user's conversation (else 404), and the turn the client's message id already recorded in it, if any."""
-    conversation = _CONVERSATION.first(conversation_id, user.pk)
+    conversation = store.conversation_visible(conversation_id, user.pk)
     if conversation is None:
         raise NotFound("No such conversation.")
     return conversation, recorded_turn(conversation.pk, client_message_id)
 
 
-def message_turn_run_admitted(admitted: Admitted, user, actor: Actor) -> None:
-    turn = admitted.turn
+def message_turn_run_admitted(admitted: Admitted, actor: Actor) -> Delivered | None:
+    """Run an admitted message; what its reply delivered (None: it ended otherwise, or recovery finished it)."""
+    turn, conversation = admitted.turn, admitted.conversation
+    assert admitted.seen is not None  # (a message's context is read as it is admitted)
+    run = TurnRun(turn, conversation, actor, today_for(actor), offered_registry(conversation.mode,
+                                                                                admitted.out_of_service))
     with lease.carried(turn.id):
         try:
-            message_turn_run(turn, admitted.conversation, user, actor, admitted.out_of_service,
-                             Seen.of(admitted.seen))
+            return message_turn_run(run, admitted.seen)
         except SimulatedCrash:
             raise
         except Exception:
             log.exception("turn %s failed unexpectedly", turn.id)
             turn_recover_or_fail(turn)
             turn.refresh_from_db()  # recovery finished it: as the database has it
+            return None
 
 
-def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> None:
+def message_turn_run_started(turn: Turn, conversation: Conversation, user) -> Delivered | None:
     """A queued message promoted to running: it begins as an admitted one does (``turn_begin``)."""
     actor = actor_of(user)
-    out_of_service, seen = turn_begin(conversation, turn, context_reads(turn, conversation.pk, actor))
-    message_turn_run_admitted(Admitted(turn, conversation, out_of_service, seen), user, actor)
+    out_of_service, seen = turn_begin(conversation, turn, context_query(turn, conversation.pk, actor))
+    return message_turn_run_admitted(Admitted(turn, conversation, out_of_service, seen), actor)
 
 
 def turn_queue(conversation: Conversation, *, text: str, client_message_id: str) -> Turn | TurnOutcome:
@@ -150,7 +151,7 @@ def turn_queue(conversation: Conversation, *, text: str, client_message_id: str)
         with transaction.atomic():
             if connection.features.has_select_for_update:
                 Conversation.objects.select_for_update().filter(pk=conversation.pk).values_list("pk").first()
-            if not prepared.insert_if(turn, _ROOM_IN_QUEUE, [conversation.pk, limit]):
+            if not store.turn_queue(turn, limit):
                 raise AppError(f"{limit} messages of this conversation are already waiting; send this one when "
                                "they are done.", code="queue_full", status=429)
             return turn
@@ -158,19 +159,16 @@ def turn_queue(conversation: Conversation, *, text: str, client_message_id: str)
         return TurnOutcome(Turn.objects.get(conversation=conversation, client_message_id=client_message_id), True)
 
 
-_ROOM_IN_QUEUE = (f"(SELECT COUNT(*) FROM {Turn._meta.db_table} q WHERE q.conversation_id = %s"
-                  f" AND q.status = '{Turn.Status.QUEUED}') < %s")
-
-
-def turns_run_queued(conversation: Conversation) -> list[str]:
+def turns_run_queued(conversation: Conversation, waiting: bool | None = None) -> list[str]:
     """Run the conversation's queued messages, oldest first, each its own turn, while no other turn runs.
     Promotion is one conditional update the database allows only when nothing else of the conversation runs
-    (the partial unique index), so two threads draining the same queue never run two turns at once."""
-    ran = []
+    (the partial unique index), so two threads draining the same queue never run two turns at once.
+    ``waiting``: whether messages wait, as the turn that just ended read its queue (``Delivered``; None: read)."""
+    ran: list[str] = []
     while True:
-        if getattr(conversation, "waiting", None) is False:  # as the turn that just ended read the queue
+        if waiting is False:  # as the turn that just ended read the queue
             return ran
-        nxt = _NEXT_QUEUED.first(conversation.pk, Turn.Status.QUEUED)
+        nxt = store.next_queued(conversation.pk)
         if nxt is None:
             return ran
         try:
@@ -190,15 +188,15 @@ def turns_run_queued(conversation: Conversation) -> list[str]:
         if promoted:
             conversation.refresh_from_db()
             nxt.refresh_from_db()
-            message_turn_run_started(nxt, conversation, conversation.owner)
+            delivered = message_turn_run_started(nxt, conversation, conversation.owner)
+            waiting = delivered.queued_behind if delivered else None
             ran.append(nxt.id)
 
 
-def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor, out_of_service: dict[str, str],
-                     seen: Seen) -> None:
-    today = today_for(actor)
+def message_turn_run(run: TurnRun, seen: store.Seen) -> Delivered | None:
+    """Steps D to Q of an admitted message; ``seen``: what its admission read (``store.ContextQuery``)."""
+    turn, conversation, actor, today, registry = run.turn, run.conversation, run.actor, run.today, run.registry
     mode = conversation.mode
-    registry = offered_registry(mode, out_of_service)
     # D: the actor's relevant cases;  E: project them (pure)
     cases, more_cases = load_cases(registry, seen.cases, conversation.active_case_id)
     # F: the model context
@@ -206,38 +204,34 @@ def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor,
     # G-H: the read-only loop and one plan (retry once, then the fallback, before any commit)
     limits = LoopSettings(settings.TURNFRAME["MAX_ROUNDS"], settings.TURNFRAME["MAX_CALLS"])
     ctx = ActorReadContext(actor, today, registry)
-    recorder = _RoundRecorder(turn, conversation, registry)
+    recorder = _RoundRecorder(run)
     try:
         loop = acquire_plan(providers=_providers(), base=base, tools=dict(registry.read_tools), registry=registry,
                             ctx=ctx, limits=limits, on_round=recorder)
     except ProviderFailure as failure:
         turn_fail_closed(turn, conversation, "provider_unavailable", {"provider_failure": failure.kind})
-        return
+        return None
     except _StopWaiting:
         loop = None
     explained = [Notice("read_tool_switched_off", _switched_off_text(name, status))
                  for name, status in sorted(recorder.switched_off.items())]
     stopped = {"plan_raw": loop.raw if loop else None, "detail": "the user stopped waiting"}
     if loop is None:
-        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained,
-                                 rounds=recorder.rows)
-        return
+        return turn_finish_without_plan(run, "stopped", stopped, explained=explained)
     if loop.validated is None:
-        turn_finish_without_plan(turn, conversation, registry, loop.ending or "plan_rejected",
-                                 {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained,
-                                 rounds=recorder.rows)
-        return
+        return turn_finish_without_plan(run, loop.ending or "plan_rejected",
+                                        {"plan_raw": loop.raw, "detail": loop.detail}, explained=explained)
     # I-K: validate (done in the loop, all-or-nothing), resolve targets, reduce the whole turn
     referenced = {a.ref.id for a in loop.validated.acts if a.ref and a.ref.id} - set(cases)
-    held = [*seen.cases, *(Case.objects.filter(pk__in=referenced, owner=user) if referenced else ())]
-    cases.update({c.id: snapshot(c) for c in held if c.id in referenced})
+    run.held = [*seen.cases, *(Case.objects.filter(pk__in=referenced, owner_id=actor.user_id) if referenced else ())]
+    cases.update({c.id: snapshot(c) for c in run.held if c.id in referenced})
     if more_cases and (kinds := cases_to_resolve_among(loop.validated, registry,
                                                        cases.get(conversation.active_case_id or ""))):
         cases.update(load_open_cases(actor, registry, kinds))  # a name or "the only one": among all, not the recent
     plan = loop.validated.plan
     edit = last_edit(conversation) if plan.undo is not None else None
     if edit and edit["case"] not in cases:
-        cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk=edit["case"], owner=user)})
+        cases.update({c.id: snapshot(c) for c in Case.objects.filter(pk=edit["case"], owner_id=actor.user_id)})
     facts = TurnFacts(message=turn.text, mode=mode, actor=actor, today=today, registry=registry, cases=cases,
                       active_case=conversation.active_case_id,
                       earlier_message=(conversation.pending or {}).get("message"), last_edit=edit)
@@ -246,15 +240,13 @@ def message_turn_run(turn: Turn, conversation: Conversation, user, actor: Actor,
     trace = TurnTrace(rounds=recorder.rounds, plan_raw=loop.raw, plan=plan.model_dump(mode="json"))
     pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
     pending = pending or unfound_target_question(turn, reduction)
+    said = Said([a.model_dump() for a in plan.answers], plan.say, pending)
     try:
         # the point of no return is L's commit: a stop is honoured only before it, and the database arbitrates
         # a stop that races it (turn_stop's update requires the phase still before it; L requires no stop)
-        reduction_apply(turn, conversation, actor, today, registry, reduction, trace, unless_stopped=True,
-                        answers=[a.model_dump() for a in plan.answers], say=plan.say, pending=pending,
-                        rounds=recorder.rows, held=held)
+        return reduction_apply(run, reduction, trace, said, unless_stopped=True)
     except TurnStopped:
-        turn_finish_without_plan(turn, conversation, registry, "stopped", stopped, explained=explained,
-                                 rounds=recorder.rows)
+        return turn_finish_without_plan(run, "stopped", stopped, explained=explained)
 
 
 def _providers() -> list:
@@ -268,10 +260,11 @@ class _RoundRecorder:
     """Each read round as it ends: persisted, streamed, and the user's "stop waiting" honoured before the
     next model call; notes the lookups the model asked for that are switched off."""
 
-    def __init__(self, turn: Turn, conversation: Conversation, registry: Registry):
-        self.turn, self.conversation, self.registry = turn, conversation, registry
-        self.rounds: list[dict[str, Any]] = []
+    def __init__(self, run: TurnRun):
+        self.turn, self.conversation, self.registry = run.turn, run.conversation, run.registry
+        self.rounds: list[RoundSummary] = []
         self.rows: list[ReadRound] = []  # as persisted, for the reply's record (not read back)
+        run.rounds = self.rows  # (the run's, as they are recorded)
         self.switched_off: dict[str, str] = {}  # a lookup staff or the runtime turned off: name -> status
 
     def __call__(self, record: RoundRecord, provider: str) -> None:
@@ -281,9 +274,9 @@ class _RoundRecorder:
         row = ReadRound(turn=self.turn, round=number, provider=provider, status=record.status,
                         requests=record.requests, results=record.results, error=record.error or "")
         # the round's row, and whether the user has stopped waiting meanwhile, in one statement
-        (stopped,) = prepared.insert(row, returning=_STOPPED, params=[self.turn.pk])
+        stopped = store.round_record(row)
         self.rows.append(row)
-        self.rounds.append({"round": number, "provider": provider, "status": record.status})
+        self.rounds.append(RoundSummary(round=number, provider=provider, status=record.status))
         stream.publish(self.conversation.id, "read_round", {"turn": self.turn.id, **round_json(row)})
         if stopped:
             raise _StopWaiting  # the user stopped waiting: no further model call

@@ -14,6 +14,7 @@ from .context import actor_of, today_for
 from .delivery import reply_deliver, turn_fail_closed
 from .execution import commands_execute_ready
 from .interactions import card_finish
+from .run import Said, TurnRun
 from .writes import set_phase
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,9 @@ def turn_recover(turn: Turn) -> Turn:
                                            status=Interaction.Status.PENDING):
         stream.publish(conversation.id, "interaction.pending", {"interaction": interaction_json(card)})
     resolved = Interaction.objects.filter(pk=turn.interaction_id).first() if turn.interaction_id else None
-    reply_deliver(turn, conversation, registry, answers=answers, say=say, resolved=resolved)
+    # the plan's words as its record has them; the open question is left as the conversation has it
+    reply_deliver(TurnRun(turn, conversation, actor, today_for(actor), registry, resolved=resolved),
+                  Said(answers, say))
     return Turn.objects.get(pk=turn.pk)
 
 

@@ -1,8 +1,9 @@
-"""Statements written once per process for the rows every turn reads and writes (issue 11).
+"""The store's mechanism (private to ``conversations.store``): statements written once per process for the rows
+every turn reads and writes (issue 11).
 
 The ORM builds each statement anew on every call: resolving lookups, ordering, joins and the column
 list costs a turn more than the database takes to run the statement (a profile put it at 40 % of a
-message + click). The few statements a turn sends every time are written here once, as SQL over the
+message + click). The few statements a turn sends every time are written once, as SQL over the
 model's own table and columns, and each call only binds its parameters. Values still go through
 Django's field machinery both ways: ``get_db_prep_save`` on the way in, the backend's and the field's
 converters and ``Model.from_db`` on the way out, so an instance loaded here equals one the ORM loads
@@ -30,6 +31,19 @@ from django.utils import timezone
 _LISTS = (list, tuple, set, frozenset)
 
 
+def field_of(model: type[models.Model], name: str) -> models.Field:
+    """The model's concrete field ``name`` (a reverse relation has no column)."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field), f"{model.__name__}.{name} is not a column"
+    return field
+
+
+def column_of(field: models.Field) -> str:
+    """The field's column, quoted for this database."""
+    assert field.column is not None, f"{field} has no column"
+    return connection.ops.quote_name(field.column)
+
+
 class _Columns:
     """Columns of a model as selected from ``alias`` (every concrete one unless ``fields`` names some), and how
     a row of them is converted as the ORM would (the backend's converters, then the field's)."""
@@ -37,20 +51,20 @@ class _Columns:
     def __init__(self, model: type[models.Model], alias: str, fields: Sequence[str] | None = None):
         self.model = model
         self.fields = (list(model._meta.concrete_fields) if fields is None
-                       else [model._meta.get_field(name) for name in fields])
+                       else [field_of(model, name) for name in fields])
         self.names = [f.attname for f in self.fields]
-        self.pk = self.names.index(model._meta.pk.attname) if model._meta.pk.attname in self.names else None
-        quote = connection.ops.quote_name
-        self.sql = ", ".join(f"{alias}.{quote(f.column)}" for f in self.fields)
+        pk = model._meta.pk.attname if model._meta.pk is not None else None
+        self.pk = self.names.index(pk) if pk in self.names else None
+        self.sql = ", ".join(f"{alias}.{column_of(f)}" for f in self.fields)
         # the same columns inside a JSON array (``read``, ``along``): PostgreSQL would nest a jsonb value, and
         # render a timestamp, a date, a decimal or a uuid as JSON text or a JSON number (a decimal would lose
         # digits as a float). Every column JSON does not carry as its cursor would is sent as text and parsed back
         # by its field (``to_python``), as the cursor's value would be
         postgres = connection.vendor == "postgresql"
-        self.json_sql = ", ".join(f"{alias}.{quote(f.column)}" + ("::text" if postgres and _as_text(f) else "")
+        self.json_sql = ", ".join(f"{alias}.{column_of(f)}" + ("::text" if postgres and _as_text(f) else "")
                                   for f in self.fields)
         self.texts = [(i, f) for i, f in enumerate(self.fields) if postgres and _as_text(f) and not _is_json(f)]
-        self.converters = []
+        self.converters: list[tuple[int, Any, list[Any]]] = []
         for i, f in enumerate(self.fields):
             col = f.get_col(alias)
             found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
@@ -87,7 +101,7 @@ _JSON_AS_IS = {"CharField", "TextField", "SlugField", "EmailField", "URLField", 
 
 
 def _as_text(field: models.Field) -> bool:
-    target = field.target_field if field.is_relation else field
+    target = field.target_field if isinstance(field, models.ForeignKey) else field
     return target.get_internal_type() not in _JSON_AS_IS
 
 
@@ -119,6 +133,13 @@ def expanded(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
             bound.append(p)
         out.append(rest)
     return "".join(out), bound
+
+
+def execute(sql: str, params: Sequence[Any] = ()) -> tuple | None:
+    """One statement written by hand (list parameters expanded); its first row, if it returns rows."""
+    with connection.cursor() as cursor:
+        cursor.execute(*expanded(sql, params))
+        return cursor.fetchone() if cursor.description else None
 
 
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
@@ -181,6 +202,7 @@ class Bound(NamedTuple):
 
 def along_sql(reads: Sequence[Bound]) -> tuple[str, list[Any]]:
     """Reads as scalar subqueries, each one JSON value: ``", (…), (…)"`` and their parameters."""
+    params: list[Any]
     sql, params = "", []
     for query, bound in reads:
         sql += ", " + query._sql()[1]
@@ -222,10 +244,11 @@ class Select(_Query):
         tables = [_Columns(self.model, "t")]
         source = f"{quote(self.model._meta.db_table)} t"
         for n, name in enumerate(self.related, start=1):
-            fk = self.model._meta.get_field(name)
+            fk = field_of(self.model, name)
+            assert isinstance(fk, models.ForeignKey) and isinstance(fk.related_model, type), f"{name}: not a key"
             tables.append(_Columns(fk.related_model, f"r{n}"))
             source += (f" LEFT JOIN {quote(fk.related_model._meta.db_table)} r{n}"
-                       f" ON r{n}.{quote(fk.target_field.column)} = t.{quote(fk.column)}")
+                       f" ON r{n}.{column_of(fk.target_field)} = t.{column_of(fk)}")
         extra = list(self.extra.values())
         columns = [c.sql for c in tables] + [f"{expression} AS {quote(name)}" for name, expression in self.extra.items()]
         return ", ".join(columns), ", ".join([c.json_sql for c in tables] + extra), source, tables
@@ -244,7 +267,8 @@ class Select(_Query):
             obj = tables[0].instance(row[:start])
             for name, joined in zip(self.related, tables[1:], strict=True):
                 part, start = row[start:start + len(joined.fields)], start + len(joined.fields)
-                setattr(obj, name, joined.instance(part) if part[joined.pk] is not None else None)
+                found = joined.pk is not None and part[joined.pk] is not None  # (a left join that found no row)
+                setattr(obj, name, joined.instance(part) if found else None)
             for name, value in zip(self.extra, row[start:], strict=True):
                 setattr(obj, name, value)
             out.append(obj)
@@ -283,7 +307,7 @@ class Update:
 
     def __init__(self, model: type[models.Model], fields: Iterable[str], where: str, *, returning: str = ""):
         self.model, self.where, self.names, self.returning = model, where, tuple(fields), returning
-        self.fields = [model._meta.get_field(name) for name in self.names]
+        self.fields = [field_of(model, name) for name in self.names]
         # as ``save`` does: every ``auto_now`` field the update does not set itself is set to now
         self.stamped = [f for f in model._meta.concrete_fields if getattr(f, "auto_now", False)
                         and f.name not in self.names]
@@ -294,7 +318,7 @@ class Update:
         sql = self._compiled.get(connection.vendor)
         if sql is None:
             quote = connection.ops.quote_name
-            sets = ", ".join(f"{quote(f.column)} = %s" for f in [*self.fields, *self.stamped])
+            sets = ", ".join(f"{column_of(f)} = %s" for f in [*self.fields, *self.stamped])
             # the table is named t, as in Select, so a where clause reads the same in both
             sql = self._compiled[connection.vendor] = (
                 f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}")
@@ -341,8 +365,8 @@ def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] 
     assert len(instances) == 1 or not (numbered or returning), "one row at a time: RETURNING has no order"
     fields = [f for f in model._meta.concrete_fields if not (numbered and f.primary_key)]
     quote = connection.ops.quote_name
-    back = ([quote(model._meta.pk.column)] if numbered else []) + ([returning] if returning else [])
-    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES "
+    back = ([column_of(model._meta.pk)] if numbered and model._meta.pk else []) + ([returning] if returning else [])
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(column_of(f) for f in fields)}) VALUES "
            + ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(instances))
            + (f" RETURNING {', '.join(back)}" if back else ""))
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in instances for f in fields]
@@ -352,6 +376,7 @@ def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] 
     for obj in instances:
         obj._state.adding, obj._state.db = False, connection.alias
     if numbered:
+        assert returned is not None  # (RETURNING the key)
         instances[0].pk, returned = returned[0], returned[1:]
     return returned
 
@@ -363,7 +388,7 @@ def insert_if(instance: models.Model, condition: str, params: Sequence[Any] = ()
     model = type(instance)
     fields = list(model._meta.concrete_fields)
     quote = connection.ops.quote_name
-    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(column_of(f) for f in fields)}) "
            f"SELECT {', '.join(['%s'] * len(fields))} WHERE {condition}")
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
     with connection.cursor() as cursor:
