@@ -75,7 +75,13 @@ _NEUTRAL = {
 
 def interpret(request: Any) -> str:
     """One model answer for ``request`` (a ``ModelRequest``, read by attribute) as JSON text."""
-    ctx = Context.of(request)
+    if (settled := _answered_as_new(request)) is not None:
+        return settled
+    return _asked_if_new(_interpret_whole(request))
+
+
+def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str:
+    ctx = replace(Context.of(request), settled=settled)
     said = ctx
     spelled = spell_out(ctx.message)
     earlier = spell_out(str((ctx.pending or {}).get("message") or ""))
@@ -95,6 +101,57 @@ def interpret(request: Any) -> str:
             if json.loads(second)["plan"]["acts"]:
                 return second
     return answer
+
+
+# the audit's question "is it a new line or a correction?", and a plain answer that it is new ("its a new one, pls add
+# it", "new", "separate expense, add it"): no number, and no word that points at a line already on the claim
+_NEW_OR_FIX = "is a new line or corrects one already on the claim"
+_SAYS_NEW = re.compile(r"\b(?:new|separate|another|additional|extra|add|added|adding)\b", re.IGNORECASE)
+_SAYS_FIX = re.compile(r"\b(?:not|no|don'?t|correct\w*|fix\w*|chang\w*|updat\w*|replac\w*|instead|wrong|same|existing|"
+                       r"old|already|line|remove|delete|drop)\b", re.IGNORECASE)
+
+
+def _asked_if_new(answer: str) -> str:
+    """When the reply asks whether a line is new or a correction, the question stays open for the next message."""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict) or plan.get("acts") or plan.get("pending"):
+        return answer
+    asked = next((a["text"] for a in plan.get("answers", []) if _NEW_OR_FIX in a.get("text", "")), None)
+    if asked is None:
+        return answer
+    plan["pending"] = {"question": asked[:2000], "act": "add_line", "missing": ["new_line"]}
+    return json.dumps(data, ensure_ascii=False)
+
+
+class _Earlier:
+    """The request as it was for the earlier message a pending question was about (read by attribute)."""
+
+    def __init__(self, request: Any, message: str):
+        self._request, self.message, self.pending = request, message, None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._request, name)
+
+
+def _answered_as_new(request: Any) -> str | None:
+    """"its a new one, pls add it" after "is it a new line or a correction?": the earlier message is read again with
+    that settled, and each line it adds quotes the answer as its evidence (the earlier words as earlier evidence)."""
+    pending = getattr(request, "pending", None) or {}
+    answer = str(getattr(request, "message", "") or "").strip()
+    earlier = str(pending.get("message") or "")
+    if pending.get("missing") != ["new_line"] or not earlier or len(answer) > 80 or re.search(r"\d|\?", answer) \
+            or not _SAYS_NEW.search(answer) or _SAYS_FIX.search(answer) or getattr(request, "repair_error", None):
+        return None
+    reread = json.loads(_interpret_whole(_Earlier(request, earlier), settled=frozenset({"correction"})))
+    acts = (reread.get("plan") or {}).get("acts") or []
+    if not acts or any(a.get("act") != "add_line" for a in acts):
+        return None
+    for act in acts:
+        act["earlier_evidence"], act["evidence"] = act["evidence"], answer
+    plan = {"acts": acts}
+    ctx = replace(Context.of(request), settled=frozenset({"correction"}))
+    return audited(json.dumps({"plan": plan}, ensure_ascii=False), answer, ctx)
 
 
 def _described(answer: str, ctx: Context) -> str:

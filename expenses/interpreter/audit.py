@@ -385,6 +385,8 @@ class Audit:
             return bool(said) or act.name in ("update_line", "remove_line")
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
+        if _night_of_stay(act, day.value):
+            return True  # "2 nights (tue and wed)", "checked out 3 dec": a day of the stay dated at check-in
         if act.name in ("update_line", "remove_line") and act.claim is not None:
             line = _line(act.claim, act.args.get("line"))
             return line is not None and line.get("date") == day.value.isoformat()  # names the line, not its date
@@ -607,7 +609,7 @@ class Audit:
             if amount is not None:
                 self._amount_said_as_money(a, amount, words)
             merchant = str(a.args.get("merchant") or "")
-            if merchant and _odd_merchant(merchant, self.message):
+            if merchant and _odd_merchant(merchant, self.message + "\n" + str(a.act.get("earlier_evidence") or "")):
                 self._leave("other", a.start, a.end)
             if merchant and a.name == "add_line":
                 from .items import merchants_in
@@ -748,6 +750,18 @@ _NOT_PLURAL = frozenset("plus less pass class bonus gas bus express process acce
 _CURRENCY_AFTER = re.compile(r"\s*(?:euros|dollars|pounds|francs|bucks|quids|kronor|kroner|cents|pence|nights|nites|"
                              r"days|rides|tickets|returns|each|pesos|rupees|zlotys)\b", re.IGNORECASE)
 _PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señor|signor)\.?\s|'s$|’s$", re.IGNORECASE)
+
+
+def _night_of_stay(act: ActSpan, day: date) -> bool:
+    """A day inside a hotel stay the act adds at its check-in day: a later night, or the check-out morning."""
+    if act.name != "add_line" or act.args.get("category") != "hotel" or not act.args.get("date"):
+        return False
+    try:
+        nights = int(act.args.get("quantity") or 1)
+        first = date.fromisoformat(str(act.args["date"]))
+    except (TypeError, ValueError):
+        return False
+    return first <= day <= first + timedelta(days=max(nights, 1))
 
 
 def _odd_merchant(merchant: str, message: str) -> bool:
@@ -1321,7 +1335,7 @@ _ASK = {
     "other": "I was not sure how to read “{text}”, so I left everything as it is.",
 }
 _HOW = {
-    "correction": " To correct a line, say which and the new value (“line 2 is 98”); to add one, say “add …”.",
+    "correction": " To correct a line, say which and the new value (“line 2 is 98”); if it is a new one, just say so.",
     "question": " Ask the question on its own, or tell me what to do.",
     "filter": " Tell me the lines to add one by one, or paste only those rows.",
     "title": " Say it as: open a claim called “…”.",
@@ -1359,6 +1373,7 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     except Exception:  # noqa: BLE001 - an audit that cannot finish cannot vouch for the reading: ask instead
         logging.getLogger(__name__).exception("the audit of a reading failed; asking instead")
         leftovers = [Leftover("other", message)]
+    leftovers = [lo for lo in leftovers if lo.kind not in ctx.settled]
     if not leftovers:
         return answer
     return _asking(plan, message, leftovers)

@@ -292,7 +292,8 @@ def describe(words: str, ctx: Context) -> str | None:
     for m in _DESCRIBED.finditer(words):
         phrase = _STOP_WORDS.sub("", m.group(0)).strip(" ,.;:")
         tokens = [t.lower() for t in re.findall(r"[^\W\d_]+", phrase)]
-        if len(tokens) < 2 or len(phrase) > 60 or any(t in _WEEKDAYS or t in _MONTHS for t in tokens):
+        if len(tokens) < 2 or len(phrase) > 60 or any(t in _WEEKDAYS or t in _MONTHS for t in tokens) or all(
+                t in _LEADING for t in tokens):  # "total for the 2 nights": no words of what it was
             continue
         if claims_named(phrase, ctx.claims):
             continue  # "for the Berlin workshop" names the claim, not the expense

@@ -615,8 +615,12 @@ class Reader:
             bad = next(d.text for d in dates if d.value is None)
             intent.problem = f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20."
             return intent
+        if len(date_values) == 2 and category == "hotel":
+            # a stay told by its days ("checked in 1 dec, out 3 dec", "tue and wed night"): dated at check-in
+            date_values = {min(date_values)}
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
+            intent.missing = "date"
             return intent
         assert chosen is not None and chosen.amount is not None
         intent.args = {"amount": money_text(chosen.amount), "category": category}
