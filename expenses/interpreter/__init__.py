@@ -236,8 +236,17 @@ def _interpret(ctx: Context, request: Any) -> str:
     if any(not isinstance(i, (UnknownIntent, ContextIntent)) for i in intents):
         # beside a request it understood, a sentence that asks for nothing ("I've been going through my receipts
         # on the plane") is talk, not a request it failed to read; one with a value or a verb still counts
-        intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and _just_talk(i.quote(ctx.message), ctx)
-                   else i for i in intents]
+        opening = all(i.act == "open_claim" for i in intents if isinstance(i, ActIntent)) and any(
+            isinstance(i, ActIntent) for i in intents)
+        adding = any(isinstance(i, ActIntent) and i.act == "add_line" for i in intents)
+        intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and (
+            _just_talk(i.quote(ctx.message), ctx) or opening and _about_the_trip(i.quote(ctx.message), ctx)
+            or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
+    told = [i for i in intents if isinstance(i, ActIntent) and not i.problem]
+    # "… 146 eur, and i paid it on my card": a reason beside a line it read is no second expense lacking its amount
+    intents = [ContextIntent(i.start, i.end) if told and isinstance(i, ActIntent) and i.act == "add_line" and i.problem
+               and i.missing in ("amount", "category") and _reason(i.quote(ctx.message), ctx, True) else i
+               for i in intents]
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -275,6 +284,43 @@ def _just_talk(text: str, ctx: Context) -> bool:
     return not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no|what|which|how|when|why|whether|can|could|"
                          r"would)\b", lowered) and not any(w in lexicon.UNKNOWN_ACTION_VERBS
                                                            for w in re.findall(r"[a-z]+", lowered))
+
+
+# a reason told beside a request: a statement with its own subject about the thing just named ("i'll pay that one
+# myself", "i paid it on my card", "it was for the client"), after an optional "because"/"since"/"as"
+_REASON = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:i|i'?ll|i'?ve|i'?m|i'?d|we|we'?ll|we'?ve|"
+                     r"it|it'?s|its|that|this|they|the\s+(?:company|client|firm|office))\b.*\b(?:it|that(?:\s+one)?|"
+                     r"this(?:\s+one)?|them|those)\b", re.IGNORECASE | re.DOTALL)
+# words of a reason that change what an addition means (the expense is not the company's), or that ask for something
+_REASON_ALTERS = re.compile(r"\b(?:not|n't|never|no|myself|personal\w*|private\w*|own|company|client|firm|office|half|"
+                            r"split|shared|instead|actually|sorry|wrong|forget|want|need|like|please|pls|can|could|"
+                            r"should|must|let'?s|have\s+to)\b|n't\b", re.IGNORECASE)
+# the past of paying and going, which tell how the expense happened, not what to do
+_NARRATED = re.compile(r"\b(?:paid|pay|took|bought|spent|got|had|used|put)\b", re.IGNORECASE)
+
+
+def _reason(text: str, ctx: Context, adding: bool) -> bool:
+    """A reason or an aside beside a request it understood ("drop the coffee, i'll pay that one myself"): nothing
+    to act on or answer. Beside an addition, one that says whose expense it is ("the company paid it") is no aside."""
+    if not _REASON.match(text) or re.search(r"\d", text) or "?" in text or find_dates(text, ctx.today) or \
+            find_line_refs(text) or find_mention(text, ctx.claims):
+        return False
+    if adding and _REASON_ALTERS.search(text) or re.search(r"\b(?:want|need|like|please|pls|can|could|let'?s)\b", text,
+                                                           re.IGNORECASE):
+        return False
+    return verb_of(_NARRATED.sub(lambda m: " " * len(m.group(0)), text))[0] is None
+
+
+def _about_the_trip(text: str, ctx: Context) -> bool:
+    """Beside a request that only opens a claim, words about the trip it is for ("need to do expenses for my Oslo
+    trip this week (mon-wed, site visit)"): its days belong to no line, so only a figure, a line, a claim of the
+    user's, a question or a request of its own keeps it from being talk."""
+    days = find_dates(text, ctx.today)
+    rest = "".join(" " if any(d.start <= n < d.end for d in days) else ch for n, ch in enumerate(text))
+    if re.search(r"\d", rest) or find_line_refs(text) or "?" in text or find_mention(text, ctx.claims):
+        return False
+    verb = verb_of(rest)[0]
+    return verb is None and not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no)\b", rest, re.IGNORECASE)
 
 
 def _link(intents: list[Intent], ctx: Context) -> Intent | None:

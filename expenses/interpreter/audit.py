@@ -287,6 +287,9 @@ class Audit:
                     pass
             if a.name != "add_line":
                 continue
+            if self._nights_unmatched(a, [self.message[a.start:a.end], str(a.act.get("earlier_evidence") or "")]):
+                self._leave("date", a.start, a.end)  # "Monday and Tuesday night, 219 per night" as one night of 219
+                continue
             own = [d for d in said if a.holds(d.start, d.end)]
             dated = a.args.get("date") or self.ctx.today.isoformat()
             if any(d.value is not None and d.value.isoformat() != dated and _BOTH.search(
@@ -320,6 +323,21 @@ class Audit:
                 before = [d for d in find_days(earlier, self.ctx.today) if d.value is not None]
                 if before and not any(d.value.isoformat() == dated for d in before):
                     self._leave("date", a.start, a.end)
+
+    def _nights_unmatched(self, act: ActSpan, texts: list[str]) -> bool:
+        """A hotel line whose words list more nights by their days than it counts: "mon and tue night" is two nights
+        (check-in and check-out days, "1 to 3 dec", are one night fewer than the days said)."""
+        if act.args.get("category") != "hotel":
+            return False
+        nights = 0
+        for text in texts:
+            days = {d.value for d in find_days(text, self.ctx.today) if d.value is not None}
+            if len(days) > 1:
+                nights = max(nights, len(days) - (1 if _STAY_ENDS.search(text) else 0))
+        try:
+            return int(act.args.get("quantity") or 1) < nights
+        except (TypeError, ValueError):
+            return True
 
     def _day_referred_back(self, act: ActSpan) -> date | None:
         """The day of the last message's expense that this line's words point back at ("for that taxi", "for the
@@ -750,6 +768,9 @@ _NOT_PLURAL = frozenset("plus less pass class bonus gas bus express process acce
 _CURRENCY_AFTER = re.compile(r"\s*(?:euros|dollars|pounds|francs|bucks|quids|kronor|kroner|cents|pence|nights|nites|"
                              r"days|rides|tickets|returns|each|pesos|rupees|zlotys)\b", re.IGNORECASE)
 _PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señor|signor)\.?\s|'s$|’s$", re.IGNORECASE)
+
+
+_STAY_ENDS = re.compile(r"check(?:ed|ing)?[\s-]*(?:in|out)|\b(?:to|until|till|through|thru)\b|\d\s*[-–]\s*\d", re.IGNORECASE)
 
 
 def _night_of_stay(act: ActSpan, day: date) -> bool:

@@ -210,6 +210,16 @@ def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
 # --------------------------------------------------------------------------- the reader
 
 
+_STAY_SPAN = re.compile(r"^\s*(?:[-–]|to|until|till|through|thru)\s*$|check(?:ed|ing)?[\s-]*(?:in|out)", re.IGNORECASE)
+
+
+def _stay_span(text: str, dates: list[DateFound]) -> bool:
+    """Two days said as the stay's ends: check-in and check-out, or a range ("1-3 dec", "29 nov to 1 dec")."""
+    ordered = sorted(dates, key=lambda d: d.start)
+    between = text[ordered[0].end:ordered[-1].start] if len(ordered) == 2 else ""
+    return bool(re.search(r"check(?:ed|ing)?[\s-]*(?:in|out)", text, re.IGNORECASE) or _STAY_SPAN.match(between))
+
+
 class Reader:
     """Reads the clauses of one message in order, carrying what earlier clauses established."""
 
@@ -611,12 +621,15 @@ class Reader:
             intent.missing = "category"
             return intent
         date_values = {d.value for d in dates}
+        stay = 0
         if None in date_values:
             bad = next(d.text for d in dates if d.value is None)
             intent.problem = f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20."
             return intent
-        if len(date_values) == 2 and category == "hotel":
-            # a stay told by its days ("checked in 1 dec, out 3 dec", "tue and wed night"): dated at check-in
+        if len(date_values) == 2 and category == "hotel" and _stay_span(text, dates):
+            # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
+            # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
+            stay = (date.fromisoformat(str(max(date_values))) - date.fromisoformat(str(min(date_values)))).days
             date_values = {min(date_values)}
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
@@ -631,6 +644,8 @@ class Reader:
             count = int(nights.group(1)) if nights.group(1).isdigit() else lexicon.NUMBER_WORDS[nights.group(1).lower()]
             if count > 1:
                 intent.args["quantity"] = count  # "hotel 3 nights 870": the stay's total, over 3 nights
+        elif category == "hotel" and stay > 1:
+            intent.args["quantity"] = stay  # "checked in the 1st, out the 3rd": two nights
         if merchant:
             intent.args["merchant"] = merchant
         if date_values:
