@@ -195,9 +195,12 @@ def _acted_or_answered(answer: str) -> bool:
     plan = data.get("plan")
     if not isinstance(plan, dict):
         return True
-    if plan.get("acts") or plan.get("pending") or plan.get("undo") or plan.get("constraints"):
+    if plan.get("acts") or plan.get("undo") or plan.get("constraints"):
         return True
-    return any(not _READ_NOTHING.search(a.get("text", "")) for a in plan.get("answers", []))
+    # a question kept open counts, unless it only says what could not be read ("names more than one date"): then
+    # the other readers may still read the message whole, and the question stands if they cannot
+    return any(not _READ_NOTHING.search(a.get("text", "")) for a in plan.get("answers", [])) or (
+        bool(plan.get("pending")) and not plan.get("answers"))
 
 
 def _in_users_words(answer: str, spelled: Spelled, earlier: Spelled) -> str:
@@ -247,6 +250,7 @@ def _interpret(ctx: Context, request: Any) -> str:
     intents = [ContextIntent(i.start, i.end) if told and isinstance(i, ActIntent) and i.act == "add_line" and i.problem
                and i.missing in ("amount", "category") and _reason(i.quote(ctx.message), ctx, True) else i
                for i in intents]
+    intents = _kept_rows(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -309,6 +313,36 @@ def _reason(text: str, ctx: Context, adding: bool) -> bool:
                                                            re.IGNORECASE):
         return False
     return verb_of(_NARRATED.sub(lambda m: " " * len(m.group(0)), text))[0] is None
+
+
+# "only the uber and the bolt are work": the rows of a pasted list the user keeps, named one by one
+_KEEP_ONLY = re.compile(r"\b(?:only|just)\s+(?:the\s+)?(?P<list>[^\W\d_][\w'’-]*(?:\s*(?:,|\band\b|&)\s*(?:the\s+)?"
+                        r"[^\W\d_][\w'’-]*)*)\s+(?:ones?\s+)?(?:are|is|were|was|count|for)\b", re.IGNORECASE)
+
+
+def _kept_rows(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """Pasted rows (one a line, each with its amount) under words that keep some of them by name ("only the uber and
+    the bolt are work, the rest is personal"): the rows no name matches, and the sentence that filters, are not
+    requests. Unclear (a name matching no row, or a row two names match): the intents are left as read (and asked)."""
+    message = ctx.message
+    rows = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", message) if re.search(r"\d", m.group(0))]
+    found = _KEEP_ONLY.search(message)
+    if len(rows) < 2 or found is None or any(s <= found.start() < e for s, e in rows):
+        return intents
+    names = [w.lower() for w in re.split(r"\s*(?:,|\band\b|&)\s*(?:the\s+)?", found.group("list")) if w]
+    hits = {row: [n for n in names if re.search(rf"\b{re.escape(n)}", message[row[0]:row[1]], re.IGNORECASE)]
+            for row in rows}
+    if any(len(named) > 1 for named in hits.values()) or any(not any(n in named for named in hits.values())
+                                                             for n in names):
+        return intents
+    said = next(m.span() for m in re.finditer(r"[^\n]+", message) if m.start() <= found.start() < m.end())
+    kept = [row for row, named in hits.items() if named]
+    out: list[Intent] = []
+    for intent in intents:
+        inside = said[0] <= intent.start and intent.end <= said[1]
+        left_out = any(s <= intent.start < e for s, e in rows) and not any(s <= intent.start < e for s, e in kept)
+        out.append(ContextIntent(intent.start, intent.end) if inside or left_out else intent)
+    return out
 
 
 def _about_the_trip(text: str, ctx: Context) -> bool:

@@ -467,7 +467,8 @@ class Audit:
         if holder is None:
             # words around the acts: a take-back the reader missed ("… not the lunch though") is left over; a
             # correction or an apology beside an edit, or anything beside acts that each wait for a card, is not
-            if not soft and not self.carded and not (kind == "correction" and self.corrects):
+            if not soft and not self.carded and not (kind == "correction" and self.corrects) and not (
+                    kind == "negation" and self._leaves_out_others(start)):
                 self._leave(kind, *_sentence_span(self.message, start))
             elif soft and _RETHINK.fullmatch(m.group(0)) and not self.carded and self._right_after_an_act(start):
                 self._leave("correction", *_sentence_span(self.message, start))  # "…, on vienna - no sorry, berlin"
@@ -505,6 +506,23 @@ class Audit:
             self._leave("correction", holder.start, holder.end)  # "the sncf was 98" beside an SNCF line
         elif definite and self._told_before(words[:definite.end()]):
             self._leave("correction", holder.start, holder.end)  # "the frankfurt coffee was 9.70" after a coffee
+
+    def _leaves_out_others(self, start: int) -> bool:
+        """"ignore zabka, spotify and empik" beside the lines it adds: names left out that are none of the plan's
+        lines (nor a line of a claim, a kind of expense, a pronoun or a figure) change nothing it does."""
+        m = _LEAVE_OUT.match(self.message, start)
+        if m is None:
+            return False
+        names = [w.lower() for w in re.findall(r"[^\W\d_][\w'’-]*", m.group("names")) if w.lower() not in ("and", "or", "the")]
+        if not names or _categories_in(m.group("names")) or re.search(r"\b(?:it|that|this|them|those|these|one|ones|"
+                                                                       r"line|lines|rest|others?)\b", m.group("names"),
+                                                                       re.IGNORECASE):
+            return False
+        said = " ".join(self.message[a.start:a.end].lower() + " " + " ".join(str(v).lower() for v in a.args.values())
+                        for a in self.acts)
+        known = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()
+                         for claim in self.ctx.claims for line in claim.lines)
+        return not any(re.search(rf"\b{re.escape(n)}", said) or re.search(rf"\b{re.escape(n)}", known) for n in names)
 
     def _asks_about_an_act(self, sentence: tuple[int, int]) -> bool:
         """Does a question in this sentence ask about an act in it ("…, is that ok?", "can I claim it?")?"""
@@ -551,15 +569,19 @@ class Audit:
 
     def _filter_holds(self, m: re.Match[str]) -> bool:
         """A filter over pasted rows: the rows an act was read from are exactly the rows the filter keeps."""
-        keyword = (m.group("word") or "").lower()
+        keywords = [(m.group("word") or "").lower()]
+        listed = _MORE_NAMED.match(self.message, m.end())  # "only the uber and the bolt": each one named
+        if listed and m.re is _FILTER:
+            keywords += [w.lower() for w in re.findall(r"[\w'’-]+", listed.group(0))
+                         if w.lower() not in ("and", "the", "or")]
         rows = [(r.start(), r.end()) for r in re.finditer(r"[^\n;]+", self.message)]
         rows = [(s, e) for s, e in rows if s > m.end() or e < m.start()]
-        if not keyword or len(rows) < 2:
+        if not keywords[0] or len(rows) < 2:
             return False
         keep = not re.match(r"(?:except|excluding|apart|without|but|all\s+but|not)", m.group(0), re.IGNORECASE)
         for s, e in rows:
             used = any(s <= a.start < e for a in self.acts)
-            has = keyword in self.message[s:e].lower()
+            has = any(keyword in self.message[s:e].lower() for keyword in keywords)
             if used != (has if keep else not has):
                 return False
         return True
@@ -1119,6 +1141,10 @@ _FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|
                      r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"
                      r"but\s+not(?:\s+the)?)\s+(?!(?:until|till|before|after|yet|today|now|tomorrow|when|once|if)\b)"
                      r"(?P<word>[\w'’-]+)", re.IGNORECASE)
+_LEAVE_OUT = re.compile(r"(?:ignore|skip|leave\s+out|forget(?:\s+about)?|not|exclude|without)\s+(?:the\s+)?"
+                        r"(?P<names>[^\W\d_][\w'’-]*(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:the\s+)?[^\W\d_][\w'’-]*)*)"
+                        r"\s*(?:[.!;\n]|$)", re.IGNORECASE)
+_MORE_NAMED = re.compile(r"(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:the\s+)?[\w'’-]+)+", re.IGNORECASE)
 _FILTER_ONES = re.compile(r"\b(?:the\s+|only\s+(?:the\s+)?)?(?P<word>[\w'’-]+)\s+ones?\b(?:\s+only\b)?", re.IGNORECASE)
 # "add the edinburgh ones", "paris ones only"
 _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
