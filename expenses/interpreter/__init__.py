@@ -34,7 +34,7 @@ from . import lexicon
 from .audit import audited, completed_day
 from .clauses import split, verb_of
 from .context import Context, claim_addressed, find_mention, read_key
-from .corrections import read_correction
+from .corrections import read_correction, read_merchant_fix
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -83,6 +83,11 @@ def interpret(request: Any) -> str:
 def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str:
     ctx = replace(Context.of(request), settled=settled)
     said = ctx
+    if not getattr(request, "repair_error", None) and (fix := read_merchant_fix(said.message, said)) is not None:
+        # "the dinner was at Zapiecek, not Stary Dom": the one line called Stary Dom, before any other reading
+        fixed = audited(json.dumps({"plan": fix}, ensure_ascii=False), said.message, said)
+        if json.loads(fixed)["plan"]["acts"]:
+            return fixed
     spelled = spell_out(ctx.message)
     earlier = spell_out(str((ctx.pending or {}).get("message") or ""))
     ctx = replace(ctx, message=spelled.text,
@@ -164,7 +169,7 @@ def _described(answer: str, ctx: Context) -> str:
     for act in plan["acts"]:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
-            if phrase := describe(act.get("evidence", ""), ctx):
+            if phrase := describe(act.get("evidence", ""), ctx) or describe(act.get("earlier_evidence") or "", ctx):
                 args["description"] = phrase
         if act.get("act") == "add_line" and not args.get("merchant"):
             names = merchants_in(act.get("evidence", ""), ctx.message)
@@ -325,9 +330,12 @@ def _kept_rows(intents: list[Intent], ctx: Context) -> list[Intent]:
     the bolt are work, the rest is personal"): the rows no name matches, and the sentence that filters, are not
     requests. Unclear (a name matching no row, or a row two names match): the intents are left as read (and asked)."""
     message = ctx.message
-    rows = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", message) if re.search(r"\d", m.group(0))]
     found = _KEEP_ONLY.search(message)
-    if len(rows) < 2 or found is None or any(s <= found.start() < e for s, e in rows):
+    if found is None:
+        return intents
+    rows = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", message) if re.search(r"\d", m.group(0))
+            and not m.start() <= found.start() < m.end()]
+    if len(rows) < 2:
         return intents
     names = [w.lower() for w in re.split(r"\s*(?:,|\band\b|&)\s*(?:the\s+)?", found.group("list")) if w]
     hits = {row: [n for n in names if re.search(rf"\b{re.escape(n)}", message[row[0]:row[1]], re.IGNORECASE)]

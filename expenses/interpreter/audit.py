@@ -142,6 +142,7 @@ class Audit:
                         self.neutral.append(sentence)
         if self.plan.get("undo") and (span := locate(self.plan["undo"].get("evidence", ""), self.message)):
             self.neutral.append(span)
+        self._left_out_rows()
         self._numbers()
         self._dates()
         self._currencies()
@@ -556,6 +557,21 @@ class Audit:
         sentence = _sentence_span(self.message, at)
         return any(a.name != "update_line" and sentence[0] <= a.end <= at and not self.message[a.end:at].strip(" ,-–—:;.…")
                    for a in self.acts)
+
+    def _left_out_rows(self) -> None:
+        """Pasted rows a filter that holds leaves out ("only the uber and the bolt are work"): their figures and days
+        are no line's, so they are placed."""
+        rows = [r for r in self.message.split("\n") if _ATOM.search(r)]
+        if not any(a.name == "add_line" for a in self.acts) or len(rows) < 2:
+            return
+        for m in _FILTER.finditer(self.message):
+            if self._touches_neutral(m.start(), m.end()) or not self._filter_holds(m):
+                continue
+            for row in re.finditer(r"[^\n;]+", self.message):
+                if (row.start() > m.end() or row.end() < m.start()) and not any(
+                        row.start() <= a.start < row.end() for a in self.acts):
+                    self.neutral.append(row.span())
+            return
 
     def _filters(self) -> None:
         rows = [r for r in self.message.split("\n") if _ATOM.search(r)]
