@@ -248,6 +248,15 @@ class Reader:
         self._date_said_elsewhere(intents)
         return intents
 
+    def _unsure(self, intent: ActIntent, problem: str | None, line_problem: str | None) -> bool:
+        """Record what keeps the act from being read (the claim, or which line: asked with the lines as options)."""
+        if not (problem or line_problem):
+            return False
+        intent.problem = problem or line_problem
+        intent.missing = "line" if line_problem and not problem else None
+        intent.options = list(getattr(self, "options", []) or [])
+        return True
+
     def _date_said_elsewhere(self, intents: list[Intent]) -> None:
         """A day said outside the expense's own clause ("on the Thursday evening (the 19th) I took the team out
         … it came to 342 euros, can you put that on the claim?") is its day, never today: one add without a
@@ -629,8 +638,9 @@ class Reader:
         if len(date_values) == 2 and category == "hotel" and _stay_span(text, dates):
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
-            stay = (date.fromisoformat(str(max(date_values))) - date.fromisoformat(str(min(date_values)))).days
-            date_values = {min(date_values)}
+            ends = sorted(str(v) for v in date_values)
+            stay = (date.fromisoformat(ends[-1]) - date.fromisoformat(ends[0])).days
+            date_values = {ends[0]}
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
             intent.missing = "date"
@@ -723,10 +733,7 @@ class Reader:
             if named[2] is None:
                 line, line_claim, line_problem, label = named
         intent.label = label
-        if problem or line_problem:
-            intent.problem = problem or line_problem
-            intent.missing = "line" if line_problem and not problem else None
-            intent.options = list(getattr(self, "options", []) or [])
+        if self._unsure(intent, problem, line_problem):
             return intent
         if line_claim is not None and (ref is None or "match" in ref and mention and not mention.exact):
             ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
@@ -779,10 +786,7 @@ class Reader:
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
         line, line_claim, line_problem, label = self._line(text, 0, claim, skip, mention)
         intent.label = label
-        if problem or line_problem:
-            intent.problem = problem or line_problem
-            intent.missing = "line" if line_problem and not problem else None
-            intent.options = list(getattr(self, "options", []) or [])
+        if self._unsure(intent, problem, line_problem):
             return intent
         if line_claim is not None and ref is None:
             ref = {"id": line_claim.id}
