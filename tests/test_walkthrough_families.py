@@ -166,6 +166,12 @@ def test_a_reason_after_the_line_asks_no_second_amount():
     assert not any("How much" in a.text for a in plan.answers)
 
 
+def test_a_heading_before_a_colon_asks_no_amount_of_its_own():
+    plan = plan_of("add travel expense: SNCF return lyon grenoble 38.60 eur on 1 dec", **ON_LYON)
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("38.60", "2026-12-01")]
+    assert not any("How much" in a.text for a in plan.answers)
+
+
 # ----------------------------------------------------------------- 7. a return trip is one item
 
 

@@ -252,8 +252,11 @@ def _interpret(ctx: Context, request: Any) -> str:
             or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
     told = [i for i in intents if isinstance(i, ActIntent) and not i.problem]
     # "… 146 eur, and i paid it on my card": a reason beside a line it read is no second expense lacking its amount
+    # "add travel expense: LOT flight 312.40 …": a heading that introduces the lines told after its colon
     intents = [ContextIntent(i.start, i.end) if told and isinstance(i, ActIntent) and i.act == "add_line" and i.problem
-               and i.missing in ("amount", "category") and _reason(i.quote(ctx.message), ctx, True) else i
+               and i.missing in ("amount", "category") and (_reason(i.quote(ctx.message), ctx, True) or (
+                   ctx.message[i.end:].lstrip().startswith(":") and not re.search(r"\d", i.quote(ctx.message))
+                   and any(t.start >= i.end for t in told))) else i
                for i in intents]
     intents = _kept_rows(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
