@@ -129,6 +129,8 @@ def test_a_stay_by_nights_and_price_per_night_is_one_line_dated_at_check_in_or_o
 def test_a_stay_by_check_in_and_check_out_is_one_line_dated_at_check_in():
     [line] = added(plan_of("ibis part-dieu, checked in 30 nov and checked out 2 dec, 194 eur for both nights",
                            **ON_LYON))
+    assert (line["amount"], line["date"]) == ("194.00", "2026-11-30")  # no count said: no quantity made up
+    [line] = added(plan_of("novotel, 2 nights from 30 nov to 2 dec, 97 eur a night", **ON_LYON))
     assert (line["amount"], line.get("quantity"), line["date"]) == ("194.00", 2, "2026-11-30")
 
 

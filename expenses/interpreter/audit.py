@@ -404,7 +404,7 @@ class Audit:
             return bool(said) or act.name in ("update_line", "remove_line")
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
-        if _night_of_stay(act, day.value):
+        if _night_of_stay(act, day.value, bool(_STAY_ENDS.search(self.message[act.start:act.end]))):
             return True  # "2 nights (tue and wed)", "checked out 3 dec": a day of the stay dated at check-in
         if act.name in ("update_line", "remove_line") and act.claim is not None:
             line = _line(act.claim, act.args.get("line"))
@@ -811,8 +811,9 @@ _PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señ
 _STAY_ENDS = re.compile(r"check(?:ed|ing)?[\s-]*(?:in|out)|\b(?:to|until|till|through|thru)\b|\d\s*[-–]\s*\d", re.IGNORECASE)
 
 
-def _night_of_stay(act: ActSpan, day: date) -> bool:
-    """A day inside a hotel stay the act adds at its check-in day: a later night, or the check-out morning."""
+def _night_of_stay(act: ActSpan, day: date, ends_said: bool = False) -> bool:
+    """A day inside a hotel stay the act adds at its check-in day: a later night, or the check-out morning (any
+    later day of the month when the words say the stay's ends and no count: "checked in the 23rd, out the 25th")."""
     if act.name != "add_line" or act.args.get("category") != "hotel" or not act.args.get("date"):
         return False
     try:
@@ -820,7 +821,8 @@ def _night_of_stay(act: ActSpan, day: date) -> bool:
         first = date.fromisoformat(str(act.args["date"]))
     except (TypeError, ValueError):
         return False
-    return first <= day <= first + timedelta(days=max(nights, 1))
+    last = first + timedelta(days=31 if ends_said and not act.args.get("quantity") else max(nights, 1))
+    return first <= day <= last
 
 
 def _odd_merchant(merchant: str, message: str) -> bool:

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from registries import evidence_numbers
+from registries import evidence_numbers, quantity_products
 
 from ..exchange import reference_currencies
 from ..money import format_money
@@ -630,7 +630,6 @@ class Reader:
             intent.missing = "category"
             return intent
         date_values = {d.value for d in dates}
-        stay = 0
         if None in date_values:
             bad = next(d.text for d in dates if d.value is None)
             intent.problem = f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20."
@@ -638,9 +637,7 @@ class Reader:
         if len(date_values) == 2 and category == "hotel" and _stay_span(text, dates):
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
-            ends = sorted(str(v) for v in date_values)
-            stay = (date.fromisoformat(ends[-1]) - date.fromisoformat(ends[0])).days
-            date_values = {ends[0]}
+            date_values = {sorted(str(v) for v in date_values)[0]}
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
             intent.missing = "date"
@@ -654,8 +651,9 @@ class Reader:
             count = int(nights.group(1)) if nights.group(1).isdigit() else lexicon.NUMBER_WORDS[nights.group(1).lower()]
             if count > 1:
                 intent.args["quantity"] = count  # "hotel 3 nights 870": the stay's total, over 3 nights
-        elif category == "hotel" and stay > 1:
-            intent.args["quantity"] = stay  # "checked in the 1st, out the 3rd": two nights
+                if any(p.count == count and p.value == chosen.amount * count for p in quantity_products(text)):
+                    # "2 nights from 30 nov to 2 dec, 97 a night" (the days blanked hid the price's unit)
+                    intent.args["amount"] = money_text(chosen.amount * count)
         if merchant:
             intent.args["merchant"] = merchant
         if date_values:
