@@ -250,14 +250,7 @@ def _interpret(ctx: Context, request: Any) -> str:
         intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and (
             _just_talk(i.quote(ctx.message), ctx) or opening and _about_the_trip(i.quote(ctx.message), ctx)
             or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
-    told = [i for i in intents if isinstance(i, ActIntent) and not i.problem]
-    # "… 146 eur, and i paid it on my card": a reason beside a line it read is no second expense lacking its amount
-    # "add travel expense: LOT flight 312.40 …": a heading that introduces the lines told after its colon
-    intents = [ContextIntent(i.start, i.end) if told and isinstance(i, ActIntent) and i.act == "add_line" and i.problem
-               and i.missing in ("amount", "category") and (_reason(i.quote(ctx.message), ctx, True) or (
-                   ctx.message[i.end:].lstrip().startswith(":") and not re.search(r"\d", i.quote(ctx.message))
-                   and any(t.start >= i.end for t in told))) else i
-               for i in intents]
+    intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
     intents = _kept_rows(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
@@ -356,6 +349,21 @@ def _kept_rows(intents: list[Intent], ctx: Context) -> list[Intent]:
     return out
 
 
+def _aside(intent: Intent, intents: list[Intent], ctx: Context) -> bool:
+    """An addition the reader could not complete that is no expense of its own: a reason beside another request
+    ("… 146 eur, and i paid it on my card", "remove the coffee, i got it free"), or a heading that introduces the
+    lines told after its colon ("add travel expense: LOT flight 312.40 …")."""
+    if not isinstance(intent, ActIntent) or intent.act != "add_line" or not intent.problem or intent.missing not in (
+            "amount", "category"):
+        return False
+    others = [i for i in intents if isinstance(i, ActIntent) and i is not intent]
+    words = intent.quote(ctx.message)
+    if others and _reason(words, ctx, any(a.act == "add_line" for a in others)):
+        return True
+    told = [i for i in others if not i.problem and i.start >= intent.end]
+    return bool(told) and ctx.message[intent.end:].lstrip().startswith(":") and not re.search(r"\d", words)
+
+
 def _about_the_trip(text: str, ctx: Context) -> bool:
     """Beside a request that only opens a claim, words about the trip it is for ("need to do expenses for my Oslo
     trip this week (mon-wed, site visit)"): its days belong to no line, so only a figure, a line, a claim of the
@@ -364,8 +372,12 @@ def _about_the_trip(text: str, ctx: Context) -> bool:
     rest = "".join(" " if any(d.start <= n < d.end for d in days) else ch for n, ch in enumerate(text))
     if re.search(r"\d", rest) or find_line_refs(text) or "?" in text or find_mention(text, ctx.claims):
         return False
-    verb = verb_of(rest)[0]
-    return verb is None and not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no)\b", rest, re.IGNORECASE)
+    verb, at = verb_of(rest)
+    # "starting my expenses for …": the opening told as what the user is doing, not a second claim asked for
+    telling = verb == "open" and re.match(r"[a-z]+ing\b", rest[at:], re.IGNORECASE) and not re.search(
+        r"[\"“”]|\bclaims?\b", rest, re.IGNORECASE)
+    return (verb is None or bool(telling)) and not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no)\b", rest,
+                                                             re.IGNORECASE)
 
 
 def _link(intents: list[Intent], ctx: Context) -> Intent | None:
