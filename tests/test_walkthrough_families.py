@@ -67,6 +67,11 @@ def test_a_plain_day_answer_completes_a_line_told_with_two_days():
     assert second.acts[0].earlier_evidence
 
 
+def test_the_first_of_the_days_asked_about_is_a_plain_answer():
+    _, second = conversation(["parking 30 eur on 30 nov and 1 dec", "the first one"], **ON_LYON)
+    assert [(a["amount"], a["date"]) for a in added(second)] == [("30.00", "2026-11-30")]
+
+
 def test_new_or_correction_asked_then_a_plain_new_adds_it():
     story = "tuesday night i had dinner with the partners at Le Bouchon again, the bill came to 52 eur"
     first, second = conversation([story, "that's a separate one, add it"], **ON_FULL)
@@ -150,6 +155,13 @@ def test_a_statement_filtered_by_name_asks_only_about_the_rows_kept():
                    "01/12  FNAC BELLECOUR     35.99 EUR\n"
                    "02/12  G7 TAXI            19.50 EUR", **ON_LYON)
     assert sorted(a["amount"] for a in added(plan)) == ["19.50", "44.00"]
+
+
+def test_a_filter_that_also_says_skip_the_others_keeps_the_rows_it_names():
+    plan = plan_of("card lines below, only the taxi and the hotel are business, skip the other two (personal):\n"
+                   "30/11 TAXI RADIO 12.30 EUR\n30/11 CARREFOUR 9.10 EUR\n01/12 HOTEL AMBRE 150.00 EUR\n"
+                   "01/12 NETFLIX 13.99 EUR", **ON_LYON)
+    assert sorted(a["amount"] for a in added(plan)) == ["12.30", "150.00"]
 
 
 def test_names_left_out_that_are_none_of_the_lines_do_not_sink_the_request():

@@ -571,6 +571,11 @@ class Audit:
                 if (row.start() > m.end() or row.end() < m.start()) and not any(
                         row.start() <= a.start < row.end() for a in self.acts):
                     self.neutral.append(row.span())
+            said = next(r for r in re.finditer(r"[^\n]+", self.message) if r.start() <= m.start() < r.end())
+            if not re.search(r"\d", said.group(0)) and all(
+                    _THE_REST.match(said.group(0), c.end()) or re.fullmatch(r"personal(?:ly)?|private", c.group(0), re.I)
+                    for c in _STRONG.finditer(said.group(0))):
+                self.neutral.append(said.span())  # "…, skip the other two (personal)": the filter said again
             return
 
     def _filters(self) -> None:
@@ -1159,6 +1164,7 @@ _FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|
                      r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"
                      r"but\s+not(?:\s+the)?)\s+(?!(?:until|till|before|after|yet|today|now|tomorrow|when|once|if)\b)"
                      r"(?P<word>[\w'’-]+)", re.IGNORECASE)
+_THE_REST = re.compile(r"\s+(?:all\s+)?(?:the\s+)?(?:other|others|rest|remaining)\b", re.IGNORECASE)
 _LEAVE_OUT = re.compile(r"(?:ignore|skip|leave\s+out|forget(?:\s+about)?|not|exclude|without)\s+(?:the\s+)?"
                         r"(?P<names>[^\W\d_][\w'’-]*(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:the\s+)?[^\W\d_][\w'’-]*)*)"
                         r"\s*(?:[.!;\n]|$)", re.IGNORECASE)
