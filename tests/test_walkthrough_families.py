@@ -1,4 +1,4 @@
-"""The families behind a new user's rephrasings in the browser (issue 19, walk-through 3), with sentences of our own.
+"""The families behind a new user's rephrasings in the browser (issue 19, the Warsaw walk-through), with sentences of our own.
 
 Each family once made the user say the same thing again: an answer to the interpreter's own question not taken, a
 reason or some context beside a clear request, a merchant named and dropped, a hotel stay told by its nights, a
