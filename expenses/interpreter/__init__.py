@@ -52,7 +52,7 @@ from .reading import (
     RetractIntent,
     UnknownIntent,
 )
-from .values import find_dates, find_line_refs, money_text
+from .values import find_categories, find_dates, find_line_refs, money_text
 
 __all__ = ["interpret", "CAPABILITIES"]
 
@@ -300,6 +300,9 @@ _REASON = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:i
 _REASON_ALTERS = re.compile(r"\b(?:not|n't|never|no|myself|personal\w*|private\w*|own|company|client|firm|office|half|"
                             r"split|shared|instead|actually|sorry|wrong|forget|want|need|like|please|pls|can|could|"
                             r"should|must|let'?s|have\s+to)\b|n't\b", re.IGNORECASE)
+# beside an addition, a reason told of someone else ("they paid for it", "he covered it") may mean it is not the user's
+_SOMEONE_ELSE = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:they|he|she|the\s+\w+|"
+                           r"[A-Z]\w+)\b|.*\bby\s+(?:them|him|her|someone|somebody)\b", re.IGNORECASE | re.DOTALL)
 # the past of paying and going, which tell how the expense happened, not what to do
 _NARRATED = re.compile(r"\b(?:paid|pay|took|bought|spent|got|had|used|put)\b", re.IGNORECASE)
 
@@ -310,8 +313,8 @@ def _reason(text: str, ctx: Context, adding: bool) -> bool:
     if not _REASON.match(text) or re.search(r"\d", text) or "?" in text or find_dates(text, ctx.today) or \
             find_line_refs(text) or find_mention(text, ctx.claims):
         return False
-    if adding and _REASON_ALTERS.search(text) or re.search(r"\b(?:want|need|like|please|pls|can|could|let'?s)\b", text,
-                                                           re.IGNORECASE):
+    if adding and (_REASON_ALTERS.search(text) or _SOMEONE_ELSE.match(text)) or re.search(
+            r"\b(?:want|need|like|please|pls|can|could|let'?s)\b", text, re.IGNORECASE):
         return False
     return verb_of(_NARRATED.sub(lambda m: " " * len(m.group(0)), text))[0] is None
 
@@ -370,8 +373,9 @@ def _about_the_trip(text: str, ctx: Context) -> bool:
     user's, a question or a request of its own keeps it from being talk."""
     days = find_dates(text, ctx.today)
     rest = "".join(" " if any(d.start <= n < d.end for d in days) else ch for n, ch in enumerate(text))
-    if re.search(r"\d", rest) or find_line_refs(text) or "?" in text or find_mention(text, ctx.claims):
-        return False
+    if re.search(r"\d", rest) or find_line_refs(text) or "?" in text or find_mention(text, ctx.claims) or (
+            find_categories(rest)):
+        return False  # "…, taxi yesterday": an expense, not the trip
     verb, at = verb_of(rest)
     # "starting my expenses for …": the opening told as what the user is doing, not a second claim asked for
     telling = verb == "open" and re.match(r"[a-z]+ing\b", rest[at:], re.IGNORECASE) and not re.search(

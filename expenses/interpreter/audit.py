@@ -523,6 +523,7 @@ class Audit:
                         for a in self.acts)
         known = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()
                          for claim in self.ctx.claims for line in claim.lines)
+        known += " " + " ".join(claim.title.lower() for claim in self.ctx.claims)  # "not berlin": a claim, maybe
         return not any(re.search(rf"\b{re.escape(n)}", said) or re.search(rf"\b{re.escape(n)}", known) for n in names)
 
     def _asks_about_an_act(self, sentence: tuple[int, int]) -> bool:
