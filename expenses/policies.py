@@ -13,8 +13,10 @@ Each act's policy is a pure function ``(case | None, validated args) -> PolicyDe
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
+from babel.dates import format_date
 from pydantic import BaseModel
 
 from registries import CaseSnapshot, PolicyDecision
@@ -119,3 +121,54 @@ def submit_claim_policy(case: CaseSnapshot | None, args: BaseModel) -> PolicyDec
     if not case.state.get("lines"):
         return PolicyDecision.deny("claim_empty")
     return PolicyDecision.allow()
+
+
+RECEIPT_THRESHOLD_EUR = Decimal("25")  # knowledge/claims-process.md: an itemised receipt for every expense above it
+
+
+def claim_review(view: dict) -> list[str]:
+    """What the policy still asks of a claim's lines before it is submitted, from its view: the lines that need an
+    itemised receipt (above 25 EUR), the ones below it without a merchant, and the ones above their category's limit
+    (meals per day, hotels per night, taxis per ride). Each item names its lines by number."""
+    currency = str(view.get("currency") or "EUR")
+    lines = list(view.get("lines") or [])
+
+    def eur(amount: Decimal) -> Decimal | None:
+        try:
+            return to_reference_base(amount, currency)
+        except LookupError:
+            return None
+
+    def named(picked: list[dict]) -> str:
+        said = [f"{line['ordinal']} ({line.get('merchant') or line.get('category')}, {line['amount']})" for line in picked]
+        return ("line " if len(said) == 1 else "lines ") + (", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1
+                                                             else said[0])
+
+    review: list[str] = []
+    receipts = [line for line in lines if (value := eur(Decimal(str(line["amount"])))) is not None
+                and value > RECEIPT_THRESHOLD_EUR]
+    if receipts:
+        review.append(f"an itemised receipt attached for {named(receipts)} (every expense over 25 EUR needs one)")
+    bare = [line for line in lines if not line.get("merchant") and line not in receipts]
+    if bare:
+        review.append(f"a merchant for {named(bare)} (below 25 EUR a line needs its merchant, date and purpose)")
+    meal_days: dict[str, Decimal] = {}
+    for line in lines:
+        if line.get("category") == "meals":
+            meal_days[line["date"]] = meal_days.get(line["date"], Decimal(0)) + Decimal(str(line["amount"]))
+    for day, total in sorted(meal_days.items()):
+        value = eur(total)
+        if value is not None and value > CATEGORY_LIMITS["meals"][0]:
+            review.append(f"a look at the meals of {format_date(date.fromisoformat(day), 'd MMM', locale='en')}: "
+                          f"they come to {total:.2f} {currency}, above the 60 EUR a day the policy reimburses")
+    for line in lines:
+        category = line.get("category")
+        if category not in ("hotel", "taxi"):
+            continue
+        per_unit = Decimal(str(line["amount"])) / (line.get("quantity") or 1)
+        value = eur(per_unit)
+        if value is not None and value > CATEGORY_LIMITS[category][0]:
+            unit = "night" if category == "hotel" else "ride"
+            review.append(f"line {line['ordinal']} is {per_unit:.2f} {currency} a {unit}, above the {category} limit: "
+                          f"{CATEGORY_LIMITS[category][1]}")
+    return review

@@ -44,8 +44,8 @@ _PRODUCT = re.compile(
 # no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
 # the gap may hold a comma ("2 nights, 170 the night") or a place ("2 nights at the Hotel Sacher at 175 per night")
 _PRODUCT_EACH = re.compile(
-    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}"
-    rf"(?:[,\s]*|\s+(?:at|in|with)\s+(?:[\w'’&.-]+,?\s+){{0,5}}?(?:(?:at|for|@)\s*)?)(?P<price>{_PRICE})\s*"
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
+    rf"(?:[,\s]*|\s+(?:at|in|with|from|on|starting)\s+(?:[\w'’&.-]+,?\s+){{0,5}}?(?:(?:at|for|@)\s*)?)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|a\s+(?:night|nite|day|person|head)|the\s+(?:night|nite|day)|/\s?\w+|pp|"
     rf"p\.p\.)",
     re.IGNORECASE)

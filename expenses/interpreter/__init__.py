@@ -34,7 +34,7 @@ from . import lexicon
 from .audit import audited, completed_day
 from .clauses import split, verb_of
 from .context import Context, claim_addressed, find_mention, read_key
-from .corrections import read_correction
+from .corrections import read_correction, read_merchant_fix
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -52,7 +52,7 @@ from .reading import (
     RetractIntent,
     UnknownIntent,
 )
-from .values import find_dates, find_line_refs, money_text
+from .values import find_categories, find_dates, find_line_refs, money_text
 
 __all__ = ["interpret", "CAPABILITIES"]
 
@@ -75,8 +75,19 @@ _NEUTRAL = {
 
 def interpret(request: Any) -> str:
     """One model answer for ``request`` (a ``ModelRequest``, read by attribute) as JSON text."""
-    ctx = Context.of(request)
+    if (settled := _answered_as_new(request)) is not None:
+        return settled
+    return _asked_if_new(_interpret_whole(request))
+
+
+def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str:
+    ctx = replace(Context.of(request), settled=settled)
     said = ctx
+    if not getattr(request, "repair_error", None) and (fix := read_merchant_fix(said.message, said)) is not None:
+        # "the dinner was at Zapiecek, not Stary Dom": the one line called Stary Dom, before any other reading
+        fixed = audited(json.dumps({"plan": fix}, ensure_ascii=False), said.message, said)
+        if json.loads(fixed)["plan"]["acts"]:
+            return fixed
     spelled = spell_out(ctx.message)
     earlier = spell_out(str((ctx.pending or {}).get("message") or ""))
     ctx = replace(ctx, message=spelled.text,
@@ -97,6 +108,57 @@ def interpret(request: Any) -> str:
     return answer
 
 
+# the audit's question "is it a new line or a correction?", and a plain answer that it is new ("its a new one, pls add
+# it", "new", "separate expense, add it"): no number, and no word that points at a line already on the claim
+_NEW_OR_FIX = "is a new line or corrects one already on the claim"
+_SAYS_NEW = re.compile(r"\b(?:new|separate|another|additional|extra|add|added|adding)\b", re.IGNORECASE)
+_SAYS_FIX = re.compile(r"\b(?:not|no|don'?t|correct\w*|fix\w*|chang\w*|updat\w*|replac\w*|instead|wrong|same|existing|"
+                       r"old|already|line|remove|delete|drop)\b", re.IGNORECASE)
+
+
+def _asked_if_new(answer: str) -> str:
+    """When the reply asks whether a line is new or a correction, the question stays open for the next message."""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict) or plan.get("acts") or plan.get("pending"):
+        return answer
+    asked = next((a["text"] for a in plan.get("answers", []) if _NEW_OR_FIX in a.get("text", "")), None)
+    if asked is None:
+        return answer
+    plan["pending"] = {"question": asked[:2000], "act": "add_line", "missing": ["new_line"]}
+    return json.dumps(data, ensure_ascii=False)
+
+
+class _Earlier:
+    """The request as it was for the earlier message a pending question was about (read by attribute)."""
+
+    def __init__(self, request: Any, message: str):
+        self._request, self.message, self.pending = request, message, None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._request, name)
+
+
+def _answered_as_new(request: Any) -> str | None:
+    """"its a new one, pls add it" after "is it a new line or a correction?": the earlier message is read again with
+    that settled, and each line it adds quotes the answer as its evidence (the earlier words as earlier evidence)."""
+    pending = getattr(request, "pending", None) or {}
+    answer = str(getattr(request, "message", "") or "").strip()
+    earlier = str(pending.get("message") or "")
+    if pending.get("missing") != ["new_line"] or not earlier or len(answer) > 80 or re.search(r"\d|\?", answer) \
+            or not _SAYS_NEW.search(answer) or _SAYS_FIX.search(answer) or getattr(request, "repair_error", None):
+        return None
+    reread = json.loads(_interpret_whole(_Earlier(request, earlier), settled=frozenset({"correction"})))
+    acts = (reread.get("plan") or {}).get("acts") or []
+    if not acts or any(a.get("act") != "add_line" for a in acts):
+        return None
+    for act in acts:
+        act["earlier_evidence"], act["evidence"] = act["evidence"], answer
+    plan = {"acts": acts}
+    ctx = replace(Context.of(request), settled=frozenset({"correction"}))
+    return audited(json.dumps({"plan": plan}, ensure_ascii=False), answer, ctx)
+
+
 def _described(answer: str, ctx: Context) -> str:
     """Each added line told with what it was ("taxi from the airport to the hotel") gets that as its description, and
     one told with who was paid and no merchant read gets that name."""
@@ -107,7 +169,7 @@ def _described(answer: str, ctx: Context) -> str:
     for act in plan["acts"]:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
-            if phrase := describe(act.get("evidence", ""), ctx):
+            if phrase := describe(act.get("evidence", ""), ctx) or describe(act.get("earlier_evidence") or "", ctx):
                 args["description"] = phrase
         if act.get("act") == "add_line" and not args.get("merchant"):
             names = merchants_in(act.get("evidence", ""), ctx.message)
@@ -138,9 +200,12 @@ def _acted_or_answered(answer: str) -> bool:
     plan = data.get("plan")
     if not isinstance(plan, dict):
         return True
-    if plan.get("acts") or plan.get("pending") or plan.get("undo") or plan.get("constraints"):
+    if plan.get("acts") or plan.get("undo") or plan.get("constraints"):
         return True
-    return any(not _READ_NOTHING.search(a.get("text", "")) for a in plan.get("answers", []))
+    # a question kept open counts, unless it only says what could not be read ("names more than one date"): then
+    # the other readers may still read the message whole, and the question stands if they cannot
+    return any(not _READ_NOTHING.search(a.get("text", "")) for a in plan.get("answers", [])) or (
+        bool(plan.get("pending")) and not plan.get("answers"))
 
 
 def _in_users_words(answer: str, spelled: Spelled, earlier: Spelled) -> str:
@@ -179,8 +244,14 @@ def _interpret(ctx: Context, request: Any) -> str:
     if any(not isinstance(i, (UnknownIntent, ContextIntent)) for i in intents):
         # beside a request it understood, a sentence that asks for nothing ("I've been going through my receipts
         # on the plane") is talk, not a request it failed to read; one with a value or a verb still counts
-        intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and _just_talk(i.quote(ctx.message), ctx)
-                   else i for i in intents]
+        opening = all(i.act == "open_claim" for i in intents if isinstance(i, ActIntent)) and any(
+            isinstance(i, ActIntent) for i in intents)
+        adding = any(isinstance(i, ActIntent) and i.act == "add_line" for i in intents)
+        intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and (
+            _just_talk(i.quote(ctx.message), ctx) or opening and _about_the_trip(i.quote(ctx.message), ctx)
+            or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
+    intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
+    intents = _kept_rows(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -218,6 +289,99 @@ def _just_talk(text: str, ctx: Context) -> bool:
     return not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no|what|which|how|when|why|whether|can|could|"
                          r"would)\b", lowered) and not any(w in lexicon.UNKNOWN_ACTION_VERBS
                                                            for w in re.findall(r"[a-z]+", lowered))
+
+
+# a reason told beside a request: a statement with its own subject about the thing just named ("i'll pay that one
+# myself", "i paid it on my card", "it was for the client"), after an optional "because"/"since"/"as"
+_REASON = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:i|i'?ll|i'?ve|i'?m|i'?d|we|we'?ll|we'?ve|"
+                     r"it|it'?s|its|that|this|they|the\s+(?:company|client|firm|office))\b.*\b(?:it|that(?:\s+one)?|"
+                     r"this(?:\s+one)?|them|those)\b", re.IGNORECASE | re.DOTALL)
+# words of a reason that change what an addition means (the expense is not the company's), or that ask for something
+_REASON_ALTERS = re.compile(r"\b(?:not|n't|never|no|myself|personal\w*|private\w*|own|company|client|firm|office|half|"
+                            r"split|shared|instead|actually|sorry|wrong|forget|want|need|like|please|pls|can|could|"
+                            r"should|must|let'?s|have\s+to)\b|n't\b", re.IGNORECASE)
+# beside an addition, a reason told of someone else ("they paid for it", "he covered it") may mean it is not the user's
+_SOMEONE_ELSE = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:they|he|she|the\s+\w+|"
+                           r"[A-Z]\w+)\b|.*\bby\s+(?:them|him|her|someone|somebody)\b", re.IGNORECASE | re.DOTALL)
+# the past of paying and going, which tell how the expense happened, not what to do
+_NARRATED = re.compile(r"\b(?:paid|pay|took|bought|spent|got|had|used|put)\b", re.IGNORECASE)
+
+
+def _reason(text: str, ctx: Context, adding: bool) -> bool:
+    """A reason or an aside beside a request it understood ("drop the coffee, i'll pay that one myself"): nothing
+    to act on or answer. Beside an addition, one that says whose expense it is ("the company paid it") is no aside."""
+    if not _REASON.match(text) or re.search(r"\d", text) or "?" in text or find_dates(text, ctx.today) or \
+            find_line_refs(text) or find_mention(text, ctx.claims):
+        return False
+    if adding and (_REASON_ALTERS.search(text) or _SOMEONE_ELSE.match(text)) or re.search(
+            r"\b(?:want|need|like|please|pls|can|could|let'?s)\b", text, re.IGNORECASE):
+        return False
+    return verb_of(_NARRATED.sub(lambda m: " " * len(m.group(0)), text))[0] is None
+
+
+# "only the uber and the bolt are work": the rows of a pasted list the user keeps, named one by one
+_KEEP_ONLY = re.compile(r"\b(?:only|just)\s+(?:the\s+)?(?P<list>[^\W\d_][\w'’-]*(?:\s*(?:,|\band\b|&)\s*(?:the\s+)?"
+                        r"[^\W\d_][\w'’-]*)*)\s+(?:ones?\s+)?(?:are|is|were|was|count|for)\b", re.IGNORECASE)
+
+
+def _kept_rows(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """Pasted rows (one a line, each with its amount) under words that keep some of them by name ("only the uber and
+    the bolt are work, the rest is personal"): the rows no name matches, and the sentence that filters, are not
+    requests. Unclear (a name matching no row, or a row two names match): the intents are left as read (and asked)."""
+    message = ctx.message
+    found = _KEEP_ONLY.search(message)
+    if found is None:
+        return intents
+    rows = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", message) if re.search(r"\d", m.group(0))
+            and not m.start() <= found.start() < m.end()]
+    if len(rows) < 2:
+        return intents
+    names = [w.lower() for w in re.split(r"\s*(?:,|\band\b|&)\s*(?:the\s+)?", found.group("list")) if w]
+    hits = {row: [n for n in names if re.search(rf"\b{re.escape(n)}", message[row[0]:row[1]], re.IGNORECASE)]
+            for row in rows}
+    if any(len(named) > 1 for named in hits.values()) or any(not any(n in named for named in hits.values())
+                                                             for n in names):
+        return intents
+    said = next(m.span() for m in re.finditer(r"[^\n]+", message) if m.start() <= found.start() < m.end())
+    kept = [row for row, named in hits.items() if named]
+    out: list[Intent] = []
+    for intent in intents:
+        inside = said[0] <= intent.start and intent.end <= said[1]
+        left_out = any(s <= intent.start < e for s, e in rows) and not any(s <= intent.start < e for s, e in kept)
+        out.append(ContextIntent(intent.start, intent.end) if inside or left_out else intent)
+    return out
+
+
+def _aside(intent: Intent, intents: list[Intent], ctx: Context) -> bool:
+    """An addition the reader could not complete that is no expense of its own: a reason beside another request
+    ("… 146 eur, and i paid it on my card", "remove the coffee, i got it free"), or a heading that introduces the
+    lines told after its colon ("add travel expense: LOT flight 312.40 …")."""
+    if not isinstance(intent, ActIntent) or intent.act != "add_line" or not intent.problem or intent.missing not in (
+            "amount", "category"):
+        return False
+    others = [i for i in intents if isinstance(i, ActIntent) and i is not intent]
+    words = intent.quote(ctx.message)
+    if others and _reason(words, ctx, any(a.act == "add_line" for a in others)):
+        return True
+    told = [i for i in others if not i.problem and i.start >= intent.end]
+    return bool(told) and ctx.message[intent.end:].lstrip().startswith(":") and not re.search(r"\d", words)
+
+
+def _about_the_trip(text: str, ctx: Context) -> bool:
+    """Beside a request that only opens a claim, words about the trip it is for ("need to do expenses for my Oslo
+    trip this week (mon-wed, site visit)"): its days belong to no line, so only a figure, a line, a claim of the
+    user's, a question or a request of its own keeps it from being talk."""
+    days = find_dates(text, ctx.today)
+    rest = "".join(" " if any(d.start <= n < d.end for d in days) else ch for n, ch in enumerate(text))
+    if re.search(r"\d", rest) or find_line_refs(text) or "?" in text or find_mention(text, ctx.claims) or (
+            find_categories(rest)):
+        return False  # "…, taxi yesterday": an expense, not the trip
+    verb, at = verb_of(rest)
+    # "starting my expenses for …": the opening told as what the user is doing, not a second claim asked for
+    telling = verb == "open" and re.match(r"[a-z]+ing\b", rest[at:], re.IGNORECASE) and not re.search(
+        r"[\"“”]|\bclaims?\b", rest, re.IGNORECASE)
+    return (verb is None or bool(telling)) and not re.search(r"\b(?:don'?t|dont|do\s+not|never|not|no)\b", rest,
+                                                             re.IGNORECASE)
 
 
 def _link(intents: list[Intent], ctx: Context) -> Intent | None:

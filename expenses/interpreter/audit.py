@@ -142,6 +142,7 @@ class Audit:
                         self.neutral.append(sentence)
         if self.plan.get("undo") and (span := locate(self.plan["undo"].get("evidence", ""), self.message)):
             self.neutral.append(span)
+        self._left_out_rows()
         self._numbers()
         self._dates()
         self._currencies()
@@ -287,6 +288,9 @@ class Audit:
                     pass
             if a.name != "add_line":
                 continue
+            if self._nights_unmatched(a, [self.message[a.start:a.end], str(a.act.get("earlier_evidence") or "")]):
+                self._leave("date", a.start, a.end)  # "Monday and Tuesday night, 219 per night" as one night of 219
+                continue
             own = [d for d in said if a.holds(d.start, d.end)]
             dated = a.args.get("date") or self.ctx.today.isoformat()
             if any(d.value is not None and d.value.isoformat() != dated and _BOTH.search(
@@ -320,6 +324,21 @@ class Audit:
                 before = [d for d in find_days(earlier, self.ctx.today) if d.value is not None]
                 if before and not any(d.value.isoformat() == dated for d in before):
                     self._leave("date", a.start, a.end)
+
+    def _nights_unmatched(self, act: ActSpan, texts: list[str]) -> bool:
+        """A hotel line whose words list more nights by their days than it counts: "mon and tue night" is two nights
+        (check-in and check-out days, "1 to 3 dec", are one night fewer than the days said)."""
+        if act.args.get("category") != "hotel":
+            return False
+        nights = 0
+        for text in texts:
+            days = {d.value for d in find_days(text, self.ctx.today) if d.value is not None}
+            if len(days) > 1:
+                nights = max(nights, len(days) - (1 if _STAY_ENDS.search(text) else 0))
+        try:
+            return int(act.args.get("quantity") or 1) < nights
+        except (TypeError, ValueError):
+            return True
 
     def _day_referred_back(self, act: ActSpan) -> date | None:
         """The day of the last message's expense that this line's words point back at ("for that taxi", "for the
@@ -385,6 +404,8 @@ class Audit:
             return bool(said) or act.name in ("update_line", "remove_line")
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
+        if _night_of_stay(act, day.value, bool(_STAY_ENDS.search(self.message[act.start:act.end]))):
+            return True  # "2 nights (tue and wed)", "checked out 3 dec": a day of the stay dated at check-in
         if act.name in ("update_line", "remove_line") and act.claim is not None:
             line = _line(act.claim, act.args.get("line"))
             return line is not None and line.get("date") == day.value.isoformat()  # names the line, not its date
@@ -447,7 +468,8 @@ class Audit:
         if holder is None:
             # words around the acts: a take-back the reader missed ("… not the lunch though") is left over; a
             # correction or an apology beside an edit, or anything beside acts that each wait for a card, is not
-            if not soft and not self.carded and not (kind == "correction" and self.corrects):
+            if not soft and not self.carded and not (kind == "correction" and self.corrects) and not (
+                    kind == "negation" and self._leaves_out_others(start)):
                 self._leave(kind, *_sentence_span(self.message, start))
             elif soft and _RETHINK.fullmatch(m.group(0)) and not self.carded and self._right_after_an_act(start):
                 self._leave("correction", *_sentence_span(self.message, start))  # "…, on vienna - no sorry, berlin"
@@ -486,6 +508,24 @@ class Audit:
         elif definite and self._told_before(words[:definite.end()]):
             self._leave("correction", holder.start, holder.end)  # "the frankfurt coffee was 9.70" after a coffee
 
+    def _leaves_out_others(self, start: int) -> bool:
+        """"ignore zabka, spotify and empik" beside the lines it adds: names left out that are none of the plan's
+        lines (nor a line of a claim, a kind of expense, a pronoun or a figure) change nothing it does."""
+        m = _LEAVE_OUT.match(self.message, start)
+        if m is None:
+            return False
+        names = [w.lower() for w in re.findall(r"[^\W\d_][\w'’-]*", m.group("names")) if w.lower() not in ("and", "or", "the")]
+        if not names or _categories_in(m.group("names")) or re.search(r"\b(?:it|that|this|them|those|these|one|ones|"
+                                                                       r"line|lines|rest|others?)\b", m.group("names"),
+                                                                       re.IGNORECASE):
+            return False
+        said = " ".join(self.message[a.start:a.end].lower() + " " + " ".join(str(v).lower() for v in a.args.values())
+                        for a in self.acts)
+        known = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()
+                         for claim in self.ctx.claims for line in claim.lines)
+        known += " " + " ".join(claim.title.lower() for claim in self.ctx.claims)  # "not berlin": a claim, maybe
+        return not any(re.search(rf"\b{re.escape(n)}", said) or re.search(rf"\b{re.escape(n)}", known) for n in names)
+
     def _asks_about_an_act(self, sentence: tuple[int, int]) -> bool:
         """Does a question in this sentence ask about an act in it ("…, is that ok?", "can I claim it?")?"""
         words = self.message[sentence[0]:sentence[1]]
@@ -519,6 +559,26 @@ class Audit:
         return any(a.name != "update_line" and sentence[0] <= a.end <= at and not self.message[a.end:at].strip(" ,-–—:;.…")
                    for a in self.acts)
 
+    def _left_out_rows(self) -> None:
+        """Pasted rows a filter that holds leaves out ("only the uber and the bolt are work"): their figures and days
+        are no line's, so they are placed."""
+        rows = [r for r in self.message.split("\n") if _ATOM.search(r)]
+        if not any(a.name == "add_line" for a in self.acts) or len(rows) < 2:
+            return
+        for m in _FILTER.finditer(self.message):
+            if self._touches_neutral(m.start(), m.end()) or not self._filter_holds(m):
+                continue
+            for row in re.finditer(r"[^\n;]+", self.message):
+                if (row.start() > m.end() or row.end() < m.start()) and not any(
+                        row.start() <= a.start < row.end() for a in self.acts):
+                    self.neutral.append(row.span())
+            said = next(r for r in re.finditer(r"[^\n]+", self.message) if r.start() <= m.start() < r.end())
+            if not re.search(r"\d", said.group(0)) and all(
+                    _THE_REST.match(said.group(0), c.end()) or re.fullmatch(r"personal(?:ly)?|private", c.group(0), re.I)
+                    for c in _STRONG.finditer(said.group(0))):
+                self.neutral.append(said.span())  # "…, skip the other two (personal)": the filter said again
+            return
+
     def _filters(self) -> None:
         rows = [r for r in self.message.split("\n") if _ATOM.search(r)]
         if not any(a.name == "add_line" for a in self.acts) or len(rows) < 2:
@@ -531,15 +591,19 @@ class Audit:
 
     def _filter_holds(self, m: re.Match[str]) -> bool:
         """A filter over pasted rows: the rows an act was read from are exactly the rows the filter keeps."""
-        keyword = (m.group("word") or "").lower()
+        keywords = [(m.group("word") or "").lower()]
+        listed = _MORE_NAMED.match(self.message, m.end())  # "only the uber and the bolt": each one named
+        if listed and m.re is _FILTER:
+            keywords += [w.lower() for w in re.findall(r"[\w'’-]+", listed.group(0))
+                         if w.lower() not in ("and", "the", "or")]
         rows = [(r.start(), r.end()) for r in re.finditer(r"[^\n;]+", self.message)]
         rows = [(s, e) for s, e in rows if s > m.end() or e < m.start()]
-        if not keyword or len(rows) < 2:
+        if not keywords[0] or len(rows) < 2:
             return False
         keep = not re.match(r"(?:except|excluding|apart|without|but|all\s+but|not)", m.group(0), re.IGNORECASE)
         for s, e in rows:
             used = any(s <= a.start < e for a in self.acts)
-            has = keyword in self.message[s:e].lower()
+            has = any(keyword in self.message[s:e].lower() for keyword in keywords)
             if used != (has if keep else not has):
                 return False
         return True
@@ -607,7 +671,7 @@ class Audit:
             if amount is not None:
                 self._amount_said_as_money(a, amount, words)
             merchant = str(a.args.get("merchant") or "")
-            if merchant and _odd_merchant(merchant, self.message):
+            if merchant and _odd_merchant(merchant, self.message + "\n" + str(a.act.get("earlier_evidence") or "")):
                 self._leave("other", a.start, a.end)
             if merchant and a.name == "add_line":
                 from .items import merchants_in
@@ -748,6 +812,23 @@ _NOT_PLURAL = frozenset("plus less pass class bonus gas bus express process acce
 _CURRENCY_AFTER = re.compile(r"\s*(?:euros|dollars|pounds|francs|bucks|quids|kronor|kroner|cents|pence|nights|nites|"
                              r"days|rides|tickets|returns|each|pesos|rupees|zlotys)\b", re.IGNORECASE)
 _PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señor|signor)\.?\s|'s$|’s$", re.IGNORECASE)
+
+
+_STAY_ENDS = re.compile(r"check(?:ed|ing)?[\s-]*(?:in|out)|\b(?:to|until|till|through|thru)\b|\d\s*[-–]\s*\d", re.IGNORECASE)
+
+
+def _night_of_stay(act: ActSpan, day: date, ends_said: bool = False) -> bool:
+    """A day inside a hotel stay the act adds at its check-in day: a later night, or the check-out morning (any
+    later day of the month when the words say the stay's ends and no count: "checked in the 23rd, out the 25th")."""
+    if act.name != "add_line" or act.args.get("category") != "hotel" or not act.args.get("date"):
+        return False
+    try:
+        nights = int(act.args.get("quantity") or 1)
+        first = date.fromisoformat(str(act.args["date"]))
+    except (TypeError, ValueError):
+        return False
+    last = first + timedelta(days=31 if ends_said and not act.args.get("quantity") else max(nights, 1))
+    return first <= day <= last
 
 
 def _odd_merchant(merchant: str, message: str) -> bool:
@@ -1084,6 +1165,11 @@ _FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|
                      r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"
                      r"but\s+not(?:\s+the)?)\s+(?!(?:until|till|before|after|yet|today|now|tomorrow|when|once|if)\b)"
                      r"(?P<word>[\w'’-]+)", re.IGNORECASE)
+_THE_REST = re.compile(r"\s+(?:all\s+)?(?:the\s+)?(?:other|others|rest|remaining)\b", re.IGNORECASE)
+_LEAVE_OUT = re.compile(r"(?:ignore|skip|leave\s+out|forget(?:\s+about)?|not|exclude|without)\s+(?:the\s+)?"
+                        r"(?P<names>[^\W\d_][\w'’-]*(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:the\s+)?[^\W\d_][\w'’-]*)*)"
+                        r"\s*(?:[.!;\n]|$)", re.IGNORECASE)
+_MORE_NAMED = re.compile(r"(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:the\s+)?[\w'’-]+)+", re.IGNORECASE)
 _FILTER_ONES = re.compile(r"\b(?:the\s+|only\s+(?:the\s+)?)?(?P<word>[\w'’-]+)\s+ones?\b(?:\s+only\b)?", re.IGNORECASE)
 # "add the edinburgh ones", "paris ones only"
 _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
@@ -1321,7 +1407,7 @@ _ASK = {
     "other": "I was not sure how to read “{text}”, so I left everything as it is.",
 }
 _HOW = {
-    "correction": " To correct a line, say which and the new value (“line 2 is 98”); to add one, say “add …”.",
+    "correction": " To correct a line, say which and the new value (“line 2 is 98”); if it is a new one, just say so.",
     "question": " Ask the question on its own, or tell me what to do.",
     "filter": " Tell me the lines to add one by one, or paste only those rows.",
     "title": " Say it as: open a claim called “…”.",
@@ -1359,6 +1445,7 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     except Exception:  # noqa: BLE001 - an audit that cannot finish cannot vouch for the reading: ask instead
         logging.getLogger(__name__).exception("the audit of a reading failed; asking instead")
         leftovers = [Leftover("other", message)]
+    leftovers = [lo for lo in leftovers if lo.kind not in ctx.settled]
     if not leftovers:
         return answer
     return _asking(plan, message, leftovers)

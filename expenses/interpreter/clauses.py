@@ -86,7 +86,8 @@ REQUEST_START = re.compile(
 
 _SENTENCE_END = re.compile(r"[!?;\n]+|\.(?!\d)(?=\s|$)")
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
-_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and|then|also|but|plus)\b|[+&]\s)"
+_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
+                   # ("to Oslo and back" is one return trip)
                    # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
                    r"|\s+(?=(?:actually|no\s+wait|wait|hmm+|on\s+second\s+thoughts?)\s+(?:no\b|nah\b|leave|never|"
                    r"forget|don'?t|keep|scratch|ignore|cancel|skip))"

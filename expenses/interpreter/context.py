@@ -60,6 +60,9 @@ class Context:
     recent: list[dict[str, Any]] = field(default_factory=list)  # what the last turn with an effect committed
     open_cards: list[dict[str, Any]] = field(default_factory=list)  # cards waiting for a click
     previous: str | None = None  # the user's message before this one, as the conversation excerpt has it
+    # what the user already settled by answering the interpreter's own question ("it's a new one"): the audit's
+    # kinds of leftover ("correction") that no longer count against the reading of the earlier message
+    settled: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, request: Any) -> Context:

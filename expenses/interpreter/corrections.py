@@ -33,8 +33,38 @@ _ELSE = re.compile(r"\b(?:remove|delete|submit|send|withdraw|undo|open|new\s+cla
                    r"maybe|or|per|each|a\s+night|half|split|date|day)\b", re.IGNORECASE)
 
 
+# "the dinner was at Zapiecek, not Stary Dom", "it's Café Nero not Costa": a merchant said as what it is and what it
+# is not
+_NAME_WORDS = r"[^\W\d_][\w'’&.-]*(?:\s+[^\W\d_][\w'’&.-]*){0,3}"
+_MERCHANT_FIX = re.compile(rf"\b(?:was|is|were|should\s+be|it'?s|its)\s+(?:at\s+|from\s+|with\s+)?(?:the\s+)?"
+                           rf"(?P<new>{_NAME_WORDS})\s*,?\s+(?:and\s+)?(?:not|instead\s+of|rather\s+than)\s+(?:at\s+|from\s+)?"
+                           rf"(?:the\s+)?(?P<old>{_NAME_WORDS})\W*$", re.IGNORECASE)
+
+
+def read_merchant_fix(message: str, ctx: Context) -> dict[str, Any] | None:
+    """A plan changing one line's merchant, when the words name the old merchant of exactly one line (and, if they
+    say a day, that line is of that day)."""
+    m = _MERCHANT_FIX.search(message)
+    if m is None or "update_line" not in ctx.acts or re.search(r"\d", _without_days(message, ctx)) or _ELSE.search(
+            _without_days(message[:m.start()], ctx)):
+        return None
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    if claim is None or claim.status != "draft":
+        return None
+    new, old = m.group("new").strip(" .,'’"), m.group("old").strip(" .,'’").lower()
+    lines = [line for line in claim.lines if str(line.get("merchant") or "").strip().lower() == old]
+    days = {d.value.isoformat() for d in find_days(message, ctx.today) if d.value is not None}
+    if len(lines) != 1 or (days and lines[0].get("date") not in days) or new.lower() == old or len(new) > 80:
+        return None
+    act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
+           "args": {"line": int(lines[0]["ordinal"]), "merchant": new}, "evidence": message.strip()}
+    return {"acts": [act]}
+
+
 def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's amount, or None when the message is not such a correction or its line is unsure."""
+    if (fix := read_merchant_fix(message, ctx)) is not None:
+        return fix
     if not _CUE.search(message) or _ADD.search(message) or _ELSE.search(_without_days(message, ctx)):
         return None
     if "update_line" not in ctx.acts:

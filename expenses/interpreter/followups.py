@@ -123,6 +123,12 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         return best_category(find_categories(answer))
     if missing == "date":
         days = {d.value for d in find_dates(answer, ctx.today)}
+        if not days and (m := re.fullmatch(r"\W*(?:the\s+)?(first|1st|second|2nd|last|earlier|later)(?:\s+(?:one|day|date|"
+                                             r"night))?\W*", answer, re.IGNORECASE)):
+            # "the first one": of the days the earlier message named, in their order
+            said = list(dict.fromkeys(d.value for d in find_dates(str(pending.get("message") or ""), ctx.today)))
+            pick = {"first": 0, "1st": 0, "earlier": 0, "second": 1, "2nd": 1}.get(m.group(1).lower(), -1)
+            return said[pick] if len(said) == 2 and None not in said else None
         return days.pop() if len(days) == 1 and None not in days else None
     if missing == "line":
         refs = find_line_refs(answer)

@@ -29,6 +29,7 @@ from registries.currencies import currency_meant, currency_mentions, english_fre
 from ..exchange import reference_currencies
 from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
 from .context import Claim, Context, claim_addressed, claims_named
+from .values import venue_names
 
 
 @dataclass
@@ -65,7 +66,7 @@ _NOT_MONEY_AFTER = re.compile(r"\s*(?:km|kms|kilomet(?:er|re)s?|miles?|mi\b|%|pe
 _NOT_MONEY_BEFORE = re.compile(r"(?:(?<![\w])(?:room|platform|gate|seat|folio|no\.?|nr\.?|terminal|track|row|table|tel\.?|"
                                r"phone|invoice|order|ref\.?|booking|flight|line|item|entry|card|the|a|of|for\s+the|"
                                r"at\s+the|version|v)|#)\s*$", re.IGNORECASE)
-_SEPARATOR = re.compile(r"\s*(?:[,;]|\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band\s+(?:then\s+)?|\bplus\b|\balso\b|\bthen\b|"
+_SEPARATOR = re.compile(r"\s*(?:[,;]|\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band(?!\s+back\b)\s+(?:then\s+)?|\bplus\b|\balso\b|\bthen\b|"
                         r"\s[-–—]\s|[–—])\s*", re.IGNORECASE)
 # "add these: …", "the following": words that point at what comes next, not back
 _FORWARD = re.compile(r"\b(?:these|those|the\s+following)\b(?=[^.\n]{0,40}:)", re.IGNORECASE)
@@ -78,7 +79,8 @@ _TAKE_BACK = re.compile(r"(?:(?:\b(?:actually|no\s+wait|wait|oh|sorry|hmm+|no)[,
 # that point back at something told before ("that dinner", "it was 38", "hmm no")
 _REQUEST_ELSE = re.compile(
     r"\b(?:change|update|amend|correct|edit|remove|delete|submit|send|withdraw|cancel|undo|open|new\s+claim|create|"
-    r"rename|move|fix|replace|typo|mistake|wrong|should\s+be|instead|actually|sorry|meant|what|how|which|when|why|"
+    r"rename|move|fix|replace|typo|mistake|wrong|should\s+be|instead|actually|sorry|meant|what|how|which|"
+    r"when(?!\s+(?:i|we)\s+(?:landed|arrived|left|got|came|checked|flew|was|were))|why|"
     r"where|is\s+it|can\s+i|do\s+i|maybe|perhaps|might|possibly|probably|if|unless|whether|once|in\s+case|or|"
     r"not\s+sure|i\s+think|idk|approx\w*|roughly|around|about|book|email|e-mail|mail|call|phone|order|buy|pay\s+back|"
     r"transfer|reimburse\w*|print|forward|remind|notify|tell|ask|check|approve|reject|split|share|convert|calculate|"
@@ -251,8 +253,9 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.search(r"\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
                      re.IGNORECASE):
             continue  # "taxi from Midi", "train to Lyon": a place
-        if re.search(r"\b(?:with|for|and)\s+$", before, re.IGNORECASE):
-            continue  # "dinner with Anna": a person
+        if re.search(r"\b(?:with|for|and)\s+$", before, re.IGNORECASE) and not (
+                re.search(r"\bwith\s+$", before, re.IGNORECASE) and name.isupper() and len(name) > 1):
+            continue  # "dinner with Anna": a person ("flew with LOT": an airline, in capitals)
         if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or city_aliases(first) or \
                 _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
             continue
@@ -262,6 +265,7 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.search(r"\bhotel\s+$", before, re.IGNORECASE):
             name = f"Hotel {name}"
         names.append(name)
+    names += [name for _s, _e, name in venue_names(words) if name.lower() not in {n.lower() for n in names}]
     return list(dict.fromkeys(names))
 
 
@@ -292,7 +296,8 @@ def describe(words: str, ctx: Context) -> str | None:
     for m in _DESCRIBED.finditer(words):
         phrase = _STOP_WORDS.sub("", m.group(0)).strip(" ,.;:")
         tokens = [t.lower() for t in re.findall(r"[^\W\d_]+", phrase)]
-        if len(tokens) < 2 or len(phrase) > 60 or any(t in _WEEKDAYS or t in _MONTHS for t in tokens):
+        if len(tokens) < 2 or len(phrase) > 60 or any(t in _WEEKDAYS or t in _MONTHS for t in tokens) or all(
+                t in _LEADING for t in tokens):  # "total for the 2 nights": no words of what it was
             continue
         if claims_named(phrase, ctx.claims):
             continue  # "for the Berlin workshop" names the claim, not the expense

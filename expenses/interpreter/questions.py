@@ -22,6 +22,7 @@ from babel.numbers import format_decimal
 
 from ..calculator import calculation_result
 from ..knowledge import terms
+from ..policies import claim_review
 from . import lexicon
 from .context import Context, find_mention, named_reference, read_key
 from .values import find_amounts, find_categories, find_dates, mask
@@ -51,6 +52,10 @@ _NEXT = re.compile(
     r"how\s+do\s+i\s+(?:proceed|continue|go\s+on)|missing|ready\s+to\s+submit|can\s+i\s+submit|"
     r"what\s+can\s+(?:you|we)\s+do)\b",
     re.IGNORECASE)
+# "is anything still missing before I submit?", "which of my lines need a receipt?": the claim checked, line by line
+_REVIEW = re.compile(r"\b(?:missing|before\s+(?:i|we)\s+(?:submit|send)|ready\s+to\s+(?:submit|send|go)|(?:which\s+of\s+)?"
+                     r"(?:my|the|our)\s+lines?\s+(?:need|needs|are|is|still|have|lack)|anything\s+(?:else\s+)?(?:left|wrong|"
+                     r"to\s+fix))\b", re.IGNORECASE)
 _HOWTO = re.compile(r"^(?:how\s+(?:do|can|should|would)\s+(?:i|we)|how\s+to)\s+(?:\w+\s+)?"
                     r"(open|start|create|add|change|edit|update|correct|fix|remove|delete|submit|withdraw|cancel)\b")
 _HOWTO_TEXT = {
@@ -135,6 +140,7 @@ def read_question(reader: Reader, text: str, start: int, end: int, topic: str | 
         intent.data["claims"] = [c.id for c in claims]
         intent.data["category"] = _category_asked(text) if topic == "case" else None
         intent.data["aspect"] = _aspect(lowered)
+        intent.data["review"] = bool(_REVIEW.search(lowered))
         intent.reads = [{"tool": "get_case", "args": {"case": c.id}} for c in claims]
     return intent
 
@@ -152,7 +158,7 @@ def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
         return "calculate"
     if _HOWTO.match(lowered):
         return "howto"
-    if _NEXT.search(lowered):
+    if _NEXT.search(lowered) or _REVIEW.search(lowered):
         return "next"
     if _POLICY.search(lowered) and not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered):
         return "policy"
@@ -384,7 +390,8 @@ def _case_answer(intent: Any, ctx: Context, views: dict[str, dict[str, Any]]) ->
         view = views.get(case_id)
         if view is None:
             continue
-        texts.append(_next_text(view) if intent.topic == "next" else _view_text(view, intent.data))
+        texts.append(_next_text(view, bool(intent.data.get("review"))) if intent.topic == "next"
+                     else _view_text(view, intent.data))
     if not texts:
         return "I could not read that claim."
     return " ".join(texts)
@@ -422,7 +429,7 @@ def _view_text(view: dict[str, Any], data: dict[str, Any]) -> str:
             + f". Total: {money(view['total'], currency)}.")
 
 
-def _next_text(view: dict[str, Any]) -> str:
+def _next_text(view: dict[str, Any], review: bool = False) -> str:
     title = f"“{view['title']}”"
     status = view["status"]
     acts = view.get("next_acts", [])
@@ -437,7 +444,10 @@ def _next_text(view: dict[str, Any]) -> str:
         if "withdraw_claim" in acts:
             options.append("withdraw it")
         listed = ", ".join(options[:-1]) + (" or " if len(options) > 1 else "") + options[-1] if options else ""
-        return f"{title} is a draft with {_count(int(view.get('line_count', 0)))}: you can {listed}."
+        found = claim_review(view) if review and view.get("lines") else None
+        checked = "" if found is None else (" Before it goes, the policy asks for " + "; ".join(found) + "." if found
+                                            else " Nothing the policy asks for is missing from its lines.")
+        return f"{title} is a draft with {_count(int(view.get('line_count', 0)))}: you can {listed}.{checked}"
     if status == "submitted":
         return f"{title} is awaiting approval and locked, so its lines cannot be edited; you can open a new claim."
     return f"{title} is {STATUS_WORDS.get(status, status)}; you can open a new claim."

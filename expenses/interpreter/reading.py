@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from registries import evidence_numbers
+from registries import evidence_numbers, quantity_products
 
 from ..exchange import reference_currencies
 from ..money import format_money
@@ -210,6 +210,16 @@ def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
 # --------------------------------------------------------------------------- the reader
 
 
+_STAY_SPAN = re.compile(r"^\s*(?:[-–]|to|until|till|through|thru)\s*$|check(?:ed|ing)?[\s-]*(?:in|out)", re.IGNORECASE)
+
+
+def _stay_span(text: str, dates: list[DateFound]) -> bool:
+    """Two days said as the stay's ends: check-in and check-out, or a range ("1-3 dec", "29 nov to 1 dec")."""
+    ordered = sorted(dates, key=lambda d: d.start)
+    between = text[ordered[0].end:ordered[-1].start] if len(ordered) == 2 else ""
+    return bool(re.search(r"check(?:ed|ing)?[\s-]*(?:in|out)", text, re.IGNORECASE) or _STAY_SPAN.match(between))
+
+
 class Reader:
     """Reads the clauses of one message in order, carrying what earlier clauses established."""
 
@@ -237,6 +247,15 @@ class Reader:
                 intents.append(intent)
         self._date_said_elsewhere(intents)
         return intents
+
+    def _unsure(self, intent: ActIntent, problem: str | None, line_problem: str | None) -> bool:
+        """Record what keeps the act from being read (the claim, or which line: asked with the lines as options)."""
+        if not (problem or line_problem):
+            return False
+        intent.problem = problem or line_problem
+        intent.missing = "line" if line_problem and not problem else None
+        intent.options = list(getattr(self, "options", []) or [])
+        return True
 
     def _date_said_elsewhere(self, intents: list[Intent]) -> None:
         """A day said outside the expense's own clause ("on the Thursday evening (the 19th) I took the team out
@@ -615,8 +634,13 @@ class Reader:
             bad = next(d.text for d in dates if d.value is None)
             intent.problem = f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20."
             return intent
+        if len(date_values) == 2 and category == "hotel" and _stay_span(text, dates):
+            # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
+            # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
+            date_values = {sorted(str(v) for v in date_values)[0]}
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
+            intent.missing = "date"
             return intent
         assert chosen is not None and chosen.amount is not None
         intent.args = {"amount": money_text(chosen.amount), "category": category}
@@ -627,6 +651,9 @@ class Reader:
             count = int(nights.group(1)) if nights.group(1).isdigit() else lexicon.NUMBER_WORDS[nights.group(1).lower()]
             if count > 1:
                 intent.args["quantity"] = count  # "hotel 3 nights 870": the stay's total, over 3 nights
+                if any(p.count == count and p.value == chosen.amount * count for p in quantity_products(text)):
+                    # "2 nights from 30 nov to 2 dec, 97 a night" (the days blanked hid the price's unit)
+                    intent.args["amount"] = money_text(chosen.amount * count)
         if merchant:
             intent.args["merchant"] = merchant
         if date_values:
@@ -704,10 +731,7 @@ class Reader:
             if named[2] is None:
                 line, line_claim, line_problem, label = named
         intent.label = label
-        if problem or line_problem:
-            intent.problem = problem or line_problem
-            intent.missing = "line" if line_problem and not problem else None
-            intent.options = list(getattr(self, "options", []) or [])
+        if self._unsure(intent, problem, line_problem):
             return intent
         if line_claim is not None and (ref is None or "match" in ref and mention and not mention.exact):
             ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
@@ -760,10 +784,7 @@ class Reader:
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
         line, line_claim, line_problem, label = self._line(text, 0, claim, skip, mention)
         intent.label = label
-        if problem or line_problem:
-            intent.problem = problem or line_problem
-            intent.missing = "line" if line_problem and not problem else None
-            intent.options = list(getattr(self, "options", []) or [])
+        if self._unsure(intent, problem, line_problem):
             return intent
         if line_claim is not None and ref is None:
             ref = {"id": line_claim.id}

@@ -601,6 +601,9 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         if key is not None:
             name, category = lexicon.MERCHANTS[key]
             found.append(MerchantFound(w.start, w.end, w.text, name, category))
+    for start, end, name in venue_names(text):
+        if not any(start < f.end and f.start < end for f in found) and not any(start < e and s < end for s, e in skip):
+            found.append(MerchantFound(start, end, text[start:end], name, None))
     for m in re.finditer(r"\b(?:at|from)\s+([a-zà-ÿ][a-zà-ÿ'&-]{3,})\b(?!\s+(?:airport|station|hotel|office))", text):
         # "dinner at borchardt": a name typed in lower case, when it is no word the interpreter knows
         word = m.group(1)
@@ -610,6 +613,22 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
             continue
         found.append(MerchantFound(m.start(1), m.end(1), word, word[0].upper() + word[1:], None))
     return sorted(found, key=lambda f: f.start)
+
+
+_VENUE = re.compile(r"\b(?:at|from|in)\s+(?:the\s+)?(?P<name>[a-zà-ÿ][a-zà-ÿ'&-]{2,})\s+(?P<kind>canteen|cafeteria|cafe|café|"
+                    r"restaurant|bar|bistro|brasserie|trattoria|pizzeria|kitchen|deli|bakery|pub|grill|diner)\b")
+
+
+def venue_names(text: str) -> list[tuple[int, int, str]]:
+    """"lunch at the polbud canteen": a place named in lower case by a word no dictionary knows and the kind of
+    place it is ("Polbud canteen"), with where it stands."""
+    found = []
+    for m in _VENUE.finditer(text):
+        word = m.group("name")
+        if word in _KNOWN_WORDS or word in _NOT_NAMES or word in _PLACES or known_word(word):
+            continue
+        found.append((m.start("name"), m.end("kind"), f"{word[0].upper()}{word[1:]} {m.group('kind')}"))
+    return found
 
 
 _FUZZY_MERCHANTS = [key for key in lexicon.MERCHANTS if " " not in key and len(key) >= 4]

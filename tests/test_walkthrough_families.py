@@ -1,0 +1,240 @@
+"""The families behind a new user's rephrasings in the browser (issue 19, the Warsaw walk-through), with sentences of our own.
+
+Each family once made the user say the same thing again: an answer to the interpreter's own question not taken, a
+reason or some context beside a clear request, a merchant named and dropped, a hotel stay told by its nights, a
+pasted statement with a filter, a stray question after a success, a return trip split at "and", "what is still
+missing?" answered with policy text, a merchant corrected as "X, not Y". The fail-closed property still holds:
+what carries meaning and is not placed is asked about (tests/test_fail_closed.py).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from conversations.core.context import RoundRecord
+from conversations.core.plan import ReadBatch, UserTurnPlan, parse_model_answer
+from conversations.core.reducer import validate_plan
+from expenses.interpreter import interpret
+from expenses.policies import claim_review
+from registries import get_registry
+from tests.test_interpreter import claim, plan_of, request
+
+TODAY = "2026-12-04"  # a Friday
+LYON = claim("clm_LYON0001", "Lyon partner visit", [])
+LYON_FULL = claim("clm_LYON0001", "Lyon partner visit", [
+    ("2026-11-30", "SNCF", "travel", "89.00"),
+    ("2026-12-01", "Le Bouchon", "meals", "52.00"),
+    ("2026-12-01", "Paul", "meals", "7.40"),
+    ("2026-12-02", "G7", "taxi", "23.00"),
+])
+ON_LYON = {"cases": (LYON,), "active": "clm_LYON0001", "today": TODAY}
+ON_FULL = {"cases": (LYON_FULL,), "active": "clm_LYON0001", "today": TODAY}
+
+
+def conversation(messages: list[str], **kwargs: Any) -> list[UserTurnPlan]:
+    """Each message's plan, the question one reply leaves open handed to the next (as the server keeps it)."""
+    plans, pending = [], None
+    for message in messages:
+        parsed = parse_model_answer(interpret(replace(request(message, **kwargs), pending=pending)))
+        assert isinstance(parsed, UserTurnPlan), parsed
+        validate_plan(parsed, get_registry())
+        plans.append(parsed)
+        pending = {**parsed.pending.model_dump(mode="json"), "message": message} if parsed.pending else None
+    return plans
+
+
+def added(plan: UserTurnPlan) -> list[dict[str, Any]]:
+    return [dict(a.args) for a in plan.acts if a.act == "add_line"]
+
+
+# ----------------------------------------------------------------- 1. answers to its own questions
+
+
+def test_a_plain_kind_answer_completes_the_line_and_keeps_the_merchant_of_the_earlier_words():
+    first, second = conversation(["bike hire with Velov, 12.00 eur, mon 30 nov", "other, its the bikes"], **ON_LYON)
+    assert first.acts == [] and first.pending is not None and first.pending.missing == ["category"]
+    [line] = added(second)
+    assert (line["amount"], line["category"], line["date"], line.get("merchant")) == (
+        "12.00", "other", "2026-11-30", "Velov")
+
+
+def test_a_plain_day_answer_completes_a_line_told_with_two_days():
+    first, second = conversation(["parking 30 eur on 30 nov and 1 dec", "30 nov"], **ON_LYON)
+    assert first.acts == [] and first.pending is not None and first.pending.missing == ["date"]
+    assert [(a["amount"], a["date"]) for a in added(second)] == [("30.00", "2026-11-30")]
+    assert second.acts[0].earlier_evidence
+
+
+def test_the_first_of_the_days_asked_about_is_a_plain_answer():
+    _, second = conversation(["parking 30 eur on 30 nov and 1 dec", "the first one"], **ON_LYON)
+    assert [(a["amount"], a["date"]) for a in added(second)] == [("30.00", "2026-11-30")]
+
+
+def test_new_or_correction_asked_then_a_plain_new_adds_it():
+    story = "tuesday night i had dinner with the partners at Le Bouchon again, the bill came to 52 eur"
+    first, second = conversation([story, "that's a separate one, add it"], **ON_FULL)
+    assert first.acts == [] and first.pending is not None and first.pending.missing == ["new_line"]
+    [line] = added(second)
+    assert (line["amount"], line["category"], line["date"]) == ("52.00", "meals", "2026-12-01")
+
+
+def test_an_answer_that_points_at_an_existing_line_is_no_new_one():
+    story = "tuesday night i had dinner with the partners at Le Bouchon again, the bill came to 52 eur"
+    _, second = conversation([story, "no, the same one, not a new one"], **ON_FULL)
+    assert second.acts == []
+
+
+# ----------------------------------------------------------------- 2. context and reasons beside a clear request
+
+
+def test_words_about_the_trip_before_opening_a_claim_are_talk():
+    plan = plan_of('morning! got some receipts from my lyon visit (mon-wed, partner meetings). pls open a claim '
+                   '"Lyon partner visit" in eur', cases=(), active=None, today=TODAY)
+    assert [(a.act, a.args.get("title"), a.args.get("currency")) for a in plan.acts] == [
+        ("open_claim", "Lyon partner visit", "EUR")]
+
+
+def test_a_reason_beside_a_removal_is_talk():
+    plan = plan_of("take the paul sandwich off, i'll cover that one myself", **ON_FULL)
+    assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 3)]
+
+
+def test_a_reason_that_makes_an_addition_personal_is_still_asked_about():
+    plan = plan_of("add the museum 14 eur and the gift shop 20 eur, i'll pay that one myself", **ON_LYON)
+    assert plan.acts == [] or all(a.args.get("amount") != "20.00" for a in plan.acts if a.act == "add_line")
+
+
+def test_an_expense_named_then_paid_in_a_later_clause_is_one_line():
+    [line] = added(plan_of("station parking in lyon, paid it on wednesday when i got back, 36 eur", **ON_LYON))
+    assert (line["amount"], line["category"], line["date"]) == ("36.00", "travel", "2026-12-02")
+
+
+# ----------------------------------------------------------------- 3. merchants plainly named
+
+
+def test_a_venue_in_lower_case_and_an_airline_in_capitals_are_merchants():
+    [lunch] = added(plan_of("lunch at the gerland canteen 11.80 eur on 1 dec", **ON_LYON))
+    assert lunch.get("merchant") == "Gerland canteen"
+    [flight] = added(plan_of("flight home with KLM, 143.20 eur, wed 2 dec", **ON_LYON))
+    assert flight.get("merchant") == "KLM"
+
+
+# ----------------------------------------------------------------- 4. hotel stays
+
+
+def test_a_stay_by_nights_and_price_per_night_is_one_line_dated_at_check_in_or_one_question():
+    first, second = conversation(["hotel was the ibis part-dieu, 2 nights (mon and tue night), 97 eur per night",
+                                  "mon"], **ON_LYON)
+    lines = added(first) or added(second)  # one line, or one question whose plain answer (the first night) works
+    assert [(a["amount"], a.get("quantity"), a["date"]) for a in lines] == [("194.00", 2, "2026-11-30")]
+
+
+def test_a_stay_by_check_in_and_check_out_is_one_line_dated_at_check_in():
+    [line] = added(plan_of("ibis part-dieu, checked in 30 nov and checked out 2 dec, 194 eur for both nights",
+                           **ON_LYON))
+    assert (line["amount"], line["date"]) == ("194.00", "2026-11-30")  # no count said: no quantity made up
+    [line] = added(plan_of("novotel, 2 nights from 30 nov to 2 dec, 97 eur a night", **ON_LYON))
+    assert (line["amount"], line.get("quantity"), line["date"]) == ("194.00", 2, "2026-11-30")
+
+
+def test_nights_listed_by_their_days_with_no_count_are_never_one_night_of_the_price():
+    first, second = conversation(["stayed at the ibis monday and tuesday night, 97 per night", "monday"], **ON_LYON)
+    for plan in (first, second):
+        assert all(a.args.get("amount") != "97.00" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 5. a pasted statement with a filter
+
+
+def test_a_statement_filtered_by_name_asks_only_about_the_rows_kept():
+    plan = plan_of("from my card, only the g7 and the sncf are for work, the rest is mine:\n"
+                   "30/11  MONOPRIX LYON      18.20 EUR\n"
+                   "30/11  SNCF               44.00 EUR\n"
+                   "01/12  FNAC BELLECOUR     35.99 EUR\n"
+                   "02/12  G7 TAXI            19.50 EUR", **ON_LYON)
+    assert sorted(a["amount"] for a in added(plan)) == ["19.50", "44.00"]
+
+
+def test_a_filter_that_also_says_skip_the_others_keeps_the_rows_it_names():
+    plan = plan_of("card lines below, only the taxi and the hotel are business, skip the other two (personal):\n"
+                   "30/11 TAXI RADIO 12.30 EUR\n30/11 CARREFOUR 9.10 EUR\n01/12 HOTEL AMBRE 150.00 EUR\n"
+                   "01/12 NETFLIX 13.99 EUR", **ON_LYON)
+    assert sorted(a["amount"] for a in added(plan)) == ["12.30", "150.00"]
+
+
+def test_names_left_out_that_are_none_of_the_lines_do_not_sink_the_request():
+    plan = plan_of("just these two: g7 19.50 eur on 2 dec and sncf 44 eur on 30 nov. ignore monoprix and fnac",
+                   **ON_LYON)
+    assert sorted(a["amount"] for a in added(plan)) == ["19.50", "44.00"]
+
+
+# ----------------------------------------------------------------- 6. no stray question after a success
+
+
+def test_a_reason_after_the_line_asks_no_second_amount():
+    plan = plan_of("thursday i took the partners to Daniel et Denise for dinner, 88 eur, and i paid it with my card",
+                   **ON_LYON)
+    assert len(added(plan)) == 1
+    assert not any("How much" in a.text for a in plan.answers)
+
+
+def test_a_heading_before_a_colon_asks_no_amount_of_its_own():
+    plan = plan_of("add travel expense: SNCF return lyon grenoble 38.60 eur on 1 dec", **ON_LYON)
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("38.60", "2026-12-01")]
+    assert not any("How much" in a.text for a in plan.answers)
+
+
+# ----------------------------------------------------------------- 7. a return trip is one item
+
+
+def test_there_and_back_is_one_line():
+    [line] = added(plan_of("train to grenoble and back with SNCF, 38.60 eur, tue 1 dec", **ON_LYON))
+    assert (line["amount"], line["category"], line["date"]) == ("38.60", "travel", "2026-12-01")
+
+
+# ----------------------------------------------------------------- 8. what is still missing, from the claim
+
+
+def test_what_is_missing_is_answered_from_the_claims_lines():
+    view = {"currency": "EUR", "lines": [
+        {"ordinal": 1, "date": "2026-12-01", "merchant": "", "category": "meals", "amount": "12.00"},
+        {"ordinal": 2, "date": "2026-12-01", "merchant": "Le Bouchon", "category": "meals", "amount": "58.00"},
+        {"ordinal": 3, "date": "2026-12-01", "merchant": "Ibis", "category": "hotel", "amount": "400.00",
+         "quantity": 2}]}
+    review = " ".join(claim_review(view))
+    assert "lines 2 (Le Bouchon, 58.00) and 3 (Ibis, 400.00)" in review  # receipts over 25 EUR
+    assert "merchant for line 1" in review
+    assert "70.00 EUR" in review  # meals of the day over 60
+    assert "line 3 is 200.00 EUR a night" in review
+
+
+def test_the_question_before_submitting_names_lines():
+    message = "before i send it off, is anything missing on my lines?"
+    first = parse_model_answer(interpret(request(message, **ON_FULL)))
+    assert isinstance(first, ReadBatch) and [r.tool for r in first.reads] == ["get_case"]
+    results = [{"tool": "get_case", "ok": True, "result": LYON_FULL.view}]
+    record = RoundRecord(1, "ok", [{"tool": "get_case", "args": dict(first.reads[0].args)}], results)
+    plan = parse_model_answer(interpret(request(message, **ON_FULL, rounds=[record])))
+    assert isinstance(plan, UserTurnPlan)
+    text = " ".join(a.text for a in plan.answers)
+    assert "receipt" in text and "line" in text
+
+
+# ----------------------------------------------------------------- 9. corrections told as "X, not Y"
+
+
+def test_a_merchant_told_as_x_not_y_changes_that_line():
+    plan = plan_of("i mixed up the names: the tuesday dinner was at Café Comptoir, not le bouchon", **ON_FULL)
+    assert [(a.act, a.args.get("line"), a.args.get("merchant")) for a in plan.acts] == [
+        ("update_line", 2, "Café Comptoir")]
+
+
+def test_a_merchant_no_line_has_is_not_changed():
+    plan = plan_of("the dinner was at Café Comptoir, not brasserie georges", **ON_FULL)
+    assert all(a.args.get("merchant") != "Café Comptoir" for a in plan.acts if a.act == "update_line")
+
+
+def test_the_walkthrough_families_leave_valid_json():
+    assert json.loads(interpret(request("ok", **ON_LYON)))
