@@ -2,11 +2,16 @@
 
 import os
 
+import django
 from django.conf import settings
-from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "turnframe_web.settings")
-django_asgi_app = get_asgi_application()  # first: sets up Django before anything imports models
+django.setup(set_prefix=False)  # first: sets up Django before anything imports models
+
+from turnframe_web.handler import ThreadedASGIHandler  # noqa: E402
+
+# each request whole on one pooled thread, not Django's async middleware chain (turnframe_web/handler.py)
+django_asgi_app = ThreadedASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -246,6 +246,7 @@ class TurnframeSettings(TypedDict):
     TOKEN_TTL_DAYS: float
     PROVIDER_TIMEOUT_S: float
     TURN_THREADS: int
+    HTTP_THREADS: int
     MAX_WS_FRAME_BYTES: int
     WS_PING_S: float
     APPROVER_URL: str | None
@@ -291,6 +292,9 @@ TURNFRAME: TurnframeSettings = {
     # the threads a process runs socket turns on (conversations.consumers); a turn waiting on a model holds
     # one thread but no database connection, so this bounds how many turns of one process wait at once
     "TURN_THREADS": env_int("TURNFRAME_TURN_THREADS", 200),
+    # the threads a process serves HTTP requests on, each request whole on one (turnframe_web/handler.py): an
+    # HTTP message holds its thread for its whole turn, model included, so as wide as the turns' pool
+    "HTTP_THREADS": env_int("TURNFRAME_HTTP_THREADS", 200),
     "MAX_WS_FRAME_BYTES": env_int("TURNFRAME_MAX_WS_FRAME_BYTES", 64_000),
     # the chat page's keep-alive: a `ping` frame this often on an open socket, answered by `pong`
     "WS_PING_S": float(os.environ.get("TURNFRAME_WS_PING_S", "25")),
