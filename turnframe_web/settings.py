@@ -107,6 +107,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
                         " PRAGMA wal_autocheckpoint=20000;",
     }
+    # each thread keeps its connection between requests and socket frames (DB_CONN_MAX_AGE unset): opening one
+    # (the file, the PRAGMAs above, Django's SQL functions) cost about 1-2 ms, twice per message + click over
+    # HTTP and four times over the socket (issue 23); the threads are bounded (HTTP_THREADS, TURN_THREADS), and
+    # an idle SQLite connection outside a transaction holds no lock and no snapshot
+    if "DB_CONN_MAX_AGE" not in os.environ:
+        DATABASES["default"]["CONN_MAX_AGE"] = None
     # the test database is a file, one per test process: an in-memory SQLite database shared between
     # threads (double clicks, consumers) locks whole tables ("database table is locked")
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TURNFRAME_TEST_SQLITE_NAME") or str(
