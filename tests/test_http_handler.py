@@ -110,3 +110,11 @@ async def test_a_message_over_http_reaches_the_conversations_socket(alice, scrip
         assert event["turn"]["id"] == turn["id"] and event["turn"]["reply"] == turn["reply"]
     finally:
         await socket.disconnect()
+
+
+def test_daphne_leaves_form_bodies_to_django():
+    """Twisted does not parse a POST's form before daphne hands the body on (the sign-in form still works:
+    tests/e2e)."""
+    from daphne.http_protocol import WebRequest
+
+    assert WebRequest.__init__.forms_unparsed
