@@ -1,8 +1,8 @@
 """The conversation socket (CONTRACT §7): a thin translation between WebSocket frames and the services.
 
-- ``connect`` accepts first, then closes with 4401 (anonymous) or 4404 (missing or another user's
+- ``connect`` refuses by accepting, then closing with 4401 (anonymous) or 4404 (missing or another user's
   conversation), so the browser learns why; daphne would turn a refusal before ``accept`` into a
-  plain 403. The Origin check is ``AllowedHostsOriginValidator`` in ``asgi.py``.
+  plain 403. A socket it keeps is accepted once it has joined its groups. The Origin check is ``AllowedHostsOriginValidator`` in ``asgi.py``.
 - Every inbound frame is validated with a pydantic model. Bad frames (not JSON, not an object,
   unknown ``type``, invalid fields, over ``MAX_WS_FRAME_BYTES``) get an ``error`` event and the
   socket stays open. A ``ping`` frame (the page's keep-alive, beside CONTRACT §7's two) is answered
@@ -173,22 +173,29 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         self.admitted: asyncio.Future | None = None  # the last message or click frame's place (arrival order)
         self.last_seq = 0
         self.open = False
-        await self.accept()
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+            await self.refuse(CLOSE_NOT_AUTHENTICATED)
             return
         seq = None
         if unstorable_reason(self.conversation_id) is None:  # an id no database stores names no conversation
             seq = await database_sync_to_async(_conversation_seq)(user, self.conversation_id)
         if seq is None:  # another user's conversation is indistinguishable from a missing one
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         for group in (group_name(self.conversation_id), user_group(user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups.append(group)  # discarded by websocket_disconnect
         self.user, self.last_seq, self.open = user, seq, True
         self.credential = socket_credential(self.scope, user)
+        # accepted once it hears the conversation: the events of a frame sent as soon as the socket is open (another
+        # socket's too) all reach it; a socket accepted first could miss the first ones of a turn that beat its join
+        await self.accept()
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: the browser learns why (a refusal before accepting is daphne's 403)."""
+        await self.accept()
+        await self.close(code=code)
 
     async def disconnect(self, code) -> None:
         self.open = False
