@@ -145,12 +145,12 @@ def credential_live(credential: SocketCredential) -> bool:
         return row is not None and row.user_id == credential.user_id
     if not credential.session_key:
         return False
-    store = import_module(settings.SESSION_ENGINE).SessionStore(credential.session_key)
-    user = _session_with_user(store, credential) if type(store).load is DbSessionStore.load else None
+    session_store = import_module(settings.SESSION_ENGINE).SessionStore(credential.session_key)
+    user = _session_with_user(session_store, credential) if type(session_store).load is DbSessionStore.load else None
     if user is None:
-        data = store.load()  # {} when gone
+        data = session_store.load()  # {} when gone
     else:  # read in one statement with the user it should name
-        data = store.decode(user.session_data) if user.session_data is not None else {}
+        data = session_store.decode(user.session_data) if user.session_data is not None else {}
     try:
         user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])
         backend_path = data[BACKEND_SESSION_KEY]
@@ -173,11 +173,11 @@ def credential_live(credential: SocketCredential) -> bool:
     return bool(stored) and any(constant_time_compare(stored, h) for h in hashes)
 
 
-def _session_with_user(store: DbSessionStore, credential: SocketCredential):
+def _session_with_user(session_store: DbSessionStore, credential: SocketCredential):
     """The socket's user with ``session_data``: its session row's data while the row is stored and unexpired,
     else None; one statement where ``SessionStore.load`` and ``ModelBackend.get_user`` make two. None when
     the user is gone (then the session is read alone and judged as before)."""
-    sessions = store.model.objects.filter(session_key=credential.session_key, expire_date__gt=timezone.now())
+    sessions = session_store.model.objects.filter(session_key=credential.session_key, expire_date__gt=timezone.now())
     return get_user_model()._default_manager.filter(pk=credential.user_id).annotate(
         session_data=Subquery(sessions.values("session_data")[:1])).first()
 
