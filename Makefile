@@ -70,6 +70,7 @@ loadbench: $(STAMP)
 	$(LOAD_ENV) $(PY) manage.py migrate -v0
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode http --turns 100 --compare
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode ws --turns 100 --compare
+	$(LOAD_ENV) $(PY) manage.py loadbench --mode page --turns 100 --compare
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode processes --processes 1,2,4 --clients 16 --duration 20
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode sockets --sockets 500 --active 50 --interval 3 --duration 30
 	$(LOAD_ENV) $(PY) manage.py loadbench --mode slow --slow 100 --delay 5

@@ -16,9 +16,11 @@ from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model, load_backend
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery
 from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
@@ -139,7 +141,12 @@ def credential_live(credential: SocketCredential) -> bool:
         return row is not None and row.user_id == credential.user_id
     if not credential.session_key:
         return False
-    data = import_module(settings.SESSION_ENGINE).SessionStore(credential.session_key).load()  # {} when gone
+    session_store = import_module(settings.SESSION_ENGINE).SessionStore(credential.session_key)
+    user = _session_with_user(session_store, credential) if type(session_store).load is DbSessionStore.load else None
+    if user is None:
+        data = session_store.load()  # {} when gone
+    else:  # read in one statement with the user it should name
+        data = session_store.decode(user.session_data) if user.session_data is not None else {}
     try:
         user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])
         backend_path = data[BACKEND_SESSION_KEY]
@@ -148,7 +155,10 @@ def credential_live(credential: SocketCredential) -> bool:
     if user_id != credential.user_id or backend_path not in settings.AUTHENTICATION_BACKENDS:
         return False
     backend = load_backend(backend_path)
-    user = backend.get_user(user_id) if hasattr(backend, "get_user") else None
+    if user is not None and type(backend).get_user is ModelBackend.get_user:
+        user = user if backend.user_can_authenticate(user) else None  # what ModelBackend.get_user decides
+    else:
+        user = backend.get_user(user_id) if hasattr(backend, "get_user") else None
     if user is None:
         return False
     if not hasattr(user, "get_session_auth_hash"):
@@ -157,6 +167,15 @@ def credential_live(credential: SocketCredential) -> bool:
     hashes = [user.get_session_auth_hash()]
     hashes += [user._get_session_auth_hash(secret=secret) for secret in settings.SECRET_KEY_FALLBACKS]
     return bool(stored) and any(constant_time_compare(stored, h) for h in hashes)
+
+
+def _session_with_user(session_store: DbSessionStore, credential: SocketCredential):
+    """The socket's user with ``session_data``: its session row's data while the row is stored and unexpired,
+    else None; one statement where ``SessionStore.load`` and ``ModelBackend.get_user`` make two. None when
+    the user is gone (then the session is read alone and judged as before)."""
+    sessions = session_store.model.objects.filter(session_key=credential.session_key, expire_date__gt=timezone.now())
+    return get_user_model()._default_manager.filter(pk=credential.user_id).annotate(
+        session_data=Subquery(sessions.values("session_data")[:1])).first()
 
 
 class BearerSocketAuthMiddleware(BaseMiddleware):

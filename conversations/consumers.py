@@ -1,8 +1,8 @@
 """The conversation socket (CONTRACT §7): a thin translation between WebSocket frames and the services.
 
-- ``connect`` accepts first, then closes with 4401 (anonymous) or 4404 (missing or another user's
+- ``connect`` refuses by accepting, then closing with 4401 (anonymous) or 4404 (missing or another user's
   conversation), so the browser learns why; daphne would turn a refusal before ``accept`` into a
-  plain 403. The Origin check is ``AllowedHostsOriginValidator`` in ``asgi.py``.
+  plain 403. A socket it keeps is accepted once it has joined its groups. The Origin check is ``AllowedHostsOriginValidator`` in ``asgi.py``.
 - Every inbound frame is validated with a pydantic model. Bad frames (not JSON, not an object,
   unknown ``type``, invalid fields, over ``MAX_WS_FRAME_BYTES``) get an ``error`` event and the
   socket stays open. A ``ping`` frame (the page's keep-alive, beside CONTRACT §7's two) is answered
@@ -35,6 +35,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -116,6 +117,17 @@ def _in_turn_pool(func):
     return database_sync_to_async(func, thread_sensitive=False, executor=TURN_EXECUTOR)
 
 
+_SIGNED_OUT = object()  # what ``_signed_in_then`` returns in place of a turn
+
+
+def _signed_in_then(credential: SocketCredential | None, func, /, **kwargs):
+    """On the turn's thread: the socket's credential read now (``auth.credential_live``), then the turn;
+    ``_SIGNED_OUT``, and no turn, once the credential ended. One hop to the thread for both."""
+    if credential is None or not credential_live(credential):
+        return _SIGNED_OUT
+    return func(**kwargs)
+
+
 def _settle(place: asyncio.Future) -> None:
     if not place.done():
         place.set_result(None)
@@ -161,25 +173,42 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         self.admitted: asyncio.Future | None = None  # the last message or click frame's place (arrival order)
         self.last_seq = 0
         self.open = False
-        await self.accept()
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+            await self.refuse(CLOSE_NOT_AUTHENTICATED)
             return
         seq = None
         if unstorable_reason(self.conversation_id) is None:  # an id no database stores names no conversation
             seq = await database_sync_to_async(_conversation_seq)(user, self.conversation_id)
         if seq is None:  # another user's conversation is indistinguishable from a missing one
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         for group in (group_name(self.conversation_id), user_group(user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups.append(group)  # discarded by websocket_disconnect
         self.user, self.last_seq, self.open = user, seq, True
         self.credential = socket_credential(self.scope, user)
+        # accepted once it hears the conversation: the events of a frame sent as soon as the socket is open (another
+        # socket's too) all reach it; a socket accepted first could miss the first ones of a turn that beat its join
+        await self.accept()
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: the browser learns why (a refusal before accepting is daphne's 403)."""
+        await self.accept()
+        await self.close(code=code)
 
     async def disconnect(self, code) -> None:
         self.open = False
+
+    async def dispatch(self, message) -> None:
+        """Channels' own dispatch without its ``close_old_connections`` hop before every message (a thread hop
+        on each stream event a socket forwards: a fifth of the loop's time per message + click, issue 23).
+        This consumer touches the database only through ``database_sync_to_async`` (the turn pool's too),
+        which closes the old connections of its thread before and after each call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     # ---- inbound
 
@@ -214,13 +243,13 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         except ValidationError as exc:
             await self.send_error("invalid_request", "The frame has invalid fields.", errors=_field_errors(exc))
             return
-        if not await self.still_signed_in():
-            return
         if isinstance(frame, PingFrame):
-            await self.send_private({"type": "pong"})
+            if await self.still_signed_in():
+                await self.send_private({"type": "pong"})
         elif isinstance(frame, (MessageFrame, RespondFrame)):
             # admitted in arrival order: each waits until the socket's previous message or click holds its place
-            # (a message admitted or queued, a click answered) before it is handed to a turn thread
+            # (a message admitted or queued, a click answered) before it is handed to a turn thread, which reads
+            # the credential first (``_signed_in_then``)
             ahead, self.admitted = self.admitted, asyncio.get_running_loop().create_future()
             run = self.run_message if isinstance(frame, MessageFrame) else self.run_respond
             detach(_after(ahead, self.admitted, run(frame, self.admitted)))
@@ -228,15 +257,16 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
     # ---- sign-out ends the socket
 
     async def still_signed_in(self) -> bool:
-        """Re-read the credential before every frame; close with 4401 (and run nothing) once it ended.
+        """Re-read the credential before a ping; close with 4401 (and answer nothing) once it ended.
 
-        Per frame, not cached: a cache of any length is a window in which a frame sent after sign-out
-        still runs a turn, which is what this check exists to shut. It is cheap next to what it guards:
-        a token's check is the one indexed read every API request makes; a session's is a read of the
-        session row and of the user by primary key. Frames are paced by a person (a message, a click, a
-        keep-alive ping every 25 s), and a message frame goes on to cost a whole turn. The check runs
-        before the frame is handed to a turn, in the socket's frame order, so a frame read after the
-        credential ended is never admitted, whether or not the ``auth.recheck`` notice came first."""
+        A message or click frame has the same check on its turn's thread, just before its turn
+        (``_signed_in_then``): per frame, not cached, since a cache of any length is a window in which a
+        frame sent after sign-out still runs a turn, which is what this check exists to shut. It costs one
+        statement: a token's check is the indexed read every API request makes; a session's reads the
+        session row with the user it names (``auth._session_with_user``). It runs in the socket's frame
+        order, after the frame ahead holds its place and before this one's turn is admitted, so a frame read
+        after the credential ended is never admitted, whether or not the ``auth.recheck`` notice came first
+        (it is read later than the frame, never earlier)."""
         if self.credential is not None and await database_sync_to_async(credential_live)(self.credential):
             return True
         await self.close_signed_out()
@@ -264,7 +294,8 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         context = {"client_message_id": frame.client_message_id} if frame.client_message_id else {}
         loop = asyncio.get_running_loop()
         try:
-            outcome = await _in_turn_pool(turn_submit_message)(
+            outcome = await _in_turn_pool(_signed_in_then)(
+                self.credential, turn_submit_message,
                 user=self.user, conversation_id=self.conversation_id, text=frame.text,
                 client_message_id=frame.client_message_id,
                 on_admitted=lambda: loop.call_soon_threadsafe(_settle, admitted))
@@ -274,6 +305,9 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         except Exception:
             log.exception("message turn on %s failed", self.conversation_id)
             await self.send_error("internal_error", "The message could not be handled.", **context)
+            return
+        if outcome is _SIGNED_OUT:
+            await self.close_signed_out()
             return
         if outcome.replayed:  # nothing re-ran and nothing was published: tell the sender what happened
             from .selectors import turn_json
@@ -292,14 +326,19 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if frame.client_response_id:
             context["client_response_id"] = frame.client_response_id
         try:
-            await _in_turn_pool(interaction_respond)(
+            outcome = await _in_turn_pool(_signed_in_then)(
+                self.credential, interaction_respond,
                 user=self.user, interaction_id=frame.interaction, option=frame.option,
                 client_response_id=frame.client_response_id, edits=frame.edits)
         except AppError as exc:
             await self.send_error(exc.code, exc.message, **context, **_extra(exc))
+            return
         except Exception:
             log.exception("click on %s failed", frame.interaction)
             await self.send_error("internal_error", "The answer could not be handled.", **context)
+            return
+        if outcome is _SIGNED_OUT:
+            await self.close_signed_out()
 
     # ---- outbound
 

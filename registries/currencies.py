@@ -238,10 +238,12 @@ def _adjacent(number: NumberFound, mention: CurrencyMention, text: str) -> bool:
     return False
 
 
-def amount_currencies(text: str, value: Decimal) -> list[frozenset[str] | None]:
+def amount_currencies(text: str, value: Decimal, mentions: list[CurrencyMention] | None = None,
+                      ) -> list[frozenset[str] | None]:
     """For each place ``text`` states the number ``value``: the codes of the currency written beside it, or None
-    when none is. Empty when the text does not state it."""
-    mentions = currency_mentions(text)
+    when none is. Empty when the text does not state it. ``mentions``: the text's ``currency_mentions``, when the
+    caller has them already."""
+    mentions = currency_mentions(text) if mentions is None else mentions
     out: list[frozenset[str] | None] = []
     for number in numbers_found(text):
         if number.value != value:
@@ -255,10 +257,11 @@ def amount_in_currency(text: str, value: Decimal, currency: str) -> bool:
     """Is ``value`` stated in ``text`` as an amount of ``currency``? True when one place states it with that
     currency beside it, or without a currency while the text names no other currency at all; False when the
     number is written in another currency, or bare beside another currency's name ("30, paid in francs")."""
-    places = amount_currencies(text, value)
+    mentions = currency_mentions(text)  # read once: the text's scan is the costly part
+    places = amount_currencies(text, value, mentions)
     if any(codes is not None and currency in codes for codes in places):
         return True
-    foreign = any(currency not in m.codes for m in currency_mentions(text))
+    foreign = any(currency not in m.codes for m in mentions)
     return not foreign and (any(codes is None for codes in places) or not places)
 
 

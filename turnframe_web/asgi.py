@@ -2,11 +2,17 @@
 
 import os
 
+import django
 from django.conf import settings
-from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "turnframe_web.settings")
-django_asgi_app = get_asgi_application()  # first: sets up Django before anything imports models
+django.setup(set_prefix=False)  # first: sets up Django before anything imports models
+
+from turnframe_web.handler import ThreadedASGIHandler, twisted_form_parsing_off  # noqa: E402
+
+# each request whole on one pooled thread, not Django's async middleware chain (turnframe_web/handler.py)
+django_asgi_app = ThreadedASGIHandler()
+twisted_form_parsing_off()  # daphne passes the body on as it came: Twisted need not parse forms first
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

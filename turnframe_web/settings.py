@@ -107,6 +107,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
                         " PRAGMA wal_autocheckpoint=20000;",
     }
+    # each thread keeps its connection between requests and socket frames (DB_CONN_MAX_AGE unset): opening one
+    # (the file, the PRAGMAs above, Django's SQL functions) cost about 1-2 ms, twice per message + click over
+    # HTTP and four times over the socket (issue 23); the threads are bounded (HTTP_THREADS, TURN_THREADS), and
+    # an idle SQLite connection outside a transaction holds no lock and no snapshot
+    if "DB_CONN_MAX_AGE" not in os.environ:
+        DATABASES["default"]["CONN_MAX_AGE"] = None
     # the test database is a file, one per test process: an in-memory SQLite database shared between
     # threads (double clicks, consumers) locks whole tables ("database table is locked")
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TURNFRAME_TEST_SQLITE_NAME") or str(
@@ -246,6 +252,7 @@ class TurnframeSettings(TypedDict):
     TOKEN_TTL_DAYS: float
     PROVIDER_TIMEOUT_S: float
     TURN_THREADS: int
+    HTTP_THREADS: int
     MAX_WS_FRAME_BYTES: int
     WS_PING_S: float
     APPROVER_URL: str | None
@@ -291,6 +298,9 @@ TURNFRAME: TurnframeSettings = {
     # the threads a process runs socket turns on (conversations.consumers); a turn waiting on a model holds
     # one thread but no database connection, so this bounds how many turns of one process wait at once
     "TURN_THREADS": env_int("TURNFRAME_TURN_THREADS", 200),
+    # the threads a process serves HTTP requests on, each request whole on one (turnframe_web/handler.py): an
+    # HTTP message holds its thread for its whole turn, model included, so as wide as the turns' pool
+    "HTTP_THREADS": env_int("TURNFRAME_HTTP_THREADS", 200),
     "MAX_WS_FRAME_BYTES": env_int("TURNFRAME_MAX_WS_FRAME_BYTES", 64_000),
     # the chat page's keep-alive: a `ping` frame this often on an open socket, answered by `pong`
     "WS_PING_S": float(os.environ.get("TURNFRAME_WS_PING_S", "25")),

@@ -1,4 +1,5 @@
-"""The clients of a load run: one message + click over HTTP (``httpx``) or the WebSocket (``websockets``)."""
+"""The clients of a load run: one message + click over HTTP (``httpx``), the WebSocket (``websockets``), or as the
+chat page does it (the message on the socket, the click over HTTP with the session and its CSRF header)."""
 
 from __future__ import annotations
 
@@ -95,3 +96,41 @@ async def ws_pair(ws, lane: Lane, template: str = FAST) -> float:
         raise TurnFailed(f"nothing committed: {turn.get('notices')}")
     return (time.perf_counter() - started) * 1000
 
+
+
+class PageConn:
+    """What the chat page holds: its socket and, for the click, HTTP with the session cookie and the CSRF header."""
+
+    def __init__(self, ws, http) -> None:
+        self.ws, self.http = ws, http
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.http.aclose()
+
+
+async def page_open(base: str, lane: Lane) -> PageConn:
+    import httpx
+    from django.middleware.csrf import _get_new_csrf_string
+
+    csrf = _get_new_csrf_string()
+    http = httpx.AsyncClient(base_url=f"http://{base}", timeout=TIMEOUT_S, headers={
+        "Cookie": f"sessionid={lane.session}; csrftoken={csrf}", "X-CSRFToken": csrf})
+    return PageConn(await ws_open(base, lane), http)
+
+
+async def page_pair(conn: PageConn, lane: Lane, template: str = FAST) -> float:
+    """One message on the socket + the click over HTTP, as the page sends them; its latency in ms (up to the
+    click's answer, which the page shows). The click's own events on the socket are read before the next
+    message, outside the figure."""
+    started = time.perf_counter()
+    _, card = await ws_message(conn.ws, lane, template)
+    r = await conn.http.post(f"/api/interactions/{card}/respond", json={"option": "confirm",
+                                                                        "client_response_id": uuid.uuid4().hex})
+    if r.status_code != 200 or not r.json()["turn"].get("events"):
+        raise TurnFailed(f"click: {r.status_code} {r.text[:200]}")
+    elapsed = (time.perf_counter() - started) * 1000
+    click = r.json()["turn"]["id"]
+    while (await ws_until_done(conn.ws)).get("id") != click:
+        pass
+    return elapsed

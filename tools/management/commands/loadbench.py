@@ -10,8 +10,9 @@ domain's bench scenario, ``--domain``).
 
 Modes:
 
-- ``http`` / ``ws``: ``--clients`` clients (default 1) run ``--turns`` message + click pairs over HTTP
-  or the WebSocket; p50/p95 per pair. ``--compare`` also runs ``manage.py bench --threads 1`` here,
+- ``http`` / ``ws`` / ``page``: ``--clients`` clients (default 1) run ``--turns`` message + click pairs over
+  HTTP, the WebSocket, or as the chat page does (the message on the socket, the click over HTTP with the
+  session cookie and its CSRF header); p50/p95 per pair. ``--compare`` also runs ``manage.py bench --threads 1`` here,
   in-process, and reports the ratio.
 - ``processes``: for each N of ``--processes`` (default ``1,2,4``), N daphne processes (one port each;
   client i talks to process i mod N) and ``--clients`` concurrent clients for ``--duration`` seconds:
@@ -46,17 +47,26 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from conversations.management.commands.bench import bench_kind
-from tools.loadbench.clients import http_client, http_message, http_pair, ws_message, ws_open, ws_pair
+from tools.loadbench.clients import (
+    http_client,
+    http_message,
+    http_pair,
+    page_open,
+    page_pair,
+    ws_message,
+    ws_open,
+    ws_pair,
+)
 from tools.loadbench.figures import ConnectionSampler, Run, pct, summary, table
 from tools.loadbench.fixtures import SLOW, Lane, make_lanes, write_script
 from tools.loadbench.servers import Servers, cpu_busy, cpu_seconds, rss_kib
 
 
 class Command(BaseCommand):
-    help = "The runtime under load through daphne: http | ws | processes | sockets | slow (issue 11)."
+    help = "The runtime under load through daphne: http | ws | page | processes | sockets | slow (issue 11)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--mode", choices=["http", "ws", "processes", "sockets", "slow"], default="http")
+        parser.add_argument("--mode", choices=["http", "ws", "page", "processes", "sockets", "slow"], default="http")
         parser.add_argument("--turns", type=int, default=100, help="http/ws: message + click pairs in all")
         parser.add_argument("--clients", type=int, default=None, help="concurrent clients (http/ws 1, processes 16)")
         parser.add_argument("--processes", default="1,2,4", help="processes: the N to run, comma-separated")
@@ -104,13 +114,23 @@ class Command(BaseCommand):
     def mode_ws(self, **opts) -> list[dict[str, Any]]:
         return self._latency("ws", **{**opts, "transport": None})
 
+    def mode_page(self, **opts) -> list[dict[str, Any]]:
+        return self._latency("page", **{**opts, "transport": None})
+
     def _latency(self, kind: str, *, turns: int, clients: int | None, compare: bool, **_) -> list[dict]:
         clients, transport = clients or 1, kind
         lanes = make_lanes(clients, self.kind)
         with Servers(1, self.script, self.tmp) as servers:
-            run, wall = asyncio.run(self._drive(transport, servers.bases, lanes, turns=turns))
-        row = {"run": f"{transport} via daphne, {clients} client(s)", **summary(run.timings),
+            pid = servers.procs[0].pid
+            cpu: list[float] = []  # the server's CPU seconds when the measured pairs start (after the warm-up)
+            run, wall = asyncio.run(self._drive(transport, servers.bases, lanes, turns=turns,
+                                                on_start=lambda: cpu.append(cpu_seconds(pid))))
+            cpu.append(cpu_seconds(pid))
+        how = "ws message + http click" if transport == "page" else transport
+        row = {"run": f"{how} via daphne, {clients} client(s)", **summary(run.timings),
                "throughput_per_s": round(len(run.timings) / wall, 1) if wall else None,
+               # the daphne process's CPU per measured pair: steadier than the latency on a shared machine
+               "cpu_ms_per_pair_server": round(1000 * (cpu[-1] - cpu[0]) / max(1, len(run.timings)), 1),
                "failures": len(run.failures), "failure_examples": run.failures[:3]}
         rows = [row]
         if compare:
@@ -126,7 +146,7 @@ class Command(BaseCommand):
         return rows
 
     async def _drive(self, transport: str, bases: list[str], lanes: list[Lane], *, turns: int | None = None,
-                     duration: float | None = None) -> tuple[Run, float]:
+                     duration: float | None = None, on_start=None) -> tuple[Run, float]:
         """Each lane a client on server ``i mod N``: one warm-up pair (not counted), then pairs until
         ``turns`` in all are done or ``duration`` has passed."""
         run = Run()
@@ -138,10 +158,12 @@ class Command(BaseCommand):
         async def client(i: int, lane: Lane) -> None:
             nonlocal ready
             base = bases[i % len(bases)]
-            conn = http_client(base, lane) if transport == "http" else await ws_open(base, lane)
+            conn = (http_client(base, lane) if transport == "http" else await page_open(base, lane)
+                    if transport == "page" else await ws_open(base, lane))
 
             async def pair() -> float:
-                return await (http_pair(conn, lane) if transport == "http" else ws_pair(conn, lane))
+                return await (http_pair(conn, lane) if transport == "http" else page_pair(conn, lane)
+                              if transport == "page" else ws_pair(conn, lane))
 
             try:
                 try:
@@ -151,6 +173,8 @@ class Command(BaseCommand):
                 ready += 1
                 if ready == len(lanes):
                     deadline.append(time.monotonic() + (duration or 0))
+                    if on_start is not None:
+                        on_start()
                     start.set()
                 await start.wait()
                 while True:
