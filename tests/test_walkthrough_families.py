@@ -238,3 +238,26 @@ def test_a_merchant_no_line_has_is_not_changed():
 
 def test_the_walkthrough_families_leave_valid_json():
     assert json.loads(interpret(request("ok", **ON_LYON)))
+
+
+# ----------------------------------------------------------------- "remove it" after an explanation naming another line
+
+
+def _after_changing(line_index: int, message: str) -> UserTurnPlan:
+    line = LYON_FULL.view["lines"][line_index]
+    recent = [{"act": "update_line", "case": LYON.id, "event": "line_updated",
+               "data": {"line_id": line["id"], "ordinal": line_index + 1}}]
+    parsed = parse_model_answer(interpret(replace(request(message, **ON_FULL), recent=recent)))
+    assert isinstance(parsed, UserTurnPlan), parsed
+    return parsed
+
+
+def test_remove_it_after_words_naming_another_line_is_not_the_last_line_changed():
+    # the taxi (line 4) was changed last; the words name the bouchon dinner, so "it" is not the taxi
+    for message in ("hmm no, not the bouchon dinner, the client paid that. please remove it",
+                    "actually le bouchon was on the client, remove it"):
+        plan = _after_changing(3, message)
+        assert [a for a in plan.acts if a.act == "remove_line" and a.args.get("line") == 4] == [], message
+    # an explanation that names nothing else still means the line just changed
+    plan = _after_changing(3, "wait, i paid that one with the company card, remove that one")
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("remove_line", {"line": 4})]

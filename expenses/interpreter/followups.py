@@ -19,6 +19,7 @@ import json
 import re
 from dataclasses import replace
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from .clauses import MARKER, _trim, split, verb_of
@@ -202,7 +203,7 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if _REMOVE_THAT.match(text):
         return {"acts": [{"id": "a1", "act": "remove_line", "case": case, "args": {"line": ordinal}, "evidence": text}]}
     if (m := _REMOVE_THAT_END.search(text)) and not find_amounts(text[:m.start()]) and verb_of(text[:m.start()])[0] in (
-            None, "add"):
+            None, "add") and not _names_another(text[:m.start()], claim, line):
         return {"acts": [{"id": "a1", "act": "remove_line", "case": case, "args": {"line": ordinal},
                           "evidence": m.group(1)}]}
     amounts = find_amounts(text)
@@ -227,6 +228,39 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         return {"acts": [{"id": "a1", "act": "update_line", "case": case,
                           "args": {"line": ordinal, "amount": money_text(found.amount)}, "evidence": text}]}
     return None
+
+
+_NOT_THE = re.compile(r"\bnot\s+(?:the|my|that|this)\s+(?P<name>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?)",
+                      re.IGNORECASE)
+
+
+def _names_of(line: dict[str, Any]) -> set[str]:
+    """How a line is named in passing: its merchant's words, and its description's word pairs ("metro card")."""
+    merchant = set(re.findall(r"[^\W\d_]{4,}", str(line.get("merchant") or "").casefold()))
+    said = re.findall(r"[^\W\d_]+", str(line.get("description") or "").casefold())
+    return merchant | {f"{x} {y}" for x, y in pairwise(said)}
+
+
+def _words_of(line: dict[str, Any]) -> set[str]:
+    """The words a line is known by: its merchant's, its description's, its category."""
+    said = " ".join(str(line.get(k) or "") for k in ("merchant", "description", "category"))
+    return set(re.findall(r"[^\W\d_]{4,}", said.casefold()))
+
+
+def _names_another(words: str, claim: Claim, last: dict[str, Any]) -> bool:
+    """Does an explanation before "remove it" name a line other than the last one ("not the metro card, the
+    client paid it. remove it" after the printshop line was changed)? Then "it" is not read as the last line:
+    the message is read afresh, and asked about when it cannot be placed."""
+    tokens = re.findall(r"[^\W\d_]+", words.casefold())
+    said = set(tokens) | {f"{x} {y}" for x, y in pairwise(tokens)}
+    mine = _words_of(last) | _names_of(last)
+    if any(said & (_names_of(other) - mine) for other in claim.lines if other.get("id") != last.get("id")):
+        return True
+    for m in _NOT_THE.finditer(words):  # "not the X": X must be the last line
+        name = {w for w in re.findall(r"[^\W\d_]{4,}", m.group("name").casefold())}
+        if name - mine - {"line", "entry", "item", "expense", "receipt"}:
+            return True
+    return False
 
 
 _PRONOUN = re.compile(r"\b(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
