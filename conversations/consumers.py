@@ -15,7 +15,7 @@
   and closes with 4401 when told its credential ended (sign-out, token revocation, password change),
   or when it finds so itself before running a frame.
 - The events of a turn are published by the runtime through ``stream.publish``; this consumer only
-  forwards them (``stream_event``). The channel layer only notifies: the database is the truth,
+  forwards them (``stream_events``: one layer message per publish, one frame per event, in order). The channel layer only notifies: the database is the truth,
   and a client that reconnects refetches the conversation.
 
 ``seq`` of events sent to one socket only (``error``, ``pong``, and the replay of a repeated
@@ -342,13 +342,18 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- outbound
 
+    async def stream_events(self, message: dict[str, Any]) -> None:
+        """The events of one ``stream.publish_many`` (one layer message): forward each as it is, one frame each,
+        in their order."""
+        for event in message["events"]:
+            seq = event.get("seq")
+            if isinstance(seq, int) and seq > self.last_seq:
+                self.last_seq = seq
+            await self.send_json(event)
+
     async def stream_event(self, message: dict[str, Any]) -> None:
-        """A conversation event from ``stream.publish``: forward it as it is."""
-        event = message["event"]
-        seq = event.get("seq")
-        if isinstance(seq, int) and seq > self.last_seq:
-            self.last_seq = seq
-        await self.send_json(event)
+        """One event in the shape published before issue 23 (a process not yet restarted may still send it)."""
+        await self.stream_events({"events": [message["event"]]})
 
     async def send_error(self, code: str, message: str, **fields: Any) -> None:
         await self.send_private({"type": "error", "code": code, "message": message, **fields})

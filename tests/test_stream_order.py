@@ -14,16 +14,19 @@ from conversations import stream
 
 
 class SlowLayer(InMemoryChannelLayer):
-    """The in-memory layer, suspending a random moment before each group send (a network layer's await)."""
+    """The in-memory layer, suspending a random moment before each group send (a network layer's await);
+    it records each message's events in the order the message carries them."""
 
     def __init__(self):
         super().__init__()
         self.sent: list[tuple[str, int]] = []
+        self.messages = 0
         self.rng = random.Random(7)
 
     async def group_send(self, group, message):
         await asyncio.sleep(self.rng.choice([0, 0, 0.001, 0.003]))
-        self.sent.append((group, message["event"]["seq"]))
+        self.sent.extend((group, event["seq"]) for event in message["events"])
+        self.messages += 1
 
 
 def test_a_conversation_s_events_reach_the_layer_in_order_though_the_turn_does_not_wait(monkeypatch):
@@ -47,6 +50,7 @@ def test_a_conversation_s_events_reach_the_layer_in_order_though_the_turn_does_n
     for conversation in ("a", "b"):
         seqs = [seq for group, seq in layer.sent if group == stream.group_name(conversation)]
         assert seqs == list(range(1, 61))
+    assert layer.messages == 2 * 6 * 5  # one group send per ``send``, whatever its number of events
 
 
 def test_with_no_loop_the_events_are_sent_before_send_returns(monkeypatch):
@@ -54,3 +58,4 @@ def test_with_no_loop_the_events_are_sent_before_send_returns(monkeypatch):
     monkeypatch.setattr(stream, "get_channel_layer", lambda: layer)
     stream.send("c", [("turn.started", {}), ("turn.completed", {})], 2)
     assert layer.sent == [(stream.group_name("c"), 1), (stream.group_name("c"), 2)]
+    assert layer.messages == 1
