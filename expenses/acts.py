@@ -9,7 +9,7 @@ was drawn for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -23,7 +23,7 @@ from registries import (
     CommandResult,
     DomainEventDraft,
     OutboxDraft,
-    PolicyDecision,
+    act_maker,
     editable_case,
     find_item,
     new_item_id,
@@ -260,16 +260,9 @@ def _describe_command(case: CaseSnapshot | None, args: Mapping[str, Any], act: s
     raise ValueError(act)
 
 
-def describe_event(event: DomainEventDraft) -> str:
-    """What a receipt says a committed event did, e.g.
-    ``Added line 4 to “Berlin trip”: Taxi, 42.50 EUR on 2026-12-01.`` Never raises."""
-    try:
-        return _describe_event(event.type, event.data)
-    except (KeyError, TypeError, ValueError):
-        return event.type.replace("_", " ").capitalize() + "."
-
-
 def _describe_event(kind: str, data: Mapping[str, Any]) -> str:
+    """What a receipt says a committed event did, e.g. ``Added line 4 to “Berlin trip”: Taxi, 42.50 EUR on
+    2026-12-01.`` (``registries.act_maker`` words a receipt it cannot write by the event's type.)"""
     title, currency = _quoted(str(data["title"])), str(data["currency"])
     totals = f"{_count(int(data['line_count']))}, {format_money(data['total'], currency)}"
     if kind == "claim_opened":
@@ -286,14 +279,6 @@ def _describe_event(kind: str, data: Mapping[str, Any]) -> str:
     if kind == "claim_withdrawn":
         return f"Withdrew {title} ({totals})."
     raise ValueError(kind)
-
-
-def _describer(act: str) -> Callable[[CaseSnapshot | None, Mapping[str, Any]], str]:
-    def describe(case: CaseSnapshot | None, args: Mapping[str, Any]) -> str:
-        return describe_command(case, args, act)
-
-    describe.__name__ = describe.__qualname__ = f"describe_{act}"
-    return describe
 
 
 # --------------------------------------------------------------------------- undo ("undo that")
@@ -336,13 +321,7 @@ def invert_line_updated(case: CaseSnapshot, data: Mapping[str, Any]) -> tuple[st
 # --------------------------------------------------------------------------- definitions
 
 
-def _act(name: str, description: str, schema: type[BaseModel], mutability: ActMutability,
-         policy: Callable[[CaseSnapshot | None, BaseModel], PolicyDecision],
-         handler: Callable[[CaseSnapshot | None, Mapping[str, Any], CommandContext], CommandResult],
-         claim_phrases: tuple[str, ...], **options: Any) -> ActDefinition:
-    return ActDefinition(name=name, case_kind=KIND, description=description, args_schema=schema,
-                         mutability=mutability, policy=policy, handler=handler, claim_phrases=claim_phrases,
-                         describe_command=_describer(name), describe_event=describe_event, **options)
+_act = act_maker(KIND, card=describe_command, receipt=_describe_event)
 
 
 ACTS: tuple[ActDefinition, ...] = (

@@ -36,7 +36,7 @@ from .definitions import (
     ReadToolDefinition,
     Registry,
 )
-from .items import editable_case, find_item, new_item_id
+from .items import act_maker, editable_case, find_item, new_item_id
 from .numbers import evidence_numbers, money_phrases, number_words, quantity_products, word_number
 from .registry import (
     get_interpreter,
@@ -56,7 +56,7 @@ __all__ = [
     "CommandContext", "CommandRefused", "CommandResult", "CorpusSupport", "Delivery", "DemoCase", "DomainEventDraft", "Mode",
     "OutboxDestination", "OutboxDraft", "OutboxMessage", "Panel", "PanelField", "PanelItem",
     "PolicyDecision", "PolicyKind", "ReadContext", "ReadToolDefinition", "Registry", "evidence_numbers", "money_phrases", "number_words", "quantity_products", "word_number",
-    "clean_text", "iso_date", "parse_args", "editable_case", "find_item", "new_item_id",
+    "clean_text", "iso_date", "parse_args", "act_maker", "editable_case", "find_item", "new_item_id",
     "get_interpreter", "get_registry", "register_act", "register_case_kind", "register_demo_cases", "register_interpreter",
     "register_outbox_destination", "register_read_tool", "outbox_destination",
 ]

@@ -8,10 +8,21 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from .definitions import CaseSnapshot, CommandRefused
+from pydantic import BaseModel
+
+from .definitions import (
+    ActDefinition,
+    ActMutability,
+    CaseSnapshot,
+    CommandContext,
+    CommandRefused,
+    CommandResult,
+    DomainEventDraft,
+    PolicyDecision,
+)
 
 
 class Item(Protocol):
@@ -48,3 +59,33 @@ def new_item_id(prefix: str, case_id: str, counter: int, taken: Iterable[str]) -
         candidate = f"{prefix}_" + base64.b32encode(digest).decode("ascii")[:6].lower()
         if candidate not in taken:
             return candidate, counter
+
+
+type Handler = Callable[[CaseSnapshot | None, Mapping[str, Any], CommandContext], CommandResult]
+type Policy = Callable[[CaseSnapshot | None, BaseModel], PolicyDecision]
+
+
+def act_maker(kind: str, *, card: Callable[[CaseSnapshot | None, Mapping[str, Any], str], str],
+              receipt: Callable[[str, Mapping[str, Any]], str]) -> Callable[..., ActDefinition]:
+    """The ``ActDefinition`` factory of one kind's act module: ``make(name, description, schema, mutability,
+    policy, handler, claim_phrases, **options)``. A card's copy is ``card(case, args, act name)``; a receipt's is
+    ``receipt(event type, event data)``, and a receipt never fails: on a key it lacks or a value it cannot word
+    it says the event's type ("Line added.")."""
+
+    def describe_event(event: DomainEventDraft) -> str:
+        try:
+            return receipt(event.type, event.data)
+        except (KeyError, TypeError, ValueError):
+            return event.type.replace("_", " ").capitalize() + "."
+
+    def make(name: str, description: str, schema: type[BaseModel], mutability: ActMutability, policy: Policy,
+             handler: Handler, claim_phrases: tuple[str, ...], **options: Any) -> ActDefinition:
+        def describe(case: CaseSnapshot | None, args: Mapping[str, Any]) -> str:
+            return card(case, args, name)
+
+        describe.__name__ = describe.__qualname__ = f"describe_{name}"
+        return ActDefinition(name=name, case_kind=kind, description=description, args_schema=schema,
+                             mutability=mutability, policy=policy, handler=handler, claim_phrases=claim_phrases,
+                             describe_command=describe, describe_event=describe_event, **options)
+
+    return make

@@ -291,3 +291,19 @@ def test_item_helpers_refuse_a_missing_or_closed_case_and_an_unknown_item():
     assert first.startswith("th_") and counter == 1 and new_item_id("th", "cs_1", 0, ()) == (first, 1)
     second, counter = new_item_id("th", "cs_1", 0, [first])  # a taken id is never handed out again
     assert second != first and counter == 2
+
+
+def test_act_maker_words_cards_by_act_and_never_fails_a_receipt():
+    from registries import ActMutability, DomainEventDraft, PolicyDecision, act_maker
+
+    class Args(BaseModel):
+        n: int
+
+    make = act_maker("folder", card=lambda case, args, act: f"{act} {args['n']}",
+                     receipt=lambda kind, data: f"{kind}: {data['n']}")
+    act = make("file_it", "File it.", Args, ActMutability.REVERSIBLE, lambda case, args: PolicyDecision.allow(),
+               lambda case, args, ctx: None, ("filed",))
+    assert (act.case_kind, act.claim_phrases) == ("folder", ("filed",))
+    assert act.describe_command(None, {"n": 3}) == "file_it 3" and act.describe_command.__name__ == "describe_file_it"
+    assert act.describe_event(DomainEventDraft(type="thing_filed", data={"n": 3})) == "thing_filed: 3"
+    assert act.describe_event(DomainEventDraft(type="thing_filed", data={})) == "Thing filed."

@@ -10,7 +10,7 @@ A handler does no I/O and reads no clock: the same state and arguments give the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -24,7 +24,7 @@ from registries import (
     CommandResult,
     DomainEventDraft,
     OutboxDraft,
-    PolicyDecision,
+    act_maker,
     editable_case,
     find_item,
     new_item_id,
@@ -195,14 +195,6 @@ def _describe_command(case: CaseSnapshot | None, args: Mapping[str, Any], act: s
     raise ValueError(act)
 
 
-def describe_event(event: DomainEventDraft) -> str:
-    """What a receipt says a committed event did. Never raises."""
-    try:
-        return _describe_event(event.type, event.data)
-    except (KeyError, TypeError, ValueError):
-        return event.type.replace("_", " ").capitalize() + "."
-
-
 def _describe_event(kind: str, data: Mapping[str, Any]) -> str:
     title = _quoted(str(data["title"]))
     if kind == "trip_opened":
@@ -219,21 +211,7 @@ def _describe_event(kind: str, data: Mapping[str, Any]) -> str:
     raise ValueError(kind)
 
 
-def _describer(act: str) -> Callable[[CaseSnapshot | None, Mapping[str, Any]], str]:
-    def describe(case: CaseSnapshot | None, args: Mapping[str, Any]) -> str:
-        return describe_command(case, args, act)
-
-    describe.__name__ = describe.__qualname__ = f"describe_{act}"
-    return describe
-
-
-def _act(name: str, description: str, schema: type[BaseModel], mutability: ActMutability,
-         policy: Callable[[CaseSnapshot | None, BaseModel], PolicyDecision],
-         handler: Callable[[CaseSnapshot | None, Mapping[str, Any], CommandContext], CommandResult],
-         claim_phrases: tuple[str, ...], **options: Any) -> ActDefinition:
-    return ActDefinition(name=name, case_kind=KIND, description=description, args_schema=schema,
-                         mutability=mutability, policy=policy, handler=handler, claim_phrases=claim_phrases,
-                         describe_command=_describer(name), describe_event=describe_event, **options)
+_act = act_maker(KIND, card=describe_command, receipt=_describe_event)
 
 
 ACTS: tuple[ActDefinition, ...] = (
