@@ -10,6 +10,8 @@ was drawn for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -32,6 +34,7 @@ from registries import (
 
 from . import policies
 from .domain import INITIAL_STATUS, claim_state, claim_total, describe_line
+from .exchange import convert
 from .money import format_money
 from .schemas import (
     KIND,
@@ -119,13 +122,26 @@ def add_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandCon
     if len(state.lines) >= MAX_LINES:
         raise CommandRefused("too_many_lines", f"a claim holds at most {MAX_LINES} lines")
     line_id, counter = new_line_id(case.id, state.line_counter, (line.id for line in state.lines))
-    line = Line(id=line_id, date=parsed.date or ctx.today, merchant=parsed.merchant or "",
-                category=parsed.category, amount=parsed.amount, quantity=parsed.quantity,
-                description=parsed.description or None)
+    day = parsed.date or ctx.today
+    amount, paid = _in_claim_currency(parsed.amount, parsed.currency, state.currency, day)
+    line = Line(id=line_id, date=day, merchant=parsed.merchant or "", category=parsed.category, amount=amount,
+                quantity=parsed.quantity, description=parsed.description or None, **paid)
     after = _with_lines(state, [*state.lines, line], counter)
     return _result(after, INITIAL_STATUS, "line_added",
                    {"line_id": line.id, "ordinal": len(after.lines), **_line_fields(line),
-                    **({"quantity": line.quantity} if line.quantity else {})})
+                    **({"quantity": line.quantity} if line.quantity else {}), **paid})
+
+
+def _in_claim_currency(amount: str, paid_in: str | None, currency: str, day: str) -> tuple[str, dict[str, str]]:
+    """The amount in the claim's currency, and what was paid when the user said another currency: converted at the
+    company reference rate in force on the line's day (deterministic: the published table, never the model)."""
+    if not paid_in or paid_in == currency:
+        return amount, {}
+    try:
+        converted = convert(Decimal(amount), paid_in, currency, on=date.fromisoformat(day))
+    except LookupError as exc:
+        raise CommandRefused("currency_not_covered", f"no reference rate converts {paid_in} on {day}") from exc
+    return f"{converted:.2f}", {"paid_amount": amount, "paid_currency": paid_in}
 
 
 def update_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:
@@ -236,6 +252,9 @@ def _describe_command(case: CaseSnapshot | None, args: Mapping[str, Any], act: s
     title, currency = _quoted(state.title), state.currency
     if act == "add_line":
         day = f"on {args['date']}" if args.get("date") else "dated today"
+        if args.get("currency") and args["currency"] != currency and args.get("date"):
+            amount, paid = _in_claim_currency(str(args["amount"]), str(args["currency"]), currency, str(args["date"]))
+            args = {**args, "amount": amount, **paid}
         return f"Add a line to {title}: {describe_line(args, currency)} {day}"
     if act in ("update_line", "remove_line"):
         found = _line_for_copy(state, args)
@@ -335,7 +354,7 @@ ACTS: tuple[ActDefinition, ...] = (
          AddLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, add_line,
          ("added",), quoted_fields=("amount", "quantity", "description"), complete_args=complete_add_line,
          invert=invert_line_added,
-         money_fields=("amount",), editable_fields=("amount", "date")),
+         money_fields=("amount",), money_currency_arg="currency", editable_fields=("amount", "date")),
     _act("update_line",
          "Change the date, merchant, category or amount of one line of a draft claim. The line is its "
          "1-based position as shown in the claim ('the second line' is 2).",

@@ -53,7 +53,11 @@ def describe_line(line: Line | Mapping[str, Any], currency: str) -> str:
         each = f" ({quantity} × {unit:.2f})" if unit == unit.quantize(Decimal("0.01")) else f" (for {quantity})"
     description = (line.description if isinstance(line, Line) else line.get("description")) or ""
     what = f"{line_label(line)} — {description}" if description else line_label(line)
-    return f"{what}, {format_money(amount, currency)}{each}"
+    paid_amount, paid_currency = ((line.paid_amount, line.paid_currency) if isinstance(line, Line)
+                                  else (line.get("paid_amount"), line.get("paid_currency")))
+    paid = (f" ({format_money(paid_amount, paid_currency)} at the reference rate)"
+            if paid_amount and paid_currency else "")
+    return f"{what}, {format_money(amount, currency)}{paid}{each}"
 
 
 def claim_total(state: ExpenseClaimState) -> str:

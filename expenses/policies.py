@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from registries import CaseSnapshot, PolicyDecision
 
 from .domain import LOCKED_STATUSES
-from .exchange import to_reference_base
+from .exchange import convert, to_reference_base
 from .schemas import CONFIRMATION_THRESHOLD_EUR
 
 
@@ -98,11 +98,28 @@ def line_amount_policy(case: CaseSnapshot | None, args: BaseModel) -> PolicyDeci
         return PolicyDecision.deny("target_not_found")
     if denied := case_locked(case):
         return denied
+    args = _in_claim_currency(case, args)
     notes = category_limit_notes(case, args)
     confirm = amount_over_limit(case, getattr(args, "amount", None))
     if confirm is not None:
         return PolicyDecision.confirm(confirm.code or "amount_over_limit", notes)
     return PolicyDecision.allow(notes)
+
+
+def _in_claim_currency(case: CaseSnapshot, args: BaseModel) -> BaseModel:
+    """Arguments whose amount was paid in another currency, as the claim will hold them (converted at the reference
+    rate of the line's day), so the limits compare what the claim adds up. Not convertible: left as said (the
+    handler refuses it)."""
+    paid_in, amount = getattr(args, "currency", None), getattr(args, "amount", None)
+    currency = str(case.state.get("currency", ""))
+    if not paid_in or paid_in == currency or amount is None:
+        return args
+    day = getattr(args, "date", None)
+    try:
+        converted = convert(Decimal(amount), paid_in, currency, date.fromisoformat(day) if day else None)
+    except (LookupError, ValueError):
+        return args
+    return args.model_copy(update={"amount": f"{converted:.2f}", "currency": None})
 
 
 def draft_only_policy(case: CaseSnapshot | None, args: BaseModel) -> PolicyDecision:

@@ -81,6 +81,10 @@ class Line(Strict):
     amount: Amount
     quantity: Quantity | None = None  # how many units (nights, rides) the amount covers, when the user said it
     description: Description | None = None  # what it was, in the user's words ("airport to hotel")
+    # what was paid when it was another currency than the claim's: the amount above is its conversion at the
+    # company reference rate of the line's day
+    paid_amount: Amount | None = None
+    paid_currency: CurrencyCode | None = None
 
 
 class ExpenseClaimState(Strict):
@@ -117,6 +121,10 @@ class AddLineArgs(Strict):
     quantity: Quantity | None = Field(
         default=None, description="how many units the amount covers when the user said so, e.g. 2 for "
                                   "'2 nights at 150 each' (the amount is then the total, 300)")
+    currency: ClaimCurrency | None = Field(
+        default=None, description="the currency the amount was paid in, only when the user said one other than the "
+                                  "claim's (e.g. 'DKK' for '1240 kr' on a EUR claim): the line is then converted at "
+                                  "the company reference rate of its day")
 
 
 class LineChanges(Strict):

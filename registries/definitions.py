@@ -379,6 +379,9 @@ class ActDefinition:
     # grounding (SPEC §13): arguments that are amounts of money in the case's currency (``CaseKindDefinition.currency``):
     # one the user wrote in another currency never runs as if it were the case's
     money_fields: tuple[str, ...] = ()
+    # an argument naming the currency the money fields were paid in, when the user said another than the case's
+    # ("1240 DKK" on a EUR claim): the money fields are then grounded in that currency, and the handler converts
+    money_currency_arg: str | None = None
     # a creating act's argument that names the new case's currency: it must be the currency the user's words name
     # (or the schema's default when they name none)
     currency_arg: str | None = None

@@ -56,8 +56,11 @@ def reduce(message: str, plan: dict[str, Any], active: str | None = "clm_FRANKFU
     return reduce_turn(validated, facts)
 
 
-def add(evidence: str, amount: str, case: dict[str, Any] | None = None, **more: Any) -> dict[str, Any]:
+def add(evidence: str, amount: str, case: dict[str, Any] | None = None, currency: str | None = None,
+        **more: Any) -> dict[str, Any]:
     act = {"id": "a1", "act": "add_line", "args": {"amount": amount, "category": "taxi"}, "evidence": evidence}
+    if currency is not None:
+        act["args"]["currency"] = currency
     if case is not None:
         act["case"] = case
     return {"acts": [act], **more}

@@ -261,3 +261,38 @@ def test_remove_it_after_words_naming_another_line_is_not_the_last_line_changed(
     # an explanation that names nothing else still means the line just changed
     plan = _after_changing(3, "wait, i paid that one with the company card, remove that one")
     assert [(a.act, dict(a.args)) for a in plan.acts] == [("remove_line", {"line": 4})]
+
+
+# ----------------------------------------------------------------- the Copenhagen walk-through's families
+
+
+def test_what_an_expense_was_is_kept_as_its_description_without_merchant_verbs_or_days():
+    [lunch] = added(plan_of("team lunch at Torvehallerne 64 on tuesday", **ON_LYON))
+    assert (lunch.get("description"), lunch.get("merchant")) == ("team lunch", "Torvehallerne")
+    [card] = added(plan_of("the metro card was 8", **ON_LYON))
+    assert card.get("description") == "metro card"
+    [ride] = added(plan_of("add a taxi ride, 42.50, yesterday", **ON_LYON))
+    assert "description" not in ride  # "taxi ride" says nothing the category does not
+
+
+def test_a_line_is_found_by_its_description():
+    from conversations.core.context import CaseSummary
+    from expenses.domain import project, summarize
+    from registries import CaseSnapshot
+    state = {"title": "Lyon partner visit", "currency": "EUR", "line_counter": 2, "lines": [
+        {"id": "ln_lyon01", "date": "2026-12-01", "merchant": "", "category": "travel", "amount": "8.00",
+         "description": "metro card"},
+        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "SNCF", "category": "travel", "amount": "89.00"}]}
+    snap = CaseSnapshot(id="clm_LYON0001", kind="expense_claim", owner_id=1, title="Lyon partner visit",
+                        status="draft", revision=4, state=state)
+    metro = CaseSummary(id=snap.id, kind=snap.kind, title=snap.title, status="draft", revision=4,
+                        summary=summarize(snap), view=project(snap))
+    plan = plan_of("change the metro card line to 9", cases=(metro,), active="clm_LYON0001", today=TODAY)
+    assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plan.acts] == [("update_line", 1, "9.00")]
+
+
+def test_what_the_user_will_do_themselves_beside_a_request_is_an_aside():
+    plan = plan_of("submit it pls. i'll upload the receipts separately", **ON_FULL)
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+    assert [a.act for a in plan_of("taxi 31 yesterday, receipts to follow", **ON_LYON).acts] == ["add_line"]
+    assert plan_of("dinner 30 today, i'll pay half myself", **ON_LYON).acts == []  # it changes the line: asked

@@ -30,6 +30,8 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
+from registries.currencies import currencies_named
+
 from . import lexicon
 from .audit import audited, completed_day
 from .clauses import split, verb_of
@@ -76,6 +78,8 @@ _NEUTRAL = {
 def interpret(request: Any) -> str:
     """One model answer for ``request`` (a ``ModelRequest``, read by attribute) as JSON text."""
     if (settled := _answered_as_new(request)) is not None:
+        return settled
+    if (settled := _answered_converted(request)) is not None:
         return settled
     return _asked_if_new(_interpret_whole(request))
 
@@ -157,6 +161,41 @@ def _answered_as_new(request: Any) -> str | None:
     plan = {"acts": acts}
     ctx = replace(Context.of(request), settled=frozenset({"correction"}))
     return audited(json.dumps({"plan": plan}, ensure_ascii=False), answer, ctx)
+
+
+# a plain yes to "say “yes” to add it converted": no figure of its own, no other request, no doubt
+_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
+                       r"do\s+(?:it|that)|convert(?:ed)?|use\s+(?:that|the|it)|add|sounds\s+good)\b", re.IGNORECASE)
+_SAYS_CONVERT = re.compile(r"\b(?:convert\w*|that\s+rate|the\s+rate|exchange|at\s+that)\b", re.IGNORECASE)
+_DOUBT = re.compile(r"\b(?:no|not|n't|don'?t|dont|wait|hold|instead|but|actually|sorry|wrong|rather|maybe|later)\b|\?",
+                    re.IGNORECASE)
+
+
+def _answered_converted(request: Any) -> str | None:
+    """"yes", "convert it", "ok use that rate" — or the same foreign amount said again ("1240 dkk") — after "say “yes”
+    to add it converted": the earlier message is read again with the conversion settled, and each line it adds names
+    the currency it was paid in, so the handler converts it at the reference rate (the model never does the sum)."""
+    pending = getattr(request, "pending", None) or {}
+    answer = str(getattr(request, "message", "") or "").strip()
+    earlier = str(pending.get("message") or "")
+    paid_in = str((pending.get("args") or {}).get("currency") or "")
+    if pending.get("missing") != ["amount"] or not paid_in or not earlier or len(answer) > 80 \
+            or getattr(request, "repair_error", None) or _DOUBT.search(answer):
+        return None
+    if re.search(r"\d", answer):  # the foreign amount said again, with its currency: every figure must be the earlier's
+        if not currencies_named(answer) or paid_in not in currencies_named(answer) or not set(
+                re.findall(r"\d+(?:[.,]\d+)?", answer)) <= set(re.findall(r"\d+(?:[.,]\d+)?", earlier)):
+            return None
+    elif not (_SAYS_YES.search(answer) or _SAYS_CONVERT.search(answer)):
+        return None
+    reread = json.loads(_interpret_whole(_Earlier(request, earlier), settled=frozenset({"converted"})))
+    acts = (reread.get("plan") or {}).get("acts") or []
+    if not acts or any(a.get("act") != "add_line" or (a.get("args") or {}).get("currency") != paid_in for a in acts):
+        return None
+    for act in acts:
+        act["earlier_evidence"], act["evidence"] = act["evidence"], answer
+    ctx = replace(Context.of(request), settled=frozenset({"converted"}))
+    return audited(json.dumps({"plan": {"acts": acts}}, ensure_ascii=False), answer, ctx)
 
 
 def _described(answer: str, ctx: Context) -> str:
@@ -296,6 +335,11 @@ def _just_talk(text: str, ctx: Context) -> bool:
 _REASON = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:i|i'?ll|i'?ve|i'?m|i'?d|we|we'?ll|we'?ve|"
                      r"it|it'?s|its|that|this|they|the\s+(?:company|client|firm|office))\b.*\b(?:it|that(?:\s+one)?|"
                      r"this(?:\s+one)?|them|those)\b", re.IGNORECASE | re.DOTALL)
+# what the user says they will do themselves ("i'll upload the receipts separately", "we will sort the rest later"),
+# and talk of the receipts ("receipts to follow", "i have the invoice for all of them"): asides, not requests
+_PROMISE = re.compile(r"^\W*(?:(?:and|also|but|ok|okay|then)\s+)?(?:i|we)(?:'ll|’ll|ll|\s+will|\s+shall|'m\s+going\s+to|"
+                      r"\s+am\s+going\s+to|\s+are\s+going\s+to|\s+gonna)\b", re.IGNORECASE)
+_RECEIPTS = re.compile(r"\b(?:receipts?|invoices?|paperwork|scans?|pdfs?)\b", re.IGNORECASE)
 # words of a reason that change what an addition means (the expense is not the company's), or that ask for something
 _REASON_ALTERS = re.compile(r"\b(?:not|n't|never|no|myself|personal\w*|private\w*|own|company|client|firm|office|half|"
                             r"split|shared|instead|actually|sorry|wrong|forget|want|need|like|please|pls|can|could|"
@@ -310,7 +354,7 @@ _NARRATED = re.compile(r"\b(?:paid|pay|took|bought|spent|got|had|used|put)\b", r
 def _reason(text: str, ctx: Context, adding: bool) -> bool:
     """A reason or an aside beside a request it understood ("drop the coffee, i'll pay that one myself"): nothing
     to act on or answer. Beside an addition, one that says whose expense it is ("the company paid it") is no aside."""
-    if not _REASON.match(text) or re.search(r"\d", text) or "?" in text or find_dates(text, ctx.today) or \
+    if not (_REASON.match(text) or _PROMISE.match(text) or _RECEIPTS.search(text)) or re.search(r"\d", text) or "?" in text or find_dates(text, ctx.today) or \
             find_line_refs(text) or find_mention(text, ctx.claims):
         return False
     if adding and (_REASON_ALTERS.search(text) or _SOMEONE_ELSE.match(text)) or re.search(
@@ -488,6 +532,7 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                         pending.append({"question": neutral(_printable(intent.problem))[:2000], "act": intent.act,
                                         "missing": [intent.missing],
                                         **({"options": [str(o) for o in intent.options]} if intent.options else {}),
+                                        **({"args": {"currency": intent.paid_in}} if intent.paid_in else {}),
                                         **({"case": intent.ref} if intent.ref and intent.act != "open_claim" else {})})
                 continue
             number += 1
@@ -539,8 +584,9 @@ def _problem_text(intent: ActIntent, ctx: Context) -> str:
     if result is not None and result.get("ok") and result["result"].get("converted"):
         r = result["result"]
         return (f"{text} At the company reference rate in force on {day(r['effective_date'])}, "
-                f"{money(r['amount'], r['from'])} is {money(r['converted'], r['to'])}. I did not add the line; "
-                f"tell me the amount in {target} to add it (for example “{r['converted']} {target}”).")
+                f"{money(r['amount'], r['from'])} is {money(r['converted'], r['to'])}. I did not add the line yet: "
+                f"say “yes” to add it converted at that rate, or tell me the amount in {target} "
+                f"(for example “{r['converted']} {target}”).")
     return f"{text} I did not add the line; tell me the amount in {target} to add it."
 
 

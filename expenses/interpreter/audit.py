@@ -89,6 +89,8 @@ class ActSpan:
     def currency(self) -> str | None:
         if self.name == "open_claim":
             return str(self.args.get("currency") or "EUR")
+        if self.args.get("currency"):  # paid in another currency, converted by the handler
+            return str(self.args["currency"])
         return self.claim.currency if self.claim is not None else None
 
 

@@ -308,10 +308,54 @@ def describe(words: str, ctx: Context) -> str | None:
         tokens = [t.lower() for t in phrase.split()]
         while tokens and tokens[0] in _LEADING:
             phrase, tokens = phrase.split(None, 1)[1] if " " in phrase else "", tokens[1:]
-        if 2 <= len(tokens) <= 4 and not any(t in _WEEKDAYS or t in _MONTHS or t in _LEADING for t in tokens[1:]) \
+        if 2 <= len(tokens) <= 4 and not any(t in _WEEKDAYS or t in _MONTHS or t in _LEADING or t in _THING_ENDS
+                                              for t in tokens[1:]) \
                 and not claims_named(phrase, ctx.claims):
             return phrase
-    return None
+    return _residual_thing(words, ctx)
+
+
+# the words that end the phrase naming the thing ("team lunch at …", "metro card was 80"): verbs, prepositions of
+# place and time, units and request words; the words that may join two of its words ("coffee and cake")
+_THING_ENDS = frozenset("was were is are be been cost costs came comes spent paid each per night nights x total "
+                        "at on in by via around about ok so just yesterday today tonight tomorrow last this next "
+                        "morning evening afternoon noon night week weekend add put please pls can could would you "
+                        "it that which who we i had got bought took".split())
+_THING_JOINS = frozenset("and of the to from with".split())
+_THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
+                         "receipts one ones thing things stuff item items line new another".split())
+
+
+def _residual_thing(words: str, ctx: Context) -> str | None:
+    """The first run of words that names the thing, when no phrase shape did: what is left once request words,
+    verbs, days, amounts, currencies and who was paid are set aside ("team lunch at Torvehallerne 640" → "team
+    lunch", "the metro card was 80" → "metro card"). One word that only names a category ("dinner") is none."""
+    from .audit import _MONTHS, _WEEKDAYS
+
+    paid = {w.casefold() for name in merchants_in(words, ctx.message) for w in re.findall(r"[^\W\d_]+", name)}
+    run: list[str] = []
+    for m in re.finditer(r"[^\W\d_][\w'’-]*|\S", words):
+        token = m.group(0)
+        low = token.casefold()
+        ends = (not token[0].isalpha() or low in _THING_ENDS or low in _WEEKDAYS or low in _MONTHS or low in paid
+                or _currency_word(token))
+        if not run:
+            if not ends and low not in _LEADING and low not in _THING_JOINS:
+                run.append(token)
+            continue
+        if ends or len(run) >= 6:
+            break
+        run.append(token)
+    while run and run[-1].casefold() in _THING_JOINS:
+        run.pop()
+    if not run or len(run) > 5:
+        return None
+    phrase = " ".join(run)
+    if all(t.casefold() in _THING_PLAIN or any(p.fullmatch(t) for p in _CATEGORY_RE.values()) for t in run):
+        return None  # "dinner", "taxi ride": nothing the category does not say
+    if claims_named(phrase, ctx.claims) or any(t.casefold() in _LEADING for t in run):
+        return None
+    return phrase
 
 
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"

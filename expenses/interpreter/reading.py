@@ -76,6 +76,7 @@ class ActIntent(Intent):
     retracted: bool = False
     missing: str | None = None  # what the problem asks for ("amount", "category", "line", "title", "currency")
     options: list[int] = field(default_factory=list)  # the lines a "which line?" question lists
+    paid_in: str | None = None  # the other currency the amount was said in (asked: "add it converted?")
 
 
 @dataclass
@@ -691,7 +692,11 @@ class Reader:
             intent.problem = (f"{title} is kept in {claim_currency}, and {amount.currency} is not a currency the "
                               f"reference rates cover; tell me the amount in {claim_currency}.")
             return
+        if "converted" in self.ctx.settled:  # the user said yes to adding it converted: the handler converts it
+            intent.args["currency"] = amount.currency
+            return
         intent.problem, intent.missing = f"{title} is kept in {claim_currency}.", "amount"
+        intent.paid_in = amount.currency
         intent.read = {"tool": "exchange_rate", "args": {
             "from": amount.currency, "to": claim_currency, "amount": intent.args["amount"],
             **({"date": intent.args["date"]} if intent.args.get("date") else {})}}
@@ -960,6 +965,8 @@ class Reader:
             if by_category and extra:
                 return sorted(set(by_merchant) | set(extra)), f"{used} {said_words}".strip()
             return sorted(set(by_merchant)), used
+        if not by_category:  # "the metro card line": a line named by its description's words
+            return _described_lines(tokens, claim)
         return by_category, said_words
 
     def _category_lines(self, tokens: list, claim: Claim) -> tuple[list[int], str]:
@@ -1177,4 +1184,21 @@ def _tidy_title(raw: str) -> str:
     if title and title[0].islower():
         title = title[0].upper() + title[1:]
     return title[:120]
+
+
+def _described_lines(tokens: list, claim: Claim) -> tuple[list[int], str]:
+    """Lines whose description the words name: two of its words in a row ("metro card"), or its one word."""
+    said = [plain(t.text) for t in tokens]
+    pairs = {f"{x} {y}": f"{a.text} {b.text}" for x, y, a, b in zip(said, said[1:], tokens, tokens[1:], strict=False)}
+    ordinals: list[int] = []
+    used = ""
+    for line in claim.lines:
+        described = [w.casefold() for w in re.findall(r"[^\W\d_]+", str(line.get("description") or ""))]
+        named = [pairs[p] for p in (f"{x} {y}" for x, y in zip(described, described[1:], strict=False)) if p in pairs]
+        if not named and len(described) == 1 and len(described[0]) >= 4 and described[0] in said:
+            named = [described[0]]
+        if named:
+            ordinals.append(line["ordinal"])
+            used = named[0]
+    return ordinals, used
 
