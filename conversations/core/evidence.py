@@ -98,10 +98,11 @@ def money_problem(act: ValidatedAct, definition: ActDefinition, case: CaseSnapsh
     currency = kind.currency(case)
     if not currency:
         return None
-    paid_in = act.args.get(definition.money_currency_arg) if definition.money_currency_arg else None
-    if paid_in and str(paid_in) != currency:  # "1240 DKK" on a EUR claim: said in DKK, converted by the handler
+    paid_arg = definition.money_currency_arg
+    paid_in = act.args.get(paid_arg) if paid_arg else None
+    if paid_arg and paid_in and str(paid_in) != currency:  # "1240 DKK" on a EUR claim: said in DKK, converted
         currency = str(paid_in)
-        if not any(grounding.currency_grounded(currency, source, None) for source in _sources(act, definition.money_currency_arg)):
+        if not any(grounding.currency_grounded(currency, source, None) for source in _sources(act, paid_arg)):
             return "currency_not_said"
     for name in definition.money_fields:
         if name not in act.args:
