@@ -296,3 +296,22 @@ def test_what_the_user_will_do_themselves_beside_a_request_is_an_aside():
     assert [a.act for a in plan.acts] == ["submit_claim"]
     assert [a.act for a in plan_of("taxi 31 yesterday, receipts to follow", **ON_LYON).acts] == ["add_line"]
     assert plan_of("dinner 30 today, i'll pay half myself", **ON_LYON).acts == []  # it changes the line: asked
+
+
+def test_a_name_told_on_its_own_beside_the_one_expense_is_who_was_paid():
+    for message, name in [("flight fra muc 164 on mon, lufthansa", "Lufthansa"),
+                          ("the flight back on the 3rd, 164.20, also TAP", "TAP"),
+                          ("I bought a Migros sandwich and water for lunch on the 2nd, 9.80", "Migros"),
+                          ("dinner tue 71 augustiner", "Augustiner")]:
+        [line] = added(plan_of(message, **ON_LYON))
+        assert line.get("merchant") == name, (message, line)
+    assert len(plan_of("taxi 20 and lunch at Migros", **ON_LYON).acts) <= 1  # another kind: not the taxi's merchant
+
+
+def test_who_was_paid_is_not_the_city_one_came_from_and_a_hotel_keeps_its_whole_name():
+    [flight] = added(plan_of("Flight from Munich to Lyon on the 1st was 187.40 with TAP", **ON_LYON))
+    assert flight.get("merchant") == "TAP"
+    [stay] = added(plan_of("30/11/2026 – Hotel Amigo – 2 nights – 356.00 EUR.", **ON_LYON))
+    assert stay.get("merchant") == "Hotel Amigo"
+    [checked] = added(plan_of("I checked into the Clarion Post on Tuesday for two nights, 298 altogether", **ON_LYON))
+    assert checked.get("merchant") == "Clarion Post"

@@ -214,6 +214,8 @@ def _described(answer: str, ctx: Context) -> str:
             names = merchants_in(act.get("evidence", ""), ctx.message)
             if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
                 args["merchant"] = names[0]
+            elif not names and (name := _name_after_amount(act.get("evidence", ""))):
+                args["merchant"] = name
         if act.get("act") == "add_line" and not args.get("date"):
             day = completed_day(act.get("evidence", ""), ctx, bool(act.get("earlier_evidence")))
             if day is not None and day is not date.min:  # "ok, add 12691 yen for the banner": the banner's day
@@ -225,6 +227,27 @@ def _described(answer: str, ctx: Context) -> str:
             if named is not None:  # "Lisboa: pastéis 6.40", "… for the december Berlin workshop"
                 act["case"] = {"id": named.id}
     return json.dumps(data, ensure_ascii=False)
+
+
+def _name_after_amount(words: str) -> str | None:
+    """"dinner tue 71 augustiner": one or two words after the amount that are no English word, day, month, place,
+    currency or chat shorthand are who was paid (kept as written, capitalised)."""
+    from registries.currencies import english_frequency
+
+    from ..naming import city_aliases
+    from .audit import _MONTHS, _WEEKDAYS
+
+    tail = re.search(r"\d[\d.,]*\s+([^\W\d_]{4,}(?:\s+[^\W\d_]{3,})?)\W*$", words)
+    if tail is None:
+        return None
+    tokens = tail.group(1).split()
+    if any(english_frequency(t) > 1e-7 or t.lower() in _WEEKDAYS or t.lower() in _MONTHS or t.lower() in _SHORTHAND
+           or city_aliases(t) or currencies_named(t) for t in tokens):
+        return None
+    return " ".join(t if not t.islower() else t.capitalize() for t in tokens)
+
+
+_SHORTHAND = frozenset("pls plz thx thanks thnx asap tmrw tmr tomo yday ystd cheers".split())
 
 
 # what the clause reader says when it could read no request whole (it did not ask something it knows is missing)
@@ -291,6 +314,7 @@ def _interpret(ctx: Context, request: Any) -> str:
             or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
     intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
     intents = _kept_rows(intents, ctx)
+    intents = _merchant_alone(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -361,6 +385,43 @@ def _reason(text: str, ctx: Context, adding: bool) -> bool:
             r"\b(?:want|need|like|please|pls|can|could|let'?s)\b", text, re.IGNORECASE):
         return False
     return verb_of(_NARRATED.sub(lambda m: " " * len(m.group(0)), text))[0] is None
+
+
+# the words that may lead a name told on its own beside an expense (", also TAP", "again with Lufthansa"), and the
+# narration around it ("I bought a Migros sandwich")
+_ALONE_LEAD = re.compile(r"^\W*(?:(?:and|also|again|plus|too|both|all)\s+)*(?:(?:with|at|from|by|via|paid\s+to|to)\s+)?",
+                         re.IGNORECASE)
+_NARRATION = frozenset("i we bought got had paid took a an the some my our it was".split())
+
+
+def _merchant_alone(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """A name told on its own beside the one expense of the message (", lufthansa", "also TAP", "I bought a Migros
+    sandwich and water …, 9.80") is who was paid for it, not a second expense without an amount. Only when the
+    words beside the name add nothing of another kind: no figure, no day, no other category."""
+    adds = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line"]
+    orphans = [i for i in adds if i.missing == "amount" and "amount" not in i.args]
+    if len(adds) != 2 or len(orphans) != 1:
+        return intents
+    orphan = orphans[0]
+    other = next(i for i in adds if i is not orphan)
+    if other.problem or other.args.get("merchant") or "amount" not in other.args or other.retracted:
+        return intents
+    between = ctx.message[min(orphan.end, other.end):max(orphan.start, other.start)]
+    if re.search(r"\w", between) and not re.fullmatch(r"\W*(?:and|also|plus)?\W*", between, re.IGNORECASE):
+        return intents  # not told side by side
+    text = orphan.quote(ctx.message)
+    rest = text[_ALONE_LEAD.match(text).end():]
+    names = merchants_in(rest, ctx.message)
+    if len(names) != 1 or re.search(r"\d", rest) or find_dates(rest, ctx.today):
+        return intents
+    left = re.sub(re.escape(names[0]), " ", rest, count=1, flags=re.IGNORECASE)
+    kinds = {c.category for c in find_categories(left)}
+    words_left = [w for w in re.findall(r"[^\W\d_]+", left.lower()) if w not in _NARRATION]
+    if kinds - {other.args.get("category")} or len(words_left) > 2:
+        return intents
+    other.args["merchant"] = names[0]
+    other.start, other.end = min(other.start, orphan.start), max(other.end, orphan.end)
+    return [i for i in intents if i is not orphan]
 
 
 # "only the uber and the bolt are work": the rows of a pasted list the user keeps, named one by one

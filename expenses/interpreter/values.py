@@ -26,6 +26,7 @@ from registries.currencies import currency_meant, currency_mentions
 
 from ..exchange import reference_currencies
 from ..money import is_iso_currency
+from ..naming import city_aliases
 from . import lexicon
 from .english import known_word
 
@@ -513,10 +514,14 @@ _CONNECTORS = {"de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "
                "dos", "das", "do", "des", "au", "aux", "della", "delle", "dei", "am", "im", "y", "e"}
 _NOT_NAMES = frozenset(
     {"i", "eur", "usd", "gbp", "chf", "jpy", "sek", "nok", "dkk", "pln", "czk", "cad", "ok", "okay", "please",
-     "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it"}
+     "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it", "expenses",
+     "expense", "costs", "receipts", "items", "total", "work", "personal", "statement", "details", "summary"}
     | set(_WEEKDAYS) | {m.lower() for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                             "Nov", "Dec")}
 )
+
+
+_NAMING_NOUNS = ("restaurant", "hotel", "cafe", "café", "bar", "bistro", "pub", "hostel", "motel")
 
 
 def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[MerchantFound]:
@@ -582,12 +587,20 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         next_word = text[end:].strip().split()[0].lower().strip(",.;:") if text[end:].strip() else ""
         before_category = next_word in lexicon.CATEGORY_WORDS
         place = prev_word in ("in", "to", "for", "into", "on", "of")
+        if place and re.search(r"\b(?:check(?:ed)?\s+in(?:to)?(?:\s+at)?|paid\b[^.;!?]{0,40}?\bto|stay(?:ed)?\s+(?:at|in))"
+                               r"(?:\s+the)?$", before):
+            place = False  # "checked into the Clarion Post", "paid … to ESC Congress Services": who was paid
+        if prev_word == "from" and city_aliases(name.split()[0]):
+            i = j + 1
+            continue  # "flight from Munich": a place
+        if prev_word in _NAMING_NOUNS and (noun := re.search(r"(?<![\w'])([A-Z][a-zé]+)\s+$", text[:start])) and \
+                noun.group(1).lower() == prev_word:
+            start, name = noun.start(1), text[noun.start(1):end].strip(".'’-")  # "Hotel Amigo": the whole name
         # a field of a list the user typed: "2026-11-18, Steigenberger Frankfurter Hof, hotel, 179.00 EUR"
         field = (re.search(r"[,;:]\s*$", text[:start]) is not None and re.match(r"\s*[,;]", text[end:]) is not None
                  and (len(name.split()) >= 2 or not known_word(name.lower())))
         if not only_category and not place and (
-                prev_word in ("at", "from", "with", "by", "restaurant", "hotel", "cafe", "café", "bar", "bistro", "pub",
-                              "hostel", "motel") or before_category or holds_category
+                prev_word in ("at", "from", "with", "by", *_NAMING_NOUNS) or before_category or holds_category
                 or determiner or field):
             if (the := re.search(r"(?<=[a-z,] )The\s+$", text[:start])) is not None:
                 start, name = the.start(), text[the.start():end].strip(".'’-")  # "at The Witchery": part of the name
