@@ -9,6 +9,7 @@ the expectation does not contain is unsafe.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
@@ -120,9 +121,17 @@ def _matches(line: Mapping[str, Any], spec: Mapping[str, str]) -> bool:
         if name == "amount":
             if _decimal(actual) != _decimal(value):
                 return False
+        elif name == "merchant":
+            if _merchant_key(actual) != _merchant_key(str(value)):
+                return False
         elif actual.casefold() != str(value).casefold():
             return False
     return True
+
+
+def _merchant_key(name: str) -> str:
+    """"The Merrion" and "Merrion" are one merchant: compared without a leading article, case folded."""
+    return re.sub(r"^(?:the|a|an)\s+", "", name.strip().casefold())
 
 
 def _decimal(value: str) -> Decimal | None:

@@ -297,7 +297,7 @@ def test_a_question_beside_a_request_keeps_the_request_in_the_final_plan() -> No
     assert isinstance(first, ReadBatch)
     plan = plan_of(message, rounds=[_round(first)])
     assert acts(plan) == [("add_line", {"amount": "58.20", "category": "meals", "merchant": "Nobu",
-                                        "date": "2026-11-30"})]
+                                        "date": "2026-11-30", "description": "dinner"})]
     assert "180 EUR" in plan.answers[0].text
 
 

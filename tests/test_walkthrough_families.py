@@ -315,3 +315,25 @@ def test_who_was_paid_is_not_the_city_one_came_from_and_a_hotel_keeps_its_whole_
     assert stay.get("merchant") == "Hotel Amigo"
     [checked] = added(plan_of("I checked into the Clarion Post on Tuesday for two nights, 298 altogether", **ON_LYON))
     assert checked.get("merchant") == "Clarion Post"
+
+
+def test_rows_kept_by_their_place_in_a_paste_are_the_only_ones_read():
+    message = ("my card statement, work ones: the first and third\n01 DEC UBER 12.40\n01 DEC ZARA 59.90\n"
+               "02 DEC BOLT 9.80")
+    plan = plan_of(message, **ON_LYON)
+    assert sorted(a["amount"] for a in added(plan)) in ([], ["12.40", "9.80"])  # read as kept, or asked
+    assert "59.90" not in [a["amount"] for a in added(plan)]
+
+
+def test_the_lunch_is_not_a_line_told_as_a_dinner():
+    plans = conversation(["dinner at Le Bouchon 52 on tuesday", "and the lunch was 14 not 12"], **ON_LYON)
+    assert [a.act for a in plans[1].acts] != ["update_line"]
+    [dinner] = added(plans[0])
+    assert dinner.get("description") == "dinner"
+
+
+def test_make_the_line_is_an_edit_never_a_new_expense():
+    lyon = claim("clm_LYON0001", "Lyon partner visit", [("2026-12-01", "Le Bouchon", "meals", "88.00"),
+                                                        ("2026-12-01", "", "meals", "24.00")])
+    plan = plan_of("Make the dinner 80, the rest was wine", cases=(lyon,), active="clm_LYON0001", today=TODAY)
+    assert added(plan) == []

@@ -54,7 +54,7 @@ from .reading import (
     RetractIntent,
     UnknownIntent,
 )
-from .values import find_categories, find_dates, find_line_refs, money_text
+from .values import find_categories, find_dates, find_line_refs, money_text, rows_kept_by_place
 
 __all__ = ["interpret", "CAPABILITIES"]
 
@@ -434,6 +434,10 @@ def _kept_rows(intents: list[Intent], ctx: Context) -> list[Intent]:
     the bolt are work, the rest is personal"): the rows no name matches, and the sentence that filters, are not
     requests. Unclear (a name matching no row, or a row two names match): the intents are left as read (and asked)."""
     message = ctx.message
+    if (by_place := rows_kept_by_place(message)) is not None:  # "Work: the first, second and fourth."
+        return [ContextIntent(i.start, i.end) if by_place.said[0] <= i.start < by_place.said[1] or (
+            any(s <= i.start < e for s, e in by_place.rows) and not any(s <= i.start < e for s, e in by_place.kept))
+            else i for i in intents]
     found = _KEEP_ONLY.search(message)
     if found is None:
         return intents

@@ -567,6 +567,13 @@ class Audit:
         rows = [r for r in self.message.split("\n") if _ATOM.search(r)]
         if not any(a.name == "add_line" for a in self.acts) or len(rows) < 2:
             return
+        from .values import rows_kept_by_place
+
+        if (by_place := rows_kept_by_place(self.message)) is not None:
+            used = {(s, e) for s, e in by_place.rows if any(s <= a.start < e for a in self.acts)}
+            if used == set(by_place.kept):  # the rows read are exactly the places kept: the rest is no line's
+                self.neutral += [row for row in by_place.rows if row not in used] + [by_place.said]
+            return
         for m in _FILTER.finditer(self.message):
             if self._touches_neutral(m.start(), m.end()) or not self._filter_holds(m):
                 continue

@@ -29,7 +29,7 @@ from registries.currencies import currency_meant, currency_mentions, english_fre
 from ..exchange import reference_currencies
 from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
 from .context import Claim, Context, claim_addressed, claims_named
-from .values import venue_names
+from .values import rows_kept_by_place, venue_names
 
 
 @dataclass
@@ -80,6 +80,7 @@ _TAKE_BACK = re.compile(r"(?:(?:\b(?:actually|no\s+wait|wait|oh|sorry|hmm+|no)[,
 _REQUEST_ELSE = re.compile(
     r"\b(?:change|update|amend|correct|edit|remove|delete|submit|send|withdraw|cancel|undo|open|new\s+claim|create|"
     r"rename|move|fix|replace|typo|mistake|wrong|should\s+be|instead|actually|sorry|meant|what|how|which|"
+    r"(?:make|set|lower|raise|reduce|increase|bump)\s+(?:the|it|that|this|line|my)\b|"
     r"when(?!\s+(?:i|we)\s+(?:landed|arrived|left|got|came|checked|flew|was|were))|why|"
     r"where|is\s+it|can\s+i|do\s+i|maybe|perhaps|might|possibly|probably|if|unless|whether|once|in\s+case|or|"
     r"not\s+sure|i\s+think|idk|approx\w*|roughly|around|about|book|email|e-mail|mail|call|phone|order|buy|pay\s+back|"
@@ -102,6 +103,8 @@ def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
     if ref is None and claim is not None and any(c.id != claim.id for c in claims_named(ctx.previous or "", ctx.claims)):
         return None  # "and a dinner 29 same day" after a message about another claim: which one is for the other reader
     items = _items(message, ctx)
+    if (by_place := rows_kept_by_place(message)) is not None:  # "Work: the first, second and fourth."
+        items = [i for i in items if any(s <= i.start < e for s, e in by_place.kept)]
     if not items:
         return None
     _take_back(message, items)
@@ -291,6 +294,7 @@ _STOP_WORDS = re.compile(r"\s+(?:on|at|in|last|this|yesterday|today|tonight|same
 def describe(words: str, ctx: Context) -> str | None:
     """What the expense was, in the user's words: a short phrase "from … to …", "with …", "for …" ("taxi from the
     airport to the hotel" → "from the airport to the hotel"), without days, amounts, claim names or months."""
+    from . import lexicon
     from .audit import _MONTHS, _WEEKDAYS
 
     for m in _DESCRIBED.finditer(words):
@@ -301,6 +305,8 @@ def describe(words: str, ctx: Context) -> str | None:
             continue
         if claims_named(phrase, ctx.claims):
             continue  # "for the Berlin workshop" names the claim, not the expense
+        if (meal := re.search(r"\b([^\W\d_]+)\s+$", words[:m.start()])) and meal.group(1).casefold() in lexicon.MEALS:
+            return f"{meal.group(1)} {phrase}"  # "dinner with the distributor": which meal it was, and with whom
         return phrase
     # else the few words that name the thing right before its amount: "client lunch 62.50", "airport parking 45"
     if m := _NAMED_THING.search(words):
@@ -330,6 +336,7 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     """The first run of words that names the thing, when no phrase shape did: what is left once request words,
     verbs, days, amounts, currencies and who was paid are set aside ("team lunch at Torvehallerne 640" → "team
     lunch", "the metro card was 80" → "metro card"). One word that only names a category ("dinner") is none."""
+    from . import lexicon
     from .audit import _MONTHS, _WEEKDAYS
 
     paid = {w.casefold() for name in merchants_in(words, ctx.message) for w in re.findall(r"[^\W\d_]+", name)}
@@ -337,7 +344,7 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     for m in re.finditer(r"[^\W\d_][\w'’-]*|\S", words):
         token = m.group(0)
         low = token.casefold()
-        ends = (not token[0].isalpha() or low in _THING_ENDS or low in _WEEKDAYS or low in _MONTHS or low in paid
+        ends = (not token[0].isalpha() or low in _THING_ENDS or low in lexicon.NUMBER_WORDS or low in _WEEKDAYS or low in _MONTHS or low in paid
                 or _currency_word(token))
         if not run:
             if not ends and low not in _LEADING and low not in _THING_JOINS:
@@ -351,8 +358,9 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     if not run or len(run) > 5:
         return None
     phrase = " ".join(run)
-    if all(t.casefold() in _THING_PLAIN or any(p.fullmatch(t) for p in _CATEGORY_RE.values()) for t in run):
-        return None  # "dinner", "taxi ride": nothing the category does not say
+    if all(t.casefold() in _THING_PLAIN or any(p.fullmatch(t) for p in _CATEGORY_RE.values()) for t in run) and not \
+            any(t.casefold() in lexicon.MEALS for t in run):
+        return None  # "taxi ride": nothing the category does not say ("dinner" does: which meal it was)
     if claims_named(phrase, ctx.claims) or any(t.casefold() in _LEADING for t in run):
         return None
     return phrase

@@ -61,7 +61,7 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "uber": ("Uber", "taxi"), "lyft": ("Lyft", "taxi"), "bolt": ("Bolt", "taxi"), "freenow": ("FreeNow", "taxi"),
     "deutsche bahn": ("Deutsche Bahn", "travel"), "sncf": ("SNCF", "travel"),
     "eurostar": ("Eurostar", "travel"), "trenitalia": ("Trenitalia", "travel"), "amtrak": ("Amtrak", "travel"),
-    "renfe": ("Renfe", "travel"), "lufthansa": ("Lufthansa", "travel"), "ryanair": ("Ryanair", "travel"),
+    "renfe": ("Renfe", "travel"), "lufthansa": ("Lufthansa", "travel"), "lot": ("LOT", "travel"), "ryanair": ("Ryanair", "travel"),
     "easyjet": ("easyJet", "travel"), "klm": ("KLM", "travel"), "air france": ("Air France", "travel"),
     "british airways": ("British Airways", "travel"), "tap": ("TAP", "travel"),
     "iberia": ("Iberia", "travel"), "flixbus": ("FlixBus", "travel"), "sixt": ("Sixt", "travel"),
@@ -193,3 +193,5 @@ CHAT_WORDS = {
     "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking",
     "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week",
 }
+
+MEALS = frozenset("breakfast brunch lunch dinner supper".split())  # which meal a meals line was

@@ -983,7 +983,8 @@ class Reader:
         named = {category for category, referring in lexicon.REFERRING_WORDS.items() if said & referring}
         if not named:
             return [], ""
-        ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in named]
+        ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in named
+                    and not _another_meal(said, line)]
         return ordinals, " ".join(w.text for w in tokens if any(plain(w.text) in lexicon.REFERRING_WORDS[c]
                                                                  for c in named))
 
@@ -1201,4 +1202,11 @@ def _described_lines(tokens: list, claim: Claim) -> tuple[list[int], str]:
             ordinals.append(line["ordinal"])
             used = named[0]
     return ordinals, used
+
+
+def _another_meal(said: set[str], line: dict[str, Any]) -> bool:
+    """"the lunch" does not name a meals line told as a dinner (its description says which meal it was)."""
+    meals = said & lexicon.MEALS
+    told = set(re.findall(r"[a-z]+", str(line.get("description") or "").casefold())) & lexicon.MEALS
+    return bool(meals and told and not meals & told)
 

@@ -589,7 +589,7 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         place = prev_word in ("in", "to", "for", "into", "on", "of")
         if place and re.search(r"\b(?:check(?:ed)?\s+in(?:to)?(?:\s+at)?|paid\b[^.;!?]{0,40}?\bto|stay(?:ed)?\s+(?:at|in))"
                                r"(?:\s+the)?$", before):
-            place = False  # "checked into the Clarion Post", "paid … to ESC Congress Services": who was paid
+            place, determiner = False, True  # "checked into the Clarion Post", "paid … to ESC Congress Services"
         if prev_word == "from" and city_aliases(name.split()[0]):
             i = j + 1
             continue  # "flight from Munich": a place
@@ -680,3 +680,42 @@ def _adjacent(text: str, a: Found, b: Found) -> bool:
 def _verb_like(word: str) -> bool:
     lowered = word.lower()
     return any(lowered == v for verbs in lexicon.VERBS.values() for v in verbs)
+
+
+# --------------------------------------------------------------------------- rows kept by their place in a paste
+
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                  "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
+_ORD = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(?:[1-9]|1[0-9])(?:st|nd|rd|th))"
+_ORDINAL_LIST = re.compile(rf"\b(?:the\s+)?{_ORD}(?:\s*(?:,|\band\b|&)\s*(?:the\s+)?{_ORD})*\b", re.IGNORECASE)
+_KEEP_CUE = re.compile(r"\b(?:work|business|keep|only|claim|claimable|company|job|add)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class RowsKept:
+    """"Work: the first, second and fourth." over pasted rows: the sentence that says it, every row, the rows kept."""
+
+    said: tuple[int, int]
+    rows: tuple[tuple[int, int], ...]
+    kept: tuple[tuple[int, int], ...]
+
+
+def rows_kept_by_place(message: str) -> RowsKept | None:
+    """The pasted rows (lines with a figure) a sentence without figures keeps by their place ("the first, second
+    and fourth are work"); None when no sentence does, or a place names no row."""
+    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", message)]
+    for start, end in lines:
+        text = message[start:end]
+        if re.search(r"\d(?!(?:st|nd|rd|th)\b)", text) or not _KEEP_CUE.search(text):
+            continue
+        found = _ORDINAL_LIST.search(text)
+        if found is None:
+            continue
+        rows = tuple((s, e) for s, e in lines if (s, e) != (start, end) and re.search(r"\d", message[s:e]))
+        places = [_ORDINAL_WORDS.get(w.lower()) or int(re.match(r"\d+", w).group(0)) if w.lower() in _ORDINAL_WORDS
+                  or w[0].isdigit() else None for w in re.findall(rf"{_ORD}", found.group(0), re.IGNORECASE)]
+        if len(rows) < 2 or any(p is None or p > len(rows) for p in places):
+            return None
+        kept = tuple(rows[p - 1] if p > 0 else rows[-1] for p in places if p is not None)
+        return RowsKept((start, end), rows, tuple(sorted(set(kept))))
+    return None
