@@ -362,7 +362,8 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
             any(t.casefold() in lexicon.MEALS for t in run):
         return None  # "taxi ride": nothing the category does not say ("dinner" does: which meal it was)
     if claims_named(phrase, ctx.claims) or any(t.casefold() in _LEADING for t in run):
-        return None
+        # "dinner with the distributor" on the "… distributor visit" claim: at least which meal it was
+        return next((t for t in run if t.casefold() in lexicon.MEALS), None)
     return phrase
 
 
