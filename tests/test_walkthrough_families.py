@@ -337,3 +337,15 @@ def test_make_the_line_is_an_edit_never_a_new_expense():
                                                         ("2026-12-01", "", "meals", "24.00")])
     plan = plan_of("Make the dinner 80, the rest was wine", cases=(lyon,), active="clm_LYON0001", today=TODAY)
     assert added(plan) == []
+
+
+def test_who_a_submission_goes_to_and_why_a_line_goes_are_asides_of_a_carded_request():
+    for message in ["please submit it to my manager", "Fine, please submit it on his behalf",
+                    "Please do submit the claim, with my thanks."]:
+        assert [a.act for a in plan_of(message, **ON_FULL).acts] == ["submit_claim"], message
+    assert [a.act for a in plan_of("take the G7 taxi off the client paid it", **ON_FULL).acts] == ["remove_line"]
+
+
+def test_a_day_heading_a_sentence_carries_to_the_next_expense_told_in_it():
+    plan = plan_of("On Tuesday I had a modest lunch, 14.60, and later a taxi to the university, 9.80.", **ON_LYON)
+    assert [(a["amount"], a.get("date")) for a in added(plan)] == [("14.60", "2026-12-01"), ("9.80", "2026-12-01")]

@@ -263,10 +263,18 @@ class Reader:
         … it came to 342 euros, can you put that on the claim?") is its day, never today: one add without a
         date takes the message's one day; with several days, or one it cannot read, it asks."""
         adds = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem]
-        undated = [i for i in adds if "date" not in i.args]
-        if len(undated) != 1 or "date" in self.overrides:
+        if "date" in self.overrides:
             return
-        spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent) and i is not undated[0]]
+        for act in [i for i in adds if "date" not in i.args]:
+            # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
+            before = [i for i in adds if i.end <= act.start and i.args.get("date")
+                      and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
+            if before and _SENTENCE_DAY.search(self.message[_sentence_start(self.message, before[0].start):before[0].end]):
+                act.args["date"] = before[-1].args["date"]
+        undated = [i for i in adds if "date" not in i.args]
+        if len(undated) != 1:
+            return
+        spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent)]  # its own words were read for days
         found = [d for d in self._anchored(find_dates(self.message, self.ctx.today))
                  if not any(s <= d.start < e for s, e in spans)]
         if not found:
@@ -440,6 +448,8 @@ class Reader:
                 find_line_refs(text) or self._names_a_line(text)):
             family = "remove"  # "cancel the taxi" names a line
         core = text
+        if family in ("submit", "withdraw", "remove"):
+            core = text = self._without_asides(text)
         if family == "open":  # a new claim's title is the user's free text, not part of the request's grammar
             core = re.split(r"\b(?:called|named|titled|entitled)\b|[\"“‘]", text, maxsplit=1, flags=re.IGNORECASE)[0]
         if conflicting_verbs(core):
@@ -456,6 +466,14 @@ class Reader:
         if family in ("submit", "withdraw", "remove"):
             return not self._plain_words(family, text)
         return False
+
+    def _without_asides(self, text: str) -> str:
+        """A value-less request without who it goes to or is for, and why it goes (blanked, positions kept): the act
+        waits for the user's click on its card anyway. Not when those words name a claim."""
+        if find_mention(text, self.ctx.claims) is not None or named_reference(text, self.ctx) is not None:
+            return text
+        text = _RECIPIENT.sub(lambda m: " " * len(m.group(0)), text)
+        return _WHY_IT_GOES.sub(lambda m: m.group(0) if re.search(r"\d", m.group(0)) else " " * len(m.group(0)), text)
 
     def _plain_words(self, family: str, text: str) -> bool:
         """Every word of a value-less request is one its grammar allows (or names a claim or a line)."""
@@ -1142,6 +1160,29 @@ def _split_value(text: str, verb_at: int, today) -> tuple[str, str, bool]:
         if right.strip():
             return text[:m.start()], right, True
     return text, text, False
+
+
+# beside a request that takes no values: to whom or for whom it goes ("submit it to my professor", "for her", "on his
+# behalf", "with my thanks", "please do submit"), and a reason told after it ("take the lunch off i bought that for
+# myself", "remove the tram tickets the client paid those")
+_RECIPIENT = re.compile(r"\b(?:on\s+(?:his|her|their|my|our|the\s+\w+'?s)\s+behalf|(?:to|for)\s+(?:my|our|his|her|their)\s+"
+                        r"[a-z]+(?:\s+[a-z]+)?|for\s+(?:him|her|them|me|us)|with\s+(?:my\s+|many\s+)?(?:thanks|gratitude)|"
+                        r"for\s+approval|please\s+do|do(?=\s+(?:submit|send|remove|delete|withdraw)\b))\b", re.IGNORECASE)
+_WHY_IT_GOES = re.compile(r"(?:[,;.—–-]\s*|\s)(?:because\s+|since\s+|as\s+)?(?:i|we|he|she|they|it|that|this|"
+                          r"the\s+(?:client|company|customer|firm|office|board|university|site|hotel|organi[sz]ers?))"
+                          r"(?:'ve|'d)?\s+(?:paid|bought|covered|got|had|was|were|did|already|treated|settled|"
+                          r"went|is|are)\b[^\d]*$", re.IGNORECASE)
+
+
+# a day that heads its sentence ("On Tuesday I had …", "Wednesday, …", "On the 16th, …")
+_SENTENCE_DAY = re.compile(r"^\W*(?:on\s+)?(?:the\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|^\W*(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\b|"
+                           r"^\W*(?:yesterday|today|last\s+\w+)\b", re.IGNORECASE)
+
+
+def _sentence_start(message: str, at: int) -> int:
+    """Where the sentence holding ``at`` starts."""
+    marks = [m.end() for m in re.finditer(r"[.!?\n;]\s*", message[:at])]
+    return marks[-1] if marks else 0
 
 
 def _clean_name(text: str) -> str:
