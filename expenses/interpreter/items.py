@@ -433,7 +433,9 @@ def _masked(words: str, today: date) -> str:
 
 
 def _category(words: str) -> str | None:
-    present = _categories_in(words)
+    present = {c for c in _categories_in(words) if not all(
+        re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", words[:m.start()], re.IGNORECASE)
+        for m in _CATEGORY_RE[c].finditer(words))}  # "back to the hotel": where it went, not what it was
     if len(present) == 1:
         return next(iter(present))
     if len(present) > 1:
@@ -445,7 +447,7 @@ def _category(words: str) -> str | None:
     return None
 
 
-_RETURN = re.compile(r"\b(?:back|return(?:ed|ing)?|rtn|retour|the\s+way\s+back|home)\b", re.IGNORECASE)
+_RETURN = re.compile(r"\b(?:back|return(?:ed|ing)?|rtn|retour|the\s+way\s+back|home|another)\b", re.IGNORECASE)
 _COUNT = re.compile(r"(?<![\d.,])\b(?P<n>\d{1,2}|two|three|four|five|six|seven)\s*(?P<unit>nights?|nites?|nts?|n\b|days?|rides?|"
                     r"tickets?|singles?|returns?)\b", re.IGNORECASE)
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}

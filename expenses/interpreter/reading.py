@@ -619,7 +619,12 @@ class Reader:
                                                    outside[:c.start], re.IGNORECASE)]
         if bought != said and (bought or any(m.category for m in merchants)):
             outside = mask(outside, [(c.start, c.end) for c in said if c not in bought])
+        elif said and not bought:  # "back to the hotel, 16.90": only where it went; what it was is not said
+            outside = mask(outside, [(c.start, c.end) for c in said])
         category = best_category(find_categories(outside))
+        if category is None and re.search(r"\banother\b", outside, re.IGNORECASE) and self.last_act is not None \
+                and self.last_act.act == "add_line" and self.last_act.args.get("category"):
+            category = self.last_act.args["category"]  # "a taxi …, and another back to the hotel": one more of those
         if category is None:
             category = next((m.category for m in merchants if m.category), None)
         if category is None:
@@ -996,13 +1001,23 @@ class Reader:
         kinds = {kind for kind, kind_words in lexicon.KIND_WORDS.items() if said & kind_words}
         if kinds:
             ordinals = [line["ordinal"] for line in claim.lines if line.get("category") == "travel"
-                        and any(_merchant_kind(str(line.get("merchant") or "")) == kind for kind in kinds)]
+                        and any(_merchant_kind(str(line.get("merchant") or "")) == kind or set(re.findall(
+                            r"[a-z]+", str(line.get("description") or "").casefold())) & lexicon.KIND_WORDS[kind]
+                            for kind in kinds)]
             return ordinals, " ".join(w for w in said if any(w in lexicon.KIND_WORDS[k] for k in kinds))
         named = {category for category, referring in lexicon.REFERRING_WORDS.items() if said & referring}
         if not named:
             return [], ""
         ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in named
                     and not _another_meal(said, line)]
+        for before, word in zip(tokens, tokens[1:], strict=False):
+            modifier = plain(before.text)
+            if any(plain(word.text) in lexicon.REFERRING_WORDS[c] for c in named) and modifier.isalpha() \
+                    and modifier not in _PLAIN_MODIFIERS \
+                    and not any(modifier in ws for ws in (*lexicon.REFERRING_WORDS.values(), *lexicon.KIND_WORDS.values())):
+                # "the tram tickets": a line of travel is that one only when its words say tram
+                ordinals = [n for n in ordinals if modifier in " ".join(
+                    str(claim.lines[n - 1].get(k) or "") for k in ("merchant", "description")).casefold()]
         return ordinals, " ".join(w.text for w in tokens if any(plain(w.text) in lexicon.REFERRING_WORDS[c]
                                                                  for c in named))
 
@@ -1243,6 +1258,10 @@ def _described_lines(tokens: list, claim: Claim) -> tuple[list[int], str]:
             ordinals.append(line["ordinal"])
             used = named[0]
     return ordinals, used
+
+
+_PLAIN_MODIFIERS = frozenset("the a an my our that this those these his her their your first second third fourth fifth "
+                             "last other both each either same earlier later new old".split())
 
 
 def _another_meal(said: set[str], line: dict[str, Any]) -> bool:
