@@ -1181,6 +1181,12 @@ _HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+y
                        r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
                        r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"
                        r"isn'?t\s+it|didn'?t\s+i|no\s+idea|not\s+a\s+problem|"
+                       # a preface about the user, not the claim: "I have not used this before", "never done this before"
+                       r"(?:have|'ve|had)(?:n'?t|\s+not|\s+never)\s+(?:\w+\s+){0,2}?(?:used|done|tried)\s+(?:this|it|one|these|"
+                       r"the\s+(?:app|tool|assistant|system|chat))\s+(?:\w+\s+){0,2}?before|never\s+(?:used|done|tried)\s+"
+                       r"(?:this|it|one|these)\s+(?:\w+\s+){0,2}?before|(?:i'?m|i\s+am)\s+not\s+(?:very\s+|too\s+|so\s+)?"
+                       r"(?:good|great|familiar|used|experienced|comfortable)\s+(?:with|to|at)\s+(?:this|these|computers|"
+                       r"technology|apps?|chat\w*)|not\s+sure\s+how\s+(?:this|it)\s+works|"
                        r"(?:was|were|is|are)(?:n'?t|\s+not)\s+(?:included|covered|part\s+of|in\s+the\s+(?:price|rate|package)))",
                        re.IGNORECASE)
 
@@ -1193,7 +1199,9 @@ def _harmless(message: str, start: int) -> bool:
     return False
 
 
-_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+# a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
+_SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+                           r"[.!?;](?=\s|$)|\n", re.IGNORECASE)
 
 
 def _sentence_span(message: str, at: int) -> tuple[int, int]:
@@ -1235,7 +1243,7 @@ _DAY_PATTERNS = [
     ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?!\d|[.,]\d)")),
     ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\s*[-–]\s*\d{{1,2}}"
                          rf"(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
-    ("dmonth", re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
+    ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.(?=\s))?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur))"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),

@@ -21,6 +21,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from . import lexicon
 from .english import known_word
 from .values import (
+    DAY_DOT,
     currency_named,
     find_amounts,
     find_categories,
@@ -84,7 +85,7 @@ REQUEST_START = re.compile(
     r"let's|lets|let\s+us|go\s+ahead\s+and|please|you\s+can|u\s+can|you\s+may)\b",
     re.IGNORECASE)
 
-_SENTENCE_END = re.compile(r"[!?;\n]+|\.(?!\d)(?=\s|$)")
+_SENTENCE_END = re.compile(rf"[!?;\n]+|(?!{DAY_DOT.pattern})\.(?!\d)(?=\s|$)", re.IGNORECASE)
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
 _SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
                    # ("to Oslo and back" is one return trip)

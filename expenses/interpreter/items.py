@@ -29,7 +29,7 @@ from registries.currencies import currency_meant, currency_mentions, english_fre
 from ..exchange import reference_currencies
 from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
 from .context import Claim, Context, claim_addressed, claims_named
-from .values import venue_names
+from .values import DAY_DOT, venue_names
 
 
 @dataclass
@@ -66,7 +66,7 @@ _NOT_MONEY_AFTER = re.compile(r"\s*(?:km|kms|kilomet(?:er|re)s?|miles?|mi\b|%|pe
 _NOT_MONEY_BEFORE = re.compile(r"(?:(?<![\w])(?:room|platform|gate|seat|folio|no\.?|nr\.?|terminal|track|row|table|tel\.?|"
                                r"phone|invoice|order|ref\.?|booking|flight|line|item|entry|card|the|a|of|for\s+the|"
                                r"at\s+the|version|v)|#)\s*$", re.IGNORECASE)
-_SEPARATOR = re.compile(r"\s*(?:[,;]|\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band(?!\s+back\b)\s+(?:then\s+)?|\bplus\b|\balso\b|\bthen\b|"
+_SEPARATOR = re.compile(rf"\s*(?:[,;]|(?!{DAY_DOT.pattern})\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band(?!\s+back\b)\s+(?:then\s+)?|\bplus\b|\balso\b|\bthen\b|"
                         r"\s[-–—]\s|[–—])\s*", re.IGNORECASE)
 # "add these: …", "the following": words that point at what comes next, not back
 _FORWARD = re.compile(r"\b(?:these|those|the\s+following)\b(?=[^.\n]{0,40}:)", re.IGNORECASE)

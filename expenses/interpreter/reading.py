@@ -43,6 +43,7 @@ from .values import (
     find_dates,
     find_line_refs,
     find_merchants,
+    is_destination,
     mask,
     money_text,
     plain,
@@ -247,6 +248,37 @@ class Reader:
             elif intent is not None:
                 intents.append(intent)
         self._date_said_elsewhere(intents)
+        return self._one_claim_named(intents)
+
+    def _one_claim_named(self, intents: list[Intent]) -> list[Intent]:
+        """A claim asked for, then named in a later clause of the same message ("a claim for my conference trip, can
+        you create one called “ECIR 2026”?", "… for my travel to Milano, please call it Milano fair"): one claim,
+        read from the words of both, the name given winning over what it is for. Two names given for it: asked."""
+        opens = [n for n, i in enumerate(intents) if isinstance(i, ActIntent) and i.act == "open_claim"]
+        if not opens:
+            return intents
+        first = opens[0]
+        for n in range(first + 1, len(intents)):
+            later = intents[n]
+            words = later.quote(self.message)
+            if isinstance(later, ActIntent) and later.act != "open_claim" or isinstance(later, (QuestionIntent,
+                                                                                                 RetractIntent)):
+                return intents
+            if not _NAMES_IT.search(words) or _ANOTHER_CLAIM.search(words):
+                continue
+            if any(isinstance(i, ActIntent) and i.act != "open_claim" for i in intents[first + 1:n]):
+                return intents
+            opening = intents[first]
+            start, end = opening.start, later.end
+            merged = self._open(self.message[start:end], start, end)
+            if self.overrides.get("title") and not merged.problem:  # the answer to "which one should it be called?"
+                merged.args["title"] = self.overrides["title"]
+                merged.label = str(self.overrides["title"]).lower()
+            elif _NAMING.search(opening.quote(self.message)) and not merged.problem:
+                merged.problem = ("You gave the new claim two names; which one should it be called? I did not open "
+                                  "it yet.")
+                merged.missing = "title"
+            return [*intents[:first], merged, *intents[n + 1:]]
         return intents
 
     def _unsure(self, intent: ActIntent, problem: str | None, line_problem: str | None) -> bool:
@@ -598,9 +630,12 @@ class Reader:
         # a place the expense went to or came from is not what it was: "uber to the hotel" is a taxi
         said = find_categories(outside)
         bought = [c for c in said if not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$",
-                                                   outside[:c.start], re.IGNORECASE)]
+                                                   outside[:c.start], re.IGNORECASE) and not is_destination(outside, c)]
         if bought != said and (bought or any(m.category for m in merchants)):
             outside = mask(outside, [(c.start, c.end) for c in said if c not in bought])
+        elif said and all(is_destination(outside, c) for c in said):
+            # "21.40€, site→hotel", "12 from the station to the hotel": only where it went is said, not what it was
+            outside = mask(outside, [(c.start, c.end) for c in said])
         category = best_category(find_categories(outside))
         if category is None:
             category = next((m.category for m in merchants if m.category), None)
@@ -1149,6 +1184,15 @@ def _clean_name(text: str) -> str:
                   r"instead)\s*$", "", name, flags=re.IGNORECASE)
     name = re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.IGNORECASE)
     return name.strip(" .,;:!\"'“”‘’")
+
+
+# a name given to a claim: quoted, or "called X", "call it X"
+_NAMING = re.compile(r"\b(?:called|named|titled|entitled|(?:call|name|title)\s+it)\b|[\"“”«»]", re.IGNORECASE)
+# a later clause that names the claim just asked for ("can you create one called …", "please call it …")
+_NAMES_IT = re.compile(r"\b(?:(?:call|name|title)\s+it|(?:one|it)\s+(?:called|named|titled|entitled)|"
+                       r"(?:it'?s|it\s+is|it\s+should\s+be)\s+(?:called|named|titled))\b", re.IGNORECASE)
+# words that ask for a second claim, not a name for the first
+_ANOTHER_CLAIM = re.compile(r"\b(?:another|second|other|also|too|as\s+well|separate|both|two)\b", re.IGNORECASE)
 
 
 def _title(text: str) -> str:
