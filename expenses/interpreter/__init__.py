@@ -116,6 +116,9 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
 # it", "new", "separate expense, add it"): no number, and no word that points at a line already on the claim
 _NEW_OR_FIX = "is a new line or corrects one already on the claim"
 _SAYS_NEW = re.compile(r"\b(?:new|separate|another|additional|extra|add|added|adding)\b", re.IGNORECASE)
+# the kind of expense given with the answer: "add it under other", "as a meal", "category meals"
+_KIND_GIVEN = re.compile(r"\b(?:under|as|in|category|kind)\s+(?:the\s+|a\s+|an\s+)?(?:category\s+)?(?P<kind>[^\W\d_]+)\W*$",
+                         re.IGNORECASE)
 _SAYS_FIX = re.compile(r"\b(?:not|no|don'?t|correct\w*|fix\w*|chang\w*|updat\w*|replac\w*|instead|wrong|same|existing|"
                        r"old|already|line|remove|delete|drop)\b", re.IGNORECASE)
 
@@ -160,11 +163,11 @@ def _answered_as_new(request: Any) -> str | None:
     acts = (reread.get("plan") or {}).get("acts") or []
     if not acts or any(a.get("act") != "add_line" for a in acts):
         return None
-    kind = best_category(find_categories(answer))
+    kind = _KIND_GIVEN.search(answer) if asked == "allowed" else None
     for act in acts:
         act["earlier_evidence"], act["evidence"] = act["evidence"], answer
-        if kind is not None:  # "yes, add it under other": the kind the answer gives
-            act["args"]["category"] = kind
+        if kind is not None and (said := best_category(find_categories(kind.group("kind")))):
+            act["args"]["category"] = said  # "yes, add it under other": the kind the answer gives
     plan = {"acts": acts}
     ctx = replace(Context.of(request), settled=settled)
     return audited(json.dumps({"plan": plan}, ensure_ascii=False), answer, ctx)

@@ -504,6 +504,10 @@ class Audit:
             return
         if _ADD_VERB.search(self.message, min(sentence[0], holder.start), max(sentence[1], holder.end)):
             return
+        said_again = _SAID_AGAIN.search(words)
+        if said_again and not _categories_in(words[:said_again.start()]) and not re.search(r"\d", words[:said_again.start()]):
+            self._leave("correction", holder.start, holder.end)  # "sorry — it was only two nights … that makes 336"
+            return
         definite = _DEFINITE_THING.match(words)
         if _similar_line(holder, words, self.ctx.today, definite=bool(definite)) is not None:
             self._leave("correction", holder.start, holder.end)  # "the sncf was 98" beside an SNCF line
@@ -661,10 +665,15 @@ class Audit:
             category = a.args.get("category") if a.name == "add_line" else None
             if category:
                 days = [(d.start, d.end) for d in find_days(words, self.ctx.today)]
-                present = _categories_in("".join(" " if any(s <= i < e for s, e in days) else ch
-                                                 for i, ch in enumerate(words)))
+                undated = "".join(" " if any(s <= i < e for s, e in days) else ch for i, ch in enumerate(words))
+                named = _categories_in(undated)
+                present = _categories_in(_PLACE_REACHED.sub(lambda m: m.group(0)[:m.start("place") - m.start()],
+                                                            undated))  # "site→hotel": where it went, no kind of it
                 if present and category not in present and not (category == "other" and len(present) > 1):
                     self._leave("other", a.start, a.end)  # "heliport car park … " read as a hotel
+                    continue
+                if not present and category in named:
+                    self._leave("other", a.start, a.end)  # "21.40, site→hotel" read as a hotel
                     continue
                 if category == "hotel" and present - {"hotel"}:
                     self._leave("other", a.start, a.end)  # "dinner at the restaurant of the hotel"
@@ -1130,6 +1139,8 @@ _STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forg
 # words that may turn a new line into a correction of one the claim has
 _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\s*[,.;:!-]|\s+(?:wait|sorry|no|actually|"
                    r"i\s+mean|it\s+was))|was|were|only|is\s+actually|came\s+to)\b", re.IGNORECASE)
+# a thing told before, told again by its pronoun: "it was only two nights", "that was just 12"
+_SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:half|halves|split|shared|my\s+(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
 # a change of mind inside a line's words
@@ -1199,6 +1210,9 @@ def _harmless(message: str, start: int) -> bool:
     return False
 
 
+# the place a ride went to or came from ("back to the hotel", "site→hotel", "gare -> site")
+_PLACE_REACHED = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*)"
+                            r"(?P<place>[^\W\d_]+)", re.IGNORECASE)
 # a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                            r"[.!?;](?=\s|$)|\n", re.IGNORECASE)
@@ -1261,7 +1275,7 @@ _DAY_PATTERNS = [
     ("ago", re.compile(r"\b(?P<n>\d{1,2}|a|one|two|three|four|five|six|seven|couple\s+of)\s+days?\s+ago\b",
                        re.IGNORECASE)),
     ("same", re.compile(r"\b(?:same\s+(?:day|night|nite|evening|date)|right\s+after(?:wards)?|straight\s+after|afterwards|"
-                        r"after\s+that|that\s+(?:day|night|evening)|the\s+day\s+(?:before|after)|"
+                        r"after\s+that|that\s+(?:same\s+)?(?:day|night|evening|morning|afternoon)|the\s+same\s+(?:morning|afternoon|evening)|the\s+day\s+(?:before|after)|"
                         r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after)\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
                            r"fri|sat|sun)\b", re.IGNORECASE)),

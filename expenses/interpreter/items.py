@@ -27,7 +27,7 @@ from registries import quantity_products
 from registries.currencies import currency_meant, currency_mentions, english_frequency
 
 from ..exchange import reference_currencies
-from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
+from .audit import _ATOM, _CATEGORY_RE, _PLACE_REACHED, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
 from .context import Claim, Context, claim_addressed, claims_named
 from .values import DAY_DOT, venue_names
 
@@ -201,7 +201,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
                 item.end = m.start()
     for item in amounts:
         words = message[item.start:item.end]
-        item.category = _category(_masked(words, today))  # "dinner 58 last nite": the night is a day, no hotel
+        item.category = _category(_masked(words, today))  # "dinner 58 last nite": the night is a day, no hotel; nor
+        # is "→hotel" one
         if item.quantity is None:
             item.quantity = _quantity(words, item)
             if item.quantity is None and re.search(r"\b(?:a|per|each|/)\s*(?:night|nite|nt)\b", words, re.IGNORECASE):
@@ -420,6 +421,7 @@ def _split(message: str, items: list[Item]) -> None:
 
 def _masked(words: str, today: date) -> str:
     spans = [(d.start, d.end) for d in find_days(words, today)]
+    spans += [m.span("place") for m in _PLACE_REACHED.finditer(words)]  # "dinner 58 last nite", "site→hotel"
     return "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(words))
 
 

@@ -1189,7 +1189,7 @@ def _clean_name(text: str) -> str:
 # a name given to a claim: quoted, or "called X", "call it X"
 _NAMING = re.compile(r"\b(?:called|named|titled|entitled|(?:call|name|title)\s+it)\b|[\"“”«»]", re.IGNORECASE)
 # a later clause that names the claim just asked for ("can you create one called …", "please call it …")
-_NAMES_IT = re.compile(r"\b(?:(?:call|name|title)\s+it|(?:one|it)\s+(?:called|named|titled|entitled)|"
+_NAMES_IT = re.compile(r"^\W*(?:and\s+)?(?:called|named|titled|entitled)\b|\b(?:(?:call|name|title)\s+it|(?:one|it)\s+(?:called|named|titled|entitled)|"
                        r"(?:it'?s|it\s+is|it\s+should\s+be)\s+(?:called|named|titled))\b", re.IGNORECASE)
 # words that ask for a second claim, not a name for the first
 _ANOTHER_CLAIM = re.compile(r"\b(?:another|second|other|also|too|as\s+well|separate|both|two)\b", re.IGNORECASE)
@@ -1221,6 +1221,7 @@ def _tidy_title(raw: str) -> str:
     title, before = re.split(r"(?<=[^\s.])[.!?;]\s+(?=\S)", raw.strip(), maxsplit=1)[0], None  # one sentence
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
+        title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)
