@@ -137,3 +137,29 @@ def test_a_correction_of_a_line_on_the_claim_is_no_answer_to_the_kind_question()
 def test_a_plain_kind_still_answers_the_kind_question():
     _, second = conversation(["tea & strudel at Aida Tuesday 9.80", "it was a meal"], **ON_GRAZ)
     assert [(args["category"], args["amount"]) for _, args in acts(second)] == [("meals", "9.80")]
+
+
+# ----------------------------------------------------------------- found on the way: told twice, told for both
+
+
+def test_the_same_amount_said_twice_in_one_clause_is_never_one_line():
+    plan = plan_of("Linz on 8 Dec: bus out 12.50 and back 12.50", **ON_GRAZ)
+    assert [args["amount"] for _, args in acts(plan)] in ([], ["12.50", "12.50"])
+
+
+def test_a_name_said_for_both_items_is_the_merchant_of_both():
+    empty = claim("clm_LINZ0001", "Linz visit", [])
+    plan = plan_of("the coach out on the 8th was 19 and the one back on the 9th was also 19, both Flixbus",
+                   cases=(empty,), active="clm_LINZ0001", today=TODAY)
+    assert [(args["amount"], args["date"], args.get("merchant")) for _, args in acts(plan)] == [
+        ("19.00", "2026-12-08", "FlixBus"), ("19.00", "2026-12-09", "FlixBus")]
+
+
+def test_a_day_told_as_that_same_afternoon_is_never_today():
+    plan = plan_of("I took a cab from the station to my hotel that same afternoon; it cost 21 euros.", **ON_GRAZ)
+    assert all(args.get("date") != TODAY for _, args in acts(plan))
+
+
+def test_it_was_only_told_again_asks_whether_it_corrects_a_line():
+    plan = plan_of("Forgive me — it was only one night, as I left early. That makes 98.", **ON_GRAZ)
+    assert plan.acts == []

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from registries import evidence_numbers, quantity_products
@@ -1142,6 +1143,8 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if not marked and len(amounts) > 1 and sum(1 for a in amounts if not a.counted) == 1:
         pool = [a for a in amounts if not a.counted]
     values = {a.amount for a in pool}
+    if len(values) == 1 and len(pool) > 1 and any(_SEPARATE.search(text[x.end:y.start]) for x, y in pairwise(pool)):
+        values.add(None)  # "train there 39.90 and back 39.90": the same amount twice is two expenses, or one told twice
     if len(values) > 1:
         listed = ", ".join(a.text.strip() for a in pool)
         return None, f"“{text}” has more than one amount ({listed}); which one is it?"
@@ -1154,6 +1157,10 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if not quotable(chosen.amount, text):
         return None, f"I could not read the amount in “{text}” unambiguously; write it like 1234.50."
     return chosen, None
+
+
+# what separates two expenses in one clause
+_SEPARATE = re.compile(r"\b(?:and|back|return|plus|also|then)\b|[+,;&]", re.IGNORECASE)
 
 
 def _the(what: str) -> str:
