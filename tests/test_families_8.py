@@ -163,3 +163,16 @@ def test_a_day_told_as_that_same_afternoon_is_never_today():
 def test_it_was_only_told_again_asks_whether_it_corrects_a_line():
     plan = plan_of("Forgive me — it was only one night, as I left early. That makes 98.", **ON_GRAZ)
     assert plan.acts == []
+
+
+def test_a_price_said_after_the_thing_and_its_day_is_that_things_price():
+    empty = claim("clm_DRES0001", "Dresden archive visit", [])
+    plan = plan_of("Good evening. Would you kindly record my train from Leipzig to Dresden on Monday the 7th of "
+                   "December, 24.90 euros with Flixtrain.", cases=(empty,), active="clm_DRES0001", today=TODAY)
+    assert [(args["amount"], args["date"], args.get("merchant")) for _, args in acts(plan)] == [
+        ("24.90", "2026-12-07", "Flixtrain")]
+
+
+def test_that_was_the_kind_still_answers_the_kind_question():
+    _, second = conversation(["tea & strudel at Aida Tuesday 9.80", "that was the cafe by the station"], **ON_GRAZ)
+    assert [(args["category"], args["amount"]) for _, args in acts(second)] == [("meals", "9.80")]

@@ -666,13 +666,13 @@ class Audit:
             if category:
                 days = [(d.start, d.end) for d in find_days(words, self.ctx.today)]
                 undated = "".join(" " if any(s <= i < e for s, e in days) else ch for i, ch in enumerate(words))
-                named = _categories_in(undated)
+                kinds = _categories_in(undated)
                 present = _categories_in(_PLACE_REACHED.sub(lambda m: m.group(0)[:m.start("place") - m.start()],
                                                             undated))  # "site→hotel": where it went, no kind of it
                 if present and category not in present and not (category == "other" and len(present) > 1):
                     self._leave("other", a.start, a.end)  # "heliport car park … " read as a hotel
                     continue
-                if not present and category in named:
+                if not present and category in kinds:
                     self._leave("other", a.start, a.end)  # "21.40, site→hotel" read as a hotel
                     continue
                 if category == "hotel" and present - {"hotel"}:

@@ -202,8 +202,8 @@ def _names_a_line(answer: str, ctx: Context) -> bool:
         return True
     for found in find_categories(answer):
         before = answer[:found.start]
-        if _ORDINAL_BEFORE.search(before) or _LINE_NAMED.search(before) and _CORRECTING.search(answer):
-            return True
+        if _ORDINAL_BEFORE.search(before) or _LINE_NAMED.search(before) and _CORRECTING.search(answer[found.end:]):
+            return True  # "the second taxi …", "the hotel was 120"; not "that was the taxi into town"
     return False
 
 

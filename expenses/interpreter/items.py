@@ -27,7 +27,19 @@ from registries import quantity_products
 from registries.currencies import currency_meant, currency_mentions, english_frequency
 
 from ..exchange import reference_currencies
-from .audit import _ATOM, _CATEGORY_RE, _PLACE_REACHED, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
+from .audit import (
+    _ATOM,
+    _CATEGORY_RE,
+    _PLACE_REACHED,
+    _TIME,
+    Day,
+    _categories_in,
+    _ids,
+    _values,
+    find_days,
+    locate,
+    relative_offset,
+)
 from .context import Claim, Context, claim_addressed, claims_named
 from .values import DAY_DOT, venue_names
 

@@ -643,6 +643,9 @@ class Reader:
         if category is None:
             inside = [c for m in merchants for c in find_categories(m.text)]
             category = best_category(inside)
+        paid = [m for m in merchants if not re.search(r"\b(?:from|to|via)\s+$", masked[:m.start], re.IGNORECASE)]
+        if len(merchants) > 1 and paid:
+            merchants = paid  # "my flight from Frankfurt to Valencia … with Lufthansa": the places are the route
         merchant = merchants[0].name[:80] if merchants else None
         said = " ".join(c.text for c in find_categories(outside))
         label = " ".join(filter(None, [merchant, category, said])) or "expense"
