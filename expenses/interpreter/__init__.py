@@ -54,7 +54,7 @@ from .reading import (
     RetractIntent,
     UnknownIntent,
 )
-from .values import find_categories, find_dates, find_line_refs, money_text, rows_kept_by_place
+from .values import best_category, find_categories, find_dates, find_line_refs, money_text, rows_kept_by_place
 
 __all__ = ["interpret", "CAPABILITIES"]
 
@@ -116,6 +116,9 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
 # it", "new", "separate expense, add it"): no number, and no word that points at a line already on the claim
 _NEW_OR_FIX = "is a new line or corrects one already on the claim"
 _SAYS_NEW = re.compile(r"\b(?:new|separate|another|additional|extra|add|added|adding)\b", re.IGNORECASE)
+# the kind of expense given with the answer: "add it under other", "as a meal", "category meals"
+_KIND_GIVEN = re.compile(r"\b(?:under|as|in|category|kind)\s+(?:the\s+|a\s+|an\s+)?(?:category\s+)?(?P<kind>[^\W\d_]+)\W*$",
+                         re.IGNORECASE)
 _SAYS_FIX = re.compile(r"\b(?:not|no|don'?t|correct\w*|fix\w*|chang\w*|updat\w*|replac\w*|instead|wrong|same|existing|"
                        r"old|already|line|remove|delete|drop)\b", re.IGNORECASE)
 
@@ -136,8 +139,10 @@ def _asked_if_new(answer: str) -> str:
 class _Earlier:
     """The request as it was for the earlier message a pending question was about (read by attribute)."""
 
-    def __init__(self, request: Any, message: str):
+    def __init__(self, request: Any, message: str, *, reads: bool = True):
         self._request, self.message, self.pending = request, message, None
+        if not reads:  # its question was answered the first time: only its acts are read again
+            self.reads_allowed = False
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._request, name)
@@ -149,17 +154,22 @@ def _answered_as_new(request: Any) -> str | None:
     pending = getattr(request, "pending", None) or {}
     answer = str(getattr(request, "message", "") or "").strip()
     earlier = str(pending.get("message") or "")
-    if pending.get("missing") != ["new_line"] or not earlier or len(answer) > 80 or re.search(r"\d|\?", answer) \
+    asked = (pending.get("missing") or [None])[0]
+    if asked not in ("new_line", "allowed") or not earlier or len(answer) > 80 or re.search(r"\d|\?", answer) \
             or not _SAYS_NEW.search(answer) or _SAYS_FIX.search(answer) or getattr(request, "repair_error", None):
         return None
-    reread = json.loads(_interpret_whole(_Earlier(request, earlier), settled=frozenset({"correction"})))
+    settled = frozenset({"correction"} if asked == "new_line" else {"allowed"})
+    reread = json.loads(_interpret_whole(_Earlier(request, earlier, reads=asked == "new_line"), settled=settled))
     acts = (reread.get("plan") or {}).get("acts") or []
     if not acts or any(a.get("act") != "add_line" for a in acts):
         return None
+    kind = _KIND_GIVEN.search(answer) if asked == "allowed" else None
     for act in acts:
         act["earlier_evidence"], act["evidence"] = act["evidence"], answer
+        if kind is not None and (said := best_category(find_categories(kind.group("kind")))):
+            act["args"]["category"] = said  # "yes, add it under other": the kind the answer gives
     plan = {"acts": acts}
-    ctx = replace(Context.of(request), settled=frozenset({"correction"}))
+    ctx = replace(Context.of(request), settled=settled)
     return audited(json.dumps({"plan": plan}, ensure_ascii=False), answer, ctx)
 
 
@@ -315,6 +325,7 @@ def _interpret(ctx: Context, request: Any) -> str:
     intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
     intents = _kept_rows(intents, ctx)
     intents = _merchant_alone(intents, ctx)
+    _held_while_asked(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -476,6 +487,31 @@ def _aside(intent: Intent, intents: list[Intent], ctx: Context) -> bool:
     return bool(told) and ctx.message[intent.end:].lstrip().startswith(":") and not re.search(r"\d", words)
 
 
+# a question whether an expense may be claimed at all ("Is that something I may claim?", "would the dinner count as a
+# meal?", "is a book allowed?"): what it asks about is not added before the user knows
+_MAY_CLAIM = re.compile(r"\b(?:may|can|could|might|should|shall)\s+(?:i|we|one)\s+(?:still\s+|also\s+|even\s+)?(?:claim|"
+                        r"expense|include|charge|be\s+reimbursed|get\s+reimbursed)\b|\b(?:i|we)\s+(?:may|can|could|might|"
+                        r"am\s+allowed\s+to|are\s+allowed\s+to)\s+(?:still\s+|also\s+|even\s+)?(?:claim|expense|include|be\s+"
+                        r"reimbursed)\b|\b(?:allowed|permitted|claimable|reimbursable|refundable|eligible|expensable|covered|"
+                        r"admissible)\b|\bcounts?\s+as\b|\bqualif(?:y|ies)\b", re.IGNORECASE)
+_ASKED_MAY_CLAIM = "whether it may be claimed"
+
+
+def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
+    """An expense told in a message that also asks whether it may be claimed ("… a book for reference, 39 francs. Is
+    that something I may claim?"): the addition waits for the user's answer; the question is answered."""
+    if "allowed" in ctx.settled:
+        return
+    asks = [m for m in re.finditer(r"[^.?!\n]*\?", ctx.message) if _MAY_CLAIM.search(m.group(0))]
+    if not asks:
+        return
+    for intent in intents:
+        if isinstance(intent, ActIntent) and intent.act == "add_line" and not intent.problem and not intent.retracted:
+            intent.problem = (f"You asked {_ASKED_MAY_CLAIM}, so I did not add “{intent.quote(ctx.message)}” yet. If "
+                              "you want it on the claim, tell me to add it (for example “yes, add it”).")
+            intent.missing = "allowed"
+
+
 def _about_the_trip(text: str, ctx: Context) -> bool:
     """Beside a request that only opens a claim, words about the trip it is for ("need to do expenses for my Oslo
     trip this week (mon-wed, site visit)"): its days belong to no line, so only a figure, a line, a claim of the
@@ -635,7 +671,9 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                                                           "; nothing was changed."))
     plan = json.loads(_plan(acts, retractions=retractions, corrections=corrections, constraints=constraints,
                             answers=answers))
-    if pending and len(intents) == 1 + sum(isinstance(i, ContextIntent) for i in intents):
+    asked_too = pending and pending[0]["missing"] == ["allowed"] and len([
+        i for i in intents if isinstance(i, ActIntent)]) == 1  # the question whether it may be claimed stays open too
+    if pending and (asked_too or len(intents) == 1 + sum(isinstance(i, ContextIntent) for i in intents)):
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
     return json.dumps(plan, ensure_ascii=False)
 

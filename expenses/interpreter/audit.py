@@ -504,6 +504,10 @@ class Audit:
             return
         if _ADD_VERB.search(self.message, min(sentence[0], holder.start), max(sentence[1], holder.end)):
             return
+        said_again = _SAID_AGAIN.search(words)
+        if said_again and not _categories_in(words[:said_again.start()]) and not re.search(r"\d", words[:said_again.start()]):
+            self._leave("correction", holder.start, holder.end)  # "sorry — it was only two nights … that makes 336"
+            return
         definite = _DEFINITE_THING.match(words)
         if _similar_line(holder, words, self.ctx.today, definite=bool(definite)) is not None:
             self._leave("correction", holder.start, holder.end)  # "the sncf was 98" beside an SNCF line
@@ -668,10 +672,15 @@ class Audit:
             category = a.args.get("category") if a.name == "add_line" else None
             if category:
                 days = [(d.start, d.end) for d in find_days(words, self.ctx.today)]
-                present = _categories_in("".join(" " if any(s <= i < e for s, e in days) else ch
-                                                 for i, ch in enumerate(words)))
+                undated = "".join(" " if any(s <= i < e for s, e in days) else ch for i, ch in enumerate(words))
+                kinds = _categories_in(undated)
+                present = _categories_in(_PLACE_REACHED.sub(lambda m: m.group(0)[:m.start("place") - m.start()],
+                                                            undated))  # "site→hotel": where it went, no kind of it
                 if present and category not in present and not (category == "other" and len(present) > 1):
                     self._leave("other", a.start, a.end)  # "heliport car park … " read as a hotel
+                    continue
+                if not present and category in kinds:
+                    self._leave("other", a.start, a.end)  # "21.40, site→hotel" read as a hotel
                     continue
                 if category == "hotel" and present - {"hotel"}:
                     self._leave("other", a.start, a.end)  # "dinner at the restaurant of the hotel"
@@ -1137,6 +1146,8 @@ _STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forg
 # words that may turn a new line into a correction of one the claim has
 _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\s*[,.;:!-]|\s+(?:wait|sorry|no|actually|"
                    r"i\s+mean|it\s+was))|was|were|only|is\s+actually|came\s+to)\b", re.IGNORECASE)
+# a thing told before, told again by its pronoun: "it was only two nights", "that was just 12"
+_SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:half|halves|split|shared|my\s+(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
 # a change of mind inside a line's words
@@ -1188,6 +1199,12 @@ _HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+y
                        r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
                        r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"
                        r"isn'?t\s+it|didn'?t\s+i|no\s+idea|not\s+a\s+problem|"
+                       # a preface about the user, not the claim: "I have not used this before", "never done this before"
+                       r"(?:have|'ve|had)(?:n'?t|\s+not|\s+never)\s+(?:\w+\s+){0,2}?(?:used|done|tried)\s+(?:this|it|one|these|"
+                       r"the\s+(?:app|tool|assistant|system|chat))\s+(?:\w+\s+){0,2}?before|never\s+(?:used|done|tried)\s+"
+                       r"(?:this|it|one|these)\s+(?:\w+\s+){0,2}?before|(?:i'?m|i\s+am)\s+not\s+(?:very\s+|too\s+|so\s+)?"
+                       r"(?:good|great|familiar|used|experienced|comfortable)\s+(?:with|to|at)\s+(?:this|these|computers|"
+                       r"technology|apps?|chat\w*)|not\s+sure\s+how\s+(?:this|it)\s+works|"
                        r"(?:was|were|is|are)(?:n'?t|\s+not)\s+(?:included|covered|part\s+of|in\s+the\s+(?:price|rate|package)))",
                        re.IGNORECASE)
 
@@ -1200,7 +1217,12 @@ def _harmless(message: str, start: int) -> bool:
     return False
 
 
-_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+# the place a ride went to or came from ("back to the hotel", "site→hotel", "gare -> site")
+_PLACE_REACHED = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*)"
+                            r"(?P<place>[^\W\d_]+)", re.IGNORECASE)
+# a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
+_SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+                           r"[.!?;](?=\s|$)|\n", re.IGNORECASE)
 
 
 def _sentence_span(message: str, at: int) -> tuple[int, int]:
@@ -1242,7 +1264,7 @@ _DAY_PATTERNS = [
     ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?!\d|[.,]\d)")),
     ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\s*[-–]\s*\d{{1,2}}"
                          rf"(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
-    ("dmonth", re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
+    ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.(?=\s))?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur))"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
@@ -1260,7 +1282,7 @@ _DAY_PATTERNS = [
     ("ago", re.compile(r"\b(?P<n>\d{1,2}|a|one|two|three|four|five|six|seven|couple\s+of)\s+days?\s+ago\b",
                        re.IGNORECASE)),
     ("same", re.compile(r"\b(?:same\s+(?:day|night|nite|evening|date)|right\s+after(?:wards)?|straight\s+after|afterwards|"
-                        r"after\s+that|that\s+(?:day|night|evening)|the\s+day\s+(?:before|after)|"
+                        r"after\s+that|that\s+(?:same\s+)?(?:day|night|evening|morning|afternoon)|the\s+same\s+(?:morning|afternoon|evening)|the\s+day\s+(?:before|after)|"
                         r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after)\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
                            r"fri|sat|sun)\b", re.IGNORECASE)),

@@ -21,6 +21,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from . import lexicon
 from .english import known_word
 from .values import (
+    DAY_DOT,
     currency_named,
     find_amounts,
     find_categories,
@@ -84,7 +85,7 @@ REQUEST_START = re.compile(
     r"let's|lets|let\s+us|go\s+ahead\s+and|please|you\s+can|u\s+can|you\s+may)\b",
     re.IGNORECASE)
 
-_SENTENCE_END = re.compile(r"[!?;\n]+|\.(?!\d)(?=\s|$)")
+_SENTENCE_END = re.compile(rf"[!?;\n]+|(?!{DAY_DOT.pattern})\.(?!\d)(?=\s|$)", re.IGNORECASE)
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
 _SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
                    # ("to Oslo and back" is one return trip)
@@ -450,6 +451,9 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named
     if kind == "item" and last.kind == "question" and last.question and question:
         return True
+    if kind == "item" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and _price_of_it(
+            text, last.text, today):
+        return True  # "record my flight … on the 15th, 156.90 euros with Lufthansa": the price of the thing just named
     if kind == "item" and re.match(r"^\s*(?:from|to|via)\s+[A-Z]", text) and not find_amounts(text):
         return last.kind not in ("retract", "hold", "question", "correction")  # "…, from Stuttgart": the route
     if kind == "item":
@@ -469,6 +473,17 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             return not _has_thing(last.text, today) or not _has_thing(text, today, strong=True)
         return last.kind not in ("retract", "hold", "question", "correction")
     return False
+
+
+def _price_of_it(text: str, last: str, today) -> bool:
+    """A clause that is a price and perhaps who was paid ("156.90 euros with Lufthansa"), after one that names a
+    thing with no price of its own: that thing's price."""
+    if not re.match(r"^\s*(?:[€$£¥]\s?)?\d", text) or find_categories(text) or len(find_amounts(text)) != 1:
+        return False
+    if find_amounts(mask(last, [(d.start, d.end) for d in find_dates(last, today)])) or not _has_thing(last, today):
+        return False
+    return all(re.search(r"\b(?:with|by|from|at|via)\s+(?:the\s+)?$", text[:m.start], re.IGNORECASE)
+               for m in find_merchants(text))
 
 
 def _has_thing(text: str, today, *, strong: bool = False) -> bool:

@@ -32,6 +32,7 @@ from .values import (
     find_categories,
     find_dates,
     find_line_refs,
+    is_destination,
     money_text,
 )
 
@@ -99,7 +100,7 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
                 and not i.retracted), None)
     if act is None:
         return None
-    named = best_category(find_categories(answer))
+    named = best_category([c for c in find_categories(answer) if not is_destination(answer, c)])  # not "→hotel"
     if missing == "amount" and named is not None and named != act.args.get("category"):
         return None  # "a sandwich, 6.50" after "how much was the museum ticket?": a new expense, not the answer
     planned: dict[str, Any] = {"id": "a1", "act": act.act, "args": act.args, "evidence": answer,
@@ -121,6 +122,8 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             return None
         return chosen
     if missing == "category":
+        if _names_a_line(answer, ctx):
+            return None  # "the second taxi was on thursday actually": about a line already told, read afresh
         return best_category(find_categories(answer))
     if missing == "date":
         days = {d.value for d in find_dates(answer, ctx.today)}
@@ -180,6 +183,28 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         code = re.fullmatch(r"\W*([A-Za-z]{3})\W*", answer)
         return code.group(1).upper() if code else None
     return None
+
+
+# a category word after "the", "my", "that" (and perhaps an ordinal: "the second taxi") names a line already told
+_LINE_NAMED = re.compile(r"\b(?:the|that|this|my|our|his|her|their)\s+(?:(?:first|second|third|fourth|fifth|last|other|"
+                         r"earlier|previous|\d{1,2}(?:st|nd|rd|th))\s+)?$", re.IGNORECASE)
+_ORDINAL_BEFORE = re.compile(r"\b(?:first|second|third|fourth|fifth|last|other|earlier|previous|\d{1,2}(?:st|nd|rd|th))\s+$",
+                             re.IGNORECASE)
+# words that tell a line's value was otherwise: a correction, not a kind
+_CORRECTING = re.compile(r"\b(?:was|were|is|are|should\s+be|actually|instead|not|wrong|correct\w*|chang\w*|mov\w*|fix\w*)\b"
+                         r"|n't\b", re.IGNORECASE)
+
+
+def _names_a_line(answer: str, ctx: Context) -> bool:
+    """Does an answer to "what kind of expense is it?" name a line rather than a kind: "the second taxi", "the hotel
+    was 120", a day or a line number of its own? Then it is no answer to the question (it is read afresh)."""
+    if find_dates(answer, ctx.today) or find_line_refs(answer):
+        return True
+    for found in find_categories(answer):
+        before = answer[:found.start]
+        if _ORDINAL_BEFORE.search(before) or _LINE_NAMED.search(before) and _CORRECTING.search(answer[found.end:]):
+            return True  # "the second taxi …", "the hotel was 120"; not "that was the taxi into town"
+    return False
 
 
 def _pending_claim(ctx: Context, pending: dict[str, Any]) -> Claim | None:

@@ -27,9 +27,21 @@ from registries import quantity_products
 from registries.currencies import currency_meant, currency_mentions, english_frequency
 
 from ..exchange import reference_currencies
-from .audit import _ATOM, _CATEGORY_RE, _TIME, Day, _categories_in, _ids, _values, find_days, locate, relative_offset
+from .audit import (
+    _ATOM,
+    _CATEGORY_RE,
+    _PLACE_REACHED,
+    _TIME,
+    Day,
+    _categories_in,
+    _ids,
+    _values,
+    find_days,
+    locate,
+    relative_offset,
+)
 from .context import Claim, Context, claim_addressed, claims_named
-from .values import rows_kept_by_place, venue_names
+from .values import DAY_DOT, rows_kept_by_place, venue_names
 
 
 @dataclass
@@ -66,7 +78,7 @@ _NOT_MONEY_AFTER = re.compile(r"\s*(?:km|kms|kilomet(?:er|re)s?|miles?|mi\b|%|pe
 _NOT_MONEY_BEFORE = re.compile(r"(?:(?<![\w])(?:room|platform|gate|seat|folio|no\.?|nr\.?|terminal|track|row|table|tel\.?|"
                                r"phone|invoice|order|ref\.?|booking|flight|line|item|entry|card|the|a|of|for\s+the|"
                                r"at\s+the|version|v)|#)\s*$", re.IGNORECASE)
-_SEPARATOR = re.compile(r"\s*(?:[,;]|\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band(?!\s+back\b)\s+(?:then\s+)?|\bplus\b|\balso\b|\bthen\b|"
+_SEPARATOR = re.compile(rf"\s*(?:[,;]|(?!{DAY_DOT.pattern})\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band(?!\s+back\b)\s+(?:then\s+)?|(?<=\d)\s+and\s+(?=back\s+(?:[€$£]\s?)?\d)|\bplus\b|\balso\b|\bthen\b|"
                         r"\s[-–—]\s|[–—])\s*", re.IGNORECASE)
 # "add these: …", "the following": words that point at what comes next, not back
 _FORWARD = re.compile(r"\b(?:these|those|the\s+following)\b(?=[^.\n]{0,40}:)", re.IGNORECASE)
@@ -204,7 +216,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
                 item.end = m.start()
     for item in amounts:
         words = message[item.start:item.end]
-        item.category = _category(_masked(words, today))  # "dinner 58 last nite": the night is a day, no hotel
+        item.category = _category(_masked(words, today))  # "dinner 58 last nite": the night is a day, no hotel; nor
+        # is "→hotel" one
         if item.quantity is None:
             item.quantity = _quantity(words, item)
             if item.quantity is None and re.search(r"\b(?:a|per|each|/)\s*(?:night|nite|nt)\b", words, re.IGNORECASE):
@@ -220,6 +233,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
             return []  # two names in one item: which one was paid is for the user to say
         item.merchant = names[0] if names else None
         item.description = describe(message[item.start:item.end], ctx)
+    if not _shared_merchant(message, amounts):
+        return []
     for k, item in enumerate(amounts):  # "ICE out on mon 112.40, back wed 108.90": the way back is the same kind
         if item.category is None and k and _RETURN.search(message[item.start:item.end]):
             item.category = amounts[k - 1].category
@@ -427,8 +442,27 @@ def _split(message: str, items: list[Item]) -> None:
         item.start += cut
 
 
+_BOTH_BY = re.compile(r"\b(?:both|all|each)(?:\s+(?:of\s+them|with|by|on|from|at))?\s+(?P<name>[^\W\d_][\w'’&.-]*)",
+                      re.IGNORECASE)
+
+
+def _shared_merchant(message: str, amounts: list[Item]) -> bool:
+    """"… was 89 and the one back was also 89, both Vueling": the name said for all is every item's merchant. False
+    when another item names another merchant (which one was paid is for the user to say)."""
+    for m in _BOTH_BY.finditer(message):
+        holder = next((i for i in amounts if i.start <= m.start("name") < i.end and i.merchant), None)
+        if holder is None or not str(holder.merchant).casefold().startswith(m.group("name").casefold()):
+            continue
+        if any(i.merchant and i.merchant != holder.merchant for i in amounts):
+            return False
+        for item in amounts:
+            item.merchant = holder.merchant
+    return True
+
+
 def _masked(words: str, today: date) -> str:
     spans = [(d.start, d.end) for d in find_days(words, today)]
+    spans += [m.span("place") for m in _PLACE_REACHED.finditer(words)]  # "dinner 58 last nite", "site→hotel"
     return "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(words))
 
 

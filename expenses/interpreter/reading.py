@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from registries import evidence_numbers, quantity_products
@@ -43,6 +44,7 @@ from .values import (
     find_dates,
     find_line_refs,
     find_merchants,
+    is_destination,
     mask,
     money_text,
     plain,
@@ -247,6 +249,37 @@ class Reader:
             elif intent is not None:
                 intents.append(intent)
         self._date_said_elsewhere(intents)
+        return self._one_claim_named(intents)
+
+    def _one_claim_named(self, intents: list[Intent]) -> list[Intent]:
+        """A claim asked for, then named in a later clause of the same message ("a claim for my conference trip, can
+        you create one called “ECIR 2026”?", "… for my travel to Milano, please call it Milano fair"): one claim,
+        read from the words of both, the name given winning over what it is for. Two names given for it: asked."""
+        opens = [n for n, i in enumerate(intents) if isinstance(i, ActIntent) and i.act == "open_claim"]
+        if not opens:
+            return intents
+        first = opens[0]
+        for n in range(first + 1, len(intents)):
+            later = intents[n]
+            words = later.quote(self.message)
+            if isinstance(later, ActIntent) and later.act != "open_claim" or isinstance(later, (QuestionIntent,
+                                                                                                 RetractIntent)):
+                return intents
+            if not _NAMES_IT.search(words) or _ANOTHER_CLAIM.search(words):
+                continue
+            if any(isinstance(i, ActIntent) and i.act != "open_claim" for i in intents[first + 1:n]):
+                return intents
+            opening = intents[first]
+            start, end = opening.start, later.end
+            merged = self._open(self.message[start:end], start, end)
+            if self.overrides.get("title") and not merged.problem:  # the answer to "which one should it be called?"
+                merged.args["title"] = self.overrides["title"]
+                merged.label = str(self.overrides["title"]).lower()
+            elif _NAMING.search(opening.quote(self.message)) and not merged.problem:
+                merged.problem = ("You gave the new claim two names; which one should it be called? I did not open "
+                                  "it yet.")
+                merged.missing = "title"
+            return [*intents[:first], merged, *intents[n + 1:]]
         return intents
 
     def _unsure(self, intent: ActIntent, problem: str | None, line_problem: str | None) -> bool:
@@ -616,10 +649,11 @@ class Reader:
         # a place the expense went to or came from is not what it was: "uber to the hotel" is a taxi
         said = find_categories(outside)
         bought = [c for c in said if not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$",
-                                                   outside[:c.start], re.IGNORECASE)]
+                                                   outside[:c.start], re.IGNORECASE) and not is_destination(outside, c)]
         if bought != said and (bought or any(m.category for m in merchants)):
             outside = mask(outside, [(c.start, c.end) for c in said if c not in bought])
-        elif said and not bought:  # "back to the hotel, 16.90": only where it went; what it was is not said
+        elif said and not bought:
+            # "21.40€, site→hotel", "12 from the station to the hotel": only where it went is said, not what it was
             outside = mask(outside, [(c.start, c.end) for c in said])
         category = best_category(find_categories(outside))
         if category is None and re.search(r"\banother\b", outside, re.IGNORECASE) and self.last_act is not None \
@@ -630,6 +664,9 @@ class Reader:
         if category is None:
             inside = [c for m in merchants for c in find_categories(m.text)]
             category = best_category(inside)
+        paid = [m for m in merchants if not re.search(r"\b(?:from|to|via)\s+$", masked[:m.start], re.IGNORECASE)]
+        if len(merchants) > 1 and paid:
+            merchants = paid  # "my flight from Frankfurt to Valencia … with Lufthansa": the places are the route
         merchant = merchants[0].name[:80] if merchants else None
         said = " ".join(c.text for c in find_categories(outside))
         label = " ".join(filter(None, [merchant, category, said])) or "expense"
@@ -1141,6 +1178,8 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if not marked and len(amounts) > 1 and sum(1 for a in amounts if not a.counted) == 1:
         pool = [a for a in amounts if not a.counted]
     values = {a.amount for a in pool}
+    if len(values) == 1 and len(pool) > 1 and any(_SEPARATE.search(text[x.end:y.start]) for x, y in pairwise(pool)):
+        values.add(None)  # "train there 39.90 and back 39.90": the same amount twice is two expenses, or one told twice
     if len(values) > 1:
         listed = ", ".join(a.text.strip() for a in pool)
         return None, f"“{text}” has more than one amount ({listed}); which one is it?"
@@ -1153,6 +1192,10 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if not quotable(chosen.amount, text):
         return None, f"I could not read the amount in “{text}” unambiguously; write it like 1234.50."
     return chosen, None
+
+
+# what separates two expenses in one clause
+_SEPARATE = re.compile(r"\b(?:and|back|return|plus|also|then)\b|[+,;&]", re.IGNORECASE)
 
 
 def _the(what: str) -> str:
@@ -1208,6 +1251,15 @@ def _clean_name(text: str) -> str:
     return name.strip(" .,;:!\"'“”‘’")
 
 
+# a name given to a claim: quoted, or "called X", "call it X"
+_NAMING = re.compile(r"\b(?:called|named|titled|entitled|(?:call|name|title)\s+it)\b|[\"“”«»]", re.IGNORECASE)
+# a later clause that names the claim just asked for ("can you create one called …", "please call it …")
+_NAMES_IT = re.compile(r"^\W*(?:and\s+)?(?:called|named|titled|entitled)\b|\b(?:(?:call|name|title)\s+it|(?:one|it)\s+(?:called|named|titled|entitled)|"
+                       r"(?:it'?s|it\s+is|it\s+should\s+be)\s+(?:called|named|titled))\b", re.IGNORECASE)
+# words that ask for a second claim, not a name for the first
+_ANOTHER_CLAIM = re.compile(r"\b(?:another|second|other|also|too|as\s+well|separate|both|two)\b", re.IGNORECASE)
+
+
 def _title(text: str) -> str:
     """The new claim's title as the user wrote it (quoted, "called X", "for the X", "X claim")."""
     if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']", text):
@@ -1234,6 +1286,7 @@ def _tidy_title(raw: str) -> str:
     title, before = re.split(r"(?<=[^\s.])[.!?;]\s+(?=\S)", raw.strip(), maxsplit=1)[0], None  # one sentence
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
+        title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)

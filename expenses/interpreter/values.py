@@ -53,13 +53,18 @@ def mask(text: str, spans: list[tuple[int, int]]) -> str:
 
 _MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
            r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+# "3. December": a full stop after a day's number before its month ends no sentence
+DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _DATE_PATTERNS = [
     ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
-    ("absolute", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\.?(?:,?\s+\d{{4}})?(?![\w])",
+    # "3 Dec", "15th of December", "3. December" (the German way: the dot makes the number a day)
+    ("absolute", re.compile(rf"(?<![\d.,])\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?:of\s+)?{_MONTHS}\.?(?:,?\s+\d{{4}})?(?![\w])",
                             re.IGNORECASE)),
-    ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w])", re.IGNORECASE)),
+    # "December 3", never "December 23,00" (an amount after the month)
+    ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,]\d)",
+                            re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     ("relative", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|last\s+nite|last\s+nyt|ystrdy|yest|tonite|2nite)\b",
@@ -210,7 +215,7 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
     elif kind == "slash":
         value = _slash_date(m.group(0), today)
     else:
-        cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", m.group(0), flags=re.IGNORECASE).replace(" of ", " ")
+        cleaned = re.sub(r"(\d)(?:(?:st|nd|rd|th)\b|\.(?=\s))", r"\1", m.group(0), flags=re.IGNORECASE).replace(" of ", " ")
         value = _parse(cleaned, today)
     return value.isoformat() if value else None
 
@@ -481,6 +486,15 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
     return found
+
+
+# where an expense went to or came from ("to the hotel", "site→hotel", "gare -> site"): a place, not what was bought
+_TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*)$", re.IGNORECASE)
+
+
+def is_destination(text: str, found: Found) -> bool:
+    """Is the category word ``found`` of ``text`` the place a ride went to or came from ("taxi back to the hotel")?"""
+    return bool(_TOWARDS.search(text[:found.start]))
 
 
 def _near_category(word: str) -> str | None:
