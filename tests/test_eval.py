@@ -67,6 +67,11 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # a second set written blind after the round's changes (only its unsafe items were looked at)
     assert parts["holdout-5"]["conversations"] >= 90
     assert parts["holdout-5"]["passed"] >= 57
+    # a third round (2026-12-04): whole claims of 9-14 messages, as a new user does one in the browser, written
+    # before the change that reads them; holdout-6 blind (only its unsafe items were looked at), dev-8 worked on
+    assert parts["holdout-6"]["conversations"] >= 24 and parts["dev-8"]["conversations"] >= 24
+    assert parts["holdout-6"]["passed"] >= 38
+    assert parts["dev-8"]["passed"] >= 66
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

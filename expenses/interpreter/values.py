@@ -557,8 +557,8 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 continue
             name, category = lexicon.MERCHANTS[key]
             found.append(MerchantFound(m.start(), m.end(), text[m.start():m.end()], name, category))
-    for m in re.finditer(r"(?:^|(?<=[,;:]))\s*([A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|de|del|la|le|von|van|der|of|&))*)\s*"
-                         r"(?=[,;]|$)", text):
+    for m in re.finditer(r"(?:^|(?<=[,;:]))\s*([A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|de|del|la|le|von|van|der|of|&))*)"
+                         r"(?:\s+(?:again|too|also|as\s+well))?\s*(?=[,;]|$)", text):
         # a field of a list the user typed: "2026-11-18, Hotel Amigo, hotel, 1 night, 179.00 EUR"
         name = m.group(1).strip(" .")
         lowered_words = [w.lower() for w in name.split()]
