@@ -9,12 +9,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import connection
-
 from registries.models import EntryStatus, RegistryEntry
 
 from ..models import ApiToken, Case, CommandJournalEntry, DomainEvent, Interaction
-from ._sql import Select, Update, Values, execute, insert, read
+from ._sql import Select, Update, Values, db, execute, insert, read
 
 _PENDING = Interaction.Status.PENDING
 
@@ -213,6 +211,7 @@ def read_only() -> Callable[[], object] | None:
     TRANSACTION READ ONLY`` (undone by the rollback) and the session's default, so that a transaction a smuggled
     ``COMMIT`` would start is read-only too. SQLite: ``PRAGMA query_only`` belongs to the connection. Other
     databases: nothing."""
+    connection = db()
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SHOW default_transaction_read_only")
