@@ -16,3 +16,4 @@ class ConversationsConfig(AppConfig):
 
         sqlite.checkpoint_in_background()
         sqlite.unicode_lower_everywhere()
+        sqlite.rewritten_placeholders_kept()

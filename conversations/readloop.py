@@ -105,20 +105,22 @@ def read_only_transaction() -> Iterator[None]:
     PostgreSQL: ``SET TRANSACTION READ ONLY``, allowed at any point of a transaction and undone by the
     rollback (of the savepoint, when nested); and the session's default, so that a transaction a
     smuggled ``COMMIT`` would start is read-only too (put back after). SQLite: ``PRAGMA query_only``
-    belongs to the connection, so its previous value is put back after the rollback. Other databases
-    get the rollback only.
+    belongs to the connection: outside a transaction the read runs on the thread's read connection, where it
+    is always on (``store.read_connection``); inside one, it is set and its previous value put back after the
+    rollback. Other databases get the rollback only.
     """
     restore = None
-    try:
-        with transaction.atomic():
-            restore = store.read_only()  # (the settings' statements are the store's)
-            try:
-                yield
-            finally:
-                transaction.set_rollback(True)  # a read leaves nothing behind, whatever it tried
-    finally:
-        if restore is not None:
-            restore()
+    with store.read_connection():  # (SQLite: one kept read-only, so no statement is prepared again)
+        try:
+            with transaction.atomic():
+                restore = store.read_only()  # (the settings' statements are the store's)
+                try:
+                    yield
+                finally:
+                    transaction.set_rollback(True)  # a read leaves nothing behind, whatever it tried
+        finally:
+            if restore is not None:
+                restore()
 
 
 # --------------------------------------------------------------------------- what a read tool sees

@@ -6,6 +6,8 @@ Everything here is a function of the case snapshot alone: what a person and the 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
@@ -31,9 +33,29 @@ _CLOSED_STEPS = {
 }
 
 
+_STATES: OrderedDict[str, ExpenseClaimState] = OrderedDict()
+_STATES_LOCK = threading.Lock()
+_STATES_KEPT = 256
+
+
 def claim_state(case: CaseSnapshot) -> ExpenseClaimState:
-    """The case's state, validated by the kind's schema."""
-    return ExpenseClaimState.model_validate(dict(case.state))
+    """The case's state, validated by the kind's schema: once per state and process. A turn reads the same claim's
+    state about ten times (its projection and summary, the next steps, the policy, the handler: 0.4 ms of a message
+    + click, issue 23). Kept by the state's ``repr``, which tells any two JSON values apart (a state written in
+    another key order is only validated again); the validation reads nothing but the state. The model is frozen
+    and shared: its lines are never changed in place (every act builds new ones)."""
+    key = repr(case.state)
+    with _STATES_LOCK:
+        found = _STATES.get(key)
+        if found is not None:
+            _STATES.move_to_end(key)
+            return found
+    state = ExpenseClaimState.model_validate(dict(case.state))
+    with _STATES_LOCK:
+        _STATES[key] = state
+        if len(_STATES) > _STATES_KEPT:
+            _STATES.popitem(last=False)
+    return state
 
 
 def line_label(line: Line | Mapping[str, Any]) -> str:

@@ -23,7 +23,9 @@ def clean_text(value: object) -> object:
     """Drop control and invisible format characters, collapse whitespace, strip the ends."""
     if not isinstance(value, str):
         return value
-    visible = "".join(ch for ch in value if unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n")
+    # (printable text has no control or format character: the character walk only for text that may)
+    visible = value if value.isprintable() else "".join(
+        ch for ch in value if unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n")
     return _SPACES.sub(" ", visible).strip()
 
 

@@ -149,12 +149,23 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     ("US$" before "$"; a symbol of letters as a whole word: "kr", not the "kr" of "kraków")."""
     symbols, names, _heads = _lexicon()
     several = sorted((n for n in names if " " in n), key=len, reverse=True)
-    named = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, several))})(?!\w)")
+    named = re.compile(rf"(?<!\w)(?:{_by_first_character(several)})(?!\w)")
     alternatives = []
     for symbol in sorted(symbols, key=len, reverse=True):
         pattern = re.escape(symbol)
         alternatives.append(rf"(?<![^\W\d_]){pattern}(?![^\W\d_])" if symbol[-1:].isalpha() else pattern)
     return named, re.compile("|".join(alternatives))
+
+
+def _by_first_character(alternatives: list[str]) -> str:
+    """``a|b|…`` of literal strings, factored by their first character (``x(?:yz|y)|…``), each group in the given
+    order. Alternatives that start with different characters cannot match at the same place, so the first that
+    matches is the same one; the engine tries only those that start with the text's next character, not all of
+    them at every place (the names of several words are thousands: 0.2 ms per message read in full)."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        groups.setdefault(alternative[:1], []).append(alternative[1:])
+    return "|".join(f"{re.escape(first)}(?:{'|'.join(map(re.escape, rests))})" for first, rests in groups.items())
 
 
 def currency_mentions(text: str) -> list[CurrencyMention]:

@@ -576,3 +576,31 @@ def test_the_demo_claims_replay_through_the_handlers():
         "Berlin trip": ("alice", "“Berlin trip” · draft · 3 lines · 302.50 EUR"),
         "Lisbon conference": ("alice", "“Lisbon conference” · draft · 3 lines · 448.40 EUR"),
     }
+
+
+def test_a_claims_state_is_validated_once_per_state_and_an_invalid_one_every_time(monkeypatch):
+    """A turn reads the same claim's state about ten times; it is validated once per state (issue 23), and the
+    same state in another snapshot, or another key order, is the same claim."""
+    from expenses import domain
+
+    calls: list[dict] = []
+    validate = domain.ExpenseClaimState.model_validate
+    monkeypatch.setattr(domain.ExpenseClaimState, "model_validate",
+                        classmethod(lambda cls, value: calls.append(value) or validate(value)))
+    monkeypatch.setattr(domain, "_STATES", type(domain._STATES)())
+    state = {"title": "Kept", "currency": "EUR", "line_counter": 1,
+             "lines": [{"id": "ln_abcd", "date": "2026-12-01", "category": "taxi", "amount": "12.00"}]}
+    case = registries.CaseSnapshot(id="clm_KEPT01", kind="expense_claim", owner_id=1, title="Kept", status="draft",
+                                   revision=1, state=state)
+    first = domain.claim_state(case)
+    assert domain.claim_state(dataclasses.replace(case, state=copy.deepcopy(state))) is first
+    assert first == validate(state) and len(calls) == 1
+    other = dict(reversed(list(state.items())))
+    assert domain.claim_state(dataclasses.replace(case, state=other)) == first and len(calls) == 2
+    changed = {**state, "lines": [{**state["lines"][0], "amount": "13.00"}]}
+    assert domain.claim_state(dataclasses.replace(case, state=changed)).lines[0].amount == "13.00"
+    invalid = {**state, "currency": "XYZ"}
+    for _ in range(2):
+        with pytest.raises(ValidationError):
+            domain.claim_state(dataclasses.replace(case, state=invalid))
+    assert len(calls) == 5

@@ -79,6 +79,26 @@ def test_a_currency_is_read_from_codes_symbols_and_names_in_many_languages(text,
     assert any(code in m.codes for m in currency_mentions(text)), currency_mentions(text)
 
 
+def test_the_names_of_several_words_are_found_as_one_plain_alternation_of_them_finds_them():
+    """The pattern of currency names of several words is factored by first character (issue 23: the plain
+    alternation of thousands of names cost 0.2 ms per message); it finds the same names at the same places, in
+    every name and in texts where names touch, overlap and follow each other."""
+    import re
+
+    from registries.currencies import _lexicon, _patterns
+    from registries.currencies import fold as fold_money
+
+    several = sorted((n for n in _lexicon()[1] if " " in n), key=len, reverse=True)
+    plain = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, several))})(?!\w)")
+    named = _patterns()[0]
+    texts = [*several, *(f"paid 30 {a} and {b}, then{c}"
+                         for a, b, c in zip(several, several[1::7], several[2::3], strict=False)),
+             *(" ".join(several[i:i + 3]) for i in range(0, len(several), 3)),
+             "900 pounds sterling", "in swiss francs please", "30 US dollars", "set line 1 to 1500"]
+    for text in map(fold_money, texts):
+        assert [m.span() for m in named.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
 @pytest.mark.parametrize("text", ["dinner at Le Bistro 45", "ALL the receipts, 20", "try 20 more", "3 coffees 11.40",
                                   "2 nights 238", "gold card 20", "it was 20 take away", "the sncf was 98"])
 def test_ordinary_words_are_no_currency(text):

@@ -235,3 +235,40 @@ def test_a_smuggled_commit_does_not_let_a_later_write_through_on_postgresql(tran
     with connection.cursor() as cursor:
         assert _read_only_flag(cursor) == "off/off"
     Conversation.objects.create(owner=alice)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_any_transaction_sqlite_reads_on_a_connection_always_read_only_and_never_switches_the_turns(
+        transactional_db):
+    """SQLite expires every statement a connection has prepared when a flag pragma such as ``query_only`` is set:
+    outside a transaction a read runs on the thread's read connection, where it is always on, so the turn's own
+    connection never switches it and keeps its statements (issue 23: they were all prepared again after each read
+    round). The read still sees the connection's execute wrappers, and writes work after it."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the read connection is SQLite's")
+    alice = get_user_model().objects.create_user("alice", password="x")
+    Case.objects.create(id=CASE_ID, kind="expense_claim", owner=alice, title="Before", status="draft")
+    mirror_sync()
+    ctx = ActorReadContext(Actor(user_id=alice.pk, username="alice"), "2026-12-01", get_registry())
+    connection.ensure_connection()
+    turns = connection.connection
+
+    def inspect(args, ctx):
+        with connection.cursor() as cursor:
+            return {"flag": _read_only_flag(cursor), "turns_connection": connection.connection is turns}
+
+    said: list[str] = []
+    tool = a_tool(inspect)
+    with override(read_tools=[tool]):
+        mirror_sync()
+        with connection.execute_wrapper(lambda execute, sql, *rest: said.append(sql) or execute(sql, *rest)):
+            result = run_read(tool, NoArgs(), ctx)
+            again = run_read(tool, NoArgs(), ctx)
+    assert result == again == {"tool": tool.name, "ok": True, "result": {"flag": "1/1", "turns_connection": False}}
+    assert any("pragma_query_only" in sql for sql in said)  # the wrappers saw the read's statements
+    assert not [sql for sql in said if re.match(r"\s*PRAGMA query_only\s*=", sql, re.IGNORECASE)]
+    assert connection.connection is turns
+    with connection.cursor() as cursor:
+        assert _read_only_flag(cursor) == "0/0"
+    Case.objects.filter(pk=CASE_ID).update(title="writes work")
+    assert Case.objects.get(pk=CASE_ID).title == "writes work"

@@ -51,3 +51,32 @@ def test_the_app_s_sqlite_connections_leave_checkpoints_to_that_thread():
         cursor.execute("PRAGMA wal_autocheckpoint")
         assert cursor.fetchone()[0] == 20000
     assert any(t.name == f"sqlite-checkpoint {connection.settings_dict['NAME']}" for t in threading.enumerate())
+
+
+@pytest.mark.django_db
+def test_sqlite_cursors_rewrite_a_statements_placeholders_once_as_django_does(monkeypatch):
+    """Django's SQLite cursor rewrites ``%s`` to ``?`` with a regular expression on every statement; the cursors
+    keep each statement's rewriting (issue 23), which is Django's own."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's cursors")
+    from django.db.backends.sqlite3 import base
+
+    queries = ["SELECT %s, '%%s', '%%' WHERE 1 = %s", "SELECT 1", "SELECT %s AS \"x%%y\""]
+    with connection.cursor() as cursor:
+        kept = cursor.cursor
+        assert isinstance(kept, sqlite.KeepingCursor)
+        for query in queries:
+            assert kept.convert_query(query) == base.SQLiteCursorWrapper.convert_query(kept, query)
+        assert kept.convert_query("SELECT %(a)s", param_names=["a"]) == "SELECT :a"
+        cursor.execute("SELECT %s || '%%'", ["50"])
+        assert cursor.fetchone() == ("50%",)
+
+    class Refused:
+        def sub(self, *args):
+            raise AssertionError("rewritten again")
+
+    monkeypatch.setattr(base, "FORMAT_QMARK_REGEX", Refused())
+    assert [kept.convert_query(query) for query in queries] == ["SELECT ?, '%s', '%' WHERE 1 = ?", "SELECT 1",
+                                                                'SELECT ? AS "x%y"']
+    with pytest.raises(AssertionError, match="rewritten again"):
+        kept.convert_query("SELECT %s, 'never seen'")

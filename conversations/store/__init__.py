@@ -32,6 +32,7 @@ from ._rows import (
     journal_settle_confirmed,
     live_token,
     own_case,
+    read_connection,
     read_only,
     token_used,
 )
@@ -64,6 +65,6 @@ __all__ = [
     "cards_supersede", "case", "case_change", "command_edit", "commands", "commands_confirm", "context",
     "conversation_visible", "delivery_read", "events_insert", "journal_insert", "journal_settle",
     "journal_settle_behind", "journal_settle_confirmed", "live_token", "next_queued", "next_seq", "own_case",
-    "read_only", "round_record", "token_used", "turn_end", "turn_insert", "turn_queue", "turn_record",
+    "read_connection", "read_only", "round_record", "token_used", "turn_end", "turn_insert", "turn_queue", "turn_record",
     "turn_record_reading",
 ]

@@ -4,17 +4,20 @@ API's tokens and a read-only transaction's settings. Re-exported by ``conversati
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Iterable, Sequence
+import threading
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from registries.models import EntryStatus, RegistryEntry
 
 from ..models import ApiToken, Case, CommandJournalEntry, DomainEvent, Interaction
-from ._sql import Select, Update, Values, execute, insert, read
+from ._sql import Select, Update, Values, db, execute, insert, read
 
 _PENDING = Interaction.Status.PENDING
 
@@ -211,8 +214,9 @@ def read_only() -> Callable[[], object] | None:
     """Make the current transaction read-only as the database keeps it (``conversations.readloop``); what puts the
     connection's setting back once the transaction is rolled back (None: nothing to put back). PostgreSQL: ``SET
     TRANSACTION READ ONLY`` (undone by the rollback) and the session's default, so that a transaction a smuggled
-    ``COMMIT`` would start is read-only too. SQLite: ``PRAGMA query_only`` belongs to the connection. Other
-    databases: nothing."""
+    ``COMMIT`` would start is read-only too. SQLite: ``PRAGMA query_only`` belongs to the connection (already on
+    for ``read_connection``'s, which is left as it is). Other databases: nothing."""
+    connection = db()
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SHOW default_transaction_read_only")
@@ -221,8 +225,60 @@ def read_only() -> Callable[[], object] | None:
             cursor.execute("SET default_transaction_read_only = on")
         elif connection.vendor == "sqlite":
             cursor.execute("PRAGMA query_only")
-            restore = f"PRAGMA query_only = {int(cursor.fetchone()[0])}"
+            if cursor.fetchone()[0]:
+                return None
+            restore = "PRAGMA query_only = 0"
             cursor.execute("PRAGMA query_only = ON")
         else:
             return None
     return functools.partial(execute, restore)
+
+
+_READERS = threading.local()
+
+
+@contextmanager
+def read_connection() -> Iterator[None]:
+    """While a read runs on SQLite outside any transaction: this thread's read-only connection stands in for its
+    connection (``django.db.connection``, the ORM), sharing its execute wrappers (the write guard, a counter).
+
+    ``PRAGMA query_only`` is a flag pragma, and SQLite expires every statement a connection has prepared when one
+    is set (``OP_Expire``): switching it on and off around each read made the connection prepare every statement
+    of the turn again after each read round (about half of the SQLite time of a message + click: the admission's
+    statement alone costs ten times its run to prepare). The read connection is opened once per thread with
+    ``query_only`` on for good, so neither connection's statements expire. Its transactions begin ``DEFERRED``:
+    SQLite refuses ``BEGIN IMMEDIATE`` (it takes the write lock) on a connection that may not write; a read
+    transaction in WAL mode reads one snapshot either way. Inside a transaction (which the read must see), on an
+    in-memory database and on PostgreSQL (``SET TRANSACTION READ ONLY`` expires nothing) the connection is used as
+    before."""
+    main = connections[DEFAULT_DB_ALIAS]
+    if main.vendor != "sqlite" or main.in_atomic_block or _in_memory(main):
+        yield
+        return
+    reader = _reader(main)
+    reader.execute_wrappers = main.execute_wrappers  # (the same list: a wrapper added meanwhile is on both)
+    connections[DEFAULT_DB_ALIAS] = reader
+    try:
+        yield
+    finally:
+        connections[DEFAULT_DB_ALIAS] = main
+
+
+def _in_memory(main: BaseDatabaseWrapper) -> bool:
+    """An in-memory SQLite database: a second connection to it would open another database."""
+    name = str(main.settings_dict.get("NAME") or "")
+    return not name or name == ":memory:" or "mode=memory" in name
+
+
+def _reader(main: BaseDatabaseWrapper) -> BaseDatabaseWrapper:
+    """This thread's read-only connection to ``main``'s database (opened when first used)."""
+    reader = getattr(_READERS, "connection", None)
+    if reader is not None and reader.settings_dict["NAME"] == main.settings_dict["NAME"]:
+        return reader
+    if reader is not None:
+        reader.close()
+    options = dict(main.settings_dict.get("OPTIONS") or {})
+    options["transaction_mode"] = "DEFERRED"
+    options["init_command"] = f"{options.get('init_command') or ''}; PRAGMA query_only = ON"
+    reader = _READERS.connection = type(main)({**main.settings_dict, "OPTIONS": options}, main.alias)
+    return reader

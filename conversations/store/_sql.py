@@ -25,7 +25,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 _LISTS = (list, tuple, set, frozenset)
@@ -38,10 +39,17 @@ def field_of(model: type[models.Model], name: str) -> models.Field:
     return field
 
 
-def column_of(field: models.Field) -> str:
+def db() -> BaseDatabaseWrapper:
+    """This thread's connection to the database the store writes to. Taken once per statement: each attribute read
+    through ``django.db.connection`` (a proxy) is a thread-local lookup of its own (about 2 µs: a few hundred per
+    message + click when the store read ``connection.ops``, ``.vendor`` and ``.alias`` that way)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def column_of(field: models.Field, connection: BaseDatabaseWrapper | None = None) -> str:
     """The field's column, quoted for this database."""
     assert field.column is not None, f"{field} has no column"
-    return connection.ops.quote_name(field.column)
+    return (connection or db()).ops.quote_name(field.column)
 
 
 class _Columns:
@@ -49,19 +57,20 @@ class _Columns:
     a row of them is converted as the ORM would (the backend's converters, then the field's)."""
 
     def __init__(self, model: type[models.Model], alias: str, fields: Sequence[str] | None = None):
+        connection = db()
         self.model = model
         self.fields = (list(model._meta.concrete_fields) if fields is None
                        else [field_of(model, name) for name in fields])
         self.names = [f.attname for f in self.fields]
         pk = model._meta.pk.attname if model._meta.pk is not None else None
         self.pk = self.names.index(pk) if pk in self.names else None
-        self.sql = ", ".join(f"{alias}.{column_of(f)}" for f in self.fields)
+        self.sql = ", ".join(f"{alias}.{column_of(f, connection)}" for f in self.fields)
         # the same columns inside a JSON array (``read``, ``along``): PostgreSQL would nest a jsonb value, and
         # render a timestamp, a date, a decimal or a uuid as JSON text or a JSON number (a decimal would lose
         # digits as a float). Every column JSON does not carry as its cursor would is sent as text and parsed back
         # by its field (``to_python``), as the cursor's value would be
         postgres = connection.vendor == "postgresql"
-        self.json_sql = ", ".join(f"{alias}.{column_of(f)}" + ("::text" if postgres and _as_text(f) else "")
+        self.json_sql = ", ".join(f"{alias}.{column_of(f, connection)}" + ("::text" if postgres and _as_text(f) else "")
                                   for f in self.fields)
         self.texts = [(i, f) for i, f in enumerate(self.fields) if postgres and _as_text(f) and not _is_json(f)]
         self.converters: list[tuple[int, Any, list[Any]]] = []
@@ -78,15 +87,17 @@ class _Columns:
                 row[i] = field.to_python(row[i])
         return row
 
-    def convert(self, row: Sequence[Any]) -> list[Any]:
+    def convert(self, row: Sequence[Any], connection: BaseDatabaseWrapper | None = None) -> list[Any]:
         values = list(row)
-        for i, col, converters in self.converters:
-            for convert in converters:
-                values[i] = convert(values[i], col, connection)
+        if self.converters:
+            connection = connection or db()
+            for i, col, converters in self.converters:
+                for convert in converters:
+                    values[i] = convert(values[i], col, connection)
         return values
 
-    def instance(self, row: Sequence[Any]) -> models.Model:
-        return self.model.from_db(connection.alias, self.names, self.convert(row))
+    def instance(self, row: Sequence[Any], connection: BaseDatabaseWrapper | None = None) -> models.Model:
+        return self.model.from_db(DEFAULT_DB_ALIAS, self.names, self.convert(row, connection))
 
 
 def _is_json(field: models.Field) -> bool:
@@ -110,11 +121,12 @@ _CONVERTERS: dict[tuple[str, type[models.Model], tuple[str, ...]], _Columns] = {
 
 def converted(model: type[models.Model], fields: Sequence[str], row: Sequence[Any]) -> tuple:
     """Values of ``fields`` as the database returned them (e.g. by ``RETURNING``), converted as the ORM would."""
+    connection = db()
     key = (connection.vendor, model, tuple(fields))
     columns = _CONVERTERS.get(key)
     if columns is None:
         columns = _CONVERTERS[key] = _Columns(model, "t", fields)
-    return tuple(columns.convert(row))
+    return tuple(columns.convert(row, connection))
 
 
 def expanded(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
@@ -137,13 +149,13 @@ def expanded(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
 
 def execute(sql: str, params: Sequence[Any] = ()) -> tuple | None:
     """One statement written by hand (list parameters expanded); its first row, if it returns rows."""
-    with connection.cursor() as cursor:
+    with db().cursor() as cursor:
         cursor.execute(*expanded(sql, params))
         return cursor.fetchone() if cursor.description else None
 
 
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
-    with connection.cursor() as cursor:
+    with db().cursor() as cursor:
         cursor.execute(*expanded(sql, params))
         return cursor.fetchall()
 
@@ -158,19 +170,20 @@ class _Query:
 
     def _sql(self) -> tuple[str, str, Any]:
         """The statement, the same read as one JSON value (a scalar subquery), and the shape of a row."""
-        found = self._compiled.get(connection.vendor)
+        vendor = db().vendor
+        found = self._compiled.get(vendor)
         if found is None:
             columns, json_columns, source, shape = self._shape()
             rest = f" FROM {source} WHERE {self.where}"
             rest += f" ORDER BY {self.order}" if self.order else ""
             rest += f" LIMIT {int(self.limit)}" if self.limit is not None else ""
-            if connection.vendor == "postgresql":  # (the rows' order given to the aggregate, not left to the plan)
+            if vendor == "postgresql":  # (the rows' order given to the aggregate, not left to the plan)
                 number = f", row_number() OVER (ORDER BY {self.order}) AS n" if self.order else ""
                 as_json = (f"(SELECT COALESCE(json_agg(s.j{' ORDER BY s.n' if self.order else ''}), '[]') FROM"
                            f" (SELECT json_build_array({json_columns}) AS j{number}{rest}) s)")
             else:  # json(): a value read from a subquery is text to SQLite's JSON functions until parsed again
                 as_json = f"(SELECT json_group_array(json(s.j)) FROM (SELECT json_array({json_columns}) AS j{rest}) s)"
-            found = self._compiled[connection.vendor] = (f"SELECT {columns}{rest}", as_json, shape)
+            found = self._compiled[vendor] = (f"SELECT {columns}{rest}", as_json, shape)
         return found
 
     def _shape(self) -> tuple[str, str, str, Any]:
@@ -240,6 +253,7 @@ class Select(_Query):
         self.extra = dict(extra or {})
 
     def _shape(self) -> tuple[str, str, str, list[_Columns]]:
+        connection = db()
         quote = connection.ops.quote_name
         tables = [_Columns(self.model, "t")]
         source = f"{quote(self.model._meta.db_table)} t"
@@ -248,7 +262,7 @@ class Select(_Query):
             assert isinstance(fk, models.ForeignKey) and isinstance(fk.related_model, type), f"{name}: not a key"
             tables.append(_Columns(fk.related_model, f"r{n}"))
             source += (f" LEFT JOIN {quote(fk.related_model._meta.db_table)} r{n}"
-                       f" ON r{n}.{column_of(fk.target_field)} = t.{column_of(fk)}")
+                       f" ON r{n}.{column_of(fk.target_field, connection)} = t.{column_of(fk, connection)}")
         extra = list(self.extra.values())
         columns = [c.sql for c in tables] + [f"{expression} AS {quote(name)}" for name, expression in self.extra.items()]
         return ", ".join(columns), ", ".join([c.json_sql for c in tables] + extra), source, tables
@@ -261,14 +275,14 @@ class Select(_Query):
         return row
 
     def _made(self, rows: Iterable[Sequence[Any]], tables: list[_Columns]) -> list[models.Model]:
-        out = []
+        out, connection = [], db()
         for row in rows:
             start = len(tables[0].fields)
-            obj = tables[0].instance(row[:start])
+            obj = tables[0].instance(row[:start], connection)
             for name, joined in zip(self.related, tables[1:], strict=True):
                 part, start = row[start:start + len(joined.fields)], start + len(joined.fields)
                 found = joined.pk is not None and part[joined.pk] is not None  # (a left join that found no row)
-                setattr(obj, name, joined.instance(part) if found else None)
+                setattr(obj, name, joined.instance(part, connection) if found else None)
             for name, value in zip(self.extra, row[start:], strict=True):
                 setattr(obj, name, value)
             out.append(obj)
@@ -287,14 +301,15 @@ class Values(_Query):
 
     def _shape(self) -> tuple[str, str, str, _Columns]:
         columns = _Columns(self.model, "t", self.names)
-        return (columns.sql or "1", columns.json_sql or "1", f"{connection.ops.quote_name(self.model._meta.db_table)} t",
+        return (columns.sql or "1", columns.json_sql or "1", f"{db().ops.quote_name(self.model._meta.db_table)} t",
                 columns)
 
     def _from_json(self, row: list[Any], columns: _Columns) -> list[Any]:
         return columns.from_json(row)
 
     def _made(self, rows: Iterable[Sequence[Any]], columns: _Columns) -> list[tuple]:
-        return [tuple(columns.convert(row)) for row in rows]
+        connection = db()
+        return [tuple(columns.convert(row, connection)) for row in rows]
 
 
 class Update:
@@ -313,12 +328,12 @@ class Update:
                         and f.name not in self.names]
         self._compiled: dict[str, str] = {}
 
-    def _execute(self, cursor, values: Sequence[Any] | dict[str, Any], params: Sequence[Any],
-                 along: Sequence[Bound] = ()) -> None:
+    def _execute(self, connection: BaseDatabaseWrapper, cursor, values: Sequence[Any] | dict[str, Any],
+                 params: Sequence[Any], along: Sequence[Bound] = ()) -> None:
         sql = self._compiled.get(connection.vendor)
         if sql is None:
             quote = connection.ops.quote_name
-            sets = ", ".join(f"{column_of(f)} = %s" for f in [*self.fields, *self.stamped])
+            sets = ", ".join(f"{column_of(f, connection)} = %s" for f in [*self.fields, *self.stamped])
             # the table is named t, as in Select, so a where clause reads the same in both
             sql = self._compiled[connection.vendor] = (
                 f"UPDATE {quote(self.model._meta.db_table)} AS t SET {sets} WHERE {self.where}")
@@ -333,24 +348,56 @@ class Update:
                               [*prepared, *params, *read_params]))
 
     def run(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> int:
+        connection = db()
         with connection.cursor() as cursor:
-            self._execute(cursor, values, params)
+            self._execute(connection, cursor, values, params)
             return cursor.rowcount
 
     def returned_all(self, values: Sequence[Any] | dict[str, Any], *params: Any) -> list[tuple]:
         """What ``returning`` gives for every row the update changed."""
+        connection = db()
         with connection.cursor() as cursor:
-            self._execute(cursor, values, params)
+            self._execute(connection, cursor, values, params)
             return cursor.fetchall()
 
     def returned(self, values: Sequence[Any] | dict[str, Any], *params: Any, along: Sequence[Bound] = ()
                  ) -> tuple | None:
+        connection = db()
         with connection.cursor() as cursor:
-            self._execute(cursor, values, params, along)
+            self._execute(connection, cursor, values, params, along)
             row = cursor.fetchone()
         if row is None or not along:
             return row
         return (*row[:len(row) - len(along)], *decoded(along, row[len(row) - len(along):]))
+
+
+class _Insert(NamedTuple):
+    """An insert's parts written once per model (and database, and ``RETURNING``): the fields it writes, its start
+    (``INSERT INTO <table> (<columns>)``), one row's placeholders and its end (`` RETURNING …``)."""
+
+    fields: list[models.Field]
+    head: str
+    row: str
+    tail: str
+    numbered: bool
+
+
+_INSERTS: dict[tuple[str, type[models.Model], str], _Insert] = {}
+
+
+def _insert_of(connection: BaseDatabaseWrapper, model: type[models.Model], returning: str) -> _Insert:
+    key = (connection.vendor, model, returning)
+    found = _INSERTS.get(key)
+    if found is None:
+        numbered = isinstance(model._meta.pk, models.AutoField)
+        fields = [f for f in model._meta.concrete_fields if not (numbered and f.primary_key)]
+        back = (([column_of(model._meta.pk, connection)] if numbered and model._meta.pk else [])
+                + ([returning] if returning else []))
+        found = _INSERTS[key] = _Insert(
+            fields, f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)}"
+                    f" ({', '.join(column_of(f, connection) for f in fields)})",
+            "(" + ", ".join(["%s"] * len(fields)) + ")", f" RETURNING {', '.join(back)}" if back else "", numbered)
+    return found
 
 
 def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] = ()) -> tuple | None:
@@ -360,22 +407,18 @@ def insert(*instances: models.Model, returning: str = "", params: Sequence[Any] 
     (one) row, with ``params``; returned."""
     if not instances:
         return None
+    connection = db()
     model = type(instances[0])
-    numbered = isinstance(model._meta.pk, models.AutoField)
-    assert len(instances) == 1 or not (numbered or returning), "one row at a time: RETURNING has no order"
-    fields = [f for f in model._meta.concrete_fields if not (numbered and f.primary_key)]
-    quote = connection.ops.quote_name
-    back = ([column_of(model._meta.pk)] if numbered and model._meta.pk else []) + ([returning] if returning else [])
-    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(column_of(f) for f in fields)}) VALUES "
-           + ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(instances))
-           + (f" RETURNING {', '.join(back)}" if back else ""))
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in instances for f in fields]
+    shape = _insert_of(connection, model, returning)
+    assert len(instances) == 1 or not (shape.numbered or returning), "one row at a time: RETURNING has no order"
+    sql = f"{shape.head} VALUES {', '.join([shape.row] * len(instances))}{shape.tail}"
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in instances for f in shape.fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*values, *params])
-        returned = cursor.fetchone() if back else None
+        returned = cursor.fetchone() if shape.tail else None
     for obj in instances:
         obj._state.adding, obj._state.db = False, connection.alias
-    if numbered:
+    if shape.numbered:
         assert returned is not None  # (RETURNING the key)
         instances[0].pk, returned = returned[0], returned[1:]
     return returned
@@ -385,10 +428,11 @@ def insert_if(instance: models.Model, condition: str, params: Sequence[Any] = ()
     """``INSERT INTO <table> (…) SELECT <values> WHERE <condition>``: one new row (a model whose key is not
     numbered by the database), written as ``save`` would, only when ``condition`` holds as the statement runs.
     True when it was inserted."""
+    connection = db()
     model = type(instance)
     fields = list(model._meta.concrete_fields)
     quote = connection.ops.quote_name
-    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(column_of(f) for f in fields)}) "
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(column_of(f, connection) for f in fields)}) "
            f"SELECT {', '.join(['%s'] * len(fields))} WHERE {condition}")
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
     with connection.cursor() as cursor:

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS
 
 from registries.models import EntryStatus, RegistryEntry
 
@@ -22,6 +22,7 @@ from ._sql import (
     along_sql,
     column_of,
     converted,
+    db,
     decoded,
     execute,
     field_of,
@@ -40,7 +41,7 @@ _TURNS, _CONVERSATIONS = Turn._meta.db_table, Conversation._meta.db_table
 def next_seq(conversation_id: str, count: int = 1) -> int | None:
     """Take the conversation's next ``count`` stream sequence numbers in one statement; the last of them (None:
     no such conversation)."""
-    row = execute(f"UPDATE {connection.ops.quote_name(_CONVERSATIONS)} SET event_seq = event_seq + %s WHERE id = %s"
+    row = execute(f"UPDATE {db().ops.quote_name(_CONVERSATIONS)} SET event_seq = event_seq + %s WHERE id = %s"
                    " RETURNING event_seq", [count, conversation_id])
     return row[0] if row else None
 
@@ -170,27 +171,39 @@ def admit(conversation_id: str, owner_id: int, context: ContextQuery | None = No
     if row is None:
         return None
     values, out_of_service, seen = row
-    return Admission(Conversation.from_db(connection.alias, _CONVERSATION_FIELDS, list(values)), out_of_service, seen)
+    return Admission(Conversation.from_db(DEFAULT_DB_ALIAS, _CONVERSATION_FIELDS, list(values)), out_of_service, seen)
 
 
 def _begin(where: str, params: list[Any], fields: Sequence[str], context: ContextQuery | None
            ) -> tuple[tuple, dict[str, str], Seen | None] | None:
     """``UPDATE <conversation> SET event_seq = event_seq + 1 WHERE … RETURNING <fields>, <the mirror's entries
     out of service>, <reads along>``: the fields (converted), the entries (name -> status), what was seen."""
-    quote = connection.ops.quote_name
-    columns = ", ".join(column_of(field_of(Conversation, f)) for f in fields)
     along = _context_reads(context) if context is not None else []
     reads, read_params = along_sql(along)
-    row = execute(f"UPDATE {quote(_CONVERSATIONS)} AS t SET event_seq = event_seq + 1 WHERE {where} RETURNING"
-                   f" {columns}, (SELECT {_JSON_OBJECT_AGG[connection.vendor]}(name, status) FROM"
-                   f" {quote(RegistryEntry._meta.db_table)} WHERE status <> %s){reads}",
-                   [*params, EntryStatus.ACTIVE, *read_params])
+    row = execute(_begin_sql(where, tuple(fields)) + reads, [*params, EntryStatus.ACTIVE, *read_params])
     if row is None:
         return None
     found = row[len(fields)]  # (none out of service: NULL on PostgreSQL)
     out_of_service = found if isinstance(found, dict) else json.loads(found or "{}")
     seen = _seen(decoded(along, row[len(fields) + 1:])) if context is not None else None
     return converted(Conversation, fields, row[:len(fields)]), out_of_service, seen
+
+
+_BEGINS: dict[tuple[str, str, tuple[str, ...]], str] = {}
+
+
+def _begin_sql(where: str, fields: tuple[str, ...]) -> str:
+    """``_begin``'s statement up to the reads along, written once per database, where clause and fields."""
+    connection = db()
+    key = (connection.vendor, where, fields)
+    sql = _BEGINS.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        columns = ", ".join(column_of(field_of(Conversation, f), connection) for f in fields)
+        sql = _BEGINS[key] = (f"UPDATE {quote(_CONVERSATIONS)} AS t SET event_seq = event_seq + 1 WHERE {where}"
+                              f" RETURNING {columns}, (SELECT {_JSON_OBJECT_AGG[connection.vendor]}(name, status)"
+                              f" FROM {quote(RegistryEntry._meta.db_table)} WHERE status <> %s)")
+    return sql
 
 
 # --------------------------------------------------------------------------- the turn's row
