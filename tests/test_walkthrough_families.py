@@ -349,3 +349,34 @@ def test_who_a_submission_goes_to_and_why_a_line_goes_are_asides_of_a_carded_req
 def test_a_day_heading_a_sentence_carries_to_the_next_expense_told_in_it():
     plan = plan_of("On Tuesday I had a modest lunch, 14.60, and later a taxi to the university, 9.80.", **ON_LYON)
     assert [(a["amount"], a.get("date")) for a in added(plan)] == [("14.60", "2026-12-01"), ("9.80", "2026-12-01")]
+
+
+# ----------------------------------------------------------------- the Vienna walk-through's families
+
+
+VIENNA = claim("clm_VIEN0001", "Vienna trip", [("2026-11-30", "Austrian Airlines", "travel", "245.80"),
+                                               ("2026-12-02", "", "hotel", "41.00"),
+                                               ("2026-11-30", "", "taxi", "38.50")])
+ON_VIENNA = {"cases": (VIENNA,), "active": "clm_VIEN0001", "today": TODAY}
+
+
+def test_the_number_of_a_line_is_never_an_amount():
+    plan = plan_of("line 2 is wrong, that's a taxi not a hotel. it was the taxi from the hotel to the airport",
+                   **ON_VIENNA)
+    assert [(a.act, dict(a.args)) for a in plan.acts] in ([], [("update_line", {"line": 2, "category": "taxi"})])
+    assert not any(a.args.get("amount") for a in plan.acts)
+    wrong = plan_of("line 3 is wrong, that's a taxi not a hotel", **ON_VIENNA)  # line 3 is no hotel: not changed
+    assert not any(a.args.get("amount") or a.args.get("line") == 3 for a in wrong.acts)
+
+
+def test_a_head_count_and_a_ticket_of_hours_are_no_amounts_of_their_own():
+    [lunch] = added(plan_of("tuesday we had a team lunch at Figlmüller, 4 ppl, 112.60", **ON_LYON))
+    assert lunch["amount"] == "112.60"
+    [ticket] = added(plan_of("and a 24h metro ticket (Wiener Linien) on tuesday 8.00", **ON_LYON))
+    assert ticket["amount"] == "8.00"
+
+
+def test_a_persons_name_is_never_read_as_a_merchant_it_resembles():
+    for line in added(plan_of("dinner with the client (Mr Huber from Erste bank) at Steirereck 186 on tuesday",
+                              **ON_LYON)):
+        assert line.get("merchant") != "Uber"

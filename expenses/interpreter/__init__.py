@@ -675,6 +675,9 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
         i for i in intents if isinstance(i, ActIntent)]) == 1  # the question whether it may be claimed stays open too
     if pending and (asked_too or len(intents) == 1 + sum(isinstance(i, ContextIntent) for i in intents)):
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
+    elif pending and not acts and len({i.paid_in for i in intents if isinstance(i, ActIntent)}) == 1 and all(
+            i.paid_in for i in intents if isinstance(i, ActIntent)):
+        plan["plan"]["pending"] = pending[0]  # several expenses in one other currency, offered converted: one "yes"
     return json.dumps(plan, ensure_ascii=False)
 
 

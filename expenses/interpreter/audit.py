@@ -806,7 +806,7 @@ def _categories_in(words: str) -> set[str]:
 
 
 _NOT_MONEY_BEFORE = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row|no\.|nr\.?|number|gleis|exit|level|floor|"
-                               r"table|pier|bay)\s*#?$", re.IGNORECASE)
+                               r"table|pier|bay|line|item|entry)\s*#?$|#$", re.IGNORECASE)
 _PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|pln|zł|czk|kč|yen|¥)?\s*(?:a|per|each|/|the|"
                        r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b",
                        re.IGNORECASE)
@@ -1076,7 +1076,8 @@ def _in_any(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
 
 _COUNT_NOUN = re.compile(r"\s*(?:x\s+)?([a-z]{3,})", re.IGNORECASE)
 # things counted that are no expense of their own ("waiting on two receipts", "for 3 days")
-_CONTEXT_COUNT = re.compile(r"\s*(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|"
+_CONTEXT_COUNT = re.compile(r"\s*(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|ppl|pax|"
+                            r"heads|of\s+us|h|hrs?|-?hours?|-?hr|"
                             r"guests|weeks?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"
                             r"meetings?|calls?|bags?|suitcases?|pages?)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)

@@ -61,9 +61,46 @@ def read_merchant_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     return {"acts": [act]}
 
 
+# "line 4 is wrong, that's a taxi not a hotel": a line's kind said as what it is and what it is not
+_KIND_FIX = re.compile(r"\b(?:was|is|it'?s|its|that'?s|thats|should\s+be)\s+(?:a|an)?\s*(?P<new>[a-z]+)\s*,?\s+(?:and\s+)?"
+                       r"not\s+(?:a|an|the)?\s*(?P<old>[a-z]+)\b", re.IGNORECASE)
+
+
+def read_kind_fix(message: str, ctx: Context) -> dict[str, Any] | None:
+    """A plan changing one line's category, when the words say the kind it is and the kind it is not, and name one
+    line of the old kind (by its number, or as the claim's only line of that kind)."""
+    from .values import find_categories, find_line_refs
+
+    m = _KIND_FIX.search(message)
+    if m is None or "update_line" not in ctx.acts:
+        return None
+    new = {c.category for c in find_categories(m.group("new"))}
+    old = {c.category for c in find_categories(m.group("old"))}
+    if len(new) != 1 or len(old) != 1 or new == old or re.search(r"\d", _without_refs(message)):
+        return None
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    if claim is None or claim.status != "draft":
+        return None
+    refs = find_line_refs(message)
+    if refs:
+        ordinals = {r.ordinal for r in refs if r.ordinal is not None}
+        lines = [line for line in claim.lines if line["ordinal"] in ordinals]
+    else:
+        lines = [line for line in claim.lines if line.get("category") in old]
+    if len(lines) != 1 or lines[0].get("category") not in old:
+        return None  # the line named is not of the kind the words say it was
+    act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
+           "args": {"line": int(lines[0]["ordinal"]), "category": new.pop()}, "evidence": message.strip()}
+    return {"acts": [act]}
+
+
+def _without_refs(message: str) -> str:
+    return re.sub(r"(?:\b(?:line|item|entry|row|no\.?|number)\s*#?|#)\s*\d{1,3}\b", " ", message, flags=re.IGNORECASE)
+
+
 def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's amount, or None when the message is not such a correction or its line is unsure."""
-    if (fix := read_merchant_fix(message, ctx)) is not None:
+    if (fix := read_merchant_fix(message, ctx) or read_kind_fix(message, ctx)) is not None:
         return fix
     if not _CUE.search(message) or _ADD.search(message) or _ELSE.search(_without_days(message, ctx)):
         return None
@@ -118,6 +155,8 @@ def _amounts(message: str, ctx: Context) -> tuple[Decimal | None, Decimal | None
             return None, None
         if re.fullmatch(r"\d", m.group(0)) and re.search(r"\b(?:the|a|an)\s*$", message[:m.start()]):
             continue  # "I misread the 2 as a 1": digits, not amounts
+        if re.search(r"(?:\b(?:line|item|entry|row|no\.?|number)\s*#?|#)\s*$", message[:m.start()], re.IGNORECASE):
+            continue  # "line 4 is wrong": which line, not an amount
         (old if _NOT.search(message[max(0, m.start() - 16):m.start()]) else new).append(value)
     if len(new) != 1 or len(old) > 1:
         return None, None
