@@ -325,6 +325,7 @@ def _interpret(ctx: Context, request: Any) -> str:
     intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
     intents = _kept_rows(intents, ctx)
     intents = _merchant_alone(intents, ctx)
+    intents = _taken_back_as_told(intents, ctx)
     _held_while_asked(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
@@ -403,6 +404,22 @@ def _reason(text: str, ctx: Context, adding: bool) -> bool:
 _ALONE_LEAD = re.compile(r"^\W*(?:(?:and|also|again|plus|too|both|all)\s+)*(?:(?:with|at|from|by|via|paid\s+to|to)\s+)?",
                          re.IGNORECASE)
 _NARRATION = frozenset("i we bought got had paid took a an the some my our it was".split())
+
+
+def _taken_back_as_told(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """"Breakfast at the hotel 32 - strike the breakfast, it was in the room rate": a removal of no line the claim
+    has, naming an expense told earlier in the same message, takes that expense back (it is never added)."""
+    out: list[Intent] = []
+    for intent in intents:
+        if isinstance(intent, ActIntent) and intent.act == "remove_line" and intent.problem:
+            words = intent.quote(ctx.message).lower()
+            told = [i for i in out if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem and any(
+                re.search(rf"\b{re.escape(w)}\b", words) for w in re.findall(r"[a-z']{3,}", i.label))]
+            if len(told) == 1:
+                out.append(RetractIntent(intent.start, intent.end, hint=words))
+                continue
+        out.append(intent)
+    return out
 
 
 def _merchant_alone(intents: list[Intent], ctx: Context) -> list[Intent]:
@@ -561,7 +578,7 @@ def _retraction_target(intent: RetractIntent, seen: list[ActIntent]) -> ActInten
     for act in reversed(seen):
         named = [w for w in re.findall(r"[a-z']+", act.label) if len(w) > 2]
         if named and any(re.search(rf"\b{re.escape(w)}\b", hint) for w in named) and re.search(
-                r"\b(?:forget|scratch|skip|ignore|not)\s+(?:the|that|about)\b", hint):
+                r"\b(?:forget|scratch|skip|ignore|not|strike|remove|delete|drop|cancel|take)\s+(?:the|that|about)\b", hint):
             return act
     return seen[-1]
 

@@ -66,6 +66,10 @@ _KIND_FIX = re.compile(r"\b(?:was|is|it'?s|its|that'?s|thats|should\s+be)\s+(?:a
                        r"not\s+(?:a|an|the)?\s*(?P<old>[a-z]+)\b", re.IGNORECASE)
 
 
+_OTHER_FIELD = re.compile(r"\b(?:merchant|name|named|called|amount|date|day|description|read|price|cost|total|title)\b|"
+                          r"[\"“”]", re.IGNORECASE)
+
+
 def read_kind_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's category, when the words say the kind it is and the kind it is not, and name one
     line of the old kind (by its number, or as the claim's only line of that kind)."""
@@ -76,8 +80,9 @@ def read_kind_fix(message: str, ctx: Context) -> dict[str, Any] | None:
         return None
     new = {c.category for c in find_categories(m.group("new"))}
     old = {c.category for c in find_categories(m.group("old"))}
-    if len(new) != 1 or len(old) != 1 or new == old or re.search(r"\d", _without_refs(message)):
-        return None
+    if len(new) != 1 or len(old) != 1 or new == old or re.search(r"\d", _without_refs(message)) or _OTHER_FIELD.search(
+            message[:m.start()] + " " + message[m.end():]):
+        return None  # a figure, or another field said beside it ("… Merchant should read “Uber Geneva”"): not only this
     claim = claim_addressed(message, ctx) or ctx.default_claim()
     if claim is None or claim.status != "draft":
         return None
