@@ -380,3 +380,26 @@ def test_a_persons_name_is_never_read_as_a_merchant_it_resembles():
     for line in added(plan_of("dinner with the client (Mr Huber from Erste bank) at Steirereck 186 on tuesday",
                               **ON_LYON)):
         assert line.get("merchant") != "Uber"
+
+
+def test_a_name_that_says_what_it_is_heads_a_message_and_is_said_again_in_short():
+    [out] = added(plan_of("Austrian Airlines on monday 30 nov, 245.80", **ON_LYON))
+    assert (out.get("merchant"), out["category"]) == ("Austrian Airlines", "travel")
+    [back] = added(plan_of("the return flight wednesday 2 dec with austrian too, 198.40", **ON_VIENNA))
+    assert back.get("merchant") == "Austrian Airlines"
+
+
+def test_a_line_told_with_a_typo_is_found_by_the_word_spelt_right():
+    state = {"title": "Lyon partner visit", "currency": "EUR", "line_counter": 1, "lines": [
+        {"id": "ln_lyon01", "date": "2026-12-01", "merchant": "Cafe Central", "category": "meals", "amount": "6.90",
+         "description": "coffe"},
+        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "Paul", "category": "meals", "amount": "7.40"}]}
+    from conversations.core.context import CaseSummary
+    from expenses.domain import project, summarize
+    from registries import CaseSnapshot
+    snap = CaseSnapshot(id="clm_LYON0001", kind="expense_claim", owner_id=1, title="Lyon partner visit",
+                        status="draft", revision=4, state=state)
+    lyon = CaseSummary(id=snap.id, kind=snap.kind, title=snap.title, status="draft", revision=4,
+                       summary=summarize(snap), view=project(snap))
+    plan = plan_of("remove the coffee", cases=(lyon,), active="clm_LYON0001", today=TODAY)
+    assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 1)]

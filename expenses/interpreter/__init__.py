@@ -226,6 +226,10 @@ def _described(answer: str, ctx: Context) -> str:
                 args["merchant"] = names[0]
             elif not names and (name := _name_after_amount(act.get("evidence", ""))):
                 args["merchant"] = name
+            elif not names and (name := _merchant_again(act.get("evidence", ""), plan["acts"], ctx)):
+                args["merchant"] = name  # "the return flight … with austrian too": the airline said before
+                if name.split()[0].casefold() in str(args.get("description") or "").casefold():
+                    args.pop("description", None)
         if act.get("act") == "add_line" and not args.get("date"):
             day = completed_day(act.get("evidence", ""), ctx, bool(act.get("earlier_evidence")))
             if day is not None and day is not date.min:  # "ok, add 12691 yen for the banner": the banner's day
@@ -237,6 +241,19 @@ def _described(answer: str, ctx: Context) -> str:
             if named is not None:  # "Lisboa: pastéis 6.40", "… for the december Berlin workshop"
                 act["case"] = {"id": named.id}
     return json.dumps(data, ensure_ascii=False)
+
+
+def _merchant_again(words: str, acts: list[dict[str, Any]], ctx: Context) -> str | None:
+    """"with austrian too", "again with lufthansa": a word that begins the name of exactly one merchant already on
+    the user's claims or in this plan is that merchant."""
+    said = re.search(r"\b(?:with|by|on|again|also)\s+([^\W\d_]{4,})\b(?:\s+(?:too|again|as\s+well))?", words, re.IGNORECASE)
+    if said is None:
+        return None
+    word = said.group(1).casefold()
+    known = {str(line.get("merchant") or "") for claim in ctx.claims for line in claim.lines}
+    known |= {str((a.get("args") or {}).get("merchant") or "") for a in acts}
+    hits = {name for name in known if name and name.split()[0].casefold() == word}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _name_after_amount(words: str) -> str | None:

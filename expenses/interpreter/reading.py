@@ -15,6 +15,8 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from registries import evidence_numbers, quantity_products
 
 from ..exchange import reference_currencies
@@ -1305,8 +1307,10 @@ def _described_lines(tokens: list, claim: Claim) -> tuple[list[int], str]:
     for line in claim.lines:
         described = [w.casefold() for w in re.findall(r"[^\W\d_]+", str(line.get("description") or ""))]
         named = [pairs[p] for p in (f"{x} {y}" for x, y in zip(described, described[1:], strict=False)) if p in pairs]
-        if not named and len(described) == 1 and len(described[0]) >= 4 and described[0] in said:
-            named = [described[0]]
+        if not named and len(described) == 1 and len(described[0]) >= 4 and (described[0] in said or any(
+                len(w) >= 5 and w[0] == described[0][0] and DamerauLevenshtein.distance(w, described[0]) <= 1
+                for w in said)):
+            named = [described[0]]  # "the coffee" for a line told as "coffe"
         if named:
             ordinals.append(line["ordinal"])
             used = named[0]

@@ -535,6 +535,10 @@ _NOT_NAMES = frozenset(
 )
 
 
+_KIND_NOUNS = {"travel": frozenset("airlines airways air rail railways express bahn".split()),
+               "hotel": frozenset("hotel hotels inn hostel suites".split()), "taxi": frozenset("taxi taxis cabs".split())}
+_KIND_NAME = re.compile(r"^\W*((?!(?:The|A|An|My|Our|This|That|Your|His|Her)\s)(?:[A-Z][\w'’&.-]*\s+){1,3}(" + "|".join(
+    sorted({n.capitalize() for nouns in _KIND_NOUNS.values() for n in nouns})) + r"))\b")
 _NAMING_NOUNS = ("restaurant", "hotel", "cafe", "café", "bar", "bistro", "pub", "hostel", "motel")
 
 
@@ -631,6 +635,12 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         if key is not None:
             name, category = lexicon.MERCHANTS[key]
             found.append(MerchantFound(w.start, w.end, w.text, name, category))
+    if (head := _KIND_NAME.match(text)) and not any(head.start(1) < f.end and f.start < head.end(1) for f in found) \
+            and not any(head.start(1) < e and s < head.end(1) for s, e in skip):
+        # "Austrian Airlines on monday …": a name heading the message that says what it is
+        kind = head.group(2).lower()
+        category = next(c for c, nouns in _KIND_NOUNS.items() if kind in nouns)
+        found.append(MerchantFound(head.start(1), head.end(1), head.group(1), head.group(1), category))
     for start, end, name in venue_names(text):
         if not any(start < f.end and f.start < end for f in found) and not any(start < e and s < end for s, e in skip):
             found.append(MerchantFound(start, end, text[start:end], name, None))
