@@ -403,3 +403,16 @@ def test_a_line_told_with_a_typo_is_found_by_the_word_spelt_right():
                        summary=summarize(snap), view=project(snap))
     plan = plan_of("remove the coffee", cases=(lyon,), active="clm_LYON0001", today=TODAY)
     assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 1)]
+
+
+def test_a_bare_weekday_is_asked_about_when_the_claims_trip_was_the_week_before():
+    trip = claim("clm_BCN00001", "Barcelona trip", [("2026-11-24", "Vueling", "travel", "189.40"),
+                                                    ("2026-11-26", "Vueling", "travel", "164.20")])
+    on_trip = {"cases": (trip,), "active": "clm_BCN00001", "today": TODAY}  # Friday 4 Dec
+    assert added(plan_of("taxi from airport to hotel 38.50 on tuesday", **on_trip)) == []  # 1 Dec or 24 Nov?
+    [told] = added(plan_of("taxi from airport to hotel 38.50 on 24 nov", **on_trip))
+    assert told["date"] == "2026-11-24"
+    [today] = added(plan_of("coffee 3.20 today", **on_trip))
+    assert today.get("date", TODAY) == TODAY
+    [this_week] = added(plan_of("taxi 12 on tuesday", **ON_FULL))  # a trip this week: the last Tuesday
+    assert this_week["date"] == "2026-12-01"

@@ -39,7 +39,7 @@ from typing import Any
 from registries import money_phrases, number_words, quantity_products, word_number
 from registries.currencies import currency_mentions
 
-from .context import Claim, Context, claims_named
+from .context import Claim, Context, claims_named, in_the_trip
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -406,6 +406,9 @@ class Audit:
             return bool(said) or act.name in ("update_line", "remove_line")
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
+        if act.name == "add_line" and act.claim is not None and in_the_trip(
+                day.value, self.message[day.start:day.end], act.claim) != day.value:
+            return False  # "tue" on a claim whose trip was last week: this week's or the trip's? Only the user can say
         if _night_of_stay(act, day.value, bool(_STAY_ENDS.search(self.message[act.start:act.end]))):
             return True  # "2 nights (tue and wed)", "checked out 3 dec": a day of the stay dated at check-in
         if act.name in ("update_line", "remove_line") and act.claim is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -297,3 +297,21 @@ def claim_addressed(message: str, ctx: Context) -> Claim | None:
             for claim in claims_named(m.group("name"), ctx.open_claims):
                 found[claim.id] = claim
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+_BARE_WEEKDAY = re.compile(r"^\W*(?:on\s+)?(?:the\s+)?(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?(?:\s+(?:morning|afternoon|evening|night|noon|lunchtime))?\W*$",
+                           re.IGNORECASE)
+
+
+def in_the_trip(day: date, words: str, claim: Claim | None) -> date:
+    """A bare weekday ("tue", "on wednesday") is read as the last one; when the claim's lines tell a trip that ended
+    before it and the same weekday a week earlier falls within that trip, it is that one ("hotel tue + wed" on a
+    claim whose flights were on 24 and 26 Nov, told on Friday 4 Dec)."""
+    if claim is None or not _BARE_WEEKDAY.match(words or ""):
+        return day
+    days = sorted(date.fromisoformat(str(line["date"])) for line in claim.lines if line.get("date"))
+    if not days:
+        return day
+    first, last = days[0] - timedelta(days=1), days[-1] + timedelta(days=1)
+    earlier = day - timedelta(days=7)
+    return earlier if not first <= day <= last and first <= earlier <= last else day

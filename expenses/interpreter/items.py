@@ -40,7 +40,7 @@ from .audit import (
     locate,
     relative_offset,
 )
-from .context import Claim, Context, claim_addressed, claims_named
+from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
 from .values import DAY_DOT, rows_kept_by_place, venue_names
 
 
@@ -227,6 +227,9 @@ def _items(message: str, ctx: Context) -> list[Item]:
             if not _same_day_resolves(own, ctx, message):
                 return []
         item.day = own[0].value if own and own[0].value is not None else _same_day(own, ctx, message)
+        if own and own[0].value is not None and item.day is not None and in_the_trip(
+                item.day, message[own[0].start:own[0].end], _claim_for(message, ctx)[0]) != item.day:
+            return []  # "tue" on a claim whose trip was last week: this week's or the trip's? Only the user can say
     for item in amounts:
         names = _merchants(message, item)
         if len(names) > 1:

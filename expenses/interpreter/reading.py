@@ -35,7 +35,7 @@ from .clauses import (
     strip_leading,
     verb_of,
 )
-from .context import Claim, Context, Mention, case_ref, find_mention, named_reference, other_claim
+from .context import Claim, Context, Mention, case_ref, find_mention, in_the_trip, named_reference, other_claim
 from .values import (
     AmountFound,
     DateFound,
@@ -645,6 +645,8 @@ class Reader:
         dates = find_dates(text, self.ctx.today)
         refs = find_line_refs(text)
         dates = self._anchored(dates)
+        dates = [replace(d, value=None) if d.value and in_the_trip(date.fromisoformat(d.value), d.text, claim)
+                 != date.fromisoformat(d.value) else d for d in dates]  # "tue" on a claim whose trip was last week: asked
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs] + skip)
         merchants = find_merchants(masked, skip=skip)
         outside = mask(masked, [(m.start, m.end) for m in merchants])
