@@ -416,3 +416,42 @@ def test_a_bare_weekday_is_asked_about_when_the_claims_trip_was_the_week_before(
     assert today.get("date", TODAY) == TODAY
     [this_week] = added(plan_of("taxi 12 on tuesday", **ON_FULL))  # a trip this week: the last Tuesday
     assert this_week["date"] == "2026-12-01"
+
+
+BCN = claim("clm_BCN00002", "Barcelona trip", [("2026-11-24", "Vueling", "travel", "189.40"),
+                                               ("2026-11-26", "", "travel", "164.20")])
+ON_BCN = {"cases": (BCN,), "active": "clm_BCN00002", "today": "2026-11-27"}
+
+
+def test_a_lines_merchant_is_changed_in_words():
+    for message in ["change the merchant of line 2 to Vueling", "line 2 should say Vueling"]:
+        plan = plan_of(message, **ON_BCN)
+        assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 2, "merchant": "Vueling"})]
+
+
+def test_a_merchant_said_with_a_plural_kind_is_every_such_expenses():
+    plan = plan_of("flights with Vueling, outbound tuesday 24 nov 189.40 and the return on thursday 26th 164.20",
+                   **ON_LYON)
+    assert [a.get("merchant") for a in added(plan)] == ["Vueling", "Vueling"]
+
+
+def test_a_day_corrected_as_this_not_that_changes_the_line_of_that_day():
+    state = {"title": "Lyon partner visit", "currency": "EUR", "line_counter": 2, "lines": [
+        {"id": "ln_lyon01", "date": "2026-12-01", "merchant": "", "category": "travel", "amount": "12.15",
+         "description": "metro card"},
+        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "SNCF", "category": "travel", "amount": "89.00"}]}
+    from conversations.core.context import CaseSummary
+    from expenses.domain import project, summarize
+    from registries import CaseSnapshot
+    snap = CaseSnapshot(id="clm_LYON0001", kind="expense_claim", owner_id=1, title="Lyon partner visit",
+                        status="draft", revision=4, state=state)
+    lyon = CaseSummary(id=snap.id, kind=snap.kind, title=snap.title, status="draft", revision=4,
+                       summary=summarize(snap), view=project(snap))
+    plan = plan_of("the metro card was bought on wednesday the 2nd, not the 1st", cases=(lyon,), active="clm_LYON0001",
+                   today=TODAY)
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 1, "date": "2026-12-02"})]
+
+
+def test_before_i_submit_in_a_question_is_no_request_to_submit():
+    plan = parse_model_answer(interpret(request("anything missing or wrong before I submit?", **ON_FULL)))
+    assert not isinstance(plan, UserTurnPlan) or not plan.acts

@@ -36,7 +36,7 @@ from . import lexicon
 from .audit import audited, completed_day
 from .clauses import split, verb_of
 from .context import Context, claim_addressed, find_mention, read_key
-from .corrections import read_correction, read_merchant_fix
+from .corrections import read_correction, read_day_fix, read_merchant_fix, read_merchant_set
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -87,7 +87,9 @@ def interpret(request: Any) -> str:
 def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str:
     ctx = replace(Context.of(request), settled=settled)
     said = ctx
-    if not getattr(request, "repair_error", None) and (fix := read_merchant_fix(said.message, said)) is not None:
+    if not getattr(request, "repair_error", None) and (
+            fix := read_merchant_fix(said.message, said) or read_day_fix(said.message, said)
+            or read_merchant_set(said.message, said)) is not None:
         # "the dinner was at Zapiecek, not Stary Dom": the one line called Stary Dom, before any other reading
         fixed = audited(json.dumps({"plan": fix}, ensure_ascii=False), said.message, said)
         if json.loads(fixed)["plan"]["acts"]:
@@ -234,6 +236,9 @@ def _described(answer: str, ctx: Context) -> str:
             day = completed_day(act.get("evidence", ""), ctx, bool(act.get("earlier_evidence")))
             if day is not None and day is not date.min:  # "ok, add 12691 yen for the banner": the banner's day
                 args["date"] = day.isoformat()
+        if act.get("act") == "add_line" and not args.get("merchant") and (shared := _heading_merchant(ctx.message, plan)):
+            if shared[1] == args.get("category"):  # "flights with Vueling, outbound … and the return …"
+                args["merchant"] = shared[0]
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
         if not opening and act.get("act") != "open_claim" and not (act.get("case") or {}).get("id") and not (
                 act.get("case") or {}).get("match"):
@@ -241,6 +246,21 @@ def _described(answer: str, ctx: Context) -> str:
             if named is not None:  # "Lisboa: pastéis 6.40", "… for the december Berlin workshop"
                 act["case"] = {"id": named.id}
     return json.dumps(data, ensure_ascii=False)
+
+
+def _heading_merchant(message: str, plan: dict[str, Any]) -> tuple[str, str] | None:
+    """"flights with Vueling, outbound … and the return …": a merchant said with a plural kind before the first figure
+    is every such expense's, as (name, category)."""
+    head = re.split(r"\d", message, maxsplit=1)[0]
+    m = re.search(r"\b([a-z]+s)\s+(?:were\s+|are\s+|both\s+|all\s+)?(?:with|by|from|on)\s+(\S.*?)(?:,|:|$)", head,
+                  re.IGNORECASE)
+    if m is None:
+        return None
+    kinds = {c.category for c in find_categories(m.group(1))}
+    names = {str((a.get("args") or {}).get("merchant")) for a in plan["acts"] if (a.get("args") or {}).get("merchant")}
+    if len(kinds) != 1 or len(names) != 1 or next(iter(names)).lower() not in m.group(2).lower():
+        return None
+    return next(iter(names)), next(iter(kinds))
 
 
 def _merchant_again(words: str, acts: list[dict[str, Any]], ctx: Context) -> str | None:

@@ -647,6 +647,9 @@ class Audit:
                 continue
             if a.name in ("update_line", "remove_line") and a.claim is not None:
                 words = self._own_words(a)
+                for value in (a.args.get("merchant"), a.args.get("description")) if a.name == "update_line" else ():
+                    if value:  # "change the merchant of line 2 to Vueling": the new name names no line
+                        words = re.sub(re.escape(str(value)), " ", words, flags=re.IGNORECASE)
                 named = _lines_named(a.claim, words, self.ctx.claims)
                 target = _line(a.claim, a.args.get("line"))
                 if named and target not in named:

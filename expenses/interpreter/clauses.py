@@ -114,7 +114,9 @@ class Clause:
 _IDIOMS = re.compile(r"\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
                      r"question|problem|issue|moment|minute|second|call|meeting|mistake|feeling|sense|idea|clue)\b"
                      r"|\b(?:make|makes|made)\s+sense\b"
-                     r"|\b(?:is|are|was|were|looks?|seems?|it'?s|all)\s+(?:all\s+|now\s+|totally\s+|fully\s+)?correct\b",
+                     r"|\b(?:is|are|was|were|looks?|seems?|it'?s|all)\s+(?:all\s+|now\s+|totally\s+|fully\s+)?correct\b"
+                     # "anything missing before I submit?": when, not a request to submit
+                     r"|\b(?:before|until|till|once|when)\s+(?:i|we)\s+(?:can\s+)?(?:submit|send|file|hand)\b",
                      re.IGNORECASE)
 
 

@@ -103,9 +103,56 @@ def _without_refs(message: str) -> str:
     return re.sub(r"(?:\b(?:line|item|entry|row|no\.?|number)\s*#?|#)\s*\d{1,3}\b", " ", message, flags=re.IGNORECASE)
 
 
+_SHOULD_SAY = re.compile(rf"^\W*(?:(?:and|oh|also|ok|sorry)\W+)*(?:line|item|row)\s*#?(?P<n>\d{{1,3}})\s+should\s+"
+                         rf"(?:say|read|show|be\s+called|be\s+listed\s+as)\s+(?P<new>{_NAME_WORDS})\s*(?:too|as\s+well)?"
+                         rf"\W*$", re.IGNORECASE)
+
+
+def read_merchant_set(message: str, ctx: Context) -> dict[str, Any] | None:
+    """"line 2 should say Vueling": who was paid on the line named by its number (nothing else said)."""
+    m = _SHOULD_SAY.match(message)
+    if m is None or "update_line" not in ctx.acts:
+        return None
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    ordinal = int(m.group("n"))
+    if claim is None or claim.status != "draft" or not 1 <= ordinal <= len(claim.lines):
+        return None
+    new = m.group("new").strip(" .,'’")
+    if not new or len(new) > 80 or str(claim.lines[ordinal - 1].get("merchant") or "").lower() == new.lower():
+        return None
+    act = {"id": "c1", "act": "update_line", "case": {"id": claim.id}, "args": {"line": ordinal, "merchant": new},
+           "evidence": message.strip()}
+    return {"acts": [act]}
+
+
+def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
+    """"the metro card was bought on wednesday the 25th, not the 24th": a line's day said as what it is and what it is
+    not; the line is the one of the old day the words name (its merchant, description or kind)."""
+    if "update_line" not in ctx.acts or _ADD.search(message) or re.search(r"\d", _without_days(message, ctx)):
+        return None
+    days = [d for d in find_days(message, ctx.today) if d.value is not None]
+    olds = [d for d in days if _NOT.search(message[max(0, d.start - 16):d.start])]
+    news = [d for d in days if d not in olds]
+    if len(olds) != 1 or not news or len({d.value for d in news}) != 1 or olds[0].value == news[0].value:
+        return None
+    if _ELSE.search(re.sub(r"\bday\b", " ", _without_days(message, ctx))):
+        return None
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    if claim is None or claim.status != "draft":
+        return None
+    lowered = _without_days(message, ctx).lower()
+    lines = [line for line in claim.lines if line.get("date") == olds[0].value.isoformat()
+             and _names(lowered, line, [x for x in claim.lines if x.get("date") == olds[0].value.isoformat()])]
+    if len(lines) != 1:
+        return None
+    act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
+           "args": {"line": int(lines[0]["ordinal"]), "date": news[0].value.isoformat()}, "evidence": message.strip()}
+    return {"acts": [act]}
+
+
 def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's amount, or None when the message is not such a correction or its line is unsure."""
-    if (fix := read_merchant_fix(message, ctx) or read_kind_fix(message, ctx)) is not None:
+    if (fix := read_merchant_fix(message, ctx) or read_kind_fix(message, ctx) or read_day_fix(message, ctx)) is not None:
         return fix
     if not _CUE.search(message) or _ADD.search(message) or _ELSE.search(_without_days(message, ctx)):
         return None
@@ -200,7 +247,14 @@ def _line(message: str, ctx: Context, claim: Claim, old: Decimal | None) -> dict
 
 
 def _names(lowered: str, line: dict[str, Any], lines: list[dict[str, Any]]) -> bool:
-    """Do the words name this line: its merchant or description, or its kind when the claim has one of that kind?"""
+    """Do the words name this line: its merchant or description, or its kind when the claim has one of that kind?
+    "The lunch" never names a line told as a dinner."""
+    from . import lexicon
+
+    meals = set(re.findall(r"[a-z]+", lowered)) & lexicon.MEALS
+    told = set(re.findall(r"[a-z]+", str(line.get("description") or "").lower())) & lexicon.MEALS
+    if meals and told and not meals & told:
+        return False
     category = str(line.get("category") or "")
     if category in _CATEGORY_RE and _CATEGORY_RE[category].search(lowered) and sum(
             1 for other in lines if other.get("category") == category) == 1:

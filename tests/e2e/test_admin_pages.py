@@ -70,6 +70,10 @@ def test_the_admin_names_the_product_and_every_list_fits_1366_px(browser, server
             expect(page.locator("[data-turn][data-turn-kind='click']").last).to_have_attribute(
                 "data-turn-status", "completed")
         context.clear_cookies()
+        # the chat page notices it was signed out and navigates on its own: sign in to the admin on a page of its own,
+        # so that navigation cannot abort ours
+        page.close()
+        page = context.new_page()
 
         admin_sign_in(page)
         expect(page.get_by_role("banner").get_by_role("link", name="Turnframe web admin")).to_be_visible()
