@@ -455,3 +455,12 @@ def test_a_day_corrected_as_this_not_that_changes_the_line_of_that_day():
 def test_before_i_submit_in_a_question_is_no_request_to_submit():
     plan = parse_model_answer(interpret(request("anything missing or wrong before I submit?", **ON_FULL)))
     assert not isinstance(plan, UserTurnPlan) or not plan.acts
+
+
+def test_an_answer_to_which_line_may_name_its_merchant_in_lower_case():
+    cafe = claim("clm_VIEN0002", "Vienna trip", [("2026-11-30", "Cafe Central", "meals", "6.90"),
+                                                 ("2026-12-01", "Figlmüller", "meals", "24.00")])
+    on_cafe = {"cases": (cafe,), "active": "clm_VIEN0002", "today": TODAY}
+    first, second = conversation(["remove the meals line", "the cafe central one"], **on_cafe)
+    assert first.acts == [] and first.pending is not None
+    assert [(a.act, a.args.get("line")) for a in second.acts] == [("remove_line", 1)]

@@ -985,6 +985,8 @@ def _lines_named(claim: Claim, words: str, claims: Iterable[Claim]) -> list[dict
                  if w not in _GENERIC_MERCHANT_WORDS and w not in titled]
         if parts and any(re.search(rf"\b{re.escape(p)}\b", lowered) for p in parts):
             named.append(line)
+        elif " " in merchant.strip() and re.search(rf"\b{re.escape(merchant.strip().lower())}\b", lowered):
+            named.append(line)  # "the cafe central one": a name of everyday words, said whole
     return named
 
 

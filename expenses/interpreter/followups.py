@@ -154,6 +154,13 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
                 return hits[0]
         if m := re.fullmatch(r"\W*(?:line\s*)?#?(\d{1,3})\W*", answer, re.IGNORECASE):
             return int(m.group(1))
+        if claim is not None and not amounts and len(answer) <= 60:  # "the cafe central one": by its name, any case
+            said = set(re.findall(r"[^\W\d_]{4,}", answer.casefold()))
+            hits = [ln["ordinal"] for ln in claim.lines if (not options or ln["ordinal"] in options)
+                    and said & set(re.findall(r"[^\W\d_]{4,}", f"{ln.get('merchant') or ''} {ln.get('description') or ''}"
+                                              .casefold()))]
+            if len(hits) == 1:
+                return hits[0]
         return None
     if missing == "title":
         raw = _TITLE_ANSWER.sub("", answer)
