@@ -464,3 +464,11 @@ def test_an_answer_to_which_line_may_name_its_merchant_in_lower_case():
     first, second = conversation(["remove the meals line", "the cafe central one"], **on_cafe)
     assert first.acts == [] and first.pending is not None
     assert [(a.act, a.args.get("line")) for a in second.acts] == [("remove_line", 1)]
+
+
+def test_a_reason_told_about_a_line_is_never_a_change_of_its_kind():
+    taxi = claim("clm_STO00001", "Stockholm audit", [("2026-11-30", "", "taxi", "50.72")])
+    on_taxi = {"cases": (taxi,), "active": "clm_STO00001", "today": TODAY}
+    plan = plan_of("the reason for the 50.72 taxi on line 1 is that there was no train early enough", **on_taxi)
+    assert not any(a.args.get("category") for a in plan.acts)
+    assert [dict(a.args) for a in plan_of("line 1 is a hotel", **on_taxi).acts] == [{"line": 1, "category": "hotel"}]

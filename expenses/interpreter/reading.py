@@ -828,6 +828,8 @@ class Reader:
         if field_name == "category" or (field_name is None and marked and not changes):
             categories = find_categories(_blank_not_values(value_masked))
             category = best_category(categories)
+            if category is not None and field_name is None and _NOT_A_KIND.search(value_masked):
+                category = None  # "the reason … is that there was no train early enough": a reason, not a kind
             if category is not None:
                 changes["category"] = category
         if field_name == "merchant":
@@ -1245,6 +1247,11 @@ def _sentence_start(message: str, at: int) -> int:
     """Where the sentence holding ``at`` starts."""
     marks = [m.end() for m in re.finditer(r"[.!?\n;]\s*", message[:at])]
     return marks[-1] if marks else 0
+
+
+# words that make what follows "is" a sentence of its own, not the kind a line is ("… is that there was no train")
+_NOT_A_KIND = re.compile(r"\b(?:that|because|since|there|no|not|never|why|reason|was|were|had|could|would|did)\b",
+                         re.IGNORECASE)
 
 
 def _clean_name(text: str) -> str:
