@@ -45,6 +45,19 @@ def conversation(messages: list[str], **kwargs: Any) -> list[UserTurnPlan]:
     return plans
 
 
+def lyon_with(lines: list[dict[str, Any]]) -> Any:
+    """The Lyon claim with these lines as its state holds them (ids, descriptions and all)."""
+    from conversations.core.context import CaseSummary
+    from expenses.domain import project, summarize
+    from registries import CaseSnapshot
+
+    state = {"title": "Lyon partner visit", "currency": "EUR", "line_counter": len(lines), "lines": lines}
+    snap = CaseSnapshot(id="clm_LYON0001", kind="expense_claim", owner_id=1, title="Lyon partner visit",
+                        status="draft", revision=4, state=state)
+    return CaseSummary(id=snap.id, kind=snap.kind, title=snap.title, status="draft", revision=4,
+                       summary=summarize(snap), view=project(snap))
+
+
 def added(plan: UserTurnPlan) -> list[dict[str, Any]]:
     return [dict(a.args) for a in plan.acts if a.act == "add_line"]
 
@@ -276,17 +289,10 @@ def test_what_an_expense_was_is_kept_as_its_description_without_merchant_verbs_o
 
 
 def test_a_line_is_found_by_its_description():
-    from conversations.core.context import CaseSummary
-    from expenses.domain import project, summarize
-    from registries import CaseSnapshot
-    state = {"title": "Lyon partner visit", "currency": "EUR", "line_counter": 2, "lines": [
+    metro = lyon_with([
         {"id": "ln_lyon01", "date": "2026-12-01", "merchant": "", "category": "travel", "amount": "8.00",
          "description": "metro card"},
-        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "SNCF", "category": "travel", "amount": "89.00"}]}
-    snap = CaseSnapshot(id="clm_LYON0001", kind="expense_claim", owner_id=1, title="Lyon partner visit",
-                        status="draft", revision=4, state=state)
-    metro = CaseSummary(id=snap.id, kind=snap.kind, title=snap.title, status="draft", revision=4,
-                        summary=summarize(snap), view=project(snap))
+        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "SNCF", "category": "travel", "amount": "89.00"}])
     plan = plan_of("change the metro card line to 9", cases=(metro,), active="clm_LYON0001", today=TODAY)
     assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plan.acts] == [("update_line", 1, "9.00")]
 
@@ -390,17 +396,10 @@ def test_a_name_that_says_what_it_is_heads_a_message_and_is_said_again_in_short(
 
 
 def test_a_line_told_with_a_typo_is_found_by_the_word_spelt_right():
-    state = {"title": "Lyon partner visit", "currency": "EUR", "line_counter": 1, "lines": [
+    lyon = lyon_with([
         {"id": "ln_lyon01", "date": "2026-12-01", "merchant": "Cafe Central", "category": "meals", "amount": "6.90",
          "description": "coffe"},
-        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "Paul", "category": "meals", "amount": "7.40"}]}
-    from conversations.core.context import CaseSummary
-    from expenses.domain import project, summarize
-    from registries import CaseSnapshot
-    snap = CaseSnapshot(id="clm_LYON0001", kind="expense_claim", owner_id=1, title="Lyon partner visit",
-                        status="draft", revision=4, state=state)
-    lyon = CaseSummary(id=snap.id, kind=snap.kind, title=snap.title, status="draft", revision=4,
-                       summary=summarize(snap), view=project(snap))
+        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "Paul", "category": "meals", "amount": "7.40"}])
     plan = plan_of("remove the coffee", cases=(lyon,), active="clm_LYON0001", today=TODAY)
     assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 1)]
 
@@ -436,17 +435,10 @@ def test_a_merchant_said_with_a_plural_kind_is_every_such_expenses():
 
 
 def test_a_day_corrected_as_this_not_that_changes_the_line_of_that_day():
-    state = {"title": "Lyon partner visit", "currency": "EUR", "line_counter": 2, "lines": [
+    lyon = lyon_with([
         {"id": "ln_lyon01", "date": "2026-12-01", "merchant": "", "category": "travel", "amount": "12.15",
          "description": "metro card"},
-        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "SNCF", "category": "travel", "amount": "89.00"}]}
-    from conversations.core.context import CaseSummary
-    from expenses.domain import project, summarize
-    from registries import CaseSnapshot
-    snap = CaseSnapshot(id="clm_LYON0001", kind="expense_claim", owner_id=1, title="Lyon partner visit",
-                        status="draft", revision=4, state=state)
-    lyon = CaseSummary(id=snap.id, kind=snap.kind, title=snap.title, status="draft", revision=4,
-                       summary=summarize(snap), view=project(snap))
+        {"id": "ln_lyon02", "date": "2026-12-01", "merchant": "SNCF", "category": "travel", "amount": "89.00"}])
     plan = plan_of("the metro card was bought on wednesday the 2nd, not the 1st", cases=(lyon,), active="clm_LYON0001",
                    today=TODAY)
     assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 1, "date": "2026-12-02"})]
