@@ -10,8 +10,6 @@ was drawn for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -34,7 +32,7 @@ from registries import (
 
 from . import policies
 from .domain import INITIAL_STATUS, claim_state, claim_total, describe_line
-from .exchange import convert
+from .exchange import paid_in_claim_currency
 from .money import format_money
 from .schemas import (
     KIND,
@@ -138,10 +136,10 @@ def _in_claim_currency(amount: str, paid_in: str | None, currency: str, day: str
     if not paid_in or paid_in == currency:
         return amount, {}
     try:
-        converted = convert(Decimal(amount), paid_in, currency, on=date.fromisoformat(day))
+        converted = paid_in_claim_currency(amount, paid_in, currency, day)
     except LookupError as exc:
         raise CommandRefused("currency_not_covered", f"no reference rate converts {paid_in} on {day}") from exc
-    return f"{converted:.2f}", {"paid_amount": amount, "paid_currency": paid_in}
+    return converted, {"paid_amount": amount, "paid_currency": paid_in}
 
 
 def update_line(case: CaseSnapshot | None, args: Mapping[str, Any], ctx: CommandContext) -> CommandResult:

@@ -82,6 +82,13 @@ def convert(amount: Decimal, base: str, quote: str, on: date | None = None) -> D
     return (amount * reference_rate(base, quote, on).rate).quantize(CENT)
 
 
+def paid_in_claim_currency(amount: str, paid_in: str, currency: str, day: str | None) -> str:
+    """What ``amount`` paid in ``paid_in`` is in the claim's ``currency`` at the reference rate in force on ``day`` (ISO;
+    None: the latest published rates), as the claim keeps money ("166.18"). Raises ``LookupError`` (see
+    ``reference_rate``) and ``ValueError`` for a day that is no ISO date."""
+    return f"{convert(Decimal(amount), paid_in, currency, date.fromisoformat(day) if day else None):.2f}"
+
+
 def to_reference_base(amount: Decimal, currency: str) -> Decimal:
     """``amount`` in EUR at the latest reference rate (what the 1000 EUR rule compares)."""
     return convert(amount, currency, reference_table().base)

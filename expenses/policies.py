@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from registries import CaseSnapshot, PolicyDecision
 
 from .domain import LOCKED_STATUSES
-from .exchange import convert, to_reference_base
+from .exchange import paid_in_claim_currency, to_reference_base
 from .schemas import CONFIRMATION_THRESHOLD_EUR
 
 
@@ -114,12 +114,11 @@ def _in_claim_currency(case: CaseSnapshot, args: BaseModel) -> BaseModel:
     currency = str(case.state.get("currency", ""))
     if not paid_in or paid_in == currency or amount is None:
         return args
-    day = getattr(args, "date", None)
     try:
-        converted = convert(Decimal(amount), paid_in, currency, date.fromisoformat(day) if day else None)
+        converted = paid_in_claim_currency(str(amount), paid_in, currency, getattr(args, "date", None))
     except (LookupError, ValueError):
         return args
-    return args.model_copy(update={"amount": f"{converted:.2f}", "currency": None})
+    return args.model_copy(update={"amount": converted, "currency": None})
 
 
 def draft_only_policy(case: CaseSnapshot | None, args: BaseModel) -> PolicyDecision:

@@ -161,18 +161,33 @@ def _answered_as_new(request: Any) -> str | None:
             or not _SAYS_NEW.search(answer) or _SAYS_FIX.search(answer) or getattr(request, "repair_error", None):
         return None
     settled = frozenset({"correction"} if asked == "new_line" else {"allowed"})
-    reread = json.loads(_interpret_whole(_Earlier(request, earlier, reads=asked == "new_line"), settled=settled))
-    acts = (reread.get("plan") or {}).get("acts") or []
-    if not acts or any(a.get("act") != "add_line" for a in acts):
+    acts = _added_again(request, earlier, answer, settled, reads=asked == "new_line")
+    if acts is None:
         return None
     kind = _KIND_GIVEN.search(answer) if asked == "allowed" else None
     for act in acts:
-        act["earlier_evidence"], act["evidence"] = act["evidence"], answer
         if kind is not None and (said := best_category(find_categories(kind.group("kind")))):
             act["args"]["category"] = said  # "yes, add it under other": the kind the answer gives
-    plan = {"acts": acts}
+    return _audited_additions(request, acts, answer, settled)
+
+
+def _added_again(request: Any, earlier: str, answer: str, settled: frozenset[str], *,
+                 reads: bool = True) -> list[dict[str, Any]] | None:
+    """The earlier message read again with what the answer settled: its additions, each quoting the answer as its
+    evidence and the earlier words as its earlier evidence; None unless the reading is additions only."""
+    reread = json.loads(_interpret_whole(_Earlier(request, earlier, reads=reads), settled=settled))
+    acts = (reread.get("plan") or {}).get("acts") or []
+    if not acts or any(a.get("act") != "add_line" for a in acts):
+        return None
+    for act in acts:
+        act["earlier_evidence"], act["evidence"] = act["evidence"], answer
+    return acts
+
+
+def _audited_additions(request: Any, acts: list[dict[str, Any]], answer: str, settled: frozenset[str]) -> str:
+    """The additions an answer completed, audited on the answer's words with what it settled."""
     ctx = replace(Context.of(request), settled=settled)
-    return audited(json.dumps({"plan": plan}, ensure_ascii=False), answer, ctx)
+    return audited(json.dumps({"plan": {"acts": acts}}, ensure_ascii=False), answer, ctx)
 
 
 # a plain yes to "say “yes” to add it converted": no figure of its own, no other request, no doubt
@@ -200,14 +215,11 @@ def _answered_converted(request: Any) -> str | None:
             return None
     elif not (_SAYS_YES.search(answer) or _SAYS_CONVERT.search(answer)):
         return None
-    reread = json.loads(_interpret_whole(_Earlier(request, earlier), settled=frozenset({"converted"})))
-    acts = (reread.get("plan") or {}).get("acts") or []
-    if not acts or any(a.get("act") != "add_line" or (a.get("args") or {}).get("currency") != paid_in for a in acts):
+    settled = frozenset({"converted"})
+    acts = _added_again(request, earlier, answer, settled)
+    if acts is None or any((a.get("args") or {}).get("currency") != paid_in for a in acts):
         return None
-    for act in acts:
-        act["earlier_evidence"], act["evidence"] = act["evidence"], answer
-    ctx = replace(Context.of(request), settled=frozenset({"converted"}))
-    return audited(json.dumps({"plan": {"acts": acts}}, ensure_ascii=False), answer, ctx)
+    return _audited_additions(request, acts, answer, settled)
 
 
 def _described(answer: str, ctx: Context) -> str:

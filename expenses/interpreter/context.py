@@ -315,3 +315,10 @@ def in_the_trip(day: date, words: str, claim: Claim | None) -> date:
     first, last = days[0] - timedelta(days=1), days[-1] + timedelta(days=1)
     earlier = day - timedelta(days=7)
     return earlier if not first <= day <= last and first <= earlier <= last else day
+
+
+def another_meal(said: set[str], line: dict[str, Any]) -> bool:
+    """"the lunch" does not name a meals line told as a dinner (its description says which meal it was)."""
+    meals = said & lexicon.MEALS
+    told = set(re.findall(r"[a-z]+", str(line.get("description") or "").casefold())) & lexicon.MEALS
+    return bool(meals and told and not meals & told)

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from .audit import _ATOM, _CATEGORY_RE, _values, find_days
-from .context import Claim, Context, claim_addressed
+from .context import Claim, Context, another_meal, claim_addressed
 
 _CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|actually|really|only|not|instead\s+of|rather\s+than|"
                   r"typo|misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it))\b", re.IGNORECASE)
@@ -249,11 +249,7 @@ def _line(message: str, ctx: Context, claim: Claim, old: Decimal | None) -> dict
 def _names(lowered: str, line: dict[str, Any], lines: list[dict[str, Any]]) -> bool:
     """Do the words name this line: its merchant or description, or its kind when the claim has one of that kind?
     "The lunch" never names a line told as a dinner."""
-    from . import lexicon
-
-    meals = set(re.findall(r"[a-z]+", lowered)) & lexicon.MEALS
-    told = set(re.findall(r"[a-z]+", str(line.get("description") or "").lower())) & lexicon.MEALS
-    if meals and told and not meals & told:
+    if another_meal(set(re.findall(r"[a-z]+", lowered)), line):
         return False
     category = str(line.get("category") or "")
     if category in _CATEGORY_RE and _CATEGORY_RE[category].search(lowered) and sum(

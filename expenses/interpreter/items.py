@@ -214,6 +214,7 @@ def _items(message: str, ctx: Context) -> list[Item]:
         for item in amounts:
             if item.amount_end <= m.start() < item.end:
                 item.end = m.start()
+    claim = _claim_for(message, ctx)[0]  # a bare weekday is read against its trip
     for item in amounts:
         words = message[item.start:item.end]
         item.category = _category(_masked(words, today))  # "dinner 58 last nite": the night is a day, no hotel; nor
@@ -228,7 +229,7 @@ def _items(message: str, ctx: Context) -> list[Item]:
                 return []
         item.day = own[0].value if own and own[0].value is not None else _same_day(own, ctx, message)
         if own and own[0].value is not None and item.day is not None and in_the_trip(
-                item.day, message[own[0].start:own[0].end], _claim_for(message, ctx)[0]) != item.day:
+                item.day, message[own[0].start:own[0].end], claim) != item.day:
             return []  # "tue" on a claim whose trip was last week: this week's or the trip's? Only the user can say
     for item in amounts:
         names = _merchants(message, item)

@@ -35,7 +35,17 @@ from .clauses import (
     strip_leading,
     verb_of,
 )
-from .context import Claim, Context, Mention, case_ref, find_mention, in_the_trip, named_reference, other_claim
+from .context import (
+    Claim,
+    Context,
+    Mention,
+    another_meal,
+    case_ref,
+    find_mention,
+    in_the_trip,
+    named_reference,
+    other_claim,
+)
 from .values import (
     AmountFound,
     DateFound,
@@ -1052,7 +1062,7 @@ class Reader:
         if not named:
             return [], ""
         ordinals = [line["ordinal"] for line in claim.lines if line.get("category") in named
-                    and not _another_meal(said, line)]
+                    and not another_meal(said, line)]
         for before, word in zip(tokens, tokens[1:], strict=False):
             modifier = plain(before.text)
             if any(plain(word.text) in lexicon.REFERRING_WORDS[c] for c in named) and modifier.isalpha() \
@@ -1330,9 +1340,4 @@ _PLAIN_MODIFIERS = frozenset("the a an my our that this those these his her thei
                              "last other both each either same earlier later new old".split())
 
 
-def _another_meal(said: set[str], line: dict[str, Any]) -> bool:
-    """"the lunch" does not name a meals line told as a dinner (its description says which meal it was)."""
-    meals = said & lexicon.MEALS
-    told = set(re.findall(r"[a-z]+", str(line.get("description") or "").casefold())) & lexicon.MEALS
-    return bool(meals and told and not meals & told)
 
