@@ -131,9 +131,33 @@ _MONEY_WORDS = re.compile(
     rf"(?P<and>and\s+)?(?P<b>{_WORD_OR_DIGITS})(?P<unit>\s*(?:cents?|pence|p|centimes?|rappen))?(?![\w.,])", re.IGNORECASE)
 
 
-def money_phrases(text: str) -> list[NumberFound]:
-    """``two euro forty`` → 2.40, ``12 pounds 50`` → 12.50: whole units, then the hundredths, as people say a price."""
+# a price said the way people say one, with no currency between: "twelve fifty" (12.50), "eleven sixty", "four
+# twenty-five"; never a year ("twenty twenty-six") and never part of a longer number ("one hundred twenty five")
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_SPOKEN_PRICE = re.compile(
+    rf"(?<![\w.,-])(?P<a>(?:{'|'.join(_TENS)})(?:[\s-]+(?:{'|'.join(_UNITS[1:10])}))?|{'|'.join(_UNITS[1:20])})\s+"
+    rf"(?P<b>(?:{'|'.join(_TENS)})(?:[\s-]+(?:{'|'.join(_UNITS[1:10])}))?)(?![\w-]|\s+(?:{'|'.join(_UNITS)}|and)\b)",
+    re.IGNORECASE)
+
+
+def _spoken_prices(text: str) -> list[NumberFound]:
     found = []
+    for m in _SPOKEN_PRICE.finditer(text or ""):
+        before = text[:m.start()].rstrip()
+        if re.search(rf"\b(?:{'|'.join(_UNITS)}|and|an?)$", before, re.IGNORECASE):
+            continue  # "one hundred and twenty five", "a thousand twenty": one longer number
+        a, b = m.group("a").lower(), m.group("b").lower()
+        whole, cents = word_number(a), word_number(b)
+        if whole is None or cents is None or (a == "twenty" and b.startswith("twenty")):
+            continue
+        found.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
+    return found
+
+
+def money_phrases(text: str) -> list[NumberFound]:
+    """``two euro forty`` → 2.40, ``12 pounds 50`` → 12.50, ``twelve fifty`` → 12.50: whole units, then the
+    hundredths, as people say a price."""
+    found = _spoken_prices(text)
     for m in _MONEY_WORDS.finditer(text or ""):
         whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
         cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))

@@ -72,6 +72,10 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["holdout-6"]["conversations"] >= 24 and parts["dev-8"]["conversations"] >= 24
     assert parts["holdout-6"]["passed"] >= 38
     assert parts["dev-8"]["passed"] >= 66
+    # a fourth (2026-12-04, second session): 20 whole claims of 11-14 messages, written before the round's changes
+    # and kept blind (only its unsafe items were looked at)
+    assert parts["holdout-7"]["conversations"] >= 20
+    assert parts["holdout-7"]["passed"] >= 35
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

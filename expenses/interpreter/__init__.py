@@ -33,10 +33,10 @@ from typing import Any
 from registries.currencies import currencies_named
 
 from . import lexicon
-from .audit import audited, completed_day
+from .audit import CONTINUES, audited, completed_day
 from .clauses import split, verb_of
 from .context import Context, claim_addressed, find_mention, read_key
-from .corrections import read_correction, read_day_fix, read_merchant_fix, read_merchant_set
+from .corrections import is_note, read_correction, read_day_fix, read_merchant_fix, read_merchant_set, read_note
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -81,19 +81,24 @@ def interpret(request: Any) -> str:
         return settled
     if (settled := _answered_converted(request)) is not None:
         return settled
-    return _asked_if_new(_interpret_whole(request))
+    return _held_if_asked(request, _asked_if_new(_interpret_whole(request)))
 
 
 def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str:
     ctx = replace(Context.of(request), settled=settled)
     said = ctx
     if not getattr(request, "repair_error", None) and (
-            fix := read_merchant_fix(said.message, said) or read_day_fix(said.message, said)
+            fix := read_note(said.message, said) or read_merchant_fix(said.message, said) or read_day_fix(said.message, said)
             or read_merchant_set(said.message, said)) is not None:
         # "the dinner was at Zapiecek, not Stary Dom": the one line called Stary Dom, before any other reading
         fixed = audited(json.dumps({"plan": fix}, ensure_ascii=False), said.message, said)
         if json.loads(fixed)["plan"]["acts"]:
             return fixed
+    if is_note(said.message) and "update_line" in ctx.acts:
+        # a note whose line is not exactly one: asked about, never read as a new expense
+        return json.dumps({"plan": {"acts": [], "answers": [{"question": said.message[:2000], "text": (
+            "Which line is that note for? Say it with the line's number, e.g. “note for line 2: …”.")}]}},
+            ensure_ascii=False)
     spelled = spell_out(ctx.message)
     earlier = spell_out(str((ctx.pending or {}).get("message") or ""))
     ctx = replace(ctx, message=spelled.text,
@@ -157,11 +162,15 @@ def _answered_as_new(request: Any) -> str | None:
     answer = str(getattr(request, "message", "") or "").strip()
     earlier = str(pending.get("message") or "")
     asked = (pending.get("missing") or [None])[0]
+    says = _SAYS_NEW.search(answer) or (asked == "allowed" and _SAYS_ADD.search(answer))
     if asked not in ("new_line", "allowed") or not earlier or len(answer) > 80 or re.search(r"\d|\?", answer) \
-            or not _SAYS_NEW.search(answer) or _SAYS_FIX.search(answer) or getattr(request, "repair_error", None):
+            or not says or _SAYS_FIX.search(answer) or getattr(request, "repair_error", None):
         return None
     settled = frozenset({"correction"} if asked == "new_line" else {"allowed"})
     acts = _added_again(request, earlier, answer, settled, reads=asked == "new_line")
+    if acts is None and asked == "allowed" and (asked_about := _expense_asked_about(earlier)) is not None:
+        # "can I claim a laundry bill of 35 from wednesday?" … "ok, add it then": the expense the question named
+        acts = _added_again(request, asked_about, answer, settled, reads=False)
     if acts is None:
         return None
     kind = _KIND_GIVEN.search(answer) if asked == "allowed" else None
@@ -169,6 +178,59 @@ def _answered_as_new(request: Any) -> str | None:
         if kind is not None and (said := best_category(find_categories(kind.group("kind")))):
             act["args"]["category"] = said  # "yes, add it under other": the kind the answer gives
     return _audited_additions(request, acts, answer, settled)
+
+
+# "yes, put it in", "ok include it", "then please claim it": the expense asked about goes on the claim
+_SAYS_ADD = re.compile(r"\b(?:put|include|claim|log|record|enter|expense)\s+(?:it|that|this|them)\b", re.IGNORECASE)
+# the words around an expense that ask whether it may be claimed: "can I claim …?", "is … allowed?", "would … be ok?"
+_ASK_HEAD = re.compile(r"^\W*(?:(?:hi|hey|hello|ok|okay|so|and|also|quick\s+question)\W+)*(?:(?:can|may|could|might|should|"
+                       r"shall)\s+(?:i|we)\s+(?:still\s+|also\s+|even\s+)?(?:claim|expense|include|charge|put\s+in|add|"
+                       r"get\s+reimbursed\s+for|be\s+reimbursed\s+for)(?:\s+for)?|(?:is|are|would|will)(?=\s+(?:a|an|the|my|"
+                       r"our)\b))\s+", re.IGNORECASE)
+_ASK_TAIL = re.compile(r"(?:\s*,?\s*(?:be\s+)?(?:allowed|ok(?:ay)?|fine|claimable|reimbursable|reimbursed|covered|eligible|"
+                       r"expensable|permitted|acceptable)(?:\s+(?:to\s+claim|on\s+(?:the|my|this)\s+claim|here))?)?\s*\?\W*$",
+                       re.IGNORECASE)
+
+
+def _expense_asked_about(message: str) -> str | None:
+    """The words of the one expense a question asks may be claimed ("can I claim a laundry bill of 35 from
+    wednesday?" → "a laundry bill of 35 from wednesday"), or None when the message is no such question."""
+    if message.count("?") != 1 or not _MAY_CLAIM.search(message) or not re.search(r"\d", message):
+        return None
+    head, tail = _ASK_HEAD.match(message), _ASK_TAIL.search(message)
+    if head is None or tail is None:
+        return None
+    words = message[head.end():tail.start()].strip(" ,")
+    return words if re.search(r"\d", words) and len(words) >= 4 else None
+
+
+def _held_if_asked(request: Any, answer: str) -> str:
+    """A question whether one expense it names may be claimed ("is a taxi of 62 from the airport allowed?") is
+    answered, and the expense waits for the user: "ok, add it" puts it on the claim (nothing is added before)."""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    message = str(getattr(request, "message", "") or "")
+    if not isinstance(plan, dict) or plan.get("acts") or plan.get("pending") or plan.get("undo") or not plan.get(
+            "answers") or getattr(request, "repair_error", None):
+        return answer
+    unread = [a for a in plan["answers"] if _READ_NOTHING.search(a.get("text", ""))]
+    if unread and len(unread) < len(plan["answers"]):
+        return answer  # part of the message was answered, part not read: as it is
+    asked_about = _expense_asked_about(message)
+    if asked_about is None or not any(a.name == "add_line" for a in getattr(request, "acts", []) or []):
+        return answer
+    reread = json.loads(_interpret_whole(_Earlier(request, asked_about, reads=False), settled=frozenset({"allowed"})))
+    acts = (reread.get("plan") or {}).get("acts") or []
+    if len(acts) != 1 or acts[0].get("act") != "add_line" or not (acts[0].get("args") or {}).get("amount"):
+        return answer
+    if unread:  # the question was not read, only the expense it names: nothing answered, nothing added
+        plan["answers"] = [{"question": message[:2000], "text": "Whether it may be claimed is in the expense policy "
+                            "(ask me, for example “what does the policy say about meals?”)."}]
+    last = plan["answers"][-1]
+    last["text"] = (f"{last['text']} I did not add “{asked_about}” yet: if you want it on the claim, tell me to add "
+                    "it (for example “yes, add it”).")[:8000]
+    plan["pending"] = {"question": last["text"][:2000], "act": "add_line", "missing": ["allowed"]}
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _added_again(request: Any, earlier: str, answer: str, settled: frozenset[str], *,
@@ -232,13 +294,15 @@ def _described(answer: str, ctx: Context) -> str:
     for act in plan["acts"]:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
-            if phrase := describe(act.get("evidence", ""), ctx) or describe(act.get("earlier_evidence") or "", ctx):
+            told = [act.get("earlier_evidence") or "", act.get("evidence", "")]  # what it was: in the words it was told in
+            if phrase := describe(told[0], ctx) or describe(told[1], ctx):
                 args["description"] = phrase
         if act.get("act") == "add_line" and not args.get("merchant"):
             names = merchants_in(act.get("evidence", ""), ctx.message)
             if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
                 args["merchant"] = names[0]
-            elif not names and (name := _name_after_amount(act.get("evidence", ""))):
+            elif not names and (name := _name_after_amount(act.get("evidence", "")) or _name_after_meal(
+                    act.get("evidence", ""))):
                 args["merchant"] = name
             elif not names and (name := _merchant_again(act.get("evidence", ""), plan["acts"], ctx)):
                 args["merchant"] = name  # "the return flight … with austrian too": the airline said before
@@ -248,6 +312,10 @@ def _described(answer: str, ctx: Context) -> str:
             day = completed_day(act.get("evidence", ""), ctx, bool(act.get("earlier_evidence")))
             if day is not None and day is not date.min:  # "ok, add 12691 yen for the banner": the banner's day
                 args["date"] = day.isoformat()
+            elif day is None and CONTINUES.match(ctx.message) and not find_dates(ctx.message, ctx.today) and (
+                    told := next((e["data"]["date"] for e in reversed(ctx.recent or [])
+                                  if (e.get("data") or {}).get("date")), None)):
+                args["date"] = told  # "then a taxi from the station …": the day of the expense told just before
         if act.get("act") == "add_line" and not args.get("merchant") and (shared := _heading_merchant(ctx.message, plan)):
             if shared[1] == args.get("category"):  # "flights with Vueling, outbound … and the return …"
                 args["merchant"] = shared[0]
@@ -304,6 +372,33 @@ def _name_after_amount(words: str) -> str | None:
            or city_aliases(t) or currencies_named(t) for t in tokens):
         return None
     return " ".join(t if not t.islower() else t.capitalize() for t in tokens)
+
+
+def _name_after_meal(words: str) -> str | None:
+    """"dinner wednesday dishoom forty one pounds twenty": one word between a meal (and its day) and the amount that
+    is no English word, day, month, place, currency or shorthand, nor a slip of one, is where it was eaten."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    from registries.currencies import english_frequency
+
+    from ..naming import city_aliases
+    from .audit import _MONTHS, _WEEKDAYS
+
+    m = re.search(r"\b(?:breakfast|brunch|lunch|dinner|supper|coffee|drinks)\s+(?:(?:on\s+)?[a-z]+\s+)?(?:at\s+)?"
+                  r"([^\W\d_]{4,})\s+(?:(?:chf|eur|gbp|usd|sek|nok|dkk|pln|czk)\s?)?(?:[€$£]\s?\d|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                  r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+                  r"eighty|ninety|hundred)\b)", words, re.IGNORECASE)
+    if m is None:
+        return None
+    token = m.group(1)
+    low = token.casefold()
+    known = set(_WEEKDAYS) | set(_MONTHS) | _SHORTHAND | set(lexicon.CATEGORY_WORDS) | {
+        "today", "tonight", "yesterday", "tomorrow", "yday", "tmrw", "morning", "afternoon", "evening", "night", "noon",
+        "midday", "lunchtime", "restaurant", "station", "airport", "hotel", "office", "venue"}
+    if english_frequency(low) > 0 or low in known or city_aliases(token) or currencies_named(token) or any(
+            DamerauLevenshtein.distance(low, k) <= 2 for k in known if len(k) >= 4):
+        return None  # an English word, a day, a kind, or a slip of one ("resturant", "yestrday")
+    return token if not token.islower() else token.capitalize()
 
 
 _SHORTHAND = frozenset("pls plz thx thanks thnx asap tmrw tmr tomo yday ystd cheers".split())
@@ -714,7 +809,7 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
             target = getattr(intent, "target", None)
             if target is not None and target.id is not None:
                 retractions.append({"act": target.id, "evidence": intent.quote(message)})
-            elif target is None:
+            elif target is None and not any(isinstance(i, ActIntent) and not i.retracted for i in intents):
                 answers.append(_answer(intent.quote(message), "Alright, I left everything as it is. A card that is "
                                                               "still open can be declined with its button."))
         elif isinstance(intent, CorrectIntent):

@@ -68,6 +68,18 @@ def _loose(word: str) -> str:
     return "".join(out)
 
 
+# a sentence of its own that leaves the topic before ("never mind that.", "forget it!")
+_DROPS_THE_LAST = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|hmm+|anyway)[,\s]+)?(?:never\s*mind|nvm|forget\s+(?:it|that|about\s+(?:it|"
+                             r"that))|scratch\s+that|ignore\s+that|skip\s+that)(?:\s+(?:that|it|then))?\s*[.!;\n]+\s*",
+                             re.IGNORECASE)
+
+
+# a message that goes on from the one before: "then …", "after that …", "and later …"
+CONTINUES = re.compile(r"^\W*(?:and\W+)?(?:then|after\s+that|afterwards|later(?:\s+on)?|from\s+there)\b(?!\W+(?:just|"
+                       r"please|pls|put|add|include|log|submit|send|remove|delete|drop|change|make|do|go|it|that|ok)\b)",
+                       re.IGNORECASE)
+
+
 @dataclass
 class ActSpan:
     act: dict[str, Any]
@@ -144,6 +156,10 @@ class Audit:
                         self.neutral.append(sentence)
         if self.plan.get("undo") and (span := locate(self.plan["undo"].get("evidence", ""), self.message)):
             self.neutral.append(span)
+        if (dropped := _DROPS_THE_LAST.match(self.message)) and self.acts and all(
+                a.start >= dropped.end() for a in self.acts) and not self.ctx.open_cards:
+            # "never mind that. On the 25th: taxi …": the topic before is left, the requests after it are new
+            self.neutral.append(dropped.span())
         self._left_out_rows()
         self._numbers()
         self._dates()
@@ -215,6 +231,10 @@ class Audit:
             if phrase is not None:  # "two euro forty", "twenty-four francs fifty": the phrase is the number
                 values = {phrase.value}
             used = [a for a in ([holder] if holder else self.acts) if values & _numbers_of(a)]
+            if used and _HEAD_COUNT.match(message, end) and any(
+                    _decimal(a.args.get("amount")) in values for a in used):
+                self._leave("number", start, end)  # "lunch …, 3 ppl, 136 at …" read as 3.00: a head count, no amount
+                continue
             product = next((p for p in products if p.start <= start and end <= p.end), None)
             if product is not None:
                 # a quantity times a price: the amount must be the product (the reader may also set the quantity)
@@ -227,6 +247,9 @@ class Audit:
             if used:
                 continue
             if holder is not None and _is_count(message, start, end, holder):
+                continue
+            if (ordinal := _ORDINAL.match(message, start)) and self._a_day_unread(start, ordinal.end()):
+                self._leave("date", start, end)  # "The 5th taxi to airport 42 …" told as a new expense: the 5th
                 continue
             if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end):
                 continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
@@ -259,6 +282,10 @@ class Audit:
 
     def _dates(self) -> None:
         days = find_days(self.message, self.ctx.today)
+        goes_on = CONTINUES.match(self.message)
+        if goes_on and not days and not any((e.get("data") or {}).get("date") for e in self.ctx.recent or []) and any(
+                a.name == "add_line" and not a.args.get("date") for a in self.acts):
+            self._leave("date", goes_on.start(), goes_on.end())  # "then a taxi …": then when? No day is known
         for day in days:
             if self._touches_neutral(day.start, day.end):
                 continue
@@ -404,11 +431,13 @@ class Audit:
                 wanted = (date.fromisoformat(last) + timedelta(days=offset)).isoformat()
                 return (said or self.ctx.today.isoformat()) == wanted
             return bool(said) or act.name in ("update_line", "remove_line")
+        if act.name == "add_line" and act.claim is not None and in_the_trip(
+                day.value, self.message[day.start:day.end], act.claim, self.ctx.today,
+                self.message[:day.start]) != day.value:
+            return False  # "tue" on a claim whose trip was last week (or "wed" said on the Wednesday of this week's
+            # trip): this week's or the trip's? Only the user can say
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
-        if act.name == "add_line" and act.claim is not None and in_the_trip(
-                day.value, self.message[day.start:day.end], act.claim) != day.value:
-            return False  # "tue" on a claim whose trip was last week: this week's or the trip's? Only the user can say
         if _night_of_stay(act, day.value, bool(_STAY_ENDS.search(self.message[act.start:act.end]))):
             return True  # "2 nights (tue and wed)", "checked out 3 dec": a day of the stay dated at check-in
         if act.name in ("update_line", "remove_line") and act.claim is not None:
@@ -548,6 +577,29 @@ class Audit:
                  ("that", "this", "those", "these", "their", "your")]
         return bool(previous) and any(re.search(rf"\b{re.escape(n)}", previous) for n in nouns)
 
+    def _a_day_unread(self, start: int, end: int) -> bool:
+        """Is "5th" in a plan that only adds lines a day of the month that none of them is dated on? ("the 2nd night",
+        "the 3rd one" count; "The 5th taxi to airport 42" heading the message is a day)"""
+        if _ORDINAL_UNIT.match(self.message, end) and not re.fullmatch(r"\W*(?:on\s+)?(?:the\s+)?",
+                                                                       self.message[:start], re.IGNORECASE):
+            return False
+        n = int(re.sub(r"\D", "", self.message[start:end]))
+        adds = [a for a in self.acts if a.name == "add_line"]
+        if not adds or len(adds) != len(self.acts) or not 1 <= n <= 31:
+            return False
+        return not any(str(a.args.get("date") or self.ctx.today.isoformat()).endswith(f"-{n:02d}") for a in adds)
+
+    def _agrees(self, act: ActSpan, target: dict[str, Any], words: str) -> bool:
+        """Do the kind and the day the words name (when they name one) agree with the line the act targets? A line
+        found as "it" or "that" must be the one the words describe."""
+        days = find_days(words, self.ctx.today)
+        undated = "".join(" " if any(d.start <= i < d.end for d in days) else ch for i, ch in enumerate(words))
+        kinds = _categories_in(undated)
+        if kinds and "category" not in act.args and str(target.get("category")) not in kinds:
+            return False
+        said = {d.value.isoformat() for d in days if d.value is not None}
+        return not said or "date" in act.args or str(target.get("date")) in said
+
     def _own_words(self, act: ActSpan) -> str:
         """The act's words with the rest of its sentence that no other act's words hold ("the koffieboon one I'll pay
         myself, take it off": the removal is told by its sentence)."""
@@ -657,6 +709,9 @@ class Audit:
                     continue
                 if target is not None and not _line_fits_words(target, words):
                     self._leave("other", a.start, a.end)  # "the second bolt" read as line 2, a flight
+                    continue
+                if target is not None and not named and not _LINE_REF.search(words) and not self._agrees(a, target, words):
+                    self._leave("other", a.start, a.end)  # "the Monday dinner …, pls remove it" read as the last line
                     continue
                 if target is not None and not named and not _LINE_REF.search(words) and _one_of_a_kind(
                         a.claim, target, words, self.ctx.today) is False:
@@ -789,7 +844,8 @@ _CATEGORY_WORDS = {
              r"pretzel|brezel|teas?|juice|smoothie|canteen|catering|pub|tavern|trattoria|brasserie|deli|"
              r"fish\s+(?:and\s+chips|supper)|meal\s+deal|pastéis|pastel|burrito|tacos?|baguette|quiche|pie",
     "travel": r"travel|travell?ed|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
-              r"nmbs|sncb|regiojet|flixbus|overground|u-bahn|s-bahn|ubahn|sbahn|rer|railway|intercity|"
+              r"nmbs|sncb|regiojet|flixbus|overground|[su][\s-]?bahn|rer|railway|intercity|day\s+pass|(?:24|48|72)\s?h(?:ours?|r)?\s+pass|"
+              r"travel\s?pass|transit\s+pass|travelcard|"
               r"flights?|plane|airfare|rail|ice|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
               r"tube|ferry|parking|car\s+park|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
               r"car\s+rental|mileage|train\s+ticket|boarding|luggage|baggage|sbb|ÖBB|obb|db|sncf|renfe|trenitalia|"
@@ -1089,6 +1145,11 @@ _CONTEXT_COUNT = re.compile(r"\s*(?:more\s+|other\s+)?(?:receipts?|documents?|in
                             r"guests|weeks?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"
                             r"meetings?|calls?|bags?|suitcases?|pages?)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
+_HEAD_COUNT = re.compile(r"\s*(?:of\s+(?:us|them|you)|ppl|people|persons|pax|guests|colleagues|attendees|diners)\b",
+                         re.IGNORECASE)
+_ORDINAL_UNIT = re.compile(r"\s+(?:nights?|nites?|days?|ones?|lines?|items?|entry|entries|rows?|times?|rounds?|legs?|class|"
+                           r"floors?|stops?|taxis?|cabs?|coffees?|rides?|tickets?|trips?|meals?|lunch|dinner|breakfast)\b",
+                           re.IGNORECASE)
 _NOT_COUNTED = frozenset("euro euros eur usd dollars dollar pounds pound gbp chf francs franc kr kronor sek nok dkk pln "
                          "zloty czk jpy yen percent pct km miles mile".split())
 
@@ -1499,4 +1560,8 @@ def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover]) -> st
     prose = _ASK[first.kind].format(text=text) + _HOW.get(first.kind, " Could you say it again another way?")
     answers = [a for a in plan.get("answers", []) if a.get("question") and _QUESTION.search(a["question"])]
     answers.append({"question": message[:2000], "text": prose})
-    return json.dumps({"plan": {"acts": [], "answers": answers}}, ensure_ascii=False)
+    asked: dict[str, Any] = {"acts": [], "answers": answers}
+    if first.kind == "title" and [a.get("act") for a in plan.get("acts", [])] == ["open_claim"]:
+        # "… I need a new expense claim for it, in EUR please": the title the user gives next opens it
+        asked["pending"] = {"question": prose[:2000], "act": "open_claim", "missing": ["title"]}
+    return json.dumps({"plan": asked}, ensure_ascii=False)

@@ -299,22 +299,28 @@ def claim_addressed(message: str, ctx: Context) -> Claim | None:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-_BARE_WEEKDAY = re.compile(r"^\W*(?:on\s+)?(?:the\s+)?(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?(?:\s+(?:morning|afternoon|evening|night|noon|lunchtime))?\W*$",
+_BARE_WEEKDAY = re.compile(r"^\W*(?:on\s+)?(?:the\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:\s+(?:morning|afternoon|evening|night|noon|lunchtime))?\W*$",
                            re.IGNORECASE)
 
 
-def in_the_trip(day: date, words: str, claim: Claim | None) -> date:
+def in_the_trip(day: date, words: str, claim: Claim | None, today: date | None = None, before: str = "") -> date:
     """A bare weekday ("tue", "on wednesday") is read as the last one; when the claim's lines tell a trip that ended
     before it and the same weekday a week earlier falls within that trip, it is that one ("hotel tue + wed" on a
     claim whose flights were on 24 and 26 Nov, told on Friday 4 Dec)."""
-    if claim is None or not _BARE_WEEKDAY.match(words or ""):
-        return day
+    if claim is None or not _BARE_WEEKDAY.match(words or "") or re.search(r"\b(?:last|past|this)\s*$", before,
+                                                                         re.IGNORECASE):
+        return day  # "last tuesday" says which one
     days = sorted(date.fromisoformat(str(line["date"])) for line in claim.lines if line.get("date"))
     if not days:
         return day
     first, last = days[0] - timedelta(days=1), days[-1] + timedelta(days=1)
-    earlier = day - timedelta(days=7)
-    return earlier if not first <= day <= last and first <= earlier <= last else day
+    earlier, later = day - timedelta(days=7), day + timedelta(days=7)
+    if first <= day <= last:
+        return day
+    if first <= earlier <= last:
+        return earlier
+    # "Wed: metro 175" told on a Wednesday, on a claim whose lines are this Monday and Tuesday: today, not last week
+    return later if today is not None and later == today and day < first <= later else day
 
 
 def another_meal(said: set[str], line: dict[str, Any]) -> bool:

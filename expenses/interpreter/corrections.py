@@ -41,10 +41,17 @@ _MERCHANT_FIX = re.compile(rf"\b(?:was|is|were|should\s+be|it'?s|its)\s+(?:at\s+
                            rf"(?:the\s+)?(?P<old>{_NAME_WORDS})\W*$", re.IGNORECASE)
 
 
+# "the dinner wasn't at Taberna da Rua das Flores, it was at A Cevicheria": what it is not, then what it is
+_MERCHANT_FIX_AFTER = re.compile(rf"\b(?:wasn'?t|was\s+not|isn'?t|is\s+not|weren'?t)\s+(?:at\s+|from\s+|with\s+)?(?:the\s+)?"
+                                 rf"(?P<old>{_NAME_WORDS}(?:\s+(?:da|de|do|das|dos|del|la|le|di)\s+{_NAME_WORDS})?)\s*[,;]?\s+"
+                                 rf"(?:but\s+)?(?:it\s+was|it'?s|its|was|but)\s+(?:at\s+|from\s+|with\s+)?(?:the\s+)?"
+                                 rf"(?P<new>{_NAME_WORDS})\W*$", re.IGNORECASE)
+
+
 def read_merchant_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's merchant, when the words name the old merchant of exactly one line (and, if they
     say a day, that line is of that day)."""
-    m = _MERCHANT_FIX.search(message)
+    m = _MERCHANT_FIX.search(message) or _MERCHANT_FIX_AFTER.search(message)
     if m is None or "update_line" not in ctx.acts or re.search(r"\d", _without_days(message, ctx)) or _ELSE.search(
             _without_days(message[:m.start()], ctx)):
         return None
@@ -122,6 +129,64 @@ def read_merchant_set(message: str, ctx: Context) -> dict[str, Any] | None:
         return None
     act = {"id": "c1", "act": "update_line", "case": {"id": claim.id}, "args": {"line": ordinal, "merchant": new},
            "evidence": message.strip()}
+    return {"acts": [act]}
+
+
+_NOTE_FIELD = r"(?:note|notes|reason|justification|comment|description|explanation)"
+_NOTE_TEXT = r"(?P<text>[^\W_].{2,400}?)\W*$"
+# "note for the 54 EUR taxi: …", "add a note to line 8: …", "change the description of line 8 to: …", "line 8
+# description should be: …", "for line 7 the reason is: …": what a line is noted with, never a new expense
+_NOTES = [re.compile(p, re.IGNORECASE | re.DOTALL) for p in (
+    rf"^\W*(?:(?:ok|okay|so|and|also|pls|please|can\s+you|could\s+you)\W+)*(?:add|put|write|attach|record|include|set)?\s*"
+    rf"(?:a\s+|the\s+|this\s+)?{_NOTE_FIELD}\s+(?:for|on|to|of|about)\s+(?P<which>[^:\n]{{1,60}}?)\s*(?::|\s[-–—]\s|,?\s+"
+    rf"(?:is|should\s+be|reads?|saying|says|as)\b:?)\s*{_NOTE_TEXT}",
+    rf"^\W*(?:(?:ok|okay|so|and|also|pls|please|can\s+you|could\s+you)\W+)*(?:change|set|update|edit|make|put)\s+the\s+"
+    rf"{_NOTE_FIELD}\s+(?:of|for|on)\s+(?P<which>[^:\n]{{1,60}}?)\s+(?:to|as)\b\s*:?\s*{_NOTE_TEXT}",
+    rf"^\W*(?:(?:ok|okay|so|and|also)\W+)*(?P<which>(?:line|item|row)\s*#?\d{{1,3}})(?:'s)?\s+{_NOTE_FIELD}\s*(?::|\s+"
+    rf"(?:should\s+be|is|to|reads?|says?)\b:?)\s*{_NOTE_TEXT}",
+    rf"^\W*(?:(?:ok|okay|so|and|also)\W+)*for\s+(?P<which>[^:\n,]{{1,60}}?)\s*,?\s+the\s+{_NOTE_FIELD}\s+(?:is|was)\b\s*:?\s*"
+    rf"{_NOTE_TEXT}",
+)]
+
+
+def is_note(message: str) -> bool:
+    """Is the message a note for a line ("note for the taxi: …")? Then it never tells a new expense."""
+    return any(p.match(message.strip()) for p in _NOTES)
+
+
+def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
+    """"note for the 54 EUR taxi: hotel to airport with the boxes": the words the line is described with (a reason, a
+    route, a note) set on the one line named by its number, amount, merchant, description or kind; None when the
+    message is no such note or its line is not exactly one."""
+    from .values import find_line_refs
+
+    if "update_line" not in ctx.acts:
+        return None
+    m = next((m for p in _NOTES if (m := p.match(message.strip()))), None)
+    if m is None:
+        return None
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    if claim is None or claim.status != "draft" or not claim.lines:
+        return None
+    which, text = m.group("which"), re.sub(r"^that\s+", "", m.group("text").strip(), flags=re.IGNORECASE)
+    if len(text) > 120:
+        return None  # longer than a line's description holds: the user is asked, nothing is cut
+    refs = [r for r in find_line_refs(which) if r.ordinal is not None]
+    lines = list(claim.lines)
+    if refs:
+        lines = [line for line in lines if int(line["ordinal"]) == refs[0].ordinal] if len(refs) == 1 else []
+    else:
+        amounts = {v for a in re.finditer(r"\d+(?:[.,]\d{1,2})?", which) for v in [Decimal(a.group(0).replace(",", "."))]}
+        if amounts:
+            lines = [line for line in lines if Decimal(str(line.get("amount"))) in amounts]
+        rest = re.sub(r"\d+(?:[.,]\d{1,2})?|\b(?:eur|euros?|€)\b|€", " ", which.lower())
+        if re.search(r"[a-z]{3,}", re.sub(r"\b(?:the|a|an|one|line|that|this|my)\b", " ", rest)):
+            candidates = list(lines)  # "the 54 EUR taxi": the words must fit the line its amount found
+            lines = [line for line in candidates if _names(rest, line, candidates)]
+    if len(lines) != 1 or str(lines[0].get("description") or "") == text:
+        return None
+    act = {"id": "n1", "act": "update_line", "case": {"id": claim.id},
+           "args": {"line": int(lines[0]["ordinal"]), "description": text}, "evidence": message.strip()}
     return {"acts": [act]}
 
 

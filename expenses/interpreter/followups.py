@@ -53,7 +53,7 @@ _REMOVE_THAT_END = re.compile(rf"(?:[,.;!-]\s*|\s(?:so|and|just|pls|please)\s+)(
                               rf"delete|drop|scrap|take\s+off)\s+{_THAT}(?:\s+(?:line|again|please|pls))*)\W*$",
                               re.IGNORECASE)
 _ANOTHER = re.compile(r"^\W*(?:and\s+|also\s+|plus\s+)?(?:add\s+)?(?:another|one\s+more)(?:\s+one)?\b", re.IGNORECASE)
-_TITLE_ANSWER = re.compile(r"^\W*(?:(?:call|name|title)\s+it|it'?s|its|the\s+title\s+is|title:?|name:?)\s+", re.IGNORECASE)
+_TITLE_ANSWER = re.compile(r"^\W*(?:(?:ok|okay|so|yes|yeah|sure|then|and|please|pls)\W+)*(?:(?:please\s+)?(?:call|name|title)\s+it|it'?s|its|the\s+title\s+is|title:?|name:?)\s+", re.IGNORECASE)
 
 
 def follow_up(ctx: Context) -> dict[str, Any] | None:

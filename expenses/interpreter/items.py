@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from registries import quantity_products
+from registries import money_phrases, quantity_products
 from registries.currencies import currency_meant, currency_mentions, english_frequency
 
 from ..exchange import reference_currencies
@@ -183,6 +183,10 @@ def _items(message: str, ctx: Context) -> list[Item]:
             continue
         amounts.append(Item(0, 0, p.value, p.start, p.end, quantity=p.count))
         taken.append((p.start, p.end))
+    for p in money_phrases(message):  # "eleven sixty", "eighty nine euros fifty": a price said in words
+        if not any(s < p.end and p.start < e for s, e in taken + day_spans):
+            amounts.append(Item(0, 0, p.value, p.start, p.end))
+            taken.append((p.start, p.end))
     ids = _ids(message)
     for m in _ATOM.finditer(message):
         start, end = m.start(), m.end()
@@ -229,8 +233,9 @@ def _items(message: str, ctx: Context) -> list[Item]:
                 return []
         item.day = own[0].value if own and own[0].value is not None else _same_day(own, ctx, message)
         if own and own[0].value is not None and item.day is not None and in_the_trip(
-                item.day, message[own[0].start:own[0].end], claim) != item.day:
-            return []  # "tue" on a claim whose trip was last week: this week's or the trip's? Only the user can say
+                item.day, message[own[0].start:own[0].end], claim, today, message[:own[0].start]) != item.day:
+            return []  # "tue" on a claim whose trip was last week (or "wed" on the Wednesday of this week's trip):
+            # this week's or the trip's? Only the user can say
     for item in amounts:
         names = _merchants(message, item)
         if len(names) > 1:
@@ -240,10 +245,28 @@ def _items(message: str, ctx: Context) -> list[Item]:
     if not _shared_merchant(message, amounts):
         return []
     for k, item in enumerate(amounts):  # "ICE out on mon 112.40, back wed 108.90": the way back is the same kind
-        if item.category is None and k and _RETURN.search(message[item.start:item.end]):
+        if item.category is None and item.merchant and (kind := _kind_of_merchant(item.merchant)):
+            item.category = kind  # "SAS back 231.40": the airline's kind
+            continue
+        if item.category is None and k and _RETURN.search(message[item.start:item.end]) and (
+                not item.merchant or item.merchant == amounts[k - 1].merchant):  # another merchant: another kind?
             item.category = amounts[k - 1].category
     _days_across(message, amounts, days, ctx)
     return amounts
+
+
+_KIND_NAMED = re.compile(r"\b(?:Air|Airways|Airlines?|Rail|Railways?|Express)$")
+
+
+def _kind_of_merchant(name: str) -> str | None:
+    from . import lexicon
+
+    known = {n.casefold(): kind for n, kind in lexicon.MERCHANTS.values()}
+    if name.casefold() in known:
+        return known[name.casefold()]
+    if re.search(r"\b(?:air|airways|airlines?|rail|railways?)\b", name, re.IGNORECASE):
+        return "travel"
+    return None
 
 
 def _merchants(message: str, item: Item) -> list[str]:
@@ -265,20 +288,23 @@ def merchants_in(words: str, message: str) -> list[str]:
             names.append(lexicon.MERCHANTS[key][0])
             lowered = lowered.replace(key, " " * len(key))
     for m in _NAME.finditer(words):
-        name = re.sub(r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip()).rstrip(".,;:!?")
+        mid = bool(re.search(r"[\w,]\s+$", words[:m.start()]))  # "at A Cevicheria": the capital A is the name's
+        name = re.sub(r"^(?:The|My|Our)\s+" if mid else r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip()).rstrip(".,;:!?")
         if not name or any(w.lower() in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name):
             continue  # "November I", "EUR.
         before = words[:m.start() + len(m.group(0)) - len(name)]
         first = name.split()[0] if name else ""
-        if not first or (re.search(r"(?:^|[.!?:]\s*|\n)\s*$", before) and " " not in name and not first.isupper()):
-            continue  # a single word that starts a sentence is capitalised anyway
+        if not first or (re.search(r"(?:^|[.!?:]\s*|\n)\s*$", before) and " " not in name and not first.isupper()
+                         and not re.match(r"\s+(?:hotel|restaurant|café|cafe|bistro|brasserie)\b", words[m.end():])):
+            continue  # a single word that starts a sentence is capitalised anyway ("Thon hotel": a name)
         if re.search(r"\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
                      re.IGNORECASE):
             continue  # "taxi from Midi", "train to Lyon": a place
         if re.search(r"\b(?:with|for|and)\s+$", before, re.IGNORECASE) and not (
-                re.search(r"\bwith\s+$", before, re.IGNORECASE) and name.isupper() and len(name) > 1):
+                re.search(r"\bwith\s+$", before, re.IGNORECASE) and ((name.isupper() and len(name) > 1) or
+                                                                     _KIND_NAMED.search(name))):
             continue  # "dinner with Anna": a person ("flew with LOT": an airline, in capitals)
-        if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or city_aliases(first) or \
+        if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or (city_aliases(first) and not _KIND_NAMED.search(name)) or \
                 _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
             continue
         if " " not in name and (english_frequency(name.lower()) > 1e-6 or any(
@@ -306,6 +332,10 @@ def _currency_word(name: str) -> bool:
 _DESCRIBED = re.compile(r"\b(?:from|with|(?:back\s+)?to(?=\s+(?:the|my|our|a|an|[A-ZÀ-Þ])\b)|for(?=\s+(?:the|my|our|a|an)\b))\s+"
                         r"(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[^\W\d_][\w'’-]*"
                         r"(?:\s+(?:(?:to|the|and|of|my|our|a)\s+)*[^\W\d_][\w'’-]*){0,5}", re.IGNORECASE)
+# a price said in words ends the phrase: "to the hotel thirty two fifty"
+_SPOKEN = re.compile(r"\s+(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|two|three|four|five|six|seven|eight|nine|"
+                     r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred)\b.*$",
+                     re.IGNORECASE)
 _STOP_WORDS = re.compile(r"\s+(?:on|at|in|last|this|yesterday|today|tonight|same|paid|was|were|is|cost|came|for)\b.*$",
                          re.IGNORECASE)
 
@@ -317,7 +347,7 @@ def describe(words: str, ctx: Context) -> str | None:
     from .audit import _MONTHS, _WEEKDAYS
 
     for m in _DESCRIBED.finditer(words):
-        phrase = _STOP_WORDS.sub("", m.group(0)).strip(" ,.;:")
+        phrase = _STOP_WORDS.sub("", _SPOKEN.sub("", m.group(0))).strip(" ,.;:")
         tokens = [t.lower() for t in re.findall(r"[^\W\d_]+", phrase)]
         if len(tokens) < 2 or len(phrase) > 60 or any(t in _WEEKDAYS or t in _MONTHS for t in tokens) or all(
                 t in _LEADING for t in tokens):  # "total for the 2 nights": no words of what it was
@@ -360,10 +390,10 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
 
     paid = {w.casefold() for name in merchants_in(words, ctx.message) for w in re.findall(r"[^\W\d_]+", name)}
     run: list[str] = []
-    for m in re.finditer(r"[^\W\d_][\w'’-]*|\S", words):
+    for m in re.finditer(r"\d+(?:st|nd|rd|th)\b|\d+h(?:rs?|ours?)?\b|[^\W\d_][\w'’-]*|\S", words):
         token = m.group(0)
         low = token.casefold()
-        ends = (not token[0].isalpha() or low in _THING_ENDS or low in lexicon.NUMBER_WORDS or low in _WEEKDAYS or low in _MONTHS or low in paid
+        ends = (not (token[0].isalpha() or re.fullmatch(r"\d+h(?:rs?|ours?)?", token)) or low in _THING_ENDS or low in lexicon.NUMBER_WORDS or low in _WEEKDAYS or low in _MONTHS or low in paid
                 or _currency_word(token))
         if not run:
             if not ends and low not in _LEADING and low not in _THING_JOINS:

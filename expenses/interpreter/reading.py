@@ -192,7 +192,7 @@ _CURRENCY_PHRASE = re.compile(
     re.IGNORECASE)
 
 
-_ANCHORED = re.compile(r"(?:on\s+)?(?:the\s+)?(?:same\s+day|that\s+(?:same\s+)?day|(?:day|night)\s+(?:(?P<after>after|later)|"
+_ANCHORED = re.compile(r"(?:on\s+|in\s+)?(?:the\s+)?(?:same\s+(?:day|morning|afternoon|evening)|that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:day|night)\s+(?:(?P<after>after|later)|"
                        r"(?P<before>before))|(?:(?P<next>next|following)|previous)\s+day)", re.IGNORECASE)
 
 
@@ -416,6 +416,29 @@ class Reader:
             return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess
         return len(find_amounts(_blank_not_values(masked))) >= 1
 
+    def _which_week(self, said: str) -> str | None:
+        """"Which Tuesday: 24 Nov (in the claim's trip) or 1 Dec?" for a bare weekday the trip made unsure."""
+        found = find_dates(said, self.ctx.today)
+        claim = self.ctx.default_claim()
+        if len(found) != 1 or not found[0].value:
+            return None
+        day = date.fromisoformat(found[0].value)
+        trip = in_the_trip(day, found[0].text, claim, self.ctx.today)
+        if trip == day:
+            return None
+        weekday = trip.strftime("%A")
+        return (f"Which {weekday} do you mean: {trip.day} {trip.strftime('%b')} (in the dates of the claim's lines) or "
+                f"{day.day} {day.strftime('%b')}? I did not add it yet.")
+
+    def _in_the_trip(self, found: DateFound, claim: Claim | None) -> DateFound:
+        """A bare weekday read against the claim's trip: "tue" when the trip was last week, or "wed" said on the
+        Wednesday of this week's trip, is asked about (no value)."""
+        if not found.value:
+            return found
+        said = date.fromisoformat(found.value)
+        trip = in_the_trip(said, found.text, claim, self.ctx.today)  # found.text holds "last" when said
+        return found if trip == said else replace(found, value=None)
+
     def _anchored(self, dates: list[DateFound]) -> list[DateFound]:
         """"same day", "the day after": the day of the expense said just before (in this message, else the
         line the last turn added or changed), moved as the words say; None (asked about) when there is none."""
@@ -620,14 +643,14 @@ class Reader:
             m, code = currency_text
             code = self.overrides.get("currency", code)
             if code not in reference_currencies():
-                intent.args["title"] = title or self.overrides.get("title", "")
+                intent.args["title"] = self.overrides.get("title") or title or ""  # the title the user answered wins
                 intent.missing = "currency"
                 intent.problem = (f"Claims can be kept in {', '.join(reference_currencies())}; "
                                   f"{m.group(1)} is not one of them, so I did not open the claim. "
                                   "Which of these currencies should it use?")
                 return intent
             intent.args["currency"] = code
-        title = title or self.overrides.get("title", "")
+        title = self.overrides.get("title") or title or ""  # the title the user answered wins over one guessed
         if currency_text is None and self.overrides.get("currency"):
             code = self.overrides["currency"]
             if code not in reference_currencies():
@@ -655,8 +678,7 @@ class Reader:
         dates = find_dates(text, self.ctx.today)
         refs = find_line_refs(text)
         dates = self._anchored(dates)
-        dates = [replace(d, value=None) if d.value and in_the_trip(date.fromisoformat(d.value), d.text, claim)
-                 != date.fromisoformat(d.value) else d for d in dates]  # "tue" on a claim whose trip was last week: asked
+        dates = [self._in_the_trip(d, claim) for d in dates]
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs] + skip)
         merchants = find_merchants(masked, skip=skip)
         outside = mask(masked, [(m.start, m.end) for m in merchants])
@@ -681,6 +703,8 @@ class Reader:
         paid = [m for m in merchants if not re.search(r"\b(?:from|to|via)\s+$", masked[:m.start], re.IGNORECASE)]
         if len(merchants) > 1 and paid:
             merchants = paid  # "my flight from Frankfurt to Valencia … with Lufthansa": the places are the route
+        elif not paid and merchants and all(not m.category for m in merchants):
+            merchants = []  # "a taxi from gare du nord to the hotel": where it went, not who was paid
         merchant = merchants[0].name[:80] if merchants else None
         said = " ".join(c.text for c in find_categories(outside))
         label = " ".join(filter(None, [merchant, category, said])) or "expense"
@@ -707,7 +731,9 @@ class Reader:
         date_values = {d.value for d in dates}
         if None in date_values:
             bad = next(d.text for d in dates if d.value is None)
-            intent.problem = f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20."
+            intent.problem = self._which_week(bad) or (
+                f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20.")
+            intent.missing = "date" if intent.problem.startswith("Which") else intent.missing
             return intent
         if len(date_values) == 2 and category == "hotel" and _stay_span(text, dates):
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
@@ -1193,6 +1219,10 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     pool = marked if marked and all(a.marked or a.counted for a in amounts) else amounts
     if not marked and len(amounts) > 1 and sum(1 for a in amounts if not a.counted) == 1:
         pool = [a for a in amounts if not a.counted]
+    products = [a for a in pool if a.quantity]
+    if len(products) == 1 and len(pool) > 1 and all(a.amount == products[0].amount for a in pool) and (
+            a.currency in (None, products[0].currency) for a in pool):
+        pool = products  # "2 nights at 109 each, so 218 total": the total told is the product, one amount
     values = {a.amount for a in pool}
     if len(values) == 1 and len(pool) > 1 and any(_SEPARATE.search(text[x.end:y.start]) for x, y in pairwise(pool)):
         values.add(None)  # "train there 39.90 and back 39.90": the same amount twice is two expenses, or one told twice
@@ -1268,7 +1298,9 @@ def _clean_name(text: str) -> str:
     name = text.strip().strip("\"'“”‘’").strip()
     name = re.sub(r"\s*,?\s*(?:please|pls|thanks|thank\s+you|as\s+(?:discussed|agreed|said|mentioned)|"
                   r"instead)\s*$", "", name, flags=re.IGNORECASE)
-    name = re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.IGNORECASE)
+    quoted = bool(re.match(r"\s*[\"“‘']", text))
+    if not quoted:  # "A Cevicheria" keeps its capital A: a name; "the Ritz", "a Starbucks" lose the article
+        name = re.sub(r"^(?:the|a|an|The)\s+", "", name)
     return name.strip(" .,;:!\"'“”‘’")
 
 

@@ -81,7 +81,8 @@ _DATE_PATTERNS = [
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?![\d,])",  # "28.11.": the German way, the dot closes it
                           re.IGNORECASE)),
     # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
-    ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+)?that\s+(?:same\s+)?day|(?:on\s+)?the\s+(?:day|night)\s+"
+    ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+|in\s+)?that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:in\s+)?the\s+same\s+"
+                            r"(?:morning|afternoon|evening)|(?:on\s+)?the\s+(?:day|night)\s+"
                             r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
     ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
@@ -321,6 +322,8 @@ def find_amounts(text: str) -> list[AmountFound]:
             if code:
                 currency, end, marked = code, end + am.end(1), True
         following = re.match(r"\s*([A-Za-z%]+)", text[end:])
+        if not marked and re.match(r"\s*of\s+(?:us|them|you)\b", text[end:], re.IGNORECASE):
+            continue  # "4 of us": how many ate, not what it cost
         if not marked and following and (following.group(1).lower() in lexicon.QUANTITY_UNITS
                                          or following.group(1) in ("%", "x")):
             continue  # a count ("2 nights"), not money
