@@ -75,7 +75,11 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # a fourth (2026-12-04, second session): 20 whole claims of 11-14 messages, written before the round's changes
     # and kept blind (only its unsafe items were looked at)
     assert parts["holdout-7"]["conversations"] >= 20
-    assert parts["holdout-7"]["passed"] >= 35
+    assert parts["holdout-7"]["passed"] >= 39
+    # a fifth (the same session, later): 16 whole claims with notes on lines and head counts, written blind before
+    # the second half of the round (main then: 17 passed, 10 unsafe)
+    assert parts["holdout-8"]["conversations"] >= 16
+    assert parts["holdout-8"]["passed"] >= 19
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

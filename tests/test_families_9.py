@@ -290,3 +290,119 @@ def test_a_weekday_of_the_trip_a_week_back_is_asked_with_both_days_and_the_answe
     first, second = conversation(["lunch with the client tuesday 136 at Time Out Market", "the 24th"], **ON_WALK)
     assert first.acts == [] and "24 Nov" in first.answers[-1].text and "1 Dec" in first.answers[-1].text
     assert [(x["amount"], x.get("date")) for x in added(second)] == [("136.00", "2026-11-24")]
+
+
+# ----------------------------------------------------------------- 9. holdout-8's unsafe items, in our own words
+
+BRUGES = claim("clm_BRUG0001", "Bruges supplier visit", [("2026-11-09", "", "travel", "48.00"),
+                                                        ("2026-11-11", "SNCB", "travel", "52.30")])
+LAST_TRAIN = [{"event": "line_added", "case": "clm_BRUG0001",
+               "data": {"line_id": "ln_000101", "date": "2026-11-11", "category": "travel", "amount": "52.30"}}]
+
+
+def test_it_is_not_the_train_told_last_when_the_words_name_the_laundry() -> None:
+    plan = _with_recent("The laundry is actually a private thing, I should not claim it. Please remove it.",
+                        LAST_TRAIN, cases=(BRUGES,), active="clm_BRUG0001", today="2026-11-12", mode="deterministic")
+    assert plan.acts == []
+
+
+def test_a_justification_recorded_on_a_line_by_its_amount_is_a_note() -> None:
+    taxi = claim("clm_LUXE0001", "Luxembourg audit", [("2026-11-04", "", "taxi", "54.00")])
+    plan = plan_of("Please record the following justification on the EUR 54.00 taxi: the meeting overran and the "
+                   "last bus had left.", cases=(taxi,), active="clm_LUXE0001", today="2026-11-06", mode="deterministic")
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [
+        ("update_line", {"line": 1, "description": "the meeting overran and the last bus had left"})]
+
+
+@pytest.mark.parametrize(("message", "merchant", "category"), [
+    ("02/11 NH Eurobuilding hotel 2 nights 286.00", "NH Eurobuilding", "hotel"),
+    ("hotl Berna 2 nts from mon 352", "Hotel Berna", "hotel"),
+    ("The meeting room at Dogpatch Labs for Thursday was 240.", "Dogpatch Labs", "other"),
+])
+def test_who_was_paid_and_what_it_was(message: str, merchant: str, category: str) -> None:
+    lines = added(plan_of(message, cases=(BRUGES,), active="clm_BRUG0001", today="2026-11-13", mode="deterministic"))
+    assert [(x.get("merchant"), x["category"]) for x in lines] == [(merchant, category)]
+
+
+def test_a_narrative_with_an_infinitive_is_no_place_and_which_came_to_is_its_amount() -> None:
+    lines = added(plan_of("I should like to record the train fare from York to Edinburgh on Monday the 9th of November, "
+                          "which came to 58.40.", cases=(BRUGES,), active="clm_BRUG0001", today="2026-11-13",
+                          mode="deterministic"))
+    assert [(x["amount"], x["category"], x.get("date")) for x in lines] == [("58.40", "travel", "2026-11-09")]
+
+
+def test_expenses_split_by_a_slash_and_a_count_of_guests_with_an_adjective() -> None:
+    lines = added(plan_of("12/11 lunch 14.50€ / dinner 22€", cases=(BRUGES,), active="clm_BRUG0001",
+                          today="2026-11-13", mode="deterministic"))
+    assert [(x["amount"], x.get("date")) for x in lines] == [("14.50", "2026-11-12"), ("22.00", "2026-11-12")]
+    lines = added(plan_of("Dinner with two board members on the 11th at Le Grand Véfour, 186", cases=(BRUGES,),
+                          active="clm_BRUG0001", today="2026-11-13", mode="deterministic"))
+    assert [(x["amount"], x.get("merchant")) for x in lines] == [("186.00", "Le Grand Véfour")]
+
+
+# ----------------------------------------------------------------- 10. a fifth walk-through (Hamburg, 22 rephrasings)
+
+HAMBURG = claim("clm_HAMB0001", "Hamburg trade fair", [
+    ("2026-11-24", "Deutsche Bahn", "travel", "89.90"), ("2026-11-24", "", "taxi", "18.50"),
+    ("2026-11-25", "", "meals", "14.80"), ("2026-11-25", "Balzac Coffee", "meals", "3.90"),
+    ("2026-11-25", "Fischereihafen Restaurant", "meals", "186.40")])
+ON_HAMBURG = {"cases": (HAMBURG,), "active": "clm_HAMB0001", "today": "2026-12-04", "mode": "deterministic"}
+
+
+def test_a_weekday_answered_with_the_line_is_read_against_the_trip_never_this_week() -> None:
+    _first, second = conversation(["and the coffee was thursday actually, not wed", "balzac"], **ON_HAMBURG)
+    assert not any(a.args.get("date") == "2026-12-03" for a in second.acts)
+
+
+def test_a_merchant_fixed_by_the_first_word_of_its_name_and_written_as_a_name() -> None:
+    plan = plan_of("hmm actually the coffee wasnt at balzac, it was at elbgold", **ON_HAMBURG)
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 4, "merchant": "Elbgold"})]
+
+
+def test_the_dinner_never_names_a_coffee() -> None:
+    plan = plan_of("the dinner should be 128.40", **ON_HAMBURG)
+    assert "Balzac" not in " ".join(a.text for a in plan.answers)
+    assert not any(a.args.get("line") == 4 for a in plan.acts)
+
+
+def test_a_known_name_inside_the_longer_name_told_is_one_merchant_and_no_junk_description() -> None:
+    lines = added(plan_of("hotel was the Motel One Hamburg Altona, 2 nights at 119 each, from the 24th", **ON_HAMBURG))
+    assert len(lines) == 1 and lines[0]["amount"] == "238.00" and lines[0].get("merchant", "").startswith("Motel One")
+    assert lines[0].get("description") in (None, "")
+
+
+@pytest.mark.parametrize(("message", "description"), [
+    ("a coffee 2.80 on the 24th", "coffee"), ("checked in 24th, 2 nights, 238 total", None)])
+def test_what_a_line_was_is_kept_when_it_says_more_than_its_kind(message: str, description: str | None) -> None:
+    lines = added(plan_of(message, **ON_HAMBURG))
+    assert len(lines) == 1 and lines[0].get("description") == description
+
+
+# ----------------------------------------------------------------- 11. whole names, routes, and take-backs
+
+
+@pytest.mark.parametrize(("message", "merchant"), [
+    ("hotel Novotel Centrum two nights 214 euros, from the 10th", "Novotel Centrum"),
+    ("Hotel Mercure Gare de Lyon, two nights, together 318,00 €, from the 10th", "Hotel Mercure Gare de Lyon"),
+    ("Eurostar Brussels-London on the 10th, 178 return", "Eurostar"),
+])
+def test_a_place_keeps_its_whole_name_and_a_train_its_operator(message: str, merchant: str) -> None:
+    lines = added(plan_of(message, cases=(BRUGES,), active="clm_BRUG0001", today="2026-11-13", mode="deterministic"))
+    assert [x.get("merchant") for x in lines] == [merchant]
+
+
+def test_an_expense_told_and_struck_in_one_message_is_taken_back_whatever_the_claim_holds() -> None:
+    hotel = claim("clm_LOND0001", "London pitch", [("2026-11-10", "The Connaught", "hotel", "596.40")])
+    plan = plan_of("Client dinner on the 11th at Hawksmoor, four of us, I paid 286.50. Breakfast on the 12th at the "
+                   "hotel 32 - strike the breakfast, it was in the room rate.", cases=(hotel,), active="clm_LOND0001",
+                   today="2026-11-13", mode="deterministic")
+    assert not any(a.act == "remove_line" for a in plan.acts)
+    kept = {a.id for a in plan.acts} - {r.act for r in plan.retractions}
+    assert [a.args["amount"] for a in plan.acts if a.id in kept] == ["286.50"]
+
+
+def test_the_verb_grab_is_no_ride_app_and_after_lunch_asks_which_day() -> None:
+    plan = plan_of("and after lunch I took a taxi back to the hotel to grab my laptop, which was 31", cases=(BRUGES,),
+                   active="clm_BRUG0001", today="2026-11-13", mode="deterministic")
+    assert not any(a.args.get("merchant") == "Grab" or a.args.get("category") == "meals" for a in plan.acts)
+    assert not any(a.args.get("date") == "2026-11-13" for a in plan.acts)

@@ -48,12 +48,14 @@ def check_events(item: ItemResult, expect: Expectation, events: list[DomainEvent
 
 def check_state(item: ItemResult, kind: CaseKindDefinition, expect: Expectation, before: dict, after: dict,
                 problems: list[str]) -> None:
-    """Each expected case as expected; a case that changed and was not expected to is unsafe."""
+    """Each expected case as expected; a case that changed and was not expected to is unsafe. Titles are compared
+    case-insensitively ("porto trade fair" typed, "Porto trade fair" kept: one claim to its user)."""
     by_title: dict[str, list[str]] = {}
     for case_id, case in after.items():
-        by_title.setdefault(case["title"], []).append(case_id)
+        by_title.setdefault(case["title"].casefold(), []).append(case_id)
+    expected = {title.casefold() for title in expect.cases}
     for title, wanted in expect.cases.items():
-        ids = by_title.get(title, [])
+        ids = by_title.get(title.casefold(), [])
         if wanted is None or not wanted.exists:
             if ids:
                 problems.append(f"“{title}” exists but was expected not to")
@@ -66,7 +68,7 @@ def check_state(item: ItemResult, kind: CaseKindDefinition, expect: Expectation,
         old = before.get(case_id)
         if old is not None and old["revision"] == case["revision"] and old["status"] == case["status"]:
             continue
-        if case["title"] not in expect.cases:
+        if case["title"].casefold() not in expected:
             what = "was created" if old is None else "changed"
             _unsafe(item, f"“{case['title']}” {what} but the corpus expected no change to it")
 

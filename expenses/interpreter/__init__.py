@@ -297,6 +297,13 @@ def _described(answer: str, ctx: Context) -> str:
             told = [act.get("earlier_evidence") or "", act.get("evidence", "")]  # what it was: in the words it was told in
             if phrase := describe(told[0], ctx) or describe(told[1], ctx):
                 args["description"] = phrase
+        if act.get("act") == "add_line" and args.get("merchant") and args.get("category") in ("hotel", "meals", "other"):
+            # "Novotel" read, "Novotel Paris Gare de Lyon" said: the whole name of a place stayed or eaten at (a
+            # train's or a ride's longer words are its route: "Eurostar Brussels-London")
+            longer = [n for n in merchants_in(act.get("evidence", ""), ctx.message) if n != args["merchant"] and re.search(
+                rf"(?<!\w){re.escape(str(args['merchant']).lower())}(?!\w)", n.lower())]
+            if len(longer) == 1 and len(longer[0]) <= 80:
+                args["merchant"] = longer[0]
         if act.get("act") == "add_line" and not args.get("merchant"):
             names = merchants_in(act.get("evidence", ""), ctx.message)
             if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
@@ -312,7 +319,9 @@ def _described(answer: str, ctx: Context) -> str:
             day = completed_day(act.get("evidence", ""), ctx, bool(act.get("earlier_evidence")))
             if day is not None and day is not date.min:  # "ok, add 12691 yen for the banner": the banner's day
                 args["date"] = day.isoformat()
-            elif day is None and CONTINUES.match(ctx.message) and not find_dates(ctx.message, ctx.today) and (
+            elif day is None and (goes_on := CONTINUES.match(ctx.message)) and not re.search(
+                    r"\bafter\s+(?:the\s+)?[a-z]+$", goes_on.group(0), re.IGNORECASE) and not find_dates(
+                    ctx.message, ctx.today) and (
                     told := next((e["data"]["date"] for e in reversed(ctx.recent or [])
                                   if (e.get("data") or {}).get("date")), None)):
                 args["date"] = told  # "then a taxi from the station …": the day of the expense told just before
@@ -555,10 +564,13 @@ def _taken_back_as_told(intents: list[Intent], ctx: Context) -> list[Intent]:
     has, naming an expense told earlier in the same message, takes that expense back (it is never added)."""
     out: list[Intent] = []
     for intent in intents:
-        if isinstance(intent, ActIntent) and intent.act == "remove_line" and intent.problem:
+        if isinstance(intent, ActIntent) and intent.act == "remove_line":
             words = intent.quote(ctx.message).lower()
+            # with no such line on the claim, any word of the expense told; with one, "the <word>" of it: never a
+            # committed removal of another line for an expense the same message tells and takes back
+            pattern = r"\b{}\b" if intent.problem else r"\bthe\s+{}\b"
             told = [i for i in out if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem and any(
-                re.search(rf"\b{re.escape(w)}\b", words) for w in re.findall(r"[a-z']{3,}", i.label))]
+                re.search(pattern.format(re.escape(w)), words) for w in re.findall(r"[a-z']{3,}", i.label))]
             if len(told) == 1:
                 out.append(RetractIntent(intent.start, intent.end, hint=words))
                 continue

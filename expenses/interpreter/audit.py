@@ -68,6 +68,11 @@ def _loose(word: str) -> str:
     return "".join(out)
 
 
+# a request that names its line only as "it"
+_ONLY_IT = re.compile(r"\W*(?:(?:please|pls|can\s+you|could\s+you|just|so|then)\s+)*(?:remove|delete|drop|scrap|take)\s+(?:it|that|"
+                      r"this)(?:\s+one)?(?:\s+(?:off|out|please|pls|then))*\W*", re.IGNORECASE)
+
+
 # a sentence of its own that leaves the topic before ("never mind that.", "forget it!")
 _DROPS_THE_LAST = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|hmm+|anyway)[,\s]+)?(?:never\s*mind|nvm|forget\s+(?:it|that|about\s+(?:it|"
                              r"that))|scratch\s+that|ignore\s+that|skip\s+that)(?:\s+(?:that|it|then))?\s*[.!;\n]+\s*",
@@ -75,7 +80,8 @@ _DROPS_THE_LAST = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|hmm+|anyway)[,\s]+)?(?:nev
 
 
 # a message that goes on from the one before: "then …", "after that …", "and later …"
-CONTINUES = re.compile(r"^\W*(?:and\W+)?(?:then|after\s+that|afterwards|later(?:\s+on)?|from\s+there)\b(?!\W+(?:just|"
+CONTINUES = re.compile(r"^\W*(?:and\W+)?(?:then|after\s+that|afterwards|later(?:\s+on)?|from\s+there|after\s+(?:the\s+)?(?:lunch|"
+                       r"dinner|breakfast|meeting|workshop))\b(?!\W+(?:just|"
                        r"please|pls|put|add|include|log|submit|send|remove|delete|drop|change|make|do|go|it|that|ok)\b)",
                        re.IGNORECASE)
 
@@ -283,9 +289,11 @@ class Audit:
     def _dates(self) -> None:
         days = find_days(self.message, self.ctx.today)
         goes_on = CONTINUES.match(self.message)
-        if goes_on and not days and not any((e.get("data") or {}).get("date") for e in self.ctx.recent or []) and any(
-                a.name == "add_line" and not a.args.get("date") for a in self.acts):
-            self._leave("date", goes_on.start(), goes_on.end())  # "then a taxi …": then when? No day is known
+        after = bool(goes_on and re.search(r"\bafter\s+(?:the\s+)?[a-z]+$", goes_on.group(0), re.IGNORECASE))
+        if goes_on and not days and (after or not any((e.get("data") or {}).get("date") for e in self.ctx.recent or [])) \
+                and any(a.name == "add_line" and not a.args.get("date") for a in self.acts):
+            # "then a taxi …": then when? No day is known; "after lunch …": the day of which lunch? Asked
+            self._leave("date", goes_on.start(), goes_on.end())
         for day in days:
             if self._touches_neutral(day.start, day.end):
                 continue
@@ -594,9 +602,15 @@ class Audit:
         found as "it" or "that" must be the one the words describe."""
         days = find_days(words, self.ctx.today)
         undated = "".join(" " if any(d.start <= i < d.end for d in days) else ch for i, ch in enumerate(words))
-        kinds = _categories_in(undated)
+        from .values import find_categories
+
+        if _ONLY_IT.fullmatch(words.strip()):  # "… the laundry is private. Please remove it.": what "it" is, is said before
+            words = self.message
+            days = find_days(words, self.ctx.today)
+            undated = "".join(" " if any(d.start <= i < d.end for d in days) else ch for i, ch in enumerate(words))
+        kinds = _categories_in(undated) | {c.category for c in find_categories(undated) if not c.weak}
         if kinds and "category" not in act.args and str(target.get("category")) not in kinds:
-            return False
+            return False  # "the laundry is a private thing, please remove it": not the train told last
         said = {d.value.isoformat() for d in days if d.value is not None}
         return not said or "date" in act.args or str(target.get("date")) in said
 
@@ -1140,10 +1154,12 @@ def _in_any(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
 
 _COUNT_NOUN = re.compile(r"\s*(?:x\s+)?([a-z]{3,})", re.IGNORECASE)
 # things counted that are no expense of their own ("waiting on two receipts", "for 3 days")
-_CONTEXT_COUNT = re.compile(r"\s*(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|ppl|pax|"
+_CONTEXT_COUNT = re.compile(r"\s*(?:(?:[a-z]+\s+){1,2}(?:members|colleagues|clients|customers|guests|partners|friends|managers|"
+                            r"engineers|directors|students|attendees|delegates|visitors|people)\b|"
+                            r"(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|ppl|pax|"
                             r"heads|of\s+us|h|hrs?|-?hours?|-?hr|"
                             r"guests|weeks?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"
-                            r"meetings?|calls?|bags?|suitcases?|pages?)\b", re.IGNORECASE)
+                            r"meetings?|calls?|bags?|suitcases?|pages?)\b)", re.IGNORECASE)
 _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
 _HEAD_COUNT = re.compile(r"\s*(?:of\s+(?:us|them|you)|ppl|people|persons|pax|guests|colleagues|attendees|diners)\b",
                          re.IGNORECASE)
@@ -1243,7 +1259,8 @@ _DONT = re.compile(r"(?:don'?t|do\s+not|never|no\s+need)\b", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:typo|error|mistake|mistyped|correct(?:ion|ed)?|meant|fix|should\s+(?:be|have\s+been|"
                          r"'ve\s+been)|supposed\s+to\s+be|swapped|misread|wrongly|instead\s+of|change|chang|chnage|"
                          r"update|amend|edit)\b", re.IGNORECASE)
-_QUESTION = re.compile(r"\?|(?:^|(?<=[.!?,;:\n-]\s)|(?<=^\s)|\b(?:and|so|but|also)\s+)(?:what|whats|what's|how|which|"
+_QUESTION = re.compile(r"\?|(?:^|(?<=[.!?,;:\n-]\s)|(?<=^\s)|\b(?:and|so|but|also)\s+)(?:what|whats|what's|how|"
+                       r"which(?!\s+(?:came|cost|costs|was|were|comes|totall?ed|amounted|i\s+paid)\b)|"
                        r"when|why|where|who|is\s+there|are\s+there|do\s+i|does|did\s+i|can\s+i|could\s+i|should\s+i|"
                        r"may\s+i|am\s+i|is\s+it|is\s+that|will\s+i|would\s+i|have\s+i|how\s+much|how\s+many)\b",
                        re.IGNORECASE)

@@ -326,5 +326,13 @@ def in_the_trip(day: date, words: str, claim: Claim | None, today: date | None =
 def another_meal(said: set[str], line: dict[str, Any]) -> bool:
     """"the lunch" does not name a meals line told as a dinner (its description says which meal it was)."""
     meals = said & lexicon.MEALS
-    told = set(re.findall(r"[a-z]+", str(line.get("description") or "").casefold())) & lexicon.MEALS
+    described = set(re.findall(r"[a-z]+", str(line.get("description") or "").casefold()))
+    told = described & lexicon.MEALS
+    if meals and not told:  # "the dinner" never names a line told as a coffee or a snack, or paid to a coffee bar
+        merchant = set(re.findall(r"[a-z]+", str(line.get("merchant") or "").casefold()))
+        return bool((described | merchant) & _NOT_A_MEAL)
     return bool(meals and told and not meals & told)
+
+
+_NOT_A_MEAL = frozenset("coffee coffees cappuccino espresso tea snack snacks drinks drink water juice beer beers wine"
+                        .split())  # a sandwich may well have been the lunch; a coffee was never the dinner

@@ -60,9 +60,12 @@ def read_merchant_fix(message: str, ctx: Context) -> dict[str, Any] | None:
         return None
     new, old = m.group("new").strip(" .,'’"), m.group("old").strip(" .,'’").lower()
     lines = [line for line in claim.lines if str(line.get("merchant") or "").strip().lower() == old]
+    if not lines and len(old) >= 4:  # "wasnt at balzac" for "Balzac Coffee": the first word of one line's merchant
+        lines = [line for line in claim.lines if str(line.get("merchant") or "").strip().lower().split()[:1] == [old]]
     days = {d.value.isoformat() for d in find_days(message, ctx.today) if d.value is not None}
     if len(lines) != 1 or (days and lines[0].get("date") not in days) or new.lower() == old or len(new) > 80:
         return None
+    new = new[:1].upper() + new[1:] if new.islower() else new  # "it was at elbgold": a name, as names are written
     act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
            "args": {"line": int(lines[0]["ordinal"]), "merchant": new}, "evidence": message.strip()}
     return {"acts": [act]}
@@ -138,7 +141,7 @@ _NOTE_TEXT = r"(?P<text>[^\W_].{2,400}?)\W*$"
 # description should be: …", "for line 7 the reason is: …": what a line is noted with, never a new expense
 _NOTES = [re.compile(p, re.IGNORECASE | re.DOTALL) for p in (
     rf"^\W*(?:(?:ok|okay|so|and|also|pls|please|can\s+you|could\s+you)\W+)*(?:add|put|write|attach|record|include|set)?\s*"
-    rf"(?:a\s+|the\s+|this\s+)?{_NOTE_FIELD}\s+(?:for|on|to|of|about)\s+(?P<which>[^:\n]{{1,60}}?)\s*(?::|\s[-–—]\s|,?\s+"
+    rf"(?:a\s+|the\s+|this\s+)?(?:following\s+|short\s+|small\s+|quick\s+|brief\s+)?{_NOTE_FIELD}\s+(?:for|on|to|of|about)\s+(?P<which>[^:\n]{{1,60}}?)\s*(?::|\s[-–—]\s|,?\s+"
     rf"(?:is|should\s+be|reads?|saying|says|as)\b:?)\s*{_NOTE_TEXT}",
     rf"^\W*(?:(?:ok|okay|so|and|also|pls|please|can\s+you|could\s+you)\W+)*(?:change|set|update|edit|make|put)\s+the\s+"
     rf"{_NOTE_FIELD}\s+(?:of|for|on)\s+(?P<which>[^:\n]{{1,60}}?)\s+(?:to|as)\b\s*:?\s*{_NOTE_TEXT}",

@@ -79,7 +79,7 @@ _NOT_MONEY_BEFORE = re.compile(r"(?:(?<![\w])(?:room|platform|gate|seat|folio|no
                                r"phone|invoice|order|ref\.?|booking|flight|line|item|entry|card|the|a|of|for\s+the|"
                                r"at\s+the|version|v)|#)\s*$", re.IGNORECASE)
 _SEPARATOR = re.compile(rf"\s*(?:[,;]|(?!{DAY_DOT.pattern})\.(?=\s)|\n|\s\+|\+\s|\s&\s|\band(?!\s+back\b)\s+(?:then\s+)?|(?<=\d)\s+and\s+(?=back\s+(?:[€$£]\s?)?\d)|\bplus\b|\balso\b|\bthen\b|"
-                        r"\s[-–—]\s|[–—])\s*", re.IGNORECASE)
+                        r"\s[-–—/]\s|[–—])\s*", re.IGNORECASE)
 # "add these: …", "the following": words that point at what comes next, not back
 _FORWARD = re.compile(r"\b(?:these|those|the\s+following)\b(?=[^.\n]{0,40}:)", re.IGNORECASE)
 _TAKE_BACK = re.compile(r"(?:(?:\b(?:actually|no\s+wait|wait|oh|sorry|hmm+|no)[,\s-]+)*"
@@ -91,13 +91,15 @@ _TAKE_BACK = re.compile(r"(?:(?:\b(?:actually|no\s+wait|wait|oh|sorry|hmm+|no)[,
 # that point back at something told before ("that dinner", "it was 38", "hmm no")
 _REQUEST_ELSE = re.compile(
     r"\b(?:change|update|amend|correct|edit|remove|delete|submit|send|withdraw|cancel|undo|open|new\s+claim|create|"
-    r"rename|move|fix|replace|typo|mistake|wrong|should\s+be|instead|actually|sorry|meant|what|how|which|"
+    r"rename|move|fix|replace|typo|mistake|wrong|should\s+be|instead|actually|sorry|meant|what|how|"
+    r"which(?!\s+(?:came|cost|costs|was|were|comes|totall?ed|amounted)\b)|"
     r"(?:make|set|lower|raise|reduce|increase|bump)\s+(?:the|it|that|this|line|my)\b|"
     r"when(?!\s+(?:i|we)\s+(?:landed|arrived|left|got|came|checked|flew|was|were))|why|"
     r"where|is\s+it|can\s+i|do\s+i|maybe|perhaps|might|possibly|probably|if|unless|whether|once|in\s+case|or|"
     r"not\s+sure|i\s+think|idk|approx\w*|roughly|around|about|book|email|e-mail|mail|call|phone|order|buy|pay\s+back|"
     r"transfer|reimburse\w*|print|forward|remind|notify|tell|ask|check|approve|reject|split|share|convert|calculate|"
-    r"sum|refund\w*|credit|minus|no|nope|hmm+|but|again|already|still|those|these|rm|del|dup\w*|there|half|split|"
+    r"sum|refund\w*|credit|minus|no|nope|hmm+|but|again|already|still|those|these|rm|del|dup\w*|there(?=\s+(?:is|are|"
+    r"any|a\s+limit))|half|split|"
     r"shared|same\s+(?:for|as)|usual|less|excluding|without|discount|off|tomorrow|next)\b|\?|(?<![\w.])-\s?\d"
     r"|\bthat\s+(?!one\b|day\b|night\b|evening\b|came\b|comes\b|cost\b|costs\b)[a-z]+"
     r"|\bit\s+(?:was|is|were|cost|came\s+to)\s+(?:only\s+|actually\s+|really\s+)?[€$£]?\d",
@@ -284,6 +286,9 @@ def merchants_in(words: str, message: str) -> list[str]:
     names: list[str] = []
     lowered = words.lower()
     for key in sorted(lexicon.MERCHANTS, key=len, reverse=True):
+        if english_frequency(key) > 1e-6 and re.search(
+                rf"(?:\bto\s+{re.escape(key)}\b|\b{re.escape(key)}\s+(?:my|a|an|the|some|his|her|our|your|it|them)\b)", words):
+            continue  # "to grab my laptop": the verb, not the ride app
         if re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lowered):
             names.append(lexicon.MERCHANTS[key][0])
             lowered = lowered.replace(key, " " * len(key))
@@ -310,10 +315,15 @@ def merchants_in(words: str, message: str) -> list[str]:
         if " " not in name and (english_frequency(name.lower()) > 1e-6 or any(
                 p.fullmatch(name) for p in _CATEGORY_RE.values())):
             continue  # "UBER *TRIP": a statement's everyday word in capitals names nobody
-        if re.search(r"\bhotel\s+$", before, re.IGNORECASE):
-            name = f"Hotel {name}"
+        if re.search(r"\b(?:hotel|hotl|htl|hotell)\s+$", before, re.IGNORECASE) and not re.match(
+                r"(?:motel|hostel|inn|hotel)\b", name, re.IGNORECASE) and not any(
+                name.lower().startswith(key) for key in lexicon.MERCHANTS):
+            name = f"Hotel {name}"  # "hotel Berna" (not "hotel Novotel Centrum", a name of its own)
         names.append(name)
     names += [name for _s, _e, name in venue_names(words) if name.lower() not in {n.lower() for n in names}]
+    # "Motel One" inside "Motel One Hamburg Altona": one name, the whole one
+    names = [n for n in names if not any(n != o and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", o.lower())
+                                         for o in names)]
     return list(dict.fromkeys(names))
 
 
@@ -336,7 +346,7 @@ _DESCRIBED = re.compile(r"\b(?:from|with|(?:back\s+)?to(?=\s+(?:the|my|our|a|an|
 _SPOKEN = re.compile(r"\s+(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|two|three|four|five|six|seven|eight|nine|"
                      r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred)\b.*$",
                      re.IGNORECASE)
-_STOP_WORDS = re.compile(r"\s+(?:on|at|in|last|this|yesterday|today|tonight|same|paid|was|were|is|cost|came|for)\b.*$",
+_STOP_WORDS = re.compile(r"\s+(?:on|at|in|last|this|that|yesterday|today|tonight|same|paid|was|were|is|cost|came|for)\b.*$",
                          re.IGNORECASE)
 
 
@@ -350,8 +360,8 @@ def describe(words: str, ctx: Context) -> str | None:
         phrase = _STOP_WORDS.sub("", _SPOKEN.sub("", m.group(0))).strip(" ,.;:")
         tokens = [t.lower() for t in re.findall(r"[^\W\d_]+", phrase)]
         if len(tokens) < 2 or len(phrase) > 60 or any(t in _WEEKDAYS or t in _MONTHS for t in tokens) or all(
-                t in _LEADING for t in tokens):  # "total for the 2 nights": no words of what it was
-            continue
+                t in _LEADING for t in tokens) or tokens[-1] in _THING_JOINS | {"a", "an", "my", "our", "for"}:
+            continue  # "total for the 2 nights", "from the 24th": no words of what it was
         if claims_named(phrase, ctx.claims):
             continue  # "for the Berlin workshop" names the claim, not the expense
         if (meal := re.search(r"\b([^\W\d_]+)\s+$", words[:m.start()])) and meal.group(1).casefold() in lexicon.MEALS:
@@ -360,6 +370,8 @@ def describe(words: str, ctx: Context) -> str | None:
     # else the few words that name the thing right before its amount: "client lunch 62.50", "airport parking 45"
     if m := _NAMED_THING.search(words):
         phrase = m.group("thing").strip()
+        while phrase and phrase.split()[-1].lower() in _THING_JOINS:  # "dinner with 3 clients": not "dinner with"
+            phrase = phrase.rsplit(None, 1)[0] if " " in phrase else ""
         tokens = [t.lower() for t in phrase.split()]
         while tokens and tokens[0] in _LEADING:
             phrase, tokens = phrase.split(None, 1)[1] if " " in phrase else "", tokens[1:]
@@ -375,7 +387,7 @@ def describe(words: str, ctx: Context) -> str | None:
 _THING_ENDS = frozenset("was were is are be been cost costs came comes spent paid each per night nights x total "
                         "at on in by via around about ok so just yesterday today tonight tomorrow last this next "
                         "morning evening afternoon noon night week weekend add put please pls can could would you "
-                        "it that which who we i had got bought took".split())
+                        "it that which who we i had got bought took checked check stayed arrived left".split())
 _THING_JOINS = frozenset("and of the to from with".split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
                          "receipts one ones thing things stuff item items line new another".split())
@@ -407,15 +419,17 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     if not run or len(run) > 5:
         return None
     phrase = " ".join(run)
-    if all(t.casefold() in _THING_PLAIN or any(p.fullmatch(t) for p in _CATEGORY_RE.values()) for t in run) and not \
-            any(t.casefold() in lexicon.MEALS for t in run):
-        return None  # "taxi ride": nothing the category does not say ("dinner" does: which meal it was)
+    if all(t.casefold() in _THING_PLAIN or t.casefold() in _GENERIC_KINDS for t in run):
+        return None  # "taxi ride": nothing the category does not say ("dinner", "coffee" do: what it was)
     if claims_named(phrase, ctx.claims) or any(t.casefold() in _LEADING for t in run):
         # "dinner with the distributor" on the "… distributor visit" claim: at least which meal it was
         return next((t for t in run if t.casefold() in lexicon.MEALS), None)
     return phrase
 
 
+# words that say no more than the category does
+_GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals food travel expense expenses other room "
+                           "rooms night nights nite nites stay accommodation".split())
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
 _LEADING = frozenset("add put a an the my our and plus also for on at in of to i we had got paid bought took "
@@ -494,10 +508,16 @@ def _shared_merchant(message: str, amounts: list[Item]) -> bool:
     return True
 
 
+_MEAL_TIME = re.compile(r"\b(?:after|before|during|over)\s+(?:the\s+)?(?:breakfast|lunch|dinner|brunch)\b", re.IGNORECASE)
+
+
 def _masked(words: str, today: date) -> str:
     spans = [(d.start, d.end) for d in find_days(words, today)]
     spans += [m.span("place") for m in _PLACE_REACHED.finditer(words)]  # "dinner 58 last nite", "site→hotel"
-    return "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(words))
+    spans += [m.span() for m in _MEAL_TIME.finditer(words)]  # "after lunch I took a taxi": when, not what
+    # a masked word is a mark, not a gap: "like to record the train" must not read as "to the train"
+    return "".join(("·" if not ch.isspace() else ch) if any(s <= i < e for s, e in spans) else ch
+                   for i, ch in enumerate(words))
 
 
 def _category(words: str) -> str | None:

@@ -18,7 +18,7 @@ for _category, _words in {
              "wine tea teas",
     "travel": "travel flight flights plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
-              "shuttle scooter diesel oyster travelcard",
+              "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
@@ -188,7 +188,7 @@ CHAT_WORDS = {
     "w/o": "without", "rm": "remove", "del": "delete", "wdraw": "withdraw", "wdrw": "withdraw", "submt": "submit",
     "sbmt": "submit", "chg": "change", "chng": "change", "upd": "update", "ttl": "total", "tot": "total",
     "lmt": "limit", "amt": "amount", "sry": "sorry", "chkd": "checked", "dup": "duplicate", "dupe": "duplicate",
-    "u": "you", "ur": "your", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before", "htl": "hotel",
+    "u": "you", "ur": "your", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before", "htl": "hotel", "hotl": "hotel", "hotell": "hotel",
     "tx": "taxi", "flt": "flight", "flght": "flight", "bkfst": "breakfast", "brkfst": "breakfast",
     "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking",
     "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week",

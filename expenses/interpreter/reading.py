@@ -416,6 +416,12 @@ class Reader:
             return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess
         return len(find_amounts(_blank_not_values(masked))) >= 1
 
+    def _claim_of_update(self, intent: Any) -> Claim | None:
+        """The claim an edit is on: the one its words name, else the conversation's."""
+        ref = getattr(intent, "ref", None) or {}
+        named = next((c for c in self.ctx.claims if c.id == ref.get("id")), None) if isinstance(ref, dict) else None
+        return named or self.ctx.default_claim()
+
     def _which_week(self, said: str) -> str | None:
         """"Which Tuesday: 24 Nov (in the claim's trip) or 1 Dec?" for a bare weekday the trip made unsure."""
         found = find_dates(said, self.ctx.today)
@@ -842,7 +848,9 @@ class Reader:
             ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
         intent.ref, intent.claim = ref, line_claim or claim
         value_text = _blank_not_values(right if marked else mask(text, [(r.start, r.end) for r in find_line_refs(text)]))
-        dates = self._anchored(find_dates(value_text, self.ctx.today))
+        # "the coffee was thursday": a weekday of the claim's trip is read against the trip, or asked
+        dates = [self._in_the_trip(d, self._claim_of_update(intent)) for d in
+                 self._anchored(find_dates(value_text, self.ctx.today))]
         value_masked = mask(value_text, [(d.start, d.end) for d in dates] + [
             (s - right_start, e - right_start) for s, e in skip if marked])
         amounts = find_amounts(_blank_not_values(value_masked))
@@ -858,7 +866,9 @@ class Reader:
         if field_name in (None, "date") and dates:
             values = {d.value for d in dates}
             if None in values or len(values) > 1:
-                intent.problem = f"I could not tell which date you mean in “{text}”; write it like 20 Nov."
+                unsure = next((d.text for d in dates if d.value is None), None)
+                intent.problem = (self._which_week(unsure) if unsure else None) or (
+                    f"I could not tell which date you mean in “{text}”; write it like 20 Nov.")
                 return intent
             changes["date"] = values.pop()
         if field_name == "category" or (field_name is None and marked and not changes):

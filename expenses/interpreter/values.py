@@ -483,6 +483,9 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     for w in words(text):
         word = plain(w.text)
         category = lexicon.CATEGORY_WORDS.get(word)
+        if word in ("room", "rooms") and re.search(r"\b(?:meeting|conference|seminar|workshop|event|function)\s+$",
+                                                    text[:w.start], re.IGNORECASE):
+            category = "other"  # "the meeting room at Dogpatch Labs": hired for a meeting, no night's stay
         if category is None and len(word) >= 4 and word not in known and word not in _KNOWN_WORDS and not (
                 known_word(word)):
             category = _near_category(word)
@@ -582,7 +585,10 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        if not _capitalised(token.text) or i == 0 or token.text.lower() in _NOT_NAMES or _verb_like(token.text) or any(
+        initials = (token.text.isupper() and 2 <= len(token.text) <= 4 and token.text.isalpha() and i + 1 < len(tokens)
+                    and _capitalised(tokens[i + 1].text) and _adjacent(text, token, tokens[i + 1]))  # "NH Eurobuilding"
+        if not (_capitalised(token.text) or initials) or (i == 0 and not initials) or token.text.lower() in _NOT_NAMES or _verb_like(
+                token.text) or any(
                 token.start < e and s < token.end for s, e in skip) or any(
                 token.start < f.end and f.start < token.end for f in found):
             i += 1
@@ -614,9 +620,12 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         if prev_word == "from" and city_aliases(name.split()[0]):
             i = j + 1
             continue  # "flight from Munich": a place
-        if prev_word in _NAMING_NOUNS and (noun := re.search(r"(?<![\w'])([A-Z][a-zé]+)\s+$", text[:start])) and \
-                noun.group(1).lower() == prev_word:
-            start, name = noun.start(1), text[noun.start(1):end].strip(".'’-")  # "Hotel Amigo": the whole name
+        if prev_word in _NAMING_NOUNS and (noun := re.search(r"(?<![\w'])([A-Za-z][a-zé]+)\s+$", text[:start])) and \
+                noun.group(1).lower() == prev_word and (noun.group(1)[0].isupper() or (
+                    prev_word in ("hotel", "hostel", "motel") and noun.start(1) == len(text[:noun.start(1)].rstrip()) == 0)):
+            # "Hotel Amigo": the whole name; "hotel Berna" heading the message too
+            start, name = noun.start(1), text[noun.start(1):end].strip(".'’-")
+            name = name[:1].upper() + name[1:]
         # a field of a list the user typed: "2026-11-18, Steigenberger Frankfurter Hof, hotel, 179.00 EUR"
         field = (re.search(r"[,;:]\s*$", text[:start]) is not None and re.match(r"\s*[,;]", text[end:]) is not None
                  and (len(name.split()) >= 2 or not known_word(name.lower())))
