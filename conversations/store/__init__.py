@@ -35,6 +35,7 @@ from ._rows import (
     read_connection,
     read_only,
     token_used,
+    user_with_session,
 )
 from ._turn import (
     Admission,
@@ -66,5 +67,5 @@ __all__ = [
     "conversation_visible", "delivery_read", "events_insert", "journal_insert", "journal_settle",
     "journal_settle_behind", "journal_settle_confirmed", "live_token", "next_queued", "next_seq", "own_case",
     "read_connection", "read_only", "round_record", "token_used", "turn_end", "turn_insert", "turn_queue", "turn_record",
-    "turn_record_reading",
+    "turn_record_reading", "user_with_session",
 ]
