@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models.expressions import Col
 from django.db.models.query_utils import DeferredAttribute
 from pydantic import TypeAdapter
-from pydantic_core import to_json, to_jsonable_python
+from pydantic_core import to_jsonable_python
 
 
 class _Validated(DeferredAttribute):
@@ -58,14 +58,6 @@ class SchemaField(models.JSONField):
 
     def get_prep_value(self, value):
         return super().get_prep_value(to_jsonable_python(value))
-
-    def get_db_prep_value(self, value, connection, prepared=False):
-        """On SQLite the column holds JSON text: the value's dump in one pass (pydantic's, the same JSON as
-        ``json.dumps`` of ``to_jsonable_python``, about a fifth of its time: a turn's record is written four times
-        per message + click). Elsewhere (PostgreSQL's jsonb adapter), as Django does it."""
-        if not prepared and connection.vendor == "sqlite" and not hasattr(value, "as_sql"):
-            return to_json(value).decode()
-        return super().get_db_prep_value(value, connection, prepared)
 
     def value_to_string(self, obj):  # dumpdata and the serializers: the stored JSON
         return to_jsonable_python(self.value_from_object(obj))
