@@ -32,6 +32,7 @@ from turnframe_web.errors import AppError, error_json, is_api_request
 
 from . import store
 from .models import ApiToken
+from .sessions import SessionStore
 from .signout import sockets_recheck
 
 
@@ -142,7 +143,8 @@ def credential_live(credential: SocketCredential) -> bool:
     if not credential.session_key:
         return False
     session_store = import_module(settings.SESSION_ENGINE).SessionStore(credential.session_key)
-    user = _session_with_user(session_store, credential) if type(session_store).load is DbSessionStore.load else None
+    database = type(session_store).load in (DbSessionStore.load, SessionStore.load)  # (the table: one statement)
+    user = _session_with_user(session_store, credential) if database else None
     if user is None:
         data = session_store.load()  # {} when gone
     else:  # read in one statement with the user it should name

@@ -211,6 +211,23 @@ def token_used(token_id: int, at: datetime) -> None:
 # --------------------------------------------------------------------------- a session and the user it names
 
 
+_SESSIONS: dict[type[models.Model], Select] = {}
+
+
+def session_row(session_model: type[models.Model], session_key: str | None, now: datetime) -> models.Model | None:
+    """The session row ``session_key`` while it is unexpired at ``now`` (what ``SessionStore`` reads with
+    ``objects.get``; written once, not built per request)."""
+    query = _SESSIONS.get(session_model)
+    if query is None:
+        query = _SESSIONS[session_model] = Select(session_model, f"t.{_column(session_model, 'session_key')} = %s"
+                                                                 f" AND t.{_column(session_model, 'expire_date')} > %s")
+    return query.first(session_key, field_of(session_model, "expire_date").get_db_prep_value(now, db()))
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    return column_of(field_of(model, name))
+
+
 _USERS_WITH_SESSION: dict[tuple[type[models.Model], type[models.Model]], Select] = {}
 
 
