@@ -20,7 +20,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet, Subquery
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
@@ -32,6 +32,7 @@ from turnframe_web.errors import AppError, error_json, is_api_request
 
 from . import store
 from .models import ApiToken
+from .sessions import SessionStore
 from .signout import sockets_recheck
 
 
@@ -142,7 +143,8 @@ def credential_live(credential: SocketCredential) -> bool:
     if not credential.session_key:
         return False
     session_store = import_module(settings.SESSION_ENGINE).SessionStore(credential.session_key)
-    user = _session_with_user(session_store, credential) if type(session_store).load is DbSessionStore.load else None
+    database = type(session_store).load in (DbSessionStore.load, SessionStore.load)  # (the table: one statement)
+    user = _session_with_user(session_store, credential) if database else None
     if user is None:
         data = session_store.load()  # {} when gone
     else:  # read in one statement with the user it should name
@@ -171,11 +173,9 @@ def credential_live(credential: SocketCredential) -> bool:
 
 def _session_with_user(session_store: DbSessionStore, credential: SocketCredential):
     """The socket's user with ``session_data``: its session row's data while the row is stored and unexpired,
-    else None; one statement where ``SessionStore.load`` and ``ModelBackend.get_user`` make two. None when
-    the user is gone (then the session is read alone and judged as before)."""
-    sessions = session_store.model.objects.filter(session_key=credential.session_key, expire_date__gt=timezone.now())
-    return get_user_model()._default_manager.filter(pk=credential.user_id).annotate(
-        session_data=Subquery(sessions.values("session_data")[:1])).first()
+    else None; one statement where ``SessionStore.load`` and ``ModelBackend.get_user`` make two (the store's,
+    written once). None when the user is gone (then the session is read alone and judged as before)."""
+    return store.user_with_session(credential.user_id, session_store.model, credential.session_key, timezone.now())
 
 
 class BearerSocketAuthMiddleware(BaseMiddleware):

@@ -220,7 +220,9 @@ class Interaction(models.Model):
             models.UniqueConstraint(fields=["case"], condition=Q(blocking=True, status__in=["pending", "resolving"]),
                                     name="one_open_blocking_interaction_per_case"),
         ]
-        indexes = [models.Index(fields=["conversation", "status"], name="interaction_conversation_open")]
+        # a case's open cards (superseding, delivery's read) without walking every card ever drawn on the case
+        indexes = [models.Index(fields=["conversation", "status"], name="interaction_conversation_open"),
+                   models.Index(fields=["case", "status"], name="interaction_case_open")]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id} ({self.status})"

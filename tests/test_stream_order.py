@@ -59,3 +59,49 @@ def test_with_no_loop_the_events_are_sent_before_send_returns(monkeypatch):
     stream.send("c", [("turn.started", {}), ("turn.completed", {})], 2)
     assert layer.sent == [(stream.group_name("c"), 1), (stream.group_name("c"), 2)]
     assert layer.messages == 1
+
+
+def test_the_in_memory_layer_is_handed_nothing_when_no_socket_of_the_conversation_listens(monkeypatch):
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(stream, "get_channel_layer", lambda: layer)
+    handed: list[str] = []
+
+    async def main() -> list:
+        channel = await layer.new_channel()
+        await layer.group_add(stream.group_name("heard"), channel)
+        loop = asyncio.get_running_loop()
+        real = loop.call_soon_threadsafe
+
+        def handing(callback, *args, **kwargs):
+            if callback is stream._send_in_order:
+                handed.append(args[1])
+            return real(callback, *args, **kwargs)
+
+        monkeypatch.setattr(loop, "call_soon_threadsafe", handing)
+
+        def turn() -> None:
+            stream.send("unheard", [("turn.started", {})], 1)
+            stream.send("heard", [("turn.started", {}), ("turn.completed", {})], 2)
+
+        await sync_to_async(turn, thread_sensitive=False)()
+        return [await asyncio.wait_for(layer.receive(channel), 5)]
+
+    (message,) = asyncio.run(main())
+    assert handed == [stream.group_name("heard")]  # the unheard conversation's send never woke the loop
+    assert [e["seq"] for e in message["events"]] == [1, 2]
+
+
+def test_the_in_memory_layer_delivers_the_published_events_without_copying_them(monkeypatch):
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(stream, "get_channel_layer", lambda: layer)
+
+    async def main() -> dict:
+        channel = await layer.new_channel()
+        await layer.group_add(stream.group_name("c"), channel)
+        await sync_to_async(stream.send, thread_sensitive=False)("c", [("turn.completed", {"turn": {"id": "t"}})], 3)
+        return await asyncio.wait_for(layer.receive(channel), 5)
+
+    message = asyncio.run(main())
+    (event,) = message["events"]
+    assert event == {"type": "turn.completed", "seq": 3, "turn": {"id": "t"}}
+    assert type(event).__deepcopy__(event, {}) is event  # the layer's deep copy keeps the event as published

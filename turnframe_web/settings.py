@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "conversations.sessions.SessionAuthenticationMiddleware",  # Django's, with the user read with the session
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -209,6 +209,8 @@ SECURE_CSP = {
     "form-action": ["'self'"],
 }
 SESSION_COOKIE_HTTPONLY = True
+# database sessions (Django's table), read by the store, a request's user with its session (conversations.sessions)
+SESSION_ENGINE = "conversations.sessions"
 CSRF_COOKIE_HTTPONLY = False  # the chat page reads it for X-CSRFToken
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -34,7 +34,9 @@ from ._rows import (
     own_case,
     read_connection,
     read_only,
+    session_row,
     token_used,
+    user_with_session,
 )
 from ._turn import (
     Admission,
@@ -65,6 +67,6 @@ __all__ = [
     "cards_supersede", "case", "case_change", "command_edit", "commands", "commands_confirm", "context",
     "conversation_visible", "delivery_read", "events_insert", "journal_insert", "journal_settle",
     "journal_settle_behind", "journal_settle_confirmed", "live_token", "next_queued", "next_seq", "own_case",
-    "read_connection", "read_only", "round_record", "token_used", "turn_end", "turn_insert", "turn_queue", "turn_record",
-    "turn_record_reading",
+    "read_connection", "read_only", "round_record", "session_row", "token_used", "turn_end", "turn_insert", "turn_queue", "turn_record",
+    "turn_record_reading", "user_with_session",
 ]

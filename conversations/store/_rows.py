@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from registries.models import EntryStatus, RegistryEntry
 
 from ..models import ApiToken, Case, CommandJournalEntry, DomainEvent, Interaction
-from ._sql import Select, Update, Values, db, execute, insert, read
+from ._sql import Select, Update, Values, column_of, db, execute, field_of, insert, read
 
 _PENDING = Interaction.Status.PENDING
 
@@ -205,6 +206,50 @@ def live_token(key_hash: str, now: datetime) -> ApiToken | None:
 
 def token_used(token_id: int, at: datetime) -> None:
     _USED.run([at], token_id)
+
+
+# --------------------------------------------------------------------------- a session and the user it names
+
+
+_SESSIONS: dict[type[models.Model], Select] = {}
+
+
+def session_row(session_model: type[models.Model], session_key: str | None, now: datetime) -> models.Model | None:
+    """The session row ``session_key`` while it is unexpired at ``now`` (what ``SessionStore`` reads with
+    ``objects.get``; written once, not built per request)."""
+    query = _SESSIONS.get(session_model)
+    if query is None:
+        query = _SESSIONS[session_model] = Select(session_model, f"t.{_column(session_model, 'session_key')} = %s"
+                                                                 f" AND t.{_column(session_model, 'expire_date')} > %s")
+    return query.first(session_key, field_of(session_model, "expire_date").get_db_prep_value(now, db()))
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    return column_of(field_of(model, name))
+
+
+_USERS_WITH_SESSION: dict[tuple[type[models.Model], type[models.Model]], Select] = {}
+
+
+def user_with_session(user_id: Any, session_model: type[models.Model], session_key: str, now: datetime
+                      ) -> models.Model | None:
+    """The user ``user_id`` with ``session_data``: the data of the session row ``session_key`` while it is stored
+    and unexpired at ``now``, else None (one statement where reading the session and then its user makes two;
+    written once, not built per call). None: no such user."""
+    user_model = get_user_model()
+    query = _USERS_WITH_SESSION.get((user_model, session_model))
+    if query is None:
+        connection = db()
+        data, key, expires = (column_of(field_of(session_model, name), connection)
+                              for name in ("session_data", "session_key", "expire_date"))
+        assert user_model._meta.pk is not None
+        query = _USERS_WITH_SESSION[(user_model, session_model)] = Select(
+            user_model, f"t.{column_of(user_model._meta.pk, connection)} = %s",
+            extra={"session_data": f"(SELECT s.{data} FROM {connection.ops.quote_name(session_model._meta.db_table)}"
+                                   f" s WHERE s.{key} = %s AND s.{expires} > %s)"})
+    connection = db()
+    at = field_of(session_model, "expire_date").get_db_prep_value(now, connection)
+    return query.first(session_key, at, user_id)
 
 
 # --------------------------------------------------------------------------- a read-only transaction's settings
