@@ -406,3 +406,33 @@ def test_the_verb_grab_is_no_ride_app_and_after_lunch_asks_which_day() -> None:
                    active="clm_BRUG0001", today="2026-11-13", mode="deterministic")
     assert not any(a.args.get("merchant") == "Grab" or a.args.get("category") == "meals" for a in plan.acts)
     assert not any(a.args.get("date") == "2026-11-13" for a in plan.acts)
+
+
+def test_a_weekday_after_the_trips_last_line_but_in_its_week_is_asked_with_both_days() -> None:
+    hamburg = claim("clm_HAMB0002", "Hamburg trade fair", [("2026-11-24", "Deutsche Bahn", "travel", "89.90"),
+                                                          ("2026-11-25", "", "meals", "14.80")])
+    first, second = conversation(["thu taxi 58", "the 26th"], cases=(hamburg,), active="clm_HAMB0002",
+                                 today="2026-12-04", mode="deterministic")
+    assert first.acts == [] and "26 Nov" in first.answers[-1].text and "3 Dec" in first.answers[-1].text
+    assert [(x["amount"], x.get("date"), x.get("description")) for x in added(second)] == [("58.00", "2026-11-26", None)]
+
+
+def test_a_day_heading_the_message_dates_every_expense_after_its_colon() -> None:
+    hamburg = claim("clm_HAMB0002", "Hamburg trade fair", [("2026-11-24", "Deutsche Bahn", "travel", "89.90")])
+    lines = added(plan_of("wed 25th: lunch at the fair 14.80, coffee 3.90 at Balzac Coffee, and dinner with a customer "
+                          "at Fischereihafen Restaurant 186.40", cases=(hamburg,), active="clm_HAMB0002",
+                          today="2026-12-04", mode="deterministic"))
+    assert [(x["amount"], x.get("date")) for x in lines] == [
+        ("14.80", "2026-11-25"), ("3.90", "2026-11-25"), ("186.40", "2026-11-25")]
+
+
+@pytest.mark.parametrize(("message", "description"), [
+    ("taxi 58 on the 12th because the s-bahn was on strike", "because the s-bahn was on strike"),
+    ("taxi 58 on the 12th (s-bahn strike)", "s-bahn strike"),
+    ("taxi 58 on the 12th from the messe to the station because the s-bahn was on strike",
+     "from the messe to the station because the s-bahn was on strike"),
+    ("taxi from the messe to the station 58 on the 12th because of the strike", "from the messe to the station"),
+])
+def test_a_reason_told_with_an_expense_is_kept_as_what_it_was(message: str, description: str) -> None:
+    lines = added(plan_of(message, cases=(BRUGES,), active="clm_BRUG0001", today="2026-11-13", mode="deterministic"))
+    assert len(lines) == 1 and lines[0]["amount"] == "58.00" and lines[0].get("description") == description

@@ -319,6 +319,10 @@ def in_the_trip(day: date, words: str, claim: Claim | None, today: date | None =
         return day
     if first <= earlier <= last:
         return earlier
+    if day > last and len(set(days)) >= 2 and first <= earlier <= last + timedelta(days=1):
+        # "also thu a taxi" on a claim whose lines are that Tuesday and Wednesday of last week: that Thursday may well
+        # be the trip's last day too (its lines need not cover every day): this week's or the trip's? (callers ask)
+        return earlier
     # "Wed: metro 175" told on a Wednesday, on a claim whose lines are this Monday and Tuesday: today, not last week
     return later if today is not None and later == today and day < first <= later else day
 

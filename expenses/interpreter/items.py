@@ -350,9 +350,30 @@ _STOP_WORDS = re.compile(r"\s+(?:on|at|in|last|this|that|yesterday|today|tonight
                          re.IGNORECASE)
 
 
+_REASON = re.compile(r"(?:,\s*|\s+)(?P<reason>(?:because|since|as|due\s+to)\s+[^()\d]{6,100}?|\((?P<aside>[^()\d]{6,100})\))"
+                     r"\W*$", re.IGNORECASE)
+
+
 def describe(words: str, ctx: Context) -> str | None:
-    """What the expense was, in the user's words: a short phrase "from … to …", "with …", "for …" ("taxi from the
-    airport to the hotel" → "from the airport to the hotel"), without days, amounts, claim names or months."""
+    """What the expense was, in the user's words, and why when they say it: "taxi from the messe to the hbf because
+    the s-bahn was on strike" → "from the messe to the hbf because the s-bahn was on strike" (a route and a reason
+    are what a taxi over the limit needs noted)."""
+    said = _described_phrase(words, ctx)
+    reason = _REASON.search(words)
+    if reason is None or claims_named(reason.group(0), ctx.claims):
+        return said
+    why = (reason.group("aside") or reason.group("reason")).strip(" ,.;")
+    if said and (at := words.find(said)) >= 0 and re.fullmatch(r"[\s,]*", words[at + len(said):reason.start("reason")
+                                                                        if reason.group("reason") else reason.start()]):
+        joined = words[at:reason.end("reason")].strip(" ,.;") if reason.group("reason") else None
+        if joined and len(joined) <= 120:
+            return joined  # the route and the reason, as one phrase of the user's
+    return why if not said and len(why) <= 120 else said
+
+
+def _described_phrase(words: str, ctx: Context) -> str | None:
+    """A short phrase "from … to …", "with …", "for …" ("taxi from the airport to the hotel" → "from the airport to the
+    hotel"), without days, amounts, claim names or months."""
     from . import lexicon
     from .audit import _MONTHS, _WEEKDAYS
 
@@ -375,8 +396,8 @@ def describe(words: str, ctx: Context) -> str | None:
         tokens = [t.lower() for t in phrase.split()]
         while tokens and tokens[0] in _LEADING:
             phrase, tokens = phrase.split(None, 1)[1] if " " in phrase else "", tokens[1:]
-        if 2 <= len(tokens) <= 4 and not any(t in _WEEKDAYS or t in _MONTHS or t in _LEADING or t in _THING_ENDS
-                                              for t in tokens[1:]) \
+        if 2 <= len(tokens) <= 4 and not any(t in _WEEKDAYS or t in _MONTHS for t in tokens) and not any(
+                t in _LEADING or t in _THING_ENDS for t in tokens[1:]) \
                 and not claims_named(phrase, ctx.claims):
             return phrase
     return _residual_thing(words, ctx)
