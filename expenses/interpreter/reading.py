@@ -422,7 +422,7 @@ class Reader:
         named = next((c for c in self.ctx.claims if c.id == ref.get("id")), None) if isinstance(ref, dict) else None
         return named or self.ctx.default_claim()
 
-    def _which_week(self, said: str) -> str | None:
+    def _which_week(self, said: str, *, editing: bool = False) -> str | None:
         """"Which Tuesday: 24 Nov (in the claim's trip) or 1 Dec?" for a bare weekday the trip made unsure."""
         found = find_dates(said, self.ctx.today)
         claim = self.ctx.default_claim()
@@ -434,7 +434,7 @@ class Reader:
             return None
         weekday = trip.strftime("%A")
         return (f"Which {weekday} do you mean: {trip.day} {trip.strftime('%b')} (in the dates of the claim's lines) or "
-                f"{day.day} {day.strftime('%b')}? I did not add it yet.")
+                f"{day.day} {day.strftime('%b')}? I did not {'change' if editing else 'add'} it yet.")
 
     def _in_the_trip(self, found: DateFound, claim: Claim | None) -> DateFound:
         """A bare weekday read against the claim's trip: "tue" when the trip was last week, or "wed" said on the
@@ -865,10 +865,16 @@ class Reader:
             changes["amount"] = money_text(chosen.amount)
         if field_name in (None, "date") and dates:
             values = {d.value for d in dates}
+            if None in values and self.overrides.get("date"):
+                values = {v for v in values if v is not None} | {str(self.overrides["date"])}
+                values.discard(next((d.value for d in dates if d.value and d.value != self.overrides["date"] and _NOT_BEFORE.search(
+                    value_text[max(0, d.start - 12):d.start])), None))  # "not on Tuesday": the old day
             if None in values or len(values) > 1:
                 unsure = next((d.text for d in dates if d.value is None), None)
-                intent.problem = (self._which_week(unsure) if unsure else None) or (
+                intent.problem = (self._which_week(unsure, editing=True) if unsure else None) or (
                     f"I could not tell which date you mean in “{text}”; write it like 20 Nov.")
+                if intent.problem.startswith("Which"):
+                    intent.missing = "date"  # "the 25th" answers it
                 return intent
             changes["date"] = values.pop()
         if field_name == "category" or (field_name is None and marked and not changes):
@@ -1297,6 +1303,9 @@ def _sentence_start(message: str, at: int) -> int:
     """Where the sentence holding ``at`` starts."""
     marks = [m.end() for m in re.finditer(r"[.!?\n;]\s*", message[:at])]
     return marks[-1] if marks else 0
+
+
+_NOT_BEFORE = re.compile(r"\bnot\s+(?:on\s+)?(?:the\s+)?$", re.IGNORECASE)
 
 
 # words that make what follows "is" a sentence of its own, not the kind a line is ("… is that there was no train")

@@ -499,7 +499,10 @@ _TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?
 
 
 def is_destination(text: str, found: Found) -> bool:
-    """Is the category word ``found`` of ``text`` the place a ride went to or came from ("taxi back to the hotel")?"""
+    """Is the category word ``found`` of ``text`` the place a ride went to or came from ("taxi back to the hotel")?
+    A meal one goes to is the meal ("I invited the partners to dinner")."""
+    if plain(text[found.start:found.end]) in lexicon.MEALS:
+        return False
     return bool(_TOWARDS.search(text[:found.start]))
 
 
