@@ -33,7 +33,7 @@ from typing import Any
 from registries.currencies import currencies_named
 
 from . import lexicon
-from .audit import CONTINUES, audited, completed_day
+from .audit import audited, completed_day, goes_on
 from .clauses import split, verb_of
 from .context import Context, claim_addressed, find_mention, read_key
 from .corrections import is_note, read_correction, read_day_fix, read_merchant_fix, read_merchant_set, read_note
@@ -319,12 +319,9 @@ def _described(answer: str, ctx: Context) -> str:
             day = completed_day(act.get("evidence", ""), ctx, bool(act.get("earlier_evidence")))
             if day is not None and day is not date.min:  # "ok, add 12691 yen for the banner": the banner's day
                 args["date"] = day.isoformat()
-            elif day is None and (goes_on := CONTINUES.match(ctx.message)) and not re.search(
-                    r"\bafter\s+(?:the\s+)?[a-z]+$", goes_on.group(0), re.IGNORECASE) and not find_dates(
-                    ctx.message, ctx.today) and (
-                    told := next((e["data"]["date"] for e in reversed(ctx.recent or [])
-                                  if (e.get("data") or {}).get("date")), None)):
-                args["date"] = told  # "then a taxi from the station …": the day of the expense told just before
+            elif day is None and (going_on := goes_on(ctx.message)) and going_on[1] and ctx.last_day_told and not \
+                    find_dates(ctx.message, ctx.today):
+                args["date"] = ctx.last_day_told  # "then a taxi from the station …": the day of the expense told before
         if act.get("act") == "add_line" and not args.get("merchant") and (shared := _heading_merchant(ctx.message, plan)):
             if shared[1] == args.get("category"):  # "flights with Vueling, outbound … and the return …"
                 args["merchant"] = shared[0]

@@ -79,11 +79,18 @@ _DROPS_THE_LAST = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|hmm+|anyway)[,\s]+)?(?:nev
                              re.IGNORECASE)
 
 
-# a message that goes on from the one before: "then …", "after that …", "and later …"
-CONTINUES = re.compile(r"^\W*(?:and\W+)?(?:then|after\s+that|afterwards|later(?:\s+on)?|from\s+there|after\s+(?:the\s+)?(?:lunch|"
-                       r"dinner|breakfast|meeting|workshop))\b(?!\W+(?:just|"
-                       r"please|pls|put|add|include|log|submit|send|remove|delete|drop|change|make|do|go|it|that|ok)\b)",
-                       re.IGNORECASE)
+# a message that goes on from the one before: "then …", "after that …", "and later …" (the day told before), or
+# "after lunch …" (the day of some lunch: which one is the user's to say)
+_GOES_ON = re.compile(r"^\W*(?:and\W+)?(?:(?P<then>then|after\s+that|afterwards|later(?:\s+on)?|from\s+there)|after\s+(?:the\s+)?"
+                      r"(?:lunch|dinner|breakfast|meeting|workshop))\b(?!\W+(?:just|please|pls|put|add|include|log|submit|"
+                      r"send|remove|delete|drop|change|make|do|go|it|that|ok)\b)", re.IGNORECASE)
+
+
+def goes_on(message: str) -> tuple[re.Match[str], bool] | None:
+    """The words that say the message goes on from the one before, and whether they mean the day told before ("then")
+    rather than the day of something else ("after lunch"); None when it does not."""
+    m = _GOES_ON.match(message)
+    return (m, m.group("then") is not None) if m else None
 
 
 @dataclass
@@ -288,12 +295,11 @@ class Audit:
 
     def _dates(self) -> None:
         days = find_days(self.message, self.ctx.today)
-        goes_on = CONTINUES.match(self.message)
-        after = bool(goes_on and re.search(r"\bafter\s+(?:the\s+)?[a-z]+$", goes_on.group(0), re.IGNORECASE))
-        if goes_on and not days and (after or not any((e.get("data") or {}).get("date") for e in self.ctx.recent or [])) \
-                and any(a.name == "add_line" and not a.args.get("date") for a in self.acts):
+        going_on = goes_on(self.message)
+        if going_on and not days and (not going_on[1] or self.ctx.last_day_told is None) and any(
+                a.name == "add_line" and not a.args.get("date") for a in self.acts):
             # "then a taxi …": then when? No day is known; "after lunch …": the day of which lunch? Asked
-            self._leave("date", goes_on.start(), goes_on.end())
+            self._leave("date", *going_on[0].span())
         for day in days:
             if self._touches_neutral(day.start, day.end):
                 continue

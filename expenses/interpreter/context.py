@@ -103,6 +103,12 @@ class Context:
     def open_claims(self) -> list[Claim]:
         return [c for c in self.claims if c.open]
 
+    @property
+    def last_day_told(self) -> str | None:
+        """The day (ISO) of the line the conversation's last effect added or changed, if it had one."""
+        return next((str(e["data"]["date"]) for e in reversed(self.recent or []) if (e.get("data") or {}).get("date")),
+                    None)
+
     def default_claim(self) -> Claim | None:
         """The claim an act with no named claim lands on: the active one, else the only open one."""
         if self.active is not None:

@@ -17,6 +17,7 @@ the other reader's to answer. Whatever it proposes is then checked by the audit 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -261,11 +262,9 @@ _KIND_NAMED = re.compile(r"\b(?:Air|Airways|Airlines?|Rail|Railways?|Express)$")
 
 
 def _kind_of_merchant(name: str) -> str | None:
-    from . import lexicon
-
-    known = {n.casefold(): kind for n, kind in lexicon.MERCHANTS.values()}
-    if name.casefold() in known:
-        return known[name.casefold()]
+    """The kind of expense a merchant's name says: a known name's, or travel for an airline or a railway."""
+    if (kind := _known_kinds().get(name.casefold())) is not None:
+        return kind
     if re.search(r"\b(?:air|airways|airlines?|rail|railways?)\b", name, re.IGNORECASE):
         return "travel"
     return None
@@ -285,8 +284,8 @@ def merchants_in(words: str, message: str) -> list[str]:
 
     names: list[str] = []
     lowered = words.lower()
-    for key in sorted(lexicon.MERCHANTS, key=len, reverse=True):
-        if english_frequency(key) > 1e-6 and re.search(
+    for key in _merchant_keys():
+        if key in _everyday_keys() and re.search(
                 rf"(?:\bto\s+{re.escape(key)}\b|\b{re.escape(key)}\s+(?:my|a|an|the|some|his|her|our|your|it|them)\b)", words):
             continue  # "to grab my laptop": the verb, not the ride app
         if re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lowered):
@@ -325,6 +324,27 @@ def merchants_in(words: str, message: str) -> list[str]:
     names = [n for n in names if not any(n != o and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", o.lower())
                                          for o in names)]
     return list(dict.fromkeys(names))
+
+
+@functools.cache
+def _known_kinds() -> dict[str, str]:
+    from . import lexicon
+
+    return {name.casefold(): kind for name, kind in lexicon.MERCHANTS.values()}
+
+
+@functools.cache
+def _merchant_keys() -> tuple[str, ...]:
+    """The known merchants' names, longest first (a longer name is found before a name inside it)."""
+    from . import lexicon
+
+    return tuple(sorted(lexicon.MERCHANTS, key=len, reverse=True))
+
+
+@functools.cache
+def _everyday_keys() -> frozenset[str]:
+    """Known merchants' names that are everyday words too ("grab", "bolt", "shell")."""
+    return frozenset(key for key in _merchant_keys() if english_frequency(key) > 1e-6)
 
 
 _NAME = re.compile(r"(?<![\w'’])(?:[A-ZÀ-Þ][\w'’&.-]*|[A-Z]{2,})(?:\s+(?:(?:de|del|della|la|le|les|am|an|of|&|au|aux|du|des|"

@@ -454,9 +454,7 @@ class Reader:
             if found.value is not None or m is None:
                 out.append(found)
                 continue
-            anchor = (self.last_act.args.get("date") if self.last_act is not None else None) or next(
-                (e.get("data", {}).get("date") for e in reversed(self.ctx.recent) if e.get("data", {}).get("date")),
-                None)
+            anchor = (self.last_act.args.get("date") if self.last_act is not None else None) or self.ctx.last_day_told
             shift = 1 if m.group("after") else -1 if m.group("before") else 0
             value = None
             if anchor:
