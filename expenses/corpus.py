@@ -10,6 +10,7 @@ the expectation does not contain is unsafe.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
@@ -130,8 +131,13 @@ def _matches(line: Mapping[str, Any], spec: Mapping[str, str]) -> bool:
 
 
 def _merchant_key(name: str) -> str:
-    """"The Merrion" and "Merrion" are one merchant: compared without a leading article, case folded."""
-    return re.sub(r"^(?:the|a|an)\s+", "", name.strip().casefold())
+    """"The Merrion" and "Merrion", "Hotel Mama Shelter" and "Mama Shelter", "Café Central" and "Cafe Central" are
+    one merchant: compared without a leading article or a leading word for the kind of place, accents and case
+    folded."""
+    folded = unicodedata.normalize("NFKD", name.strip().casefold())
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    folded = re.sub(r"^(?:the|a|an)\s+", "", folded)
+    return re.sub(r"^(?:hotel|restaurant)\s+(?=\S)", "", folded)
 
 
 def _decimal(value: str) -> Decimal | None:

@@ -62,6 +62,7 @@ class NumberFound:
     words: bool = False  # written in words ("fifty")
     product: bool = False  # a quantity times a unit price
     count: int | None = None  # the quantity of a product ("2 nights at 150 each": 2)
+    hundreds: bool = False  # "one twenty five" read as 125 (it is also 1.25: both readings are the user's)
 
 
 def _decimal(raw: str) -> Decimal | None:
@@ -122,6 +123,7 @@ def quantity_products(text: str) -> list[NumberFound]:
         n, price = int(m.group("n")), _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if n >= 2 and price is not None:
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    found += _spoken_products(text or "", found)
     return sorted(found, key=lambda f: f.start)
 
 
@@ -151,6 +153,27 @@ def _spoken_prices(text: str) -> list[NumberFound]:
         if whole is None or cents is None or (a == "twenty" and b.startswith("twenty")):
             continue
         found.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
+        if 1 <= whole <= 9:  # "one twenty five": 1.25 or 125, as people say both
+            found.append(NumberFound(m.start(), m.end(), Decimal(whole * 100 + cents), words=True, hundreds=True))
+    return found
+
+
+# a count, its unit and "at" before a price said in words: "four nights at one twenty five"
+_COUNT_AT = re.compile(rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?{_QTY_UNIT}\s*(?:at|@)\s*$",
+                       re.IGNORECASE)
+
+
+def _spoken_products(text: str, taken: list[NumberFound]) -> list[NumberFound]:
+    found = []
+    for price in _spoken_prices(text) + number_words(text):
+        count = _COUNT_AT.search(text[:price.start])
+        if count is None or any(count.start() < f.end and f.start < price.end for f in taken):
+            continue
+        raw_n = count.group("n")
+        n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
+        if n and n >= 2:
+            found.append(NumberFound(count.start(), price.end, n * price.value, words=True, product=True, count=n,
+                                     hundreds=price.hundreds))
     return found
 
 

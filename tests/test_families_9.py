@@ -70,7 +70,7 @@ def test_a_question_about_the_policy_with_a_figure_holds_nothing_it_cannot_read_
 def test_a_price_said_in_words_is_units_then_cents(words: str, value: str) -> None:
     from decimal import Decimal
 
-    assert [f.value for f in money_phrases(f"lunch {words} monday")] == [Decimal(value)]
+    assert [f.value for f in money_phrases(f"lunch {words} monday") if not f.hundreds] == [Decimal(value)]
     assert Decimal(value) in evidence_numbers(f"lunch {words} monday")
 
 

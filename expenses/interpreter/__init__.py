@@ -34,7 +34,7 @@ from registries.currencies import currencies_named
 
 from . import lexicon
 from .audit import audited, completed_day, goes_on
-from .clauses import split, verb_of
+from .clauses import sentences, split, verb_of
 from .context import Context, claim_addressed, find_mention, read_key
 from .corrections import is_note, read_correction, read_day_fix, read_merchant_fix, read_merchant_set, read_note
 from .followups import follow_up, plan_json
@@ -164,9 +164,11 @@ def _answered_as_new(request: Any) -> str | None:
     asked = (pending.get("missing") or [None])[0]
     says = _SAYS_NEW.search(answer) or (asked == "allowed" and _SAYS_ADD.search(answer))
     if asked not in ("new_line", "allowed") or not earlier or len(answer) > 80 or re.search(r"\d|\?", answer) \
-            or not says or _SAYS_FIX.search(answer) or getattr(request, "repair_error", None):
+            or not says or _SAYS_FIX.search(answer) or _asks_another(answer) or getattr(request, "repair_error", None):
         return None
     settled = frozenset({"correction"} if asked == "new_line" else {"allowed"})
+    if asked == "allowed":
+        earlier = _told_part(earlier)  # "taxi 54 on monday, is that ok?": the expense, not the question about it
     acts = _added_again(request, earlier, answer, settled, reads=asked == "new_line")
     if acts is None and asked == "allowed" and (asked_about := _expense_asked_about(earlier)) is not None:
         # "can I claim a laundry bill of 35 from wednesday?" … "ok, add it then": the expense the question named
@@ -260,6 +262,11 @@ _DOUBT = re.compile(r"\b(?:no|not|n't|don'?t|dont|wait|hold|instead|but|actually
                     re.IGNORECASE)
 
 
+def _asks_another(answer: str) -> bool:
+    """"Please submit the Copenhagen claim" after "say yes to add it converted": a request of its own, never the yes."""
+    return verb_of(answer)[0] in ("update", "remove", "submit", "withdraw")
+
+
 def _answered_converted(request: Any) -> str | None:
     """"yes", "convert it", "ok use that rate" — or the same foreign amount said again ("1240 dkk") — after "say “yes”
     to add it converted": the earlier message is read again with the conversion settled, and each line it adds names
@@ -269,7 +276,7 @@ def _answered_converted(request: Any) -> str | None:
     earlier = str(pending.get("message") or "")
     paid_in = str((pending.get("args") or {}).get("currency") or "")
     if pending.get("missing") != ["amount"] or not paid_in or not earlier or len(answer) > 80 \
-            or getattr(request, "repair_error", None) or _DOUBT.search(answer):
+            or getattr(request, "repair_error", None) or _DOUBT.search(answer) or _asks_another(answer):
         return None
     if re.search(r"\d", answer):  # the foreign amount said again, with its currency: every figure must be the earlier's
         if not currencies_named(answer) or paid_in not in currencies_named(answer) or not set(
@@ -295,7 +302,8 @@ def _described(answer: str, ctx: Context) -> str:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
             told = [act.get("earlier_evidence") or "", act.get("evidence", "")]  # what it was: in the words it was told in
-            if phrase := describe(told[0], ctx) or describe(told[1], ctx):
+            phrase = describe(told[0], ctx) or describe(told[1], ctx)
+            if phrase and phrase.casefold() != str(args.get("merchant") or "").casefold():
                 args["description"] = phrase
         if act.get("act") == "add_line" and args.get("merchant") and args.get("category") in ("hotel", "meals", "other"):
             # "Novotel" read, "Novotel Paris Gare de Lyon" said: the whole name of a place stayed or eaten at (a
@@ -677,6 +685,21 @@ _MAY_CLAIM = re.compile(r"\b(?:may|can|could|might|should|shall)\s+(?:i|we|one)\
                         r"reimbursed)\b|\b(?:allowed|permitted|claimable|reimbursable|refundable|eligible|expensable|covered|"
                         r"admissible)\b|\bcounts?\s+as\b|\bqualif(?:y|ies)\b", re.IGNORECASE)
 _ASKED_MAY_CLAIM = "whether it may be claimed"
+# "… is that ok?", "would that be fine?", "is it too much?", "is this within the policy?": asked about what was told
+_OK_ASKED = re.compile(r"\b(?:is|are|would|will|was)\s+(?:that|this|it|these|those|they)\s+(?:be\s+|still\s+)?(?:ok(?:ay)?|fine|"
+                       r"alright|all\s+right|acceptable|too\s+(?:much|high|expensive)|within\s+(?:the\s+)?(?:polic\w*|"
+                       r"limits?|rules?|budget))\b", re.IGNORECASE)
+
+
+def _told_part(message: str) -> str:
+    """The sentences of ``message`` that tell, without the questions at its end whether that may be claimed ("taxi
+    54 from the airport monday, is that allowed?" → "taxi 54 from the airport monday"); all of it when it only asks."""
+    parts = sentences(message)
+    told = [(s, e) for s, e, q in parts if not (q and (_MAY_CLAIM.search(message[s:e]) or _OK_ASKED.search(
+        message[s:e])))]
+    if not told or len(told) == len(parts):
+        return message
+    return message[told[0][0]:told[-1][1]]
 
 
 def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
@@ -684,7 +707,8 @@ def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
     that something I may claim?"): the addition waits for the user's answer; the question is answered."""
     if "allowed" in ctx.settled:
         return
-    asks = [m for m in re.finditer(r"[^.?!\n]*\?", ctx.message) if _MAY_CLAIM.search(m.group(0))]
+    asks = [m for m in re.finditer(r"[^.?!\n]*\?", ctx.message) if _MAY_CLAIM.search(m.group(0)) or _OK_ASKED.search(
+        m.group(0))]
     if not asks:
         return
     for intent in intents:

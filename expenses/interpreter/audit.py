@@ -242,7 +242,7 @@ class Audit:
             holder = self._holder(start, end)
             phrase = next((p for p in phrases if p.start <= start and end <= p.end), None)
             if phrase is not None:  # "two euro forty", "twenty-four francs fifty": the phrase is the number
-                values = {phrase.value}
+                values = {p.value for p in phrases if (p.start, p.end) == (phrase.start, phrase.end)}  # "four eighty"
             used = [a for a in ([holder] if holder else self.acts) if values & _numbers_of(a)]
             if used and _HEAD_COUNT.match(message, end) and any(
                     _decimal(a.args.get("amount")) in values for a in used):
@@ -707,6 +707,9 @@ class Audit:
             if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE) or not title[:1].isalnum() \
                     or re.search(r"[.!?;]\s+\S", title):  # "… last week. Currency": two sentences are no title
                 self._leave("title", a.start, a.end)
+            elif re.search(r"\b(?:and\s+then|then)\b", title, re.IGNORECASE) or (
+                    _categories_in(title) and (re.search(r"\d", title) or number_words(title)) and not _QUOTED_TITLE.search(self.message)):
+                self._leave("title", a.start, a.end)  # "Frankfurt workshop and then the flight was 212": an expense too
 
 
     # ----------------------------------------------------------------- what a line is
@@ -783,6 +786,12 @@ class Audit:
                     _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
                     for line in a.claim.lines) and not _ADD_VERB.search(sentence) and _POINTING.search(words):
                 self._leave("correction", a.start, a.end)  # "I see the coffee 6,40 two times": a line the claim has
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
+                    _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
+                    and line.get("date") == a.args.get("date") and (not line.get("merchant") or not a.args.get(
+                        "merchant") or str(line["merchant"]).casefold() == str(a.args["merchant"]).casefold())
+                    for line in a.claim.lines) and not _ADD_VERB.search(sentence) and not _ONE_MORE.search(words):
+                self._leave("correction", a.start, a.end)  # the very line the claim has, told again: new, or a repeat?
 
     def _amount_said_as_money(self, a: ActSpan, amount: Decimal, words: str) -> None:
         """The act's amount must stand in its words as money somewhere: not only as "2nd", "16-18", a card number,
@@ -1208,6 +1217,8 @@ def _similar_line(act: ActSpan, words: str, today: date, *, definite: bool = Fal
             return line
         if line.get("category") != args.get("category"):
             continue
+        if merchant and args.get("merchant") and line.get("date") != day:
+            continue  # "the Aer Lingus flight was 265" beside a TAP flight of another day: another one
         if line.get("date") == day or args.get("category") == "hotel" or one_of:
             return line
     return None
@@ -1216,7 +1227,9 @@ def _similar_line(act: ActSpan, words: str, today: date, *, definite: bool = Fal
 _COMPLETION = re.compile(r"\W*(?:(?:ok(?:ay)?|yes|yep|yeah|sure|fine|right|then|so|alright|understood|great|thanks?)\W*)*"
                          r"(?:please\s+)?(?:just\s+)?(?:add|put|enter|use|take|book|make\s+it|go\s+with)\b", re.IGNORECASE)
 _BACK = re.compile(r"\b(?:for|on)\s+(?:that|this|the|the\s+same)\s+(?P<noun>[a-z]{4,})\b", re.IGNORECASE)
-_ORDINAL_THING = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last|other)\s+[a-z]+\s*$",
+_ORDINAL_THING = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last|other)\s+(?!(?:mon|tues?|wed|"
+                            r"thu|thur|thurs|fri|sat|sun)(?:day|nesday|rsday|urday)?\b|(?:week|month|night|nite|year|"
+                            r"time|minute)s?\b)[a-z]+\s*$",
                             re.IGNORECASE)
 _DEFINITE_THING = re.compile(r"\W*(?:and\s+|also\s+|oh\s+|ok\s+)?(?:the|that|my|our|this)\s+[^\d]{0,30}?\b(?:was|were)\b",
                              re.IGNORECASE)
@@ -1251,6 +1264,8 @@ _ABOUT_IT = re.compile(r"\b(?:is|was|would|will|does|could|can)\s+(?:that|it|thi
                        r"allowed|possible|covered|acceptable|a\s+problem|reimbursable|claimable|work)\b|\bcan\s+i\s+"
                        r"(?:claim|expense|add|put)\s+(?:that|it|this)\b|\bam\s+i\s+allowed\b", re.IGNORECASE)
 # words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
+_QUOTED_TITLE = re.compile(r"[\"“‘']([^\"”’']{1,120})[\"”’']")
+_ONE_MORE = re.compile(r"\b(?:another|again|second|2nd|also|too|more|each|both|same\s+(?:again|as))\b", re.IGNORECASE)
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
 # the question the last reply asked is answered by dropping it, not completing it
 _GIVE_UP = re.compile(r"\b(?:no\s+no|undo|forget\s+it|never\s*mind|nvm|leave\s+it|was\s+(?:right|correct|fine)|"
@@ -1312,7 +1327,7 @@ def _harmless(message: str, start: int) -> bool:
 
 # the place a ride went to or came from ("back to the hotel", "site→hotel", "gare -> site")
 _PLACE_REACHED = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*)"
-                            r"(?P<place>[^\W\d_]+)", re.IGNORECASE)
+                            r"(?P<place>(?!(?:breakfast|brunch|lunch|dinner|supper)\b)[^\W\d_]+)", re.IGNORECASE)
 # a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                            r"[.!?;](?=\s|$)|\n", re.IGNORECASE)

@@ -239,6 +239,10 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if not core:
         return "context", None
     lowered = core.lower()
+    if re.fullmatch(r"(?:(?:hmm+|um+|ok|okay|so|and|right|oh|now)[\s,]+)*what\s+else(?:\s+(?:is\s+there|was\s+there))?", lowered):
+        return "context", None  # "hmm what else": thinking aloud, no question to answer
+    if question and CHECK_ASKED.search(core) and not find_amounts(core):
+        return "question", None  # "can you confirm the hotel is on there?": asked, never a request
     if HOLD.search(core):
         return "hold", None
     if MARKER.fullmatch(core + " ") or MARKER.fullmatch(core):
@@ -364,7 +368,20 @@ def sentences(message: str) -> list[tuple[int, int, bool]]:
         start = m.end()
     if start < len(message):
         found.append((start, len(message), False))
-    return [(s, e, q) for s, e, q in found if message[s:e].strip()]
+    return [part for s, e, q in found if message[s:e].strip() for part in _asked_after(message, s, e, q)]
+
+
+# "taxi 54 from the airport monday, is that allowed?": a question about what the sentence just told is a sentence of
+# its own, as if after a full stop; what it asks about was told, not asked
+ABOUT_IT = re.compile(r"[,;:\-–—]+\s*(?:(?:and|but|so)\s+)?(?=(?:is|are|would|will|does|do|was|can|could)\s+(?:that|this|it|"
+                      r"these|those|they)\b[^,;:?]*\??\W*$)", re.IGNORECASE)
+
+
+def _asked_after(message: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
+    cut = ABOUT_IT.search(message, start, end) if question else None
+    if cut is None or not message[start:cut.start()].strip():
+        return [(start, end, question)]
+    return [(start, cut.start(), False), (cut.end(), end, True)]
 
 
 def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -376,7 +393,14 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
         cursor = m.end()
     if cursor < end:
         pieces.append((cursor, end))
-    return [_trim(message, s, e) for s, e in pieces if message[s:e].strip(" ,.;:!-–—")]
+    split_legs: list[tuple[int, int]] = []
+    for s, e in pieces:  # "there on monday 119.90 and back thursday 119.90": priced both ways, two legs
+        leg = re.search(r"\s+(?=and\s+back\b)", message[s:e], re.IGNORECASE)
+        if leg and re.search(r"\d", message[s:s + leg.start()]) and re.search(r"\d", message[s + leg.end():e]):
+            split_legs += [(s, s + leg.start()), (s + leg.end(), e)]
+        else:
+            split_legs.append((s, e))
+    return [_trim(message, s, e) for s, e in split_legs if message[s:e].strip(" ,.;:!-–—")]
 
 
 def _trim(message: str, start: int, end: int) -> tuple[int, int]:
@@ -397,7 +421,15 @@ def split(message: str, today) -> list[Clause]:
             continue
         for f_start, f_end in fragments(message, s_start, s_end):
             text = message[f_start:f_end]
+            if (f_end == s_end or re.match(r"\s*:", message[f_end:])) and message[f_end:].strip(" .:;!\n") and all(
+                    c.kind in ("context", "heading") for c in clauses if c.start >= s_start):
+                if (heading := heading_kind(text, today)) is not None:
+                    # "right, next the hotel." "oh the dinners." "taxis:": what the expenses after it are
+                    clauses.append(Clause(f_start, f_end, text, "heading", question, heading, closed=True))
+                    continue
             kind, verb = classify(text, question=question, today=today)
+            if kind == "value" and _RETURN_LEG.match(text):
+                kind = "item"  # "and back thursday 119.90": the way back, an expense of its own
             last = clauses[-1] if clauses else None
             if last is not None and _joins(last, kind, question, text, today, verb):
                 _merge(last, f_end, message, question, today)
@@ -407,10 +439,46 @@ def split(message: str, today) -> list[Clause]:
         if clause.kind == "act" and clause.verb == "add" and i + 1 < len(clauses) and clauses[i + 1].closed and (
                 re.search(r"\b(?:following|these|below|them|lines?)\W*$|:\s*$", clause.text, re.IGNORECASE)):
             clause.kind, clause.verb = "context", None
+    headed = False
+    for clause in clauses:  # under a heading ("ok so first the flights."), a name and a price are an expense
+        headed = headed or clause.kind == "heading"
+        if headed and clause.kind in ("value", "context") and find_amounts(mask(
+                clause.text, [(d.start, d.end) for d in find_dates(clause.text, today)])):
+            clause.kind = "item"
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
     return clauses
+
+
+# a question whether (or how) an expense is on the claim: "did you get the taxi?", "what did I put for tuesday lunch?"
+CHECK_ASKED = re.compile(r"\bdid\s+(?:you|it)\s+(?:get|add|put|record|catch|take|save|include|log)\b|\bwhat\s+did\s+(?:i|we)\s+"
+                         r"(?:put|enter|say|add|write|claim|log)\b|\b(?:is|are)\s+(?:the\s+|my\s+|our\s+)?[\w' ]{2,30}?\s+(?:on|in)\s+"
+                         r"(?:there|it|the\s+claim|this\s+claim|now)\b|\bconfirm\s+(?:the|that|my)\b|\bhave\s+you\s+(?:got|added)\b",
+                         re.IGNORECASE)
+_HEADING_FILLER = frozenset("ok okay so right now next then first firstly second secondly finally and also oh hmm um "
+                            "what else the my our all of those these for there were was".split())
+
+
+# the second leg of a round trip told after the first: "and back thursday 119.90", ", return on wed 81.49"
+RETURN_LEG = _RETURN_LEG = re.compile(r"^\s*(?:and\s+)?(?:the\s+)?(?:back|return|returning|home|inbound|way\s+back)\b",
+                                      re.IGNORECASE)
+
+
+def heading_kind(text: str, today) -> str | None:
+    """The category a fragment names and nothing else ("next the hotel", "oh the dinners", "ok so first the flights",
+    "taxis"): a heading over the expenses that follow it; None for anything with a value, a verb, a name or a day."""
+    if find_amounts(text) or find_dates(text, today) or verb_of(text)[0] is not None or re.search(r"\d|\?", text):
+        return None
+    words = [w.lower() for w in re.findall(r"[A-Za-z']+", text)]
+    named = [w for w in words if w not in _HEADING_FILLER]
+    kinds = {c.category for c in find_categories(text) if not c.weak}
+    if not named or len(named) > 2 or len(kinds) != 1 or any(w[:1].isupper() for w in re.findall(r"[A-Za-z']+", text)
+                                                                if w.lower() in named and w.lower() not in lexicon.CATEGORY_WORDS):
+        return None
+    if any(w not in lexicon.CATEGORY_WORDS for w in named):
+        return None
+    return kinds.pop()
 
 
 def is_record(text: str, today) -> bool:
@@ -434,16 +502,25 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return False
     if last.kind == "marker" or (last.kind == kind == "retract"):
         return True
+    if _RETURN_LEG.match(text) and last.kind in ("item", "act", "value", "context") and find_amounts(mask(
+            text, [(d.start, d.end) for d in find_dates(text, today)])) and find_amounts(mask(
+            last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
+        return False  # "Deutsche Bahn there on monday 119.90 and back thursday 119.90": the way back, its own
     if last.kind in ("context", "item") and kind == "correction" and find_line_refs(last.text) and re.match(
             r"^\s*(?:make|change|set)\s+(?:it|that)\b", text, re.IGNORECASE):
         return True  # "the last line, make it 28": the line is named first, then what to make it
     if kind == "context" and last.kind == "act" and last.verb in ("remove", "submit", "withdraw") and len(
             re.findall(r"[A-Za-z']+", text)) >= 2 and not find_line_refs(text):
         return False  # "remove the train, company booked it": the reason, said after the request
+    if kind == "value" and (days := find_dates(text, today)) and not mask(text, [(d.start, d.end) for d in days]).strip(
+            " ,.;:-–—") and find_dates(last.text, today) and find_amounts(mask(
+            last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
+        return False  # "…22.50 EUR; 01/12/2026 – Belga Queen – dinner – 63.00": a new row starts with its day
     if kind in ("value", "context"):
         return last.kind not in ("retract", "hold") or kind == "context"
     if (kind != "act" or verb == "update") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
-            r"^\s*(?:and\s+)?(?:it|that|this|which|they)\s+(?:was|were|came|cost|costs|totall?ed)\b|^\s*and\s+came\s+to\b",
+            r"^\s*(?:and\s+)?(?:it|that|this|which|they|the\s+(?:ticket|tickets|fare|price|bill|cost|total|receipt))\s+"
+            r"(?:was|were|came|cost|costs|totall?ed)\b|^\s*and\s+came\s+to\b",
             text, re.IGNORECASE) and verb_of(text)[0] in (None, "update"):
         return True  # "… add a dinner to my claim? It was at The Witchery on the 18th and came to £64.50."
     if kind == "act" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
@@ -451,6 +528,11 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             re.IGNORECASE) and not _has_thing(text, today) and not find_amounts(
                 mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
         return True  # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named
+    if (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and (days := find_dates(text, today)) and \
+            re.fullmatch(r"\s*(?:and\s+)?(?:(?:i|we)\s+)?(?:paid|bought|booked|charged|settled)?\s*(?:it|that|them|this)?\s*"
+                         r"(?:on|dated)?\s*", mask(text, [(d.start, d.end) for d in days]).replace("\x00", ""),
+                         re.IGNORECASE) and not find_dates(last.text, today):
+        return True  # "summit registration fee was £450, paid on 10/20": the day of the thing just named
     if kind == "item" and last.kind == "question" and last.question and question:
         return True
     if kind == "item" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and _price_of_it(
@@ -458,6 +540,12 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "record my flight … on the 15th, 156.90 euros with Lufthansa": the price of the thing just named
     if kind == "item" and re.match(r"^\s*(?:from|to|via)\s+[A-Z]", text) and not find_amounts(text):
         return last.kind not in ("retract", "hold", "question", "correction")  # "…, from Stuttgart": the route
+    if last.kind == "act" and last.verb == "open" and _UNTITLED.search(last.text) and kind in ("item", "context", "act") \
+            and verb in (None, "open") and not find_amounts(text) and not find_dates(text, today) and len(text) <= 80:
+        return True  # "new claim please, Barcelona partner summit": the title, after the request for a claim
+    if kind == "item" and last.kind == "act" and last.verb == "open" and _has_thing(text, today, strong=True) and (
+            find_amounts(mask(text, [(d.start, d.end) for d in find_dates(text, today)]))):
+        return False  # "new claim Frankfurt workshop and then on Monday the flight was 212": an expense of its own
     if kind == "item":
         if last.kind == "act" and last.verb == "remove" and re.match(r"^\s*(?:and|&|plus)\b", text, re.IGNORECASE):
             if find_line_refs(text):
@@ -472,9 +560,18 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             if not find_amounts(mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])) and (
                     re.fullmatch(r"\s*[A-Za-z]+\s*", text) and find_categories(text)):
                 return True
+            if re.match(r"\s*(?:and\s+)?then\b", text, re.IGNORECASE) and find_categories(text) and find_amounts(
+                    mask(text, [(d.start, d.end) for d in find_dates(text, today)])) and find_amounts(
+                    mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
+                return False  # "…, 19 euros, then at midday I eat … for 34,60": the next thing, with its own price
             return not _has_thing(last.text, today) or not _has_thing(text, today, strong=True)
         return last.kind not in ("retract", "hold", "question", "correction")
     return False
+
+
+# a request for a new claim that ends before its title: "new claim please,", "New claim:", "ok new one:", "open a claim"
+_UNTITLED = re.compile(r"\b(?:(?:new|another)\s+(?:expense\s+)?(?:claim|one|report)|(?:open|start|create|make)\s+(?:a\s+|an\s+|me\s+a\s+)?"
+                       r"(?:new\s+)?(?:expense\s+)?(?:claim|report))(?:\s+(?:please|pls|plz))?\W*$", re.IGNORECASE)
 
 
 def _price_of_it(text: str, last: str, today) -> bool:

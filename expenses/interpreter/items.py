@@ -42,7 +42,7 @@ from .audit import (
     relative_offset,
 )
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
-from .values import DAY_DOT, rows_kept_by_place, venue_names
+from .values import DAY_DOT, one_reading, rows_kept_by_place, venue_names
 
 
 @dataclass
@@ -172,13 +172,21 @@ def _claim_for(message: str, ctx: Context) -> tuple[Claim | None, dict[str, Any]
     return ctx.default_claim(), None  # a city named in passing ("train from Berlin") is for the engine to ask about
 
 
+def _read_two_ways(found: list) -> bool:
+    spans = [(f.start, f.end) for f in found]
+    return len(set(spans)) < len(spans)
+
+
 def _items(message: str, ctx: Context) -> list[Item]:
     today = ctx.today
     days = find_days(message, today)
     day_spans = [(d.start, d.end) for d in days]
     times = [(m.start(), m.end()) for m in _TIME.finditer(message)]
     mentions = currency_mentions(message)
-    products = quantity_products(message)
+    products = one_reading(message, quantity_products(message))
+    phrases = one_reading(message, money_phrases(message))
+    if _read_two_ways(products) or _read_two_ways(phrases):
+        return []  # "two forty" for a dinner: 2.40 or 240, the message does not say which
     amounts: list[Item] = []
     taken: list[tuple[int, int]] = []
     for p in products:  # "2 nights at 119 each": the product is the amount, the count its quantity
@@ -186,7 +194,7 @@ def _items(message: str, ctx: Context) -> list[Item]:
             continue
         amounts.append(Item(0, 0, p.value, p.start, p.end, quantity=p.count))
         taken.append((p.start, p.end))
-    for p in money_phrases(message):  # "eleven sixty", "eighty nine euros fifty": a price said in words
+    for p in phrases:  # "eleven sixty", "eighty nine euros fifty": a price said in words
         if not any(s < p.end and p.start < e for s, e in taken + day_spans):
             amounts.append(Item(0, 0, p.value, p.start, p.end))
             taken.append((p.start, p.end))
@@ -446,7 +454,7 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     for m in re.finditer(r"\d+(?:st|nd|rd|th)\b|\d+h(?:rs?|ours?)?\b|[^\W\d_][\w'’-]*|\S", words):
         token = m.group(0)
         low = token.casefold()
-        ends = (not (token[0].isalpha() or re.fullmatch(r"\d+h(?:rs?|ours?)?", token)) or low in _THING_ENDS or low in lexicon.NUMBER_WORDS or low in _WEEKDAYS or low in _MONTHS or low in paid
+        ends = (not (token[0].isalpha() or re.fullmatch(r"\d+h(?:rs?|ours?)?", token)) or low in _THING_ENDS or low in lexicon.NUMBER_WORDS or low in _SPOKEN_NUMBERS or low in _WEEKDAYS or low in _MONTHS or low in paid
                 or _currency_word(token))
         if not run:
             if not ends and low not in _LEADING and low not in _THING_JOINS:
@@ -468,6 +476,8 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     return phrase
 
 
+_SPOKEN_NUMBERS = frozenset("zero thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty "
+                            "sixty seventy eighty ninety hundred thousand".split())
 # words that say no more than the category does
 _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals food travel expense expenses other room "
                            "rooms night nights nite nites stay accommodation".split())

@@ -15,8 +15,8 @@ for _category, _words in {
     "meals": "meal meals dinner dinners lunch lunches breakfast breakfasts brunch restaurant restaurants food "
              "coffee coffees cafe café snack snacks drinks supper catering sandwich sandwiches pizza burger burgers "
              "sushi salad bagel croissant pastry pastries bakery takeaway takeout groceries supermarket beer beers "
-             "wine tea teas",
-    "travel": "travel flight flights plane airfare airline train trains rail railway ticket tickets bus coach "
+             "wine tea teas eat ate eating",
+    "travel": "travel flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
@@ -32,7 +32,7 @@ for _category, _words in {
 PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
 
 # words that only make a category when nothing better is said ("ticket", "night", "fee")
-WEAK_CATEGORY_WORDS = frozenset({"ticket", "tickets", "night", "nights", "nite", "nites", "stay", "room", "fee", "fees", "ride",
+WEAK_CATEGORY_WORDS = frozenset({"eat", "ate", "eating", "ticket", "tickets", "night", "nights", "nite", "nites", "stay", "room", "fee", "fees", "ride",
                                  "rides", "gas", "drinks", "food"})
 
 # the words that name an existing line by its category ("the hotel line", "the dinner"); other
@@ -190,7 +190,7 @@ CHAT_WORDS = {
     "lmt": "limit", "amt": "amount", "sry": "sorry", "chkd": "checked", "dup": "duplicate", "dupe": "duplicate",
     "u": "you", "ur": "your", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before", "htl": "hotel", "hotl": "hotel", "hotell": "hotel",
     "tx": "taxi", "flt": "flight", "flght": "flight", "bkfst": "breakfast", "brkfst": "breakfast",
-    "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking",
+    "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking", "conf": "conference",
     "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week",
 }
 

@@ -21,11 +21,13 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 
 from ..calculator import calculation_result
+from ..exchange import to_reference_base
 from ..knowledge import terms
-from ..policies import claim_review
+from ..policies import CATEGORY_LIMITS, claim_review
 from . import lexicon
+from .clauses import CHECK_ASKED as _CHECK
 from .context import Context, find_mention, named_reference, read_key
-from .values import find_amounts, find_categories, find_dates, mask
+from .values import best_category, find_amounts, find_categories, find_dates, mask
 
 if TYPE_CHECKING:
     from .reading import Intent, Reader
@@ -41,7 +43,7 @@ _ATTACHMENT = re.compile(r"\batt_[0-9A-Za-z]{4,40}\b")
 _POLICY = re.compile(
     r"\b(?:polic(?:y|ies)|limits?|cap|capped|allowed|allowances?|maximum|max|reimburs\w*|receipts?|deadlines?|"
     r"recei?pts?|reciepts?|recipts?|receits?|notes?|justif\w*|explanation|proof|paperwork|documentation|"
-    r"need\s+(?:a|an|to|the)|(?:is|are)\s+(?:a|an|the|it|that|this)?\s*(?:[\w€$£.,]+\s+){0,3}?(?:ok(?:ay)?|fine|alright)|"
+    r"need\s+(?:a|an|to|the)|(?:is|are)\s+(?:a|an|the|it|that|this)?\s*(?:[\w€$£.,]+\s+){0,5}?(?:ok(?:ay)?|fine|alright)|too\s+(?:much|high|expensive)|(?:would|will)\s+(?:that|this|it)\s+be\s+(?:ok(?:ay)?|fine|alright|acceptable)|within\s+(?:the\s+)?(?:policy|limits?)|"
     r"rules?|per\s+night|per\s+day|a\s+night|a\s+day|covered|cover|eligible|approval|approver|alcohol|tips?|"
     r"first\s+class|business\s+class|economy|mileage|lost|late|invoice|can\s+i\s+(?:claim|expense|get|spend|book|"
     r"take|use|fly|stay|have|put)|how\s+much\s+can|how\s+long|how\s+many\s+days|is\s+\w+\s+ok|permitted|ok\s+to|"
@@ -82,6 +84,7 @@ _RATE = re.compile(r"\b(?:rate|rates|exchange|convert|conversion|fx|worth)\b", r
 _CURRENCY_TOKEN = re.compile(r"[€$£¥]|\b[A-Za-z]{3,8}\b")
 _WORD_OPS = [(r"\bmultiplied\s+by\b", "*"), (r"\bdivided\s+by\b", "/"), (r"\btimes\b", "*"), (r"\bplus\b", "+"),
              (r"\bminus\b", "-"), (r"(?<=\d)\s*[x×]\s*(?=\d)", "*"), (r"÷", "/")]
+_OPERATOR = re.compile(r"\d\s*[+\-*/x×÷]\s*\d|\b(?:times|plus|minus|multiplied|divided)\b", re.IGNORECASE)
 _EXPRESSION = re.compile(r"[\d(][\d\s.,()+\-*/]*[\d)]")
 
 
@@ -118,7 +121,15 @@ def read_question(reader: Reader, text: str, start: int, end: int, topic: str | 
         intent.reads = [{"tool": "calculate", "args": {"expression": intent.data["expression"]}}]
     elif topic == "policy":
         query = _policy_query(text)
+        about = text
+        if _ABOUT_IT.search(text) and not find_categories(text) and not find_amounts(text):
+            # "…, is that ok?": asked about the expense the message told; its kind is what the policy is asked
+            about = ctx.message
+            told = best_category(find_categories(mask(ctx.message, [(d.start, d.end) for d in find_dates(
+                ctx.message, ctx.today)])))
+            query = f"{told} limit" if told else query
         intent.data["query"] = query
+        intent.data["verdict"] = policy_verdict(about, ctx)
         intent.reads = [{"tool": "lookup_policy", "args": {"query": query}}]
     elif topic == "list":
         status = _status_filter(lowered)
@@ -140,6 +151,12 @@ def read_question(reader: Reader, text: str, start: int, end: int, topic: str | 
         intent.data["claims"] = [c.id for c in claims]
         intent.data["category"] = _category_asked(text) if topic == "case" else None
         intent.data["aspect"] = _aspect(lowered)
+        if intent.data["aspect"] == "lookup":
+            intent.data["category"] = None
+            found = find_categories(text)
+            intent.data["kinds"] = sorted({c.category for c in found})
+            intent.data["words"] = [c.text.lower() for c in found if c.category == "meals"]
+            intent.data["days"] = sorted({d.value for d in find_dates(text, ctx.today) if d.value})
         intent.data["review"] = bool(_REVIEW.search(lowered))
         intent.reads = [{"tool": "get_case", "args": {"case": c.id}} for c in claims]
     return intent
@@ -154,10 +171,12 @@ def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
     if len(currencies) >= 2 or (currencies and re.search(r"\bin\s+(?:[A-Za-z]{3}\b|euros?|dollars?|pounds?|"
                                                          r"francs?|yen)", lowered) and find_amounts(text)):
         return "exchange"
-    if _expression(text):
-        return "calculate"
+    if _expression(text) and not (_POLICY.search(lowered) and not _OPERATOR.search(text)):
+        return "calculate"  # "can I claim 3 nights at 150?" asks the policy, "what is 3 x 150?" a calculation
     if _HOWTO.match(lowered):
         return "howto"
+    if _CHECK.search(lowered):
+        return "case"  # "did you get the taxi?", "what did I put for tuesday lunch?"
     if _NEXT.search(lowered) or _REVIEW.search(lowered):
         return "next"
     if _POLICY.search(lowered) and not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered):
@@ -229,7 +248,7 @@ def _exchange_args(text: str, ctx: Context, mention) -> tuple[dict[str, Any], st
 def _expression(text: str) -> str | None:
     """Arithmetic the user asked for, as the calculator's syntax; None when there is none."""
     t = text
-    t = re.sub(r"(\d+)\s+(?:nights?|days?|people|persons|tickets?|rides?|items?)\s+(?:at|of|@|for)\s+"
+    t = re.sub(r"(\d+)\s+(?:(?:nights?|days?|tickets?|rides?|items?)\s+(?:at|of|@|for)|(?:people|persons)\s+(?:at|@))\s+"
                r"(?:[€$£]\s?)?(\d+(?:[.,]\d+)?)", r"\1 * \2", t, flags=re.IGNORECASE)
     for pattern, symbol in _WORD_OPS:
         t = re.sub(pattern, f" {symbol} ", t, flags=re.IGNORECASE)
@@ -271,7 +290,10 @@ _EXTREME = re.compile(r"\b(?:(biggest|largest|highest|priciest|most\s+expensive)
                       r"least\s+expensive))\b", re.IGNORECASE)
 
 
+# a question whether (or how) an expense is on the claim: answered with the lines it names
 def _aspect(lowered: str) -> str:
+    if _CHECK.search(lowered):
+        return "lookup"
     if m := _EXTREME.search(lowered):
         return "biggest" if m.group(1) else "smallest"
     if re.search(r"\b(?:status|state|approved|rejected|submitted|locked|where)\b", lowered):
@@ -314,7 +336,8 @@ def answer(intent: Any, ctx: Context) -> str:
         return _failure(topic, failed[0])
     ok = [r["result"] for r in results if r is not None and r.get("ok")]
     if topic == "policy":
-        return _policy_answer(ok[0], intent.data.get("query", ""))
+        verdict = intent.data.get("verdict")
+        return (f"{verdict} " if verdict else "") + _policy_answer(ok[0], intent.data.get("query", ""))
     if topic == "exchange":
         return _exchange_answer(ok[0])
     if topic == "calculate":
@@ -410,6 +433,8 @@ def _view_text(view: dict[str, Any], data: dict[str, Any]) -> str:
         return (f"On {title}, {category} comes to {money(amount, currency)} ({_count(n)}), out of a total of "
                 f"{money(view['total'], currency)}.")
     aspect = data.get("aspect", "overview")
+    if aspect == "lookup":
+        return _lookup_text(view, data)
     if aspect in ("biggest", "smallest"):
         lines = view.get("lines", [])
         if not lines:
@@ -427,6 +452,24 @@ def _view_text(view: dict[str, Any], data: dict[str, Any]) -> str:
     lines = _lines_text(view)
     return (f"{title} is {status} in {currency} with {_count(count)}" + (f": {lines}" if lines else "")
             + f". Total: {money(view['total'], currency)}.")
+
+
+def _lookup_text(view: dict[str, Any], data: dict[str, Any]) -> str:
+    """"did you get the taxi?": the lines of that kind (and day) on the claim, or that there is none."""
+    title, currency = f"“{view['title']}”", view["currency"]
+    lines = [line for line in view.get("lines", []) if (not data.get("kinds") or line.get("category") in data["kinds"]
+             or any(w in str(line.get("description") or "").lower() for w in data.get("words", [])))
+             and (not data.get("days") or line.get("date") in data["days"])]
+    if not data.get("kinds") and not data.get("days"):
+        lines = view.get("lines", [])
+    if not lines:
+        what = " or ".join(data.get("words") or data.get("kinds") or ["such"])
+        return f"{title} has no {what} line" + (f" on {', '.join(day(d) for d in data['days'])}" if data.get("days")
+                                                 else "") + f"; its lines come to {money(view['total'], currency)}."
+    listed = "; ".join(f"line {line['ordinal']}: {line.get('merchant') or str(line.get('category', '')).capitalize()}"
+                       f"{' (' + line['description'] + ')' if line.get('description') else ''}, "
+                       f"{money(line['amount'], currency)} on {day(line['date'])}" for line in lines)
+    return f"Yes, {title} has {listed}."
 
 
 def _next_text(view: dict[str, Any], review: bool = False) -> str:
@@ -484,6 +527,52 @@ def _attachment_answer(result: dict[str, Any]) -> str:
     return (f"Receipt {result.get('id', '')} ({result.get('filename', 'file')}): {result.get('merchant', '?')}, "
             f"{money(result.get('total', '0'), result.get('currency', ''))} on {day(str(result.get('date', '')))}"
             + (f", looks like {result['category_hint']}" if result.get("category_hint") else "") + ".")
+
+
+# "per night", "a night", "each night"; "per person", "each", "a head"; "for 3 (people)", "3 of us", "for the 4 of us"
+_PER_UNIT = re.compile(r"\b(?:per|a|an|each|every)\s+(?:night|nite|nt|person|head|pax|ride|trip)s?\b", re.IGNORECASE)
+_NIGHTS = re.compile(r"\b(\d{1,2})\s*(?:nights?|nites?|nts?|n)\b", re.IGNORECASE)
+_HEADS = re.compile(r"\b(?:for\s+(?:the\s+)?)?(\d{1,2})\s+(?:of\s+us|people|persons|ppl|pax|guests|colleagues|of\s+them)\b|"
+                    r"\bfor\s+(\d{1,2})\b(?!\s*(?:[.,]\d|€|\$|£|eur|euros?|usd|gbp|chf|nights?|nites?|days?))", re.IGNORECASE)
+
+
+_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?:is|are|would|will|does|do|was|can|could)\s+(?:that|this|it|these|those|"
+                       r"they)\b", re.IGNORECASE)
+
+
+def policy_verdict(text: str, ctx: Context) -> str | None:
+    """The answer first, to a question whether one amount of one kind of expense is within the policy ("is a 54 euro
+    taxi ok?", "can I claim a hotel of 180 per night?", "dinner for 3, 150 in total — allowed?"): measured against
+    the same per-category limits the claim's notes use; None when the question does not name exactly that."""
+    masked = mask(text, [(d.start, d.end) for d in find_dates(text, ctx.today)])
+    heads = _HEADS.search(masked)
+    numbers = [a for a in find_amounts(mask(masked, [heads.span()] if heads else [])) if a.amount is not None]
+    amounts = [a for a in numbers if not a.counted] or numbers  # "taxi 54 from …": a lone number is its price
+    kinds = {c.category for c in find_categories(text) if not c.weak} & CATEGORY_LIMITS.keys()
+    if len(amounts) != 1 or len(kinds) != 1:
+        return None
+    (found,), (kind,) = amounts, kinds
+    claim = ctx.default_claim()
+    currency = found.currency or (claim.currency if claim is not None else "EUR")
+    per, unit = found.amount, {"hotel": "night", "taxi": "ride", "meals": "day"}[kind]
+    nights = _NIGHTS.search(masked) if kind == "hotel" else None
+    if found.quantity:
+        per = found.amount / found.quantity
+    elif nights is not None and int(nights.group(1)) > 1 and not _PER_UNIT.search(masked):
+        per = found.amount / int(nights.group(1))  # "hotel 2 nights 420 total": 210 a night
+    if kind == "meals" and heads is not None and not _PER_UNIT.search(masked):
+        count = int(heads.group(1) or heads.group(2))
+        if count > 1:
+            per, unit = found.amount / count, "person"
+    try:
+        in_eur = to_reference_base(per, currency)
+    except LookupError:
+        return None
+    limit, rule = CATEGORY_LIMITS[kind]
+    said = f"{per:.2f} {currency}" + (f" a {unit}" if per != found.amount or _PER_UNIT.search(masked) else "")
+    if in_eur <= limit:
+        return f"Yes: {said} is within the {kind} limit ({limit:.0f} EUR a {'person and day' if kind == 'meals' else unit})."
+    return f"{said} is above the {kind} limit: {rule[0].upper()}{rule[1:]}."
 
 
 def _policy_answer(result: dict[str, Any], query: str) -> str:

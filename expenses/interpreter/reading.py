@@ -26,6 +26,7 @@ from .clauses import (
     HOLD,
     MARKER,
     REQUEST_START,
+    RETURN_LEG,
     SHOULD,
     STRONG_UPDATE,
     Clause,
@@ -46,9 +47,11 @@ from .context import (
     named_reference,
     other_claim,
 )
+from .english import known_word
 from .values import (
     AmountFound,
     DateFound,
+    MerchantFound,
     best_category,
     currency_named,
     find_amounts,
@@ -159,7 +162,8 @@ _PLAIN_WORDS = frozenset(
     "boss for to of off out in on from now please also then and finally ok okay go ahead can could would will you "
     "u i i'd i'm id want like need let's lets let us both all every one whole entire right away today thanks line "
     "lines item items entry entries trip conference be done at with by duplicate twice double again approve approved "
-    "review finished finish ready".split()
+    "review finished finish ready fine good great thats that's everything complete is we're were we are it's its "
+    "all set sorted go".split()
 )
 _LINE_WORDS = frozenset("line lines item items entry entries row one expense receipt ticket".split())
 # words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
@@ -194,6 +198,36 @@ _CURRENCY_PHRASE = re.compile(
 
 _ANCHORED = re.compile(r"(?:on\s+|in\s+)?(?:the\s+)?(?:same\s+(?:day|morning|afternoon|evening)|that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:day|night)\s+(?:(?P<after>after|later)|"
                        r"(?P<before>before))|(?:(?P<next>next|following)|previous)\s+day)", re.IGNORECASE)
+
+
+# "Scandic, 3 nights at 142": a name heading the clause, before its comma, under a heading that says what it is
+_NAME_LEADS = re.compile(r"^\s*((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z0-9][\w'’&.-]*|de|la|le|del|am|im|of|the)){0,3}),")
+
+
+# a last word of a shorthand expense, after its amount: "schnitzel dinner 34 tue figlmüller"
+_NAME_LAST = re.compile(r"\d[\d.,]*\s*(?:€|eur|euros?)?\s+(?:[a-z]{3,5}\.?\s+)?(?:at\s+)?([^\W\d_][\w'’&-]{4,})\s*[.!]?\s*$",
+                        re.IGNORECASE)
+
+
+def _unknown_name(word: str) -> bool:
+    """A word that is no English word, day, kind of expense or shorthand: a name ("figlmüller", "dishoom")."""
+    low = word.casefold()
+    return not (known_word(low) or low in lexicon.CATEGORY_WORDS or low in lexicon.CHAT_WORDS or low in lexicon.FILLER
+                or find_categories(word) or find_dates(word, date(2026, 1, 1)) or low in lexicon.CURRENCY_WORDS
+                or _currency_code(word) or re.search(r"(?:day|days|ly|ing|ed)$", low))
+
+
+def _only_where_one_went(text: str, today: date) -> bool:
+    """No amount, no name, and every kind of expense it names is a place gone to or from ("I go back to the hotel")."""
+    masked = mask(text, [(d.start, d.end) for d in find_dates(text, today)])
+    said = find_categories(masked)
+    return bool(said) and not find_amounts(masked) and not re.search(r"\d", masked) and all(
+        is_destination(masked, c) or re.search(r"\b(?:to|from|into|at|in)\s+(?:the\s+|my\s+|our\s+)?$", masked[:c.start],
+                                               re.IGNORECASE) for c in said) and not find_merchants(masked)
+
+
+def _digits_only(text: str) -> str:
+    return re.sub(r"[^\d.,\s]", " ", text)
 
 
 def _blank_not_values(text: str) -> str:
@@ -246,6 +280,7 @@ class Reader:
         self.mention: Mention | None = None  # the claim named earlier in the message
         self.opened: ActIntent | None = None  # an open_claim earlier in the message
         self.last_act: ActIntent | None = None
+        self.heading: str | None = None
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
 
     def read(self, clauses: list[Clause]) -> list[Intent]:
@@ -337,6 +372,9 @@ class Reader:
         text = self.message[start:end]
         self._clause_text = text
         kind = clause.kind
+        if kind == "heading":
+            self.heading = clause.verb  # "oh the dinners.": the kind of the expenses after it that name none
+            return _politeness(start, end, clause.text)
         if kind == "context":
             mention = find_mention(text, self.ctx.claims)
             if mention is not None:
@@ -373,6 +411,8 @@ class Reader:
             return _politeness(start, end, text)  # "coffee 4.50, can you add it": the request for what was just said
         if kind == "act":
             return self._act(clause.verb or "", text, start, end)
+        if kind == "item" and _only_where_one_went(text, self.ctx.today):
+            return _politeness(start, end, text)  # "and in the evening I go back to the hotel": the story, no expense
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
             return self._add(text, start, end)
         if kind == "item" and self.last_act is not None and self.last_act.act == "remove_line" and not find_amounts(
@@ -412,7 +452,10 @@ class Reader:
             return False
         dates = find_dates(text, self.ctx.today)
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in find_line_refs(text)])
-        if find_line_refs(text) or re.match(r"^\s*(?:the|that|this|my)\b", text, re.IGNORECASE):
+        dated = dates and re.fullmatch(r"\s*(?:on\s+)?(?:the\s+)?", text[:dates[0].start], re.IGNORECASE)
+        opening = text[dates[0].end:] if dated else text  # "The 17 the flight back …": the day, then what happened
+        if find_line_refs(text) or re.match(r"^[\s,]*(?:the|that|this|my)\b", opening, re.IGNORECASE) and not (
+                dated and re.match(r"^[\s,]*the\s+\w+\s+(?:back|out|home|there|return)\b", opening, re.IGNORECASE)):
             return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess
         return len(find_amounts(_blank_not_values(masked))) >= 1
 
@@ -563,7 +606,9 @@ class Reader:
         masked = mask(text, ([(r.start, r.end) for r in find_line_refs(text)] if family == "remove" else [])
                       + ([(named.start, named.end)] if named else [])
                       # "remove the 24.50 lunch": an amount one of the lines has names that line
-                      + ([(a.start, a.end) for a in find_amounts(text) if a.amount in amounts] if family == "remove" else []))
+                      + ([(a.start, a.end) for a in find_amounts(text) if a.amount in amounts] if family == "remove" else [])
+                      # "get rid of the taxi on monday": the day names the line
+                      + ([(d.start, d.end) for d in find_dates(text, self.ctx.today)] if family == "remove" else []))
         for w in re.findall(r"[A-Za-zÀ-ÿ0-9'’-]+", masked):
             word = plain(w)
             if not word or word in allowed or word in lexicon.FILLER:
@@ -585,8 +630,9 @@ class Reader:
             if not has_claim_word and re.search(r"\b(?:make|set)\b", lowered):
                 verb = "update"
             elif not has_claim_word and not re.search(r"\b(?:one|another)\b.*\b(?:called|named|titled|entitled)\b",
-                                                      lowered):
-                return UnknownIntent(start, end)
+                                                      lowered) and not (re.search(
+                    r"\b(?:new|another)\s+one\s*[:,\-–—]+\s*[A-Z]", text) and not find_amounts(_digits_only(text))):
+                return UnknownIntent(start, end)  # "ok new one: Boston customer visit": a claim, named as it is asked
             elif (find_mention(text, self.ctx.claims) is not None and not re.search(
                     r"\b(?:new|another|called|named|titled|for|about)\b", lowered)):
                 from .questions import read_question
@@ -640,7 +686,8 @@ class Reader:
         if named is not None:  # "in Egyptian pounds", "(PLN)": the name decides, and leaves the title
             code, at, to = named
             currency_text = (re.match(r"(.*)", text[at:to]), code)
-            text = text[:at].rstrip(" ,(-–") + text[to:]
+            head = re.sub(r"\s+(?:in|with)$", "", text[:at].rstrip(" ,(-–"), flags=re.IGNORECASE)  # "new claim in pounds for …"
+            text = head + text[to:]
             text = re.sub(r"\s+(?:in|with\s+currency|currency)\s*$", "", text, flags=re.IGNORECASE)
         title = _title(text)
         if currency_text is not None:
@@ -688,8 +735,9 @@ class Reader:
         outside = mask(masked, [(m.start, m.end) for m in merchants])
         # a place the expense went to or came from is not what it was: "uber to the hotel" is a taxi
         said = find_categories(outside)
-        bought = [c for c in said if not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$",
-                                                   outside[:c.start], re.IGNORECASE) and not is_destination(outside, c)]
+        bought = [c for c in said if plain(c.text) in lexicon.MEALS or (  # "we went to dinner at …": the meal
+            not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", outside[:c.start], re.IGNORECASE)
+            and not is_destination(outside, c))]
         if bought != said and (bought or any(m.category for m in merchants)):
             outside = mask(outside, [(c.start, c.end) for c in said if c not in bought])
         elif said and not bought:
@@ -699,17 +747,32 @@ class Reader:
         if category is None and re.search(r"\banother\b", outside, re.IGNORECASE) and self.last_act is not None \
                 and self.last_act.act == "add_line" and self.last_act.args.get("category"):
             category = self.last_act.args["category"]  # "a taxi …, and another back to the hotel": one more of those
+        if category is None and RETURN_LEG.match(text) and self.last_act is not None and \
+                self.last_act.act == "add_line" and self.last_act.args.get("category") in ("travel", "taxi"):
+            # "easyJet out on monday 74.99 and back on wednesday 81.49": the way back, with whom the way out was
+            category = self.last_act.args["category"]
+            if not merchants and self.last_act.args.get("merchant"):
+                merchants = [MerchantFound(0, 0, "", str(self.last_act.args["merchant"]), None)]
         if category is None:
             category = next((m.category for m in merchants if m.category), None)
         if category is None:
             inside = [c for m in merchants for c in find_categories(m.text)]
             category = best_category(inside)
+        if self.heading is not None and (category is None or category == self.heading or not [
+                c for c in find_categories(outside) if not c.weak]):
+            category = self.heading  # "oh the dinners. wednesday at Cal Pep 58.30": a dinner
+            if not merchants and (lead := _NAME_LEADS.match(masked)) is not None and find_amounts(masked[lead.end():]):
+                merchants = [MerchantFound(lead.start(1), lead.end(1), lead.group(1), lead.group(1), None)]
         paid = [m for m in merchants if not re.search(r"\b(?:from|to|via)\s+$", masked[:m.start], re.IGNORECASE)]
         if len(merchants) > 1 and paid:
             merchants = paid  # "my flight from Frankfurt to Valencia … with Lufthansa": the places are the route
         elif not paid and merchants and all(not m.category for m in merchants):
             merchants = []  # "a taxi from gare du nord to the hotel": where it went, not who was paid
         merchant = merchants[0].name[:80] if merchants else None
+        if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)):
+            merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
+        if merchant is not None and " " not in merchant and find_dates(merchant.lower(), self.ctx.today):
+            merchant = None  # "taxi 20 yesterdya": a day misspelt, never who was paid
         said = " ".join(c.text for c in find_categories(outside))
         label = " ".join(filter(None, [merchant, category, said])) or "expense"
         intent.label = label.lower()
@@ -725,7 +788,8 @@ class Reader:
         if "date" in self.overrides:
             dates = [DateFound(0, 0, "", self.overrides["date"])]
         if amount_problem:
-            intent.problem, intent.missing = amount_problem, "amount" if not amounts else None
+            spoken = len({(a.start, a.end) for a in amounts}) == 1 < len(amounts)  # "two forty": 2.40 or 240
+            intent.problem, intent.missing = amount_problem, "amount" if not amounts or spoken else None
             return intent
         if category is None:
             intent.problem = (f"What kind of expense is “{text}”: travel, hotel, meals, taxi or other? "
@@ -1240,6 +1304,9 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     values = {a.amount for a in pool}
     if len(values) == 1 and len(pool) > 1 and any(_SEPARATE.search(text[x.end:y.start]) for x, y in pairwise(pool)):
         values.add(None)  # "train there 39.90 and back 39.90": the same amount twice is two expenses, or one told twice
+    if len(values) > 1 and len({(a.start, a.end) for a in pool}) == 1:
+        said = sorted(v for v in values if v is not None)
+        return None, f"Is “{pool[0].text.strip()}” {' or '.join(money_text(v) for v in said)}? Tell me the amount in digits."
     if len(values) > 1:
         listed = ", ".join(a.text.strip() for a in pool)
         return None, f"“{text}” has more than one amount ({listed}); which one is it?"
@@ -1293,8 +1360,10 @@ _WHY_IT_GOES = re.compile(r"(?:[,;.—–-]\s*|\s)(?:because\s+|since\s+|as\s+)?
 
 
 # a day that heads its sentence ("On Tuesday I had …", "Wednesday, …", "On the 16th, …")
-_SENTENCE_DAY = re.compile(r"^\W*(?:on\s+)?(?:the\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|^\W*(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\b|"
-                           r"^\W*(?:yesterday|today|last\s+\w+)\b", re.IGNORECASE)
+_SENTENCE_DAY = re.compile(r"^\W*(?:(?:so|ok|okay|well|and|right|now)\W+)*(?:(?:on\s+)?(?:the\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|"
+                           r"(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)?\b|(?:on\s+)?\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:of\s+)?"
+                           r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:on\s+)?\d{1,2}[-/.]\d{1,2}\b|"
+                           r"(?:yesterday|today|last\s+\w+)\b)", re.IGNORECASE)
 
 
 def _sentence_start(message: str, at: int) -> int:
@@ -1338,6 +1407,11 @@ def _title(text: str) -> str:
         r"\b(?:called|named|titled|entitled|title|name|call\s+it|name\s+it)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?"
         r"\s*:?\s+(.+)$",
         r"\bclaim\s*:\s*(.+)$",
+        # "new claim please, Barcelona partner summit", "ok new one: Boston customer visit", "New claim - Oslo"
+        r"\b(?:new|another)\s+(?:expense\s+)?(?:claim|one|report)(?:\s+(?:please|pls|plz))?\s*[,:\-–—]+\s*(.+)$",
+        # "Open a claim Copenhagen workshop", "open a new claim Brussels EU meetings"
+        r"\b(?:open|start|create)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:expense\s+)?claim\s+(?!(?:for|about|re|regarding|covering|"
+        r"on|in|called|named|titled|with|to|please|pls|and|that|which|so)\b)([A-Z0-9].+)$",
         r"^\W*(?:(?:a|pls|please|ok|okay)\s+)*(?:new|another)\s+claim\s+(?!(?:for|about|re|regarding|covering|on|in|"
         r"called|named|titled|with|to|please|pls)\b)(.+)$",
         r"\bclaim\s+(?:for|about|re|regarding|covering|on)\s+(.+)$",
@@ -1357,6 +1431,7 @@ def _tidy_title(raw: str) -> str:
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
         title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
+    title = re.sub(r"\s*,\s*(?:it|it'?s|which|that|that'?s|this|they|we|i)\b.*$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)

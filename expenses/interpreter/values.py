@@ -23,6 +23,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, money_phrases, number_words, quantity_products
 from registries.currencies import currency_meant, currency_mentions
+from registries.numbers import NumberFound
 
 from ..exchange import reference_currencies
 from ..money import is_iso_currency
@@ -66,11 +67,17 @@ _DATE_PATTERNS = [
     ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,]\d)",
                             re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
+    # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
+    ("dashed", re.compile(r"(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?(?![\w/-]|[.,]\d)"
+                          r"(?!\s*(?:nights?|nites?|days?|people|persons?|pax|hours?|hrs?|times|x\b|%|€|eur|euros?|\$))",
+                          re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|last\s+nite|last\s+nyt|ystrdy|yest|tonite|2nite)\b",
                             re.IGNORECASE)),
     ("ago", re.compile(r"\b(\d{1,2}|a|an|one|two|three|four|five|six|seven)\s+(day|week)s?\s+ago\b", re.IGNORECASE)),
-    ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b", re.IGNORECASE)),
+    # "tuesday night", "monday morning": the day, never a hotel night
+    ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b"
+                           r"(?:\s+(?:night|nite|evening|morning|afternoon|lunchtime))?", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?:(last|this\s+past|past|on|this)\s+)(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b\.?",
                            re.IGNORECASE)),
     # a bare abbreviation: "lunch 46,50 mon"; "wed", "sat", "sun" are words too, so only at the end or after a number
@@ -96,6 +103,9 @@ _DATE_PATTERNS = [
                        r"days?|people|lines?|items?))", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),  # "the 29th and 30th"
+    # "The 17 the flight back …": a sentence opened by a day of the month, before what happened that day
+    ("dom", re.compile(r"(?:^|(?<=[.:;!]\s))the\s+(\d{1,2})\b(?=,?\s+(?:the|i|we|a|an|my|our|dinner|lunch|breakfast|"
+                       r"taxi|train|flight|hotel)\b)", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\bon\s)|(?<=\bdate\s)|(?<=\bdated\s))(\d{1,2})(?:st|nd|rd|th)\b"
                        r"(?!\s+(?:line|item|entry|row|one|expense))", re.IGNORECASE)),
 ]
@@ -215,17 +225,19 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
         value = _day_of_month(today, day)
     elif kind == "slash":
         value = _slash_date(m.group(0), today)
+    elif kind == "dashed":
+        value = _slash_date(m.group(0).replace("-", "/"), today, day_first=True)
     else:
         cleaned = re.sub(r"(\d)(?:(?:st|nd|rd|th)\b|\.(?=\s))", r"\1", m.group(0), flags=re.IGNORECASE).replace(" of ", " ")
         value = _parse(cleaned, today)
     return value.isoformat() if value else None
 
 
-def _slash_date(text: str, today: date) -> date | None:
+def _slash_date(text: str, today: date, *, day_first: bool = False) -> date | None:
     """"28/11", "11/28" (a month is at most 12, so the other order), "17/11/2026": day first when both fit."""
     parts = [int(p) for p in re.findall(r"\d+", text)]
     first, second = parts[0], parts[1]
-    day, month = (second, first) if first <= 12 < second else (first, second)
+    day, month = (second, first) if first <= 12 < second and not day_first else (first, second)
     year = parts[2] if len(parts) > 2 else today.year
     year = year + 2000 if year < 100 else year
     try:
@@ -269,6 +281,37 @@ class AmountFound(Found):
     quantity: int | None = None  # a product's count ("2 nights at 150 each": 2; the amount is the total)
 
 
+# what a price said as "four eighty" is for: small things (4.80), or things that cost hundreds ("one twenty five" a
+# night: 125); anything else keeps both readings, and two amounts are asked about
+_SMALL_THINGS = re.compile(r"\b(?:coffees?|espressos?|cappuccinos?|teas?|snacks?|water|sandwich(?:es)?|croissants?|pastr(?:y|ies)|"
+                           r"beers?|breakfast|lunch|brunch|bakery|metro|tube|bus|tram|subway|underground|u-?bahn|s-?bahn|"
+                           r"tolls?|tips?|lockers?|newspapers?|parking)\b", re.IGNORECASE)
+_LARGE_THINGS = re.compile(r"\b(?:hotels?|hotel|nights?|nites?|flights?|flew|fly|airline|airfare|plane|registration|"
+                           r"conference\s+fee|course\s+fee|rent)\b", re.IGNORECASE)
+
+
+def one_reading(text: str, found: list[NumberFound]) -> list[NumberFound]:
+    """Of a price said in words that reads two ways ("four eighty": 4.80 or 480), the one the thing it is for
+    fits; both when nothing says which (the reader then asks)."""
+    kept = []
+    for f in found:
+        if not any(g is not f and (g.start, g.end) == (f.start, f.end) for g in found):
+            kept.append(f)
+            continue
+        # the words of its own clause: "I flew …, and then the train … five sixty" is a train's price
+        begun = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, f.start)), default=0)
+        ended = next((m.start() for m in _CLAUSE_BREAK.finditer(text, f.end)), len(text))
+        own = text[begun:ended]
+        large, small = bool(_LARGE_THINGS.search(own)), bool(_SMALL_THINGS.search(own))
+        if large == small or f.hundreds == large:
+            kept.append(f)
+    return kept
+
+
+_CLAUSE_BREAK = re.compile(r"[.;!?\n]|,\s*(?:and\s+)?(?:then\s+)?(?=(?:i|we|a|an|the|my|our)\b)|\band\s+then\b|\bthen\b",
+                           re.IGNORECASE)
+
+
 def find_amounts(text: str) -> list[AmountFound]:
     """Numbers that may be money in ``text`` (already masked of dates and line references).
 
@@ -277,14 +320,14 @@ def find_amounts(text: str) -> list[AmountFound]:
     evidence (``registries.numbers``), so a proposed amount is always one it finds.
     """
     found: list[AmountFound] = []
-    for product in quantity_products(text):
+    for product in one_reading(text, quantity_products(text)):
         raw = text[product.start:product.end]
         code = next((lexicon.CURRENCY_SYMBOLS[ch] for ch in raw if ch in lexicon.CURRENCY_SYMBOLS), None)
         for word in re.findall(r"[A-Za-z]+", raw):
             code = code or (_currency_word(word, strict_case=False) if word.lower() in lexicon.CURRENCY_WORDS else None)
         found.append(AmountFound(product.start, product.end, raw, _amount_of(str(product.value)), code, True,
                                  quantity=product.count))
-    for phrase in money_phrases(mask(text, [(f.start, f.end) for f in found])):
+    for phrase in one_reading(text, money_phrases(mask(text, [(f.start, f.end) for f in found]))):
         raw = text[phrase.start:phrase.end]
         code = next((lexicon.CURRENCY_SYMBOLS[ch] for ch in raw if ch in lexicon.CURRENCY_SYMBOLS), None)
         for word in re.findall(r"[A-Za-z]+", raw):
@@ -538,7 +581,8 @@ _CONNECTORS = {"de", "del", "da", "di", "du", "la", "le", "von", "van", "der", "
 _NOT_NAMES = frozenset(
     {"i", "eur", "usd", "gbp", "chf", "jpy", "sek", "nok", "dkk", "pln", "czk", "cad", "ok", "okay", "please",
      "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it", "expenses",
-     "expense", "costs", "receipts", "items", "total", "work", "personal", "statement", "details", "summary"}
+     "expense", "costs", "receipts", "items", "total", "work", "personal", "statement", "details", "summary",
+     "midday", "noon", "lunchtime", "night", "evening", "morning", "afternoon", "midnight", "dawn", "dusk"}
     | set(_WEEKDAYS) | {m.lower() for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                             "Nov", "Dec")}
 )

@@ -1,0 +1,288 @@
+"""Families of the tenth round (issue 19), with sentences of our own: a question whether one expense is within the
+policy gets its answer first ("Yes: …" or what the policy asks above its limit), measured against the same limits the
+claim's notes use; a product of people and a price is no calculation asked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from expenses.interpreter.context import Context
+from expenses.interpreter.questions import policy_verdict
+from tests.test_eval import run_eval, write
+from tests.test_interpreter import claim, plan_of, request
+from tests.test_walkthrough_families import added, conversation
+
+TODAY = "2026-11-27"
+LISBON = claim("clm_LISB0001", "Lisbon trip", [("2026-11-23", "TAP", "travel", "212.00")])
+
+
+def verdict(message: str) -> str | None:
+    return policy_verdict(message, Context.of(request(message, today=TODAY)))
+
+
+# ----------------------------------------------------------------- 1. a policy question about one expense: yes or no
+
+
+@pytest.mark.parametrize(("message", "start"), [
+    ("is the 54 euro airport taxi ok, or is that too much?", "54.00 EUR is above the taxi limit"),
+    ("can I claim a hotel of 180 per night?", "Yes: 180.00 EUR a night is within the hotel limit"),
+    ("is a dinner for 3 people of 150 allowed?", "Yes: 50.00 EUR a person is within the meals limit"),
+    ("dinner for 4 of us, 300 in total, is that fine?", "75.00 EUR a person is above the meals limit"),
+    ("is 70 ok for dinner?", "70.00 EUR is above the meals limit"),
+    ("can I claim 3 nights at 150?", None),  # no kind of expense named: the policy's words alone
+    ("is a 40 euro taxi fine?", "Yes: 40.00 EUR is within the taxi limit"),
+])
+def test_a_policy_question_about_one_expense_is_answered_yes_or_no_first(message: str, start: str | None) -> None:
+    found = verdict(message)
+    assert (found is None) if start is None else (found or "").startswith(start), found
+
+
+@pytest.mark.django_db
+def test_through_the_runtime_the_answer_says_it_and_nothing_is_added(tmp_path: Path) -> None:
+    path = write(tmp_path, "verdict", [
+        {"text": "is the 54 euro airport taxi ok, or is that too much?",
+         "expect": {"acts": [], "answer_contains": ["54.00 EUR is above the taxi limit", "short note"],
+                    "answer_excludes": ["did not understand"], "cases": {"Berlin trip": {"total": "302.50"}}}},
+        {"text": "can I claim a hotel of 150 per night?",
+         "expect": {"acts": [], "answer_contains": ["Yes: 150.00 EUR a night is within the hotel limit"],
+                    "cases": {"Berlin trip": {"total": "302.50"}}}}])
+    report, error = run_eval(path)
+    assert error is None and [i["verdict"] for i in report["conversations"][0]["items"]] == ["passed", "passed"], report
+
+
+@pytest.mark.parametrize("message", ["can I claim 3 nights at 150?", "is a dinner for 3 people of 150 allowed?"])
+def test_a_product_in_a_policy_question_is_no_calculation(message: str) -> None:
+    from expenses.interpreter.questions import _topic
+    assert _topic(message, message.lower(), False) == "policy"
+
+
+def test_a_calculation_asked_for_is_still_one() -> None:
+    from expenses.interpreter.questions import _topic
+    for message in ("what is 3 x 150?", "how much is 2 nights at 140?", "is 3 times 45 under 150?"):
+        assert _topic(message, message.lower(), False) == "calculate", message
+
+
+# ----------------------------------------------------------------- 2. an expense told, then "is that ok?"
+
+
+@pytest.mark.parametrize("message", [
+    "taxi 54 from the airport monday, is that allowed?",
+    "taxi 54 from the airport monday. is that allowed?",
+    "dinner at Ramiro 75 on tuesday - is that ok?",
+    "hotel 2 nights 420 total, is that within policy?",
+    "lunch 18 at Pingo Doce wednesday, is it fine?",
+    "the museum ticket was 25 on monday, would that be ok?",
+])
+def test_an_expense_told_and_asked_about_waits_for_the_yes(message: str) -> None:
+    first, second = conversation([message, "ok, add it then"], cases=(LISBON,), active="clm_LISB0001",
+                                 today=TODAY, mode="deterministic")
+    assert first.acts == [] and first.pending is not None and first.pending.missing == ["allowed"], first
+    [line] = added(second)
+    assert line["amount"] in ("54.00", "75.00", "420.00", "18.00", "25.00")
+
+
+@pytest.mark.parametrize(("message", "start"), [
+    ("hotel 2 nights 420 total, is that within policy?", "210.00 EUR a night is above the hotel limit"),
+    ("taxi 54 from the airport monday, is that allowed?", "54.00 EUR is above the taxi limit"),
+    ("lunch 18 at Pingo Doce wednesday, is it fine?", "Yes: 18.00 EUR is within the meals limit"),
+])
+def test_the_verdict_is_about_the_expense_the_message_told(message: str, start: str) -> None:
+    assert (verdict(message) or "").startswith(start)
+
+
+def test_a_plain_expense_with_no_question_is_added_at_once() -> None:
+    plan = plan_of("dinner at Ramiro 75 on tuesday", cases=(LISBON,), active="clm_LISB0001", today=TODAY,
+                   mode="deterministic")
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+# ----------------------------------------------------------------- 3. a request of its own is never the yes asked for
+
+
+@pytest.mark.parametrize("reply", ["Please submit the Copenhagen workshop claim.", "ok remove the taxi",
+                                   "yes, change the hotel to 140"])
+def test_a_request_after_the_conversion_question_is_no_yes_to_it(reply: str) -> None:
+    copenhagen = claim("clm_COPE0001", "Copenhagen workshop", [("2026-11-04", "", "hotel", "2150.00")],
+                       currency="DKK")
+    first, second = conversation(["dinner at Le Comptoir 46,80 EUR on the 5th", reply], cases=(copenhagen,),
+                                 active="clm_COPE0001", today="2026-11-10", mode="deterministic")
+    assert first.acts == [] and first.pending is not None
+    assert not any(a.act == "add_line" for a in second.acts), second
+
+
+def test_a_plain_yes_to_the_conversion_still_adds_it() -> None:
+    copenhagen = claim("clm_COPE0001", "Copenhagen workshop", [("2026-11-04", "", "hotel", "2150.00")],
+                       currency="DKK")
+    _first, second = conversation(["dinner at Le Comptoir 46,80 EUR on the 5th", "yes please"], cases=(copenhagen,),
+                                  active="clm_COPE0001", today="2026-11-10", mode="deterministic")
+    [line] = added(second)
+    assert line["currency"] == "EUR" and line["amount"] == "46.80"
+
+
+# ----------------------------------------------------------------- 4. the evaluation's merchants
+
+
+@pytest.mark.parametrize(("said", "expected", "same"), [
+    ("Hotel Mama Shelter", "Mama Shelter", True), ("The Merrion", "Merrion", True),
+    ("Figlmüller", "Figlmuller", True), ("Restaurant Cracco", "cracco", True),
+    ("Hotel", "Hotel", True), ("Mama Shelter", "Shelter", False), ("Hotel Adlon", "Hotel Berna", False),
+])
+def test_the_evaluation_compares_merchants_without_a_leading_kind_word_or_accents(said: str, expected: str,
+                                                                                  same: bool) -> None:
+    from expenses.corpus import _merchant_key
+    assert (_merchant_key(said) == _merchant_key(expected)) is same
+
+
+# ----------------------------------------------------------------- 5. a price said as "four eighty": 4.80 or 480
+
+
+@pytest.mark.parametrize(("message", "amount"), [
+    ("the hotel was four nights at one twenty five at the Hotel V from Monday", "500.00"),  # 4 × 125 a night
+    ("Aer Lingus flight out last Thursday was two sixty five", "265.00"),
+    ("the tube was four eighty on tuesday", "4.80"),
+    ("Tuesday lunch at the client canteen was nine fifty", "9.50"),
+    ("taxi twelve fifty yesterday", "12.50"),  # eleven and up: never hundreds
+])
+def test_a_price_in_words_is_read_the_way_the_thing_it_is_for_costs(message: str, amount: str) -> None:
+    empty = claim("clm_FRAN0001", "Frankfurt", [])
+    plan = plan_of(message, cases=(empty,), active="clm_FRAN0001", today=TODAY, mode="deterministic")
+    assert [a.args["amount"] for a in plan.acts if a.act == "add_line"] == [amount], plan
+
+
+def test_a_price_in_words_nothing_decides_is_asked_and_the_answer_adds_it() -> None:
+    first, second = conversation(["dinner at Zum Storchen on wednesday two forty", "240"], cases=(LISBON,),
+                                 active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert first.acts == [] and "2.40 or 240.00" in first.answers[0].text
+    assert [a["amount"] for a in added(second)] == ["240.00"]
+
+
+def test_both_readings_are_the_users_own_numbers_for_the_reducer() -> None:
+    from decimal import Decimal
+
+    from registries.numbers import evidence_numbers
+    assert {Decimal("4.80"), Decimal("480")} <= set(evidence_numbers("four eighty"))
+    assert Decimal("500") in evidence_numbers("four nights at one twenty five")
+
+
+def test_a_description_holds_no_number_said_in_words() -> None:
+    plan = plan_of("the hotel was four nights at one twenty five at the Hotel V from Monday", cases=(LISBON,),
+                   active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert "twenty" not in (plan.acts[0].args.get("description") or "")
+
+
+# ----------------------------------------------------------------- 6. titles and what follows them
+
+
+@pytest.mark.parametrize(("message", "title"), [
+    ("hey, start a new claim for the Chicago sales kickoff, it's in dollars", "Chicago sales kickoff"),
+])
+def test_a_title_stops_before_the_words_after_it(message: str, title: str) -> None:
+    plan = plan_of(message, cases=(), active=None, today=TODAY, mode="deterministic")
+    assert [a.args.get("title") for a in plan.acts if a.act == "open_claim"] == [title]
+
+
+def test_an_expense_after_the_title_is_never_part_of_it() -> None:
+    message = ("new claim Frankfurt client workshop and then on Monday the Lufthansa flight out was two hundred and "
+               "twelve and then a taxi from the airport to the hotel forty two fifty")
+    plan = plan_of(message, cases=(), active=None, today=TODAY, mode="deterministic")
+    titles = [a.args.get("title") for a in plan.acts if a.act == "open_claim"]
+    assert titles in ([], ["Frankfurt client workshop"]), titles
+
+
+@pytest.mark.parametrize("reply", ["its a new one, pls add it", "new one, add it"])
+def test_a_plain_new_still_answers_new_or_correction(reply: str) -> None:
+    lyon = claim("clm_LYON0001", "Lyon", [("2026-11-24", "Casa Lucio", "meals", "86.40")])
+    first, second = conversation(["we went to dinner at Casa Lucio on tuesday, 86,40", reply], cases=(lyon,),
+                                 active="clm_LYON0001", today=TODAY, mode="deterministic")
+    assert first.acts == [] and first.pending is not None  # the very line the claim has: asked
+    assert [a["amount"] for a in added(second)] == ["86.40"]
+
+
+def test_a_flight_of_another_airline_and_day_is_no_correction_of_the_first() -> None:
+    plan = plan_of("Aer Lingus flight out last Thursday was two sixty five", cases=(LISBON,), active="clm_LISB0001",
+                   today=TODAY, mode="deterministic")
+    assert [a.args["amount"] for a in plan.acts if a.act == "add_line"] == ["265.00"]
+
+
+def test_a_meal_one_went_to_is_the_meal() -> None:
+    plan = plan_of("on tuesday we went to dinner with the client at Casa Lucio, it came to 86,40", cases=(LISBON,),
+                   active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("meals", "86.40")]
+
+
+# ----------------------------------------------------------------- 7. opening a claim the way people ask
+
+
+@pytest.mark.parametrize(("message", "title", "currency"), [
+    ("hi! new claim please, Barcelona partner summit.", "Barcelona partner summit", "EUR"),
+    ("new claim in pounds for the London roadshow", "London roadshow", "GBP"),
+    ("ok new one: Boston customer visit, it's all in USD", "Boston customer visit", "USD"),
+    ("New claim, Brussels supplier meeting", "Brussels supplier meeting", "EUR"),
+    ("Open a claim Copenhagen workshop", "Copenhagen workshop", "EUR"),
+    ("open a new claim Brussels EU meetings", "Brussels EU meetings", "EUR"),
+])
+def test_a_claim_asked_for_before_its_title_is_opened_with_it(message: str, title: str, currency: str) -> None:
+    plan = plan_of(message, cases=(), active=None, today=TODAY, mode="deterministic")
+    assert [(a.act, a.args.get("title"), a.args.get("currency", "EUR")) for a in plan.acts] == [
+        ("open_claim", title, currency)]
+
+
+def test_new_one_with_an_amount_is_still_an_expense() -> None:
+    plan = plan_of("new one: taxi 20", cases=(LISBON,), active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+# ----------------------------------------------------------------- 8. days as people write them
+
+
+@pytest.mark.parametrize(("message", "day"), [
+    ("I had the train Amsterdam-Hamburg on 24-11, 132,60", "2026-11-24"),
+    ("Lunch 1-11 at Le Pain Quotidien, 31,20", "2026-11-01"),
+    ("The 17 the flight back with ITA Airways 198,60.", "2026-11-17"),
+    ("summit registration fee was 450, paid on 11/20", "2026-11-20"),
+])
+def test_a_day_written_with_a_dash_or_heading_the_sentence_dates_the_line(message: str, day: str) -> None:
+    plan = plan_of(message, cases=(LISBON,), active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert [a.args.get("date") for a in plan.acts if a.act == "add_line"] == [day], plan
+
+
+@pytest.mark.parametrize("message", ["hotel 2-3 nights 300", "Nov 16-18 hotel 300"])
+def test_a_range_or_a_count_is_no_dashed_day(message: str) -> None:
+    from datetime import date
+
+    from expenses.interpreter.values import find_dates
+    assert not [d for d in find_dates(message, date(2026, 11, 27)) if "-" in d.text and d.value]
+
+
+def test_a_night_after_a_weekday_is_the_day_never_a_hotel() -> None:
+    plan = plan_of("took the Acme team out to Gibsons tuesday night, 286 all in", cases=(LISBON,),
+                   active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert not any(a.args.get("category") == "hotel" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 9. a heading says what the expenses after it are
+
+
+def test_a_heading_gives_the_kind_and_a_name_before_the_comma_is_who_was_paid() -> None:
+    plan = plan_of("right, next the hotel. Scandic, 3 nights at 142 from monday", cases=(LISBON,),
+                   active="clm_LISB0001", today=TODAY, mode="deterministic")
+    [line] = [dict(a.args) for a in plan.acts]
+    assert (line["category"], line["amount"], line.get("merchant"), line.get("description")) == (
+        "hotel", "426.00", "Scandic", None)
+
+
+def test_expenses_under_a_meals_heading_are_meals() -> None:
+    plan = plan_of("hmm what else, oh the dinners. wednesday at Cal Pep 58.30, and a beer at the airport today 6.50",
+                   cases=(LISBON,), active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert [(a.args["category"], a.args["amount"], a.args.get("merchant")) for a in plan.acts] == [
+        ("meals", "58.30", "Cal Pep"), ("meals", "6.50", None)]
+    assert not plan.answers  # "hmm what else" asks nothing
+
+
+def test_a_heading_never_overrides_a_kind_the_expense_names() -> None:
+    plan = plan_of("oh the dinners. and a taxi back to the hotel 23 today", cases=(LISBON,), active="clm_LISB0001",
+                   today=TODAY, mode="deterministic")
+    assert [a.args["category"] for a in plan.acts] == ["taxi"]
