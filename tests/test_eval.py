@@ -83,8 +83,8 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # a sixth round (2026-12-04, third session): 36 whole conversations of 3-6 messages written before the round's
     # changes and kept blind (holdout-9: 48 passed before, 1 unsafe), and 28 more worked on (dev-9: 28 passed, 13 unsafe)
     assert parts["holdout-9"]["conversations"] >= 36 and parts["dev-9"]["conversations"] >= 28
-    assert parts["holdout-9"]["passed"] >= 54
-    assert parts["dev-9"]["passed"] >= 60
+    assert parts["holdout-9"]["passed"] >= 55
+    assert parts["dev-9"]["passed"] >= 70
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -286,3 +286,105 @@ def test_a_heading_never_overrides_a_kind_the_expense_names() -> None:
     plan = plan_of("oh the dinners. and a taxi back to the hotel 23 today", cases=(LISBON,), active="clm_LISB0001",
                    today=TODAY, mode="deterministic")
     assert [a.args["category"] for a in plan.acts] == ["taxi"]
+
+
+# ----------------------------------------------------------------- 10. "it" is the line the message before named
+
+
+@pytest.mark.django_db
+def test_remove_it_after_asking_about_a_line_removes_that_line_not_the_last_one_changed(tmp_path: Path) -> None:
+    berlin = ["89.90", "180.00", "32.60"]
+    path = write(tmp_path, "remove-it", [
+        {"text": "change the merchant of line 1 to DB Fernverkehr", "expect": {"acts": [
+            {"act": "update_line", "outcome": "executed"}], "cases": {"Berlin trip": {"lines": berlin}}}},
+        {"text": "line 2", "expect": {"acts": [], "cases": {"Berlin trip": {"lines": berlin}}}},
+        {"text": "remove it", "click": "confirm", "expect": {"acts": [{"act": "remove_line", "outcome": "executed"}],
+                                                              "cases": {"Berlin trip": {"lines": ["89.90", "32.60"]}}}},
+    ])
+    report, error = run_eval(path)
+    items = report["conversations"][0]["items"]
+    assert error is None and [i["verdict"] for i in items] == ["passed"] * 3, items
+
+
+# ----------------------------------------------------------------- 11. the walk-throughs of this round (D, E)
+
+VIENNA = claim("clm_VIEN0001", "Vienna", [("2026-11-30", "CAT", "travel", "14.90"),
+                                          ("2026-12-01", "", "taxi", "18.40")])
+ON_VIENNA = {"cases": (VIENNA,), "active": "clm_VIEN0001", "today": "2026-12-04", "mode": "deterministic"}
+
+
+def test_a_description_asked_for_is_set_as_said_and_never_read_as_a_kind() -> None:
+    plan = plan_of("Same for line 2 please: change the description of line 2 to client dinner with Klaus Hofmann "
+                   "(Hofmann Logistik)", **ON_VIENNA)
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [
+        ("update_line", {"line": 2, "description": "client dinner with Klaus Hofmann (Hofmann Logistik)"})]
+
+
+def test_a_note_keeps_its_closing_bracket() -> None:
+    plan = plan_of("line 2 description: client dinner, guests marco fabbri + giulia conti (Fabbri srl)", **ON_VIENNA)
+    assert plan.acts[0].args["description"].endswith("(Fabbri srl)")
+
+
+def test_what_a_new_name_is_not_is_never_part_of_it() -> None:
+    plan = plan_of("line 1 merchant shd be Hotel Berna, not htl", **ON_VIENNA)
+    assert dict(plan.acts[0].args) == {"line": 1, "merchant": "Hotel Berna"}
+
+
+def test_the_request_verb_heading_the_sentence_is_no_part_of_the_name() -> None:
+    plan = plan_of("Add Hotel Motto, 356,00 on 2/12 (2 nights)", **ON_VIENNA)
+    assert plan.acts[0].args.get("merchant") == "Hotel Motto"
+
+
+def test_a_reason_in_brackets_with_a_not_takes_nothing_back() -> None:
+    plan = plan_of("And the taxis, both on 1/12: taxi hotel to client office 18,40 and taxi back to the hotel 21,00 "
+                   "(it was raining so I could not walk)", **{**ON_VIENNA, "cases": (LISBON,), "active": "clm_LISB0001"})
+    assert [(a.args["amount"], a.args["date"]) for a in plan.acts] == [("18.40", "2026-12-01"), ("21.00", "2026-12-01")]
+    assert not plan.answers
+
+
+def test_a_kind_heading_a_list_of_priced_days_is_one_expense_each() -> None:
+    plan = plan_of("taxis: 32 from the airport monday, 14 on tuesday, 35 back to the airport today", cases=(LISBON,),
+                   active="clm_LISB0001", today=TODAY, mode="deterministic")
+    assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [
+        ("taxi", "32.00", "2026-11-23"), ("taxi", "14.00", "2026-11-24"), ("taxi", "35.00", "2026-11-27")]
+
+
+def test_a_day_told_first_dates_what_the_message_tells_after_it() -> None:
+    plan = plan_of("On the last day, 2/12, I took again the CAT train to the airport, 14,90, and I ate a sandwich at "
+                   "the airport in Anker bakery, 9,80 (lunch).", **ON_VIENNA)
+    assert [(a.args["amount"], a.args["date"], a.args.get("merchant")) for a in plan.acts] == [
+        ("14.90", "2026-12-02", "CAT"), ("9.80", "2026-12-02", "Anker")]
+    assert not plan.answers
+
+
+def test_the_kind_asked_for_answered_with_its_day_completes_the_line() -> None:
+    first, second = conversation(["Can I claim printing? The day before the workshop I had to print the handouts in a "
+                                  "copy shop (Copy Center Wien), it was 63,25.", "other. It was on the 30/11."],
+                                 **ON_VIENNA)
+    assert first.acts == [] and first.pending is not None and first.pending.missing == ["category"]
+    assert [(a["category"], a["amount"], a["date"]) for a in added(second)] == [("other", "63.25", "2026-11-30")]
+
+
+@pytest.mark.parametrize(("message", "lines"), [
+    ("right, next the hotel. Motel One, 2 nights at 96 from monday. and the taxis, 18 from the airport on monday and "
+     "22 back on wednesday", [("hotel", "192.00", "Motel One"), ("taxi", "18.00", None), ("taxi", "22.00", None)]),
+    ("Taxis on 25-11: airport to hotel 38, hotel to the office 21", [("taxi", "38.00", None), ("taxi", "21.00", None)]),
+    ("+ breakfast with the CFO monday, 23.80 at Café Central", [("meals", "23.80", "Café Central")]),
+    ("15/10 Dinner Le Comptoir 46,80 EUR", [("meals", "46.80", "Le Comptoir")]),
+    ("flight LHR-MXP w ba was 212.40 on mon 23rd, malpensa express into town 13 same day",
+     [("travel", "212.40", None), ("travel", "13.00", None)]),
+])
+def test_what_each_expense_of_a_message_is_and_who_was_paid(message: str, lines: list) -> None:
+    empty = claim("clm_TRIP0001", "Trip", [])
+    plan = plan_of(message, cases=(empty,), active="clm_TRIP0001", today=TODAY, mode="deterministic")
+    assert [(a.args["category"], a.args["amount"], a.args.get("merchant")) for a in plan.acts] == lines, plan
+
+
+@pytest.mark.parametrize(("message", "section"), [
+    ("Can I claim printing?", "Other expenses"), ("Can I claim a gift for the client?", "Other expenses"),
+    ("what is the hotel limit?", "Hotels and accommodation"),
+])
+def test_a_policy_question_about_a_kind_of_expense_reads_its_section(message: str, section: str) -> None:
+    from expenses.interpreter.questions import _policy_query
+    from expenses.knowledge import search_policy
+    assert search_policy(_policy_query(message))[0]["section"] == section

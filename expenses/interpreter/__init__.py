@@ -877,9 +877,17 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                                                           "; nothing was changed."))
     plan = json.loads(_plan(acts, retractions=retractions, corrections=corrections, constraints=constraints,
                             answers=answers))
+    if any(isinstance(i, ActIntent) and i.missing == "date" for i in intents) and any(
+            a["act"] == "add_line" and "date" not in (a.get("args") or {}) for a in plan["plan"].get("acts", [])):
+        # "bfst 14.5, lnch 23, dnr 41 - all tue" with "which Tuesday?" asked: none of them goes on today's date
+        plan["plan"]["acts"] = [a for a in plan["plan"]["acts"] if not (a["act"] == "add_line" and "date" not in (
+            a.get("args") or {}))]
+        plan["plan"].setdefault("answers", []).append(_answer(message, "I did not add the expenses without a day of their "
+                                                                       "own either: tell me the day, and I add them."))
     asked_too = pending and pending[0]["missing"] == ["allowed"] and len([
         i for i in intents if isinstance(i, ActIntent)]) == 1  # the question whether it may be claimed stays open too
-    if pending and (asked_too or len(intents) == 1 + sum(isinstance(i, ContextIntent) for i in intents)):
+    asked_beside = not acts and len(intents) == 1 + sum(isinstance(i, (ContextIntent, QuestionIntent)) for i in intents)
+    if pending and (asked_too or asked_beside):  # (a question answered beside it keeps the one asked back open)
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
     elif pending and not acts and len({i.paid_in for i in intents if isinstance(i, ActIntent)}) == 1 and all(
             i.paid_in for i in intents if isinstance(i, ActIntent)):

@@ -758,8 +758,8 @@ class Audit:
                 days = [(d.start, d.end) for d in find_days(words, self.ctx.today)]
                 undated = "".join(" " if any(s <= i < e for s, e in days) else ch for i, ch in enumerate(words))
                 kinds = _categories_in(undated)
-                present = _categories_in(_PLACE_REACHED.sub(lambda m: m.group(0)[:m.start("place") - m.start()],
-                                                            undated))  # "site→hotel": where it went, no kind of it
+                present = _categories_in(_PLACE_LEFT.sub("", _PLACE_REACHED.sub(
+                    lambda m: m.group(0)[:m.start("place") - m.start()], undated)))  # "site→hotel": where it went
                 if present and category not in present and not (category == "other" and len(present) > 1):
                     self._leave("other", a.start, a.end)  # "heliport car park … " read as a hotel
                     continue
@@ -784,6 +784,7 @@ class Audit:
             sentence = _sentence(self.message, a.start)
             if a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
                     _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
+                    and (not a.args.get("date") or line.get("date") == a.args.get("date"))  # "again" on another day
                     for line in a.claim.lines) and not _ADD_VERB.search(sentence) and _POINTING.search(words):
                 self._leave("correction", a.start, a.end)  # "I see the coffee 6,40 two times": a line the claim has
             elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
@@ -1322,12 +1323,21 @@ def _harmless(message: str, start: int) -> bool:
     for m in _HARMLESS.finditer(message, max(0, start - 30), min(len(message), start + 40)):
         if m.start() <= start < m.end():
             return True
-    return False
+    # "(it was raining so I could not walk)": why it was spent, in brackets with no figure, takes nothing back
+    return any(m.start() < start < m.end() and not _STRONG_OUT.search(m.group(0))
+               for m in re.finditer(r"\((?:it|i|we|there|the|because|as|since)\b[^()\d]{0,120}\)", message, re.IGNORECASE))
+
+
+# a take-back said even in brackets ("(not the coffee)", "(forget the parking)")
+_STRONG_OUT = re.compile(r"\b(?:forget|scratch|scrap|ditch|skip|ignore|remove|delete|drop|cancel|don'?t\s+(?:add|claim|"
+                         r"include)|not\s+(?:the|that|this|my))\b", re.IGNORECASE)
 
 
 # the place a ride went to or came from ("back to the hotel", "site→hotel", "gare -> site")
 _PLACE_REACHED = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*)"
                             r"(?P<place>(?!(?:breakfast|brunch|lunch|dinner|supper)\b)[^\W\d_]+)", re.IGNORECASE)
+# the place a ride started from ("hotel to the office", "hotel→airport")
+_PLACE_LEFT = re.compile(r"\bhotels?(?=\s*(?:to|->|→)\s)", re.IGNORECASE)
 # a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                            r"[.!?;](?=\s|$)|\n", re.IGNORECASE)

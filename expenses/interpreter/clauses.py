@@ -241,6 +241,10 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     lowered = core.lower()
     if re.fullmatch(r"(?:(?:hmm+|um+|ok|okay|so|and|right|oh|now)[\s,]+)*what\s+else(?:\s+(?:is\s+there|was\s+there))?", lowered):
         return "context", None  # "hmm what else": thinking aloud, no question to answer
+    if re.fullmatch(r"(?:(?:and|so|then|now)\s+)?(?:on\s+)?the\s+(?:first|second|third|last|final|next|other)\s+day|"
+                    r"(?:and\s+)?(?:the\s+)?same\s+(?:for|with|goes\s+for)\s+(?:line\s+\d+|the\s+\w+)(?:\s+(?:please|pls))?",
+                    lowered):
+        return "context", None  # "On the last day, 2/12, I took …", "Same for line 5 please: change …": a lead-in
     if question and CHECK_ASKED.search(core) and not find_amounts(core):
         return "question", None  # "can you confirm the hotel is on there?": asked, never a request
     if HOLD.search(core):
@@ -416,7 +420,13 @@ def split(message: str, today) -> list[Clause]:
     clauses: list[Clause] = []
     for s_start, s_end, question in sentences(message):
         s_start, s_end = _trim(message, s_start, s_end)
-        if is_record(message[s_start:s_end], today):
+        colon = message.find(":", s_start, s_end)
+        if colon > s_start and not clauses and (heading := heading_kind(message[s_start:colon], today)) is not None:
+            # "And the taxis, both on 1/12: taxi hotel to client office 18,40 and …": the heading before the colon
+            clauses.append(Clause(s_start, colon, message[s_start:colon], "heading", question, heading, closed=True))
+            s_start = colon + 1
+            s_start, s_end = _trim(message, s_start, s_end)
+        elif is_record(message[s_start:s_end], today):
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
             continue
         for f_start, f_end in fragments(message, s_start, s_end):
@@ -431,6 +441,11 @@ def split(message: str, today) -> list[Clause]:
             if kind == "value" and _RETURN_LEG.match(text):
                 kind = "item"  # "and back thursday 119.90": the way back, an expense of its own
             last = clauses[-1] if clauses else None
+            if last is not None and any(c.kind == "heading" for c in clauses) and kind in ("value", "item") and \
+                    _priced_and_dated(text, today) and _priced_and_dated(last.text, today):
+                kind = "item"  # "taxis: 32 from the airport monday, 14 on tuesday, …": one expense each
+                clauses.append(Clause(f_start, f_end, text, kind, question, verb))
+                continue
             if last is not None and _joins(last, kind, question, text, today, verb):
                 _merge(last, f_end, message, question, today)
             else:
@@ -457,7 +472,7 @@ CHECK_ASKED = re.compile(r"\bdid\s+(?:you|it)\s+(?:get|add|put|record|catch|take
                          r"(?:there|it|the\s+claim|this\s+claim|now)\b|\bconfirm\s+(?:the|that|my)\b|\bhave\s+you\s+(?:got|added)\b",
                          re.IGNORECASE)
 _HEADING_FILLER = frozenset("ok okay so right now next then first firstly second secondly finally and also oh hmm um "
-                            "what else the my our all of those these for there were was".split())
+                            "what else the my our all of those these for there were was both on".split())
 
 
 # the second leg of a round trip told after the first: "and back thursday 119.90", ", return on wed 81.49"
@@ -465,10 +480,29 @@ RETURN_LEG = _RETURN_LEG = re.compile(r"^\s*(?:and\s+)?(?:the\s+)?(?:back|return
                                       re.IGNORECASE)
 
 
+# words that go on about the expense before them rather than start another
+_GOES_ON = re.compile(r"\s*(?:total|in\s+total|each|per|a\s+night|tip|incl\w*|includ\w*|so|which|that|it|its|it'?s|this|was|were|"
+                      r"came|cost|costs|paid|for|with|at|in|on|from|to|plus|minus|less|and|or|but|not|no|then|x)\b",
+                      re.IGNORECASE)
+
+
+def _priced(text: str, today) -> bool:
+    return bool(find_amounts(mask(text, [(d.start, d.end) for d in find_dates(text, today)])))
+
+
+def _priced_and_dated(text: str, today) -> bool:
+    days = find_dates(text, today)
+    return bool(days) and bool(find_amounts(mask(text, [(d.start, d.end) for d in days])))
+
+
 def heading_kind(text: str, today) -> str | None:
     """The category a fragment names and nothing else ("next the hotel", "oh the dinners", "ok so first the flights",
     "taxis"): a heading over the expenses that follow it; None for anything with a value, a verb, a name or a day."""
-    if find_amounts(text) or find_dates(text, today) or verb_of(text)[0] is not None or re.search(r"\d|\?", text):
+    days = find_dates(text, today)
+    if days and not re.search(r":\s*$|^\s*$", text[days[-1].end:]):
+        return None  # a day is a heading's only when the heading ends with it ("the taxis, both on 1/12:")
+    text = mask(text, [(d.start, d.end) for d in days])
+    if find_amounts(text) or verb_of(text)[0] is not None or re.search(r"\d|\?", text):
         return None
     words = [w.lower() for w in re.findall(r"[A-Za-z']+", text)]
     named = [w for w in words if w not in _HEADING_FILLER]
@@ -502,6 +536,14 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return False
     if last.kind == "marker" or (last.kind == kind == "retract"):
         return True
+    if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
+            r"^\s*(?:[€$£]\s*)?\d", text) and not find_amounts(mask(
+            last.text, [(d.start, d.end) for d in find_dates(last.text, today)])) and not re.search(r"\d", last.text):
+        return True  # "… I ate a sandwich at the airport in Anker bakery, 9,80 (lunch)": its price, after it
+    if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
+            r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
+            and (_has_thing(text, today) or find_dates(text, today)):
+        return False  # "flight … was 212.40 on mon 30th, malpensa express into town 13 same day": a second expense
     if _RETURN_LEG.match(text) and last.kind in ("item", "act", "value", "context") and find_amounts(mask(
             text, [(d.start, d.end) for d in find_dates(text, today)])) and find_amounts(mask(
             last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):

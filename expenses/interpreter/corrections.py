@@ -136,7 +136,7 @@ def read_merchant_set(message: str, ctx: Context) -> dict[str, Any] | None:
 
 
 _NOTE_FIELD = r"(?:note|notes|reason|justification|comment|description|explanation)"
-_NOTE_TEXT = r"(?P<text>[^\W_].{2,400}?)\W*$"
+_NOTE_TEXT = r"(?P<text>[^\W_].{2,400}?(?:\)(?=[\s.,;:!?]*$))?)[\s.,;:!?\"'”’]*$"  # "… (Fabbri srl)": its bracket kept
 # "note for the 54 EUR taxi: …", "add a note to line 8: …", "change the description of line 8 to: …", "line 8
 # description should be: …", "for line 7 the reason is: …": what a line is noted with, never a new expense
 _NOTES = [re.compile(p, re.IGNORECASE | re.DOTALL) for p in (

@@ -33,6 +33,7 @@ from .values import (
     find_dates,
     find_line_refs,
     is_destination,
+    mask,
     money_text,
 )
 
@@ -78,6 +79,10 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- a pending question
 
 
+_TAKES_BACK = re.compile(r"\b(?:actually\s+no|no\s+wait|never\s*mind|nvm|forget\s+(?:it|that)|scratch\s+that|don'?t\s+add|"
+                        r"(?:colleague|company|client|boss|he|she|they)\s+(?:paid|pays|covered|will\s+pay))\b", re.IGNORECASE)
+
+
 def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     pending = ctx.pending or {}
     earlier = str(pending.get("message") or "")
@@ -88,10 +93,14 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     verb, _ = verb_of(answer)
     if verb not in (None, "add") and missing != "title":
         return None  # a new request, not an answer
+    if _TAKES_BACK.search(answer):
+        return None  # "add 28.99 - actually no, my colleague paid that one": read afresh, never completed
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
         return None
     overrides = {missing: value}
+    if missing == "category" and (told := _day_told_beside(answer, ctx)) is not None:
+        overrides["date"] = told  # "other. It was on the 30/11.": the kind asked for, and its day
     if missing == "title":  # "Copenhagen summit, in DKK pls": a title, and perhaps its currency
         overrides = {"title": value[0], "currency": value[1]}
     reader = Reader(_with_message(ctx, earlier), overrides=overrides)
@@ -110,6 +119,23 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     return {"acts": [planned]}
 
 
+# "other. It was on the 30/11.", "meals, on monday": a kind of expense, then the day it was
+_KIND_THEN_DAY = re.compile(r"^\W*(?P<kind>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s*[.,;:-]+\s*(?:(?:and\s+)?(?:it|that)\s+(?:was|is)\s+)?"
+                            r"(?:on\s+)?(?P<day>.+?)\W*$", re.IGNORECASE)
+
+
+def _day_told_beside(answer: str, ctx: Context) -> str | None:
+    m = _KIND_THEN_DAY.match(answer)
+    if m is None or not find_categories(m.group("kind")) or find_line_refs(answer) or find_amounts(
+            mask(answer, [(d.start, d.end) for d in find_dates(answer, ctx.today)])):
+        return None
+    days = find_dates(m.group("day"), ctx.today)
+    if len(days) != 1 or not days[0].value or re.sub(r"\bthe\b", "", mask(m.group("day"), [(days[0].start, days[0].end)]),
+                                                     flags=re.IGNORECASE).strip(" .,"):
+        return None
+    return days[0].value
+
+
 def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, Any]) -> Any:
     if missing == "amount":
         amounts = find_amounts(answer)
@@ -122,7 +148,7 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             return None
         return chosen
     if missing == "category":
-        if _names_a_line(answer, ctx):
+        if _names_a_line(answer, ctx) and _day_told_beside(answer, ctx) is None:
             return None  # "the second taxi was on thursday actually": about a line already told, read afresh
         return best_category(find_categories(answer))
     if missing == "date":
@@ -230,6 +256,13 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if last is None:
         return None
     claim, line = last
+    if ctx.previous is not None and (refs := find_line_refs(ctx.previous)):
+        # "line 10" … "Line 10 is Anker. What should I do with it?" … "remove it": the line the message before named,
+        # never the one the last effect touched; more than one named, or none of this claim's: read afresh
+        named = {r.ordinal for r in refs}
+        if len(named) != 1 or None in named or not any(ln["ordinal"] in named for ln in claim.lines):
+            return None
+        line = next(ln for ln in claim.lines if ln["ordinal"] in named)
     ordinal = line["ordinal"]
     case = {"id": claim.id}
     if _REMOVE_THAT.match(text):

@@ -42,7 +42,7 @@ from .audit import (
     relative_offset,
 )
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
-from .values import DAY_DOT, one_reading, rows_kept_by_place, venue_names
+from .values import DAY_DOT, a_route, one_reading, rows_kept_by_place, venue_names
 
 
 @dataclass
@@ -302,7 +302,11 @@ def merchants_in(words: str, message: str) -> list[str]:
     for m in _NAME.finditer(words):
         mid = bool(re.search(r"[\w,]\s+$", words[:m.start()]))  # "at A Cevicheria": the capital A is the name's
         name = re.sub(r"^(?:The|My|Our)\s+" if mid else r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip()).rstrip(".,;:!?")
-        if not name or any(w.lower() in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name):
+        # "Add Hotel Motto, 356,00": the request's verb at the start of the sentence, never part of the name
+        name = re.sub(r"^(?:(?:Add|Put|Enter|Log|Record|Include|Claim|Book|Please|Pls|And|Also|Plus|Then|Ok|Okay|Breakfast|"
+                      r"Lunch|Dinner|Brunch|Supper)\s+)+"
+                      r"(?=\S)", "", name)
+        if not name or any(w.lower() in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name) or a_route(name):
             continue  # "November I", "EUR.
         before = words[:m.start() + len(m.group(0)) - len(name)]
         first = name.split()[0] if name else ""

@@ -16,7 +16,7 @@ for _category, _words in {
              "coffee coffees cafe café snack snacks drinks supper catering sandwich sandwiches pizza burger burgers "
              "sushi salad bagel croissant pastry pastries bakery takeaway takeout groceries supermarket beer beers "
              "wine tea teas eat ate eating",
-    "travel": "travel flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
+    "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
@@ -32,7 +32,7 @@ for _category, _words in {
 PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
 
 # words that only make a category when nothing better is said ("ticket", "night", "fee")
-WEAK_CATEGORY_WORDS = frozenset({"eat", "ate", "eating", "ticket", "tickets", "night", "nights", "nite", "nites", "stay", "room", "fee", "fees", "ride",
+WEAK_CATEGORY_WORDS = frozenset({"express", "eat", "ate", "eating", "ticket", "tickets", "night", "nights", "nite", "nites", "stay", "room", "fee", "fees", "ride",
                                  "rides", "gas", "drinks", "food"})
 
 # the words that name an existing line by its category ("the hotel line", "the dinner"); other

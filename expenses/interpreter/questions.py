@@ -265,10 +265,19 @@ def _expression(text: str) -> str | None:
     return " ".join(best.split())[:200]
 
 
+# the policy section each kind of expense is under (knowledge/expense-policy.md)
+_SECTION_WORDS = {"hotel": "hotel accommodation", "meals": "meals", "taxi": "taxi", "travel": "travel rail air",
+                  "other": "other expenses"}
+
+
 def _policy_query(text: str) -> str:
     query = re.sub(r"^(?:what(?:'s| is| are)?|how|can|could|do|does|is|are|tell me|and)\b\s*", "", text.strip(),
                    flags=re.IGNORECASE)
     query = query.strip(" ?.!") or text.strip(" ?.!")
+    kinds = {c.category for c in find_categories(text) if not c.weak}
+    if len(kinds) == 1 and not re.search(r"\b(?:limit|receipt|deadline|approv)\w*", query, re.IGNORECASE):
+        # "can I claim printing?": the section of its kind of expense ("printing" is other)
+        query = f"{query} {_SECTION_WORDS[kinds.pop()]}"
     return query[:200]
 
 

@@ -150,6 +150,7 @@ _VALUE_MARK = re.compile(
     r"was\s+actually|is\s+really|was\s+really|is|was|says|said|shows|showed|reads|=|as|into)\s|\s*[:=]\s",
     re.IGNORECASE)
 _FIELDS = {
+    "description": r"description|descr|note|notes|memo|comment|reason|justification",
     "amount": r"amount|price|cost|sum|value|figure",
     "date": r"date|day",
     "merchant": r"merchant|vendor|shop|store|supplier|payee|name|place",
@@ -226,6 +227,26 @@ def _only_where_one_went(text: str, today: date) -> bool:
                                                re.IGNORECASE) for c in said) and not find_merchants(masked)
 
 
+def _day_only(text: str, today: date) -> str | None:
+    """The one day a lead-in tells and nothing else ("On the last day, 2/12", "On the 2/12"), as an ISO date."""
+    days = find_dates(text, today)
+    if len(days) != 1 or not days[0].value:
+        return None
+    rest = mask(text, [(days[0].start, days[0].end)])
+    if re.sub(r"\b(?:on|the|last|first|second|third|final|next|day|and|so|then|now|ok|okay)\b|[\s,.:;()-]", "", rest,
+              flags=re.IGNORECASE):
+        return None
+    return days[0].value
+
+
+# "22 back on wednesday": the price of the way back, then "back"
+_PRICED_BACK = re.compile(r"^\s*(?:and\s+)?(?:[€$£]\s*)?\d[\d.,]*\s*(?:€|eur|euros?)?\s+back\b", re.IGNORECASE)
+
+
+# a statement row after its day: the payee's name, then the amount
+_ROW_NAME = re.compile(r"^\s+([A-Z][\w&'’.-]+(?:\s[A-Z0-9][\w&'’.-]*){0,3})\s+(?:[€$£]\s*)?\d")
+
+
 def _digits_only(text: str) -> str:
     return re.sub(r"[^\d.,\s]", " ", text)
 
@@ -281,6 +302,7 @@ class Reader:
         self.opened: ActIntent | None = None  # an open_claim earlier in the message
         self.last_act: ActIntent | None = None
         self.heading: str | None = None
+        self.day_heading: str | None = None
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
 
     def read(self, clauses: list[Clause]) -> list[Intent]:
@@ -372,6 +394,9 @@ class Reader:
         text = self.message[start:end]
         self._clause_text = text
         kind = clause.kind
+        if kind in ("value", "context") and (day := _day_only(text, self.ctx.today)) is not None:
+            self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
+            return _politeness(start, end, clause.text)
         if kind == "heading":
             self.heading = clause.verb  # "oh the dinners.": the kind of the expenses after it that name none
             return _politeness(start, end, clause.text)
@@ -414,7 +439,10 @@ class Reader:
         if kind == "item" and _only_where_one_went(text, self.ctx.today):
             return _politeness(start, end, text)  # "and in the evening I go back to the hotel": the story, no expense
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
-            return self._add(text, start, end)
+            intent = self._add(text, start, end)
+            if not intent.problem:
+                self.last_act = intent  # "… taxis, 18 from the airport …, and 22 back": the way back of this one
+            return intent
         if kind == "item" and self.last_act is not None and self.last_act.act == "remove_line" and not find_amounts(
                 mask(text, [(r.start, r.end) for r in find_line_refs(text)])):
             intent = self._remove(text, start, end)  # "delete the cabify and the dinner": a second removal
@@ -737,7 +765,9 @@ class Reader:
         said = find_categories(outside)
         bought = [c for c in said if plain(c.text) in lexicon.MEALS or (  # "we went to dinner at …": the meal
             not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", outside[:c.start], re.IGNORECASE)
-            and not is_destination(outside, c))]
+            and not is_destination(outside, c)
+            # "hotel to the office 21", "airport→hotel": where a ride started, not what was bought
+            and not (c.category == "hotel" and re.match(r"\s*(?:to|->|→|-)\s*(?:the\s+)?[^\W\d_]", outside[c.end:])))]
         if bought != said and (bought or any(m.category for m in merchants)):
             outside = mask(outside, [(c.start, c.end) for c in said if c not in bought])
         elif said and not bought:
@@ -747,7 +777,7 @@ class Reader:
         if category is None and re.search(r"\banother\b", outside, re.IGNORECASE) and self.last_act is not None \
                 and self.last_act.act == "add_line" and self.last_act.args.get("category"):
             category = self.last_act.args["category"]  # "a taxi …, and another back to the hotel": one more of those
-        if category is None and RETURN_LEG.match(text) and self.last_act is not None and \
+        if category is None and (RETURN_LEG.match(text) or _PRICED_BACK.match(text)) and self.last_act is not None and \
                 self.last_act.act == "add_line" and self.last_act.args.get("category") in ("travel", "taxi"):
             # "easyJet out on monday 74.99 and back on wednesday 81.49": the way back, with whom the way out was
             category = self.last_act.args["category"]
@@ -758,17 +788,25 @@ class Reader:
         if category is None:
             inside = [c for m in merchants for c in find_categories(m.text)]
             category = best_category(inside)
+        if self.heading is not None and category is not None and category != self.heading and [
+                c for c in find_categories(outside) if not c.weak]:
+            self.heading = None  # "… and the taxis, 18 from the airport": a kind of its own ends the heading's
         if self.heading is not None and (category is None or category == self.heading or not [
                 c for c in find_categories(outside) if not c.weak]):
             category = self.heading  # "oh the dinners. wednesday at Cal Pep 58.30": a dinner
             if not merchants and (lead := _NAME_LEADS.match(masked)) is not None and find_amounts(masked[lead.end():]):
                 merchants = [MerchantFound(lead.start(1), lead.end(1), lead.group(1), lead.group(1), None)]
         paid = [m for m in merchants if not re.search(r"\b(?:from|to|via)\s+$", masked[:m.start], re.IGNORECASE)]
+        if len(paid) > 1 and (at := [m for m in paid if re.search(r"\bat\s+(?:the\s+)?$", masked[:m.start], re.IGNORECASE)]):
+            paid = at  # "breakfast with the CFO monday, 23.80 at Café Central": who was paid is where it was
         if len(merchants) > 1 and paid:
             merchants = paid  # "my flight from Frankfurt to Valencia … with Lufthansa": the places are the route
         elif not paid and merchants and all(not m.category for m in merchants):
             merchants = []  # "a taxi from gare du nord to the hotel": where it went, not who was paid
         merchant = merchants[0].name[:80] if merchants else None
+        if merchant is None and dates and not text[:dates[0].start].strip() and (
+                row := _ROW_NAME.match(masked[dates[0].end:])) is not None and not find_categories(row.group(1)):
+            merchant = row.group(1)  # "03 NOV   Pestana   342.00 EUR   (hotel, 2 nights)": a statement row's payee
         if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)):
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
         if merchant is not None and " " not in merchant and find_dates(merchant.lower(), self.ctx.today):
@@ -787,6 +825,8 @@ class Reader:
             category = self.overrides["category"]
         if "date" in self.overrides:
             dates = [DateFound(0, 0, "", self.overrides["date"])]
+        elif not dates and self.day_heading is not None:
+            dates = [DateFound(0, 0, "", self.day_heading)]  # "On the last day, 2/12, I took …": the day told first
         if amount_problem:
             spoken = len({(a.start, a.end) for a in amounts}) == 1 < len(amounts)  # "two forty": 2.40 or 240
             intent.problem, intent.missing = amount_problem, "amount" if not amounts or spoken else None
@@ -950,8 +990,13 @@ class Reader:
             name = _clean_name(right if marked else "")
             if name:
                 changes["merchant"] = name[:80]
+        if field_name == "description":  # "change the description of line 4 to client dinner": its words, as said
+            said = (right if marked else "").strip().strip("\"'“”‘’").strip(" .,;:")
+            if said:
+                changes = {"description": said[:120]}
         if not changes:
-            what = {"amount": "amount", "date": "date", "merchant": "merchant", "category": "category"}.get(
+            what = {"amount": "amount", "date": "date", "merchant": "merchant", "category": "category",
+                    "description": "description"}.get(
                 field_name or "", "amount, date, merchant or category")
             intent.problem = f"What should the new {what} of line {line} be?"
             return intent
@@ -1382,6 +1427,8 @@ _NOT_A_KIND = re.compile(r"\b(?:that|because|since|there|no|not|never|why|reason
 
 def _clean_name(text: str) -> str:
     name = text.strip().strip("\"'“”‘’").strip()
+    # "Hotel Berna, not htl", "Iberia instead of Iberia Madrid": what the name is not, never part of it
+    name = re.sub(r"\s*[,;(]?\s*(?:not|instead\s+of|rather\s+than|and\s+not)\s+[^,;]*\)?\s*$", "", name, flags=re.IGNORECASE)
     name = re.sub(r"\s*,?\s*(?:please|pls|thanks|thank\s+you|as\s+(?:discussed|agreed|said|mentioned)|"
                   r"instead)\s*$", "", name, flags=re.IGNORECASE)
     quoted = bool(re.match(r"\s*[\"“‘']", text))

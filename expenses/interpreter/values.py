@@ -582,7 +582,10 @@ _NOT_NAMES = frozenset(
     {"i", "eur", "usd", "gbp", "chf", "jpy", "sek", "nok", "dkk", "pln", "czk", "cad", "ok", "okay", "please",
      "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it", "expenses",
      "expense", "costs", "receipts", "items", "total", "work", "personal", "statement", "details", "summary",
-     "midday", "noon", "lunchtime", "night", "evening", "morning", "afternoon", "midnight", "dawn", "dusk"}
+     "midday", "noon", "lunchtime", "night", "evening", "morning", "afternoon", "midnight", "dawn", "dusk",
+     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
+     "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty",
+     "sixty", "seventy", "eighty", "ninety", "hundred", "thousand"}
     | set(_WEEKDAYS) | {m.lower() for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                             "Nov", "Dec")}
 )
@@ -590,7 +593,8 @@ _NOT_NAMES = frozenset(
 
 _KIND_NOUNS = {"travel": frozenset("airlines airways air rail railways express bahn".split()),
                "hotel": frozenset("hotel hotels inn hostel suites".split()), "taxi": frozenset("taxi taxis cabs".split())}
-_KIND_NAME = re.compile(r"^\W*((?!(?:The|A|An|My|Our|This|That|Your|His|Her)\s)(?:[A-Z][\w'’&.-]*\s+){1,3}(" + "|".join(
+_KIND_NAME = re.compile(r"^\W*((?!(?:The|A|An|My|Our|This|That|Your|His|Her|Add|Put|Enter|Log|Record|Include|Book|Please|Pls|"
+                        r"And|Also|Plus|Then|Ok|Okay)\s)(?:[A-Z][\w'’&.-]*\s+){1,3}(" + "|".join(
     sorted({n.capitalize() for nouns in _KIND_NOUNS.values() for n in nouns})) + r"))\b")
 _NAMING_NOUNS = ("restaurant", "hotel", "cafe", "café", "bar", "bistro", "pub", "hostel", "motel")
 
@@ -711,7 +715,28 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 or any(m.start(1) < e and s < m.end(1) for s, e in skip)):
             continue
         found.append(MerchantFound(m.start(1), m.end(1), word, word[0].upper() + word[1:], None))
-    return sorted(found, key=lambda f: f.start)
+    return sorted((_without_request_verb(f) for f in found if not a_route(f.text)), key=lambda f: f.start)
+
+
+def a_route(name: str) -> bool:
+    """"LHR-MXP", "Amsterdam-Hamburg": where a journey went, never who was paid."""
+    parts = re.split(r"\s*[-–→>]+\s*", name.strip())
+    return len(parts) == 2 and all(parts) and all(
+        re.fullmatch(r"[A-Z]{3}", p) or city_aliases(p) for p in parts)
+
+
+_REQUEST_HEAD = re.compile(r"^(?:(?:Add|Put|Enter|Log|Record|Include|Book|Please|Pls|And|Also|Plus|Then|Ok|Okay|Breakfast|Lunch|"
+                           r"Dinner|Brunch|Supper)\s+)+(?=\S)")  # "Dinner Le Comptoir 46,80": the meal, then where
+
+
+def _without_request_verb(found: MerchantFound) -> MerchantFound:
+    """"Add Hotel Motto, 356,00": the request's verb heading the sentence is never part of who was paid."""
+    head = _REQUEST_HEAD.match(found.text)
+    if head is None or found.name != found.text:
+        return found
+    name = found.text[head.end():]
+    return MerchantFound(found.start + head.end(), found.end, name, name, found.category)
+
 
 
 _VENUE = re.compile(r"\b(?:at|from|in)\s+(?:the\s+)?(?P<name>[a-zà-ÿ][a-zà-ÿ'&-]{2,})\s+(?P<kind>canteen|cafeteria|cafe|café|"
