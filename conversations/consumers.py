@@ -131,6 +131,9 @@ def _signed_in_then(credential: SocketCredential | None, func, /, **kwargs):
     return func(**kwargs)
 
 
+_TURN = _in_turn_pool(_signed_in_then)  # made once, not per frame
+
+
 def _settle(place: asyncio.Future) -> None:
     if not place.done():
         place.set_result(None)
@@ -326,7 +329,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         context = {"client_message_id": frame.client_message_id} if frame.client_message_id else {}
         loop = asyncio.get_running_loop()
         try:
-            outcome = await _in_turn_pool(_signed_in_then)(
+            outcome = await _TURN(
                 self.credential, turn_submit_message,
                 user=self.user, conversation_id=self.conversation_id, text=frame.text,
                 client_message_id=frame.client_message_id,
@@ -358,7 +361,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if frame.client_response_id:
             context["client_response_id"] = frame.client_response_id
         try:
-            outcome = await _in_turn_pool(_signed_in_then)(
+            outcome = await _TURN(
                 self.credential, interaction_respond,
                 user=self.user, interaction_id=frame.interaction, option=frame.option,
                 client_response_id=frame.client_response_id, edits=frame.edits)
