@@ -15,8 +15,9 @@
   and closes with 4401 when told its credential ended (sign-out, token revocation, password change),
   or when it finds so itself before running a frame.
 - The events of a turn are published by the runtime through ``stream.publish``; this consumer only
-  forwards them (``stream_events``: one layer message per publish, one frame per event, in order). The channel layer only notifies: the database is the truth,
-  and a client that reconnects refetches the conversation.
+  forwards them, one frame per event, in order: handed to it directly on the in-memory layer (``stream.listen``,
+  ``forward``), as one layer message per publish on Redis (``stream_events``). The channel layer only notifies: the
+  database is the truth, and a client that reconnects refetches the conversation.
 
 ``seq`` of events sent to one socket only (``error``, ``pong``, and the replay of a repeated
 ``client_message_id``): the **last conversation seq this socket knows of** (read at connect,
@@ -31,6 +32,7 @@ stream's seq at all.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
@@ -43,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnframe_web.errors import AppError
 
+from . import stream
 from .auth import SocketCredential, credential_live, socket_credential
 from .core.text import StorableStr, unstorable_reason
 from .models import Conversation
@@ -128,6 +131,9 @@ def _signed_in_then(credential: SocketCredential | None, func, /, **kwargs):
     return func(**kwargs)
 
 
+_TURN = _in_turn_pool(_signed_in_then)  # made once, not per frame
+
+
 def _settle(place: asyncio.Future) -> None:
     if not place.done():
         place.set_result(None)
@@ -166,6 +172,20 @@ async def drain(timeout: float = 30) -> None:
 class ConversationConsumer(AsyncJsonWebsocketConsumer):
     """``/ws/conversations/<id>/``: stream a conversation's events; accept messages and clicks."""
 
+    # this socket's stream events not yet sent, in order (``forward``), and whether it may be sent to yet
+    outbox: collections.deque
+    accepted = False
+    listening = False  # in ``stream.listen`` (the in-memory layer)
+    _drainer: asyncio.Task | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.outbox = collections.deque()
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the socket ended (its disconnect, or its task cancelled): it hears nothing more
+            self._unlisten()
+
     async def connect(self) -> None:
         self.conversation_id: str = self.scope["url_route"]["kwargs"]["conversation_id"]
         self.user = None
@@ -183,7 +203,13 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if seq is None:  # another user's conversation is indistinguishable from a missing one
             await self.refuse(CLOSE_NOT_FOUND)
             return
-        for group in (group_name(self.conversation_id), user_group(user.pk)):
+        groups = [user_group(user.pk)]
+        if stream.in_memory(self.channel_layer):  # this process's publishes reach it directly (``forward``)
+            stream.listen(self.conversation_id, self)
+            self.listening = True
+        else:  # through the layer (Redis: other processes publish too)
+            groups.insert(0, group_name(self.conversation_id))
+        for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups.append(group)  # discarded by websocket_disconnect
         self.user, self.last_seq, self.open = user, seq, True
@@ -191,6 +217,9 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         # accepted once it hears the conversation: the events of a frame sent as soon as the socket is open (another
         # socket's too) all reach it; a socket accepted first could miss the first ones of a turn that beat its join
         await self.accept()
+        self.accepted = True
+        if self.outbox:  # published while it was being accepted: kept for it, sent now
+            self._drain_soon()
 
     async def refuse(self, code: int) -> None:
         """Accept, then close with ``code``: the browser learns why (a refusal before accepting is daphne's 403)."""
@@ -199,6 +228,12 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code) -> None:
         self.open = False
+        self._unlisten()
+
+    def _unlisten(self) -> None:
+        if self.listening:
+            self.listening = False
+            stream.unlisten(self.conversation_id, self)
 
     async def dispatch(self, message) -> None:
         """Channels' own dispatch without its ``close_old_connections`` hop before every message (a thread hop
@@ -294,7 +329,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         context = {"client_message_id": frame.client_message_id} if frame.client_message_id else {}
         loop = asyncio.get_running_loop()
         try:
-            outcome = await _in_turn_pool(_signed_in_then)(
+            outcome = await _TURN(
                 self.credential, turn_submit_message,
                 user=self.user, conversation_id=self.conversation_id, text=frame.text,
                 client_message_id=frame.client_message_id,
@@ -326,7 +361,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if frame.client_response_id:
             context["client_response_id"] = frame.client_response_id
         try:
-            outcome = await _in_turn_pool(_signed_in_then)(
+            outcome = await _TURN(
                 self.credential, interaction_respond,
                 user=self.user, interaction_id=frame.interaction, option=frame.option,
                 client_response_id=frame.client_response_id, edits=frame.edits)
@@ -342,9 +377,40 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- outbound
 
+    def forward(self, events: list[stream.Sent]) -> None:
+        """On this socket's loop, the events of one ``stream.publish_many`` published in this process (``stream.listen``):
+        queued after the ones not yet sent, each sent as it is, one frame each, in their order (``_drain``). It
+        never awaits, so the publishes of a conversation reach the socket in the order the loop was handed them."""
+        self.outbox.extend(events)
+        if self.accepted:
+            self._drain_soon()
+
+    def _drain_soon(self) -> None:
+        if self._drainer is None:
+            self._drainer = self.loop.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        """Send the queued events in order, one frame each (one task while events keep coming, not one per event).
+        A socket closed meanwhile (signed out, gone) is sent nothing more: the database has the turns."""
+        try:
+            while self.outbox:
+                event = self.outbox.popleft()
+                if not self.open:
+                    self.outbox.clear()
+                    return
+                seq = event.get("seq")
+                if isinstance(seq, int) and seq > self.last_seq:
+                    self.last_seq = seq
+                await self.base_send({"type": "websocket.send", "text": event.text()})
+        except Exception:  # the socket went away: the database has the turns, a page that reconnects refetches
+            log.info("socket on %s closed while events were sent to it", self.conversation_id, exc_info=True)
+            self.outbox.clear()
+        finally:
+            self._drainer = None
+
     async def stream_events(self, message: dict[str, Any]) -> None:
-        """The events of one ``stream.publish_many`` (one layer message): forward each as it is, one frame each,
-        in their order."""
+        """The events of one ``stream.publish_many`` as one layer message (Redis): forward each as it is, one frame
+        each, in their order."""
         for event in message["events"]:
             seq = event.get("seq")
             if isinstance(seq, int) and seq > self.last_seq:

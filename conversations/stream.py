@@ -7,6 +7,7 @@ a client can order events from several processes and notice a gap (then refetch 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from typing import Any
@@ -51,17 +52,26 @@ def send(conversation_id: str, events: list[tuple[str, dict[str, Any]]], last: i
     suspend in between). With no such loop (a command, a test) it sends and waits.
 
     The events go out as ONE layer message (``stream.events``, the list in order): a group send per event was
-    a quarter of a daphne process's time on Redis (issue 23); the consumer forwards them one frame each."""
+    a quarter of a daphne process's time on Redis (issue 23); the consumer forwards them one frame each. On the
+    in-memory layer they are handed to this process's listening sockets directly instead (``listen``), and to
+    the layer only when something else joined the group (a channel of its own)."""
     try:
         layer = get_channel_layer()
         if layer is None:
             return
         group = group_name(conversation_id)
-        if _no_one_listens(layer, group):
-            return
+        direct = in_memory(layer)
+        sockets = _LISTENING.get(group) if direct else None
+        if direct and not sockets and not layer.groups.get(group):
+            return  # nobody in this process listens (``in_memory``)
         first = None if last is None else last - len(events) + 1
-        message = {"type": "stream.events", "events": [_Sent({"type": kind, "seq": None if first is None else first + i,
-                                                               **payload}) for i, (kind, payload) in enumerate(events)]}
+        sent = [Sent({"type": kind, "seq": None if first is None else first + i, **payload})
+                for i, (kind, payload) in enumerate(events)]
+        if sockets:
+            _hand_to_sockets(group, tuple(sockets), sent)
+            if not layer.groups.get(group):
+                return
+        message = {"type": "stream.events", "events": sent}
         loop = _turn_loop()
         if loop is None:
             async_to_sync(_send)(layer, group, message)
@@ -71,27 +81,95 @@ def send(conversation_id: str, events: list[tuple[str, dict[str, Any]]], last: i
         log.exception("could not publish %s for %s", [kind for kind, _ in events], conversation_id)
 
 
-class _Sent(dict):
+class Sent(dict):
     """An event as published: nothing changes it once it is sent (the sockets forward it, the HTTP answer is
     built from the same turn JSON), so the in-memory layer's deep copy of every message it delivers keeps the
     event itself (a turn's ``turn.completed`` cost about 60 µs to copy on the event loop, per socket). A dict
     still: the Redis layer packs it as one."""
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Sent:
+    __slots__ = ("_text",)
+    _text: str
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Sent:
         return self
 
+    def text(self) -> str:
+        """The event as its frame's JSON text, written once for all the sockets it is forwarded to."""
+        try:
+            return self._text
+        except AttributeError:
+            self._text = text = json.dumps(self)
+            return text
 
-def _no_one_listens(layer, group: str) -> bool:
-    """The in-memory layer (one process, its own ``group_send``) sees its groups: when none of the conversation's
-    sockets is open in it, the send would deliver nothing, so nothing is handed to the loop. (Handing it over woke
-    the loop's thread for each publish, four times per message + click, and the turn's thread waited for the GIL
-    behind it: about a sixth of an in-process message + click with no socket listening, issue 23.) A socket joins
-    its groups before it is accepted (``consumers.connect``); one still joining as an event is published may miss
-    it, as it could before when the event reached the layer first, and learns of it by the gap in ``seq``.
-    Any other layer (Redis: the group lives elsewhere) is always sent to."""
-    if type(layer).group_send is not InMemoryChannelLayer.group_send:
-        return False
-    return not layer.groups.get(group)
+
+def in_memory(layer) -> bool:
+    """Channels' in-memory layer (one process, its own ``group_send``): its groups are all in this process, so
+    publishing reaches the conversation's sockets here directly (``listen``), and hands nothing to the event loop
+    when none of them is open (handing it over woke the loop's thread for each publish, four times per message +
+    click, and the turn's thread waited for the GIL behind it: about a sixth of an in-process message + click with
+    no socket listening, issue 23). A socket listens before it is accepted (``consumers.connect``); one still
+    joining as an event is published may miss it, as it could when the event reached the layer first, and learns
+    of it by the gap in ``seq``. Any other layer (Redis: the group lives elsewhere) is always sent to, and its
+    sockets hear the conversation through it."""
+    return type(layer).group_send is InMemoryChannelLayer.group_send
+
+
+# --------------------------------------------------------------------------- this process's sockets, directly
+
+# conversation group -> the sockets of this process listening to it (an ordered set: dict keys), on the in-memory
+# layer. Written on each socket's event loop; a turn's thread only reads it (``tuple`` of a dict is one step).
+_LISTENING: dict[str, dict[Any, None]] = {}
+
+
+class Listener:
+    """What ``listen`` needs of a socket (``consumers.ConversationConsumer``): the event loop it runs on, and
+    ``forward``, called on that loop with a publish's events in their order (it must not await: it queues)."""
+
+    loop: asyncio.AbstractEventLoop
+
+    def forward(self, events: list[dict[str, Any]]) -> None:  # pragma: no cover (the protocol)
+        raise NotImplementedError
+
+
+def listen(conversation_id: str, socket: Listener) -> None:
+    """On the socket's loop: the conversation's events published in this process reach ``socket.forward`` directly,
+    without the channel layer's group send, its per-socket queue and the consumer's dispatch of a layer message
+    (a fifth of daphne's event loop per message + click with the page open, issue 23, fourth round)."""
+    _LISTENING.setdefault(group_name(conversation_id), {})[socket] = None
+
+
+def unlisten(conversation_id: str, socket: Listener) -> None:
+    group = group_name(conversation_id)
+    sockets = _LISTENING.get(group)
+    if sockets is not None:
+        sockets.pop(socket, None)
+        if not sockets:
+            _LISTENING.pop(group, None)
+
+
+def _hand_to_sockets(group: str, sockets: tuple[Listener, ...], events: list[Sent]) -> None:
+    """The events to each listening socket, on its loop: at once when this is that loop, else handed to it (one
+    hand-off per loop per publish; the loop runs what a thread hands it in order, so a conversation's publishes
+    reach each socket in the order they were made)."""
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    for loop in dict.fromkeys(socket.loop for socket in sockets):
+        if loop is running:
+            _deliver(group, loop, events)
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(_deliver, group, loop, events)
+
+
+def _deliver(group: str, loop: asyncio.AbstractEventLoop, events: list[Sent]) -> None:
+    """On ``loop``: the sockets listening now (one that left meanwhile is not written to)."""
+    for socket in tuple(_LISTENING.get(group, ())):
+        if socket.loop is loop:
+            try:
+                socket.forward(events)
+            except Exception:  # one socket's failure is not the others'
+                log.exception("could not forward %s to a socket of %s", [e["type"] for e in events], group)
 
 
 def _turn_loop() -> asyncio.AbstractEventLoop | None:

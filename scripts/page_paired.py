@@ -1,0 +1,110 @@
+"""Two checkouts side by side in the page mode of ``manage.py loadbench`` (issue 23, fourth round).
+
+A daphne process is started from each checkout (each imports its own code: daphne puts its working directory
+first on ``sys.path``), both on the SQLite file of ``DATABASE_URL`` (migrated), each with its own lane (user's
+conversation and case). One client then alternates message + click pairs between them, pair by pair (A B, B A,
+…), so both meet the same load on a shared machine; a run of one after the other does not. Prints p50/p95 per pair
+and the daphne CPU per pair of each, and the ratio of the p50s.
+
+Run from a checkout (its settings write the lanes), on a scratch database:
+    DATABASE_URL=sqlite:////tmp/p.sqlite3 .venv/bin/python manage.py migrate -v0
+    DATABASE_URL=sqlite:////tmp/p.sqlite3 .venv/bin/python scripts/page_paired.py ../before . --pairs 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, os.getcwd())
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "turnframe_web.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+import httpx  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from conversations.management.commands.bench import bench_kind  # noqa: E402
+from tools.loadbench import clients  # noqa: E402
+from tools.loadbench.fixtures import make_lanes, write_script  # noqa: E402
+from tools.loadbench.servers import child_database_url, cpu_seconds, free_port  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("checkouts", nargs=2)
+    parser.add_argument("--pairs", type=int, default=400, help="measured pairs on each (after 3 warm-up pairs)")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="turnframe-page-paired-"))
+    kind = bench_kind(None)
+    write_script(tmp / "script.json", 0, kind.bench)
+    lanes = make_lanes(2, kind)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURNFRAME_TEST_")}
+    env.update({"DATABASE_URL": child_database_url(), "TURNFRAME_PROVIDER": "scripted",
+                "TURNFRAME_SCRIPT": str(tmp / "script.json"), "TURNFRAME_FALLBACK_PROVIDER": "", "LOG_LEVEL": "WARNING",
+                "DJANGO_SETTINGS_MODULE": "turnframe_web.settings", "DEBUG": "0", "SECRET_KEY": settings.SECRET_KEY,
+                "SECURE_SSL_REDIRECT": "0", "SESSION_COOKIE_SECURE": "0", "CSRF_COOKIE_SECURE": "0"})
+    daphne = Path(sys.executable).with_name("daphne")
+    procs, bases = [], []
+    try:
+        for checkout in args.checkouts:
+            port = free_port()
+            log = open(tmp / f"daphne-{port}.log", "wb")  # noqa: SIM115 (closed with the process)
+            procs.append(subprocess.Popen([str(daphne), "-b", "127.0.0.1", "-p", str(port),
+                                           "turnframe_web.asgi:application"],
+                                          cwd=checkout, env=env, stdout=log, stderr=subprocess.STDOUT))
+            bases.append(f"127.0.0.1:{port}")
+        for base in bases:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if httpx.get(f"http://{base}/api/health", timeout=2).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"daphne on {base} did not answer (logs in {tmp})")
+                time.sleep(0.2)
+        timings, cpu = asyncio.run(_drive(bases, lanes, procs, args.pairs))
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            proc.wait(15)
+    for checkout, times, per_pair in zip(args.checkouts, timings, cpu, strict=True):
+        times = sorted(times)
+        print(f"{checkout}: p50_ms={statistics.median(times):.2f} p95_ms={times[int(0.95 * len(times))]:.2f} "
+              f"cpu_ms_per_pair_server={per_pair:.2f}")
+    print(f"ratio p50 (second / first) = {statistics.median(timings[1]) / statistics.median(timings[0]):.3f}")
+
+
+async def _drive(bases, lanes, procs, pairs: int) -> tuple[list[list[float]], list[float]]:
+    conns = [await clients.page_open(base, lane) for base, lane in zip(bases, lanes, strict=True)]
+    try:
+        for conn, lane in zip(conns, lanes, strict=True):
+            for _ in range(3):
+                await clients.page_pair(conn, lane)
+        timings: list[list[float]] = [[], []]
+        cpu0 = [cpu_seconds(proc.pid) for proc in procs]
+        for i in range(pairs):
+            for j in (0, 1) if i % 2 == 0 else (1, 0):
+                timings[j].append(await clients.page_pair(conns[j], lanes[j]))
+        cpu = [1000 * (cpu_seconds(proc.pid) - c0) / pairs for proc, c0 in zip(procs, cpu0, strict=True)]
+    finally:
+        for conn in conns:
+            await conn.close()
+    return timings, cpu
+
+
+if __name__ == "__main__":
+    main()
