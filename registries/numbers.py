@@ -138,7 +138,8 @@ _MONEY_WORDS = re.compile(
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _SPOKEN_PRICE = re.compile(
     rf"(?<![\w.,-])(?P<a>(?:{'|'.join(_TENS)})(?:[\s-]+(?:{'|'.join(_UNITS[1:10])}))?|{'|'.join(_UNITS[1:20])})\s+"
-    rf"(?P<b>(?:{'|'.join(_TENS)})(?:[\s-]+(?:{'|'.join(_UNITS[1:10])}))?)(?![\w-]|\s+(?:{'|'.join(_UNITS)}|and)\b)",
+    rf"(?P<b>(?:{'|'.join(_TENS)})(?:[\s-]+(?:{'|'.join(_UNITS[1:10])}))?)(?![\w-]|\s+(?:{'|'.join(_UNITS)})\b|"
+    rf"\s+and\s+(?:{'|'.join(_UNITS)})\b)",
     re.IGNORECASE)
 
 

@@ -84,7 +84,7 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # changes and kept blind (holdout-9: 48 passed before, 1 unsafe), and 28 more worked on (dev-9: 28 passed, 13 unsafe)
     assert parts["holdout-9"]["conversations"] >= 36 and parts["dev-9"]["conversations"] >= 28
     assert parts["holdout-9"]["passed"] >= 55
-    assert parts["dev-9"]["passed"] >= 70
+    assert parts["dev-9"]["passed"] >= 85
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

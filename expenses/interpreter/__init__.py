@@ -105,11 +105,14 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
                   pending={**ctx.pending, "message": earlier.text} if ctx.pending else None,
                   previous=spell_out(ctx.previous).text if ctx.previous else None)
     # the reading is audited on the user's own words: whatever it did not account for is asked about, not acted on
-    answer = audited(_described(_in_users_words(_interpret(ctx, request), spelled, earlier), said), said.message, said)
+    raw = _interpret(ctx, request)
+    answer = audited(_described(_in_users_words(raw, spelled, earlier), said), said.message, said)
     if _acted_or_answered(answer) or getattr(request, "repair_error", None):
         return answer  # a repair round answers honestly; it does not try another reading
     # a correction of a line told without an edit verb, or a message that tells expenses, the clause reader could
     # not read whole: read by the pipelines for them, audited the same
+    if "Which line do you mean?" in raw and _OTHER_REQUEST.search(said.message):
+        return answer  # "actually drop the tube … and the eurostar was 165": a second reading would drop the first ask
     for reading in (read_correction, read_items):
         plan = reading(said.message, said)
         if plan is not None:
@@ -119,6 +122,9 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     return answer
 
 
+# a request of another kind in the message, which the fallback readings (a correction, a list of expenses) do not read
+_OTHER_REQUEST = re.compile(r"\b(?:drop|remove|delete|scrap|ditch|get\s+rid\s+of|take\s+(?:\w+\s+){0,3}?(?:off|out)|submit|"
+                            r"withdraw)\b", re.IGNORECASE)
 # the audit's question "is it a new line or a correction?", and a plain answer that it is new ("its a new one, pls add
 # it", "new", "separate expense, add it"): no number, and no word that points at a line already on the claim
 _NEW_OR_FIX = "is a new line or corrects one already on the claim"
@@ -303,7 +309,9 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line" and "description" not in args:
             told = [act.get("earlier_evidence") or "", act.get("evidence", "")]  # what it was: in the words it was told in
             phrase = describe(told[0], ctx) or describe(told[1], ctx)
-            if phrase and phrase.casefold() != str(args.get("merchant") or "").casefold():
+            titled = any(set(re.findall(r"\w+", phrase.casefold())) <= set(re.findall(r"\w+", c.title.casefold()))
+                         for c in ctx.claims) if phrase else False  # "For Madrid sales kickoff: …": the claim's name
+            if phrase and not titled and phrase.casefold() != str(args.get("merchant") or "").casefold():
                 args["description"] = phrase
         if act.get("act") == "add_line" and args.get("merchant") and args.get("category") in ("hotel", "meals", "other"):
             # "Novotel" read, "Novotel Paris Gare de Lyon" said: the whole name of a place stayed or eaten at (a

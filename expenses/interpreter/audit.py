@@ -157,7 +157,10 @@ class Audit:
             apart = span is not None and not any(a.start < span[1] and span[0] < a.end for a in self.acts)
             declines = apart and _DECLINE.search(question) and not (
                 _categories_in(question) & {a.args.get("category") for a in self.acts})
-            if span is not None and (_QUESTION.search(question) or (apart and (
+            # "total? and send it off": a question the reply answered (not one it asks back about a request)
+            asked = span is not None and self.message[span[1]:].lstrip().startswith("?") and "?" not in answer.get(
+                "text", "")
+            if span is not None and (_QUESTION.search(question) or asked and apart or (apart and (
                     declines or _has_amount(question, self.ctx.today)))):
                 # a question answered; a request the words decline, answered apart ("no need to add the coffee"); an
                 # expense of its own the reply asks about ("lunch 20 USD": converted, not added); not a fragment
@@ -778,8 +781,10 @@ class Audit:
             if merchant and a.name == "add_line":
                 from .items import merchants_in
 
-                names = merchants_in(self.message[a.start:a.end], self.message)
-                if len(names) > 1 and merchant in names:
+                words = self.message[a.start:a.end]
+                names = [n for n in merchants_in(words, self.message) if not claims_named(n, self.ctx.claims)]
+                at_it = re.search(rf"\bat\s+(?:the\s+)?{re.escape(merchant)}\b", words, re.IGNORECASE)
+                if len(names) > 1 and merchant in names and not at_it:  # "… with the buyer at Snooze": Snooze was paid
                     self._leave("other", a.start, a.end)  # "grab an Uber": two names, one was paid
             sentence = _sentence(self.message, a.start)
             if a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
@@ -1218,7 +1223,9 @@ def _similar_line(act: ActSpan, words: str, today: date, *, definite: bool = Fal
             return line
         if line.get("category") != args.get("category"):
             continue
-        if merchant and args.get("merchant") and line.get("date") != day:
+        said = str(args.get("merchant") or "").lower()
+        if merchant and said and line.get("date") != day and said.split()[0] not in merchant and \
+                merchant.split()[0] not in said:
             continue  # "the Aer Lingus flight was 265" beside a TAP flight of another day: another one
         if line.get("date") == day or args.get("category") == "hotel" or one_of:
             return line
@@ -1330,7 +1337,8 @@ def _harmless(message: str, start: int) -> bool:
 
 # a take-back said even in brackets ("(not the coffee)", "(forget the parking)")
 _STRONG_OUT = re.compile(r"\b(?:forget|scratch|scrap|ditch|skip|ignore|remove|delete|drop|cancel|don'?t\s+(?:add|claim|"
-                         r"include)|not\s+(?:the|that|this|my))\b", re.IGNORECASE)
+                         r"include)|not\s+(?:the|that|this|my)|paid|pays|pay|reimburs\w*|covered|client|company|colleague|"
+                         r"personal|private|myself|on\s+me|refund\w*|free|comp\w*)\b", re.IGNORECASE)
 
 
 # the place a ride went to or came from ("back to the hotel", "site→hotel", "gare -> site")

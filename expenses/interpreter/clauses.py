@@ -114,6 +114,9 @@ class Clause:
 _IDIOMS = re.compile(r"\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
                      r"question|problem|issue|moment|minute|second|call|meeting|mistake|feeling|sense|idea|clue)\b"
                      r"|\b(?:make|makes|made)\s+sense\b"
+                     # "3 nights at 129 starting monday": when a stay began, not a claim opened
+                     r"|\bstart(?:ing|s|ed)?\s+(?:on\s+|from\s+)?(?:mon|tue|wed|thu|fri|sat|sun|the\s+\d|\d|today|tomorrow|"
+                     r"yesterday|next|last|this)"
                      r"|\b(?:is|are|was|were|looks?|seems?|it'?s|all)\s+(?:all\s+|now\s+|totally\s+|fully\s+)?correct\b"
                      # "anything missing before I submit?": when, not a request to submit
                      r"|\b(?:before|until|till|once|when)\s+(?:i|we)\s+(?:can\s+)?(?:submit|send|file|hand)\b",
@@ -245,6 +248,10 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
                     r"(?:and\s+)?(?:the\s+)?same\s+(?:for|with|goes\s+for)\s+(?:line\s+\d+|the\s+\w+)(?:\s+(?:please|pls))?",
                     lowered):
         return "context", None  # "On the last day, 2/12, I took …", "Same for line 5 please: change …": a lead-in
+    if not re.search(r"\d", core) and (re.match(r"(?:(?:ok|okay|so|right|now)[\s,]+)*let'?s\s+(?:finish|do|continue|complete|"
+                                               r"work\s+on|get\s+on\s+with|go\s+on\s+with)\b", lowered) or re.search(
+            r"\b(?:is|'s|are|was|were)\s+already\s+(?:in|on|there|added|done|entered)\b", lowered)):
+        return "context", None  # "let's finish the madrid claim. the flight's already in": where we are, no request
     if question and CHECK_ASKED.search(core) and not find_amounts(core):
         return "question", None  # "can you confirm the hotel is on there?": asked, never a request
     if HOLD.search(core):
@@ -431,7 +438,7 @@ def split(message: str, today) -> list[Clause]:
             continue
         for f_start, f_end in fragments(message, s_start, s_end):
             text = message[f_start:f_end]
-            if (f_end == s_end or re.match(r"\s*:", message[f_end:])) and message[f_end:].strip(" .:;!\n") and all(
+            if (f_end == s_end or re.match(r"\s*:|,\s*[A-Z]", message[f_end:])) and message[f_end:].strip(" .:;!\n") and all(
                     c.kind in ("context", "heading") for c in clauses if c.start >= s_start):
                 if (heading := heading_kind(text, today)) is not None:
                     # "right, next the hotel." "oh the dinners." "taxis:": what the expenses after it are
@@ -542,7 +549,8 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "… I ate a sandwich at the airport in Anker bakery, 9,80 (lunch)": its price, after it
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
-            and (_has_thing(text, today) or find_dates(text, today)):
+            and (_has_thing(text, today) or find_dates(text, today)) and not re.search(
+                r"\b(?:a|per|each|every|the)\s+(?:night|nite|day|person|head|ride)\b|\beach\b|\bpp\b", text, re.IGNORECASE):
         return False  # "flight … was 212.40 on mon 30th, malpensa express into town 13 same day": a second expense
     if _RETURN_LEG.match(text) and last.kind in ("item", "act", "value", "context") and find_amounts(mask(
             text, [(d.start, d.end) for d in find_dates(text, today)])) and find_amounts(mask(

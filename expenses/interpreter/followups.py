@@ -112,6 +112,10 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     named = best_category([c for c in find_categories(answer) if not is_destination(answer, c)])  # not "→hotel"
     if missing == "amount" and named is not None and named != act.args.get("category"):
         return None  # "a sandwich, 6.50" after "how much was the museum ticket?": a new expense, not the answer
+    if act.act == "add_line" and "date" not in act.args and (head := re.match(r"^\W*([^:\n]{1,40}):\s", earlier)):
+        days = {d.value for d in find_dates(head.group(1), ctx.today) if d.value}
+        if len(days) == 1:
+            act.args["date"] = days.pop()  # "all on 1-12: … lunch at the airport?" … "meals, 14,20": the heading's day
     planned: dict[str, Any] = {"id": "a1", "act": act.act, "args": act.args, "evidence": answer,
                                "earlier_evidence": act.quote(earlier)}
     if act.ref is not None and act.act != "open_claim":
@@ -145,6 +149,9 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         currency = chosen.currency
         claim = _pending_claim(ctx, pending)
         if currency is not None and claim is not None and currency != claim.currency:
+            return None
+        named = currency_named(answer)  # "our travel desk booked it in euros, 27.60": the figure is not the claim's
+        if named is not None and (claim is None or named[0] != claim.currency):
             return None
         return chosen
     if missing == "category":
@@ -256,7 +263,8 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if last is None:
         return None
     claim, line = last
-    if ctx.previous is not None and (refs := find_line_refs(ctx.previous)):
+    if ctx.previous is not None and (refs := find_line_refs(ctx.previous)) and not find_amounts(
+            mask(ctx.previous, [(r.start, r.end) for r in refs])) and verb_of(ctx.previous)[0] is None:
         # "line 10" … "Line 10 is Anker. What should I do with it?" … "remove it": the line the message before named,
         # never the one the last effect touched; more than one named, or none of this claim's: read afresh
         named = {r.ordinal for r in refs}

@@ -440,7 +440,8 @@ def _described_phrase(words: str, ctx: Context) -> str | None:
 _THING_ENDS = frozenset("was were is are be been cost costs came comes spent paid each per night nights x total "
                         "at on in by via around about ok so just yesterday today tonight tomorrow last this next "
                         "morning evening afternoon noon night week weekend add put please pls can could would you "
-                        "it that which who we i had got bought took checked check stayed arrived left".split())
+                        "it that which who we i had got bought took checked check stayed arrived left starting started "
+                        "until till".split())
 _THING_JOINS = frozenset("and of the to from with".split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
                          "receipts one ones thing things stuff item items line new another".split())
@@ -487,7 +488,7 @@ _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals foo
                            "rooms night nights nite nites stay accommodation".split())
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
-_LEADING = frozenset("add put a an the my our and plus also for on at in of to i we had got paid bought took "
+_LEADING = frozenset("add put a an the my our and plus also for on at in of to i we had got paid bought took all both "
                      "please pls then yesterday today".split())
 
 

@@ -177,6 +177,9 @@ def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
         return "howto"
     if _CHECK.search(lowered):
         return "case"  # "did you get the taxi?", "what did I put for tuesday lunch?"
+    if re.search(r"\b(?:the\s+)?total\b", lowered) and _REVIEW.search(lowered) and not re.search(
+            r"\b(?:missing|left|next|what\s+else|anything|wrong)\b", lowered):
+        return "case"  # "can you tell me the total before I submit?": the total, not what is left to do
     if _NEXT.search(lowered) or _REVIEW.search(lowered):
         return "next"
     if _POLICY.search(lowered) and not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered):

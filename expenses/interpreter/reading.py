@@ -33,6 +33,7 @@ from .clauses import (
     _near_verb,
     conflicting_verbs,
     evidence_bounds,
+    sentences,
     strip_leading,
     verb_of,
 )
@@ -210,9 +211,15 @@ _NAME_LAST = re.compile(r"\d[\d.,]*\s*(?:€|eur|euros?)?\s+(?:[a-z]{3,5}\.?\s+)
                         re.IGNORECASE)
 
 
+_DAY_NAMES = ("today", "tomorrow", "yesterday", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday",
+              "saturday", "sunday")
+
+
 def _unknown_name(word: str) -> bool:
     """A word that is no English word, day, kind of expense or shorthand: a name ("figlmüller", "dishoom")."""
     low = word.casefold()
+    if any(DamerauLevenshtein.distance(low, day) <= 2 for day in _DAY_NAMES):
+        return False  # "tmorow", "yestrday": a day misspelt
     return not (known_word(low) or low in lexicon.CATEGORY_WORDS or low in lexicon.CHAT_WORDS or low in lexicon.FILLER
                 or find_categories(word) or find_dates(word, date(2026, 1, 1)) or low in lexicon.CURRENCY_WORDS
                 or _currency_code(word) or re.search(r"(?:day|days|ly|ing|ed)$", low))
@@ -245,6 +252,11 @@ _PRICED_BACK = re.compile(r"^\s*(?:and\s+)?(?:[€$£]\s*)?\d[\d.,]*\s*(?:€|eu
 
 # a statement row after its day: the payee's name, then the amount
 _ROW_NAME = re.compile(r"^\s+([A-Z][\w&'’.-]+(?:\s[A-Z0-9][\w&'’.-]*){0,3})\s+(?:[€$£]\s*)?\d")
+
+
+# two amounts offered as alternatives: "20 or 25", "€35 or €38"
+_AMOUNT_OR = re.compile(r"(?<![\w.,])(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)\s*(?:€|eur|euros?)?\s+or\s+(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)"
+                        r"(?![\w.,])", re.IGNORECASE)
 
 
 def _digits_only(text: str) -> str:
@@ -302,6 +314,7 @@ class Reader:
         self.opened: ActIntent | None = None  # an open_claim earlier in the message
         self.last_act: ActIntent | None = None
         self.heading: str | None = None
+        self.heading_at = 0
         self.day_heading: str | None = None
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
 
@@ -360,6 +373,10 @@ class Reader:
         intent.options = list(getattr(self, "options", []) or [])
         return True
 
+    def _sentence_of(self, at: int) -> int:
+        """The index of the sentence of the message that holds position ``at``."""
+        return sum(1 for _, end, _ in sentences(self.message) if end <= at)
+
     def _date_said_elsewhere(self, intents: list[Intent]) -> None:
         """A day said outside the expense's own clause ("on the Thursday evening (the 19th) I took the team out
         … it came to 342 euros, can you put that on the claim?") is its day, never today: one add without a
@@ -399,6 +416,7 @@ class Reader:
             return _politeness(start, end, clause.text)
         if kind == "heading":
             self.heading = clause.verb  # "oh the dinners.": the kind of the expenses after it that name none
+            self.heading_at = self._sentence_of(clause.start)
             return _politeness(start, end, clause.text)
         if kind == "context":
             mention = find_mention(text, self.ctx.claims)
@@ -459,6 +477,15 @@ class Reader:
             return self._which_act(text, start, end, refs)
         if kind == "item" and clause.question:
             return UnknownIntent(start, end)  # "a taxi of 18, do I need a receipt?": asked, never a verbless add
+        if (kind == "item" or (kind == "act" and clause.verb == "add")) and (alt := _AMOUNT_OR.search(text)) and not (
+                _UNSURE.search(text[:alt.start()] + " " + text[alt.end():])):
+            # "cab to the office tuesday, it was 20 or 25": which of the two is asked, and the answer adds it
+            intent = self._add(text, start, end)
+            if intent.problem and "more than one amount" in intent.problem:
+                intent.problem = (f"Was “{intent.quote(self.message)}” {alt.group(1)} or {alt.group(2)}? Tell me the "
+                                  "amount on the receipt, and I add it.")
+                intent.missing = "amount"
+            return intent
         if kind == "item" and self._statement(text):
             # "taxi 23.40 yesterday", "grabbed lunch today 14.20": an expense stated without a verb
             intent = self._add(text, start, end)
@@ -763,7 +790,8 @@ class Reader:
         outside = mask(masked, [(m.start, m.end) for m in merchants])
         # a place the expense went to or came from is not what it was: "uber to the hotel" is a taxi
         said = find_categories(outside)
-        bought = [c for c in said if plain(c.text) in lexicon.MEALS or (  # "we went to dinner at …": the meal
+        others = {c.category for c in said if plain(c.text) not in lexicon.MEALS and not c.weak}
+        bought = [c for c in said if plain(c.text) in lexicon.MEALS and not others - {"meals"} or (  # "went to dinner": a meal
             not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", outside[:c.start], re.IGNORECASE)
             and not is_destination(outside, c)
             # "hotel to the office 21", "airport→hotel": where a ride started, not what was bought
@@ -788,6 +816,8 @@ class Reader:
         if category is None:
             inside = [c for m in merchants for c in find_categories(m.text)]
             category = best_category(inside)
+        if self.heading is not None and self._sentence_of(start) > self.heading_at + 1:
+            self.heading = None  # a heading tells what follows it, not the rest of a long message
         if self.heading is not None and category is not None and category != self.heading and [
                 c for c in find_categories(outside) if not c.weak]:
             self.heading = None  # "… and the taxis, 18 from the airport": a kind of its own ends the heading's
@@ -806,7 +836,8 @@ class Reader:
         merchant = merchants[0].name[:80] if merchants else None
         if merchant is None and dates and not text[:dates[0].start].strip() and (
                 row := _ROW_NAME.match(masked[dates[0].end:])) is not None and not find_categories(row.group(1)):
-            merchant = row.group(1)  # "03 NOV   Pestana   342.00 EUR   (hotel, 2 nights)": a statement row's payee
+            if " " in row.group(1) or not known_word(row.group(1).lower()):
+                merchant = row.group(1)  # "03 NOV   Pestana   342.00 EUR   (hotel, 2 nights)": a statement row's payee
         if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)):
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
         if merchant is not None and " " not in merchant and find_dates(merchant.lower(), self.ctx.today):
@@ -992,6 +1023,9 @@ class Reader:
                 changes["merchant"] = name[:80]
         if field_name == "description":  # "change the description of line 4 to client dinner": its words, as said
             said = (right if marked else "").strip().strip("\"'“”‘’").strip(" .,;:")
+            if said and re.search(r"\d", said) and re.search(r"\bnot\b|\bsays?\b|\bshould\b", text, re.IGNORECASE):
+                intent.problem = f"Should “{said}” be the description of line {line}, or its amount? Say which."
+                return intent  # "the receipt note says 42.40 not 32.60": a figure corrected, or a note?
             if said:
                 changes = {"description": said[:120]}
         if not changes:

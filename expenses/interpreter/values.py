@@ -68,9 +68,9 @@ _DATE_PATTERNS = [
                             re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
-    ("dashed", re.compile(r"(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?(?![\w/-]|[.,]\d)"
-                          r"(?!\s*(?:nights?|nites?|days?|people|persons?|pax|hours?|hrs?|times|x\b|%|€|eur|euros?|\$))",
-                          re.IGNORECASE)),
+    ("dashed", re.compile(r"(?<!between\s)(?<!from\s)(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?"
+                          r"(?![\w/-]|:\d|[.,]\d)(?!\s*(?:nights?|nites?|days?|people|persons?|pax|hours?|hrs?|h\b|times|x\b|%|€|"
+                          r"eur|euros?|\$|of\s+(?:us|them)|am\b|pm\b|o'?clock|min))", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|last\s+nite|last\s+nyt|ystrdy|yest|tonite|2nite)\b",
                             re.IGNORECASE)),
@@ -104,8 +104,7 @@ _DATE_PATTERNS = [
     ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),  # "the 29th and 30th"
     # "The 17 the flight back …": a sentence opened by a day of the month, before what happened that day
-    ("dom", re.compile(r"(?:^|(?<=[.:;!]\s))the\s+(\d{1,2})\b(?=,?\s+(?:the|i|we|a|an|my|our|dinner|lunch|breakfast|"
-                       r"taxi|train|flight|hotel)\b)", re.IGNORECASE)),
+    ("dom", re.compile(r"(?:^|(?<=[.:;!]\s))the\s+(\d{1,2})\b(?=,?\s+(?:the|i|we|a|an|my|our)\b)", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\bon\s)|(?<=\bdate\s)|(?<=\bdated\s))(\d{1,2})(?:st|nd|rd|th)\b"
                        r"(?!\s+(?:line|item|entry|row|one|expense))", re.IGNORECASE)),
 ]
@@ -227,6 +226,8 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
         value = _slash_date(m.group(0), today)
     elif kind == "dashed":
         value = _slash_date(m.group(0).replace("-", "/"), today, day_first=True)
+        if value is not None and abs((today - value).days) > 92:
+            value = None  # "4-5" read as 4 May in a November claim: no day of this trip, so asked about
     else:
         cleaned = re.sub(r"(\d)(?:(?:st|nd|rd|th)\b|\.(?=\s))", r"\1", m.group(0), flags=re.IGNORECASE).replace(" of ", " ")
         value = _parse(cleaned, today)
@@ -286,8 +287,9 @@ class AmountFound(Found):
 _SMALL_THINGS = re.compile(r"\b(?:coffees?|espressos?|cappuccinos?|teas?|snacks?|water|sandwich(?:es)?|croissants?|pastr(?:y|ies)|"
                            r"beers?|breakfast|lunch|brunch|bakery|metro|tube|bus|tram|subway|underground|u-?bahn|s-?bahn|"
                            r"tolls?|tips?|lockers?|newspapers?|parking)\b", re.IGNORECASE)
-_LARGE_THINGS = re.compile(r"\b(?:hotels?|hotel|nights?|nites?|flights?|flew|fly|airline|airfare|plane|registration|"
-                           r"conference\s+fee|course\s+fee|rent)\b", re.IGNORECASE)
+_LARGE_THINGS = re.compile(r"\b(?:hotels?|hotel|nights?|nites?|flights?|flew|fly|airline|airlines|airways|airfare|plane|"
+                           r"registration|conference\s+fee|course\s+fee|rent|rental|car\s+hire|eurostar|tgv|ice|thalys|"
+                           r"frecciarossa|italo|intercity|ryanair|easyjet|klm|lufthansa|iberia|vueling|ita)\b", re.IGNORECASE)
 
 
 def one_reading(text: str, found: list[NumberFound]) -> list[NumberFound]:
@@ -302,12 +304,17 @@ def one_reading(text: str, found: list[NumberFound]) -> list[NumberFound]:
         begun = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, f.start)), default=0)
         ended = next((m.start() for m in _CLAUSE_BREAK.finditer(text, f.end)), len(text))
         own = text[begun:ended]
+        # where a ride went is not what was bought: "taxi to the hotel six twenty" is a taxi's price
+        own = _PLACE_WORDS.sub(" ", own)
         large, small = bool(_LARGE_THINGS.search(own)), bool(_SMALL_THINGS.search(own))
-        if large == small or f.hundreds == large:
-            kept.append(f)
+        if _RIDES.search(own) or large == small or f.hundreds == large:
+            kept.append(f)  # a ride's price in words ("taxi six twenty") is asked: 6.20 and 620 are both fares
     return kept
 
 
+_PLACE_WORDS = re.compile(r"\b(?:to|from|for|at|into|towards|via|near)\s+(?:the\s+|my\s+|our\s+|a\s+)?(?:[^\W\d_]+\s+){0,2}"
+                          r"[^\W\d_]+", re.IGNORECASE)
+_RIDES = re.compile(r"\b(?:taxi|taxis|cab|cabs|uber|lyft|bolt|ride|rides|minicab|freenow)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;!?\n]|,\s*(?:and\s+)?(?:then\s+)?(?=(?:i|we|a|an|the|my|our)\b)|\band\s+then\b|\bthen\b",
                            re.IGNORECASE)
 
