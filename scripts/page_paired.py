@@ -31,13 +31,12 @@ import django  # noqa: E402
 
 django.setup()
 
-import httpx  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from conversations.management.commands.bench import bench_kind  # noqa: E402
 from tools.loadbench import clients  # noqa: E402
 from tools.loadbench.fixtures import make_lanes, write_script  # noqa: E402
-from tools.loadbench.servers import child_database_url, cpu_seconds, free_port  # noqa: E402
+from tools.loadbench.servers import child_database_url, cpu_seconds, free_port, wait_for_health  # noqa: E402
 
 
 def main() -> None:
@@ -65,16 +64,8 @@ def main() -> None:
                                           cwd=checkout, env=env, stdout=log, stderr=subprocess.STDOUT))
             bases.append(f"127.0.0.1:{port}")
         for base in bases:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"http://{base}/api/health", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"daphne on {base} did not answer (logs in {tmp})")
-                time.sleep(0.2)
+            if wait_for_health(base, time.monotonic() + 60) is not None:
+                raise SystemExit(f"daphne on {base} did not answer (logs in {tmp})")
         timings, cpu = asyncio.run(_drive(bases, lanes, procs, args.pairs))
     finally:
         for proc in procs:

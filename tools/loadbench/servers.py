@@ -60,6 +60,24 @@ def cpu_busy() -> tuple[int, int]:
     return sum(values) - idle, sum(values)
 
 
+def wait_for_health(base: str, deadline: float, proc: subprocess.Popen | None = None) -> str | None:
+    """Wait until the daphne at ``base`` answers its health check: None, or why it never will ("exited", "did not
+    answer" by ``deadline``, a ``time.monotonic()`` value)."""
+    import httpx
+
+    while True:
+        if proc is not None and proc.poll() is not None:
+            return "exited"
+        try:
+            if httpx.get(f"http://{base}/api/health", timeout=2).status_code == 200:
+                return None
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            return "did not answer"
+        time.sleep(0.2)
+
+
 class Servers:
     """N daphne processes started by this command (and only they are stopped, by their pids)."""
 
@@ -90,22 +108,10 @@ class Servers:
                 cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT))
             self.bases.append(f"127.0.0.1:{port}")
         deadline = time.monotonic() + 60
-        import httpx
-
         for proc, base in zip(self.procs, self.bases, strict=True):
-            while True:
-                if proc.poll() is not None:
-                    self.__exit__()
-                    raise CommandError(f"daphne on {base} exited: {self.log_tail(base)}")
-                try:
-                    if httpx.get(f"http://{base}/api/health", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    self.__exit__()
-                    raise CommandError(f"daphne on {base} did not answer: {self.log_tail(base)}")
-                time.sleep(0.2)
+            if (failure := wait_for_health(base, deadline, proc)) is not None:
+                self.__exit__()
+                raise CommandError(f"daphne on {base} {failure}: {self.log_tail(base)}")
         return self
 
     def log_tail(self, base: str) -> str:
