@@ -520,3 +520,24 @@ def test_a_request_asked_back_about_keeps_its_day_checked() -> None:
     plan = plan_of("Would you also mind adding her Heathrow Express ticket from Tuesday? Our travel desk booked it in "
                    "euros, 27.60.", cases=(LISBON,), active="clm_LISB0001", today=TODAY, mode="deterministic")
     assert not [a for a in plan.acts if a.act == "add_line" and not a.args.get("date")]
+
+
+# ----------------------------------------------------------------- 14. the last walk-through (H)
+
+
+def test_a_pass_said_with_its_days_is_one_expense() -> None:
+    plan = plan_of("Metro card 3 days 24,00 on 25-11", cases=(LISBON,), active="clm_LISB0001", today=TODAY,
+                   mode="deterministic")
+    assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [
+        ("travel", "24.00", "2026-11-25")]
+
+
+def test_a_day_corrected_with_the_old_day_as_a_bare_number() -> None:
+    from tests.test_walkthrough_families import lyon_with
+    trip = lyon_with([
+        {"id": "ln_metro001", "date": "2026-11-30", "merchant": "", "category": "travel", "amount": "16.90",
+         "description": "metro tickets"},
+        {"id": "ln_hotel001", "date": "2026-11-30", "merchant": "Ibis", "category": "hotel", "amount": "312.00"}])
+    plan = plan_of("the metro tickets were on the 1. of December, not the 30.", cases=(trip,), active="clm_LYON0001",
+                   today="2026-12-04", mode="deterministic")
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 1, "date": "2026-12-01"})]

@@ -269,6 +269,14 @@ class Audit:
                 continue
             if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end):
                 continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
+            if re.match(r"\s*(?:st|nd|rd|th)?\.?\s*$", message[end:]) and re.search(r"\bnot\s+(?:on\s+)?the\s+$",
+                                                                               message[:start], re.IGNORECASE) and any(
+                    a.name == "update_line" and a.args.get("date") for a in self.acts):
+                continue  # "… on the 1. of December, not the 30.": the day it is not, the line's old one
+            if re.search(r"\b(?:card|pass|ticket|travelcard|carnet|abo|day\s+pass)\s+(?:for\s+)?$", message[:start],
+                         re.IGNORECASE) and re.match(r"\s*-?(?:days?|hours?|h|rides?|trips?|zones?)\b", message[end:],
+                                                     re.IGNORECASE):
+                continue  # "Metro card 3 days 24,00": what the pass is, not what it cost
             self._leave("number", start, end)
 
     def _context_spans(self) -> list[tuple[int, int]]:

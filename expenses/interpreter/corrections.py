@@ -15,6 +15,8 @@ plan is then audited like any reading.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -193,14 +195,37 @@ def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
     return {"acts": [act]}
 
 
+def _valid_day(month: date, day: int) -> bool:
+    try:
+        month.replace(day=day)
+    except ValueError:
+        return False
+    return True
+
+
 def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     """"the metro card was bought on wednesday the 25th, not the 24th": a line's day said as what it is and what it is
     not; the line is the one of the old day the words name (its merchant, description or kind)."""
-    if "update_line" not in ctx.acts or _ADD.search(message) or re.search(r"\d", _without_days(message, ctx)):
+    # "…on the 1. of December, not the 30.": the old day said by its number alone, in the new day's month
+    bare = re.search(r"\bnot\s+(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)?\.?\s*$", message.strip(), re.IGNORECASE)
+    said = message.strip()[:bare.start()] if bare else message
+    if "update_line" not in ctx.acts or _ADD.search(said) or re.search(r"\d", _without_days(said, ctx)):
         return None
-    days = [d for d in find_days(message, ctx.today) if d.value is not None]
-    olds = [d for d in days if _NOT.search(message[max(0, d.start - 16):d.start])]
+    days = [d for d in find_days(said, ctx.today) if d.value is not None]
+    olds = [d for d in days if _NOT.search(said[max(0, d.start - 16):d.start])]
     news = [d for d in days if d not in olds]
+    if bare and not olds and len({d.value for d in news}) == 1:
+        claim = claim_addressed(said, ctx) or ctx.default_claim()
+        on_lines = {str(line.get("date")) for line in (claim.lines if claim else ())}
+        day_of_month = int(bare.group(1))
+        # the old day is a day a line of the claim is on: in the new day's month or the month before
+        first = news[0].value.replace(day=1)
+        candidates = [first - timedelta(days=1), first]
+        olds = [replace(news[0], value=c.replace(day=day_of_month)) for c in candidates
+                if day_of_month <= 31 and _valid_day(c, day_of_month) and c.replace(day=day_of_month).isoformat() in on_lines]
+        if len(olds) != 1:
+            return None
+    whole, message = message, said
     if len(olds) != 1 or not news or len({d.value for d in news}) != 1 or olds[0].value == news[0].value:
         return None
     if _ELSE.search(re.sub(r"\bday\b", " ", _without_days(message, ctx))):
@@ -214,7 +239,7 @@ def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     if len(lines) != 1:
         return None
     act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
-           "args": {"line": int(lines[0]["ordinal"]), "date": news[0].value.isoformat()}, "evidence": message.strip()}
+           "args": {"line": int(lines[0]["ordinal"]), "date": news[0].value.isoformat()}, "evidence": whole.strip()}
     return {"acts": [act]}
 
 
