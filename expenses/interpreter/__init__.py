@@ -54,7 +54,15 @@ from .reading import (
     RetractIntent,
     UnknownIntent,
 )
-from .values import best_category, find_categories, find_dates, find_line_refs, money_text, rows_kept_by_place
+from .values import (
+    best_category,
+    find_categories,
+    find_dates,
+    find_line_refs,
+    heading_day,
+    money_text,
+    rows_kept_by_place,
+)
 
 __all__ = ["interpret", "CAPABILITIES"]
 
@@ -341,7 +349,7 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line" and not args.get("merchant") and (shared := _heading_merchant(ctx.message, plan)):
             if shared[1] == args.get("category"):  # "flights with Vueling, outbound … and the return …"
                 args["merchant"] = shared[0]
-        if act.get("act") == "add_line" and not args.get("date") and (headed := _heading_date(ctx)) is not None and not \
+        if act.get("act") == "add_line" and not args.get("date") and (headed := heading_day(ctx.message, ctx.today)) is not None and not \
                 find_dates(act.get("evidence", ""), ctx.today):
             args["date"] = headed  # "wed 25th: lunch 14.80, coffee 3.90, and dinner … 186.40": the 25th for all three
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
@@ -351,15 +359,6 @@ def _described(answer: str, ctx: Context) -> str:
             if named is not None:  # "Lisboa: pastéis 6.40", "… for the december Berlin workshop"
                 act["case"] = {"id": named.id}
     return json.dumps(data, ensure_ascii=False)
-
-
-def _heading_date(ctx: Context) -> str | None:
-    """The one day heading the message before a colon ("wed 25th: …", "On the 25th: …"), as an ISO date."""
-    head = re.match(r"^\W*([^:\n]{1,30}):\s", ctx.message)
-    if head is None or re.search(r"\d[.,]\d|[€$£]", head.group(1)):
-        return None
-    values = {d.value for d in find_dates(head.group(1), ctx.today) if d.value}
-    return values.pop() if len(values) == 1 else None
 
 
 def _heading_merchant(message: str, plan: dict[str, Any]) -> tuple[str, str] | None:

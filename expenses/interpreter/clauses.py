@@ -464,8 +464,7 @@ def split(message: str, today) -> list[Clause]:
     headed = False
     for clause in clauses:  # under a heading ("ok so first the flights."), a name and a price are an expense
         headed = headed or clause.kind == "heading"
-        if headed and clause.kind in ("value", "context") and find_amounts(mask(
-                clause.text, [(d.start, d.end) for d in find_dates(clause.text, today)])):
+        if headed and clause.kind in ("value", "context") and _priced(clause.text, today):
             clause.kind = "item"
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
@@ -544,17 +543,15 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     if last.kind == "marker" or (last.kind == kind == "retract"):
         return True
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
-            r"^\s*(?:[€$£]\s*)?\d", text) and not find_amounts(mask(
-            last.text, [(d.start, d.end) for d in find_dates(last.text, today)])) and not re.search(r"\d", last.text):
+            r"^\s*(?:[€$£]\s*)?\d", text) and not _priced(last.text, today) and not re.search(r"\d", last.text):
         return True  # "… I ate a sandwich at the airport in Anker bakery, 9,80 (lunch)": its price, after it
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
             and (_has_thing(text, today) or find_dates(text, today)) and not re.search(
                 r"\b(?:a|per|each|every|the)\s+(?:night|nite|day|person|head|ride)\b|\beach\b|\bpp\b", text, re.IGNORECASE):
         return False  # "flight … was 212.40 on mon 30th, malpensa express into town 13 same day": a second expense
-    if _RETURN_LEG.match(text) and last.kind in ("item", "act", "value", "context") and find_amounts(mask(
-            text, [(d.start, d.end) for d in find_dates(text, today)])) and find_amounts(mask(
-            last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
+    if _RETURN_LEG.match(text) and last.kind in ("item", "act", "value", "context") and _priced(text, today) and _priced(
+            last.text, today):
         return False  # "Deutsche Bahn there on monday 119.90 and back thursday 119.90": the way back, its own
     if last.kind in ("context", "item") and kind == "correction" and find_line_refs(last.text) and re.match(
             r"^\s*(?:make|change|set)\s+(?:it|that)\b", text, re.IGNORECASE):
@@ -563,8 +560,7 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             re.findall(r"[A-Za-z']+", text)) >= 2 and not find_line_refs(text):
         return False  # "remove the train, company booked it": the reason, said after the request
     if kind == "value" and (days := find_dates(text, today)) and not mask(text, [(d.start, d.end) for d in days]).strip(
-            " ,.;:-–—") and find_dates(last.text, today) and find_amounts(mask(
-            last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
+            " ,.;:-–—") and find_dates(last.text, today) and _priced(last.text, today):
         return False  # "…22.50 EUR; 01/12/2026 – Belga Queen – dinner – 63.00": a new row starts with its day
     if kind in ("value", "context"):
         return last.kind not in ("retract", "hold") or kind == "context"
@@ -594,7 +590,7 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             and verb in (None, "open") and not find_amounts(text) and not find_dates(text, today) and len(text) <= 80:
         return True  # "new claim please, Barcelona partner summit": the title, after the request for a claim
     if kind == "item" and last.kind == "act" and last.verb == "open" and _has_thing(text, today, strong=True) and (
-            find_amounts(mask(text, [(d.start, d.end) for d in find_dates(text, today)]))):
+            _priced(text, today)):
         return False  # "new claim Frankfurt workshop and then on Monday the flight was 212": an expense of its own
     if kind == "item":
         if last.kind == "act" and last.verb == "remove" and re.match(r"^\s*(?:and|&|plus)\b", text, re.IGNORECASE):
@@ -607,7 +603,7 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
             # a new item names its own thing; "2 nights" or "room" only says more about the last one, and so
             # does a bare category after a name with no amount yet ("Café Majestic, meals, 21.30 EUR")
-            if not find_amounts(mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])) and (
+            if not _priced(last.text, today) and (
                     re.fullmatch(r"\s*[A-Za-z]+\s*", text) and find_categories(text)):
                 return True
             if re.match(r"\s*(?:and\s+)?then\b", text, re.IGNORECASE) and find_categories(text) and find_amounts(
@@ -629,7 +625,7 @@ def _price_of_it(text: str, last: str, today) -> bool:
     thing with no price of its own: that thing's price."""
     if not re.match(r"^\s*(?:[€$£¥]\s?)?\d", text) or find_categories(text) or len(find_amounts(text)) != 1:
         return False
-    if find_amounts(mask(last, [(d.start, d.end) for d in find_dates(last, today)])) or not _has_thing(last, today):
+    if _priced(last, today) or not _has_thing(last, today):
         return False
     return all(re.search(r"\b(?:with|by|from|at|via)\s+(?:the\s+)?$", text[:m.start], re.IGNORECASE)
                for m in find_merchants(text))

@@ -32,6 +32,7 @@ from .values import (
     find_categories,
     find_dates,
     find_line_refs,
+    heading_day,
     is_destination,
     mask,
     money_text,
@@ -112,10 +113,8 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     named = best_category([c for c in find_categories(answer) if not is_destination(answer, c)])  # not "→hotel"
     if missing == "amount" and named is not None and named != act.args.get("category"):
         return None  # "a sandwich, 6.50" after "how much was the museum ticket?": a new expense, not the answer
-    if act.act == "add_line" and "date" not in act.args and (head := re.match(r"^\W*([^:\n]{1,40}):\s", earlier)):
-        days = {d.value for d in find_dates(head.group(1), ctx.today) if d.value}
-        if len(days) == 1:
-            act.args["date"] = days.pop()  # "all on 1-12: … lunch at the airport?" … "meals, 14,20": the heading's day
+    if act.act == "add_line" and "date" not in act.args and (day := heading_day(earlier, ctx.today)) is not None:
+        act.args["date"] = day  # "all on 1-12: … lunch at the airport?" … "meals, 14,20": the heading's day
     planned: dict[str, Any] = {"id": "a1", "act": act.act, "args": act.args, "evidence": answer,
                                "earlier_evidence": act.quote(earlier)}
     if act.ref is not None and act.act != "open_claim":

@@ -42,7 +42,7 @@ from .audit import (
     relative_offset,
 )
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
-from .values import DAY_DOT, a_route, one_reading, rows_kept_by_place, venue_names
+from .values import DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
 
 
 @dataclass
@@ -303,9 +303,7 @@ def merchants_in(words: str, message: str) -> list[str]:
         mid = bool(re.search(r"[\w,]\s+$", words[:m.start()]))  # "at A Cevicheria": the capital A is the name's
         name = re.sub(r"^(?:The|My|Our)\s+" if mid else r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip()).rstrip(".,;:!?")
         # "Add Hotel Motto, 356,00": the request's verb at the start of the sentence, never part of the name
-        name = re.sub(r"^(?:(?:Add|Put|Enter|Log|Record|Include|Claim|Book|Please|Pls|And|Also|Plus|Then|Ok|Okay|Breakfast|"
-                      r"Lunch|Dinner|Brunch|Supper)\s+)+"
-                      r"(?=\S)", "", name)
+        name = REQUEST_HEAD.sub("", name)
         if not name or any(w.lower() in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name) or a_route(name):
             continue  # "November I", "EUR.
         before = words[:m.start() + len(m.group(0)) - len(name)]
@@ -459,7 +457,7 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     for m in re.finditer(r"\d+(?:st|nd|rd|th)\b|\d+h(?:rs?|ours?)?\b|[^\W\d_][\w'’-]*|\S", words):
         token = m.group(0)
         low = token.casefold()
-        ends = (not (token[0].isalpha() or re.fullmatch(r"\d+h(?:rs?|ours?)?", token)) or low in _THING_ENDS or low in lexicon.NUMBER_WORDS or low in _SPOKEN_NUMBERS or low in _WEEKDAYS or low in _MONTHS or low in paid
+        ends = (not (token[0].isalpha() or re.fullmatch(r"\d+h(?:rs?|ours?)?", token)) or low in _THING_ENDS or low in lexicon.SPOKEN_NUMBERS or low in _WEEKDAYS or low in _MONTHS or low in paid
                 or _currency_word(token))
         if not run:
             if not ends and low not in _LEADING and low not in _THING_JOINS:
@@ -481,8 +479,6 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
     return phrase
 
 
-_SPOKEN_NUMBERS = frozenset("zero thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty "
-                            "sixty seventy eighty ninety hundred thousand".split())
 # words that say no more than the category does
 _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals food travel expense expenses other room "
                            "rooms night nights nite nites stay accommodation".split())

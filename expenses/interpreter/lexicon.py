@@ -110,6 +110,10 @@ ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
 }
+# every word a number is said with ("one", "twenty", "hundred"): never a name, never what was bought
+SPOKEN_NUMBERS = frozenset("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                           "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
+                           "hundred thousand".split())
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12,

@@ -315,6 +315,7 @@ class Reader:
         self.last_act: ActIntent | None = None
         self.heading: str | None = None
         self.heading_at = 0
+        self._sentence_ends: list[int] | None = None
         self.day_heading: str | None = None
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
 
@@ -375,7 +376,9 @@ class Reader:
 
     def _sentence_of(self, at: int) -> int:
         """The index of the sentence of the message that holds position ``at``."""
-        return sum(1 for _, end, _ in sentences(self.message) if end <= at)
+        if self._sentence_ends is None:
+            self._sentence_ends = [end for _, end, _ in sentences(self.message)]
+        return sum(1 for end in self._sentence_ends if end <= at)
 
     def _date_said_elsewhere(self, intents: list[Intent]) -> None:
         """A day said outside the expense's own clause ("on the Thursday evening (the 19th) I took the team out

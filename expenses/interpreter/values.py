@@ -150,6 +150,15 @@ def find_dates(text: str, today: date) -> list[DateFound]:
     return _weekday_named_twice(sorted(found, key=lambda d: d.start))
 
 
+def heading_day(message: str, today: date) -> str | None:
+    """The one day heading a message before a colon ("wed 25th: …", "all on 2-12: …"), as an ISO date."""
+    head = re.match(r"^\W*([^:\n]{1,30}):\s", message)
+    if head is None or re.search(r"\d[.,]\d|[€$£]", head.group(1)):
+        return None
+    days = {d.value for d in find_dates(head.group(1), today) if d.value}
+    return days.pop() if len(days) == 1 else None
+
+
 def _weekday_named_twice(found: list[DateFound]) -> list[DateFound]:
     """"Tuesday the 24th of November", "the Thursday evening (the 19th)": a weekday beside a date that falls on
     it names that date, not the latest such weekday."""
@@ -589,10 +598,8 @@ _NOT_NAMES = frozenset(
     {"i", "eur", "usd", "gbp", "chf", "jpy", "sek", "nok", "dkk", "pln", "czk", "cad", "ok", "okay", "please",
      "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it", "expenses",
      "expense", "costs", "receipts", "items", "total", "work", "personal", "statement", "details", "summary",
-     "midday", "noon", "lunchtime", "night", "evening", "morning", "afternoon", "midnight", "dawn", "dusk",
-     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
-     "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty",
-     "sixty", "seventy", "eighty", "ninety", "hundred", "thousand"}
+     "midday", "noon", "lunchtime", "night", "evening", "morning", "afternoon", "midnight", "dawn", "dusk"}
+    | lexicon.SPOKEN_NUMBERS
     | set(_WEEKDAYS) | {m.lower() for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                             "Nov", "Dec")}
 )
@@ -600,8 +607,9 @@ _NOT_NAMES = frozenset(
 
 _KIND_NOUNS = {"travel": frozenset("airlines airways air rail railways express bahn".split()),
                "hotel": frozenset("hotel hotels inn hostel suites".split()), "taxi": frozenset("taxi taxis cabs".split())}
-_KIND_NAME = re.compile(r"^\W*((?!(?:The|A|An|My|Our|This|That|Your|His|Her|Add|Put|Enter|Log|Record|Include|Book|Please|Pls|"
-                        r"And|Also|Plus|Then|Ok|Okay)\s)(?:[A-Z][\w'’&.-]*\s+){1,3}(" + "|".join(
+# the words of a request that may head a sentence, capitalised ("Add Hotel Motto, 356,00"): never part of a name
+_REQUEST_WORDS = "Add|Put|Enter|Log|Record|Include|Claim|Book|Please|Pls|And|Also|Plus|Then|Ok|Okay"
+_KIND_NAME = re.compile(rf"^\W*((?!(?:The|A|An|My|Our|This|That|Your|His|Her|{_REQUEST_WORDS})\s)(?:[A-Z][\w'’&.-]*\s+){{1,3}}(" + "|".join(
     sorted({n.capitalize() for nouns in _KIND_NOUNS.values() for n in nouns})) + r"))\b")
 _NAMING_NOUNS = ("restaurant", "hotel", "cafe", "café", "bar", "bistro", "pub", "hostel", "motel")
 
@@ -732,13 +740,12 @@ def a_route(name: str) -> bool:
         re.fullmatch(r"[A-Z]{3}", p) or city_aliases(p) for p in parts)
 
 
-_REQUEST_HEAD = re.compile(r"^(?:(?:Add|Put|Enter|Log|Record|Include|Book|Please|Pls|And|Also|Plus|Then|Ok|Okay|Breakfast|Lunch|"
-                           r"Dinner|Brunch|Supper)\s+)+(?=\S)")  # "Dinner Le Comptoir 46,80": the meal, then where
+REQUEST_HEAD = re.compile(rf"^(?:(?:{_REQUEST_WORDS}|Breakfast|Lunch|Dinner|Brunch|Supper)\s+)+(?=\S)")  # "Dinner Le Comptoir"
 
 
 def _without_request_verb(found: MerchantFound) -> MerchantFound:
     """"Add Hotel Motto, 356,00": the request's verb heading the sentence is never part of who was paid."""
-    head = _REQUEST_HEAD.match(found.text)
+    head = REQUEST_HEAD.match(found.text)
     if head is None or found.name != found.text:
         return found
     name = found.text[head.end():]
