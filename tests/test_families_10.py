@@ -541,3 +541,13 @@ def test_a_day_corrected_with_the_old_day_as_a_bare_number() -> None:
     plan = plan_of("the metro tickets were on the 1. of December, not the 30.", cases=(trip,), active="clm_LYON0001",
                    today="2026-12-04", mode="deterministic")
     assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 1, "date": "2026-12-01"})]
+
+
+@pytest.mark.django_db
+def test_a_check_question_whose_thing_is_not_read_never_says_yes(tmp_path: Path) -> None:
+    path = write(tmp_path, "check", [
+        {"text": "did you get the tgv?", "expect": {"acts": [], "answer_excludes": ["Yes"],
+                                                     "answer_contains": ["Hotel Adlon"]}},
+        {"text": "did you get the taxi?", "expect": {"acts": [], "answer_contains": ["Yes", "32.60"]}}])
+    report, error = run_eval(path)
+    assert error is None and [i["verdict"] for i in report["conversations"][0]["items"]] == ["passed"] * 2, report

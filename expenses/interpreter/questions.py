@@ -481,6 +481,8 @@ def _lookup_text(view: dict[str, Any], data: dict[str, Any]) -> str:
     listed = "; ".join(f"line {line['ordinal']}: {line.get('merchant') or str(line.get('category', '')).capitalize()}"
                        f"{' (' + line['description'] + ')' if line.get('description') else ''}, "
                        f"{money(line['amount'], currency)} on {day(line['date'])}" for line in lines)
+    if not data.get("kinds") and not data.get("days"):
+        return f"{title} has {listed}."  # "did you get the tgv?": no kind or day read, so no "yes", only the lines
     return f"Yes, {title} has {listed}."
 
 
