@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 
 from registries import get_registry
 
@@ -42,12 +42,14 @@ def conversations_matching(user, *, query: str = "") -> QuerySet[Conversation]:
         said = Turn.objects.annotate(folded=Lowered("text")).filter(conversation=OuterRef("pk"),
                                                                     folded__contains=folded)
         rows = rows.annotate(folded=Lowered("title")).filter(Q(folded__contains=folded) | Q(Exists(said)))
-    return rows.order_by("-created_at", "-pk").annotate(first_text=Subquery(first_message.values("text")[:1]))
+    return rows.order_by("-created_at", "-pk").annotate(first_text=Subquery(first_message.values("text")[:1]),
+                                                        case_title=F("active_case__title"))
 
 
 def conversation_label(c: Conversation) -> str:
-    """What the sidebar calls a conversation: the user's name for it, else its first message, shortened."""
-    text = " ".join((c.title or getattr(c, "first_text", None) or "").split())
+    """What the sidebar calls a conversation: the user's name for it, else the case it is working on, else its first
+    message, shortened."""
+    text = " ".join((c.title or getattr(c, "case_title", None) or getattr(c, "first_text", None) or "").split())
     label = text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1].rstrip() + "…"
     return label or "New conversation"
 

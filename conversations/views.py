@@ -23,7 +23,7 @@ SIDEBAR_SIZE = 50
 
 def _conversations_of(user) -> list[dict[str, object]]:
     """The sidebar: newest first, each labelled by its name or its first message (deleted ones left out)."""
-    return [{"id": row.id, "label": conversation_label(row), "created_at": row.created_at}
+    return [{"id": row.id, "label": conversation_label(row), "created_at": row.created_at, "named": bool(row.title)}
             for row in conversations_of(user, limit=SIDEBAR_SIZE)]
 
 

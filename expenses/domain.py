@@ -164,13 +164,15 @@ def suggestions(cases: Sequence[CaseSnapshot]) -> list[str]:
 
 
 def panel(case: CaseSnapshot) -> Panel:
-    """The claim on the chat page: its lines (merchant or category, date and category, amount) and its total."""
+    """The claim on the chat page: its lines (who was paid, else what it was, else its category; then its date,
+    category and what it was) and its total."""
     state = claim_state(case)
-    items = [PanelItem(ordinal=n, label=line.merchant or line.category,
-                       meta=" · ".join(part for part in (line.date, line.category if line.merchant else "",
-                                                        line.description or "") if part),
-                       value=line.amount)
-             for n, line in enumerate(state.lines, 1)]
+    items = []
+    for n, line in enumerate(state.lines, 1):
+        label = line.merchant or line.description or line.category.capitalize()
+        said = line.description if line.merchant else None
+        items.append(PanelItem(ordinal=n, label=label, value=line.amount, meta=" · ".join(
+            part for part in (line.date, line.category if label != line.category.capitalize() else "", said) if part)))
     count = len(state.lines)
     return Panel(items=items, item_heading="Expense", value_heading="Amount", empty="No lines yet.",
                  total_label="Total", total=format_money(claim_total(state), state.currency),

@@ -46,7 +46,8 @@ def snapshot(case_id: str, title: str, *, currency: str = "EUR", status: str = "
 
 CASES = {c.id: c for c in [snapshot("clm_FRANKFURT01", "Frankfurt audit November"),
                            snapshot("clm_NUREMBERG1", "Nuremberg supplier audit"),
-                           snapshot("clm_LONDON0001", "London board meeting", currency="GBP")]}
+                           snapshot("clm_LONDON0001", "London board meeting", currency="GBP"),
+                           snapshot("clm_SUBMITTED1", "Madrid fair", status="submitted")]}
 
 
 def reduce(message: str, plan: dict[str, Any], active: str | None = "clm_FRANKFURT01"):
@@ -213,6 +214,56 @@ def test_an_answer_to_another_part_of_the_message_does_not_hold_the_act():
     message = "add a taxi 20. what is the hotel limit?"
     plan = add("add a taxi 20", "20", answers=[{"question": "what is the hotel limit?", "text": "180 EUR a night."}])
     assert [a.outcome for a in reduce(message, plan).acts] == [Outcome.EXECUTED]
+
+
+# --------------------------------------------------------------------------- a reading the provider is not sure of
+
+
+def test_a_confirm_constraint_puts_its_acts_behind_one_card_and_says_what_was_not_placed():
+    message = "Metro card 3 days 24"
+    plan = add(message, "24", constraints=[{"kind": "confirm", "acts": ["*"], "evidence": "3"}])
+    out = reduce(message, plan)
+    assert [a.outcome for a in out.acts] == [Outcome.AWAITING_CONFIRMATION]
+    assert not [c for c in out.commands if not c.needs_confirmation]  # nothing runs before the yes
+    assert out.confirmations and out.confirmations[0].codes == ("reading_unsure",)
+    [notice] = [n for n in out.notices if n.code == "reading_unsure"]
+    assert "“3”" in notice.text and "confirm" in notice.text
+
+
+def test_a_confirm_constraint_covers_only_the_acts_it_names():
+    message = "taxi 20 and remove line 1"
+    plan = {"acts": [{"id": "a1", "act": "add_line", "args": {"amount": "20", "category": "taxi"}, "evidence": "taxi 20"},
+                     {"id": "a2", "act": "remove_line", "args": {"line": 1}, "evidence": "remove line 1"}],
+            "constraints": [{"kind": "confirm", "acts": ["remove_line"], "evidence": "and"}]}
+    out = reduce(message, plan)
+    assert [a.outcome for a in out.acts] == [Outcome.EXECUTED, Outcome.AWAITING_CONFIRMATION]
+
+
+def test_a_confirm_constraint_never_weakens_a_refusal_or_runs_what_a_hold_holds():
+    message = "add a taxi for 20 but don't submit yet"
+    plan = {"acts": [{"id": "a1", "act": "add_line", "args": {"amount": "20", "category": "taxi"},
+                      "evidence": "add a taxi for 20"},
+                     {"id": "a2", "act": "submit_claim", "args": {}, "evidence": "submit"}],
+            "constraints": [{"kind": "hold", "acts": ["submit_claim"], "evidence": "don't submit yet"},
+                            {"kind": "confirm", "acts": ["*"], "evidence": "but"}]}
+    out = reduce(message, plan)
+    assert [a.outcome for a in out.acts] == [Outcome.AWAITING_CONFIRMATION, Outcome.HELD]
+    locked = reduce("add a taxi for 20", add("add a taxi for 20", "20", {"id": "clm_SUBMITTED1"},
+                                             constraints=[{"kind": "confirm", "acts": ["*"], "evidence": "20"}]))
+    assert [a.outcome for a in locked.acts] == [Outcome.REFUSED]
+
+
+@PURE
+@given(st.lists(st.sampled_from(["add_line", "update_line", "remove_line", "submit_claim"]), min_size=1, max_size=4))
+def test_nothing_a_confirm_constraint_covers_ever_runs_without_a_card(names: list[str]):
+    message = "taxi 20, line 1 is 30, remove line 1, submit"
+    args = {"add_line": {"amount": "20", "category": "taxi"}, "update_line": {"line": 1, "amount": "30"},
+            "remove_line": {"line": 1}, "submit_claim": {}}
+    plan = {"acts": [{"id": f"a{i}", "act": n, "args": args[n], "evidence": message} for i, n in enumerate(names, 1)],
+            "constraints": [{"kind": "confirm", "acts": ["*"], "evidence": "20"}]}
+    out = reduce(message, plan)
+    assert all(a.outcome != Outcome.EXECUTED for a in out.acts)
+    assert all(c.needs_confirmation for c in out.commands)
 
 
 # --------------------------------------------------------------------------- through the runtime (any provider)

@@ -80,7 +80,11 @@ class Correction(Strict):
 
 
 class Constraint(Strict):
-    kind: Literal["hold"]
+    """``hold``: the acts it covers do not run this turn ("don't submit anything yet"). ``confirm``: they wait for
+    the user's yes on a card, because the provider is not sure of its reading (``evidence`` quotes the words it
+    could not place); never a weaker step than running them."""
+
+    kind: Literal["hold", "confirm"]
     acts: list[str] = Field(min_length=1)
     evidence: str = Field(min_length=1, max_length=2000)
 

@@ -140,9 +140,13 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
         if res.outcome != Outcome.REFUSED:
             res.outcome, res.code = Outcome.RETRACTED, None
             out.notices.append(Notice("retracted", wording.retraction_text(res, r.evidence, facts), act=res.act))
+    unsure: dict[str, str] = {}  # act id -> the words its provider could not place (a "confirm" constraint)
     for con in plan.constraints:
         covered = [a for a in validated.acts
                    if ("*" in con.acts or a.act in con.acts) and results[a.id].outcome == Outcome.UNDECIDED]
+        if con.kind == "confirm":
+            unsure.update((a.id, con.evidence) for a in covered)
+            continue
         for a in covered:
             results[a.id].outcome, results[a.id].code = Outcome.HELD, "held_by_constraint"
         if covered:
@@ -161,9 +165,14 @@ def reduce_turn(validated: ValidatedPlan, facts: TurnFacts) -> Reduction:
     # question waits for a yes/no card (grounding)
     ready = [acts[a.id] for a in validated.acts if results[a.id].outcome == Outcome.UNDECIDED]
     questions = [answer.question for answer in plan.answers if answer.question]
-    asked = frozenset(a.id for a in ready if questions and grounding.overlaps_question(a.evidence, questions,
-                                                                                        facts.message))
+    asked = {a.id: "asked_and_requested" for a in ready
+             if questions and grounding.overlaps_question(a.evidence, questions, facts.message)}
+    asked.update((a.id, "reading_unsure") for a in ready if a.id in unsure and a.id not in asked)
     _decide(out, ready, results, facts, asked)
+    unplaced = dict.fromkeys(unsure[a.id] for a in ready if asked.get(a.id) == "reading_unsure"
+                             and results[a.id].outcome == Outcome.AWAITING_CONFIRMATION)
+    if unplaced:
+        out.notices.append(Notice("reading_unsure", wording.unsure_text(tuple(unplaced))))
     _acknowledge(out, validated.acts, results, plan, facts)
     out.acts = [results[a.id] for a in validated.acts]
     return out
@@ -184,7 +193,7 @@ def reduce_selected(held: Sequence[ValidatedAct], case_id: str, facts: TurnFacts
 
 
 def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, ActResult], facts: TurnFacts,
-            asked: frozenset[str] = frozenset()) -> None:
+            asked: Mapping[str, str] | None = None) -> None:
     """Line resolution, policy and confirmation derivation, then revisions in plan order.
 
     One function because each act's preview (the case as its command will find it) feeds the next act's policy
@@ -220,8 +229,8 @@ def _decide(out: Reduction, ready: Sequence[ValidatedAct], results: dict[str, Ac
             res.policy = decision
             _refuse(out, res, decision.code or "policy_denied", facts, case)
             continue
-        if a.id in asked and decision.kind == PolicyKind.ALLOW:
-            decision = PolicyDecision.confirm("asked_and_requested", decision.notes)
+        if asked and a.id in asked and decision.kind == PolicyKind.ALLOW:  # a yes/no card (grounding, or unsure)
+            decision = PolicyDecision.confirm(asked[a.id], decision.notes)
         res.policy = decision
         for code, text in decision.notes:
             out.notices.append(Notice(code, text, act=a.act))

@@ -101,6 +101,13 @@ def hold_text(covered: Sequence[ValidatedAct], results: Mapping[str, ActResult],
             f"On hold: {names}.")
 
 
+def unsure_text(unplaced: Sequence[str]) -> str:
+    """Acts read with words left over, waiting on a card: what was not placed, and what the person can do."""
+    said = ", ".join(f"“{' '.join(words.split())[:120]}”" for words in unplaced)
+    return (f"I am not sure I read {said} right, so nothing is done yet: if the card shows what you meant, confirm "
+            f"it (you can change its values first); if not, decline it and tell me again.")
+
+
 def retraction_text(res: ActResult, evidence: str, facts: TurnFacts) -> str:
     """"Not done, as you said (“leave it as is”): change line 2 of “Berlin trip” …": the take-back, acknowledged."""
     what = act_text(res.act, res.case, res.args or {}, facts)

@@ -26,6 +26,7 @@ class ItemResult:
     prompt_tokens: int = 0
     cached_calls: int = 0  # calls whose server said how many prompt tokens came from its cache
     cached_tokens: int = 0
+    unsure_card: bool = False  # the turn put its reading on a card, the provider not sure of it
 
 
 @dataclass

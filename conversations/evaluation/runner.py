@@ -33,14 +33,18 @@ class _Rollback(Exception):
     pass
 
 
-def evaluation_run(*, path: Path, provider: str) -> EvaluationReport:
-    """Play every conversation of the corpus at ``path`` with ``provider`` and score each message."""
+def evaluation_run(*, path: Path, provider: str, confirm_unsure: bool = False) -> EvaluationReport:
+    """Play every conversation of the corpus at ``path`` with ``provider`` and score each message.
+
+    ``confirm_unsure``: a message the corpus answers with no click, whose turn put its reading on a card because
+    the provider was not sure of it (notice ``reading_unsure``), has that card confirmed, as a person who did not
+    check it would; the item is marked ``unsure_card``, so its verdict tells whether the card was right."""
     corpus = corpus_load(path)
     started = time.perf_counter()
     results = []
     with _provider(provider), usage_meter() as meter:
         for number, (file, conversation) in enumerate(corpus, 1):
-            results.append(_run_conversation(number, file, conversation, meter.calls))
+            results.append(_run_conversation(number, file, conversation, meter.calls, confirm_unsure))
     return EvaluationReport(provider=provider, conversations=results, seconds=time.perf_counter() - started)
 
 
@@ -68,7 +72,7 @@ def _clock(today: date | None) -> Iterator[None]:
 
 
 def _run_conversation(number: int, file: str, conversation: CorpusConversation,
-                      calls: list[CallUsage]) -> ConversationResult:
+                      calls: list[CallUsage], confirm_unsure: bool = False) -> ConversationResult:
     items: list[ItemResult] = []
     result = ConversationResult(conversation.name, file, items)
     try:
@@ -84,7 +88,7 @@ def _run_conversation(number: int, file: str, conversation: CorpusConversation,
             chat = Conversation.objects.create(owner=owner, mode=conversation.mode, active_case=active)
             for index, message in enumerate(conversation.messages, 1):
                 counted = len(calls)
-                item = _run_message(conversation, kind, index, message, owner, users, chat)
+                item = _run_message(conversation, kind, index, message, owner, users, chat, confirm_unsure)
                 _count_calls(item, calls[counted:])
                 items.append(item)
             raise _Rollback
@@ -131,7 +135,7 @@ def _state(users: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _run_message(conversation: CorpusConversation, kind: CaseKindDefinition, index: int, message: CorpusMessage,
-                 owner, users, chat: Conversation) -> ItemResult:
+                 owner, users, chat: Conversation, confirm_unsure: bool = False) -> ItemResult:
     started = time.perf_counter()
     before = _state(users)
     event_ids = set(DomainEvent.objects.filter(case__owner__in=users.values()).values_list("id", flat=True))
@@ -140,7 +144,11 @@ def _run_message(conversation: CorpusConversation, kind: CaseKindDefinition, ind
     finals = {a.id: a.model_copy() for a in turn.acts}
     turns = [turn]
     problems: list[str] = []
-    for click in message.clicks:
+    clicks = message.clicks
+    unsure = any(b.get("code") == "reading_unsure" for b in (turn.reply or {}).get("blocks", []))
+    if confirm_unsure and unsure and not clicks:
+        clicks = ["confirm"]
+    for click in clicks:
         card, option = _card_for(chat, click)
         if card is None:
             problems.append(f"no open card to answer with {click!r}")
@@ -155,7 +163,7 @@ def _run_message(conversation: CorpusConversation, kind: CaseKindDefinition, ind
     answers = [b["text"] for t in turns for b in (t.reply or {}).get("blocks", []) if b["kind"] in ("answer", "say")]
     item = ItemResult(conversation.name, index, message.text, "passed", False,
                       acts=[{"act": a.act, "outcome": a.outcome, "code": a.code} for a in finals.values()],
-                      answers=answers)
+                      answers=answers, unsure_card=unsure)
     expect = message.expect
     check_acts(item, expect, turn, problems)
     check_state(item, kind, expect, before, after, problems)

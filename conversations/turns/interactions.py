@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 Phase, JStatus = Turn.Phase, CommandJournalEntry.Status
 
 
+# the engine's own reasons for a card, worded for the page (a case kind's ``reason_copy`` words its policies')
+_REASONS = {"reading_unsure": "I am not sure I read you right", "asked_and_requested": "you asked about it too"}
+
+
 def cards_persist(run: TurnRun, reduction: Reduction) -> list[Interaction]:
     """The turn's cards. A confirmation describes its commands on the state the reduction saw (``run.held``: it
     is bound to that revision; if the case moved on since, the card goes stale). A confirmation of an act that
@@ -54,7 +58,7 @@ def cards_persist(run: TurnRun, reduction: Reduction) -> list[Interaction]:
                  or by_id[i].act.replace("_", " ") for i in confirmation.act_ids]
         kind = registry.case_kinds.get(case.kind if case is not None
                                        else registry.acts[by_id[confirmation.act_ids[0]].act].case_kind)
-        reasons = [kind.reason_copy.get(code, code.replace("_", " ")) if kind else code.replace("_", " ")
+        reasons = [(kind.reason_copy if kind else {}).get(code) or _REASONS.get(code, code.replace("_", " "))
                    for code in confirmation.codes]
         reason = f" ({'; '.join(reasons)})" if reasons else ""
         card = Interaction(

@@ -454,7 +454,8 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
 
     paid = {w.casefold() for name in merchants_in(words, ctx.message) for w in re.findall(r"[^\W\d_]+", name)}
     run: list[str] = []
-    for m in re.finditer(r"\d+(?:st|nd|rd|th)\b|\d+h(?:rs?|ours?)?\b|[^\W\d_][\w'’-]*|\S", words):
+    for m in re.finditer(r"\d{1,2}(?:[:.]\d{2})?\s?[ap]\.?m\b\.?|\d+(?:st|nd|rd|th)\b|\d+h(?:rs?|ours?)?\b|[^\W\d_][\w'’-]*|\S",
+                         words):  # a clock time ("7pm") is one token, and no word of the thing
         token = m.group(0)
         low = token.casefold()
         ends = (not (token[0].isalpha() or re.fullmatch(r"\d+h(?:rs?|ours?)?", token)) or low in _THING_ENDS or low in lexicon.SPOKEN_NUMBERS or low in _WEEKDAYS or low in _MONTHS or low in paid
@@ -651,6 +652,10 @@ def _days_across(message: str, items: list[Item], days: list[Day], ctx: Context)
         earlier = [d for d in days if d.end <= sentence_start and d.value is not None]
         if earlier and _GOES_ON.match(message[sentence_start:]):
             item.day = earlier[-1].value  # "On the 25th … . In the evening I had dinner …": the same day
+            continue
+        before = [i for i in items if sentence_start <= i.start and i.end <= item.start and i.day is not None]
+        if before:  # "Flight was 412.60 on Monday, and the Uber … 38.25": most likely the same day, but a reading
+            item.day = before[-1].day  # (the audit puts it on a card to confirm)
 
 
 _GOES_ON = re.compile(r"\W*(?:in\s+the\s+(?:evening|afternoon|morning)|that\s+(?:evening|night|afternoon)|then|later|"

@@ -391,7 +391,9 @@ class Reader:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
             before = [i for i in adds if i.end <= act.start and i.args.get("date")
                       and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
-            if before and _SENTENCE_DAY.search(self.message[_sentence_start(self.message, before[0].start):before[0].end]):
+            if before:
+                # else "Flight was 412.60 on Monday, and the Uber … 38.25": most likely the same day, but a reading (the
+                # audit puts it on a card to confirm; where the day heads the sentence, it is sure)
                 act.args["date"] = before[-1].args["date"]
         undated = [i for i in adds if "date" not in i.args]
         if len(undated) != 1:
@@ -654,8 +656,9 @@ class Reader:
         for claim in self.ctx.claims:
             allowed |= {w.lower() for w in re.findall(r"[\w'-]+", claim.title)}
             if family == "remove":
-                for line in claim.lines:
-                    allowed |= {w.lower() for w in re.findall(r"[\w'-]+", str(line.get("merchant") or ""))}
+                for line in claim.lines:  # a line named by its merchant or by the words it was described with
+                    allowed |= {w.lower() for w in re.findall(r"[\w'-]+", f"{line.get('merchant') or ''} "
+                                                                         f"{line.get('description') or ''}")}
         if family == "remove":
             allowed |= set(lexicon.CATEGORY_WORDS) | _LINE_WORDS
 
@@ -1228,7 +1231,14 @@ class Reader:
                 return sorted(set(by_merchant) | set(extra)), f"{used} {said_words}".strip()
             return sorted(set(by_merchant)), used
         if not by_category:  # "the metro card line": a line named by its description's words
-            return _described_lines(tokens, claim)
+            ordinals, used = _described_lines(tokens, claim)
+            if not ordinals and len((loose := _described_lines(tokens, claim, loose=True))[0]) == 1:
+                return loose
+            return ordinals, used
+        if len(by_category) > 1:  # "the printing" of two "other" lines: the one described with that word
+            narrowed, used = _described_lines(tokens, claim, loose=True)
+            if len(kept := [n for n in narrowed if n in by_category]) == 1:
+                return kept, used
         return by_category, said_words
 
     def _category_lines(self, tokens: list, claim: Claim) -> tuple[list[int], str]:
@@ -1441,11 +1451,6 @@ _WHY_IT_GOES = re.compile(r"(?:[,;.—–-]\s*|\s)(?:because\s+|since\s+|as\s+)?
                           r"went|is|are)\b[^\d]*$", re.IGNORECASE)
 
 
-# a day that heads its sentence ("On Tuesday I had …", "Wednesday, …", "On the 16th, …")
-_SENTENCE_DAY = re.compile(r"^\W*(?:(?:so|ok|okay|well|and|right|now)\W+)*(?:(?:on\s+)?(?:the\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|"
-                           r"(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)?\b|(?:on\s+)?\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:of\s+)?"
-                           r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:on\s+)?\d{1,2}[-/.]\d{1,2}\b|"
-                           r"(?:yesterday|today|last\s+\w+)\b)", re.IGNORECASE)
 
 
 def _sentence_start(message: str, at: int) -> int:
@@ -1525,8 +1530,9 @@ def _tidy_title(raw: str) -> str:
     return title[:120]
 
 
-def _described_lines(tokens: list, claim: Claim) -> tuple[list[int], str]:
-    """Lines whose description the words name: two of its words in a row ("metro card"), or its one word."""
+def _described_lines(tokens: list, claim: Claim, loose: bool = False) -> tuple[list[int], str]:
+    """Lines whose description the words name: two of its words in a row ("metro card"), or its one word; ``loose``:
+    or one of its longer words that is not a common one ("the printing" for "printing workshop slides")."""
     said = [plain(t.text) for t in tokens]
     pairs = {f"{x} {y}": f"{a.text} {b.text}" for x, y, a, b in zip(said, said[1:], tokens, tokens[1:], strict=False)}
     ordinals: list[int] = []
@@ -1538,10 +1544,20 @@ def _described_lines(tokens: list, claim: Claim) -> tuple[list[int], str]:
                 len(w) >= 5 and w[0] == described[0][0] and DamerauLevenshtein.distance(w, described[0]) <= 1
                 for w in said)):
             named = [described[0]]  # "the coffee" for a line told as "coffe"
+        if not named and loose:
+            named = [w for w in described if len(w) >= 5 and w in said and w not in _PLAIN_MODIFIERS
+                     and w not in _DESCRIPTION_COMMON][:1]
         if named:
             ordinals.append(line["ordinal"])
             used = named[0]
     return ordinals, used
+
+
+# words of a description that name no one thing ("from the airport to the hotel": "airport" does, "hotel" a kind)
+_DESCRIPTION_COMMON = frozenset("about after before between client clients colleague colleagues customer customers "
+                                "during evening morning night other there their these those through together "
+                                "where which while with without".split()) | frozenset(
+    word for kind_words in lexicon.KIND_WORDS.values() for word in kind_words)
 
 
 _PLAIN_MODIFIERS = frozenset("the a an my our that this those these his her their your first second third fourth fifth "

@@ -84,6 +84,20 @@ function editsOf(card) {
 }
 
 /**
+ * The card's question. Several commands ("Please confirm: Add …; Add ….") are listed one per line, so each can be
+ * checked on its own; the words are the server's, unchanged.
+ */
+function promptNode(interaction) {
+  const prompt = interaction.prompt ?? "";
+  const count = (interaction.commands ?? []).length;
+  const m = count > 1 ? /^([^:]+):\s([\s\S]+?)\.?$/.exec(prompt) : null;
+  const parts = m ? m[2].split("; ") : [];
+  if (!m || parts.length !== count) return h("p", { class: "card-prompt", text: prompt });
+  return h("div", { class: "card-prompt" }, h("p", { class: "card-prompt-head", text: `${m[1]}:` }),
+    h("ul", { class: "card-commands", "data-card-commands": "" }, parts.map((part) => h("li", { text: part }))));
+}
+
+/**
  * A card. ``onAnswer(interactionId, optionId, edits)`` is called by its buttons (``edits``: the changed
  * editable fields, with Confirm only); ``error`` is shown under it
  * (a refused click). An out-of-date card offers "Ask again" when ``onAskAgain(interaction)`` is given
@@ -100,7 +114,7 @@ export function cardNode(interaction, { error, onAnswer, onAskAgain } = {}) {
   card.append(h("header", { class: "card-head" },
     h("span", { class: "card-title", text: title }),
     h("span", { class: "card-status", "data-card-status": "", text: cardStatus(interaction) })));
-  card.append(h("p", { class: "card-prompt", text: interaction.prompt ?? "" }));
+  card.append(promptNode(interaction));
   const editable = open ? editableCommand(interaction) : null;
   if (editable) card.append(editsNode(editable));
   const actions = h("div", { class: "card-actions" });

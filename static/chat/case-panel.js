@@ -64,7 +64,8 @@ export function caseNodes(detail) {
 }
 
 /** The panel element, kept in step with the active case; a late answer never overwrites a newer one. */
-export function createCasePanel(panel) {
+/** ``onTitle(title)``: told the title of each case the panel shows. */
+export function createCasePanel(panel, { onTitle } = {}) {
   let activeCase = null;
   let request = 0;
 
@@ -76,6 +77,7 @@ export function createCasePanel(panel) {
   }
 
   function render(detail) {
+    onTitle?.(detail.title);
     panel.dataset.case = detail.id;
     panel.dataset.caseKind = detail.kind;
     panel.dataset.caseStatus = detail.status;

@@ -6,8 +6,9 @@
 import { api } from "./api.js";
 import { cardNode } from "./cards.js";
 import { createCasePanel } from "./case-panel.js";
+import { labelConversation } from "./sidebar.js";
 import { checkMessage } from "./composer.js";
-import { newId, truncate } from "./dom.js";
+import { newId } from "./dom.js";
 import { openSocket } from "./socket.js";
 import { createStore, partialTurn } from "./store.js";
 import { createTranscript } from "./transcript.js";
@@ -22,7 +23,13 @@ export function startConversation({ conversationId, boot, composer, root = docum
   const store = createStore();
   const askedWith = new Map(); // interaction id -> the words that drew it, as an expired card's answer gave them
   const connection = $("[data-connection]");
-  const casePanel = createCasePanel($("[data-case-panel]"));
+  // the sidebar calls a new conversation after its first message, then after the case it works on (unless the
+  // user named it: ``named``)
+  let named = false;
+  const firstLabel = (text) => labelConversation({ id: conversationId, label: text, replacing: "New conversation" });
+  const casePanel = createCasePanel($("[data-case-panel]"), {
+    onTitle: (title) => labelConversation({ id: conversationId, label: title, named }),
+  });
   const card = (interaction, options = {}) => cardNode(interaction, {
     ...options, onAnswer: answer, onAskAgain: originalText(interaction) ? askAgain : null,
   });
@@ -68,7 +75,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
         // turn.started carries no client id: a new turn with the text we sent is ours
         if (isNew && store.pending && event.text && event.text === store.pending.text) acknowledged();
         transcript.renderTurn(event.turn);
-        if (store.order.length === 1 && event.text) labelConversation(event.text);
+        if (store.order.length === 1 && event.text) firstLabel(event.text);
         break;
       }
       case "read_round": {
@@ -99,7 +106,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
       case "turn.failed": {
         upsertTurn(event.turn, { authoritative: true });
         transcript.renderTurn(event.turn.id);
-        if (store.order.indexOf(event.turn.id) === 0 && event.turn.text) labelConversation(event.turn.text);
+        if (store.order.indexOf(event.turn.id) === 0 && event.turn.text) firstLabel(event.turn.text);
         for (const interaction of event.turn.interactions ?? []) transcript.renderCards(interaction.id);
         casePanel.setActiveCase(event.turn.active_case);
         break;
@@ -166,6 +173,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
       composer.showError("The connection dropped before your message was answered. Please send it again.");
     }
     transcript.renderAll();
+    named = Boolean(conversation.title);
     casePanel.setActiveCase(conversation.active_case);
   }
 
@@ -365,16 +373,6 @@ export function startConversation({ conversationId, boot, composer, root = docum
     if (!text) return;
     composer.focus();
     send(text);
-  }
-
-  // ---- the sidebar label of a new conversation
-
-  function labelConversation(text) {
-    const item = document.querySelector(`[data-conversation-item="${CSS.escape(conversationId)}"]`);
-    const label = item?.querySelector("[data-conversation-label]");
-    if (!label || label.textContent !== "New conversation") return;
-    label.textContent = truncate(text.replace(/\s+/g, " "), 60);
-    item.querySelector("[data-conversation-menu]")?.setAttribute("aria-label", `Options for ${label.textContent}`);
   }
 
   composer.autosize();

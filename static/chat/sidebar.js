@@ -30,6 +30,19 @@ export function addConversation({ id, label, root = document }) {
   list.prepend(conversationItem({ id, label: truncate(label.replace(/\s+/g, " "), 60), current: true }));
 }
 
+/**
+ * Call a conversation by ``label`` in the sidebar (its first message, then the case it works on, as the server lists
+ * it): never one the user named; with ``replacing``, only while that is its label.
+ */
+export function labelConversation({ id, label, named = false, replacing = null }) {
+  const item = document.querySelector(`[data-conversation-item="${CSS.escape(id)}"]`);
+  const node = item?.querySelector("[data-conversation-label]");
+  if (!node || named || item.dataset.named || !label) return;
+  if (replacing !== null && node.textContent !== replacing) return;
+  node.textContent = truncate(label.replace(/\s+/g, " "), 60);
+  item.querySelector("[data-conversation-menu]")?.setAttribute("aria-label", `Options for ${node.textContent}`);
+}
+
 function currentConversation() {
   return window.location.pathname.match(/^\/c\/([^/]+)\/$/)?.[1] ?? null;
 }
@@ -83,6 +96,7 @@ function rename(item) {
       const saved = await api("PATCH", `/api/conversations/${encodeURIComponent(id)}`, { title: input.value });
       const label = saved.label ?? saved.title ?? input.value;
       item.querySelector("[data-conversation-label]").textContent = label || labelOf(item);
+      item.dataset.named = saved.title ? "1" : ""; // a name of the user's: the case's title no longer replaces it
       item.querySelector("[data-conversation-menu]").setAttribute("aria-label", `Options for ${label}`);
       cancel();
     } catch (problem) {

@@ -74,3 +74,22 @@ def test_a_card_and_a_read_round_render_text_never_markup(page):
     assert result == {"prompt": "<b>x</b>", "bold": 0, "buttons": ["Confirm", "Decline"], "status": "Confirmed",
                       "args": "case: clm_ABCD…", "result": "2*3 = 6",
                       "tooLong": "A message may be at most 10 characters.", "empty": "empty"}
+
+
+def test_a_card_of_several_commands_lists_each_on_its_own_line_as_text(page):
+    _blank(page)
+    result = page.evaluate("""async () => {
+        const {cardNode} = await import('/static/chat/cards.js');
+        const options = [{id: 'confirm', label: 'Confirm'}, {id: 'decline', label: 'Decline'}];
+        const two = [{id: 'cmd_1', act: 'add_line', args: {}}, {id: 'cmd_2', act: 'add_line', args: {}}];
+        const listed = cardNode({id: 'int_1', kind: 'confirmation', status: 'pending', commands: two, options,
+                                 prompt: 'Please confirm (not sure): Add <b>a</b>; Add “x”: Taxi, 12.00 EUR.'});
+        const odd = cardNode({id: 'int_2', kind: 'confirmation', status: 'pending', commands: two, options,
+                              prompt: 'Please confirm: Add a; Add b; Add c.'});
+        return {head: listed.querySelector('.card-prompt-head').textContent,
+                items: [...listed.querySelectorAll('[data-card-commands] li')].map((li) => li.textContent),
+                bold: listed.querySelectorAll('b').length, odd: odd.querySelectorAll('li').length,
+                oddText: odd.querySelector('.card-prompt').textContent};
+    }""")
+    assert result == {"head": "Please confirm (not sure):", "items": ["Add <b>a</b>", "Add “x”: Taxi, 12.00 EUR"],
+                      "bold": 0, "odd": 0, "oddText": "Please confirm: Add a; Add b; Add c."}

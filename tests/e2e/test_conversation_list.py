@@ -80,3 +80,28 @@ def test_search_rename_and_delete_conversations_in_the_sidebar(page, server):
     page.wait_for_url(re.compile(r"/$"))
     expect(page.get_by_role("textbox", name="Message")).to_be_focused()
     assert page.request.get(f"/api/conversations/{taxi}").status == 404
+
+
+def test_a_conversation_is_called_after_the_claim_it_works_on_unless_the_user_named_it(page, server):
+    from .test_chat_page import act
+
+    sign_in(page, "bob")
+    text = "hi, new claim for the Leeds visit please"
+    page.goto("/")
+    server.script(text, plan(act("a1", "open_claim", text, title="Leeds visit")))
+    box = page.get_by_role("textbox", name="Message")
+    box.fill(text)
+    box.press("Enter")
+    page.wait_for_url(re.compile(r"/c/cnv_[^/]+/$"))
+    wait_turn_done(page, text)
+    nav = page.get_by_role("navigation", name="Conversations")
+    expect(nav.get_by_role("link", name=re.compile("^Leeds visit"))).to_be_visible()  # live, from the panel
+    page.reload()
+    expect(nav.get_by_role("link", name=re.compile("^Leeds visit"))).to_be_visible()  # and as the server lists it
+    nav.get_by_role("button", name=re.compile("Options for Leeds visit")).click()
+    nav.get_by_role("button", name="Rename").click()
+    nav.get_by_role("textbox", name="New name").fill("My Leeds trip")
+    nav.get_by_role("textbox", name="New name").press("Enter")
+    expect(nav.get_by_role("link", name=re.compile("^My Leeds trip"))).to_be_visible()
+    page.reload()
+    expect(nav.get_by_role("link", name=re.compile("^My Leeds trip"))).to_be_visible()

@@ -30,10 +30,14 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json",
                             help="print the whole report as one JSON object")
         parser.add_argument("--strict", action="store_true", help="also exit non-zero when any item did not pass")
+        parser.add_argument("--confirm-unsure", action="store_true", dest="confirm_unsure",
+                            help="confirm the cards a provider shows when unsure of its reading, where the corpus "
+                                 "clicks nothing (measures whether those cards were right; wrong ones score unsafe)")
 
-    def handle(self, *args, path: str, provider: str, as_json: bool, strict: bool, **options):
+    def handle(self, *args, path: str, provider: str, as_json: bool, strict: bool, confirm_unsure: bool = False,
+               **options):
         try:
-            report = evaluation_run(path=Path(path), provider=provider)
+            report = evaluation_run(path=Path(path), provider=provider, confirm_unsure=confirm_unsure)
         except CorpusError as exc:
             raise CommandError(f"corpus: {exc}") from exc
         totals = report.totals()
