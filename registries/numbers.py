@@ -32,8 +32,9 @@ _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[
 _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
-_PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?![:h]\d|\s*(?:am|pm|o'?clock)\b)"  # "at 7:30", "at 6pm": a time, no price
+_PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?![:h]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time;
           r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|czk|cad|jpy|yen))?")
+# ("at a 5-star hotel": part of a word; neither is a price)
 _PRODUCT = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
     rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"

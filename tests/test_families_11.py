@@ -1,6 +1,7 @@
-"""Families of the eleventh round (issue 19), with sentences of our own: a reading whose only doubt is a number or
-a day it could not place is shown on a card to confirm (or change) rather than thrown away; a take-back, a
-correction or a question it was unsure of is still asked about, with nothing proposed.
+"""Families of the eleventh round (issue 19), with sentences of our own: a day said once covers the expenses told
+with it in the sentence; an amount answered completes the expense it was asked about, never the others of that
+message; numbers joined to words are no prices; what came with a thing is not what was bought; the page names lines
+and conversations by what they are.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from expenses.interpreter.audit import Leftover, _may_confirm, audited
+from expenses.interpreter.audit import audited
 from expenses.interpreter.context import Context
 from tests.test_eval import run_eval, write
 from tests.test_interpreter import request
@@ -19,77 +20,44 @@ from tests.test_walkthrough_families import conversation
 TODAY = "2026-12-03"
 
 
-# ----------------------------------------------------------------- 1. unsure of a number or a day: a card, not a wall
-
-
-def _plan(acts: list[dict]) -> dict:
-    return {"acts": acts}
-
-
-ADD = {"id": "a1", "act": "add_line", "args": {"amount": "14", "category": "taxi"}, "evidence": "taxi 14"}
-
-
-@pytest.mark.parametrize(("kinds", "acts", "card"), [
-    (["same_day"], [ADD], True),
-    (["number"], [ADD], False),  # measured: mostly a misreading (a card would have been wrong in 99 of 129)
-    (["date"], [ADD], False),
-    (["same_day", "number"], [ADD], False),
-    (["negation"], [ADD], False),  # "… actually not the coffee": confirming could add what was taken back
-    (["correction"], [ADD], False),  # a new line, or a correction of one on the claim?
-    (["question"], [ADD], False),
-    (["currency"], [ADD], False),
-    (["same_day"], [{"id": "a1", "act": "open_claim", "args": {"title": "Oslo"}, "evidence": "Oslo"}, ADD], False),
-])
-def test_only_a_day_taken_over_from_the_line_before_puts_the_reading_on_a_card(kinds, acts, card) -> None:
-    assert _may_confirm(_plan(acts), [Leftover(k, "3") for k in kinds]) is card
-
-
-def test_the_card_keeps_every_act_and_quotes_each_unplaced_part_once() -> None:
-    message = "taxi 14 on monday, and a coffee 3"
-    ctx = Context.of(request(message, today=TODAY))
-    answer = json.dumps({"plan": {"acts": [{**ADD, "evidence": message}]}})
-    from expenses.interpreter import audit
-    original = audit.Audit.run
-    try:
-        audit.Audit.run = lambda self: [Leftover("same_day", "monday", 11), Leftover("same_day", "monday", 11)]
-        out = json.loads(audited(answer, message, ctx))["plan"]
-    finally:
-        audit.Audit.run = original
-    assert out["acts"] == [{**ADD, "evidence": message}]
-    assert out["constraints"] == [{"kind": "confirm", "acts": ["*"], "evidence": "monday"}]
+# ----------------------------------------------------------------- 1. a day said once covers the sentence
 
 
 @pytest.mark.parametrize("message", ["Flight was 412.60 on Monday, and the Uber from Logan to the hotel was 38.25",
-                                     "taxi 12 on monday, coffee 4"])
-def test_a_day_said_for_the_first_expense_is_taken_for_the_next_but_only_behind_a_card(message: str) -> None:
-    [plan] = conversation([message], today=TODAY)
-    assert [a.args.get("date") for a in plan.acts] == ["2026-11-30", "2026-11-30"]
-    assert [c.kind for c in plan.constraints] == ["confirm"]
-
-
-@pytest.mark.parametrize("message", ["on monday lunch 23 and a taxi 15", "Monday: lunch 23, taxi 15"])
-def test_a_day_that_heads_the_sentence_is_every_expense_s_without_a_card(message: str) -> None:
+                                     "taxi 12 on monday, coffee 4", "on monday lunch 23 and a taxi 15",
+                                     "Monday: lunch 23, taxi 15"])
+def test_a_day_said_for_the_first_expense_of_a_sentence_is_the_day_of_the_others_told_with_it(message: str) -> None:
     [plan] = conversation([message], today=TODAY)
     assert [a.args.get("date") for a in plan.acts] == ["2026-11-30", "2026-11-30"] and not plan.constraints
 
 
+def test_a_new_sentence_does_not_take_the_day_of_the_one_before() -> None:
+    [plan] = conversation(["taxi 12 on monday. coffee 4"], today=TODAY)
+    assert [a.args.get("date") for a in plan.acts] in ([], ["2026-11-30", None])
+
+
+def test_the_audit_asks_when_a_reading_dates_the_second_expense_of_such_a_sentence_today() -> None:
+    message = "Flight was 412.60 on Monday, and the Uber from Logan to the hotel was 38.25"
+    ctx = Context.of(request(message, today=TODAY))
+    today_uber = {"plan": {"acts": [
+        {"id": "a1", "act": "add_line", "args": {"amount": "412.60", "category": "travel", "date": "2026-11-30"},
+         "evidence": "Flight was 412.60 on Monday"},
+        {"id": "a2", "act": "add_line", "args": {"amount": "38.25", "category": "taxi", "merchant": "Uber"},
+         "evidence": "and the Uber from Logan to the hotel was 38.25"}]}}
+    out = json.loads(audited(json.dumps(today_uber), message, ctx))["plan"]
+    assert out["acts"] == [] and "Monday" in out["answers"][-1]["text"]
+
+
 @pytest.mark.django_db
-def test_through_the_runtime_nothing_runs_until_the_card_is_confirmed(tmp_path: Path) -> None:
+def test_through_the_runtime_both_lines_land_on_that_day(tmp_path: Path) -> None:
     said = "Flight was 412.60 on Monday, and the Uber from Logan to the hotel was 38.25"
     lines = ["89.90", "180.00", "32.60", {"amount": "412.60", "date": "2026-11-30"},
              {"amount": "38.25", "date": "2026-11-30", "category": "taxi"}]
-    write(tmp_path, "declined", [
-        {"text": said, "expect": {"acts": [{"act": "add_line", "outcome": "awaiting_confirmation"}] * 2,
-                                  "notices": ["reading_unsure"], "cases": {"Berlin trip": {"total": "302.50"}}}},
-        {"text": "no", "expect": {"cases": {"Berlin trip": {"total": "302.50"}}}},
-    ], today=TODAY)
-    path = write(tmp_path, "confirmed", [
-        {"text": said, "click": "confirm",
-         "expect": {"acts": [{"act": "add_line", "outcome": "executed"}] * 2,
-                    "cases": {"Berlin trip": {"total": "753.35", "lines": lines}}}},
-    ], today=TODAY)
+    path = write(tmp_path, "same-day", [
+        {"text": said, "expect": {"acts": [{"act": "add_line", "outcome": "executed"}] * 2,
+                                  "cases": {"Berlin trip": {"total": "753.35", "lines": lines}}}}], today=TODAY)
     report, error = run_eval(path)
-    assert error is None and [i["verdict"] for c in report["conversations"] for i in c["items"]] == ["passed"] * 3, [
+    assert error is None and [i["verdict"] for c in report["conversations"] for i in c["items"]] == ["passed"], [
         (i["problems"], i["unsafe_reasons"]) for c in report["conversations"] for i in c["items"]]
 
 
@@ -120,3 +88,61 @@ def test_the_panel_calls_a_line_by_who_was_paid_else_by_what_it_was_else_by_its_
     assert [(i["label"], i["meta"]) for i in items] == [
         ("Flight", "2026-11-30 · travel"), ("Uber", "2026-11-30 · taxi · from Logan to the hotel"),
         ("Meals", "2026-12-01")]
+
+
+# ----------------------------------------------------------------- 4. a short answer to its own question
+
+
+def test_an_amount_answered_completes_the_expense_asked_about_never_the_others_of_that_message() -> None:
+    first, second = conversation(["lunch 12 and a taxi to the airport", "18"], today=TODAY)
+    assert [a.args["amount"] for a in first.acts] == ["12.00"] and first.pending is not None
+    assert first.pending.about == "a taxi to the airport"
+    [taxi] = second.acts
+    assert (taxi.args["amount"], taxi.args["category"], taxi.earlier_evidence) == ("18.00", "taxi",
+                                                                                   "a taxi to the airport")
+    assert not second.constraints  # no day was said anywhere: today's, as for any line told without one
+
+
+def test_a_day_said_for_the_other_expense_of_that_sentence_is_its_day() -> None:
+    _, second = conversation(["lunch 12 on monday and a taxi to the airport", "18"], today=TODAY)
+    [taxi] = second.acts
+    assert taxi.args["date"] == "2026-11-30" and not second.constraints
+
+
+def test_another_expense_after_the_question_is_read_afresh() -> None:
+    _, second = conversation(["lunch 12 and a taxi to the airport", "coffee 4"], today=TODAY)
+    [coffee] = second.acts
+    assert (coffee.args["category"], coffee.earlier_evidence) == ("meals", None)
+
+
+# ----------------------------------------------------------------- 5. numbers that are no prices, expenses not read
+
+
+@pytest.mark.parametrize(("message", "amount"), [
+    ("7-Eleven snacks 6,40 tuesday", "6.40"),
+    ("3-day metro pass 24 on monday", "24.00"),
+    ("dinner 45 at 5-star hotel", "45.00"),  # never 45 × 5, never a hotel of 5.00
+])
+def test_a_number_joined_to_a_word_is_part_of_a_name_or_a_count(message: str, amount: str) -> None:
+    [plan] = conversation([message], today=TODAY)
+    assert [a.args["amount"] for a in plan.acts] == [amount]
+
+
+def test_a_price_at_the_end_of_a_sentence_is_still_a_unit_price() -> None:
+    [plan] = conversation(["2 nights at 150."], today=TODAY)
+    assert [(a.args["amount"], a.args.get("quantity")) for a in plan.acts] == [("300.00", 2)]
+
+
+def test_an_expense_of_another_kind_joined_after_the_amount_is_never_swallowed_into_the_first() -> None:
+    [plan] = conversation(["dinner at Luigis 45 and a taxi back to the hotel on monday"], today=TODAY)
+    assert plan.acts == [] and plan.answers  # asked: never one dinner "back to the hotel"
+    [plan] = conversation(["lunch 12 and a taxi 20, then dinner 30"], today=TODAY)  # each read: none swallowed
+    assert sorted(a.args["amount"] for a in plan.acts) == ["12.00", "20.00", "30.00"]
+
+
+@pytest.mark.parametrize(("message", "category"), [
+    ("hotel 120 incl breakfast on monday", "hotel"), ("room with breakfast 95 tuesday", "hotel"),
+    ("breakfast 12 incl coffee", "meals"), ("lunch with coffee 14", "meals")])
+def test_what_came_with_the_thing_is_not_what_was_bought(message: str, category: str) -> None:
+    [plan] = conversation([message], today=TODAY)
+    assert [a.args["category"] for a in plan.acts] == [category]

@@ -60,6 +60,9 @@ class PendingQuestion(Strict):
     args: dict[str, Any] = Field(default_factory=dict)
     missing: list[str] = Field(default_factory=list, max_length=10)
     options: list[str] = Field(default_factory=list, max_length=20)
+    # the words of the message the question is about, when that message told more than one thing ("dinner 45 and a
+    # taxi back to the hotel": "a taxi back to the hotel"): the answer completes those words, never the rest
+    about: str | None = Field(default=None, min_length=1, max_length=2000)
 
 
 class Undo(Strict):

@@ -149,7 +149,7 @@ def _run_message(conversation: CorpusConversation, kind: CaseKindDefinition, ind
     if confirm_unsure and unsure and not clicks:
         clicks = ["confirm"]
     for click in clicks:
-        card, option = _card_for(chat, click)
+        card, option = _card_for(chat, click, turns)
         if card is None:
             problems.append(f"no open card to answer with {click!r}")
             break
@@ -174,8 +174,12 @@ def _run_message(conversation: CorpusConversation, kind: CaseKindDefinition, ind
     return item
 
 
-def _card_for(chat: Conversation, click: str) -> tuple[Interaction | None, str]:
+def _card_for(chat: Conversation, click: str, turns: list[Any] | None = None) -> tuple[Interaction | None, str]:
+    """The card a click answers: one the message's turn (or an earlier click of it) drew, never a card an earlier
+    message left open (``turns``: those turns; None: any open card)."""
     pending = Interaction.objects.filter(conversation=chat, status=Interaction.Status.PENDING).order_by("-created_at")
+    if turns is not None:
+        pending = pending.filter(turn_id__in=[t.id for t in turns])
     if click in ("confirm", "decline"):
         card = pending.filter(kind=Interaction.Kind.CONFIRMATION).first()
         return card, click

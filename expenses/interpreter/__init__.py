@@ -847,7 +847,8 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                                         "missing": [intent.missing],
                                         **({"options": [str(o) for o in intent.options]} if intent.options else {}),
                                         **({"args": {"currency": intent.paid_in}} if intent.paid_in else {}),
-                                        **({"case": intent.ref} if intent.ref and intent.act != "open_claim" else {})})
+                                        **({"case": intent.ref} if intent.ref and intent.act != "open_claim" else {}),
+                                        "about": intent.quote(message)})
                 continue
             number += 1
             intent.id = f"a{number}"
@@ -894,8 +895,12 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
     asked_too = pending and pending[0]["missing"] == ["allowed"] and len([
         i for i in intents if isinstance(i, ActIntent)]) == 1  # the question whether it may be claimed stays open too
     asked_beside = not acts and len(intents) == 1 + sum(isinstance(i, (ContextIntent, QuestionIntent)) for i in intents)
+    asked_among = bool(acts) and len(pending) == 1 and pending[0]["missing"] == ["amount"] and pending[0]["act"] == (
+        "add_line") and not retractions and not corrections  # "dinner 45 and a taxi …" (how much was the taxi?)
     if pending and (asked_too or asked_beside):  # (a question answered beside it keeps the one asked back open)
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
+    elif asked_among:
+        plan["plan"]["pending"] = pending[0]  # its answer completes the words it was about, never the others
     elif pending and not acts and len({i.paid_in for i in intents if isinstance(i, ActIntent)}) == 1 and all(
             i.paid_in for i in intents if isinstance(i, ActIntent)):
         plan["plan"]["pending"] = pending[0]  # several expenses in one other currency, offered converted: one "yes"

@@ -104,6 +104,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         overrides["date"] = told  # "other. It was on the 30/11.": the kind asked for, and its day
     if missing == "title":  # "Copenhagen summit, in DKK pls": a title, and perhaps its currency
         overrides = {"title": value[0], "currency": value[1]}
+    about, whole = str(pending.get("about") or ""), earlier
+    if about and about in earlier and about != earlier:
+        earlier = about  # the question was about these words of a message that told more: only they are completed
     reader = Reader(_with_message(ctx, earlier), overrides=overrides)
     intents = reader.read(split(earlier, ctx.today))
     act = next((i for i in intents if isinstance(i, ActIntent) and i.act == pending.get("act") and not i.problem
@@ -115,6 +118,10 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         return None  # "a sandwich, 6.50" after "how much was the museum ticket?": a new expense, not the answer
     if act.act == "add_line" and "date" not in act.args and (day := heading_day(earlier, ctx.today)) is not None:
         act.args["date"] = day  # "all on 1-12: … lunch at the airport?" … "meals, 14,20": the heading's day
+    if act.act == "add_line" and "date" not in act.args and earlier != whole and len(
+            days := {d.value for d in find_dates(whole, ctx.today) if d.value}) == 1:
+        act.args["date"] = days.pop()  # "lunch 12 on monday and a taxi …" … "18": the day the message said, as for
+        # any expense told beside another in one sentence
     planned: dict[str, Any] = {"id": "a1", "act": act.act, "args": act.args, "evidence": answer,
                                "earlier_evidence": act.quote(earlier)}
     if act.ref is not None and act.act != "open_claim":

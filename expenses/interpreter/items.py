@@ -205,6 +205,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
             continue
         if re.match(r"(?:st|nd|rd|th)\b", message[end:end + 3], re.IGNORECASE):
             continue  # "the 2nd taxi": which one, not how much
+        if re.match(r"-[^\W\d_]", message[end:end + 2]) and m.group(0).isdigit():
+            continue  # "7-Eleven", "a 5-star hotel": part of a name or a count
         small = re.fullmatch(r"\d{1,2}", m.group(0)) is not None  # a count or an id is a small whole number
         whole = re.fullmatch(r"\d+", m.group(0)) is not None  # "gate 12" names a gate; "at the gate 4.80" is paid
         if (small and _NOT_MONEY_AFTER.match(message, end)) or (
@@ -654,8 +656,8 @@ def _days_across(message: str, items: list[Item], days: list[Day], ctx: Context)
             item.day = earlier[-1].value  # "On the 25th … . In the evening I had dinner …": the same day
             continue
         before = [i for i in items if sentence_start <= i.start and i.end <= item.start and i.day is not None]
-        if before:  # "Flight was 412.60 on Monday, and the Uber … 38.25": most likely the same day, but a reading
-            item.day = before[-1].day  # (the audit puts it on a card to confirm)
+        if before:  # "Flight was 412.60 on Monday, and the Uber … 38.25": a day said once covers the sentence
+            item.day = before[-1].day
 
 
 _GOES_ON = re.compile(r"\W*(?:in\s+the\s+(?:evening|afternoon|morning)|that\s+(?:evening|night|afternoon)|then|later|"

@@ -391,9 +391,7 @@ class Reader:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
             before = [i for i in adds if i.end <= act.start and i.args.get("date")
                       and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
-            if before:
-                # else "Flight was 412.60 on Monday, and the Uber … 38.25": most likely the same day, but a reading (the
-                # audit puts it on a card to confirm; where the day heads the sentence, it is sure)
+            if before:  # "Flight was 412.60 on Monday, and the Uber … 38.25": a day said once covers the sentence
                 act.args["date"] = before[-1].args["date"]
         undated = [i for i in adds if "date" not in i.args]
         if len(undated) != 1:

@@ -383,6 +383,8 @@ def find_amounts(text: str) -> list[AmountFound]:
         following = re.match(r"\s*([A-Za-z%]+)", text[end:])
         if not marked and re.match(r"\s*of\s+(?:us|them|you)\b", text[end:], re.IGNORECASE):
             continue  # "4 of us": how many ate, not what it cost
+        if not marked and re.match(r"-[^\W\d_]", text[end:]) and m.group(0).isdigit():
+            continue  # "7-Eleven", "a 3-day pass": part of a name or a count, never a price
         if not marked and following and (following.group(1).lower() in lexicon.QUANTITY_UNITS
                                          or following.group(1) in ("%", "x")):
             continue  # a count ("2 nights"), not money
@@ -536,6 +538,9 @@ class CategoryFound(Found):
     weak: bool
 
 
+_INCLUDED = re.compile(r"\b(?:incl\.?|including|inc\.?|included)\s*(?:the\s+)?$", re.IGNORECASE)
+
+
 def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[CategoryFound]:
     """Category nouns in ``text`` (synonyms, and near-miss spellings of longer ones)."""
     found = []
@@ -548,6 +553,9 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
         if category is None and len(word) >= 4 and word not in known and word not in _KNOWN_WORDS and not (
                 known_word(word)):
             category = _near_category(word)
+        if category and (_INCLUDED.search(text[:w.start]) or word in ("breakfast", "bfast") and re.search(
+                r"\bw(?:ith|/)\s*$", text[:w.start], re.IGNORECASE)):
+            continue  # "hotel 120 incl breakfast", "room with breakfast": what came with it, not what was bought
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
     return found
