@@ -88,6 +88,9 @@ def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str
                 f"the {category} limit")
     else:
         what = f"{Decimal(amount):.2f} {currency} is above the {category} limit"
+    noted = getattr(args, "description", None) or before.get("description")
+    if category == "taxi" and noted:  # the note the policy asks for is there: said once, not asked again
+        return (("over_policy_limit", f"Note: {what}; your note “{noted}” goes with it ({rule})."),)
     return (("over_policy_limit", f"Note: {what}: {rule}."),)
 
 

@@ -146,3 +146,37 @@ def test_an_expense_of_another_kind_joined_after_the_amount_is_never_swallowed_i
 def test_what_came_with_the_thing_is_not_what_was_bought(message: str, category: str) -> None:
     [plan] = conversation([message], today=TODAY)
     assert [a.args["category"] for a in plan.acts] == [category]
+
+
+# ----------------------------------------------------------------- 6. the note a taxi above the limit needs
+
+
+@pytest.mark.parametrize(("message", "note"), [
+    ("the taxi was from the airport to the hotel", "from the airport to the hotel"),
+    ("the taxi was from the airport to the hotel because the S-Bahn was on strike",
+     "from the airport to the hotel because the S-Bahn was on strike"),
+])
+def test_the_route_of_a_ride_is_its_description(message: str, note: str) -> None:
+    from tests.test_walkthrough_families import lyon_with
+
+    lyon = lyon_with([{"id": "ln_taxi0001", "date": "2026-11-30", "merchant": "", "category": "taxi",
+                       "amount": "54.00"}])
+    [plan] = conversation([message], today=TODAY, cases=(lyon,), active="clm_LYON0001")
+    [act] = plan.acts
+    assert (act.act, act.args) == ("update_line", {"line": 1, "description": note})
+
+
+def test_a_taxi_above_the_limit_with_its_note_is_not_asked_for_the_note_again() -> None:
+    from expenses.policies import category_limit_notes
+    from registries import CaseSnapshot
+
+    lines = [{"id": "ln_aaaa1", "date": "2026-11-30", "merchant": "", "category": "taxi", "amount": "54.00",
+              "description": "from the airport, strike"}]
+    snap = CaseSnapshot(id="clm_X0000001", kind="expense_claim", owner_id=1, title="X", status="draft", revision=1,
+                        state={"title": "X", "currency": "EUR", "lines": lines, "line_counter": 1})
+
+    class Args:
+        line, amount, category, description = 1, None, None, None
+
+    [(code, text)] = category_limit_notes(snap, Args())
+    assert "your note “from the airport, strike” goes with it" in text

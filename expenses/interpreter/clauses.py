@@ -235,6 +235,13 @@ _UPDATE_SHAPE = re.compile(
     re.IGNORECASE)
 
 
+# a line named by its kind, then the route it took: "the taxi was from the airport to the hotel", "the cab on monday
+# was to the client's office because …"
+_ROUTE_OF_A_LINE = re.compile(r"^(?:the|my|that|this)\s+(?:[\w'’-]+\s+){0,3}?(?:taxi|cab|uber|lyft|bolt|ride|train|"
+                              r"flight|bus|tram|metro|ferry)\s+(?:[\w'’-]+\s+){0,3}?(?:was|went|is)\s+(?:from|to)\s+\S",
+                              re.IGNORECASE)
+
+
 def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     """What one fragment (or a merged clause) is, and the act family its verb names."""
     _, core = strip_leading(text.strip())
@@ -288,6 +295,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if verb is None and re.match(r"^(?:the\s+)?(?:[\w'’&.-]+\s+){1,4}?(?:line|entry|item)\s*(?::|=|should|shd|must|is\b|"
                                  r"was\b|needs)", core, re.IGNORECASE) and (amounts or dates or categories):
         return "act", "update"  # "Hotel Cornavin line: 1 night, amount 238.00 CHF": a line, then its new values
+    if not amounts and not dates and _ROUTE_OF_A_LINE.match(core):
+        return "act", "update"  # "the taxi was from the airport to the hotel": what a line was (the note it needs)
     if not amounts and re.search(r"\b(?:may|might|could|must|would)\s+have\s+been\b|\b(?:was|were|been|is|are)\s+"
                                  r"(?:paid|covered|booked|settled)\s+by\b", lowered):
         return "context", None  # "it may have been paid by our host": a reason, not a request

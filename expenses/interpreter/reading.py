@@ -1014,6 +1014,10 @@ class Reader:
                     intent.missing = "date"  # "the 25th" answers it
                 return intent
             changes["date"] = values.pop()
+        if not changes and field_name is None and (route := _ROUTE_SAID.search(text)) is not None:
+            # "the taxi was from the airport to the hotel (because …)": where it went is what it was (the note a ride
+            # above the limit needs), never a day or a kind
+            changes = {"description": route.group("route").strip(" .,;:")[:120]}
         if field_name == "category" or (field_name is None and marked and not changes):
             categories = find_categories(_blank_not_values(value_masked))
             category = best_category(categories)
@@ -1556,6 +1560,11 @@ _DESCRIPTION_COMMON = frozenset("about after before between client clients colle
                                 "during evening morning night other there their these those through together "
                                 "where which while with without".split()) | frozenset(
     word for kind_words in lexicon.KIND_WORDS.values() for word in kind_words)
+
+
+# a route, said as what a ride or a ticket was ("from the airport to the hotel", "to the client's office")
+_ROUTE_SAID = re.compile(r"\b(?:was|went|is)\s+(?P<route>(?:from|to)\s+(?:the\s+|my\s+|our\s+)?[^\W\d_][^\d]{2,})$",
+                         re.IGNORECASE)
 
 
 _PLAIN_MODIFIERS = frozenset("the a an my our that this those these his her their your first second third fourth fifth "
