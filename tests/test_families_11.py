@@ -180,3 +180,37 @@ def test_a_taxi_above_the_limit_with_its_note_is_not_asked_for_the_note_again() 
 
     [(code, text)] = category_limit_notes(snap, Args())
     assert "your note “from the airport, strike” goes with it" in text
+
+
+# ----------------------------------------------------------------- 7. a provider's card when unsure, measured
+
+
+@pytest.mark.django_db
+def test_eval_confirm_unsure_confirms_a_provider_s_unsure_card_and_marks_the_item(tmp_path: Path, script) -> None:
+    from django.core.management import call_command
+
+    said = "taxi 32 and 14 on monday"
+    script(said, {"plan": {"acts": [{"id": "a1", "act": "add_line", "args": {"amount": "14", "category": "taxi"},
+                                     "evidence": said}],
+                           "constraints": [{"kind": "confirm", "acts": ["*"], "evidence": "32"}]}})
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    write(corpus, "unsure", [{"text": said, "expect": {"acts": [{"act": "add_line", "outcome": "executed"}],
+                                                      "cases": {"Berlin trip": {"total": "316.50", "lines": [
+                                                          "89.90", "180.00", "32.60", "14.00"]}}}}])
+
+    def run(*extra: str) -> dict:
+        from io import StringIO
+
+        from django.core.management.base import CommandError
+        out = StringIO()
+        try:
+            call_command("eval", str(corpus), "--provider", "scripted", "--json", *extra, stdout=out)
+        except CommandError:
+            pass  # the verdicts are in the report
+        return json.loads(out.getvalue())["conversations"][0]["items"][0]
+
+    plain, confirmed = run(), run("--confirm-unsure")
+    assert (plain["unsure_card"], plain["verdict"], plain["acts"][0]["outcome"]) == (True, "failed",
+                                                                                  "awaiting_confirmation")
+    assert (confirmed["unsure_card"], confirmed["verdict"]) == (True, "passed"), (confirmed["problems"], confirmed["unsafe_reasons"])
