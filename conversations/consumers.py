@@ -128,10 +128,18 @@ def _signed_in_then(credential: SocketCredential | None, func, /, **kwargs):
     ``_SIGNED_OUT``, and no turn, once the credential ended. One hop to the thread for both."""
     if credential is None or not credential_live(credential):
         return _SIGNED_OUT
-    return func(**kwargs)
+    with stream.held():  # the turn's events handed to the loop in a few hand-offs, not one per publish
+        return func(**kwargs)
 
 
 _TURN = _in_turn_pool(_signed_in_then)  # made once, not per frame
+
+
+def _admitted(loop: asyncio.AbstractEventLoop, place: asyncio.Future) -> None:
+    """On the turn's thread, its message admitted: the events published so far (``turn.started``) are handed over
+    first, so the next frame's turn, admitted now, publishes after them."""
+    stream.flush_held()
+    loop.call_soon_threadsafe(_settle, place)
 
 
 def _settle(place: asyncio.Future) -> None:
@@ -333,7 +341,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
                 self.credential, turn_submit_message,
                 user=self.user, conversation_id=self.conversation_id, text=frame.text,
                 client_message_id=frame.client_message_id,
-                on_admitted=lambda: loop.call_soon_threadsafe(_settle, admitted))
+                on_admitted=lambda: _admitted(loop, admitted))
         except AppError as exc:
             await self.send_error(exc.code, exc.message, **context, **_extra(exc))
             return

@@ -39,7 +39,7 @@ from conversations.providers.base import Provider, ProviderFailure
 from registries import Actor, CaseSnapshot, ReadToolDefinition, Registry
 from registries.services import entry_quarantine
 
-from . import store
+from . import store, stream
 from .models import Case, snapshot
 
 log = logging.getLogger(__name__)
@@ -302,6 +302,8 @@ def _complete(provider: Provider, request: ModelRequest) -> str:
     """
     if not (connection.in_atomic_block or getattr(provider, "in_process", False) or connection.vendor == "sqlite"):
         connection.close()  # (SQLite's connection is a file handle of this process: nothing to give back)
+    if not getattr(provider, "answers_at_once", False):
+        stream.flush_held()  # the page sees what the turn published so far while the model is asked (stream.held)
     return provider.complete(request)
 
 

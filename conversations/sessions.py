@@ -32,10 +32,33 @@ _NAMED: dict[str, Any] = {}  # session key -> the user id its data named when th
 _NAMED_AT_MOST = 50_000
 
 
+_DECODED: dict[tuple[str, str, tuple[str, ...]], dict[str, Any]] = {}  # (data, key, fallbacks) -> flat session data
+_DECODED_AT_MOST = 10_000
+_FLAT = (str, int, float, bool, type(None))
+
+
 class SessionStore(DbSessionStore):
     """Database sessions; ``user_read``: the user the session names, read in the same statement (None: not read)."""
 
     user_read: Any = None
+
+    def decode(self, session_data: str) -> dict[str, Any]:
+        """Django's, once per session data and signing keys in this process: the signed data is checked and decoded
+        the first time, and a copy of what it held is given each later time (a browser's requests and every frame of
+        its socket read the same data: the signature's check, base64 and JSON were about a tenth of the click's own
+        request handling, issue 23, fifth round). Only data that decoded and holds plain values (strings, numbers)
+        is kept, so a copy is as fresh as a decoding; anything else, a bad signature included, is decoded each time
+        as before (and logged each time)."""
+        key = (session_data, settings.SECRET_KEY, tuple(settings.SECRET_KEY_FALLBACKS))
+        found = _DECODED.get(key)
+        if found is not None:
+            return dict(found)
+        data = super().decode(session_data)
+        if data and all(type(value) in _FLAT for value in data.values()):
+            if len(_DECODED) >= _DECODED_AT_MOST:
+                _DECODED.clear()
+            _DECODED[key] = dict(data)
+        return data
 
     def _get_session_from_db(self):
         row = store.session_row(self.model, self.session_key, timezone.now())

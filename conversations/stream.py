@@ -7,9 +7,12 @@ a client can order events from several processes and notice a gap (then refetch 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -150,16 +153,79 @@ def unlisten(conversation_id: str, socket: Listener) -> None:
 def _hand_to_sockets(group: str, sockets: tuple[Listener, ...], events: list[Sent]) -> None:
     """The events to each listening socket, on its loop: at once when this is that loop, else handed to it (one
     hand-off per loop per publish; the loop runs what a thread hands it in order, so a conversation's publishes
-    reach each socket in the order they were made)."""
+    reach each socket in the order they were made). While a thread ``held`` the conversation's events, they join
+    them, in the order they were published, whichever thread publishes."""
     try:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
-    for loop in dict.fromkeys(socket.loop for socket in sockets):
-        if loop is running:
-            _deliver(group, loop, events)
-        elif not loop.is_closed():
-            loop.call_soon_threadsafe(_deliver, group, loop, events)
+    loops = tuple(dict.fromkeys(socket.loop for socket in sockets))
+    mine = getattr(_HELD, "groups", None)
+    with _HOLD_LOCK:
+        batch = _HELD_GROUPS.get(group)
+        if batch is None and mine is not None and running is None:
+            batch = _HELD_GROUPS[group] = []
+            mine.append(group)
+        if batch is not None:
+            batch.append((loops, events))
+            return
+        for loop in loops:
+            if loop is running:
+                _deliver(group, loop, events)
+            elif not loop.is_closed():
+                loop.call_soon_threadsafe(_deliver, group, loop, events)
+
+
+# --------------------------------------------------------------------------- a turn's hand-offs, held on its thread
+
+_HELD = threading.local()  # ``groups``: the conversations whose events this thread holds (None: not in ``held``)
+_HELD_GROUPS: dict[str, list[tuple[tuple[asyncio.AbstractEventLoop, ...], list[Sent]]]] = {}  # group -> held
+_HOLD_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """On a turn's thread (a socket's turn, an HTTP request): the events it publishes to this process's sockets are
+    handed to their loops when it ends, or earlier at ``flush_held`` (a message admitted, a model about to be
+    asked), in one hand-off per loop instead of one per publish. Each hand-off woke the loop's thread while the
+    turn's thread held the GIL, and on two busy cores the two then took turns on one (issue 23, fifth round).
+    Nothing is held longer than the stretch of the turn that waits on no model: the page still sees
+    ``turn.started`` before a model is asked. Events another thread publishes meanwhile to a conversation held here
+    join the held ones, after them, so every socket still gets a conversation's events in the order of their
+    ``seq``. Nested, the outer one hands over."""
+    if getattr(_HELD, "groups", None) is not None:
+        yield
+        return
+    _HELD.groups = []
+    try:
+        yield
+    finally:
+        try:
+            flush_held()
+        finally:
+            _HELD.groups = None
+
+
+def flush_held() -> None:
+    """Hand the events this thread holds (``held``) over now, in the order they were published; nothing when none."""
+    mine = getattr(_HELD, "groups", None)
+    if not mine:
+        return
+    with _HOLD_LOCK:  # (handed over under the lock: a publish of the group after it cannot overtake them)
+        handed: dict[asyncio.AbstractEventLoop, list[tuple[str, list[Sent]]]] = {}
+        for group in mine:
+            for loops, events in _HELD_GROUPS.pop(group, ()):
+                for loop in loops:
+                    handed.setdefault(loop, []).append((group, events))
+        mine.clear()
+        for loop, batches in handed.items():
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_deliver_all, loop, batches)
+
+
+def _deliver_all(loop: asyncio.AbstractEventLoop, batches: list[tuple[str, list[Sent]]]) -> None:
+    for group, events in batches:
+        _deliver(group, loop, events)
 
 
 def _deliver(group: str, loop: asyncio.AbstractEventLoop, events: list[Sent]) -> None:

@@ -37,6 +37,8 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
+from conversations import stream
+
 HTTP_EXECUTOR = ThreadPoolExecutor(max_workers=max(1, settings.TURNFRAME["HTTP_THREADS"]),
                                    thread_name_prefix="turnframe-http")
 
@@ -62,7 +64,12 @@ class ThreadedASGIHandler(ASGIHandler):
             await send(message)
 
     def _serve(self, scope, body_file, send) -> list[dict[str, Any]]:
-        """The request on this thread, up to its response's close; the messages left for the loop to send."""
+        """The request on this thread, up to its response's close; the messages left for the loop to send. The
+        events its turn publishes to this process's sockets are handed to the loop together (``stream.held``)."""
+        with stream.held():
+            return self._serve_held(scope, body_file, send)
+
+    def _serve_held(self, scope, body_file, send) -> list[dict[str, Any]]:
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)

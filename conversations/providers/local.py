@@ -15,6 +15,7 @@ from .base import ProviderFailure
 
 class LocalProvider:
     in_process = True  # answers from this process at once: the turn keeps its database connection meanwhile
+    answers_at_once = True  # nothing to show the page while it answers (stream.flush_held)
     name = "local"
 
     def complete(self, request: ModelRequest) -> str:

@@ -14,6 +14,9 @@ from .base import ProviderFailure
 class ScriptedProvider:
     """One instance per turn and role; each call consumes the next answer for the message."""
 
+    # answers at once unless a step says ``delay_s`` (it hands the turn's held events over itself before waiting)
+    answers_at_once = True
+
     def __init__(self, path: str | None, role: str = "primary"):
         self.name = "scripted" if role == "primary" else f"scripted:{role}"
         self.path = path
@@ -33,6 +36,9 @@ class ScriptedProvider:
             raise ProviderFailure("unavailable", "the script has no further answer for this message")
         answer = answers[index]
         if isinstance(answer, dict) and "delay_s" in answer:  # a slow model: wait, then answer the rest
+            from conversations import stream
+
+            stream.flush_held()  # as before any model call that waits (readloop._complete)
             time.sleep(min(max(float(answer["delay_s"]), 0.0), 60.0))
             answer = {k: v for k, v in answer.items() if k != "delay_s"}
         if isinstance(answer, dict) and set(answer) == {"fail"}:
