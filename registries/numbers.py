@@ -32,7 +32,8 @@ _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[
 _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
-_PRICE = (r"(?:[€$£¥]\s?)?\d+(?:[.,]\d{1,2})?(?![:h]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time;
+_PRICE = (r"(?:[€$£¥]\s?)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
+          r"(?![:h]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time;
           r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|czk|cad|jpy|yen))?")
 # ("at a 5-star hotel": part of a word; neither is a price)
 _PRODUCT = re.compile(

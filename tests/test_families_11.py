@@ -214,3 +214,39 @@ def test_eval_confirm_unsure_confirms_a_provider_s_unsure_card_and_marks_the_ite
     assert (plain["unsure_card"], plain["verdict"], plain["acts"][0]["outcome"]) == (True, "failed",
                                                                                   "awaiting_confirmation")
     assert (confirmed["unsure_card"], confirmed["verdict"]) == (True, "passed"), (confirmed["problems"], confirmed["unsafe_reasons"])
+
+
+# ----------------------------------------------------------------- 8. found by this round's evaluation and walks
+
+
+def test_a_stay_told_beside_a_dated_ride_keeps_a_day_of_its_own() -> None:
+    [plan] = conversation(["train 84 mon and hotel 2 nites 230 each"], today=TODAY)
+    assert [(a.args["category"], a.args.get("date")) for a in plan.acts] == [("travel", "2026-11-30"), ("hotel", None)]
+
+
+@pytest.mark.parametrize("message", [
+    "Also her flight on Monday, 386.00 - and the airport train, 27.60... actually hold off on the train, she may "
+    "have used her GA pass",
+    "Then dinner on Wednesday at Sjomagasinet with the plant manager, the bill was 89 but she had the wine so I'm "
+    "only claiming the food, that was 64",
+])
+def test_a_take_back_or_a_part_claimed_beside_the_lines_is_asked_never_added_whole(message: str) -> None:
+    [plan] = conversation([message], today=TODAY)
+    assert plan.acts == [] and plan.answers
+
+
+def test_a_unit_price_with_thousands_is_one_price() -> None:
+    [plan] = conversation(["2 nights at 1.295,50 each"], today=TODAY)
+    assert [(a.args["amount"], a.args.get("quantity")) for a in plan.acts] == [("2591.00", 2)]
+
+
+def test_forget_the_thing_removes_the_line_it_names_behind_a_card() -> None:
+    from tests.test_walkthrough_families import lyon_with
+
+    lyon = lyon_with([{"id": "ln_sim00001", "date": "2026-12-01", "merchant": "", "category": "other",
+                       "amount": "15.00", "description": "SIM card"},
+                      {"id": "ln_taxi0001", "date": "2026-11-30", "merchant": "", "category": "taxi", "amount": "20.00"}])
+    [plan] = conversation(["forget the sim card..."], today=TODAY, cases=(lyon,), active="clm_LYON0001")
+    assert [(a.act, a.args) for a in plan.acts] == [("remove_line", {"line": 1})]
+    [plan] = conversation(["forget the hotel"], today=TODAY, cases=(lyon,), active="clm_LYON0001")
+    assert plan.acts == []  # no hotel on the claim: nothing to take back

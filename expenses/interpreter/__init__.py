@@ -489,7 +489,8 @@ def _interpret(ctx: Context, request: Any) -> str:
         return _not_understood(ctx, None)
     if (follow := follow_up(ctx)) is not None:
         return plan_json(follow)
-    intents = Reader(ctx).read(split(ctx.message, ctx.today))
+    reader = Reader(ctx)
+    intents = _forgotten_lines(reader, reader.read(split(ctx.message, ctx.today)), ctx)
     if any(not isinstance(i, (UnknownIntent, ContextIntent)) for i in intents):
         # beside a request it understood, a sentence that asks for nothing ("I've been going through my receipts
         # on the plane") is talk, not a request it failed to read; one with a value or a verb still counts
@@ -581,6 +582,25 @@ def _reason(text: str, ctx: Context, adding: bool) -> bool:
 _ALONE_LEAD = re.compile(r"^\W*(?:(?:and|also|again|plus|too|both|all)\s+)*(?:(?:with|at|from|by|via|paid\s+to|to)\s+)?",
                          re.IGNORECASE)
 _NARRATION = frozenset("i we bought got had paid took a an the some my our it was".split())
+
+
+# "forget the sim card", "scrap the second taxi": a take-back of a thing by its name
+_FORGET_THE = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|and|also|actually|please|pls)[,\s]+)*(?:forget|scrap|scratch|ditch|drop|"
+                         r"bin|lose)\s+(?:about\s+)?(?:the|that|my)\s+(?P<thing>[^\W\d_][^.!?\n]{1,60}?)\W*$", re.IGNORECASE)
+
+
+def _forgotten_lines(reader: Reader, intents: list[Intent], ctx: Context) -> list[Intent]:
+    """A message that only takes back a thing by its name ("forget the sim card…") when nothing of this message or
+    a card is there to take back: the line of the claim that name points to is to be removed (a card asks first)."""
+    if len(intents) != 1 or not isinstance(intents[0], RetractIntent) or ctx.open_cards or ctx.pending:
+        return intents
+    said = intents[0]
+    if _FORGET_THE.match(said.quote(ctx.message)) is None:
+        return intents
+    removal = reader._remove(said.quote(ctx.message), said.start, said.end)
+    if isinstance(removal, ActIntent) and not removal.problem and isinstance(removal.args.get("line"), int):
+        return [removal]
+    return intents
 
 
 def _taken_back_as_told(intents: list[Intent], ctx: Context) -> list[Intent]:
@@ -847,8 +867,7 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                                         "missing": [intent.missing],
                                         **({"options": [str(o) for o in intent.options]} if intent.options else {}),
                                         **({"args": {"currency": intent.paid_in}} if intent.paid_in else {}),
-                                        **({"case": intent.ref} if intent.ref and intent.act != "open_claim" else {}),
-                                        "about": intent.quote(message)})
+                                        **({"case": intent.ref} if intent.ref and intent.act != "open_claim" else {})})
                 continue
             number += 1
             intent.id = f"a{number}"
@@ -899,8 +918,10 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
         "add_line") and not retractions and not corrections  # "dinner 45 and a taxi …" (how much was the taxi?)
     if pending and (asked_too or asked_beside):  # (a question answered beside it keeps the one asked back open)
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
-    elif asked_among:
-        plan["plan"]["pending"] = pending[0]  # its answer completes the words it was about, never the others
+    elif asked_among:  # its answer completes the words it was about, never the others (on the claim asked about)
+        asked = next(i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing == "amount")
+        case = asked.ref or ({"id": asked.claim.id} if asked.claim is not None else None)
+        plan["plan"]["pending"] = {**pending[0], "about": asked.quote(message), **({"case": case} if case else {})}
     elif pending and not acts and len({i.paid_in for i in intents if isinstance(i, ActIntent)}) == 1 and all(
             i.paid_in for i in intents if isinstance(i, ActIntent)):
         plan["plan"]["pending"] = pending[0]  # several expenses in one other currency, offered converted: one "yes"

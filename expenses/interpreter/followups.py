@@ -106,6 +106,8 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         overrides = {"title": value[0], "currency": value[1]}
     about, whole = str(pending.get("about") or ""), earlier
     if about and about in earlier and about != earlier:
+        if not isinstance(pending.get("case"), dict) and len(ctx.open_claims) > 1:
+            return None  # which claim those words were for may lie in the rest of the message: read afresh
         earlier = about  # the question was about these words of a message that told more: only they are completed
     reader = Reader(_with_message(ctx, earlier), overrides=overrides)
     intents = reader.read(split(earlier, ctx.today))
@@ -124,7 +126,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         # any expense told beside another in one sentence
     planned: dict[str, Any] = {"id": "a1", "act": act.act, "args": act.args, "evidence": answer,
                                "earlier_evidence": act.quote(earlier)}
-    if act.ref is not None and act.act != "open_claim":
+    if isinstance(pending.get("case"), dict) and earlier != whole:
+        planned["case"] = pending["case"]  # the claim the whole message was read on
+    elif act.ref is not None and act.act != "open_claim":
         planned["case"] = act.ref
     return {"acts": [planned]}
 

@@ -656,8 +656,8 @@ def _days_across(message: str, items: list[Item], days: list[Day], ctx: Context)
             item.day = earlier[-1].value  # "On the 25th … . In the evening I had dinner …": the same day
             continue
         before = [i for i in items if sentence_start <= i.start and i.end <= item.start and i.day is not None]
-        if before:  # "Flight was 412.60 on Monday, and the Uber … 38.25": a day said once covers the sentence
-            item.day = before[-1].day
+        if before and item.category != "hotel":  # "Flight … on Monday, and the Uber … 38.25": a day said once covers
+            item.day = before[-1].day  # the sentence (a stay's first night is a day of its own)
 
 
 _GOES_ON = re.compile(r"\W*(?:in\s+the\s+(?:evening|afternoon|morning)|that\s+(?:evening|night|afternoon)|then|later|"

@@ -391,8 +391,9 @@ class Reader:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
             before = [i for i in adds if i.end <= act.start and i.args.get("date")
                       and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
-            if before:  # "Flight was 412.60 on Monday, and the Uber … 38.25": a day said once covers the sentence
-                act.args["date"] = before[-1].args["date"]
+            if before and act.args.get("category") != "hotel":  # (a stay's first night is a day of its own)
+                act.args["date"] = before[-1].args["date"]  # "Flight … on Monday, and the Uber … 38.25": the day
+                # said once covers the sentence
         undated = [i for i in adds if "date" not in i.args]
         if len(undated) != 1:
             return
