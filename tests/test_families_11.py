@@ -250,3 +250,20 @@ def test_forget_the_thing_removes_the_line_it_names_behind_a_card() -> None:
     assert [(a.act, a.args) for a in plan.acts] == [("remove_line", {"line": 1})]
     [plan] = conversation(["forget the hotel"], today=TODAY, cases=(lyon,), active="clm_LYON0001")
     assert plan.acts == []  # no hotel on the claim: nothing to take back
+
+
+def test_a_title_never_ends_on_the_word_that_joins_what_came_next() -> None:
+    [plan] = conversation(["open a new claim Brussels EU meetings and then Tuesday the Eurostar there was ninety five"],
+                          today="2026-09-28")
+    assert [a.args["title"] for a in plan.acts if a.act == "open_claim"] == ["Brussels EU meetings"]
+
+
+def test_an_amount_said_names_the_line_before_a_word_of_a_description_does() -> None:
+    from tests.test_walkthrough_families import lyon_with
+
+    lyon = lyon_with([{"id": "ln_lnch0001", "date": "2026-11-18", "merchant": "", "category": "meals", "amount": "42.00",
+                       "description": "lnch"},
+                      {"id": "ln_sand0001", "date": "2026-11-19", "merchant": "", "category": "meals", "amount": "24.50",
+                       "description": "sandwich"}])
+    [plan] = conversation(["remove the 24.50 lunch"], today=TODAY, cases=(lyon,), active="clm_LYON0001")
+    assert [(a.act, a.args) for a in plan.acts] == [("remove_line", {"line": 2})]

@@ -1145,6 +1145,10 @@ class Reader:
             narrowed = self._narrow(matches[0][0], matches[0][1], text)
             if len(narrowed) == 1:
                 return narrowed[0], matches[0][0], None, words_used.lower()
+            # "the printing" of two "other" lines (no day or amount said to tell them apart): the one described so
+            described = [n for n in _described_lines(words(text), matches[0][0], loose=True)[0] if n in narrowed]
+            if len(described) == 1:
+                return described[0], matches[0][0], None, words_used.lower()
         if not matches:
             if _IT.search(masked) and claim is not None and len(claim.lines) == 1:
                 return 1, claim, None, "it"
@@ -1238,10 +1242,6 @@ class Reader:
             if not ordinals and len((loose := _described_lines(tokens, claim, loose=True))[0]) == 1:
                 return loose
             return ordinals, used
-        if len(by_category) > 1:  # "the printing" of two "other" lines: the one described with that word
-            narrowed, used = _described_lines(tokens, claim, loose=True)
-            if len(kept := [n for n in narrowed if n in by_category]) == 1:
-                return kept, used
         return by_category, said_words
 
     def _category_lines(self, tokens: list, claim: Claim) -> tuple[list[int], str]:
@@ -1528,6 +1528,7 @@ def _tidy_title(raw: str) -> str:
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)
     title = title.strip(" .,;:!\"'“”‘’-–—")
+    title = re.sub(r"(?:[\s,]+(?:and|then|also|plus|&|with|but))+$", "", title, flags=re.IGNORECASE)  # "… meetings and"
     if title and title[0].islower():
         title = title[0].upper() + title[1:]
     return title[:120]
