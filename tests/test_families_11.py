@@ -267,3 +267,36 @@ def test_an_amount_said_names_the_line_before_a_word_of_a_description_does() -> 
                        "description": "sandwich"}])
     [plan] = conversation(["remove the 24.50 lunch"], today=TODAY, cases=(lyon,), active="clm_LYON0001")
     assert [(a.act, a.args) for a in plan.acts] == [("remove_line", {"line": 2})]
+
+
+# ----------------------------------------------------------------- 9. a reviewer's sentences (safety review of the round)
+
+
+def _two_rides():
+    from tests.test_walkthrough_families import lyon_with
+
+    return lyon_with([{"id": "ln_uber0001", "date": "2026-11-30", "merchant": "Uber", "category": "taxi",
+                       "amount": "32.00", "description": "from the airport to the hotel"}])
+
+
+@pytest.mark.parametrize("message", ["the uber went from the hotel to the airport", "the taxi was to the train station",
+                                     "the cab was to the client office because the metro was closed"])
+def test_a_route_said_of_a_ride_that_has_words_of_its_own_is_asked_never_overwritten(message: str) -> None:
+    [plan] = conversation([message], today=TODAY, cases=(_two_rides(),), active="clm_LYON0001")
+    assert plan.acts == [] and plan.answers
+
+
+@pytest.mark.parametrize("message", ["hotel 120 on monday, dinner 40 the following evening",
+                                     "train 80 on monday and the return ticket 75 on the way home"])
+def test_an_expense_said_to_be_on_another_day_never_takes_the_day_before_it(message: str) -> None:
+    [plan] = conversation([message], today=TODAY)
+    assert all(a.args.get("date") != "2026-11-30" for a in plan.acts[1:]) and (plan.acts == [] or plan.answers)
+
+
+def test_an_amount_answered_never_lands_on_the_active_claim_when_the_message_named_another() -> None:
+    from tests.test_interpreter import claim
+
+    paris = claim("clm_PARI0001", "Paris sales trip", [])
+    first, second = conversation(["for Paris: lunch 12 and a taxi to the airport", "18"], today=TODAY,
+                                 cases=(_two_rides(), paris), active="clm_LYON0001")
+    assert first.pending is None and second.acts == []

@@ -35,7 +35,7 @@ from registries.currencies import currencies_named
 from . import lexicon
 from .audit import audited, completed_day, goes_on
 from .clauses import sentences, split, verb_of
-from .context import Context, claim_addressed, find_mention, read_key
+from .context import Context, claim_addressed, claims_named, find_mention, read_key
 from .corrections import is_note, read_correction, read_day_fix, read_merchant_fix, read_merchant_set, read_note
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
@@ -915,7 +915,8 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
         i for i in intents if isinstance(i, ActIntent)]) == 1  # the question whether it may be claimed stays open too
     asked_beside = not acts and len(intents) == 1 + sum(isinstance(i, (ContextIntent, QuestionIntent)) for i in intents)
     asked_among = bool(acts) and len(pending) == 1 and pending[0]["missing"] == ["amount"] and pending[0]["act"] == (
-        "add_line") and not retractions and not corrections  # "dinner 45 and a taxi …" (how much was the taxi?)
+        "add_line") and not retractions and not corrections and not claims_named(message, ctx.claims) and not (
+        find_mention(message, ctx.claims))  # "dinner 45 and a taxi …" (how much was the taxi?), on no claim named
     if pending and (asked_too or asked_beside):  # (a question answered beside it keeps the one asked back open)
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
     elif asked_among:  # its answer completes the words it was about, never the others (on the claim asked about)

@@ -42,7 +42,7 @@ from .audit import (
     relative_offset,
 )
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
-from .values import DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
+from .values import ANOTHER_DAY, DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
 
 
 @dataclass
@@ -656,8 +656,9 @@ def _days_across(message: str, items: list[Item], days: list[Day], ctx: Context)
             item.day = earlier[-1].value  # "On the 25th … . In the evening I had dinner …": the same day
             continue
         before = [i for i in items if sentence_start <= i.start and i.end <= item.start and i.day is not None]
-        if before and item.category != "hotel":  # "Flight … on Monday, and the Uber … 38.25": a day said once covers
-            item.day = before[-1].day  # the sentence (a stay's first night is a day of its own)
+        if before and item.category != "hotel" and not ANOTHER_DAY.search(message[item.start:item.end]):
+            item.day = before[-1].day  # "Flight … on Monday, and the Uber … 38.25": a day said once covers the
+            # sentence (a stay's first night is a day of its own; "the following evening" another day)
 
 
 _GOES_ON = re.compile(r"\W*(?:in\s+the\s+(?:evening|afternoon|morning)|that\s+(?:evening|night|afternoon)|then|later|"

@@ -50,6 +50,7 @@ from .context import (
 )
 from .english import known_word
 from .values import (
+    ANOTHER_DAY,
     AmountFound,
     DateFound,
     MerchantFound,
@@ -391,7 +392,7 @@ class Reader:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
             before = [i for i in adds if i.end <= act.start and i.args.get("date")
                       and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
-            if before and act.args.get("category") != "hotel":  # (a stay's first night is a day of its own)
+            if before and act.args.get("category") != "hotel" and not ANOTHER_DAY.search(act.quote(self.message)):
                 act.args["date"] = before[-1].args["date"]  # "Flight … on Monday, and the Uber … 38.25": the day
                 # said once covers the sentence
         undated = [i for i in adds if "date" not in i.args]
@@ -1017,7 +1018,12 @@ class Reader:
             changes["date"] = values.pop()
         if not changes and field_name is None and (route := _ROUTE_SAID.search(text)) is not None:
             # "the taxi was from the airport to the hotel (because …)": where it went is what it was (the note a ride
-            # above the limit needs), never a day or a kind
+            # above the limit needs), never a day or a kind; a line that has words of its own may be another ride
+            target = next((ln for ln in (intent.claim.lines if intent.claim else ()) if ln.get("ordinal") == line), None)
+            if target is None or target.get("description"):
+                intent.problem = (f"Is “{route.group('route').strip(' .,;:')}” another ride (then how much was it?), or "
+                                  f"the route of line {line}? Say “line {line} is from … to …” for that.")
+                return intent
             changes = {"description": route.group("route").strip(" .,;:")[:120]}
         if field_name == "category" or (field_name is None and marked and not changes):
             categories = find_categories(_blank_not_values(value_masked))

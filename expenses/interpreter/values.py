@@ -852,3 +852,8 @@ def rows_kept_by_place(message: str) -> RowsKept | None:
         kept = tuple(rows[p - 1] if p > 0 else rows[-1] for p in places if p is not None)
         return RowsKept((start, end), rows, tuple(sorted(set(kept))))
     return None
+
+
+# words that put an expense on another day than the one said before it ("the following evening", "the return ticket")
+ANOTHER_DAY = re.compile(r"\b(?:following|next|return|returning|way\s+(?:home|back)|day\s+after|after\s+that\s+day|"
+                         r"the\s+day\s+before|previous|earlier\s+that\s+week)\b", re.IGNORECASE)
