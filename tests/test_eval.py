@@ -85,6 +85,10 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["holdout-9"]["conversations"] >= 36 and parts["dev-9"]["conversations"] >= 28
     assert parts["holdout-9"]["passed"] >= 55
     assert parts["dev-9"]["passed"] >= 85
+    # a seventh round (2026-12-04, fourth session): 40 whole conversations of 3-6 messages written before the round's
+    # changes and kept blind (holdout-10: 70 passed before, 1 unsafe; 75 after, 0 unsafe)
+    assert parts["holdout-10"]["conversations"] >= 40
+    assert parts["holdout-10"]["passed"] >= 72
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
