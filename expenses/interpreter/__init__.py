@@ -586,7 +586,7 @@ _NARRATION = frozenset("i we bought got had paid took a an the some my our it wa
 
 # "forget the sim card", "scrap the second taxi": a take-back of a thing by its name
 _FORGET_THE = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|and|also|actually|please|pls)[,\s]+)*(?:forget|scrap|scratch|ditch|drop|"
-                         r"bin|lose)\s+(?:about\s+)?(?:the|that|my)\s+(?P<thing>[^\W\d_][^.!?\n]{1,60}?)\W*$", re.IGNORECASE)
+                         r"bin|lose)\s+(?:about\s+)?(?:the|that|my)\s+[^\W\d_][^.!?\n]{1,60}?\W*$", re.IGNORECASE)
 
 
 def _forgotten_lines(reader: Reader, intents: list[Intent], ctx: Context) -> list[Intent]:

@@ -24,11 +24,10 @@ export function startConversation({ conversationId, boot, composer, root = docum
   const askedWith = new Map(); // interaction id -> the words that drew it, as an expired card's answer gave them
   const connection = $("[data-connection]");
   // the sidebar calls a new conversation after its first message, then after the case it works on (unless the
-  // user named it: ``named``)
-  let named = false;
+  // user named it: the sidebar item says so)
   const firstLabel = (text) => labelConversation({ id: conversationId, label: text, replacing: "New conversation" });
   const casePanel = createCasePanel($("[data-case-panel]"), {
-    onTitle: (title) => labelConversation({ id: conversationId, label: title, named }),
+    onTitle: (title) => labelConversation({ id: conversationId, label: title }),
   });
   const card = (interaction, options = {}) => cardNode(interaction, {
     ...options, onAnswer: answer, onAskAgain: originalText(interaction) ? askAgain : null,
@@ -173,7 +172,6 @@ export function startConversation({ conversationId, boot, composer, root = docum
       composer.showError("The connection dropped before your message was answered. Please send it again.");
     }
     transcript.renderAll();
-    named = Boolean(conversation.title);
     casePanel.setActiveCase(conversation.active_case);
   }
 

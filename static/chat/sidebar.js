@@ -34,10 +34,10 @@ export function addConversation({ id, label, root = document }) {
  * Call a conversation by ``label`` in the sidebar (its first message, then the case it works on, as the server lists
  * it): never one the user named; with ``replacing``, only while that is its label.
  */
-export function labelConversation({ id, label, named = false, replacing = null }) {
+export function labelConversation({ id, label, replacing = null }) {
   const item = document.querySelector(`[data-conversation-item="${CSS.escape(id)}"]`);
   const node = item?.querySelector("[data-conversation-label]");
-  if (!node || named || item.dataset.named || !label) return;
+  if (!node || item.dataset.named || !label) return;
   if (replacing !== null && node.textContent !== replacing) return;
   node.textContent = truncate(label.replace(/\s+/g, " "), 60);
   item.querySelector("[data-conversation-menu]")?.setAttribute("aria-label", `Options for ${node.textContent}`);
