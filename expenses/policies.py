@@ -70,9 +70,9 @@ def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str
     currency = str(case.state.get("currency", "EUR"))
     day = getattr(args, "date", None) or before.get("date")
     quantity = getattr(args, "quantity", None) or before.get("quantity") or 1
-    total = Decimal(amount) / quantity if category != "meals" else Decimal(amount)  # per night, per ride
+    total = Decimal(amount) / quantity  # per night, per ride, per person at a meal ("for three of us, 22 each")
     if category == "meals" and day:
-        total += sum((Decimal(line["amount"]) for n, line in enumerate(lines, 1)
+        total += sum((Decimal(line["amount"]) / (line.get("quantity") or 1) for n, line in enumerate(lines, 1)
                       if line.get("category") == "meals" and line.get("date") == day and n != ordinal), Decimal(0))
     try:
         in_eur = to_reference_base(total, currency)
@@ -80,7 +80,7 @@ def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str
         return ()
     if in_eur <= limit:
         return ()
-    if category == "meals" and total != Decimal(amount):
+    if category == "meals" and total != Decimal(amount) / quantity:
         what = f"meals on that day come to {total:.2f} {currency}"
     elif quantity > 1:
         unit = {"hotel": "night", "taxi": "ride"}.get(category, "unit")

@@ -29,7 +29,7 @@ _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s
 
 # what is counted: units of time, people and things, or any plural noun ("3 rides", "2 lunches", "4 boxes")
 _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[a-z]{2,}s"
-_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
+_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
 _PRICE = (r"(?:[€$£¥]\s?)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
@@ -50,6 +50,13 @@ _PRODUCT_EACH = re.compile(
     rf"(?:[,\s]*|\s+(?:at|in|with|from|on|starting)\s+(?:[\w'’&.-]+,?\s+){{0,5}}?(?:(?:at|for|@)\s*)?)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|a\s+(?:night|nite|day|person|head)|the\s+(?:night|nite|day)|/\s?\w+|pp|"
     rf"p\.p\.)",
+    re.IGNORECASE)
+# people counted, then what each one's share was: "for three of us, 22 each", "for four, 18 per person", "5 of us …
+# 20 a head" (a count with "for" or said as people; the price said per person)
+_PRODUCT_HEADS = re.compile(
+    rf"(?<![\w.,])(?:(?P<for>for)\s+)?(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})(?P<who>\s+(?:of\s+us|people|persons?|pax|"
+    rf"guests?|colleagues|ppl))?\s*[,;]?\s+(?:(?:at|for|@)\s*)?(?P<price>{_PRICE})\s*(?:each|apiece|a\s+(?:person|head)|"
+    r"per\s+(?:person|head|pax)|pp|p\.p\.)(?!\w)",
     re.IGNORECASE)
 # the unit price first: "metro 1,90 x 4", "3.20 × 2"
 _PRODUCT_AFTER = re.compile(rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:x|×|\*)\s*(?P<n>\d{{1,2}})(?![\d\w]|[.,]\d)",
@@ -118,6 +125,14 @@ def quantity_products(text: str) -> list[NumberFound]:
         n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if n and n >= 2 and price is not None:
+            found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    for m in _PRODUCT_HEADS.finditer(text or ""):
+        if not (m.group("for") or m.group("who")) or any(m.start() < f.end and f.start < m.end() for f in found):
+            continue
+        raw_n = m.group("n")
+        n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
+        price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
+        if n and 2 <= n <= (99 if m.group("who") else 12) and price is not None:
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
     for m in _PRODUCT_AFTER.finditer(text or ""):
         if any(m.start() < f.end and f.start < m.end() for f in found):

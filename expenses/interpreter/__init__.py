@@ -53,6 +53,7 @@ from .reading import (
     Reader,
     RetractIntent,
     UnknownIntent,
+    merchant_kind,
 )
 from .values import (
     best_category,
@@ -352,6 +353,9 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line" and not args.get("date") and (headed := heading_day(ctx.message, ctx.today)) is not None and not \
                 find_dates(act.get("evidence", ""), ctx.today):
             args["date"] = headed  # "wed 25th: lunch 14.80, coffee 3.90, and dinner … 186.40": the 25th for all three
+        if act.get("act") == "add_line":
+            _carrier_of_description(args)
+            _companion_is_no_merchant(args, act.get("evidence", ""))
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
         if not opening and act.get("act") != "open_claim" and not (act.get("case") or {}).get("id") and not (
                 act.get("case") or {}).get("match"):
@@ -359,6 +363,42 @@ def _described(answer: str, ctx: Context) -> str:
             if named is not None:  # "Lisboa: pastéis 6.40", "… for the december Berlin workshop"
                 act["case"] = {"id": named.id}
     return json.dumps(data, ensure_ascii=False)
+
+
+# who carried a ride or a journey, named after it: "with TAP", "with Taxis Verts", "by KLM" (a name in capitals, a
+# known carrier, or one that says what it runs); "with Anna" is who came along
+_CARRIER = re.compile(r"\b(?:with|by|via)\s+(?P<name>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){0,2})\s*$")
+_CARRIER_WORD = re.compile(r"\b(?:taxis?|cabs?|air(?:ways|lines)?|rail(?:ways)?|bahn|trains?|bus(?:es)?|coach(?:es)?|"
+                           r"ferr(?:y|ies)|lines)\b", re.IGNORECASE)
+
+
+def _carrier_of_description(args: dict[str, Any]) -> None:
+    """A line's merchant that repeats its route ("Thalys Paris-Bruxelles" beside "Paris-Bruxelles") is the carrier
+    alone; a ride described "from Midi with Taxis Verts" was paid to Taxis Verts."""
+    merchant, described = str(args.get("merchant") or ""), str(args.get("description") or "")
+    if merchant and described and merchant.casefold().endswith(" " + described.casefold()):
+        args["merchant"] = merchant[:-len(described)].strip()
+    if merchant or args.get("category") not in ("taxi", "travel") or not (m := _CARRIER.search(described)):
+        return
+    name = m.group("name")
+    if not (name.isupper() and len(name) >= 2) and not _CARRIER_WORD.search(name) and merchant_kind(name) is None:
+        return
+    args["merchant"] = name
+    rest = described[:m.start()].strip(" ,;-")
+    if rest:
+        args["description"] = rest
+    else:
+        args.pop("description", None)
+
+
+def _companion_is_no_merchant(args: dict[str, Any], evidence: str) -> None:
+    """"dinner with Anna 40", "lunch with Marco": at a meal, one capitalised name after "with" is who came along, not
+    who was paid (a place eaten at is said "at …"; a known merchant stays). A ride "with Flixtrain" is its carrier."""
+    name = str(args.get("merchant") or "")
+    if args.get("category") != "meals" or not re.fullmatch(r"[A-Z][a-z'’-]+", name) or merchant_kind(name) is not None or _CARRIER_WORD.search(name):
+        return
+    if re.search(rf"\bwith\s+{re.escape(name)}\b(?!\s+[A-Z])", evidence):
+        args.pop("merchant")
 
 
 def _heading_merchant(message: str, plan: dict[str, Any]) -> tuple[str, str] | None:

@@ -121,7 +121,7 @@ class ActSpan:
 
 @dataclass
 class Leftover:
-    kind: str  # number | date | currency | negation | correction | question | filter | title | other
+    kind: str  # number | date | day | currency | negation | correction | question | filter | title | other
     text: str
     start: int = 0
 
@@ -225,6 +225,8 @@ class Audit:
         return min(holders, key=lambda a: a.end - a.start) if holders else None
 
     def _leave(self, kind: str, start: int, end: int) -> None:
+        if kind == "date" and not find_days(self.message[start:end], self.ctx.today):
+            kind = "day"  # an expense whose day is in doubt, quoted whole: asked for its day
         self.leftovers.append(Leftover(kind, self.message[start:end], start))
 
     # ----------------------------------------------------------------- numbers
@@ -358,8 +360,9 @@ class Audit:
             if own:
                 continue
             before_it = [d for d in said if d.end <= _sentence_span(self.message, a.start)[0] and d.value is not None]
+            here = self._day_of_one_before(a, said) if a.args.get("category") != "hotel" else None
             if before_it and before_it[-1].value.isoformat() != dated and not any(
-                    d.start >= a.end for d in said):
+                    d.start >= a.end for d in said) and not (here is not None and here.value.isoformat() == dated):
                 self._leave("date", a.start, a.end)  # "On the 25th … . In the evening, dinner 84": which day?
                 continue
             heading = self._heading_day(a)
@@ -382,6 +385,9 @@ class Audit:
             back = self._day_referred_back(a) or self._day_of_completed(a)
             if back is not None and back.isoformat() != dated:
                 self._leave("date", a.start, a.end)  # "17.13 for that taxi": the taxi of the last message, its day
+            elif not [d for d in said if sentence[0] <= d.start < sentence[1]] and (
+                    left := self._day_left_unadded(a)) is not None and left.isoformat() != dated:
+                self._leave("date", a.start, a.end)  # "taxi is 22,10 EUR" after "Mon 30.11: … taxi 95 zł": which day?
             earlier = a.act.get("earlier_evidence")
             if earlier:  # completing a question about an earlier message: its day is this line's day
                 before = [d for d in find_days(earlier, self.ctx.today) if d.value is not None]
@@ -419,6 +425,25 @@ class Audit:
         previous = self.ctx.previous or ""
         m = _BACK.search(self.message, act.start, act.end)
         if not previous or m is None or not re.search(rf"\b{re.escape(m.group('noun'))}", previous, re.IGNORECASE):
+            return None
+        days = {d.value for d in find_days(previous, self.ctx.today) if d.value is not None}
+        return next(iter(days)) if len(days) == 1 else None
+
+    def _day_left_unadded(self, act: ActSpan) -> date | None:
+        """The day the last message told an expense of this kind on, when no line of the kind was added since: "taxi
+        is 22,10 EUR on my card statement" after "Mon 30.11: flight …, taxi … 95 zł" is that taxi, maybe."""
+        previous, category = self.ctx.previous or "", str(act.args.get("category") or "")
+        if not previous or category not in _CATEGORY_RE:
+            return None
+        told = []  # the kinds the last message priced: the first kind named in each part with a figure
+        for part in re.split(r"[,;.\n]\s|\band\b", previous):
+            named = sorted((m.start(), kind) for kind, pattern in _CATEGORY_RE.items() if (m := pattern.search(part)))
+            if named and re.search(r"\d", part):
+                told.append(named[0][1])
+        if category not in told:
+            return None
+        if any(e.get("event") == "line_added" and (e.get("data") or {}).get("category") == category
+               for e in self.ctx.recent or []):
             return None
         days = {d.value for d in find_days(previous, self.ctx.today) if d.value is not None}
         return next(iter(days)) if len(days) == 1 else None
@@ -848,6 +873,10 @@ class Audit:
                     _PER_UNIT.match(after) or re.search(r"\d\s*[a-z]*\s*(?:at|@|x|×)\s*$", before, re.IGNORECASE)):
                 self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
                 return
+            if amount == _decimal(a.args.get("amount")) and (_decimal(a.args.get("quantity")) or 1) == 1 and (
+                    _PER_PERSON.match(after)):
+                self._leave("number", m.start(), m.end())  # "lunch for the team, 22 each": each of how many?
+                return
             plural = _PLURAL_AFTER.match(after)
             if re.match(r"(?:st|nd|rd|th)\b|\s*[-–]\s*\d", after, re.IGNORECASE) or re.search(
                     r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message) or (
@@ -962,6 +991,8 @@ _NOT_MONEY_BEFORE = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row
 _PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|pln|zł|czk|kč|yen|¥)?\s*(?:a|per|each|/|the|"
                        r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b",
                        re.IGNORECASE)
+_PER_PERSON = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf)?\s*(?:each|ea|apiece|pp|p\.p\.|(?:a|per)\s+(?:person|head|pax))"
+                         r"(?!\w)", re.IGNORECASE)
 _UNITS_SAID = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven)\s*(?:nights?|nites?|nts|days?|rides?|tickets?|people|"
                          r"persons|guests)\b", re.IGNORECASE)
 _PLURAL_AFTER = re.compile(r"\s*(?:x\s+)?([a-z]{3,}s)\b", re.IGNORECASE)
@@ -1482,7 +1513,7 @@ def find_days(text: str, today: date) -> list[Day]:
                 continue
             if kind == "weekday" and not _weekday_meant(text, m):
                 continue
-            if kind == "dmy" and not _dmy_meant(m):
+            if kind == "dmy" and not _dmy_meant(text, m, today):
                 continue
             taken.append((m.start(), m.end()))
             found.append(Day(m.start(), m.end(), _resolve(kind, m, today), kind))
@@ -1516,14 +1547,26 @@ def _weekday_meant(text: str, m: re.Match[str]) -> bool:
     return True
 
 
-def _dmy_meant(m: re.Match[str]) -> bool:
+def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
     d, mo = int(m.group("d")), int(m.group("m"))
     if not (1 <= d <= 31 and 1 <= mo <= 12):
         return False
     raw = m.group(0)
     if "." in raw and not m.group("y") and not raw.endswith("."):
-        return False  # "12.50" is money, "14.11." is a day
+        # "12.50" is money, "14.11." is a day; so is "23.11" beside its weekday ("Mon 23.11"), heading a line
+        # ("23.11: taxi 31") or before what was paid that day ("taxi 23.11 was 28,50")
+        weekday = _DOTTED_DAY_BEFORE.search(text[:m.start()])
+        if weekday is not None:
+            day = _resolve("dmy", m, today)
+            return day is not None and day.strftime("%a").lower() == weekday.group("wd").lower()[:3]
+        return bool((
+            _LINE_HEAD.search(text[:m.start()]) and re.match(r"[ \t]*[:–-][ \t]", text[m.end():])) or re.match(
+            r"\s+(?:was|were|is|cost|came\s+to)\s+[€$£]?\d", text[m.end():], re.IGNORECASE))
     return True
+
+
+_DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+$", re.IGNORECASE)
+_LINE_HEAD = re.compile(r"(?:^|\n)[ \t]*$")
 
 
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
@@ -1609,6 +1652,7 @@ def _month_days(today: date) -> int:
 _ASK = {
     "number": "I could not place “{text}” in what I read, so I left everything as it is.",
     "date": "I could not match the day “{text}” to the lines I read, so I left everything as it is.",
+    "day": "I was not sure which day “{text}” was, so I left everything as it is.",
     "currency": "You wrote “{text}”, which is not the currency of the claim, so I left everything as it is.",
     "negation": "“{text}” may take something back or alter it, and I was not sure how, so I left everything "
                 "as it is.",
@@ -1626,6 +1670,7 @@ _HOW = {
     "filter": " Tell me the lines to add one by one, or paste only those rows.",
     "title": " Say it as: open a claim called “…”.",
     "currency": " Tell me the amount in the claim's currency.",
+    "day": " Could you say it again with its day (“… on Monday”, “… on 30.11”)?",
 }
 
 

@@ -358,6 +358,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "item", None
     if amounts or dates:
         return "value", None
+    if re.fullmatch(rf"(?:for\s+)?(?:the\s+)?\d{{1,2}}\s+(?:{'|'.join(sorted(lexicon.QUANTITY_UNITS))}|of\s+us)", lowered):
+        return "value", None  # "…team lunch at Figlmüller, 4 ppl, 112.60": how many, of what the clause before told
     if re.search(r"\d", core):
         return "unknown", None
     words_ = re.findall(r"[a-z']+", lowered)
@@ -445,8 +447,14 @@ def split(message: str, today) -> list[Clause]:
         elif is_record(message[s_start:s_end], today):
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
             continue
+        day_first: int | None = None
         for f_start, f_end in fragments(message, s_start, s_end):
+            if day_first is not None:
+                f_start, day_first = day_first, None
             text = message[f_start:f_end]
+            if clauses and f_start == s_start and re.match(r"\s*:", message[f_end:]) and _only_a_day(text, today):
+                day_first = f_start  # "… on my card statement. Tue: lunch 38,50": the day heads what follows it
+                continue
             if (f_end == s_end or re.match(r"\s*:|,\s*[A-Z]", message[f_end:])) and message[f_end:].strip(" .:;!\n") and all(
                     c.kind in ("context", "heading") for c in clauses if c.start >= s_start):
                 if (heading := heading_kind(text, today)) is not None:
@@ -508,6 +516,11 @@ def _priced(text: str, today) -> bool:
 def _priced_and_dated(text: str, today) -> bool:
     days = find_dates(text, today)
     return bool(days) and bool(find_amounts(mask(text, [(d.start, d.end) for d in days])))
+
+
+def _only_a_day(text: str, today) -> bool:
+    days = find_dates(text, today)
+    return bool(days) and not mask(text, [(d.start, d.end) for d in days]).strip(" ,.;:!-–—")
 
 
 def heading_kind(text: str, today) -> str | None:

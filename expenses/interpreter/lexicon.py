@@ -100,7 +100,7 @@ CURRENCY_WORDS = {
 }
 # after a number, these make it a count, not money: "2 nights", "3 people"
 QUANTITY_UNITS = frozenset(
-    "night nights nite nites nts day days people person persons pax guest guests ticket tickets ride rides hour hours km "
+    "night nights nite nites nts day days people ppl person persons pax guest guests ticket tickets ride rides hour hours km "
     "kilometre kilometres kilometer kilometers mile miles times item items line lines percent".split()
 )
 
@@ -195,7 +195,8 @@ CHAT_WORDS = {
     "u": "you", "ur": "your", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before", "htl": "hotel", "hotl": "hotel", "hotell": "hotel",
     "tx": "taxi", "flt": "flight", "flght": "flight", "bkfst": "breakfast", "brkfst": "breakfast",
     "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking", "conf": "conference",
-    "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week",
+    "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week", "corr": "correction",
+    "nts": "nights", "gr8": "great",
 }
 
 MEALS = frozenset("breakfast brunch lunch dinner supper".split())  # which meal a meals line was

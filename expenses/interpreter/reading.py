@@ -432,6 +432,11 @@ class Reader:
             return self._hold(text, start, end)
         if kind == "retract":
             return RetractIntent(start, end, hint=text.lower())
+        if kind == "correction" and self._names_another_thing(text):
+            # "… printing 12,00 / Corr: 25/11 Lunch 19,20": another expense than the one just told is changed, the
+            # way an edit changes it (or asked about), never the one just told
+            marker = MARKER.match(text)
+            return self._update(" " * marker.end() + text[marker.end():] if marker else text, start, end)
         if kind == "correction":
             return self._correction(text, start, end)
         if kind == "question":
@@ -451,7 +456,8 @@ class Reader:
         if kind == "act" and self._muddled(clause.verb or "", plain_text[m.end():] if (m := MARKER.match(plain_text))
                                            else plain_text):
             return UnknownIntent(start, end)
-        if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text):
+        if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text) and not (
+                self._names_another_thing(text)):
             # "add a taxi for 30, no wait, the taxi was 35": a correction of what was just said, not an edit
             return self._correction(text, start, end)
         if kind == "act" and clause.verb == "add" and self.last_act is not None and self.last_act.act == "add_line" and (
@@ -948,6 +954,18 @@ class Reader:
 
     # ------------------------------------------------------------------ update_line / remove_line
 
+    def _names_another_thing(self, text: str) -> bool:
+        """A correction's words name a kind of expense other than the line the message told just before ("coffee
+        4.60. Wait, the Friday taxi was 27.40"), or a day when nothing was told before it: it is not that line's."""
+        dates = find_dates(text, self.ctx.today)
+        masked = mask(text, [(d.start, d.end) for d in dates])
+        said = best_category(find_categories(masked))
+        if self.last_act is None or self.last_act.act not in ("add_line", "update_line"):
+            # nothing told before it: only a correction said as one ("Corr: 25/11 lunch 19,20"), not "hmm no, it was …"
+            return bool(re.match(r"\W*(?:correction|typo)\b", text, re.IGNORECASE)) and (said is not None or bool(dates))
+        told = self.last_act.args.get("category")
+        return said is not None and told is not None and said != told
+
     def _update(self, text: str, start: int, end: int) -> ActIntent:
         if verb_of(text)[0] is None and not find_line_refs(text) and not STRONG_UPDATE.search(text) and find_amounts(
                 text) and re.search(r"\b(?:was|were|is|are|cost|costs|came\s+to)\b", text, re.IGNORECASE):
@@ -955,7 +973,18 @@ class Reader:
             _, claim, problem, mention = self._target(text, start, new_claim_ok=False)
             if problem is None and claim is not None and not self._line_words(
                     text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text):
-                return self._add(text, start, end)
+                intent = self._add(text, start, end)
+                sentence = self.message[_sentence_start(self.message, start):]
+                sentence = sentence[:m.end()] if (m := re.search(r"[.!?\n;]", sentence)) else sentence
+                if not intent.problem and _TOLD_BEFORE.match(strip_leading(text)[1]) and not find_dates(
+                        sentence, self.ctx.today) and not self.overrides.get("date") and intent.args.get("category") in {
+                        c.category for c in find_categories(self.ctx.previous or "")}:
+                    # "the cab was 13.20" after a message that told of a cab, none on the claim: that cab, whose day
+                    # is not said here
+                    intent.problem = (f"Which day was “{intent.quote(self.message)[:80]}”? I have no such line on "
+                                      f"“{claim.title}” yet, so I did not add it.")
+                    intent.missing = "date"
+                return intent
         intent = ActIntent(start, end, act="update_line")
         ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
@@ -1259,7 +1288,7 @@ class Reader:
         kinds = {kind for kind, kind_words in lexicon.KIND_WORDS.items() if said & kind_words}
         if kinds:
             ordinals = [line["ordinal"] for line in claim.lines if line.get("category") == "travel"
-                        and any(_merchant_kind(str(line.get("merchant") or "")) == kind or set(re.findall(
+                        and any(merchant_kind(str(line.get("merchant") or "")) == kind or set(re.findall(
                             r"[a-z]+", str(line.get("description") or "").casefold())) & lexicon.KIND_WORDS[kind]
                             for kind in kinds)]
             return ordinals, " ".join(w for w in said if any(w in lexicon.KIND_WORDS[k] for k in kinds))
@@ -1371,7 +1400,7 @@ def _title_words(ctx: Context) -> frozenset[str]:
     return frozenset(w.lower() for c in ctx.claims for w in re.findall(r"[\w'-]+", c.title))
 
 
-def _merchant_kind(merchant: str) -> str | None:
+def merchant_kind(merchant: str) -> str | None:
     lowered = merchant.lower()
     for kind, names in lexicon.MERCHANT_KINDS.items():
         if any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered) for name in names):
@@ -1430,6 +1459,11 @@ def _the(what: str) -> str:
     return what if what.startswith(("the ", "line ")) or what[:1].isupper() else f"the {what}"
 
 
+# "the cab was 13.20", "that taxi came to 31": an expense named as one told before, with its amount and nothing else
+_TOLD_BEFORE = re.compile(r"\W*(?:the|that|this)\s+(?:[\w'’-]+\s+){0,2}?(?:was|is|came\s+to|cost)\s+(?:only\s+|just\s+)?"
+                          r"[€$£]?\s?\d+(?:[.,]\d{1,2})?\s?(?:€|eur|euros?|usd|gbp|£|\$)?\W*$", re.IGNORECASE)
+
+
 def _split_value(text: str, verb_at: int, today) -> tuple[str, str, bool]:
     """(what is being changed, the new value, whether a marker like "to" separated them).
 
@@ -1445,6 +1479,10 @@ def _split_value(text: str, verb_at: int, today) -> tuple[str, str, bool]:
         right = text[m.end():]
         if right.strip():
             return text[:m.start()], right, True
+    amounts = find_amounts(text[verb_at:])
+    if not marks and len(amounts) == 1 and not text[verb_at + amounts[0].end:].strip(" .,;!"):
+        at = verb_at + amounts[0].start  # "25/11 lunch 19,20" told as a correction: the line, then its new amount
+        return text[:at], text[at:], True
     return text, text, False
 
 

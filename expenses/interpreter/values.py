@@ -66,6 +66,13 @@ _DATE_PATTERNS = [
     # "December 3", never "December 23,00" (an amount after the month)
     ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,]\d)",
                             re.IGNORECASE)),
+    # "Mon 30.11", "wed, 25.11.": a dotted day and month beside the weekday it fell on
+    ("dotted_weekday", re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|"
+                                  r"thur|thu|fri|sat|sun)\.?,?\s+\d{1,2}\.\d{1,2}\.?(?![\d,])", re.IGNORECASE)),
+    # "25.11: taxi 31", "taxi 23.11 was 28,50": a dotted day and month heading a line, or before what it cost (a day
+    # of the last three months only; else it stays a number)
+    ("dotted_near", re.compile(r"^[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])|(?<![\d.,])\d{1,2}\.\d{1,2}(?=\s+(?:was|were|is|"
+                               r"cost|came\s+to)\s+[€$£]?\d)", re.IGNORECASE | re.MULTILINE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
     ("dashed", re.compile(r"(?<!between\s)(?<!from\s)(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?"
@@ -123,7 +130,12 @@ def find_dates(text: str, today: date) -> list[DateFound]:
         for m in pattern.finditer(text):
             if any(m.start() < end and start < m.end() for start, end in taken):
                 continue
-            value = _resolve_date(kind, m, today)
+            value = _resolve_date("dotted" if kind in ("dotted_near", "dotted_weekday") else kind, m, today)
+            if kind == "dotted_near" and (value is None or (today - date.fromisoformat(value)).days > 92):
+                continue
+            if kind == "dotted_weekday" and (value is None or not m.group(0).lower().startswith(
+                    _WEEKDAYS[date.fromisoformat(value).weekday()][:3])):
+                continue  # "monday 74.99", "mon 10.10" on a Saturday: a weekday, then an amount
             taken.append((m.start(), m.end()))
             found.append(DateFound(m.start(), m.end(), m.group(0), value))
     for m in re.finditer(r"[A-Za-z]{5,}", text):
@@ -153,9 +165,12 @@ def find_dates(text: str, today: date) -> list[DateFound]:
 def heading_day(message: str, today: date) -> str | None:
     """The one day heading a message before a colon ("wed 25th: …", "all on 2-12: …"), as an ISO date."""
     head = re.match(r"^\W*([^:\n]{1,30}):\s", message)
-    if head is None or re.search(r"\d[.,]\d|[€$£]", head.group(1)):
+    if head is None or re.search(r"[€$£]", head.group(1)):
         return None
-    days = {d.value for d in find_dates(head.group(1), today) if d.value}
+    found = find_dates(head.group(1), today)
+    if re.search(r"\d[.,]\d", mask(head.group(1), [(d.start, d.end) for d in found])):
+        return None
+    days = {d.value for d in found if d.value}
     return days.pop() if len(days) == 1 else None
 
 
