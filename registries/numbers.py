@@ -55,8 +55,8 @@ _PRODUCT_EACH = re.compile(
 # 20 a head" (a count with "for" or said as people; the price said per person)
 _PRODUCT_HEADS = re.compile(
     rf"(?<![\w.,])(?:(?P<for>for)\s+)?(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})(?P<who>\s+(?:of\s+us|people|persons?|pax|"
-    rf"guests?|colleagues|ppl))?\s*[,;]?\s+(?:(?:at|for|@)\s*)?(?P<price>{_PRICE})\s*(?:each|apiece|a\s+(?:person|head)|"
-    r"per\s+(?:person|head|pax)|pp|p\.p\.)(?!\w)",
+    rf"guests?|colleagues|ppl))?\s*[,;]?\s+(?:(?:at|for|@)\s*)?(?P<price>{_PRICE})\s*(?:(?P<each>each|apiece)|a\s+(?:person|head)|"
+    r"per\s+(?:person|head|pax)|pp|p\.p\.)(?!\w|\s+(?:ways?|legs?|directions?|trips?|rides?|times?|nights?|days?|drinks?))",
     re.IGNORECASE)
 # the unit price first: "metro 1,90 x 4", "3.20 × 2"
 _PRODUCT_AFTER = re.compile(rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:x|×|\*)\s*(?P<n>\d{{1,2}})(?![\d\w]|[.,]\d)",
@@ -127,7 +127,9 @@ def quantity_products(text: str) -> list[NumberFound]:
         if n and n >= 2 and price is not None:
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
     for m in _PRODUCT_HEADS.finditer(text or ""):
-        if not (m.group("for") or m.group("who")) or any(m.start() < f.end and f.start < m.end() for f in found):
+        if not m.group("who") and (not m.group("for") or m.group("each")):
+            continue  # "booked for 7, 30 each": seven o'clock, maybe; only "… for four, 18 per person" says people
+        if any(m.start() < f.end and f.start < m.end() for f in found):
             continue
         raw_n = m.group("n")
         n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)

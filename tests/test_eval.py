@@ -89,6 +89,10 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # changes and kept blind (holdout-10: 70 passed before, 1 unsafe; 75 after, 0 unsafe)
     assert parts["holdout-10"]["conversations"] >= 40
     assert parts["holdout-10"]["passed"] >= 72
+    # an eighth round (2026-12-05): 40 whole conversations of 4-6 messages written before the round's changes
+    # (holdout-11: 68 passed before, 7 unsafe; 79 after, 0 unsafe; its unsafe items were looked at, nothing else)
+    assert parts["holdout-11"]["conversations"] >= 40
+    assert parts["holdout-11"]["passed"] >= 76
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -67,6 +67,22 @@ def test_a_pasted_line_headed_as_a_correction_changes_the_line_of_its_day_and_ki
     assert not plan.corrections
 
 
+@pytest.mark.parametrize("message", ["Taxi yesterday 30, lunch yesterday 21,90. Sorry, the taxi was 32",
+                                     "Taxi 24/11 30\nLunch 25/11 21,90\nCorr: taxi 32"])
+def test_a_correction_of_a_kind_told_earlier_in_the_message_corrects_that_one_never_a_line_of_the_claim(
+        message: str) -> None:
+    older = line("ln_taxi0001", "2026-11-20", "taxi", "18.00")
+    [plan] = conversation([message], **on([older]))
+    assert [a.act for a in plan.acts] == ["add_line", "add_line"]
+    [fix] = plan.corrections
+    assert fix.act == plan.acts[0].id and fix.args == {"amount": "32.00"}
+
+
+def test_two_expenses_of_the_kind_corrected_in_the_message_are_asked_about() -> None:
+    [plan] = conversation(["taxi 30 yesterday, lunch 21,90, taxi 12 today. Sorry, the taxi was 32"], **on([]))
+    assert plan.acts == [] or not plan.corrections
+
+
 def test_hmm_no_before_a_kind_with_nothing_told_is_not_an_edit_of_a_line() -> None:
     dinner = line("ln_dinn0001", "2026-12-02", "meals", "40.00", "dinner")
     [plan] = conversation(["oh no, it was the breakfast with the client"], **on([dinner]))
@@ -82,8 +98,10 @@ def test_people_counted_beside_what_each_one_paid_are_one_amount(text: str, tota
     assert [int(f.value) for f in quantity_products(text)] == [total]
 
 
-def test_a_taxi_for_forty_is_money_not_forty_people() -> None:
-    assert quantity_products("taxi for 40, 20 each") == []
+@pytest.mark.parametrize("text", ["taxi for 40, 20 each", "airport taxi for 3 of us, 35 each way",
+                                  "taxi for 2 of us, 15 each leg", "dinner, booked for 7, 30 each"])
+def test_each_way_each_leg_and_a_bare_for_n_each_are_no_head_counts(text: str) -> None:
+    assert quantity_products(text) == []
 
 
 def test_a_meal_for_people_counted_is_added_as_their_total_and_the_limit_is_per_person() -> None:
@@ -144,7 +162,7 @@ def test_an_expense_the_last_message_told_with_its_day_is_asked_about_not_dated_
     path = write(tmp_path, "told-before", [
         {"text": "Mon 30.11: train 86,40 EUR, taxi from the station 95 zł", "expect": {"acts": []}},
         {"text": "taxi is 22,10 EUR on my card statement", "expect": {"acts": []}},
-        {"text": "taxi 30.11 was 22,10", "expect": {"acts": [{"act": "add_line", "outcome": "executed"}], "cases": {
+        {"text": "taxi 22,10 on 30.11", "expect": {"acts": [{"act": "add_line", "outcome": "executed"}], "cases": {
             "Berlin trip": {"lines": ["89.90", "180.00", "32.60", {"amount": "22.10", "date": "2026-11-30"}]}}}},
     ], today=TODAY)
     report, error = run_eval(path)
@@ -162,13 +180,26 @@ def test_a_day_heading_a_later_sentence_covers_that_sentence_not_the_one_before(
         ("20.10", "2026-12-02"), ("30.50", "2026-12-01"), ("12.00", "2026-12-01")]
 
 
-@pytest.mark.parametrize(("message", "day"), [("taxi 23.11 was 28,50", "2026-11-23"),
-                                              ("Mon 30.11: lunch 14,50", "2026-11-30"),
+@pytest.mark.parametrize(("message", "day"), [("Mon 30.11: lunch 14,50", "2026-11-30"),
                                               ("wed 25.11: taxi 31", "2026-11-25"),
                                               ("25.11: taxi 31", "2026-11-25")])
 def test_a_dotted_day_beside_its_weekday_heading_a_line_or_before_what_was_paid_is_a_day(message: str, day: str) -> None:
     [plan] = conversation([message], **on([]))
     assert [a.args["date"] for a in plan.acts] == [day]
+
+
+@pytest.mark.parametrize("message", ["the taxi 23.11 was 28,50", "lunch 21.10 was 19.20"])
+def test_a_dotted_number_before_what_was_paid_may_be_the_old_amount_so_it_is_asked(message: str) -> None:
+    taxi = line("ln_taxi0001", "2026-11-28", "taxi", "23.11")
+    [plan] = conversation([message], **on([taxi]))
+    assert [(a.act, a.args) for a in plan.acts] in ([], [("update_line", {"line": 1, "amount": "28.50"})])
+
+
+def test_a_weekday_then_a_dotted_number_in_a_sentence_never_takes_the_next_expense_s_price() -> None:
+    [plan] = conversation(["lunch Friday 27.11, taxi 15", "dinner Sunday 29.11, hotel 2 nights 240"], **on([]))[:1]
+    assert ("15.00", "meals") not in [(a.args["amount"], a.args["category"]) for a in plan.acts]
+    [plan] = conversation(["dinner Sunday 29.11, hotel 2 nights 240"], **on([]))
+    assert ("240.00", "meals") not in [(a.args["amount"], a.args["category"]) for a in plan.acts]
 
 
 @pytest.mark.parametrize("message", ["ryanair on monday 74.99", "taxi tuesday 10.10"])
@@ -196,3 +227,10 @@ def test_a_carrier_said_after_a_ride_is_who_was_paid_and_a_route_is_not_part_of_
 def test_a_person_who_came_along_to_a_meal_is_no_merchant() -> None:
     [plan] = conversation(["dinner with Anna 40"], **on([]))
     assert [a.args.get("merchant") for a in plan.acts] in ([None], [""], [])
+
+
+def test_words_for_one_thing_never_name_a_line_of_its_kind_told_as_another_thing() -> None:
+    sandwiches = line("ln_sand0001", "2026-11-26", "meals", "72.60", "for the workshop")
+    [plan] = conversation(["The coffee and pastries were on Friday, not Thursday."],
+                          **{**on([sandwiches]), "today": "2026-11-30"})
+    assert [a for a in plan.acts if a.act == "update_line"] == []

@@ -817,7 +817,7 @@ def _link(intents: list[Intent], ctx: Context) -> Intent | None:
         elif isinstance(intent, CorrectIntent):
             if not seen:
                 return intent
-            target = seen[-1]
+            target = intent.aim if any(a is intent.aim for a in seen) else seen[-1]
             intent.target = target  # type: ignore[attr-defined]
             args = _correction_args(intent, target)
             if intent.problem or args is None:

@@ -1553,19 +1553,22 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         return False
     raw = m.group(0)
     if "." in raw and not m.group("y") and not raw.endswith("."):
-        # "12.50" is money, "14.11." is a day; so is "23.11" beside its weekday ("Mon 23.11"), heading a line
-        # ("23.11: taxi 31") or before what was paid that day ("taxi 23.11 was 28,50")
+        # "12.50" is money, "14.11." is a day; so is "23.11" heading a line ("23.11: taxi 31"), alone or after the
+        # weekday it fell on ("Mon 23.11: …"); in a sentence ("lunch friday 27.11", "taxi 23.11 was 28,50") it may
+        # be a price
+        if re.search(r"\bon\s+$", text[:m.start()], re.IGNORECASE):
+            return True  # "taxi 22,10 on 30.11": a day, as the reading takes it
+        if not re.match(r"[ \t]*[:–-][ \t]", text[m.end():]):
+            return False
         weekday = _DOTTED_DAY_BEFORE.search(text[:m.start()])
         if weekday is not None:
             day = _resolve("dmy", m, today)
             return day is not None and day.strftime("%a").lower() == weekday.group("wd").lower()[:3]
-        return bool((
-            _LINE_HEAD.search(text[:m.start()]) and re.match(r"[ \t]*[:–-][ \t]", text[m.end():])) or re.match(
-            r"\s+(?:was|were|is|cost|came\s+to)\s+[€$£]?\d", text[m.end():], re.IGNORECASE))
+        return bool(_LINE_HEAD.search(text[:m.start()]))
     return True
 
 
-_DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+$", re.IGNORECASE)
+_DOTTED_DAY_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?P<wd>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+$", re.IGNORECASE)
 _LINE_HEAD = re.compile(r"(?:^|\n)[ \t]*$")
 
 

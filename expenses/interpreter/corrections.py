@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from . import lexicon
 from .audit import _ATOM, _CATEGORY_RE, _values, find_days
 from .context import Claim, Context, another_meal, claim_addressed
 
@@ -345,6 +346,11 @@ def _names(lowered: str, line: dict[str, Any], lines: list[dict[str, Any]]) -> b
     if another_meal(set(re.findall(r"[a-z]+", lowered)), line):
         return False
     category = str(line.get("category") or "")
+    own = set(re.findall(r"[a-zà-ÿ]+", f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()))
+    specific = {w for w in re.findall(r"[a-z]+", lowered) if lexicon.CATEGORY_WORDS.get(w) == category
+                and w not in lexicon.REFERRING_WORDS.get(category, frozenset())}
+    if specific and own and not specific & own and not any(w.rstrip("s") in own or w + "s" in own for w in specific):
+        return False  # "the coffee and pastries" never name the meals line told "for the workshop" (the sandwiches)
     if category in _CATEGORY_RE and _CATEGORY_RE[category].search(lowered) and sum(
             1 for other in lines if other.get("category") == category) == 1:
         return True

@@ -112,6 +112,7 @@ class RetractIntent(Intent):
 
 @dataclass
 class CorrectIntent(Intent):
+    aim: ActIntent | None = None  # the act of the message it corrects, when not the one told just before it
     counted: bool = False  # it changes a count ("no, 2 nights"): the total is not the user's number, so it is asked
     amount: AmountFound | None = None
     date: str | None = None
@@ -318,10 +319,12 @@ class Reader:
         self.heading_at = 0
         self._sentence_ends: list[int] | None = None
         self.day_heading: str | None = None
+        self.told: list[Intent] = []
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
 
     def read(self, clauses: list[Clause]) -> list[Intent]:
         intents: list[Intent] = []
+        self.told = intents  # what this message told so far, for a correction of one of them
         for clause in clauses:
             start, end = evidence_bounds(self.message, clause.start, clause.end)
             if start >= end:  # only politeness ("thanks!", "hi")
@@ -432,11 +435,20 @@ class Reader:
             return self._hold(text, start, end)
         if kind == "retract":
             return RetractIntent(start, end, hint=text.lower())
-        if kind == "correction" and self._names_another_thing(text):
-            # "… printing 12,00 / Corr: 25/11 Lunch 19,20": another expense than the one just told is changed, the
-            # way an edit changes it (or asked about), never the one just told
-            marker = MARKER.match(text)
-            return self._update(" " * marker.end() + text[marker.end():] if marker else text, start, end)
+        corrects = kind == "correction" or (kind == "act" and clause.verb == "update" and self.last_act is not None
+                                            and bool(MARKER.match(text)))
+        if corrects and (aim := self._corrected(text))[0] != "last":
+            if aim[0] == "claim":
+                # "… printing 12,00 / Corr: 25/11 Lunch 19,20": another expense than any told here is changed, the
+                # way an edit changes it (or asked about), never the one just told
+                marker = MARKER.match(text)
+                return self._update(" " * marker.end() + text[marker.end():] if marker else text, start, end)
+            intent = self._correction(text, start, end)
+            intent.aim = aim[1]  # "taxi 30, lunch 21,90. Sorry, the taxi was 32": the taxi told here
+            if aim[0] == "ask":
+                intent.problem = (f"I was not sure which expense “{intent.quote(self.message)}” corrects, so I left "
+                                  "them as they are. Could you say it again in one go?")
+            return intent
         if kind == "correction":
             return self._correction(text, start, end)
         if kind == "question":
@@ -456,8 +468,7 @@ class Reader:
         if kind == "act" and self._muddled(clause.verb or "", plain_text[m.end():] if (m := MARKER.match(plain_text))
                                            else plain_text):
             return UnknownIntent(start, end)
-        if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text) and not (
-                self._names_another_thing(text)):
+        if kind == "act" and clause.verb == "update" and self.last_act is not None and MARKER.match(text):
             # "add a taxi for 30, no wait, the taxi was 35": a correction of what was just said, not an edit
             return self._correction(text, start, end)
         if kind == "act" and clause.verb == "add" and self.last_act is not None and self.last_act.act == "add_line" and (
@@ -954,17 +965,35 @@ class Reader:
 
     # ------------------------------------------------------------------ update_line / remove_line
 
-    def _names_another_thing(self, text: str) -> bool:
-        """A correction's words name a kind of expense other than the line the message told just before ("coffee
-        4.60. Wait, the Friday taxi was 27.40"), or a day when nothing was told before it: it is not that line's."""
+    def _corrected(self, text: str) -> tuple[str, ActIntent | None]:
+        """What a correction corrects: ("last", None) the expense told just before it; ("here", act) another told
+        earlier in this message, of the kind its words name ("taxi 30, lunch 21,90. Sorry, the taxi was 32");
+        ("ask", None) several such; ("claim", None) one on the claim, when none told here fits: another kind, the
+        old amount said ("not 24.50") or the day named with it ("the Friday taxi") are no told expense's."""
         dates = find_dates(text, self.ctx.today)
-        masked = mask(text, [(d.start, d.end) for d in dates])
-        said = best_category(find_categories(masked))
+        said = best_category(find_categories(mask(text, [(d.start, d.end) for d in dates])))
         if self.last_act is None or self.last_act.act not in ("add_line", "update_line"):
             # nothing told before it: only a correction said as one ("Corr: 25/11 lunch 19,20"), not "hmm no, it was …"
-            return bool(re.match(r"\W*(?:correction|typo)\b", text, re.IGNORECASE)) and (said is not None or bool(dates))
-        told = self.last_act.args.get("category")
-        return said is not None and told is not None and said != told
+            named = re.match(r"\W*(?:correction|typo)\b", text, re.IGNORECASE) and (said is not None or dates)
+            return ("claim", None) if named else ("last", None)
+        old = _OLD_AMOUNT.search(text)
+        was = Decimal(old.group(1).replace(",", ".")) if old else None
+        named_day = {d.value for d in dates if d.value and re.search(
+            rf"\b(?:the|that|this)\s+{re.escape(d.text)}\s+\w+", text, re.IGNORECASE)}
+
+        def fits(act: ActIntent) -> bool:
+            kind = act.args.get("category")
+            amount = act.args.get("amount")
+            return (said is None or kind is None or kind == said) and (
+                was is None or amount is None or Decimal(str(amount)) == was) and (
+                not named_day or act.args.get("date") in named_day)
+
+        if fits(self.last_act):
+            return "last", None
+        here = [i for i in self.told if isinstance(i, ActIntent) and i.act in ("add_line", "update_line") and fits(i)]
+        if len(here) > 1:
+            return "ask", None
+        return ("here", here[0]) if here else ("claim", None)
 
     def _update(self, text: str, start: int, end: int) -> ActIntent:
         if verb_of(text)[0] is None and not find_line_refs(text) and not STRONG_UPDATE.search(text) and find_amounts(
@@ -1458,6 +1487,9 @@ _SEPARATE = re.compile(r"\b(?:and|back|return|plus|also|then)\b|[+,;&]", re.IGNO
 def _the(what: str) -> str:
     return what if what.startswith(("the ", "line ")) or what[:1].isupper() else f"the {what}"
 
+
+# what a correction says the amount was not: "… was 25.40, not 24.50", "27.40 instead of 24.70"
+_OLD_AMOUNT = re.compile(r"\b(?:not|instead\s+of)\s+[€$£]?\s?(\d+(?:[.,]\d{1,2})?)(?![\d.,]\d)", re.IGNORECASE)
 
 # "the cab was 13.20", "that taxi came to 31": an expense named as one told before, with its amount and nothing else
 _TOLD_BEFORE = re.compile(r"\W*(?:the|that|this)\s+(?:[\w'’-]+\s+){0,2}?(?:was|is|came\s+to|cost)\s+(?:only\s+|just\s+)?"

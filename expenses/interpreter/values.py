@@ -66,13 +66,13 @@ _DATE_PATTERNS = [
     # "December 3", never "December 23,00" (an amount after the month)
     ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,]\d)",
                             re.IGNORECASE)),
-    # "Mon 30.11", "wed, 25.11.": a dotted day and month beside the weekday it fell on
-    ("dotted_weekday", re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|"
-                                  r"thur|thu|fri|sat|sun)\.?,?\s+\d{1,2}\.\d{1,2}\.?(?![\d,])", re.IGNORECASE)),
-    # "25.11: taxi 31", "taxi 23.11 was 28,50": a dotted day and month heading a line, or before what it cost (a day
-    # of the last three months only; else it stays a number)
-    ("dotted_near", re.compile(r"^[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])|(?<![\d.,])\d{1,2}\.\d{1,2}(?=\s+(?:was|were|is|"
-                               r"cost|came\s+to)\s+[€$£]?\d)", re.IGNORECASE | re.MULTILINE)),
+    # "Mon 30.11: …", "wed, 25.11. – …": a dotted day and month heading a line, beside the weekday it fell on (in a
+    # sentence, "lunch friday 27.11" may be a price)
+    ("dotted_weekday", re.compile(r"^[ \t]*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|"
+                                  r"thurs|thur|thu|fri|sat|sun)\.?,?\s+\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])",
+                                  re.IGNORECASE | re.MULTILINE)),
+    # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
+    ("dotted_near", re.compile(r"^[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
     ("dashed", re.compile(r"(?<!between\s)(?<!from\s)(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?"
