@@ -16,9 +16,7 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,12 +31,11 @@ import django  # noqa: E402
 django.setup()
 logging.getLogger("httpx").setLevel(logging.WARNING)
 
-from django.conf import settings  # noqa: E402
 
 from conversations.management.commands.bench import bench_kind  # noqa: E402
 from tools.loadbench import clients  # noqa: E402
 from tools.loadbench.fixtures import make_lanes, write_script  # noqa: E402
-from tools.loadbench.servers import child_database_url, cpu_seconds, free_port, wait_for_health  # noqa: E402
+from tools.loadbench.servers import cpu_seconds, daphnes_of  # noqa: E402
 
 
 def main() -> None:
@@ -51,30 +48,8 @@ def main() -> None:
     kind = bench_kind(None)
     write_script(tmp / "script.json", 0, kind.bench)
     lanes = make_lanes(2, kind)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TURNFRAME_TEST_")}
-    env.update({"DATABASE_URL": child_database_url(), "TURNFRAME_PROVIDER": "scripted",
-                "TURNFRAME_SCRIPT": str(tmp / "script.json"), "TURNFRAME_FALLBACK_PROVIDER": "", "LOG_LEVEL": "WARNING",
-                "DJANGO_SETTINGS_MODULE": "turnframe_web.settings", "DEBUG": "0", "SECRET_KEY": settings.SECRET_KEY,
-                "SECURE_SSL_REDIRECT": "0", "SESSION_COOKIE_SECURE": "0", "CSRF_COOKIE_SECURE": "0"})
-    daphne = Path(sys.executable).with_name("daphne")
-    procs, bases = [], []
-    try:
-        for checkout in args.checkouts:
-            port = free_port()
-            log = open(tmp / f"daphne-{port}.log", "wb")  # noqa: SIM115 (closed with the process)
-            procs.append(subprocess.Popen([str(daphne), "-b", "127.0.0.1", "-p", str(port),
-                                           "turnframe_web.asgi:application"],
-                                          cwd=checkout, env=env, stdout=log, stderr=subprocess.STDOUT))
-            bases.append(f"127.0.0.1:{port}")
-        for base in bases:
-            if wait_for_health(base, time.monotonic() + 60) is not None:
-                raise SystemExit(f"daphne on {base} did not answer (logs in {tmp})")
+    with daphnes_of(args.checkouts, tmp) as (procs, bases):
         pairs, clicks, cpu = asyncio.run(_drive(bases, lanes, procs, args.tabs, args.pairs))
-    finally:
-        for proc in procs:
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs:
-            proc.wait(15)
     for checkout, pair, click, per_pair in zip(args.checkouts, pairs, clicks, cpu, strict=True):
         print(f"{checkout}: pair p50_ms={statistics.median(pair):.2f} click p50_ms={statistics.median(click):.2f} "
               f"cpu_ms_per_pair_server={per_pair:.2f}")

@@ -9,6 +9,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -129,3 +131,34 @@ class Servers:
                 proc.kill()
                 proc.wait()
 
+
+
+@contextmanager
+def daphnes_of(checkouts: list[str], tmp: Path) -> Iterator[tuple[list[subprocess.Popen], list[str]]]:
+    """One daphne from each checkout (each imports its own code), on the scripted provider of ``tmp/script.json``
+    and one database: (the processes, their host:port), stopped on leaving (scripts/page_paired.py and its kin)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURNFRAME_TEST_")}
+    env.update({"DATABASE_URL": child_database_url(), "TURNFRAME_PROVIDER": "scripted",
+                "TURNFRAME_SCRIPT": str(tmp / "script.json"), "TURNFRAME_FALLBACK_PROVIDER": "", "LOG_LEVEL": "WARNING",
+                "DJANGO_SETTINGS_MODULE": "turnframe_web.settings", "DEBUG": "0", "SECRET_KEY": settings.SECRET_KEY,
+                "SECURE_SSL_REDIRECT": "0", "SESSION_COOKIE_SECURE": "0", "CSRF_COOKIE_SECURE": "0"})
+    daphne = Path(sys.executable).with_name("daphne")
+    procs: list[subprocess.Popen] = []
+    bases: list[str] = []
+    try:
+        for checkout in checkouts:
+            port = free_port()
+            log = open(tmp / f"daphne-{port}.log", "wb")  # noqa: SIM115 (closed with the process)
+            procs.append(subprocess.Popen([str(daphne), "-b", "127.0.0.1", "-p", str(port),
+                                           "turnframe_web.asgi:application"],
+                                          cwd=checkout, env=env, stdout=log, stderr=subprocess.STDOUT))
+            bases.append(f"127.0.0.1:{port}")
+        for base in bases:
+            if wait_for_health(base, time.monotonic() + 60) is not None:
+                raise SystemExit(f"daphne on {base} did not answer (logs in {tmp})")
+        yield procs, bases
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            proc.wait(15)
