@@ -56,7 +56,7 @@ _PRODUCT_EACH = re.compile(
 _PRODUCT_HEADS = re.compile(
     rf"(?<![\w.,])(?:(?P<for>for)\s+)?(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})(?P<who>\s+(?:of\s+us|people|persons?|pax|"
     rf"guests?|colleagues|ppl))?\s*[,;]?\s+(?:(?:at|for|@)\s*)?(?P<price>{_PRICE})\s*(?:(?P<each>each|apiece)|a\s+(?:person|head)|"
-    r"per\s+(?:person|head|pax)|pp|p\.p\.)(?!\w|\s+(?:ways?|legs?|directions?|trips?|rides?|times?|nights?|days?|drinks?))",
+    r"per\s+(?:person|head|pax)|pp|p\.p\.)(?!\w|\s+(?:ways?|legs?|directions?|rides?|times?|nights?|days?))",
     re.IGNORECASE)
 # the unit price first: "metro 1,90 x 4", "3.20 × 2"
 _PRODUCT_AFTER = re.compile(rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:x|×|\*)\s*(?P<n>\d{{1,2}})(?![\d\w]|[.,]\d)",

@@ -234,3 +234,11 @@ def test_words_for_one_thing_never_name_a_line_of_its_kind_told_as_another_thing
     [plan] = conversation(["The coffee and pastries were on Friday, not Thursday."],
                           **{**on([sandwiches]), "today": "2026-11-30"})
     assert [a for a in plan.acts if a.act == "update_line"] == []
+
+
+@pytest.mark.parametrize(("answer", "title"), [("oh ok. call it Vienna customer visit, EUR", "Vienna customer visit"),
+                                               ("ok sure, Vienna customer visit", "Vienna customer visit"),
+                                               ("Great Lakes trip", "Great Lakes trip")])
+def test_the_name_given_after_a_filler_is_the_title_never_the_filler(answer: str, title: str) -> None:
+    asked, opened = conversation(["please open a new claim", answer], **on([]))
+    assert asked.acts == [] and [(a.act, a.args["title"]) for a in opened.acts] == [("open_claim", title)]

@@ -56,6 +56,11 @@ _REMOVE_THAT_END = re.compile(rf"(?:[,.;!-]\s*|\s(?:so|and|just|pls|please)\s+)(
                               re.IGNORECASE)
 _ANOTHER = re.compile(r"^\W*(?:and\s+|also\s+|plus\s+)?(?:add\s+)?(?:another|one\s+more)(?:\s+one)?\b", re.IGNORECASE)
 _TITLE_ANSWER = re.compile(r"^\W*(?:(?:ok|okay|so|yes|yeah|sure|then|and|please|pls)\W+)*(?:(?:please\s+)?(?:call|name|title)\s+it|it'?s|its|the\s+title\s+is|title:?|name:?)\s+", re.IGNORECASE)
+# what people say before the name they give, closed by a stop or a comma: "oh ok.", "ok sure,", "right, so -" (never
+# "Great Lakes trip")
+_FILLER_WORD = r"(?:oh|ah|ok|okay|k|so|yes|yeah|yep|sure|right|alright|fine|great|cool|well|hmm+|um+|then|and|please|pls)"
+_TITLE_FILLER = re.compile(rf"^\W*(?:{_FILLER_WORD}[\s,.!:;–-]+)*{_FILLER_WORD}\s*[,.!:;–-]+\s*", re.IGNORECASE)
+_NAMED_HERE = re.compile(r"\b(?:called|named|titled|entitled|(?:call|name|title)\s+it)\s+", re.IGNORECASE)
 
 
 def follow_up(ctx: Context) -> dict[str, Any] | None:
@@ -206,9 +211,9 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
                 return hits[0]
         return None
     if missing == "title":
-        raw = _TITLE_ANSWER.sub("", answer)
-        if m := re.search(r"\b(?:called|named|titled|entitled)\s+", raw, re.IGNORECASE):
-            raw = raw[m.end():]  # "need a claim called Paris offsite": the title is what follows
+        raw = _TITLE_ANSWER.sub("", _TITLE_FILLER.sub("", answer))
+        if m := _NAMED_HERE.search(raw):
+            raw = raw[m.end():]  # "need a claim called Paris offsite", "oh ok. call it …": the title is what follows
         named = currency_named(raw)
         code = None
         if named is not None:
@@ -218,7 +223,7 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             code, raw = m.group(1), raw[:m.start()] + raw[m.end():]
         elif m := re.search(r"\bin\s+(euros?|dollars?|pounds?|francs?|yen)\b", raw, re.IGNORECASE):
             code, raw = _currency_code(m.group(1)), raw[:m.start()] + raw[m.end():]
-        title = _tidy_title(re.sub(r"(?:[\s,(-]+(?:in|pls|please|thanks|thx)?)+\W*$", "", raw))
+        title = _tidy_title(re.sub(r"(?:[\s,(-]+(?:in|pls|please|thanks|thx)?)+\W*$", "", _TITLE_FILLER.sub("", raw)))
         if not title or len(title) > 60 or find_amounts(title) or verb_of(title)[0] is not None:
             return None
         return title, code
