@@ -123,14 +123,12 @@ def _in_turn_pool(func):
 _SIGNED_OUT = object()  # what ``_signed_in_then`` returns in place of a turn
 
 
-def _signed_in_then(credential: SocketCredential | None, hand_over: stream.HandOver, func, /, **kwargs):
+def _signed_in_then(credential: SocketCredential | None, func, /, **kwargs):
     """On the turn's thread: the socket's credential read now (``auth.credential_live``), then the turn;
-    ``_SIGNED_OUT``, and no turn, once the credential ended. One hop to the thread for both. The turn's events
-    go to the loop in a few hand-offs, not one per publish, the last of them with the turn's result
-    (``ConversationConsumer._turn``)."""
+    ``_SIGNED_OUT``, and no turn, once the credential ended. One hop to the thread for both."""
     if credential is None or not credential_live(credential):
         return _SIGNED_OUT
-    with stream.held(until=hand_over):
+    with stream.held():  # the turn's events handed to the loop in a few hand-offs, not one per publish
         return func(**kwargs)
 
 
@@ -335,22 +333,12 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- the turns (detached: they finish even if this socket goes away)
 
-    async def _turn(self, func, **kwargs):
-        """``func`` on the turn pool after the credential's check (``_signed_in_then``). What the turn still held
-        as it ended is handed over here, on the loop, as its result arrives: the loop is woken once for both, where
-        the thread's own hand-off woke it once more just before (issue 23, sixth round)."""
-        hand_over = stream.HandOver()
-        try:
-            return await _TURN(self.credential, hand_over, func, **kwargs)
-        finally:
-            hand_over()
-
     async def run_message(self, frame: MessageFrame, admitted: asyncio.Future) -> None:
         context = {"client_message_id": frame.client_message_id} if frame.client_message_id else {}
         loop = asyncio.get_running_loop()
         try:
-            outcome = await self._turn(
-                turn_submit_message,
+            outcome = await _TURN(
+                self.credential, turn_submit_message,
                 user=self.user, conversation_id=self.conversation_id, text=frame.text,
                 client_message_id=frame.client_message_id,
                 on_admitted=lambda: _admitted(loop, admitted))
@@ -381,8 +369,8 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if frame.client_response_id:
             context["client_response_id"] = frame.client_response_id
         try:
-            outcome = await self._turn(
-                interaction_respond,
+            outcome = await _TURN(
+                self.credential, interaction_respond,
                 user=self.user, interaction_id=frame.interaction, option=frame.option,
                 client_response_id=frame.client_response_id, edits=frame.edits)
         except AppError as exc:

@@ -184,7 +184,7 @@ _HOLD_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
-def held(until: HandOver | None = None) -> Iterator[None]:
+def held() -> Iterator[None]:
     """On a turn's thread (a socket's turn, an HTTP request): the events it publishes to this process's sockets are
     handed to their loops when it ends, or earlier at ``flush_held`` (a message admitted, a model about to be
     asked), in one hand-off per loop instead of one per publish. Each hand-off woke the loop's thread while the
@@ -192,11 +192,7 @@ def held(until: HandOver | None = None) -> Iterator[None]:
     Nothing is held longer than the stretch of the turn that waits on no model: the page still sees
     ``turn.started`` before a model is asked. Events another thread publishes meanwhile to a conversation held here
     join the held ones, after them, so every socket still gets a conversation's events in the order of their
-    ``seq``. Nested, the outer one hands over.
-
-    ``until``: what is still held when the thread ends stays held (and still gathers other threads' events of those
-    conversations) until ``until`` is called, on the loop, once the request's answer is on its way (an HTTP
-    request: ``turnframe_web.handler``); at once if that was already called."""
+    ``seq``. Nested, the outer one hands over."""
     if getattr(_HELD, "groups", None) is not None:
         yield
         return
@@ -205,36 +201,9 @@ def held(until: HandOver | None = None) -> Iterator[None]:
         yield
     finally:
         try:
-            if until is None or not until.keep(_HELD.groups):
-                flush_held()
+            flush_held()
         finally:
             _HELD.groups = None
-
-
-class HandOver:
-    """The events an HTTP request's thread held past its end (``held(until=…)``), handed over when this is called on
-    the request's loop after its answer was written (issue 23, sixth round): the socket frames of a click no longer
-    go out ahead of the click's own answer, which is what the page waits for. Called once; a thread that ends after
-    the call (a request whose task was cancelled while its thread ran on) hands its events over itself."""
-
-    def __init__(self) -> None:
-        self._groups: list[str] = []
-        self._called = False
-
-    def keep(self, groups: list[str]) -> bool:
-        """On the request's thread as it ends: keep ``groups`` held for the call; False once it was called."""
-        with _HOLD_LOCK:
-            if self._called:
-                return False
-            self._groups.extend(groups)
-            groups.clear()
-            return True
-
-    def __call__(self) -> None:
-        with _HOLD_LOCK:
-            self._called = True
-            groups, self._groups = self._groups, []
-            _hand_over(groups)
 
 
 def flush_held() -> None:
@@ -243,29 +212,15 @@ def flush_held() -> None:
     if not mine:
         return
     with _HOLD_LOCK:  # (handed over under the lock: a publish of the group after it cannot overtake them)
-        _hand_over(mine)
+        handed: dict[asyncio.AbstractEventLoop, list[tuple[str, list[Sent]]]] = {}
+        for group in mine:
+            for loops, events in _HELD_GROUPS.pop(group, ()):
+                for loop in loops:
+                    handed.setdefault(loop, []).append((group, events))
         mine.clear()
-
-
-def _hand_over(groups: list[str]) -> None:
-    """Under ``_HOLD_LOCK``: the events held for ``groups`` to their loops, in the order they were published; on the
-    loop that runs here at once (nothing another thread hands it can run before), to any other in one hand-off."""
-    if not groups:
-        return
-    try:
-        running = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    handed: dict[asyncio.AbstractEventLoop, list[tuple[str, list[Sent]]]] = {}
-    for group in groups:
-        for loops, events in _HELD_GROUPS.pop(group, ()):
-            for loop in loops:
-                handed.setdefault(loop, []).append((group, events))
-    for loop, batches in handed.items():
-        if loop is running:
-            _deliver_all(loop, batches)
-        elif not loop.is_closed():
-            loop.call_soon_threadsafe(_deliver_all, loop, batches)
+        for loop, batches in handed.items():
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_deliver_all, loop, batches)
 
 
 def _deliver_all(loop: asyncio.AbstractEventLoop, batches: list[tuple[str, list[Sent]]]) -> None:

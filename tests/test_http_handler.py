@@ -6,7 +6,6 @@ Each test talks to ``turnframe_web.asgi.application`` with channels' communicato
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from pathlib import Path
@@ -17,7 +16,6 @@ from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.core import signals
 from django.test import Client
 
-from conversations import stream
 from conversations.auth import token_create
 from conversations.models import Conversation
 from conversations.services import demo_seed
@@ -112,50 +110,6 @@ async def test_a_message_over_http_reaches_the_conversations_socket(alice, scrip
         assert event["turn"]["id"] == turn["id"] and event["turn"]["reply"] == turn["reply"]
     finally:
         await socket.disconnect()
-
-
-async def test_a_turn_over_http_is_answered_before_its_socket_frames(alice, script, settings):
-    """The events a request's turn published go to the conversation's sockets after its answer was written (issue
-    23, sixth round): the answer is what the client waits for, and each frame ahead of it cost the loop's time."""
-    if not settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
-        pytest.skip("the in-memory layer's direct delivery (the Redis lane's sockets hear the layer)")
-    text = script("hello over http, answered first", HELLO)
-    conversation = await database_sync_to_async(Conversation.objects.create)(owner=alice, mode="controlled_agentic")
-    token, _ = await database_sync_to_async(token_create)(user=alice)
-    order: list[str] = []
-
-    class Socket:
-        loop = asyncio.get_running_loop()
-
-        def forward(self, events):
-            order.extend(e["type"] for e in events)
-
-    body = json.dumps({"text": text}).encode()
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": f"/api/conversations/{conversation.id}/messages", "raw_path": b"", "query_string": b"",
-             "root_path": "", "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000),
-             "headers": [*HOST, (b"content-type", b"application/json"), (b"authorization", f"Bearer {token}".encode())]}
-
-    async def receive():
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message):
-        if message["type"] == "http.response.body" and not message.get("more_body"):
-            order.append("answer")
-
-    listener = Socket()
-    stream.listen(conversation.id, listener)
-    try:
-        await application(scope, receive, send)
-        for _ in range(50):
-            if "turn.completed" in order:
-                break
-            await asyncio.sleep(0.01)
-    finally:
-        stream.unlisten(conversation.id, listener)
-    assert order[0] == "answer"
-    assert order[1:] == ["turn.started", "turn.completed"]
-    assert not stream._HELD_GROUPS
 
 
 def test_daphne_leaves_form_bodies_to_django():

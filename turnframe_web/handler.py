@@ -24,7 +24,6 @@ never reads), a few per cent of the process's time per message + click. Twisted'
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -59,22 +58,15 @@ class ThreadedASGIHandler(ASGIHandler):
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
-        hand_over = stream.HandOver()
-        try:
-            with closing(body_file):
-                messages = await self._serve_on_pool(scope, body_file, send, hand_over)
-            for message in messages:
-                await send(message)
-        finally:
-            # the answer is in the transport's buffer, written when the loop next polls; asyncio runs a timer due
-            # then after that poll's writes, so the socket frames of the request's turn follow the answer out
-            asyncio.get_running_loop().call_later(0, hand_over)
+        with closing(body_file):
+            messages = await self._serve_on_pool(scope, body_file, send)
+        for message in messages:
+            await send(message)
 
-    def _serve(self, scope, body_file, send, hand_over: stream.HandOver) -> list[dict[str, Any]]:
+    def _serve(self, scope, body_file, send) -> list[dict[str, Any]]:
         """The request on this thread, up to its response's close; the messages left for the loop to send. The
-        events its turn publishes to this process's sockets are handed to the loop together, after the answer
-        (``stream.held``, ``stream.HandOver``)."""
-        with stream.held(until=hand_over):
+        events its turn publishes to this process's sockets are handed to the loop together (``stream.held``)."""
+        with stream.held():
             return self._serve_held(scope, body_file, send)
 
     def _serve_held(self, scope, body_file, send) -> list[dict[str, Any]]:
