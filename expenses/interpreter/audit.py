@@ -294,6 +294,9 @@ class Audit:
         ids = _ids(self.message)
         spans += [(m.start(), m.end()) for m in _ATOM.finditer(self.message) if m.group(0) in ids]
         spans += [(m.start(), m.end()) for m in _DIGIT_TALK.finditer(self.message)]  # "I misread the 2 as a 1"
+        totals = {_decimal(c.view.get("total")) for c in self.ctx.claims} - {None}
+        spans += [(m.start("figure"), m.end("figure")) for m in _AGREED.finditer(self.message)
+                  if _values(m.group("figure")) & totals]  # "539,60 is right, submit it": the claim's total, agreed
         spans += [(m.start(), m.end()) for m in _ID_NUMBER.finditer(self.message)
                   if not any(_decimal(a.args.get("amount")) in _values(re.sub(r"\D", "", m.group(0)) or "0")
                              for a in self.acts)]
@@ -500,10 +503,12 @@ class Audit:
                 wanted = (date.fromisoformat(last) + timedelta(days=offset)).isoformat()
                 return (said or self.ctx.today.isoformat()) == wanted
             return bool(said) or act.name in ("update_line", "remove_line")
-        if act.name == "add_line" and act.claim is not None and in_the_trip(
+        if act.name == "add_line" and act.claim is not None and (trip := in_the_trip(
                 day.value, self.message[day.start:day.end], act.claim, self.ctx.today,
-                self.message[:day.start]) != day.value:
-            return False  # "tue" on a claim whose trip was last week (or "wed" said on the Wednesday of this week's
+                self.message[:day.start])) != day.value:
+            # "breakfast 9 wed" told on a Wednesday, on a claim whose lines are this Monday and Tuesday: today, the one
+            # day both readings of the weekday and the trip agree on
+            return trip == self.ctx.today and said == trip.isoformat() and (self.ctx.today - day.value).days == 7  # "tue" on a claim whose trip was last week (or "wed" said on the Wednesday of this week's
             # trip): this week's or the trip's? Only the user can say
         if said == day.value.isoformat() or (said is None and day.value == self.ctx.today and act.name == "add_line"):
             return True
@@ -511,6 +516,9 @@ class Audit:
             return True  # "2 nights (tue and wed)", "checked out 3 dec": a day of the stay dated at check-in
         if act.name in ("update_line", "remove_line") and act.claim is not None:
             line = _line(act.claim, act.args.get("line"))
+            if line is not None and line.get("date") == self.ctx.today.isoformat() and (
+                    self.ctx.today - day.value).days == 7 and _BARE_DAY.fullmatch(self.message[day.start:day.end]):
+                return True  # "…, not wed" told on a Wednesday of a line of today: this week's Wednesday
             return line is not None and line.get("date") == day.value.isoformat()  # names the line, not its date
         return False
 
@@ -539,6 +547,10 @@ class Audit:
             if any(a.name in ("add_line", "update_line") for a in self.acts) and not self._touches_neutral(*m.span()):
                 self._leave("number", *_sentence_span(message, m.start()))
                 break
+        if _FIXES_ANNOUNCED.match(message):  # "2 corrections: taxi 23, lunch 14": corrections, never new lines
+            for a in self.acts:
+                if a.name == "add_line" and not a.act.get("earlier_evidence"):
+                    self._leave("correction", a.start, a.end)
         for pattern, kind in ((_STRONG, "negation"), (_CORRECTION, "correction"), (_SOFT, "correction")):
             for m in pattern.finditer(message):
                 self._cue(kind, m, soft=pattern is _SOFT)
@@ -824,6 +836,9 @@ class Audit:
                 if category == "hotel" and present - {"hotel"}:
                     self._leave("other", a.start, a.end)  # "dinner at the restaurant of the hotel"
                     continue
+                if _kind_beside_amount(undated, category, a.args.get("amount")):
+                    self._leave("other", a.start, a.end)  # "lunch on friday, taxi 15": the 15 is the taxi's
+                    continue
                 second = next((at for at in _others_told(words, category, a.args.get("amount")) if not any(
                     b is not a and b.holds(a.start + at + 1, a.start + at + 2) for b in self.acts)), None)
                 if second is not None:
@@ -969,6 +984,21 @@ def _others_told(words: str, category: str, amount: Any) -> list[int]:
             if (kinds := _categories_in(m.group("thing"))) and category not in kinds]
 
 
+_PARTS = re.compile(r"[,;\n+&]|\b(?:and|plus|then)\b", re.IGNORECASE)
+
+
+def _kind_beside_amount(words: str, category: str, amount: Any) -> bool:
+    """The part of one added line's words that holds its amount names another kind of expense, and not its own
+    ("lunch on friday, taxi 15" read as a lunch of 15): the amount is that other expense's."""
+    value = _decimal(amount)
+    for part in _PARTS.split(words):
+        if value is not None and any(_decimal(m.group(0).replace(",", ".")) == value
+                                     for m in re.finditer(r"\d+(?:[.,]\d{1,2})?", part)):
+            kinds = _categories_in(part)
+            return bool(kinds) and category not in kinds and not (category == "other" and len(kinds) > 1)
+    return False
+
+
 # what came with the thing bought, not what was bought: "hotel 120 incl breakfast", "room with breakfast"
 _INCLUDED_THING = re.compile(r"\b(?:incl\.?|including|inc\.?|included)\s*(?:the\s+)?[^\W\d_]+|\bw(?:ith|/)\s*b(?:reak)?fast\b",
                              re.IGNORECASE)
@@ -1015,7 +1045,7 @@ _CURRENCY_AFTER = re.compile(r"\s*(?:euros|dollars|pounds|francs|bucks|quids|kro
 _PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señor|signor)\.?\s|'s$|’s$", re.IGNORECASE)
 
 
-_STAY_ENDS = re.compile(r"check(?:ed|ing)?[\s-]*(?:in|out)|\b(?:to|until|till|through|thru)\b|\d\s*[-–]\s*\d", re.IGNORECASE)
+_STAY_ENDS = re.compile(r"check(?:ed|ing)?[\s-]*(?:in|out)|\b(?:to|until|till|through|thru)\b|\d\.?\s*[-–]\s*\d", re.IGNORECASE)
 
 
 def _night_of_stay(act: ActSpan, day: date, ends_said: bool = False) -> bool:
@@ -1267,7 +1297,7 @@ _CONTEXT_COUNT = re.compile(r"\s*(?:(?:[a-z]+\s+){1,2}(?:members|colleagues|clie
                             r"(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|ppl|pax|"
                             r"heads|of\s+us|h|hrs?|-?hours?|-?hr|"
                             r"guests|weeks?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"
-                            r"meetings?|calls?|bags?|suitcases?|pages?)\b)", re.IGNORECASE)
+                            r"meetings?|calls?|bags?|suitcases?|pages?|(?:small\s+|little\s+|more\s+)?(?:mistakes?|errors?|fixes|corrections?|changes|typos?))\b)", re.IGNORECASE)
 _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
 _HEAD_COUNT = re.compile(r"\s*(?:of\s+(?:us|them|you)|ppl|people|persons|pax|guests|colleagues|attendees|diners)\b",
                          re.IGNORECASE)
@@ -1373,6 +1403,9 @@ _DECLINE = re.compile(r"\b(?:no\s+need|don'?t|do\s+not|not|never|no)\b.{0,24}\b(
                       re.IGNORECASE)
 _DONT = re.compile(r"(?:don'?t|do\s+not|never|no\s+need)\b", re.IGNORECASE)
 # a correction said outright: inside a line's addition, always left over
+# a message that opens by saying it brings corrections: "sorry, 2 mistakes:", "two fixes -", "Corrections:"
+_FIXES_ANNOUNCED = re.compile(r"^\W*(?:[^\W\d_]+\W+|\d\s+){0,5}?(?:mistakes?|errors?|fixes|corrections?|typos?|changes)\b"
+                              r"(?:\s+[^\W\d_]+){0,3}\s*[:;,.!–-]", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:typo|error|mistake|mistyped|correct(?:ion|ed)?|meant|fix|should\s+(?:be|have\s+been|"
                          r"'ve\s+been)|supposed\s+to\s+be|swapped|misread|wrongly|instead\s+of|change|chang|chnage|"
                          r"update|amend|edit)\b", re.IGNORECASE)
@@ -1558,17 +1591,43 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         # be a price
         if re.search(r"\bon\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "taxi 22,10 on 30.11": a day, as the reading takes it
-        if not re.match(r"[ \t]*[:–-][ \t]", text[m.end():]):
-            return False
+        if _dotted_stay(text, m, today):
+            return True  # "2 nights 30.11-2.12": a stay's first and last day
         weekday = _DOTTED_DAY_BEFORE.search(text[:m.start()])
-        if weekday is not None:
+        if weekday is not None:  # "Mon 23.11: …", "lunch friday 27.11": the weekday it fell on says it is a day
             day = _resolve("dmy", m, today)
             return day is not None and day.strftime("%a").lower() == weekday.group("wd").lower()[:3]
+        if not re.match(r"[ \t]*[:–-][ \t]", text[m.end():]):
+            return False
         return bool(_LINE_HEAD.search(text[:m.start()]))
     return True
 
 
-_DOTTED_DAY_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?P<wd>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+$", re.IGNORECASE)
+def _dotted_stay(text: str, m: re.Match[str], today: date) -> bool:
+    """``m`` is one end of two dotted days joined by a dash ("30.11-2.12", "29.11. – 1.12."), in order, at most a
+    month apart, the first within the last three months."""
+    after = re.match(r"\.?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\b(?![.,]\d)", text[m.end():], re.IGNORECASE)
+    before = re.search(r"(?<![\d.,])(\d{1,2})\.(\d{1,2})\.?[ \t]*(?:[-–]|to|till|until)[ \t]*$", text[:m.start()], re.IGNORECASE)
+    pairs = ([(int(m.group("d")), int(m.group("m"))), (int(after.group(1)), int(after.group(2)))] if after else
+             [(int(before.group(1)), int(before.group(2))), (int(m.group("d")), int(m.group("m")))] if before else [])
+    if not pairs:
+        return False
+    try:
+        first, last = (date(today.year, mo, d) for d, mo in pairs)
+    except ValueError:
+        return False
+    if first > today:
+        first = first.replace(year=today.year - 1)
+    if last < first:
+        last = last.replace(year=first.year + 1)
+    return 0 < (last - first).days <= 31 and (today - first).days <= 92 and (last - today).days <= 7
+
+
+_AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[\d.,]*\d|\d)\s*(?:€|eur|euros?)?\s*(?:is|looks|"
+                     r"seems|sounds|=)?\s*(?:right|correct|ok|okay|fine|good|spot\s+on)\b", re.IGNORECASE)
+_BARE_DAY = re.compile(r"\s*(?:on\s+)?[a-z]{3,9}\.?\s*", re.IGNORECASE)  # "wed", "on tuesday"
+_DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|r|rs)?\.?,?\s+$",
+                                re.IGNORECASE)
 _LINE_HEAD = re.compile(r"(?:^|\n)[ \t]*$")
 
 

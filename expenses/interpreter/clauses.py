@@ -33,9 +33,16 @@ from .values import (
 
 # --------------------------------------------------------------------------- patterns
 
+# words that only announce what follows: "sorry, 2 mistakes:", "a couple of fixes -", "found two errors:"
+ANNOUNCED = (r"(?:(?:sorry|oops|argh|ugh|ah|oh)\b[\s,.!-]*)?(?:(?:i\s+(?:made|have|found|noticed|spotted)|there\s+(?:are|were|is)|"
+             r"found|spotted|noticed|just)\s+)?(?:a\s+|one\s+|two\s+|three\s+|[1-3]\s+|a\s+couple\s+(?:of\s+)?|couple\s+(?:of\s+)?|"
+             r"some\s+|a\s+few\s+|few\s+)?(?:small\s+|little\s+|quick\s+|more\s+)?(?:mistakes?|errors?|fix(?:es)?|corrections?|"
+             r"changes?|typos?|things\s+to\s+(?:fix|correct|change))(?:\s+(?:to\s+(?:fix|correct|make)|in\s+(?:it|there|the\s+claim)|"
+             r"(?:i|we)\s+(?:made|found)))?(?:[\s]*[:;.!-]+[\s]*|\s*$)")
+
 LEADING = re.compile(
     r"^(?:(?:and|then|also|but|so|oh|ok|okay|alright|well|now|next|finally|after\s+that|afterwards|"
-    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*)+",
+    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|" + ANNOUNCED + r")+",
     re.IGNORECASE)
 
 _NEG = r"(?:don'?t|dont|do\s+not|never|no\s+need\s+to|not|without|no|hold\s+off\s+(?:on\s+)?|wait\s+(?:with|before)\s+)"

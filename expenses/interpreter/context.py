@@ -346,3 +346,33 @@ def another_meal(said: set[str], line: dict[str, Any]) -> bool:
 
 _NOT_A_MEAL = frozenset("coffee coffees cappuccino espresso tea snack snacks drinks drink water juice beer beers wine"
                         .split())  # a sandwich may well have been the lunch; a coffee was never the dinner
+
+
+# a thing named before "remove it" (who paid for it, or which line, is said otherwise)
+_THE_THING = re.compile(r"\b(?:the|my|that|this|our)\s+(?P<name>[^\W\d_]{3,})\b", re.IGNORECASE)
+_NO_THING = frozenset("company client customer boss firm employer agency department colleague colleagues card team office "
+                      "organiser organizer host hosts partner one last first second third other same whole receipt line "
+                      "entry item expense thing amount price total claim way time day night morning evening".split())
+
+
+_ANY_MEAL = frozenset("meal meals food restaurant bill".split())
+
+
+def thing_unmatched(words: str, line: dict[str, Any]) -> bool:
+    """Do the words before "remove it" name a thing that ``line`` is not ("The fika I take myself, remove it" beside
+    a dinner)? Its merchant's and description's words, and words of its kind (a meal not told as another) match."""
+    from .values import find_categories
+
+    known = set(re.findall(r"[^\W\d_]{3,}", " ".join(str(line.get(k) or "") for k in ("merchant", "description",
+                                                                                         "category")).casefold()))
+    for m in _THE_THING.finditer(words):
+        name = m.group("name").casefold()
+        if name in known or name in _NO_THING:
+            continue
+        kinds = {c.category for c in find_categories(name)}
+        described = set(re.findall(r"[^\W\d_]+", str(line.get("description") or "").casefold()))
+        if line.get("category") in kinds and not another_meal({name}, line) and not (
+                kinds == {"meals"} and described and name not in _ANY_MEAL):
+            continue  # "the cab" of a taxi line; a meal by the words it was told with ("the fika" is no dinner)
+        return True
+    return False

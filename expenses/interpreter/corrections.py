@@ -235,8 +235,11 @@ def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     if claim is None or claim.status != "draft":
         return None
     lowered = _without_days(message, ctx).lower()
-    lines = [line for line in claim.lines if line.get("date") == olds[0].value.isoformat()
-             and _names(lowered, line, [x for x in claim.lines if x.get("date") == olds[0].value.isoformat()])]
+    # "not wed" told on a Wednesday: today's or last week's, whichever the line named is on
+    was = {olds[0].value} | ({ctx.today} if (ctx.today - olds[0].value).days == 7 and re.fullmatch(
+        r"(?:on\s+)?[a-z]{3,9}\.?", said[olds[0].start:olds[0].end].strip(), re.IGNORECASE) else set())
+    lines = [line for day in was for line in claim.lines if line.get("date") == day.isoformat()
+             and _names(lowered, line, [x for x in claim.lines if x.get("date") == day.isoformat()])]
     if len(lines) != 1:
         return None
     act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},

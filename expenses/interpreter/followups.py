@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Any
 
 from .clauses import MARKER, _trim, split, verb_of
-from .context import Claim, Context, find_mention
+from .context import Claim, Context, find_mention, thing_unmatched
 from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
 from .values import (
     best_category,
@@ -343,6 +343,8 @@ def _names_another(words: str, claim: Claim, last: dict[str, Any]) -> bool:
     said = set(tokens) | {f"{x} {y}" for x, y in pairwise(tokens)}
     mine = _words_of(last) | _names_of(last)
     if any(said & (_names_of(other) - mine) for other in claim.lines if other.get("id") != last.get("id")):
+        return True
+    if thing_unmatched(words, last):  # "The fika I take myself, remove it": the fika, whichever line was last
         return True
     for m in _NOT_THE.finditer(words):  # "not the X": X must be the last line
         name = {w for w in re.findall(r"[^\W\d_]{4,}", m.group("name").casefold())}

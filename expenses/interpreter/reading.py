@@ -43,10 +43,12 @@ from .context import (
     Mention,
     another_meal,
     case_ref,
+    claim_addressed,
     find_mention,
     in_the_trip,
     named_reference,
     other_claim,
+    thing_unmatched,
 )
 from .english import known_word
 from .values import (
@@ -304,6 +306,11 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
     return bool(re.search(r"check(?:ed|ing)?[\s-]*(?:in|out)", text, re.IGNORECASE) or _STAY_SPAN.match(between))
 
 
+_TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|so)\W+)*(?:the\s+)?(?:total\s+(?:of\s+|is\s+|=\s*)?)?"
+                           r"(?P<amount>(?:€|eur\s)?\s?\d[\d.,]*\s?(?:€|eur|euros?)?)\s*(?:total\s+)?(?:is|looks|sounds|seems|=)?\s*"
+                           r"(?:right|correct|ok|okay|fine|good|about\s+right|spot\s+on)\W*$", re.IGNORECASE)
+
+
 class Reader:
     """Reads the clauses of one message in order, carrying what earlier clauses established."""
 
@@ -320,6 +327,7 @@ class Reader:
         self._sentence_ends: list[int] | None = None
         self.day_heading: str | None = None
         self.told: list[Intent] = []
+        self._clause_at = 0  # where the clause being read starts in the message
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
 
     def read(self, clauses: list[Clause]) -> list[Intent]:
@@ -330,6 +338,10 @@ class Reader:
             if start >= end:  # only politeness ("thanks!", "hi")
                 intents.append(_politeness(clause.start, clause.end, clause.text))
                 continue
+            if self._total_agreed(self.message[start:end]):
+                intents.append(_politeness(clause.start, clause.end, clause.text))  # "539,60 is right, submit it pls"
+                continue
+            self._clause_at = start
             intent = self._read(clause, start, end)
             if isinstance(intent, list):
                 intents.extend(intent)
@@ -337,6 +349,20 @@ class Reader:
                 intents.append(intent)
         self._date_said_elsewhere(intents)
         return self._one_claim_named(intents)
+
+    def _total_agreed(self, text: str) -> bool:
+        """"539,60 is right", "ok total 501 looks correct": the user agrees with the total of the claim the message is
+        on (another figure is no agreement: read as it is, and asked about)."""
+        m = _TOTAL_AGREED.match(text)
+        claim = claim_addressed(self.message, self.ctx) or self.ctx.default_claim()
+        if m is None or claim is None:
+            return False
+        said = [a.amount for a in find_amounts(m.group("amount"))]
+        try:
+            total = Decimal(str(claim.view.get("total")))
+        except ArithmeticError:
+            return False
+        return said == [total]
 
     def _one_claim_named(self, intents: list[Intent]) -> list[Intent]:
         """A claim asked for, then named in a later clause of the same message ("a claim for my conference trip, can
@@ -1214,7 +1240,8 @@ class Reader:
             if len(described) == 1:
                 return described[0], matches[0][0], None, words_used.lower()
         if not matches:
-            if _IT.search(masked) and claim is not None and len(claim.lines) == 1:
+            if _IT.search(masked) and claim is not None and len(claim.lines) == 1 and not thing_unmatched(
+                    self.message[:self._clause_at], claim.lines[0]):
                 return 1, claim, None, "it"
             if claim is not None and claim.lines:
                 return None, None, (f"Which line do you mean? “{claim.title}” has: {list_lines(claim)}. "

@@ -66,11 +66,15 @@ _DATE_PATTERNS = [
     # "December 3", never "December 23,00" (an amount after the month)
     ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,]\d)",
                             re.IGNORECASE)),
-    # "Mon 30.11: …", "wed, 25.11. – …": a dotted day and month heading a line, beside the weekday it fell on (in a
-    # sentence, "lunch friday 27.11" may be a price)
-    ("dotted_weekday", re.compile(r"^[ \t]*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|"
-                                  r"thurs|thur|thu|fri|sat|sun)\.?,?\s+\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])",
-                                  re.IGNORECASE | re.MULTILINE)),
+    # "Mon 30.11: …", "lunch friday 27.11": a dotted day and month beside the weekday it fell on (alone, in a
+    # sentence, "27.11" may be a price; a weekday that is not that day's, "monday 74.99", leaves it one)
+    ("dotted_weekday", re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|"
+                                  r"thurs|thur|thu|fri|sat|sun)\.?,?\s+\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)",
+                                  re.IGNORECASE)),
+    # "2 nights 30.11-2.12", "29.11. – 1.12.": two dotted days joined by a dash, a stay's first and last day (each half
+    # alone may be a price; together, and in order within a month, they are days)
+    ("dotted_range", re.compile(r"(?<![\w.,/-])(\d{1,2})\.(\d{1,2})\.?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\.?"
+                                r"(?![\w/-]|[.,]\d)", re.IGNORECASE)),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
     ("dotted_near", re.compile(r"^[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
@@ -130,6 +134,13 @@ def find_dates(text: str, today: date) -> list[DateFound]:
         for m in pattern.finditer(text):
             if any(m.start() < end and start < m.end() for start, end in taken):
                 continue
+            if kind == "dotted_range":
+                if (ends := dotted_range(m, today)) is not None:
+                    taken.append((m.start(), m.end()))
+                    for n, day in zip((1, 3), ends):
+                        start, end = m.start(n), m.end(n + 1) + (text[m.end(n + 1):m.end(n + 1) + 1] == ".")
+                        found.append(DateFound(start, end, text[start:end], day.isoformat()))
+                continue
             value = _resolve_date("dotted" if kind in ("dotted_near", "dotted_weekday") else kind, m, today)
             if kind == "dotted_near" and (value is None or (today - date.fromisoformat(value)).days > 92):
                 continue
@@ -160,6 +171,23 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                 fixed = re.match(r"()(\w+)", near[0])
             found.append(DateFound(m.start(), m.end(), m.group(0), _resolve_date(kind, fixed, today)))
     return _weekday_named_twice(sorted(found, key=lambda d: d.start))
+
+
+def dotted_range(m: re.Match[str], today: date) -> tuple[date, date] | None:
+    """The first and last day of "30.11-2.12" (groups: day, month, day, month), when both are days, in order, at most a
+    month apart, begun within the last three months and ended no later than a week from today; else None."""
+    d1, m1, d2, m2 = (int(g) for g in m.groups()[:4])
+    try:
+        first, last = date(today.year, m1, d1), date(today.year, m2, d2)
+    except ValueError:
+        return None
+    if first > today:
+        first = first.replace(year=today.year - 1)
+    if last < first:
+        last = last.replace(year=first.year + 1) if last.year == first.year else last
+    if not 0 < (last - first).days <= 31 or (today - first).days > 92 or (last - today).days > 7:
+        return None
+    return first, last
 
 
 def heading_day(message: str, today: date) -> str | None:
