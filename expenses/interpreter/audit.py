@@ -237,8 +237,10 @@ class Audit:
         phrases = money_phrases(message)
         words = [w for w in number_words(message) if not re.fullmatch(r"(?:an?|one)", message[w.start:w.end].strip(),
                                                                           re.IGNORECASE)]  # "the 2nd one", "motel one"
-        atoms: list[tuple[int, int, set[Decimal]]] = [(m.start(), m.end(), _values(m.group(0)))
-                                                      for m in _ATOM.finditer(message)]
+        spaced = [(m.start(), m.end(), _values(re.sub(r"\s", "", m.group(0)))) for m in _SPACED.finditer(message)]
+        atoms: list[tuple[int, int, set[Decimal]]] = spaced + [
+            (m.start(), m.end(), _values(m.group(0))) for m in _ATOM.finditer(message)
+            if not any(s <= m.start() < e for s, e, _ in spaced)]
         atoms += [(w.start, w.end, {w.value}) for w in words
                   if not any(s <= w.start < e for s, e, _ in atoms)]
         for start, end, values in atoms:
@@ -275,6 +277,9 @@ class Audit:
                 continue
             if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end):
                 continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
+            if re.search(r"(?:^|[\n.!;]\s*)day\s*$", message[:start], re.IGNORECASE) and re.match(r"\s*[,:.–-]", message[end:]) \
+                    and message[start:end].isdigit():
+                continue  # "Day 1, Monday 16th.": which day of the trip, no price
             if re.match(r"\s*(?:st|nd|rd|th)?\.?\s*$", message[end:]) and re.search(r"\bnot\s+(?:on\s+)?the\s+$",
                                                                                message[:start], re.IGNORECASE) and any(
                     a.name == "update_line" and a.args.get("date") for a in self.acts):
@@ -994,7 +999,8 @@ def _kind_beside_amount(words: str, category: str, amount: Any) -> bool:
     for part in _PARTS.split(words):
         if value is not None and any(_decimal(m.group(0).replace(",", ".")) == value
                                      for m in re.finditer(r"\d+(?:[.,]\d{1,2})?", part)):
-            kinds = _categories_in(part)
+            kinds = _categories_in(_PLACE_LEFT.sub("", _PLACE_REACHED.sub(
+                lambda m: m.group(0)[:m.start("place") - m.start()], part)))  # "hotel to the office 21": where it went
             return bool(kinds) and category not in kinds and not (category == "other" and len(kinds) > 1)
     return False
 
@@ -1111,6 +1117,10 @@ _NAME_FILLER = frozenset("the this that other same new old current first second 
 
 
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
+# "3 480 kr", "€ 1 250": thousands grouped by a space, with the currency beside them
+_SPACED = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?=\s?(?:kr|kn|zł|zl|€|eur|sek|nok|dkk|"
+                     r"pln|chf|czk|kč|ft|huf|\$|£|usd|gbp)\b|\s?[€$£])|(?<=[€$£])\s?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?"
+                     r"(?![\d]|[.,]\d)", re.IGNORECASE)
 _ATOM = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:[.,]\d+)?(?![\d])")
 _TIME = re.compile(r"\b\d{1,2}:[0-5]\d(?:\s*(?:am|pm|h|uhr))?\b|\b\d{1,2}[.h][0-5]\d\s*(?:am|pm|h|uhr)\b"
                    r"|\b\d{1,2}\s*(?:am|pm|o'?clock)\b", re.IGNORECASE)

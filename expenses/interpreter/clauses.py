@@ -36,7 +36,7 @@ from .values import (
 # words that only announce what follows: "sorry, 2 mistakes:", "a couple of fixes -", "found two errors:"
 ANNOUNCED = (r"(?:(?:sorry|oops|argh|ugh|ah|oh)\b[\s,.!-]*)?(?:(?:i\s+(?:made|have|found|noticed|spotted)|there\s+(?:are|were|is)|"
              r"found|spotted|noticed|just)\s+)?(?:a\s+|one\s+|two\s+|three\s+|[1-3]\s+|a\s+couple\s+(?:of\s+)?|couple\s+(?:of\s+)?|"
-             r"some\s+|a\s+few\s+|few\s+)?(?:small\s+|little\s+|quick\s+|more\s+)?(?:mistakes?|errors?|fix(?:es)?|corrections?|"
+             r"some\s+|a\s+few\s+|few\s+)(?:small\s+|little\s+|quick\s+|more\s+)?(?:mistakes?|errors?|fix(?:es)?|corrections?|"
              r"changes?|typos?|things\s+to\s+(?:fix|correct|change))(?:\s+(?:to\s+(?:fix|correct|make)|in\s+(?:it|there|the\s+claim)|"
              r"(?:i|we)\s+(?:made|found)))?(?:[\s]*[:;.!-]+[\s]*|\s*$)")
 
@@ -454,6 +454,10 @@ def split(message: str, today) -> list[Clause]:
         elif is_record(message[s_start:s_end], today):
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
             continue
+        elif not question and _day_heading_sentence(message[s_start:s_end], today):
+            # "Day 1, Monday 16th." "Day 2, Tuesday.": a sentence that only says the day of what follows it
+            clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
+            continue
         day_first: int | None = None
         for f_start, f_end in fragments(message, s_start, s_end):
             if day_first is not None:
@@ -523,6 +527,15 @@ def _priced(text: str, today) -> bool:
 def _priced_and_dated(text: str, today) -> bool:
     days = find_dates(text, today)
     return bool(days) and bool(find_amounts(mask(text, [(d.start, d.end) for d in days])))
+
+
+def _day_heading_sentence(text: str, today) -> bool:
+    """"Day 1, Monday 16th", "Tuesday 17 Nov", "day 3 - wed": one day, said alone (optionally numbered as the trip's)."""
+    days = [d for d in find_dates(text, today) if d.value is not None]
+    rest = mask(text, [(d.start, d.end) for d in days])
+    return bool(days) and len({d.value for d in days}) == 1 and not re.sub(
+        r"\b(?:day\s*\d{1,2}|on|the|and|so|then|now|ok|okay|next|first|last|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|"
+        r"sun)(?:day)?)\b|[\s,.;:!()\-–—]", "", rest, flags=re.IGNORECASE)
 
 
 def _only_a_day(text: str, today) -> bool:

@@ -241,11 +241,11 @@ def _only_where_one_went(text: str, today: date) -> bool:
 def _day_only(text: str, today: date) -> str | None:
     """The one day a lead-in tells and nothing else ("On the last day, 2/12", "On the 2/12"), as an ISO date."""
     days = find_dates(text, today)
-    if len(days) != 1 or not days[0].value:
-        return None
-    rest = mask(text, [(days[0].start, days[0].end)])
-    if re.sub(r"\b(?:on|the|last|first|second|third|final|next|day|and|so|then|now|ok|okay)\b|[\s,.:;()-]", "", rest,
-              flags=re.IGNORECASE):
+    if not days or len({d.value for d in days}) != 1 or not days[0].value:
+        return None  # "Day 1, Monday 16th": two words for one day
+    rest = mask(text, [(d.start, d.end) for d in days])
+    if re.sub(r"\b(?:on|the|last|first|second|third|final|next|day(?:\s*\d)?|and|so|then|now|ok|okay|(?:mon|tues?|wed(?:nes)?|"
+              r"thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?)\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE):
         return None
     return days[0].value
 
@@ -425,6 +425,14 @@ class Reader:
                 act.args["date"] = before[-1].args["date"]  # "Flight … on Monday, and the Uber … 38.25": the day
                 # said once covers the sentence
         undated = [i for i in adds if "date" not in i.args]
+        if undated and any(i.args.get("date") for i in adds) and self.day_heading is None:
+            # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
+            # one's is not; today is a guess
+            for act in undated:
+                act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? You gave the days of the others, not "
+                               "of this one, so I did not add it yet.")
+                act.missing = "date"
+            return
         if len(undated) != 1:
             return
         spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent)]  # its own words were read for days
@@ -1024,8 +1032,11 @@ class Reader:
     def _update(self, text: str, start: int, end: int) -> ActIntent:
         if verb_of(text)[0] is None and not find_line_refs(text) and not STRONG_UPDATE.search(text) and find_amounts(
                 text) and re.search(r"\b(?:was|were|is|are|cost|costs|came\s+to)\b", text, re.IGNORECASE):
-            # "the hotel was 3 nights 189 each" with no hotel line to change: a statement of what was spent
-            _, claim, problem, mention = self._target(text, start, new_claim_ok=False)
+            # "the hotel was 3 nights 189 each" with no hotel line to change: a statement of what was spent (on the
+            # claim this message opens, there is none)
+            _, claim, problem, mention = self._target(text, start, new_claim_ok=self.opened is not None)
+            if problem is None and self.opened is not None and (claim is None or not claim.lines):
+                return self._add(text, start, end)
             if problem is None and claim is not None and not self._line_words(
                     text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text):
                 intent = self._add(text, start, end)

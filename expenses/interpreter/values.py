@@ -320,6 +320,8 @@ def _day_of_month(today: date, day: int) -> date | None:
 _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
                      # a currency may be glued on ("12.50eur", "30€"), no other letter
                      r"(?!(?!(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|jpy)\b)[\w/:]|[.,]\d)", re.IGNORECASE)
+SPACED_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d]|[.,]\d)")
+_SPACED_CURRENCY = re.compile(r"kr|kn|zł|zl|kč|ft|kronor|kroner|kronur|złoty|zloty|forint", re.IGNORECASE)
 _SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
 _CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
 _AFTER = re.compile(r"^\s?([€$£¥]|[A-Za-z]+)")
@@ -410,6 +412,16 @@ def find_amounts(text: str) -> list[AmountFound]:
         end = number.end + (am.end(1) if currency and am else 0)
         found.append(AmountFound(number.start, end, text[number.start:end], _amount_of(str(number.value)),
                                  currency, marked))
+    spaced = []
+    for m in SPACED_THOUSANDS.finditer(text):  # "3 480 kr", "€ 1 250": thousands grouped by a space, beside a currency
+        before, after = _SYMBOL_BEFORE.search(text[:m.start()]), _AFTER.match(text[m.end():])
+        code = (lexicon.CURRENCY_SYMBOLS[before.group(1)] if before else None) or (after and (
+            lexicon.CURRENCY_SYMBOLS.get(after.group(1)) or _currency_word(after.group(1), strict_case=False)))
+        if code or (after and _SPACED_CURRENCY.fullmatch(after.group(1))):  # "kr": crowns, which ones the claim says
+            start, end = (before.start(1) if before else m.start()), (m.end() + after.end(1) if after and not before else m.end())
+            found.append(AmountFound(start, end, text[start:end], _amount_of(re.sub(r"\s", "", m.group(0))), code or None, True))
+            spaced.append((start, end))
+    text = mask(text, spaced)
     for m in _NUMBER.finditer(text):
         start, end = m.start(), m.end()
         currency, marked = None, False
