@@ -320,6 +320,8 @@ def _described(answer: str, ctx: Context) -> str:
             phrase = describe(told[0], ctx) or describe(told[1], ctx)
             titled = any(set(re.findall(r"\w+", phrase.casefold())) <= set(re.findall(r"\w+", c.title.casefold()))
                          for c in ctx.claims) if phrase else False  # "For Madrid sales kickoff: …": the claim's name
+            if phrase and re.search(r"\b(?:claim|claims|report)\b", phrase, re.IGNORECASE):
+                phrase = ""  # "add to the offsite claim: …": where it goes, not what it was
             if phrase and not titled and phrase.casefold() != str(args.get("merchant") or "").casefold():
                 args["description"] = phrase
         if act.get("act") == "add_line" and args.get("merchant") and args.get("category") in ("hotel", "meals", "other"):

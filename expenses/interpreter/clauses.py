@@ -384,11 +384,23 @@ def _currency_only(text: str) -> bool:
 # --------------------------------------------------------------------------- splitting
 
 
+# a pasted row of fields separated by semicolons: a day, then at least two more fields, one of them a figure
+_ROW_LINE = re.compile(r"[ \t]*\d{1,4}[./-]\d{1,2}(?:[./-]\d{1,4})?\.?[ \t]*;[^;\n]*;[^\n]*\d[^\n]*")
+
+
+def _line_at(message: str, at: int) -> str:
+    start = message.rfind("\n", 0, at) + 1
+    end = message.find("\n", at)
+    return message[start:end if end >= 0 else len(message)]
+
+
 def sentences(message: str) -> list[tuple[int, int, bool]]:
     """(start, end, ends with "?") for each sentence of ``message``."""
     found: list[tuple[int, int, bool]] = []
     start = 0
     for m in _SENTENCE_END.finditer(message):
+        if m.group(0) == ";" and _ROW_LINE.fullmatch(_line_at(message, m.start())):
+            continue  # "17/11/2026; Lufthansa; flight HAM-FRA; 214.30": the fields of one pasted row
         if m.group(0).startswith("."):
             before = message[start:m.start()].split()
             if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:

@@ -63,6 +63,7 @@ from .values import (
     find_dates,
     find_line_refs,
     find_merchants,
+    heading_day,
     is_destination,
     mask,
     money_text,
@@ -424,15 +425,25 @@ class Reader:
             if before and act.args.get("category") != "hotel" and not ANOTHER_DAY.search(act.quote(self.message)):
                 act.args["date"] = before[-1].args["date"]  # "Flight … on Monday, and the Uber … 38.25": the day
                 # said once covers the sentence
-        undated = [i for i in adds if "date" not in i.args]
-        if undated and any(i.args.get("date") for i in adds) and self.day_heading is None:
-            # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
-            # one's is not; today is a guess
-            for act in undated:
-                act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? You gave the days of the others, not "
-                               "of this one, so I did not add it yet.")
-                act.missing = "date"
+        self._day_said_apart(intents, adds)
+        undated = [i for i in adds if "date" not in i.args and not i.problem]
+        if not undated or not any(i.args.get("date") for i in adds) or self.day_heading is not None or heading_day(
+                self.message, self.ctx.today) is not None:
             return
+        said = [d for d in self._anchored(find_dates(self.message, self.ctx.today)) if d.value]
+        for act in undated:
+            before = [d for d in said if d.end <= act.start]
+            if before and not ANOTHER_DAY.search(act.quote(self.message)):
+                act.args["date"] = before[-1].value  # "Tuesday I flew … . Also the metro from the airport, 2,60"
+                continue
+            # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
+            # one's is not (nor any before it); today is a guess
+            act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? You gave the days of the others, not "
+                           "of this one, so I did not add it yet.")
+            act.missing = "date"
+
+    def _day_said_apart(self, intents: list[Intent], adds: list[ActIntent]) -> None:
+        undated = [i for i in adds if "date" not in i.args]
         if len(undated) != 1:
             return
         spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent)]  # its own words were read for days

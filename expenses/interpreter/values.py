@@ -9,7 +9,7 @@ model: ``dateparser`` with ``RELATIVE_BASE`` set to the user's day, weekdays by 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
@@ -89,11 +89,12 @@ _DATE_PATTERNS = [
     # "tuesday night", "monday morning": the day, never a hotel night
     ("weekday", re.compile(rf"\b(?:(last|this\s+past|past|on|this)\s+)?({'|'.join(_WEEKDAYS)})\b"
                            r"(?:\s+(?:night|nite|evening|morning|afternoon|lunchtime))?", re.IGNORECASE)),
-    ("weekday", re.compile(r"\b(?:(last|this\s+past|past|on|this)\s+)(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b\.?",
+    ("weekday", re.compile(r"\b(?:(last|this\s+past|past|on|this|from|since|until|till)\s+)(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b\.?",
                            re.IGNORECASE)),
     # a bare abbreviation: "lunch 46,50 mon"; "wed", "sat", "sun" are words too, so only at the end or after a number
     ("weekday", re.compile(r"\b()(mon|tue|tues|thu|thur|thurs|fri)\b\.?", re.IGNORECASE)),
-    ("weekday", re.compile(r"(?:(?<=\d\s)|(?<=\d))()(wed|sat|sun)\b\.?(?=\s*$)|\b()(wed|sat|sun)\.?$", re.IGNORECASE)),
+    ("weekday", re.compile(r"(?:(?<=\d\s)|(?<=\d))()(wed|sat|sun)\b\.?(?=\s*$)|\b()(wed|sat|sun)\.?$|^[ \t]*()(wed|sat|sun)\.?"
+                           r"(?=[ \t]*:)", re.IGNORECASE | re.MULTILINE)),  # "wed: lunch 14": a day heading its line
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     ("dotted", re.compile(r"(?<=\bon\s)\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?![\d,])",  # "28.11.": the German way, the dot closes it
@@ -450,7 +451,28 @@ def find_amounts(text: str) -> list[AmountFound]:
         counted = (not marked and m.group(1).isdigit() and int(m.group(1)) < 100 and following is not None
                    and following.group(1).isalpha())
         found.append(AmountFound(start, end, raw, _amount_of(raw), currency, marked, counted))
+    if any(f.currency is None for f in found) and _NON_ASCII_BESIDE.search(text):
+        found = _named_beside(text, found)  # "95 zł", "340 Kč": a currency written in its own letters
     return sorted(found, key=lambda f: f.start)
+
+
+_NON_ASCII_BESIDE = re.compile(r"\d\s?[A-Za-z]*[^\x00-\x7f\d\s]|[^\x00-\x7f\d\s][A-Za-z]*\s?\d")
+
+
+def _named_beside(text: str, found: list[AmountFound]) -> list[AmountFound]:
+    """Each amount with no currency read gets the one currency written right beside it (Babel's names and symbols,
+    ``registries.currencies``), when that names exactly one."""
+    from registries.currencies import currency_meant, currency_mentions
+
+    mentions = currency_mentions(text)
+    out = []
+    for f in found:
+        beside = [m for m in mentions if f.currency is None and (
+            (m.start >= f.end and not text[f.end:m.start].strip()) or (m.end <= f.start and not text[m.end:f.start].strip()))]
+        code = currency_meant(beside[0]) if len(beside) == 1 else None
+        out.append(replace(f, currency=code, marked=True, start=min(f.start, beside[0].start), end=max(f.end, beside[0].end))
+                   if code else f)
+    return out
 
 
 def _currency_word(word: str, *, strict_case: bool) -> str | None:
