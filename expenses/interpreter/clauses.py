@@ -493,7 +493,11 @@ def split(message: str, today) -> list[Clause]:
                 kind = "item"  # "taxis: 32 from the airport monday, 14 on tuesday, …": one expense each
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
                 continue
-            if last is not None and _joins(last, kind, question, text, today, verb):
+            if last is not None and not (f_start == s_start and last.kind == "act" and last.verb == "open" and kind == "item"
+                                         and _has_thing(text, today, strong=True)) and _joins(last, kind, question, text,
+                                                                                              today, verb):
+                # (a sentence after the request for a claim that names a thing is an expense of its own: "open a
+                # claim … in SEK. Hotel Scandic 2 nights, 3 480 kr")
                 _merge(last, f_end, message, question, today)
             else:
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))

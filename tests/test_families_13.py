@@ -1,0 +1,177 @@
+"""Families of the thirteenth round (issue 19), with sentences of our own: a stay told by its dotted first and last
+day; a dotted day beside the weekday it fell on; words that announce corrections; a total the user agrees with; a thing
+named before "remove it" that the last line is not; a bare weekday said on that weekday during the trip; thousands
+grouped by a space; a sentence that only says the day; an expense whose day is not said beside others whose days
+are; rows pasted with semicolons; a currency written in its own letters.
+"""
+
+from __future__ import annotations
+
+from conversations.core.plan import parse_model_answer
+from expenses.interpreter import interpret
+from tests.test_interpreter import request
+from tests.test_walkthrough_families import added, conversation, lyon_with
+
+TODAY = "2026-12-03"  # a Thursday
+
+
+def on(lines: list[dict]) -> dict:
+    return {"cases": (lyon_with(lines),), "active": "clm_LYON0001", "today": TODAY}
+
+
+def line(ident: str, day: str, category: str, amount: str, description: str = "") -> dict:
+    return {"id": ident, "date": day, "merchant": "", "category": category, "amount": amount,
+            **({"description": description} if description else {})}
+
+
+def edits(plan) -> list[dict]:
+    return [dict(a.args) for a in plan.acts if a.act == "update_line"]
+
+
+TRIP = [line("ln_taxi0001", "2026-12-01", "taxi", "32.00"), line("ln_lnch0001", "2026-12-02", "meals", "14.50", "lunch")]
+
+
+# ----------------------------------------------------------------- 1. dotted days
+
+
+def test_a_stay_told_by_its_dotted_first_and_last_day_is_one_hotel_line_dated_at_check_in() -> None:
+    [plan] = conversation(["hotel 2 nights 30.11-2.12, 238,00"], **on([]))
+    [hotel] = added(plan)
+    assert (hotel["category"], hotel["amount"], hotel["date"], hotel.get("quantity")) == ("hotel", "238.00",
+                                                                                          "2026-11-30", 2)
+
+
+def test_dotted_ends_closed_by_their_dots_are_a_stay_too() -> None:
+    [plan] = conversation(["Hotel Sacher 29.11.-1.12. 310"], **on([]))
+    [hotel] = added(plan)
+    assert (hotel["amount"], hotel["date"]) == ("310.00", "2026-11-29")
+
+
+def test_two_prices_joined_by_a_dash_are_no_stay() -> None:
+    [plan] = conversation(["taxi 12.50-14.80"], **on([]))
+    assert all(a.args.get("date") != "2026-12-14" for a in plan.acts)
+
+
+def test_a_dotted_day_beside_its_weekday_is_that_day_never_a_price() -> None:
+    [plan] = conversation(["lunch friday 27.11, taxi 15"], **on([]))
+    assert all(a.args.get("amount") not in ("27.11",) for a in plan.acts)
+    assert not [a for a in added(plan) if a["category"] == "meals" and a["amount"] == "15.00"]
+
+
+def test_a_price_said_beside_another_kind_is_never_given_to_the_kind_before_it() -> None:
+    [plan] = conversation(["lunch on friday, taxi 15"], **on([]))
+    assert not [a for a in added(plan) if a["category"] == "meals"]
+
+
+# ----------------------------------------------------------------- 2. corrections announced
+
+
+def test_words_that_announce_two_mistakes_open_the_corrections_that_follow() -> None:
+    [plan] = conversation(["sorry, 2 mistakes: the taxi was 23 and the lunch 14"], **on(TRIP))
+    assert edits(plan) == [{"line": 1, "amount": "23.00"}, {"line": 2, "amount": "14.00"}]
+
+
+def test_corrections_announced_are_never_added_as_new_lines() -> None:
+    [plan] = conversation(["2 corrections: taxi 23, lunch 14"], **on(TRIP))
+    assert not added(plan)
+
+
+def test_a_dotted_day_and_its_weekday_move_the_line_said_with_the_day_it_is_not() -> None:
+    breakfast = line("ln_brkf0001", "2026-12-03", "meals", "9.00", "breakfast")
+    [plan] = conversation(["the breakfast was tue 1.12, not thu"], **on([*TRIP, breakfast]))
+    assert edits(plan) == [{"line": 3, "date": "2026-12-01"}]
+
+
+# ----------------------------------------------------------------- 3. agreeing with the total
+
+
+def test_the_total_said_to_be_right_is_agreement_and_the_submit_beside_it_is_read() -> None:
+    [plan] = conversation(["46,50 is right, submit it pls"], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+
+
+def test_another_figure_said_to_be_right_is_no_agreement_and_nothing_is_submitted() -> None:
+    [plan] = conversation(["50 is right, submit it pls"], **on(TRIP))
+    assert not plan.acts
+
+
+# ----------------------------------------------------------------- 4. "remove it" after a thing the line is not
+
+
+def test_a_thing_named_before_remove_it_that_the_only_line_is_not_removes_nothing() -> None:
+    dinner = line("ln_dinr0001", "2026-12-02", "meals", "38.90", "dinner")
+    [plan] = conversation(["The fika I take myself, remove it please."], **on([dinner]))
+    assert not [a for a in plan.acts if a.act == "remove_line"]
+
+
+def test_the_line_itself_named_before_remove_it_is_removed() -> None:
+    dinner = line("ln_dinr0001", "2026-12-02", "meals", "38.90", "dinner")
+    [plan] = conversation(["the dinner was private, remove it"], **on([dinner]))
+    assert [(a.act, a.args) for a in plan.acts] == [("remove_line", {"line": 1})]
+
+
+# ----------------------------------------------------------------- 5. days
+
+
+def test_a_bare_weekday_said_on_that_weekday_during_the_trip_is_today() -> None:
+    [plan] = conversation(["breakfast 9 thu"], **on(TRIP))
+    [meal] = added(plan)
+    assert meal["date"] == "2026-12-03"
+
+
+def test_a_sentence_that_only_says_the_day_dates_the_sentences_after_it() -> None:
+    [plan] = conversation(["Day 1, Monday 30th. Flight to Vienna, Austrian, 189.00. Taxi into town 14.90."], **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("189.00", "2026-11-30"), ("14.90", "2026-11-30")]
+
+
+def test_an_expense_whose_day_is_not_said_beside_others_whose_days_are_is_asked_about() -> None:
+    [plan] = conversation(["hotel was the Hyatt, 2 nights, 489.20. lunch at the show tuesday 22.40"], **on([]))
+    assert [(a["category"], a["date"]) for a in added(plan)] == [("meals", "2026-12-01")]
+    assert any("Which day" in a.text for a in plan.answers)
+
+
+def test_a_day_said_before_carries_to_the_next_sentence_of_the_story() -> None:
+    [plan] = conversation(["Tuesday I flew with TAP to Porto, 156,30 euros. Also the metro from the airport, 2,60"],
+                          **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("156.30", "2026-12-01"), ("2.60", "2026-12-01")]
+
+
+def test_a_stay_from_a_weekday_is_dated_that_day() -> None:
+    [plan] = conversation(["hotel Leonardo 2 nights from tue 264"], **on([]))
+    [hotel] = added(plan)
+    assert hotel["date"] == "2026-12-01"
+
+
+# ----------------------------------------------------------------- 6. figures and currencies
+
+
+def test_thousands_grouped_by_a_space_beside_crowns_are_one_amount() -> None:
+    [plan] = conversation(['open a claim "Stockholm visit" in SEK. Hotel Scandic 2 nights, 3 480 kr on 1/12'],
+                          cases=(), today=TODAY)
+    assert [a["amount"] for a in added(plan)] == ["3480.00"]
+
+
+def test_a_currency_written_in_its_own_letters_is_never_the_claims() -> None:
+    answer = parse_model_answer(interpret(request("taxi to hotel 95 zł on monday", **on([]))))
+    # the złoty are converted (their rate is looked up first), never stored as euros
+    assert [(r.tool, r.args["from"], r.args["amount"]) for r in answer.reads] == [("exchange_rate", "PLN", "95.00")]
+
+
+def test_rows_pasted_with_semicolons_keep_each_rows_payee() -> None:
+    [plan] = conversation(["add these:\n17/11/2026; Lufthansa; flight HAM-FRA; 214.30\n"
+                           "17/11/2026; Steigenberger; hotel 2 nights; 398.00"], **on([]))
+    assert [(a["merchant"], a["amount"], a["date"]) for a in added(plan)] == [
+        ("Lufthansa", "214.30", "2026-11-17"), ("Steigenberger", "398.00", "2026-11-17")]
+
+
+def test_a_story_that_opens_the_claim_tells_what_was_paid_even_with_was() -> None:
+    [plan] = conversation(['Please open a claim "Stockholm visit" in SEK. Tuesday 1/12 I took the SJ train for 689 kr, '
+                           "and the taxi from Centralen to the customer was 312 kr."], cases=(), today=TODAY)
+    assert [a.act for a in plan.acts] == ["open_claim", "add_line", "add_line"]
+    assert [a["amount"] for a in added(plan)] == ["689.00", "312.00"]
+
+
+def test_a_deposit_for_a_room_hired_is_no_hotel_and_the_claim_named_is_no_description() -> None:
+    [plan] = conversation(["add to the Lyon claim: room hire deposit for the Seehaus, 250, paid on the 20th"], **on([]))
+    [deposit] = added(plan)
+    assert deposit["category"] == "other" and "claim" not in deposit.get("description", "")
