@@ -1479,7 +1479,7 @@ _PLACE_REACHED = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|ou
 _PLACE_LEFT = re.compile(r"\bhotels?(?=\s*(?:to|->|→)\s)", re.IGNORECASE)
 # a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
-                           r"[.!?;](?=\s|$)|\n", re.IGNORECASE)
+                           r"[.!?;](?=\s|$)|\n|(?<=\s)[/|](?=\s)", re.IGNORECASE)  # " / " opens a new group of lines
 
 
 def _sentence_span(message: str, at: int) -> tuple[int, int]:
@@ -1638,7 +1638,7 @@ _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[
 _BARE_DAY = re.compile(r"\s*(?:on\s+)?[a-z]{3,9}\.?\s*", re.IGNORECASE)  # "wed", "on tuesday"
 _DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|r|rs)?\.?,?\s+$",
                                 re.IGNORECASE)
-_LINE_HEAD = re.compile(r"(?:^|\n)[ \t]*$")
+_LINE_HEAD = re.compile(r"(?:^|\n|\s[/|]\s)[ \t]*$")  # a line's head, or a group's after " / "
 
 
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:

@@ -92,7 +92,7 @@ REQUEST_START = re.compile(
     r"let's|lets|let\s+us|go\s+ahead\s+and|please|you\s+can|u\s+can|you\s+may)\b",
     re.IGNORECASE)
 
-_SENTENCE_END = re.compile(rf"[!?;\n]+|(?!{DAY_DOT.pattern})\.(?!\d)(?=\s|$)", re.IGNORECASE)
+_SENTENCE_END = re.compile(rf"[!?;\n]+|(?!{DAY_DOT.pattern})\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
 _SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
                    # ("to Oslo and back" is one return trip)
@@ -475,7 +475,8 @@ def split(message: str, today) -> list[Clause]:
             if day_first is not None:
                 f_start, day_first = day_first, None
             text = message[f_start:f_end]
-            if clauses and f_start == s_start and re.match(r"\s*:", message[f_end:]) and _only_a_day(text, today):
+            if clauses and f_start == s_start and (colon := re.match(r"\s*:[ \t]?", message[f_end:])) and _only_a_day(
+                    message[f_start:f_end + colon.end()], today):
                 day_first = f_start  # "… on my card statement. Tue: lunch 38,50": the day heads what follows it
                 continue
             if (f_end == s_end or re.match(r"\s*:|,\s*[A-Z]", message[f_end:])) and message[f_end:].strip(" .:;!\n") and all(

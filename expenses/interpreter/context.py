@@ -169,7 +169,22 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
             continue
         if best is None:
             best = candidate
+    if best is None:
+        for m in _FOR_THE.finditer(text):  # "the venue deposit for the offsite, 1,850": the one claim called so
+            token = m.group("word").lower()
+            if token in _NO_TITLE_WORD or token in lexicon.CATEGORY_WORDS:
+                continue
+            hits = tuple(c for c in claims if token in re.findall(r"\w+", c.title.lower()))
+            if len(hits) == 1:
+                return Mention(hits, m.group("word"), m.start("word"), m.end("word"), True)
     return best
+
+
+# a word of a claim's title said as what the expense was for, ending the phrase ("for the offsite,", "on the summit")
+_FOR_THE = re.compile(r"\b(?:for|on|to)\s+(?:the|our|my)\s+(?P<word>[a-z][\w-]{3,})\b(?!\s+[a-z])", re.IGNORECASE)
+_NO_TITLE_WORD = frozenset("trip trips claim claims expense expenses travel travels business week team client clients "
+                           "project meeting meetings visit visits november december january february march april may june "
+                           "july august september october".split())
 
 
 def _in_name(text: str, start: int, end: int) -> bool:

@@ -22,7 +22,7 @@ for _category, _words in {
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
-             "adapter summit congress symposium seminar expo deposit",
+             "adapter summit deposit",
 }.items():
     for _word in _words.split():
         CATEGORY_WORDS[_word] = _category

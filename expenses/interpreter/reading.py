@@ -307,6 +307,9 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
     return bool(re.search(r"check(?:ed|ing)?[\s-]*(?:in|out)", text, re.IGNORECASE) or _STAY_SPAN.match(between))
 
 
+# a dotted or slashed day and month heading a group, not read as a day ("… / 2.12: lunch 11,40"): the days after it
+# are not the one said before it
+_UNREAD_DAY = re.compile(r"(?<![\d.,])\d{1,2}[./]\d{1,2}\.?\s*[:–-]")
 _TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|so)\W+)*(?:the\s+)?(?:total\s+(?:of\s+|is\s+|=\s*)?)?"
                            r"(?P<amount>(?:€|eur\s)?\s?\d[\d.,]*\s?(?:€|eur|euros?)?)\s*(?:total\s+)?(?:is|looks|sounds|seems|=)?\s*"
                            r"(?:right|correct|ok|okay|fine|good|about\s+right|spot\s+on)\W*$", re.IGNORECASE)
@@ -405,6 +408,11 @@ class Reader:
         intent.options = list(getattr(self, "options", []) or [])
         return True
 
+    def _sentence_end(self, at: int) -> int:
+        """Where the sentence holding ``at`` ends."""
+        self._sentence_of(at)
+        return next((end for end in self._sentence_ends or [] if end >= at), len(self.message))
+
     def _sentence_of(self, at: int) -> int:
         """The index of the sentence of the message that holds position ``at``."""
         if self._sentence_ends is None:
@@ -432,8 +440,14 @@ class Reader:
             return
         said = [d for d in self._anchored(find_dates(self.message, self.ctx.today)) if d.value]
         for act in undated:
+            sentence_end = self._sentence_end(act.end)
+            later = [d for d in said if act.end <= d.start < sentence_end]
+            if later:
+                act.args["date"] = later[0].value  # "oyster 12,40 and lunch 14 today": the day said after both
+                continue
             before = [d for d in said if d.end <= act.start]
-            if before and not ANOTHER_DAY.search(act.quote(self.message)):
+            if before and not ANOTHER_DAY.search(act.quote(self.message)) and act.args.get("category") != "hotel" and \
+                    not _UNREAD_DAY.search(self.message, before[-1].end, act.start):
                 act.args["date"] = before[-1].value  # "Tuesday I flew … . Also the metro from the airport, 2,60"
                 continue
             # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this

@@ -76,7 +76,7 @@ _DATE_PATTERNS = [
     ("dotted_range", re.compile(r"(?<![\w.,/-])(\d{1,2})\.(\d{1,2})\.?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\.?"
                                 r"(?![\w/-]|[.,]\d)", re.IGNORECASE)),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
-    ("dotted_near", re.compile(r"^[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
+    ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
     ("dashed", re.compile(r"(?<!between\s)(?<!from\s)(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?"
@@ -418,6 +418,9 @@ def find_amounts(text: str) -> list[AmountFound]:
         before, after = _SYMBOL_BEFORE.search(text[:m.start()]), _AFTER.match(text[m.end():])
         code = (lexicon.CURRENCY_SYMBOLS[before.group(1)] if before else None) or (after and (
             lexicon.CURRENCY_SYMBOLS.get(after.group(1)) or _currency_word(after.group(1), strict_case=False)))
+        close = m.end() + (after.end(1) if after else 0)
+        if re.match(r"\s*(?:/|a\s|per\b|each\b|ea\b|pp\b|x\b)", text[close:], re.IGNORECASE):
+            continue  # "3 nights 1 240 kr/night": a price per unit, read (or asked about) the usual way
         if code or (after and _SPACED_CURRENCY.fullmatch(after.group(1))):  # "kr": crowns, which ones the claim says
             start, end = (before.start(1) if before else m.start()), (m.end() + after.end(1) if after and not before else m.end())
             found.append(AmountFound(start, end, text[start:end], _amount_of(re.sub(r"\s", "", m.group(0))), code or None, True))
