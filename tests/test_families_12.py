@@ -158,12 +158,18 @@ def test_a_statement_with_its_day_in_the_sentence_is_added_on_that_day() -> None
 
 
 @pytest.mark.django_db
-def test_an_expense_the_last_message_told_with_its_day_is_asked_about_not_dated_today(tmp_path: Path) -> None:
+def test_a_zloty_taxi_beside_a_euro_train_is_asked_about_and_its_euros_go_on_with_its_day(tmp_path: Path) -> None:
     path = write(tmp_path, "told-before", [
-        {"text": "Mon 30.11: train 86,40 EUR, taxi from the station 95 zł", "expect": {"acts": []}},
-        {"text": "taxi is 22,10 EUR on my card statement", "expect": {"acts": []}},
-        {"text": "taxi 22,10 on 30.11", "expect": {"acts": [{"act": "add_line", "outcome": "executed"}], "cases": {
-            "Berlin trip": {"lines": ["89.90", "180.00", "32.60", {"amount": "22.10", "date": "2026-11-30"}]}}}},
+        # the train in euros goes on; the złoty taxi is asked about (its conversion offered), as one of two currencies is
+        {"text": "Mon 30.11: train 86,40 EUR, taxi from the station 95 zł", "expect": {
+            "acts": [{"act": "add_line", "outcome": "executed"}], "cases": {"Berlin trip": {"lines": [
+                "89.90", "180.00", "32.60", {"amount": "86.40", "date": "2026-11-30"}]}}}},
+        # the euros of that taxi answer the question, with the day it was told on
+        {"text": "taxi is 22,10 EUR on my card statement", "expect": {
+            "acts": [{"act": "add_line", "outcome": "executed"}], "cases": {"Berlin trip": {"lines": [
+                "89.90", "180.00", "32.60", "86.40", {"amount": "22.10", "date": "2026-11-30"}]}}}},
+        # told again: new, or the same one? asked
+        {"text": "taxi 22,10 on 30.11", "expect": {"acts": []}},
     ], today=TODAY)
     report, error = run_eval(path)
     assert error is None
