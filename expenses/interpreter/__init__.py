@@ -302,7 +302,12 @@ def _answered_converted(request: Any) -> str | None:
     settled = frozenset({"converted"})
     acts = _added_again(request, earlier, answer, settled)
     if acts is None or any((a.get("args") or {}).get("currency") != paid_in for a in acts):
-        return None
+        # the yes was plain; the earlier words no longer read as one expense to convert: say why, never "not understood"
+        reread = json.loads(_interpret_whole(_Earlier(request, earlier), settled=settled))
+        why = " ".join(a.get("text", "") for a in (reread.get("plan") or {}).get("answers", []))
+        return json.dumps({"plan": {"acts": [], "answers": [{"question": answer[:2000], "text": (
+            f"I could not add “{earlier[:120]}” converted after all, so nothing was added. {why}".strip())[:8000]}]}},
+            ensure_ascii=False)
     return _audited_additions(request, acts, answer, settled)
 
 

@@ -852,6 +852,7 @@ class Audit:
             amount = _decimal(a.args.get("amount"))
             if amount is not None:
                 self._amount_said_as_money(a, amount, words)
+                self._amount_estimated(a, amount)
             merchant = str(a.args.get("merchant") or "")
             if merchant and _odd_merchant(merchant, self.message + "\n" + str(a.act.get("earlier_evidence") or "")):
                 self._leave("other", a.start, a.end)
@@ -875,6 +876,14 @@ class Audit:
                         "merchant") or str(line["merchant"]).casefold() == str(a.args["merchant"]).casefold())
                     for line in a.claim.lines) and not _ADD_VERB.search(sentence) and not _ONE_MORE.search(words):
                 self._leave("correction", a.start, a.end)  # the very line the claim has, told again: new, or a repeat?
+
+    def _amount_estimated(self, a: ActSpan, amount: Decimal) -> None:
+        """"Clarion Post was ~140 eur a night", "taxi about 30": an estimate is no amount for a claim; the receipt's is
+        asked for."""
+        for m in _ATOM.finditer(self.message, a.start, a.end):
+            if amount in _values(m.group(0)) and (hedge := _ESTIMATE.search(self.message[a.start:m.end()])):
+                self._leave("estimate", a.start + hedge.start(), m.end())
+                return
 
     def _amount_said_as_money(self, a: ActSpan, amount: Decimal, words: str) -> None:
         """The act's amount must stand in its words as money somewhere: not only as "2nd", "16-18", a card number,
@@ -900,7 +909,8 @@ class Audit:
             plural = _PLURAL_AFTER.match(after)
             if re.match(r"(?:st|nd|rd|th)\b|\s*[-–]\s*\d", after, re.IGNORECASE) or re.search(
                     r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message) or (
-                    m.group(0).isdigit() and _NOT_MONEY_BEFORE.search(before)) \
+                    m.group(0).isdigit() and _NOT_MONEY_BEFORE.search(before) and not _CURRENCY_AFTER.match(after)
+                    and not _CODE_AFTER.match(after)) \
                     or (plural and _plural_noun(plural.group(1)) and not _CURRENCY_AFTER.match(after)):
                 odd = odd or m  # "rm 2nd taxi", "Nov 16-18", "card ending 4471", "platform 2", "4 coffees"
                 continue
@@ -1048,6 +1058,8 @@ _NOT_PLURAL = frozenset("plus less pass class bonus gas bus express process acce
                         "cross glass boss".split())
 _CURRENCY_AFTER = re.compile(r"\s*(?:euros|dollars|pounds|francs|bucks|quids|kronor|kroner|cents|pence|nights|nites|"
                              r"days|rides|tickets|returns|each|pesos|rupees|zlotys)\b", re.IGNORECASE)
+# a currency written right after a number ("terminal 310 SEK" is a price, "terminal 3" a place)
+_CODE_AFTER = re.compile(r"\s?(?:[€$£¥]|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|jpy|cad|aud|kr|zł|zl|kč)\b)", re.IGNORECASE)
 _PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señor|signor)\.?\s|'s$|’s$", re.IGNORECASE)
 
 
@@ -1603,6 +1615,11 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
             return True  # "taxi 22,10 on 30.11": a day, as the reading takes it
         if _dotted_stay(text, m, today):
             return True  # "2 nights 30.11-2.12": a stay's first and last day
+        if re.search(r"\b(?:date|day)\b[^.;\n]{0,40}\bto\s+$", text[:m.start()], re.IGNORECASE):
+            return True  # "change the date of line 2 to 1.12"
+        if _LEAD_START.search(text[:m.start()]) and _LEAD_REST.match(text[m.end():]):
+            day = _resolve("dmy", m, today)
+            return day is not None and 0 <= (today - day).days <= 92  # "2.12 lunch site canteen 13,20 eur; …"
         weekday = _DOTTED_DAY_BEFORE.search(text[:m.start()])
         if weekday is not None:  # "Mon 23.11: …", "lunch friday 27.11": the weekday it fell on says it is a day
             day = _resolve("dmy", m, today)
@@ -1635,6 +1652,13 @@ def _dotted_stay(text: str, m: re.Match[str], today: date) -> bool:
 
 _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[\d.,]*\d|\d)\s*(?:€|eur|euros?)?\s*(?:is|looks|"
                      r"seems|sounds|=)?\s*(?:right|correct|ok|okay|fine|good|spot\s+on)\b", re.IGNORECASE)
+# words that make the figure after them an estimate
+_ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa|abt|something\s+like|more\s+or\s+less|almost|"
+                       r"nearly|at\s+least|give\s+or\s+take))\s*(?:[€$£]|eur\b|usd\b|gbp\b|chf\b)?\s*\d[\d.,]*$", re.IGNORECASE)
+# a dotted day opening a part of the message, before what was bought and a price written as one
+_LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*$")
+_LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
+                        r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
 _BARE_DAY = re.compile(r"\s*(?:on\s+)?[a-z]{3,9}\.?\s*", re.IGNORECASE)  # "wed", "on tuesday"
 _DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|r|rs)?\.?,?\s+$",
                                 re.IGNORECASE)
@@ -1735,8 +1759,10 @@ _ASK = {
     "filter": "I was not sure which of the lines “{text}” keeps, so I left everything as it is.",
     "title": "I was not sure what the claim's title should be in “{text}”, so I did not start it.",
     "other": "I was not sure how to read “{text}”, so I left everything as it is.",
+    "estimate": "“{text}” is an estimate, and a claim needs the amount on the receipt, so I left everything as it is.",
 }
 _HOW = {
+    "estimate": " Tell me the exact amount (for example “taxi 31.40”).",
     "correction": " To correct a line, say which and the new value (“line 2 is 98”); if it is a new one, just say so.",
     "question": " Ask the question on its own, or tell me what to do.",
     "filter": " Tell me the lines to add one by one, or paste only those rows.",

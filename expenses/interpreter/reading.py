@@ -309,6 +309,8 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
 
 # a dotted or slashed day and month heading a group, not read as a day ("… / 2.12: lunch 11,40"): the days after it
 # are not the one said before it
+_BOTH_ON = re.compile(r"\b(?:both|all(?:\s+(?:three|four|of\s+them|of\s+these|of\s+it))?)\s+(?:were\s+|was\s+|are\s+)?"
+                      r"(?:on\s+|from\s+)?(?:the\s+)?$", re.IGNORECASE)
 _UNREAD_DAY = re.compile(r"(?<![\d.,])\d{1,2}[./]\d{1,2}\.?\s*[:–-]")
 _TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|so)\W+)*(?:the\s+)?(?:total\s+(?:of\s+|is\s+|=\s*)?)?"
                            r"(?P<amount>(?:€|eur\s)?\s?\d[\d.,]*\s?(?:€|eur|euros?)?)\s*(?:total\s+)?(?:is|looks|sounds|seems|=)?\s*"
@@ -408,6 +410,11 @@ class Reader:
         intent.options = list(getattr(self, "options", []) or [])
         return True
 
+    def _sentence_start_of(self, at: int) -> int:
+        """Where the sentence holding ``at`` starts."""
+        self._sentence_of(at)
+        return max((end for end in self._sentence_ends or [] if end < at), default=0)
+
     def _sentence_end(self, at: int) -> int:
         """Where the sentence holding ``at`` ends."""
         self._sentence_of(at)
@@ -426,6 +433,13 @@ class Reader:
         adds = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem]
         if "date" in self.overrides:
             return
+        for day in [d for d in find_dates(self.message, self.ctx.today) if d.value and _BOTH_ON.search(
+                self.message[max(0, d.start - 30):d.start])]:
+            # "airport bus 11.68 EUR and dinner … 34.87 EUR, both on 1.12": the day of every expense of the sentence
+            start, end = self._sentence_start_of(day.start), self._sentence_end(day.end)
+            for act in adds:
+                if start <= act.start < end and "date" not in act.args:
+                    act.args["date"] = day.value
         for act in [i for i in adds if "date" not in i.args]:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
             before = [i for i in adds if i.end <= act.start and i.args.get("date")
@@ -1108,8 +1122,12 @@ class Reader:
         intent.ref, intent.claim = ref, line_claim or claim
         value_text = _blank_not_values(right if marked else mask(text, [(r.start, r.end) for r in find_line_refs(text)]))
         # "the coffee was thursday": a weekday of the claim's trip is read against the trip, or asked
-        dates = [self._in_the_trip(d, self._claim_of_update(intent)) for d in
-                 self._anchored(find_dates(value_text, self.ctx.today))]
+        found = find_dates(value_text, self.ctx.today)
+        if marked:  # "change the date of line 2 to 1.12": a day that reads as one only with the words before it
+            found += [replace(d, start=d.start - right_start, end=d.end - right_start) for d in find_dates(
+                text, self.ctx.today) if d.start >= right_start and not any(
+                f.start < d.end - right_start and d.start - right_start < f.end for f in found)]
+        dates = [self._in_the_trip(d, self._claim_of_update(intent)) for d in self._anchored(found)]
         value_masked = mask(value_text, [(d.start, d.end) for d in dates] + [
             (s - right_start, e - right_start) for s, e in skip if marked])
         amounts = find_amounts(_blank_not_values(value_masked))

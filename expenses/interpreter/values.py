@@ -75,6 +75,12 @@ _DATE_PATTERNS = [
     # alone may be a price; together, and in order within a month, they are days)
     ("dotted_range", re.compile(r"(?<![\w.,/-])(\d{1,2})\.(\d{1,2})\.?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\.?"
                                 r"(?![\w/-]|[.,]\d)", re.IGNORECASE)),
+    # "2.12 lunch site canteen 13,20 eur; 3.12 coffee 4,50": a dotted day and month opening a part of the message, before
+    # what was bought and its price (a day of the last three months only)
+    ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|"
+                               r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE | re.MULTILINE)),
+    # "change the date of line 2 to 1.12": a dotted day the date is changed to
+    ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
     ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
@@ -94,7 +100,8 @@ _DATE_PATTERNS = [
     # a bare abbreviation: "lunch 46,50 mon"; "wed", "sat", "sun" are words too, so only at the end or after a number
     ("weekday", re.compile(r"\b()(mon|tue|tues|thu|thur|thurs|fri)\b\.?", re.IGNORECASE)),
     ("weekday", re.compile(r"(?:(?<=\d\s)|(?<=\d))()(wed|sat|sun)\b\.?(?=\s*$)|\b()(wed|sat|sun)\.?$|^[ \t]*()(wed|sat|sun)\.?"
-                           r"(?=[ \t]*:)", re.IGNORECASE | re.MULTILINE)),  # "wed: lunch 14": a day heading its line
+                           r"(?=[ \t]*:)|^[ \t]*()(wed)\b\.?(?=[ \t]+\S)", re.IGNORECASE | re.MULTILINE)),  # "wed: lunch 14", "wed taxi 31": a day
+    # heading its line
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     ("dotted", re.compile(r"(?<=\bon\s)\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?![\d,])",  # "28.11.": the German way, the dot closes it
@@ -142,8 +149,10 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                         start, end = m.start(n), m.end(n + 1) + (text[m.end(n + 1):m.end(n + 1) + 1] == ".")
                         found.append(DateFound(start, end, text[start:end], day.isoformat()))
                 continue
-            value = _resolve_date("dotted" if kind in ("dotted_near", "dotted_weekday") else kind, m, today)
-            if kind == "dotted_near" and (value is None or (today - date.fromisoformat(value)).days > 92):
+            value = _resolve_date("dotted" if kind.startswith("dotted_") else kind, m, today)
+            if kind == "dotted_to" and not DATE_CHANGED_TO.search(text[:m.start()]):
+                continue
+            if kind in ("dotted_near", "dotted_lead", "dotted_to") and (value is None or (today - date.fromisoformat(value)).days > 92):
                 continue
             if kind == "dotted_weekday" and (value is None or not m.group(0).lower().startswith(
                     _WEEKDAYS[date.fromisoformat(value).weekday()][:3])):
@@ -172,6 +181,10 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                 fixed = re.match(r"()(\w+)", near[0])
             found.append(DateFound(m.start(), m.end(), m.group(0), _resolve_date(kind, fixed, today)))
     return _weekday_named_twice(sorted(found, key=lambda d: d.start))
+
+
+# the words before the day a line's date is changed to: "change the date of line 2 to", "move the taxi's day to"
+DATE_CHANGED_TO = re.compile(r"\b(?:date|day)\b[^.;\n]{0,40}\bto\s+$", re.IGNORECASE)
 
 
 def dotted_range(m: re.Match[str], today: date) -> tuple[date, date] | None:
