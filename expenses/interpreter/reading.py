@@ -311,6 +311,8 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
 # are not the one said before it
 _BOTH_ON = re.compile(r"\b(?:both|all(?:\s+(?:three|four|of\s+them|of\s+these|of\s+it))?)\s+(?:were\s+|was\s+|are\s+)?"
                       r"(?:on\s+|from\s+)?(?:the\s+)?$", re.IGNORECASE)
+# a sentence that goes on with the story of the one before: "Also the metro …", "Then I paid the taxi …"
+_GOES_ON_STORY = re.compile(r"\W*(?:also|then|and\s+then|after\s+that|afterwards|later|plus|and\s+also|and)\b", re.IGNORECASE)
 _UNREAD_DAY = re.compile(r"(?<![\d.,])\d{1,2}[./]\d{1,2}\.?\s*[:–-]")
 _TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|so)\W+)*(?:the\s+)?(?:total\s+(?:of\s+|is\s+|=\s*)?)?"
                            r"(?P<amount>(?:€|eur\s)?\s?\d[\d.,]*\s?(?:€|eur|euros?)?)\s*(?:total\s+)?(?:is|looks|sounds|seems|=)?\s*"
@@ -461,7 +463,8 @@ class Reader:
                 continue
             before = [d for d in said if d.end <= act.start]
             if before and not ANOTHER_DAY.search(act.quote(self.message)) and act.args.get("category") != "hotel" and \
-                    not _UNREAD_DAY.search(self.message, before[-1].end, act.start):
+                    not _UNREAD_DAY.search(self.message, before[-1].end, act.start) and _GOES_ON_STORY.match(
+                        self.message, self._sentence_start_of(act.start)):
                 act.args["date"] = before[-1].value  # "Tuesday I flew … . Also the metro from the airport, 2,60"
                 continue
             # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
