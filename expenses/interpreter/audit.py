@@ -1318,7 +1318,7 @@ _CONTEXT_COUNT = re.compile(r"\s*(?:(?:[a-z]+\s+){1,2}(?:members|colleagues|clie
                             r"engineers|directors|students|attendees|delegates|visitors|people)\b|"
                             r"(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|ppl|pax|"
                             r"heads|of\s+us|h|hrs?|-?hours?|-?hr|"
-                            r"guests|weeks?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"
+                            r"guests|weeks?|days?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"
                             r"meetings?|calls?|bags?|suitcases?|pages?|(?:small\s+|little\s+|more\s+)?(?:mistakes?|errors?|fixes|corrections?|changes|typos?))\b)", re.IGNORECASE)
 _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
 _HEAD_COUNT = re.compile(r"\s*(?:of\s+(?:us|them|you)|ppl|people|persons|pax|guests|colleagues|attendees|diners)\b",

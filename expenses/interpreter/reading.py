@@ -314,6 +314,9 @@ _BOTH_ON = re.compile(r"\b(?:both|all(?:\s+(?:three|four|of\s+them|of\s+these|of
 # a sentence that goes on with the story of the one before: "Also the metro …", "Then I paid the taxi …"
 _GOES_ON_STORY = re.compile(r"\W*(?:also|then|and\s+then|after\s+that|afterwards|later|plus|and\s+also|and)\b", re.IGNORECASE)
 _UNREAD_DAY = re.compile(r"(?<![\d.,])\d{1,2}[./]\d{1,2}\.?\s*[:–-]")
+# where the user has just come back from, told before what they ask: "back from 3 days in Gothenburg for the site visit"
+_BACK_FROM = re.compile(r"^\W*(?:(?:hi|hey|hello|so|ok|okay|right)\W+)*(?:i'?m\s+|i\s+am\s+|we'?re\s+|just\s+|finally\s+)*"
+                        r"(?:back|returned|home|got\s+back)\s+from\b", re.IGNORECASE)
 _TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|so)\W+)*(?:the\s+)?(?:total\s+(?:of\s+|is\s+|=\s*)?)?"
                            r"(?P<amount>(?:€|eur\s)?\s?\d[\d.,]*\s?(?:€|eur|euros?)?)\s*(?:total\s+)?(?:is|looks|sounds|seems|=)?\s*"
                            r"(?:right|correct|ok|okay|fine|good|about\s+right|spot\s+on)\W*$", re.IGNORECASE)
@@ -345,6 +348,10 @@ class Reader:
             start, end = evidence_bounds(self.message, clause.start, clause.end)
             if start >= end:  # only politeness ("thanks!", "hi")
                 intents.append(_politeness(clause.start, clause.end, clause.text))
+                continue
+            if _BACK_FROM.match(self.message[start:end]) and not find_amounts(self.message[start:end]) and not \
+                    find_categories(self.message[start:end]):
+                intents.append(_politeness(clause.start, clause.end, clause.text))  # "back from 3 days in Gothenburg"
                 continue
             if self._total_agreed(self.message[start:end]):
                 intents.append(_politeness(clause.start, clause.end, clause.text))  # "539,60 is right, submit it pls"
@@ -1336,6 +1343,8 @@ class Reader:
         lines = {ln["ordinal"]: ln for ln in claim.lines}
         kept = [n for n in ordinals if (not days or lines[n].get("date") in days)
                 and (not olds or Decimal(str(lines[n]["amount"])) in olds)]
+        if not kept and days and olds:  # "change the thursday taxi to 48,80": the figure is the new amount, not the old
+            kept = [n for n in ordinals if lines[n].get("date") in days]
         return kept if (days or olds) else ordinals
 
     def _merchant_lines(self, text: str, claim: Claim) -> list[int]:
@@ -1413,8 +1422,9 @@ class Reader:
         for before, word in zip(tokens, tokens[1:], strict=False):
             modifier = plain(before.text)
             if any(plain(word.text) in lexicon.REFERRING_WORDS[c] for c in named) and modifier.isalpha() \
-                    and modifier not in _PLAIN_MODIFIERS \
+                    and modifier not in _PLAIN_MODIFIERS and not find_dates(modifier, self.ctx.today) \
                     and not any(modifier in ws for ws in (*lexicon.REFERRING_WORDS.values(), *lexicon.KIND_WORDS.values())):
+                # ("the thursday taxi": a day, which the lines are narrowed by elsewhere)
                 # "the tram tickets": a line of travel is that one only when its words say tram
                 ordinals = [n for n in ordinals if modifier in " ".join(
                     str(claim.lines[n - 1].get(k) or "") for k in ("merchant", "description")).casefold()]
