@@ -7,8 +7,13 @@ are; rows pasted with semicolons; a currency written in its own letters.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from conversations.core.plan import parse_model_answer
 from expenses.interpreter import interpret
+from tests.test_eval import run_eval, write
 from tests.test_interpreter import request
 from tests.test_walkthrough_families import added, conversation, lyon_with
 
@@ -175,3 +180,56 @@ def test_a_deposit_for_a_room_hired_is_no_hotel_and_the_claim_named_is_no_descri
     [plan] = conversation(["add to the Lyon claim: room hire deposit for the Seehaus, 250, paid on the 20th"], **on([]))
     [deposit] = added(plan)
     assert deposit["category"] == "other" and "claim" not in deposit.get("description", "")
+
+
+# ----------------------------------------------------------------- 7. walk-through L's families
+
+
+@pytest.mark.django_db
+def test_a_yes_to_a_conversion_adds_the_expense_a_terminal_named_beside_its_price(tmp_path: Path) -> None:
+    path = write(tmp_path, "terminal", [
+        {"text": "wed 2.12 taxi hotel -> terminal 310 SEK", "expect": {"acts": []}},
+        {"text": "yes", "expect": {"acts": [{"act": "add_line", "outcome": "executed"}]}},
+    ], today="2026-12-05")
+    report, error = run_eval(path)
+    assert error is None
+    assert [i["verdict"] for c in report["conversations"] for i in c["items"]] == ["passed", "passed"], report
+
+
+def test_an_estimate_is_asked_about_never_added() -> None:
+    for message in ("hotel was about 140 a night", "taxi ~30", "taxi roughly 30 yesterday"):
+        [plan] = conversation([message], **on([]))
+        assert not added(plan), message
+
+
+def test_a_clock_time_after_about_is_no_estimate_of_the_price() -> None:
+    [plan] = conversation(["taxi 30 at about 8pm"], **on([]))
+    assert [a["amount"] for a in added(plan)] == ["30.00"]
+
+
+def test_dotted_days_opening_parts_of_a_message_before_their_prices_are_days() -> None:
+    [plan] = conversation(["2.12 lunch site canteen 13,20 eur; 3.12 coffee at airport 4,50 eur"], **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("13.20", "2026-12-02"), ("4.50", "2026-12-03")]
+
+
+def test_the_date_of_a_line_changed_to_a_dotted_day() -> None:
+    [plan] = conversation(["change the date of line 2 to 1.12"], **on(TRIP))
+    assert edits(plan) == [{"line": 2, "date": "2026-12-01"}]
+
+
+def test_both_on_a_day_dates_every_expense_of_the_sentence() -> None:
+    [plan] = conversation(["airport bus 11.68 EUR and dinner at Heaven 34.87 EUR, both on 1.12"], **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("11.68", "2026-12-01"), ("34.87", "2026-12-01")]
+
+
+def test_a_line_named_by_its_day_and_kind_is_that_one() -> None:
+    taxis = [line("ln_taxi0001", "2026-12-01", "taxi", "28.08", "hotel to terminal"),
+             line("ln_taxi0002", "2026-12-02", "taxi", "44.80", "to the airport")]
+    [plan] = conversation(["change the wednesday taxi to 48,80"], **on(taxis))
+    assert edits(plan) == [{"line": 2, "amount": "48.80"}]
+
+
+def test_where_the_user_is_back_from_is_no_request() -> None:
+    [plan] = conversation(["hi, back from 3 days in Gothenburg for the port terminal site visit. want to start a new "
+                           "expense claim for it, call it Gothenburg site visit"], cases=(), today=TODAY)
+    assert [(a.act, a.args.get("title")) for a in plan.acts] == [("open_claim", "Gothenburg site visit")]

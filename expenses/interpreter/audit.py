@@ -237,7 +237,8 @@ class Audit:
         phrases = money_phrases(message)
         words = [w for w in number_words(message) if not re.fullmatch(r"(?:an?|one)", message[w.start:w.end].strip(),
                                                                           re.IGNORECASE)]  # "the 2nd one", "motel one"
-        spaced = [(m.start(), m.end(), _values(re.sub(r"\s", "", m.group(0)))) for m in _SPACED.finditer(message)]
+        spaced = [(m.start(), m.end(), _values(re.sub(r"\s", "", m.group(0)))) for m in _SPACED.finditer(message)
+                  if not re.search(r"(?:\bfor|\b[a-z]{3,}(?<!s)s|\bx)\s+$", message[:m.start()], re.IGNORECASE)]
         atoms: list[tuple[int, int, set[Decimal]]] = spaced + [
             (m.start(), m.end(), _values(m.group(0))) for m in _ATOM.finditer(message)
             if not any(s <= m.start() < e for s, e, _ in spaced)]
@@ -369,8 +370,11 @@ class Audit:
                 continue
             before_it = [d for d in said if d.end <= _sentence_span(self.message, a.start)[0] and d.value is not None]
             here = self._day_of_one_before(a, said) if a.args.get("category") != "hotel" else None
+            headed = [d for d in said if _sentence_span(self.message, a.start)[0] <= d.start and d.end <= a.start
+                      and d.value is not None and not self._holder(d.start, d.end)]  # "Day 2, Tuesday: lunch 14"
             if before_it and before_it[-1].value.isoformat() != dated and not any(
-                    d.start >= a.end for d in said) and not (here is not None and here.value.isoformat() == dated):
+                    d.start >= a.end for d in said) and not (here is not None and here.value.isoformat() == dated) \
+                    and not (headed and headed[-1].value.isoformat() == dated):
                 self._leave("date", a.start, a.end)  # "On the 25th … . In the evening, dinner 84": which day?
                 continue
             heading = self._heading_day(a)
@@ -901,6 +905,13 @@ class Audit:
             if units and amount == _decimal(a.args.get("amount")) and (
                     _PER_UNIT.match(after) or re.search(r"\d\s*[a-z]*\s*(?:at|@|x|×)\s*$", before, re.IGNORECASE)):
                 self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
+                return
+            if amount == _decimal(a.args.get("amount")) and (_decimal(a.args.get("quantity")) or 1) == 1 and \
+                    a.args.get("category") == "hotel" and re.match(r"\s*(?:€|eur|euros?)?\s*(?:a|per|/)\s*(?:night|nite|nt)\b",
+                                                                   after, re.IGNORECASE) and not re.search(
+                        r"\b(?:1|one|a\s+single|single)\s+(?:night|nite|nt)\b", words, re.IGNORECASE) and len(
+                        {d.value for d in find_days(words, self.ctx.today) if d.value}) > 1:
+                self._leave("number", m.start(), m.end())  # "hotel 28.11 - 2.12, 120 per night": how many nights?
                 return
             if amount == _decimal(a.args.get("amount")) and (_decimal(a.args.get("quantity")) or 1) == 1 and (
                     _PER_PERSON.match(after)):

@@ -463,6 +463,12 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, colon, message[s_start:colon], "heading", question, heading, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
+        elif colon > s_start and re.search(r"\bday\s*\d", message[s_start:colon], re.IGNORECASE) and _only_a_day(
+                message[s_start:colon], today):
+            # "Day 2, Tuesday: lunch 14, dinner 30": the day of what follows
+            clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
+            s_start = colon + 1
+            s_start, s_end = _trim(message, s_start, s_end)
         elif is_record(message[s_start:s_end], today):
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
             continue
@@ -550,6 +556,8 @@ def _day_heading_sentence(text: str, today) -> bool:
     """"Day 1, Monday 16th", "Tuesday 17 Nov", "day 3 - wed": one day, said alone (optionally numbered as the trip's)."""
     days = [d for d in find_dates(text, today) if d.value is not None]
     rest = mask(text, [(d.start, d.end) for d in days])
+    if not days and re.fullmatch(r"\W*day\s*\d{1,2}\W*", text, re.IGNORECASE):
+        return True  # "Day 2.": the next day of the trip, whose date is not said
     return bool(days) and len({d.value for d in days}) == 1 and not re.sub(
         r"\b(?:day\s*\d{1,2}|on|the|and|so|then|now|ok|okay|next|first|last|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|"
         r"sun)(?:day)?)\b|[\s,.;:!()\-–—]", "", rest, flags=re.IGNORECASE)
@@ -557,7 +565,8 @@ def _day_heading_sentence(text: str, today) -> bool:
 
 def _only_a_day(text: str, today) -> bool:
     days = find_dates(text, today)
-    return bool(days) and not mask(text, [(d.start, d.end) for d in days]).strip(" ,.;:!-–—")
+    return bool(days) and not re.sub(r"\bday\s*\d{1,2}\b", "", mask(text, [(d.start, d.end) for d in days]),
+                                     flags=re.IGNORECASE).strip(" ,.;:!-–—")  # ("Day 2, Tuesday:")
 
 
 def heading_kind(text: str, today) -> str | None:

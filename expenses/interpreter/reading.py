@@ -309,6 +309,9 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
 
 # a dotted or slashed day and month heading a group, not read as a day ("… / 2.12: lunch 11,40"): the days after it
 # are not the one said before it
+# a day named without a date: "Day 2", "the next day", "the day after"
+_ANOTHER_DAY_SAID = re.compile(r"\bday\s*\d{1,2}\b|\b(?:next|following|other)\s+day\b|\bday\s+(?:after|before|later)\b",
+                               re.IGNORECASE)
 _BOTH_ON = re.compile(r"\b(?:both|all(?:\s+(?:three|four|of\s+them|of\s+these|of\s+it))?)\s+(?:were\s+|was\s+|are\s+)?"
                       r"(?:on\s+|from\s+)?(?:the\s+)?$", re.IGNORECASE)
 # a sentence that goes on with the story of the one before: "Also the metro …", "Then I paid the taxi …"
@@ -337,6 +340,7 @@ class Reader:
         self.heading_at = 0
         self._sentence_ends: list[int] | None = None
         self.day_heading: str | None = None
+        self._day_heading_end = 0
         self.told: list[Intent] = []
         self._clause_at = 0  # where the clause being read starts in the message
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
@@ -357,6 +361,10 @@ class Reader:
                 intents.append(_politeness(clause.start, clause.end, clause.text))  # "539,60 is right, submit it pls"
                 continue
             self._clause_at = start
+            if self.day_heading is not None and (find_dates(self.message[self._day_heading_end:end], self.ctx.today) or
+                                                 _ANOTHER_DAY_SAID.search(self.message, self._day_heading_end, end)):
+                self.day_heading = None  # "Day 1, Monday 30th. … Day 2, Tuesday: lunch 14", "… Next day lunch 14": a
+                # day said after the heading ends it
             intent = self._read(clause, start, end)
             if isinstance(intent, list):
                 intents.extend(intent)
@@ -485,12 +493,13 @@ class Reader:
         if len(undated) != 1:
             return
         spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent)]  # its own words were read for days
-        found = [d for d in self._anchored(find_dates(self.message, self.ctx.today))
-                 if not any(s <= d.start < e for s, e in spans)]
-        if not found:
-            return
-        days = {d.value for d in found}
         act = undated[0]
+        found = [d for d in self._anchored(find_dates(self.message, self.ctx.today))
+                 if not any(s <= d.start < e for s, e in spans) and not (
+                     d.end <= act.start and _ANOTHER_DAY_SAID.search(self.message, d.end, act.start))]
+        if not found:
+            return  # ("Day 1, Monday. Taxi 20. Day 2. Dinner 30.": Monday is not the dinner's day)
+        days = {d.value for d in found}
         if None in days or len(days) > 1:
             act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? I read "
                            f"{', '.join(repr(d.text) for d in found)} in your message. I did not add it yet.")
@@ -504,6 +513,7 @@ class Reader:
         kind = clause.kind
         if kind in ("value", "context") and (day := _day_only(text, self.ctx.today)) is not None:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
+            self._day_heading_end = end
             return _politeness(start, end, clause.text)
         if kind == "heading":
             self.heading = clause.verb  # "oh the dinners.": the kind of the expenses after it that name none
@@ -1085,7 +1095,12 @@ class Reader:
             # claim this message opens, there is none)
             _, claim, problem, mention = self._target(text, start, new_claim_ok=self.opened is not None)
             if problem is None and self.opened is not None and (claim is None or not claim.lines):
-                return self._add(text, start, end)
+                intent = self._add(text, start, end)
+                others = [c.title for c in self.ctx.open_claims if self._line_words(text, c)[0]]
+                if others and not intent.problem:  # "open a claim for Munich, the taxi was 25" beside Berlin's taxi
+                    intent.problem = (f"Is “{intent.quote(self.message)[:80]}” a new expense of the new claim, or a "
+                                      f"correction of the line on “{others[0]}”? I did not add or change anything yet.")
+                return intent
             if problem is None and claim is not None and not self._line_words(
                     text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text):
                 intent = self._add(text, start, end)

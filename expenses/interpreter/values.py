@@ -431,6 +431,8 @@ def find_amounts(text: str) -> list[AmountFound]:
         before, after = _SYMBOL_BEFORE.search(text[:m.start()]), _AFTER.match(text[m.end():])
         code = (lexicon.CURRENCY_SYMBOLS[before.group(1)] if before else None) or (after and (
             lexicon.CURRENCY_SYMBOLS.get(after.group(1)) or _currency_word(after.group(1), strict_case=False)))
+        if re.search(r"(?:\bfor|\b[a-z]{3,}(?<!s)s|\bx)\s+$", text[:m.start()], re.IGNORECASE):
+            continue  # "dinner for 4 980 kr", "beers 4 240 kr": a count, then the price (asked about the usual way)
         close = m.end() + (after.end(1) if after else 0)
         if re.match(r"\s*(?:/|a\s|per\b|each\b|ea\b|pp\b|x\b)", text[close:], re.IGNORECASE):
             continue  # "3 nights 1 240 kr/night": a price per unit, read (or asked about) the usual way
