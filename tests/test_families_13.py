@@ -189,7 +189,8 @@ def test_a_deposit_for_a_room_hired_is_no_hotel_and_the_claim_named_is_no_descri
 def test_a_yes_to_a_conversion_adds_the_expense_a_terminal_named_beside_its_price(tmp_path: Path) -> None:
     path = write(tmp_path, "terminal", [
         {"text": "wed 2.12 taxi hotel -> terminal 310 SEK", "expect": {"acts": []}},
-        {"text": "yes", "expect": {"acts": [{"act": "add_line", "outcome": "executed"}]}},
+        {"text": "yes", "expect": {"acts": [{"act": "add_line", "outcome": "executed"}], "cases": {"Berlin trip": {
+            "lines": ["89.90", "180.00", "32.60", {"amount": "28.08", "category": "taxi", "date": "2026-12-02"}]}}}},
     ], today="2026-12-05")
     report, error = run_eval(path)
     assert error is None
@@ -233,3 +234,46 @@ def test_where_the_user_is_back_from_is_no_request() -> None:
     [plan] = conversation(["hi, back from 3 days in Gothenburg for the port terminal site visit. want to start a new "
                            "expense claim for it, call it Gothenburg site visit"], cases=(), today=TODAY)
     assert [(a.act, a.args.get("title")) for a in plan.acts] == [("open_claim", "Gothenburg site visit")]
+
+
+# ----------------------------------------------------------------- 8. the round's safety review
+
+
+def test_a_later_day_ends_the_day_a_sentence_headed() -> None:
+    [plan] = conversation(["Day 1, Monday 30th. Taxi from the airport 45.\nDay 2, Tuesday: lunch 14, dinner 30."],
+                          **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [
+        ("45.00", "2026-11-30"), ("14.00", "2026-12-01"), ("30.00", "2026-12-01")]
+
+
+def test_a_day_named_without_its_date_ends_the_heading_and_is_asked() -> None:
+    for message in ("Day 1, Monday. Taxi 20, lunch 14. Day 2. Dinner 30.",
+                    "Monday 30th. Taxi from the airport 45. Next day lunch 14."):
+        [plan] = conversation([message], **on([]))
+        assert [a["amount"] for a in added(plan) if a.get("date") == "2026-11-30"] in (
+            ["20.00", "14.00"], ["45.00"], []), message
+
+
+def test_a_nightly_rate_beside_the_two_days_of_a_stay_is_never_the_whole_stay() -> None:
+    for message in ("hotel 28.11 - 2.12, 120 per night", "Hotel Ibis 30.11-2.12 at 95 a night"):
+        [plan] = conversation([message], **on([]))
+        assert all(a["amount"] not in ("120.00", "95.00") for a in added(plan)), message
+
+
+def test_spaced_thousands_never_swallow_a_head_count_or_a_number_of_things() -> None:
+    for message in ("dinner for 4 980 kr yesterday", "beers 4 240 kr yesterday"):
+        [plan] = conversation([message], **on([]))
+        assert all(a["amount"] not in ("4980.00", "4240.00") for a in added(plan)), message
+
+
+def test_an_undated_expense_never_takes_a_day_said_for_another_in_a_sentence_before() -> None:
+    for message, day in (("Flight to Berlin on 30.11 was 180. Train back 89.", "2026-11-30"),
+                         ("Taxi to the airport yesterday 35. Hotel 2 nights 240", "2026-12-02")):
+        [plan] = conversation([message], **on([]))
+        assert [a["date"] for a in added(plan) if a.get("date")] == [day], message
+
+
+def test_a_was_beside_another_claims_line_while_opening_a_claim_is_asked() -> None:
+    taxi = line("ln_taxi0001", "2026-12-02", "taxi", "20.00")
+    [plan] = conversation(["open a claim for Munich, the taxi was 25"], cases=(lyon_with([taxi]),), today=TODAY)
+    assert [a.act for a in plan.acts] == ["open_claim"]

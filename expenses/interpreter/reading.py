@@ -496,7 +496,7 @@ class Reader:
         act = undated[0]
         found = [d for d in self._anchored(find_dates(self.message, self.ctx.today))
                  if not any(s <= d.start < e for s, e in spans) and not (
-                     d.end <= act.start and _ANOTHER_DAY_SAID.search(self.message, d.end, act.start))]
+                     d.end <= act.start and _ANOTHER_DAY_SAID.search(self.message, d.end, act.end))]
         if not found:
             return  # ("Day 1, Monday. Taxi 20. Day 2. Dinner 30.": Monday is not the dinner's day)
         days = {d.value for d in found}
