@@ -325,8 +325,8 @@ def _described(answer: str, ctx: Context) -> str:
             phrase = describe(told[0], ctx) or describe(told[1], ctx)
             titled = any(set(re.findall(r"\w+", phrase.casefold())) <= set(re.findall(r"\w+", c.title.casefold()))
                          for c in ctx.claims) if phrase else False  # "For Madrid sales kickoff: …": the claim's name
-            if phrase and re.search(r"\b(?:claim|claims|report)\b", phrase, re.IGNORECASE):
-                phrase = ""  # "add to the offsite claim: …": where it goes, not what it was
+            if phrase and re.search(r"\b(?:claim|claims|report|app|statement|copied|pasted|banking)\b", phrase, re.IGNORECASE):
+                phrase = ""  # "add to the offsite claim: …", "copied from my banking app": where it goes or came from
             if phrase and not titled and phrase.casefold() != str(args.get("merchant") or "").casefold():
                 args["description"] = phrase
         if act.get("act") == "add_line" and args.get("merchant") and args.get("category") in ("hotel", "meals", "other"):
@@ -340,8 +340,11 @@ def _described(answer: str, ctx: Context) -> str:
             names = merchants_in(act.get("evidence", ""), ctx.message)
             if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
                 args["merchant"] = names[0]
+            elif len(names) > 1 and (name := _capitalised_after_meal(act.get("evidence", ""))) and all(
+                    n in name for n in names):
+                args["merchant"] = name  # "dinner Comme chez Soi 96": one name of several words
             elif not names and (name := _name_after_amount(act.get("evidence", "")) or _name_after_meal(
-                    act.get("evidence", ""))):
+                    act.get("evidence", "")) or _capitalised_after_meal(act.get("evidence", ""))):
                 args["merchant"] = name
             elif not names and (name := _merchant_again(act.get("evidence", ""), plan["acts"], ctx)):
                 args["merchant"] = name  # "the return flight … with austrian too": the airline said before
@@ -452,6 +455,25 @@ def _name_after_amount(words: str) -> str | None:
            or city_aliases(t) or currencies_named(t) for t in tokens):
         return None
     return " ".join(t if not t.islower() else t.capitalize() for t in tokens)
+
+
+_CAPITALISED_AFTER_MEAL = re.compile(
+    r"\b(?:breakfast|brunch|lunch|dinner|supper)\s+(?:at\s+)?(?P<name>[A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|chez|de|du|des|la|"
+    r"le|del|della|di|da|am|im|zum|zur|of|the|and|&))*?\s+[A-Z][\w'’&.-]*)\s+(?:[€$£]\s?)?\d")
+
+
+def _capitalised_after_meal(words: str) -> str | None:
+    """"dinner Comme chez Soi 96": a name of several words, the first and last capitalised, between a meal and its
+    price, is where it was eaten."""
+    m = _CAPITALISED_AFTER_MEAL.search(words)
+    if m is None or len(m.group("name")) > 60 or find_dates(m.group("name"), date(2026, 1, 1)) or any(
+            w.casefold() in _NOT_A_NAME for w in m.group("name").split()):
+        return None  # "lunch Mon Nov 30 14": a day, not a place
+    return m.group("name")
+
+
+_NOT_A_NAME = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr may jun jul aug sep sept oct nov dec "
+                        "eur usd gbp chf sek nok dkk pln czk today yesterday".split())
 
 
 def _name_after_meal(words: str) -> str | None:

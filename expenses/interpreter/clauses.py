@@ -558,6 +558,8 @@ def _day_heading_sentence(text: str, today) -> bool:
     rest = mask(text, [(d.start, d.end) for d in days])
     if not days and re.fullmatch(r"\W*day\s*\d{1,2}\W*", text, re.IGNORECASE):
         return True  # "Day 2.": the next day of the trip, whose date is not said
+    if not re.search(r"\bday\s*\d|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", text, re.IGNORECASE):
+        return False  # a bare "27.11.2026" line is part of what was pasted, not a heading
     return bool(days) and len({d.value for d in days}) == 1 and not re.sub(
         r"\b(?:day\s*\d{1,2}|on|the|and|so|then|now|ok|okay|next|first|last|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|"
         r"sun)(?:day)?)\b|[\s,.;:!()\-–—]", "", rest, flags=re.IGNORECASE)

@@ -472,7 +472,8 @@ class Reader:
         said = [d for d in self._anchored(find_dates(self.message, self.ctx.today)) if d.value]
         for act in undated:
             sentence_end = self._sentence_end(act.end)
-            later = [d for d in said if act.end <= d.start < sentence_end]
+            spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent) and i is not act]
+            later = [d for d in said if act.end <= d.start < sentence_end and not any(s <= d.start < e for s, e in spans)]
             if later:
                 act.args["date"] = later[0].value  # "oyster 12,40 and lunch 14 today": the day said after both
                 continue
@@ -1020,6 +1021,9 @@ class Reader:
         return intent
 
     def _claim_currency(self, intent: ActIntent) -> str | None:
+        addressed = claim_addressed(self.message, self.ctx) if self.opened is None else None
+        if addressed is not None and (intent.claim is None or intent.claim.id == getattr(self.ctx.default_claim(), "id", None)):
+            return addressed.currency  # "Praha: taxi … 620 Kč": the claim the message is for, whichever is active
         if intent.claim is not None:
             return intent.claim.currency
         if intent.ref is None and self.opened is not None:
@@ -1150,8 +1154,8 @@ class Reader:
         found = find_dates(value_text, self.ctx.today)
         if marked:  # "change the date of line 2 to 1.12": a day that reads as one only with the words before it
             found += [replace(d, start=d.start - right_start, end=d.end - right_start) for d in find_dates(
-                text, self.ctx.today) if d.start >= right_start and not any(
-                f.start < d.end - right_start and d.start - right_start < f.end for f in found)]
+                text, self.ctx.today) if d.start >= right_start and value_text[d.start - right_start:d.end - right_start].strip()
+                and not any(f.start < d.end - right_start and d.start - right_start < f.end for f in found)]
         dates = [self._in_the_trip(d, self._claim_of_update(intent)) for d in self._anchored(found)]
         value_masked = mask(value_text, [(d.start, d.end) for d in dates] + [
             (s - right_start, e - right_start) for s, e in skip if marked])
