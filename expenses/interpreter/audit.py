@@ -501,6 +501,12 @@ class Audit:
     def _in_question(self, start: int, end: int) -> bool:
         return any(s <= start and end <= e and _QUESTION.search(self.message[s:e]) for s, e in self.neutral)
 
+    def _weekday_dated_elsewhere(self, day: Day) -> str | None:
+        """The one date the message gives to the weekday ``day`` names ("mon 23/11"), as ISO; else None."""
+        named = {d.value.isoformat() for d in find_days(self.message, self.ctx.today) if d.value is not None and d.kind
+                 != "weekday" and d.value.weekday() == day.value.weekday()}
+        return named.pop() if len(named) == 1 else None
+
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
         if day.value is None and day.kind != "same":
@@ -512,6 +518,9 @@ class Audit:
                 wanted = (date.fromisoformat(last) + timedelta(days=offset)).isoformat()
                 return (said or self.ctx.today.isoformat()) == wanted
             return bool(said) or act.name in ("update_line", "remove_line")
+        if said and day.kind == "weekday" and said != day.value.isoformat() and _BARE_DAY.fullmatch(
+                self.message[day.start:day.end]) and self._weekday_dated_elsewhere(day) == said:
+            return True  # "mon 23/11 fuel …, ibis 2 nites from mon 138": the Monday the message dated
         if act.name == "add_line" and act.claim is not None and (trip := in_the_trip(
                 day.value, self.message[day.start:day.end], act.claim, self.ctx.today,
                 self.message[:day.start])) != day.value:

@@ -309,6 +309,8 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
 
 # a dotted or slashed day and month heading a group, not read as a day ("… / 2.12: lunch 11,40"): the days after it
 # are not the one said before it
+_BARE_DAY_WORD = re.compile(r"(?:(?:on|from|since|until|till)\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?",
+                            re.IGNORECASE)
 # a day named without a date: "Day 2", "the next day", "the day after"
 _ANOTHER_DAY_SAID = re.compile(r"\bday\s*\d{1,2}\b|\b(?:next|following|other)\s+day\b|\bday\s+(?:after|before|later)\b",
                                re.IGNORECASE)
@@ -427,6 +429,16 @@ class Reader:
         intent.options = list(getattr(self, "options", []) or [])
         return True
 
+    def _same_weekday_named(self, day: DateFound) -> DateFound:
+        """"mon 23/11 fuel 78.30, …, ibis budget 2 nites from mon 138": a bare weekday is the day of that name the
+        message gave with its date (one only), not the latest such weekday."""
+        if not day.value or not _BARE_DAY_WORD.fullmatch(day.text.strip()):
+            return day
+        weekday = date.fromisoformat(day.value).weekday()
+        named = {d.value for d in find_dates(self.message, self.ctx.today) if d.value and not _BARE_DAY_WORD.fullmatch(
+            d.text.strip()) and date.fromisoformat(d.value).weekday() == weekday}
+        return replace(day, value=named.pop()) if len(named) == 1 else day
+
     def _sentence_start_of(self, at: int) -> int:
         """Where the sentence holding ``at`` starts."""
         self._sentence_of(at)
@@ -473,7 +485,12 @@ class Reader:
         for act in undated:
             sentence_end = self._sentence_end(act.end)
             spans = [(i.start, i.end) for i in intents if isinstance(i, ActIntent) and i is not act]
-            later = [d for d in said if act.end <= d.start < sentence_end and not any(s <= d.start < e for s, e in spans)]
+            # a day said after it in the sentence, apart from the other expenses' words or closing the sentence ("oyster
+            # 12,40 and lunch 14 today"); never one said inside another expense's words before its price ("…, and a
+            # taxi out to the venue on Monday for 385 kronor")
+            later = [d for d in said if act.end <= d.start < sentence_end and (
+                not any(s <= d.start < e for s, e in spans) or (
+                    act.args.get("category") != "hotel" and not re.search(r"\d", self.message[d.end:sentence_end])))]
             if later:
                 act.args["date"] = later[0].value  # "oyster 12,40 and lunch 14 today": the day said after both
                 continue
@@ -901,7 +918,7 @@ class Reader:
         dates = find_dates(text, self.ctx.today)
         refs = find_line_refs(text)
         dates = self._anchored(dates)
-        dates = [self._in_the_trip(d, claim) for d in dates]
+        dates = [self._same_weekday_named(self._in_the_trip(d, claim)) for d in dates]
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs] + skip)
         merchants = find_merchants(masked, skip=skip)
         outside = mask(masked, [(m.start, m.end) for m in merchants])
