@@ -277,3 +277,17 @@ def test_a_was_beside_another_claims_line_while_opening_a_claim_is_asked() -> No
     taxi = line("ln_taxi0001", "2026-12-02", "taxi", "20.00")
     [plan] = conversation(["open a claim for Munich, the taxi was 25"], cases=(lyon_with([taxi]),), today=TODAY)
     assert [a.act for a in plan.acts] == ["open_claim"]
+
+
+@pytest.mark.django_db
+def test_a_yes_converts_the_foreign_expense_asked_about_and_never_adds_the_others_again(tmp_path: Path) -> None:
+    path = write(tmp_path, "beside", [
+        {"text": "flight Lyon - Berlin via Zurich 312.40 eur on 30/11, and in Zurich airport a sandwich 14.50 CHF same day",
+         "expect": {"acts": [{"act": "add_line", "outcome": "executed"}], "cases": {"Berlin trip": {
+             "lines": ["89.90", "180.00", "32.60", "312.40"]}}}},
+        {"text": "yes", "expect": {"acts": [{"act": "add_line", "outcome": "executed"}], "cases": {"Berlin trip": {
+            "lines": ["89.90", "180.00", "32.60", "312.40", {"amount": "15.54", "date": "2026-11-30"}]}}}},
+    ], today="2026-12-03")
+    report, error = run_eval(path)
+    assert error is None
+    assert [i["verdict"] for c in report["conversations"] for i in c["items"]] == ["passed", "passed"], report

@@ -288,7 +288,7 @@ def _answered_converted(request: Any) -> str | None:
     the currency it was paid in, so the handler converts it at the reference rate (the model never does the sum)."""
     pending = getattr(request, "pending", None) or {}
     answer = str(getattr(request, "message", "") or "").strip()
-    earlier = str(pending.get("message") or "")
+    earlier = str(pending.get("about") or pending.get("message") or "")  # the words it was asked about, when others went on
     paid_in = str((pending.get("args") or {}).get("currency") or "")
     if pending.get("missing") != ["amount"] or not paid_in or not earlier or len(answer) > 80 \
             or getattr(request, "repair_error", None) or _DOUBT.search(answer) or _asks_another(answer):
@@ -983,9 +983,14 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
     asked_too = pending and pending[0]["missing"] == ["allowed"] and len([
         i for i in intents if isinstance(i, ActIntent)]) == 1  # the question whether it may be claimed stays open too
     asked_beside = not acts and len(intents) == 1 + sum(isinstance(i, (ContextIntent, QuestionIntent)) for i in intents)
+    asker = next((i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing == "amount"), None)
+    on_claim = {asker.claim.id} if asker is not None and asker.claim is not None else set()
+    mentioned = find_mention(message, ctx.claims)
     asked_among = bool(acts) and len(pending) == 1 and pending[0]["missing"] == ["amount"] and pending[0]["act"] == (
-        "add_line") and not retractions and not corrections and not claims_named(message, ctx.claims) and not (
-        find_mention(message, ctx.claims))  # "dinner 45 and a taxi …" (how much was the taxi?), on no claim named
+        "add_line") and not retractions and not corrections and {c.id for c in claims_named(message, ctx.claims)} <= (
+        on_claim) and (mentioned is None or {c.id for c in mentioned.claims} <= on_claim) and (
+        not claims_named(message, ctx.claims) or bool(on_claim))
+    # ("dinner 45 and a taxi …" (how much was the taxi?), on no claim named but the one it lands on)
     if pending and (asked_too or asked_beside):  # (a question answered beside it keeps the one asked back open)
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
     elif asked_among:  # its answer completes the words it was about, never the others (on the claim asked about)
