@@ -291,3 +291,11 @@ def test_a_yes_converts_the_foreign_expense_asked_about_and_never_adds_the_other
     report, error = run_eval(path)
     assert error is None
     assert [i["verdict"] for c in report["conversations"] for i in c["items"]] == ["passed", "passed"], report
+
+
+def test_a_bare_weekday_is_the_one_the_message_dated_beside_its_name_never_another_date_of_that_weekday() -> None:
+    [plan] = conversation(["mon 23/11 fuel shell 78.30, ibis budget 2 nites from mon 138"], **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("78.30", "2026-11-23"), ("138.00", "2026-11-23")]
+    taxi = line("ln_taxi0001", "2026-11-17", "taxi", "25.00")
+    [plan] = conversation(["The taxi on the 17th was 30.60, and please add a dinner for 45 on Tuesday"], **on([taxi]))
+    assert [a["date"] for a in added(plan)] == ["2026-12-01"]  # the 17th was a Tuesday too, but said of the taxi

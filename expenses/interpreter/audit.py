@@ -504,7 +504,9 @@ class Audit:
     def _weekday_dated_elsewhere(self, day: Day) -> str | None:
         """The one date the message gives to the weekday ``day`` names ("mon 23/11"), as ISO; else None."""
         named = {d.value.isoformat() for d in find_days(self.message, self.ctx.today) if d.value is not None and d.kind
-                 != "weekday" and d.value.weekday() == day.value.weekday()}
+                 != "weekday" and d.value.weekday() == day.value.weekday() and re.search(
+                     r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*(?:\d|$)", self.message[max(0, d.start - 12):d.end],
+                     re.IGNORECASE)}  # "mon 23/11": said beside its weekday
         return named.pop() if len(named) == 1 else None
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:

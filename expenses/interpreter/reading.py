@@ -436,7 +436,10 @@ class Reader:
             return day
         weekday = date.fromisoformat(day.value).weekday()
         named = {d.value for d in find_dates(self.message, self.ctx.today) if d.value and not _BARE_DAY_WORD.fullmatch(
-            d.text.strip()) and date.fromisoformat(d.value).weekday() == weekday}
+            d.text.strip()) and date.fromisoformat(d.value).weekday() == weekday and (
+            _BARE_DAY_WORD.search(d.text) or re.search(r"\b[a-z]{3,9}\.?,?\s*$", self.message[max(0, d.start - 12):d.start])
+            and _BARE_DAY_WORD.fullmatch(re.search(r"[a-z]{3,9}\.?,?\s*$", self.message[max(0, d.start - 12):d.start],
+                                                   re.IGNORECASE).group(0).strip(" ,")))}  # said with its weekday
         return replace(day, value=named.pop()) if len(named) == 1 else day
 
     def _sentence_start_of(self, at: int) -> int:
