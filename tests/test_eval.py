@@ -93,6 +93,10 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # (holdout-11: 68 passed before, 7 unsafe; 79 after, 0 unsafe; its unsafe items were looked at, nothing else)
     assert parts["holdout-11"]["conversations"] >= 40
     assert parts["holdout-11"]["passed"] >= 76
+    # a ninth round (2026-12-05, second session): 40 whole conversations of 4-6 messages written before the round's
+    # changes (holdout-12: 22 passed before, 10 unsafe; 28 after, 0 unsafe; its unsafe items were looked at, nothing else)
+    assert parts["holdout-12"]["conversations"] >= 40
+    assert parts["holdout-12"]["passed"] >= 26
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
