@@ -145,7 +145,7 @@ def find_dates(text: str, today: date) -> list[DateFound]:
             if kind == "dotted_range":
                 if (ends := dotted_range(m, today)) is not None:
                     taken.append((m.start(), m.end()))
-                    for n, day in zip((1, 3), ends):
+                    for n, day in zip((1, 3), ends, strict=True):
                         start, end = m.start(n), m.end(n + 1) + (text[m.end(n + 1):m.end(n + 1) + 1] == ".")
                         found.append(DateFound(start, end, text[start:end], day.isoformat()))
                 continue
