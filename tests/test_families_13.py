@@ -299,3 +299,9 @@ def test_a_bare_weekday_is_the_one_the_message_dated_beside_its_name_never_anoth
     taxi = line("ln_taxi0001", "2026-11-17", "taxi", "25.00")
     [plan] = conversation(["The taxi on the 17th was 30.60, and please add a dinner for 45 on Tuesday"], **on([taxi]))
     assert [a["date"] for a in added(plan)] == ["2026-12-01"]  # the 17th was a Tuesday too, but said of the taxi
+
+
+def test_a_rate_question_takes_the_currency_said_elsewhere_in_the_message_and_is_answered_once() -> None:
+    answer = parse_model_answer(interpret(request(
+        "the sandwich in zurich was in CHF, which rate you used? is it the rate of the day?", **on([]))))
+    assert [(r.tool, r.args["from"], r.args["to"]) for r in answer.reads] == [("exchange_rate", "CHF", "EUR")]

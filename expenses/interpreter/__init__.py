@@ -971,6 +971,8 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
         elif isinstance(intent, NegatedIntent):
             answers.append(_answer(intent.quote(message), f"Alright, I will not {_NEGATED_VERBS.get(intent.verb, 'do that')}"
                                                           "; nothing was changed."))
+    # two questions of one message answered alike ("which rate …? is it the rate of the day?"): the answer once
+    answers = [a for n, a in enumerate(answers) if all(b["text"] != a["text"] for b in answers[:n])]
     plan = json.loads(_plan(acts, retractions=retractions, corrections=corrections, constraints=constraints,
                             answers=answers))
     if any(isinstance(i, ActIntent) and i.missing == "date" for i in intents) and any(

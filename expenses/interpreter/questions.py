@@ -211,7 +211,8 @@ def _currencies(text: str) -> list[tuple[str, int]]:
 
 
 def _exchange_args(text: str, ctx: Context, mention) -> tuple[dict[str, Any], str | None]:
-    currencies = _currencies(text)
+    # "the sandwich in zurich was in CHF, which rate you used?": the currency said elsewhere in the message
+    currencies = _currencies(text) or _currencies(ctx.message)
     codes = list(dict.fromkeys(c for c, _ in currencies))
     dates = find_dates(text, ctx.today)
     masked = mask(text, [(d.start, d.end) for d in dates])
