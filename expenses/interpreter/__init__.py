@@ -254,7 +254,17 @@ def _added_again(request: Any, earlier: str, answer: str, settled: frozenset[str
                  reads: bool = True) -> list[dict[str, Any]] | None:
     """The earlier message read again with what the answer settled: its additions, each quoting the answer as its
     evidence and the earlier words as its earlier evidence; None unless the reading is additions only."""
-    reread = json.loads(_interpret_whole(_Earlier(request, earlier, reads=reads), settled=settled))
+    return _additions(_reread(request, earlier, settled, reads=reads), answer)
+
+
+def _reread(request: Any, earlier: str, settled: frozenset[str], *, reads: bool = True) -> dict[str, Any]:
+    """The model answer for the earlier words, read again with what the answer settled."""
+    return json.loads(_interpret_whole(_Earlier(request, earlier, reads=reads), settled=settled))
+
+
+def _additions(reread: dict[str, Any], answer: str) -> list[dict[str, Any]] | None:
+    """The additions of a reading done again, each quoting the answer as its evidence and the earlier words as its
+    earlier evidence; None unless the reading is additions only."""
     acts = (reread.get("plan") or {}).get("acts") or []
     if not acts or any(a.get("act") != "add_line" for a in acts):
         return None
@@ -300,10 +310,10 @@ def _answered_converted(request: Any) -> str | None:
     elif not (_SAYS_YES.search(answer) or _SAYS_CONVERT.search(answer)):
         return None
     settled = frozenset({"converted"})
-    acts = _added_again(request, earlier, answer, settled)
+    reread = _reread(request, earlier, settled)
+    acts = _additions(reread, answer)
     if acts is None or any((a.get("args") or {}).get("currency") != paid_in for a in acts):
         # the yes was plain; the earlier words no longer read as one expense to convert: say why, never "not understood"
-        reread = json.loads(_interpret_whole(_Earlier(request, earlier), settled=settled))
         why = " ".join(a.get("text", "") for a in (reread.get("plan") or {}).get("answers", []))
         return json.dumps({"plan": {"acts": [], "answers": [{"question": answer[:2000], "text": (
             f"I could not add “{earlier[:120]}” converted after all, so nothing was added. {why}".strip())[:8000]}]}},

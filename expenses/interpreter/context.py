@@ -23,7 +23,7 @@ from registries import CaseSnapshot
 from ..domain import TERMINAL_STATUSES
 from ..naming import claim_mentions
 from . import lexicon
-from .values import words
+from .values import find_categories, words
 
 
 @dataclass(frozen=True)
@@ -376,8 +376,6 @@ _ANY_MEAL = frozenset("meal meals food restaurant bill".split())
 def thing_unmatched(words: str, line: dict[str, Any]) -> bool:
     """Do the words before "remove it" name a thing that ``line`` is not ("The fika I take myself, remove it" beside
     a dinner)? Its merchant's and description's words, and words of its kind (a meal not told as another) match."""
-    from .values import find_categories
-
     known = set(re.findall(r"[^\W\d_]{3,}", " ".join(str(line.get(k) or "") for k in ("merchant", "description",
                                                                                          "category")).casefold()))
     for m in _THE_THING.finditer(words):

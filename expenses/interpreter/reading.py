@@ -442,21 +442,24 @@ class Reader:
                                                    re.IGNORECASE).group(0).strip(" ,")))}  # said with its weekday
         return replace(day, value=named.pop()) if len(named) == 1 else day
 
+    @property
+    def _ends(self) -> list[int]:
+        """Where each sentence of the message ends (read once)."""
+        if self._sentence_ends is None:
+            self._sentence_ends = [end for _, end, _ in sentences(self.message)]
+        return self._sentence_ends
+
     def _sentence_start_of(self, at: int) -> int:
         """Where the sentence holding ``at`` starts."""
-        self._sentence_of(at)
-        return max((end for end in self._sentence_ends or [] if end < at), default=0)
+        return max((end for end in self._ends if end < at), default=0)
 
     def _sentence_end(self, at: int) -> int:
         """Where the sentence holding ``at`` ends."""
-        self._sentence_of(at)
-        return next((end for end in self._sentence_ends or [] if end >= at), len(self.message))
+        return next((end for end in self._ends if end >= at), len(self.message))
 
     def _sentence_of(self, at: int) -> int:
         """The index of the sentence of the message that holds position ``at``."""
-        if self._sentence_ends is None:
-            self._sentence_ends = [end for _, end, _ in sentences(self.message)]
-        return sum(1 for end in self._sentence_ends if end <= at)
+        return sum(1 for end in self._ends if end <= at)
 
     def _date_said_elsewhere(self, intents: list[Intent]) -> None:
         """A day said outside the expense's own clause ("on the Thursday evening (the 19th) I took the team out

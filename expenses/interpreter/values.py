@@ -480,8 +480,6 @@ _NON_ASCII_BESIDE = re.compile(r"\d\s?[A-Za-z]*[^\x00-\x7f\d\s]|[^\x00-\x7f\d\s]
 def _named_beside(text: str, found: list[AmountFound]) -> list[AmountFound]:
     """Each amount with no currency read gets the one currency written right beside it (Babel's names and symbols,
     ``registries.currencies``), when that names exactly one."""
-    from registries.currencies import currency_meant, currency_mentions
-
     mentions = currency_mentions(text)
     out = []
     for f in found:
