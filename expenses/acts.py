@@ -79,7 +79,8 @@ def new_line_id(case_id: str, counter: int, taken: Iterable[str]) -> tuple[str, 
 
 def _line_fields(line: Line) -> dict[str, str]:
     """A line's fields as an event records them (a description only when it has one)."""
-    return {name: value for name in LINE_FIELDS if (value := getattr(line, name)) is not None}
+    fields = {name: value for name in LINE_FIELDS if (value := getattr(line, name)) is not None}
+    return {**fields, "quantity": line.quantity} if line.quantity else fields
 
 
 def _claim_facts(state: ExpenseClaimState) -> dict[str, Any]:
@@ -212,6 +213,8 @@ def _change_phrase(name: str, before: str, after: str, currency: str) -> str:
         if not after:
             return f"{name} {_quoted(before)} cleared"
         return f"{name} set to {_quoted(after)}" if not before else f"{name} {_quoted(before)} → {_quoted(after)}"
+    if name == "quantity":
+        return f"quantity {before or 1} → {after}"
     return f"{name} {before} → {after}"
 
 
@@ -357,7 +360,8 @@ ACTS: tuple[ActDefinition, ...] = (
          "Change the date, merchant, category or amount of one line of a draft claim. The line is its "
          "1-based position as shown in the claim ('the second line' is 2).",
          UpdateLineArgs, ActMutability.REVERSIBLE, policies.line_amount_policy, update_line,
-         ("updated", "changed"), quoted_fields=("amount", "description"), invert=invert_line_updated, item_arg="line",
+         ("updated", "changed"), quoted_fields=("amount", "quantity", "description"), invert=invert_line_updated,
+         item_arg="line",
          money_fields=("amount",), editable_fields=("amount", "date")),
     _act("remove_line",
          "Remove one line (its 1-based position) from a draft claim. The user confirms it on a card.",

@@ -8,7 +8,7 @@ so the command a journal row stores is the canonical form of what the model prop
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
@@ -135,15 +135,18 @@ class LineChanges(Strict):
     category: Category | None = None
     amount: Amount | None = Field(default=None, description="the new amount the user said, e.g. '120'")
     description: Description | None = Field(default=None, description="what it was, in the user's words ('' clears it)")
+    quantity: Quantity | None = Field(
+        default=None, description="how many units (nights, rides) the amount covers, when the user corrects it "
+                                  "('it was 2 nights, not 3'); quoted")
 
     @model_validator(mode="after")
     def _something_to_change(self) -> LineChanges:
         if not self.changes():
-            raise ValueError("name at least one of date, merchant, category, amount or description")
+            raise ValueError("name at least one of date, merchant, category, amount, description or quantity")
         return self
 
-    def changes(self) -> dict[str, str]:
-        return {name: value for name in ("date", "merchant", "category", "amount", "description")
+    def changes(self) -> dict[str, Any]:
+        return {name: value for name in ("date", "merchant", "category", "amount", "description", "quantity")
                 if (value := getattr(self, name)) is not None}
 
 

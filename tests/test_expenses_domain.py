@@ -561,7 +561,7 @@ def test_the_app_registers_the_claim_kind_six_acts_and_six_read_only_tools():
         "open_claim": "reversible", "add_line": "reversible", "update_line": "reversible",
         "remove_line": "consequential", "submit_claim": "consequential", "withdraw_claim": "consequential"}
     assert registry.acts["open_claim"].creates_case is True
-    assert registry.acts["update_line"].quoted_fields == ("amount", "description")
+    assert registry.acts["update_line"].quoted_fields == ("amount", "quantity", "description")
 
 
 def test_the_demo_claims_replay_through_the_handlers():

@@ -136,9 +136,18 @@ def test_an_expense_whose_day_is_not_said_beside_others_whose_days_are_is_asked_
 
 
 def test_a_day_said_before_carries_to_the_next_sentence_of_the_story() -> None:
-    [plan] = conversation(["Tuesday I flew with TAP to Porto, 156,30 euros. Also the metro from the airport, 2,60"],
+    [plan] = conversation(["Tuesday I flew with TAP to Porto, 156,30 euros. Then the metro from the airport, 2,60"],
                           **on([]))
     assert [(a["amount"], a["date"]) for a in added(plan)] == [("156.30", "2026-12-01"), ("2.60", "2026-12-01")]
+
+
+def test_a_sentence_that_only_adds_to_the_list_does_not_take_the_day_before() -> None:
+    # "Also …", "And …" add to the list, not to the day: the parking may be another day's (issue 19, holdout-13)
+    for text in ("Tuesday I flew with TAP to Porto, 156,30 euros. Also the metro from the airport, 2,60",
+                 "Taxi from Waverley to the hotel on the 9th, 12.80. And parking at Stevenage station, 38."):
+        [plan] = conversation([text], **on([]))
+        assert len(added(plan)) == 1
+        assert "Which day was" in " ".join(a.text for a in plan.answers)
 
 
 def test_a_stay_from_a_weekday_is_dated_that_day() -> None:

@@ -36,7 +36,8 @@ from . import lexicon
 from .audit import audited, completed_day, goes_on
 from .clauses import sentences, split, verb_of
 from .context import Context, claim_addressed, claims_named, find_mention, read_key
-from .corrections import is_note, read_correction, read_day_fix, read_merchant_fix, read_merchant_set, read_note
+from .corrections import (is_note, read_correction, read_day_fix, read_merchant_fix, read_merchant_set, read_nights_fix,
+                          read_note, read_removal)
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -98,11 +99,13 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     said = ctx
     if not getattr(request, "repair_error", None) and (
             fix := read_note(said.message, said) or read_merchant_fix(said.message, said) or read_day_fix(said.message, said)
-            or read_merchant_set(said.message, said)) is not None:
+            or read_merchant_set(said.message, said) or read_removal(said.message, said)) is not None:
         # "the dinner was at Zapiecek, not Stary Dom": the one line called Stary Dom, before any other reading
         fixed = audited(json.dumps({"plan": fix}, ensure_ascii=False), said.message, said)
         if json.loads(fixed)["plan"]["acts"]:
             return fixed
+    if not getattr(request, "repair_error", None) and (nights := read_nights_fix(said.message, said)) is not None:
+        return _nights_and_the_rest(request, said, nights, settled)
     if is_note(said.message) and "update_line" in ctx.acts:
         # a note whose line is not exactly one: asked about, never read as a new expense
         return json.dumps({"plan": {"acts": [], "answers": [{"question": said.message[:2000], "text": (
@@ -143,6 +146,34 @@ _KIND_GIVEN = re.compile(r"\b(?:under|as|in|category|kind)\s+(?:the\s+|a\s+|an\s
                          re.IGNORECASE)
 _SAYS_FIX = re.compile(r"\b(?:not|no|don'?t|correct\w*|fix\w*|chang\w*|updat\w*|replac\w*|instead|wrong|same|existing|"
                        r"old|already|line|remove|delete|drop)\b", re.IGNORECASE)
+
+
+def _nights_and_the_rest(request: Any, said: Context, nights: tuple[dict[str, Any], tuple[int, int]],
+                         settled: frozenset[str]) -> str:
+    """A stay's nights corrected ("oops motel one was 2 nights not 3 so 178. also uber to customer wed 27.60"): that
+    correction, and the rest of the message read on its own; the two plans together audited on the whole message."""
+    plan, (start, end) = nights
+    rest = (said.message[:start].rstrip() + " " + said.message[end:].lstrip(" .,;")).strip()
+    merged = {"acts": list(plan.get("acts") or []), "answers": list(plan.get("answers") or [])}
+    if re.search(r"[^\W_]", rest):
+        other = json.loads(_interpret_whole(_Earlier(request, rest), settled=settled))
+        if "reads" in other:
+            return json.dumps(other, ensure_ascii=False)  # its lookups first; the next round reads both again
+        other_plan = other.get("plan") or {}
+        talk = not other_plan.get("acts") and not re.search(r"\d|\?", rest) and (verb_of(rest)[0] is None or re.fullmatch(
+            r"\W*(?:(?:please|pls|plz|so|and|can\s+you|could\s+you)\s+)*(?:fix|correct|change|update|adjust|amend)\s+"
+            r"(?:it|that|this|the\s+line)(?:\s+(?:please|pls|plz|thanks|thx))?\W*", rest, re.IGNORECASE))  # "Please fix it."
+        if not other_plan.get("acts") and other_plan.get("answers") and re.search(r"\d", rest) and not re.search(
+                r"\?", rest):
+            merged["acts"] = []  # an expense beside it not read whole: nothing changes, its question is asked
+            merged["answers"] = [{"question": said.message[start:end].strip()[:2000], "text": (
+                "I read the change of the nights, but I have not made it yet either: say it again with the rest.")}]
+        if not talk:
+            merged["acts"] += other_plan.get("acts") or []
+            merged["answers"] += other_plan.get("answers") or []
+    for number, act in enumerate(merged["acts"], 1):
+        act["id"] = f"a{number}"
+    return audited(json.dumps({"plan": merged}, ensure_ascii=False), said.message, said)
 
 
 def _asked_if_new(answer: str) -> str:
@@ -356,6 +387,12 @@ def _described(answer: str, ctx: Context) -> str:
             elif not names and (name := _name_after_amount(act.get("evidence", "")) or _name_after_meal(
                     act.get("evidence", "")) or _capitalised_after_meal(act.get("evidence", ""))):
                 args["merchant"] = name
+                rest = re.sub(rf"\s*\b{re.escape(name)}\b\s*", " ", str(args.get("description") or ""),
+                              flags=re.IGNORECASE).strip(" ,;-")
+                if rest != str(args.get("description") or "") and "description" in args:
+                    args["description"] = rest  # "lunch nordsee": a lunch, at Nordsee
+                    if not rest:
+                        args.pop("description")
             elif not names and (name := _merchant_again(act.get("evidence", ""), plan["acts"], ctx)):
                 args["merchant"] = name  # "the return flight … with austrian too": the airline said before
                 if name.split()[0].casefold() in str(args.get("description") or "").casefold():
@@ -487,7 +524,8 @@ _NOT_A_NAME = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar
 
 
 def _name_after_meal(words: str) -> str | None:
-    """"dinner wednesday dishoom forty one pounds twenty": one word between a meal (and its day) and the amount that
+    """"dinner wednesday dishoom forty one pounds twenty", "lunch nordsee wed 14.90": one word between a meal (and its
+    day) and the amount (after its day) that
     is no English word, day, month, place, currency or shorthand, nor a slip of one, is where it was eaten."""
     from rapidfuzz.distance import DamerauLevenshtein
 
@@ -497,7 +535,8 @@ def _name_after_meal(words: str) -> str | None:
     from .audit import _MONTHS, _WEEKDAYS
 
     m = re.search(r"\b(?:breakfast|brunch|lunch|dinner|supper|coffee|drinks)\s+(?:(?:on\s+)?[a-z]+\s+)?(?:at\s+)?"
-                  r"([^\W\d_]{4,})\s+(?:(?:chf|eur|gbp|usd|sek|nok|dkk|pln|czk)\s?)?(?:[€$£]\s?\d|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                  r"([^\W\d_]{4,})\s+(?:(?:on\s+)?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\s+)?"
+                  r"(?:(?:chf|eur|gbp|usd|sek|nok|dkk|pln|czk)\s?)?(?:[€$£]\s?\d|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                   r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
                   r"eighty|ninety|hundred)\b)", words, re.IGNORECASE)
     if m is None:

@@ -705,7 +705,8 @@ class Audit:
         if kinds and "category" not in act.args and str(target.get("category")) not in kinds:
             return False  # "the laundry is a private thing, please remove it": not the train told last
         said = {d.value.isoformat() for d in days if d.value is not None}
-        return not said or "date" in act.args or str(target.get("date")) in said
+        return not said or "date" in act.args or str(target.get("date")) in said or all(
+            _night_of_stay(act, date.fromisoformat(d), True) for d in said)  # "… 2 nights not 3, check-out was 27.11"
 
     def _own_words(self, act: ActSpan) -> str:
         """The act's words with the rest of its sentence that no other act's words hold ("the koffieboon one I'll pay
@@ -790,9 +791,11 @@ class Audit:
             if a.name != "open_claim":
                 continue
             title = str(a.args.get("title") or "")
-            words = {w.lower() for w in re.findall(r"[A-Za-z']+", title)}
+            words = {w.lower() for w in re.findall(r"[A-Za-z']+", title) if not (w.isupper() and len(w) > 1)}  # "IT"
             if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE) or not title[:1].isalnum() \
-                    or re.search(r"[.!?;]\s+\S", title):  # "… last week. Currency": two sentences are no title
+                    or (re.search(r"[.!?;]\s+\S", title) and not (
+                        any(title in q.group(1) for q in _QUOTED_TITLE.finditer(self.message)))):
+                # "… last week. Currency": two sentences are no title, unless the user quoted them ("… - S. Byrne")
                 self._leave("title", a.start, a.end)
             elif re.search(r"\b(?:and\s+then|then)\b", title, re.IGNORECASE) or (
                     _categories_in(title) and (re.search(r"\d", title) or number_words(title)) and not _QUOTED_TITLE.search(self.message)):
@@ -917,12 +920,15 @@ class Audit:
                     _PER_UNIT.match(after) or re.search(r"\d\s*[a-z]*\s*(?:at|@|x|×)\s*$", before, re.IGNORECASE)):
                 self._leave("number", m.start(), m.end())  # "164 a night, 2 nights" read as 164 in all
                 return
+            category = a.args.get("category") or (a.name == "update_line" and a.claim is not None and (
+                _line(a.claim, a.args.get("line")) or {}).get("category"))
             if amount == _decimal(a.args.get("amount")) and (_decimal(a.args.get("quantity")) or 1) == 1 and \
-                    a.args.get("category") == "hotel" and re.match(r"\s*(?:€|eur|euros?)?\s*(?:a|per|/)\s*(?:night|nite|nt)\b",
+                    category == "hotel" and re.match(r"\s*(?:€|eur|euros?)?\s*(?:a|per|/)\s*(?:night|nite|nt)\b",
                                                                    after, re.IGNORECASE) and not re.search(
-                        r"\b(?:1|one|a\s+single|single)\s+(?:night|nite|nt)\b", words, re.IGNORECASE) and len(
-                        {d.value for d in find_days(words, self.ctx.today) if d.value}) > 1:
-                self._leave("number", m.start(), m.end())  # "hotel 28.11 - 2.12, 120 per night": how many nights?
+                        r"\b(?:1|one|a\s+single|single)\s+(?:night|nite|nt)\b", words, re.IGNORECASE) and (len(
+                        {d.value for d in find_days(words, self.ctx.today) if d.value}) > 1 or a.name == "update_line"):
+                # "hotel 28.11 - 2.12, 120 per night", "the Artemide was 205 per night": how many nights?
+                self._leave("number", m.start(), m.end())
                 return
             if amount == _decimal(a.args.get("amount")) and (_decimal(a.args.get("quantity")) or 1) == 1 and (
                     _PER_PERSON.match(after)):
@@ -1091,14 +1097,21 @@ _STAY_ENDS = re.compile(r"check(?:ed|ing)?[\s-]*(?:in|out)|\b(?:to|until|till|th
 def _night_of_stay(act: ActSpan, day: date, ends_said: bool = False) -> bool:
     """A day inside a hotel stay the act adds at its check-in day: a later night, or the check-out morning (any
     later day of the month when the words say the stay's ends and no count: "checked in the 23rd, out the 25th")."""
-    if act.name != "add_line" or act.args.get("category") != "hotel" or not act.args.get("date"):
+    args = act.args
+    if act.name == "update_line" and act.args.get("quantity") and act.claim is not None:
+        # "it was 2 nights not 3, check-out was 27.11": the stay the line is, with its new count
+        line = _line(act.claim, act.args.get("line")) or {}
+        args = {"category": line.get("category"), "date": line.get("date"), "quantity": act.args["quantity"]}
+    elif act.name != "add_line":
+        return False
+    if args.get("category") != "hotel" or not args.get("date"):
         return False
     try:
-        nights = int(act.args.get("quantity") or 1)
-        first = date.fromisoformat(str(act.args["date"]))
+        nights = int(args.get("quantity") or 1)
+        first = date.fromisoformat(str(args["date"]))
     except (TypeError, ValueError):
         return False
-    last = first + timedelta(days=31 if ends_said and not act.args.get("quantity") else max(nights, 1))
+    last = first + timedelta(days=31 if ends_said and not args.get("quantity") else max(nights, 1))
     return first <= day <= last
 
 
@@ -1513,6 +1526,8 @@ _PLACE_REACHED = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|ou
 _PLACE_LEFT = re.compile(r"\bhotels?(?=\s*(?:to|->|→)\s)", re.IGNORECASE)
 # a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+                           r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(?<![\d.,])\d\.(?:0[1-9]|1[0-2]))|(?<=(?<![\d.,])\d\d\.(?:0[1-9]|1[0-2])))\.\s+(?-i:[a-z\d]))"  # "10.11. taxi 42"
+                           r"(?!(?<=(?<![\w.])(?-i:[A-Z]))\.\s+(?-i:[A-Z][a-z]))"  # "S. Byrne"
                            r"[.!?;](?=\s|$)|\n|(?<=\s)[/|](?=\s)", re.IGNORECASE)  # " / " opens a new group of lines
 
 
@@ -1692,8 +1707,9 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
         if kind == "iso":
             return date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
         if kind == "dmy" and not m.group("y") and int(m.group("d")) <= 12 and int(m.group("m")) <= 12 and \
-                m.group("d") != m.group("m"):
+                m.group("d") != m.group("m") and "/" in m.group(0):
             # "12/10": 12 October or December 10? The reading nearer today wins when the other is far; else unsure
+            # ("10.11." is day first: no one writes the month first with dots)
             readings = [_past(today, int(m.group("m")), int(m.group("d"))), _past(today, int(m.group("d")), int(m.group("m")))]
             near = [r for r in readings if r is not None and (today - r).days <= 120]
             return near[0] if len(near) == 1 else None

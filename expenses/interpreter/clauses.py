@@ -92,7 +92,10 @@ REQUEST_START = re.compile(
     r"let's|lets|let\s+us|go\s+ahead\s+and|please|you\s+can|u\s+can|you\s+may)\b",
     re.IGNORECASE)
 
-_SENTENCE_END = re.compile(rf"[!?;\n]+|(?!{DAY_DOT.pattern})\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
+# a full stop ends no sentence after a dotted day before what follows in lower case ("10.11. taxi 42"), nor after an
+# initial before a name ("S. Byrne")
+NOT_AN_END = r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(?<![\d.,])\d\.(?:0[1-9]|1[0-2]))|(?<=(?<![\d.,])\d\d\.(?:0[1-9]|1[0-2])))\.\s+(?-i:[a-z\d]))(?!(?<=(?<![\w.])(?-i:[A-Z]))\.\s+(?-i:[A-Z][a-z]))"
+_SENTENCE_END = re.compile(rf"[!?;\n]+|(?!{DAY_DOT.pattern}){NOT_AN_END}\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
 _SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
                    # ("to Oslo and back" is one return trip)
@@ -147,6 +150,8 @@ def verb_of(core: str) -> tuple[str | None, int]:
         best = _near_verb(core) or best
     if best[0] < 0 and (m := re.search(r"\b(?:a|one)\s+(?:new\s+)?claim\s+(?:called|named|titled|entitled)\b", lowered)):
         best = (m.start(), "open")  # "need a claim called Paris offsite"
+    if best[0] < 0 and (m := re.match(r"^\W*(?:(?:a|new)\s+)*claim\s*[:,-]?\s*[\"“]", lowered)):
+        best = (m.start(), "open")  # 'claim "Stockholm datacenter" SEK': a claim, named in quotes
     if best[0] < 0 and re.match(r"^(?:spent|paid|expense)\b(?!\s+(?:claim|report))", lowered):
         best = (0, "add")
     m = re.search(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)

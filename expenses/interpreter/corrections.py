@@ -372,3 +372,185 @@ def _last_line(ctx: Context, claim: Claim) -> dict[str, Any] | None:
         if effect.get("case") == claim.id and data.get("line_id"):
             return next((line for line in claim.lines if line.get("id") == data["line_id"]), None)
     return None
+
+
+# "the hotel was 2 nights not 3, so 238", "no sorry, it was only 2 nights, not 3, so 830 zł", "the Mercure row should
+# be 2 nights only, 275.00": a stay's count of nights corrected, with its new total when said
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10}
+_COUNT = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten"
+_NIGHTS_SAID = re.compile(rf"\b(?P<n>{_COUNT})\s*(?:nights?|nites?|nts?|noches|notti|nuits|nächte|nachten|nætter|"
+                          rf"netter|nätter|noce|nocy)\b(?:\s+only)?", re.IGNORECASE)
+_NIGHTS_CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|shd\s+be|stayed|it'?s|its|only|just|for)\s+"
+                         r"(?:(?:only|just|actually|really|in\s+fact|then)\s+)*$", re.IGNORECASE)
+_OLD_NIGHTS = re.compile(rf"\s*,?\s*(?:and\s+)?(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?P<old>{_COUNT})\b"
+                         r"(?:\s*(?:nights?|nites?|nts?))?", re.IGNORECASE)
+_NIGHTS_THEN = re.compile(r"\s*(?:so|that'?s|thats|which\s+(?:is|makes)|=|making|total(?:\s+of)?|in\s+total|"
+                          r"for\s+a\s+total\s+of)\b", re.IGNORECASE)
+_PER_NIGHT_AFTER = re.compile(r"\s*(?:[€$£]|eur\b|euros?\b|[a-z]{3}\b|kr\b|zł)?\s*(?:a|per|/|each|every)\s*(?:night|nite|nt)?",
+                              re.IGNORECASE)
+_NIGHTS_ADD = re.compile(r"\b(?:add|another|new|extra|more|also\s+add|plus)\b", re.IGNORECASE)
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else _COUNT_WORDS[word.lower()]
+
+
+def read_nights_fix(message: str, ctx: Context) -> tuple[dict[str, Any], tuple[int, int]] | None:
+    """A hotel line's number of nights corrected ("the hotel was 2 nights not 3, so 238"): the plan (its new count,
+    and its new amount when the words say one; else a question that offers the sum at the line's own rate) and the
+    span of the message it read. None when the words are no such correction or do not name exactly one stay."""
+    from registries.numbers import numbers_found
+
+    from .clauses import sentences
+
+    if "update_line" not in ctx.acts:
+        return None
+    parts = [(s, e, q) for s, e, q in sentences(message)]
+    for index, (s, e, asked) in enumerate(parts):
+        if asked or re.match(r"\W*(?:how|what|whats|what's|can|could|may|is|are|do|does|would|should\s+i)\b", message[s:e],
+                             re.IGNORECASE):
+            continue  # "how much is 3 nights at 165?": asked, not told
+        for m in _NIGHTS_SAID.finditer(message, s, e):
+            old = _OLD_NIGHTS.match(message, m.end(), e)
+            if not (_NIGHTS_CUE.search(message[max(s, m.start() - 40):m.start()]) or old) or _NIGHTS_ADD.search(
+                    message[s:m.start()]):
+                continue
+            end = e
+            if index + 1 < len(parts) and _NIGHTS_THEN.match(message, parts[index + 1][0]) and not re.search(
+                    r"[a-z]{3,}\s+\d", message[parts[index + 1][0]:parts[index + 1][1]], re.IGNORECASE):
+                end = parts[index + 1][1]  # "… 2 nights not 3, check-out was 27.11. So 258 EUR."
+            found = _nights_plan(message, ctx, s, m, old, end, numbers_found)
+            if found is not None:
+                return found, (s, end)
+    return None
+
+
+def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: re.Match[str] | None, end: int,
+                 numbers_found: Any) -> dict[str, Any] | None:
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    if claim is None or claim.status != "draft":
+        return None
+    stays = [line for line in claim.lines if line.get("category") == "hotel"]
+    subject = message[start:m.start()].lower()
+    named = [line for line in stays if any(
+        len(w) >= 4 and re.search(rf"\b{re.escape(w)}\b", subject) for w in re.findall(
+            r"[^\W\d_]+", str(line.get("merchant") or "").lower()) if w not in ("hotel", "hotels"))]
+    if len(named) == 1:
+        line = named[0]
+    elif len(stays) == 1 and not named:
+        line = stays[0]
+    else:
+        return None
+    count = _count(m.group("n"))
+    had = int(line.get("quantity") or 0) or None
+    was = _count(old.group("old")) if old else None
+    if was is not None and had is not None and was != had or count == (was or had):
+        return None  # "not 3" of a stay of 2 nights: which stay? Or no change at all
+    skip = {(m.start(), m.end())} | ({(old.start(), old.end())} if old else set())
+    days = [(d.start, d.end) for d in find_days(message[:end], ctx.today)]
+    amounts = []
+    for n in numbers_found(message[:end]):
+        if n.start < m.end() or any(a <= n.start < b for a, b in skip | set(days)):
+            continue
+        after = message[n.end:end]
+        if _PER_NIGHT_AFTER.match(after) and re.match(r"\s*\S*\s*(?:a|per|/|each|every)\b", after, re.IGNORECASE):
+            continue  # "2 nights at 279 a night, so 558": the rate, not the stay
+        if re.search(r"\b(?:at|@|x|×)\s*(?:[€$£]\s*)?$", message[max(m.end(), n.start - 6):n.start], re.IGNORECASE):
+            continue  # "2 nights at 279"
+        if re.search(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:[€$£]\s*)?$", message[max(0, n.start - 14):n.start],
+                     re.IGNORECASE):
+            continue  # "558.00, not 598.00": what it was
+        amounts.append(n)
+    if re.search(r"\b(?:each|per|every|a\s+night|nightly)\b|/\s*(?:night|nt)", message[m.end():end], re.IGNORECASE):
+        # "the hotel was 2 nights, the 172 is for each night": a rate said, so the stay's sum only where it is said
+        amounts = [n for n in amounts if re.search(r"(?:\bso|=|\btotal(?:\s+of)?|\bthat'?s|\bmaking|\bcomes?\s+to|"
+                                                   r"\bin\s+all)\s*(?:[€$£]\s*)?$", message[max(0, n.start - 16):n.start],
+                                                   re.IGNORECASE)]
+        if not amounts:
+            rates = {n.value for n in numbers_found(message[:end]) if n.start >= m.end() and not any(
+                a <= n.start < b for a, b in skip | set(days)) and re.match(
+                r"\s*(?:[€$£]|eur\b|euros?\b)?\s*(?:is\s+|was\s+)?(?:for\s+)?(?:each|per|every|a)\s*(?:night|nite|nt)\b|\s*each\b",
+                message[n.end:end], re.IGNORECASE)}
+            if len(rates) != 1:
+                return None
+            rate = rates.pop()
+            return {"acts": [], "answers": [{"question": message[start:end].strip()[:2000], "text": (
+                f"Line {int(line['ordinal'])} ({line.get('merchant') or 'the hotel'}) is "
+                f"{Decimal(str(line.get('amount'))):.2f} {claim.currency}. At {rate:.2f} a night, {count} nights come to "
+                f"{rate * count:.2f}. Say “line {int(line['ordinal'])} is {rate * count:.2f}”, and I will change it.")}]}
+    values = {n.value for n in amounts}
+    quote = message[start:end].strip()
+    ordinal = int(line["ordinal"])
+    if len(values) > 1:
+        return None
+    if values:
+        amount = values.pop()
+        act = {"id": "n1", "act": "update_line", "case": {"id": claim.id},
+               "args": {"line": ordinal, "quantity": count, "amount": f"{amount:.2f}"}, "evidence": quote}
+        return {"acts": [act]}
+    nights = was or had
+    name = str(line.get("merchant") or "the hotel")
+    total = Decimal(str(line.get("amount")))
+    offer = ""
+    if nights:
+        rate = total / nights
+        if rate == rate.quantize(Decimal("0.01")):
+            offer = f" At {rate:.2f} a night, {count} nights come to {rate * count:.2f}."
+    return {"acts": [], "answers": [{"question": quote[:2000], "text": (
+        f"Line {ordinal} ({name}) is {total:.2f} {claim.currency}" + (f" for {nights} nights" if nights else "")
+        + f".{offer} What is the total for {count} nights? Say it as “line {ordinal} is …”, and I will change it.")}]}
+
+
+# a line taken off the claim, with the reason around it: "remove nordsee pls colleague paid", "the dinner at Lutter &
+# Wegner has to go, the client picked up the bill", "the lunch of 28,40 was personal, please take it out"
+_REMOVAL = re.compile(r"\b(?:remove|delete|drop(?!\s*-?\s*off)|scratch|scrap|strike\s+(?:out|off|through)|erase|rm|ditch|cross\s+out|get\s+rid\s+of|"
+                      r"take\s+(?:(?:it|that|this|them|those|the\s+\w+(?:\s+\w+)?|\w+)\s+)?(?:off|out)|"
+                      r"(?:(?:has|have|needs?)\s+to|can|must)\s+go(?!\s+(?:on|to|in|into|under|onto|with))|leave\s+(?:it|that|this|\w+)\s+out)\b", re.IGNORECASE)
+_NOT_A_REMOVAL = re.compile(r"\b(?:keep|instead|but\s+add|undo|again|back)\b|\?", re.IGNORECASE)
+# a negation just before the removal: "don't remove the taxi", "no need to drop it"
+_REMOVAL_NEGATED = re.compile(r"\b(?:not|don'?t|dont|do\s+not|never|no\s+need\s+to|no)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+# why it goes, in words that would otherwise read as a request: "the customer has paid it for me", "colleague paid"
+_PAID_BY_OTHERS = re.compile(r"\b(?:colleague|customer|client|company|host|hosts|boss|manager|partner|someone|somebody|"
+                             r"he|she|they|we|organi[sz]ers?|employer|office|firm)\b(?:\s+\w+){0,2}?\s+(?:has\s+|had\s+|have\s+|"
+                             r"already\s+|actually\s+)*(?:paid|covered|picked\s+up|took\s+care\s+of|settled)\b", re.IGNORECASE)
+
+
+def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
+    """A plan removing the one line the words name (by merchant, description, kind, day or amount), when the message
+    asks for nothing else: its other words only say why ("the customer paid it", "it was personal"). The removal is
+    confirmed on a card, which names the line."""
+    from registries.numbers import numbers_found
+
+    if "remove_line" not in ctx.acts:
+        return None
+    found = list(_REMOVAL.finditer(message))
+    if len(found) != 1 or _NOT_A_REMOVAL.search(message) or _REMOVAL_NEGATED.search(message[:found[0].start()]):
+        return None
+    said = message[:found[0].start()] + " " * (found[0].end() - found[0].start()) + message[found[0].end():]
+    from .clauses import verb_of
+
+    if verb_of(_PAID_BY_OTHERS.sub(lambda m: " " * len(m.group(0)), said))[0] is not None:
+        return None  # another request beside it ("… and submit it")
+    claim = claim_addressed(message, ctx) or ctx.default_claim()
+    if claim is None or claim.status != "draft" or not claim.lines:
+        return None
+    lowered = _without_days(said, ctx).lower()
+    days = {d.value.isoformat() for d in find_days(said, ctx.today) if d.value is not None}
+    if any(d.value is None for d in find_days(said, ctx.today)):
+        return None
+    numbers = {n.value for n in numbers_found(_without_days(said, ctx))}
+    by_name = [line for line in claim.lines if any(
+        len(w) >= 4 and w not in ("hotel", "cafe", "café", "restaurant", "taxi", "the") and re.search(rf"\b{re.escape(w)}\b", lowered)
+        for w in re.findall(r"[^\W\d_]+", str(line.get("merchant") or "").lower()))]
+    lines = by_name if len(by_name) == 1 else [line for line in claim.lines if _names(lowered, line, list(claim.lines))
+             or (numbers and Decimal(str(line.get("amount"))) in numbers and (
+                 _CATEGORY_RE.get(str(line.get("category"))) is None
+                 or _CATEGORY_RE[str(line.get("category"))].search(lowered)))]
+    lines = [line for line in lines if (not days or line.get("date") in days)
+             and (not numbers or Decimal(str(line.get("amount"))) in numbers)]
+    if len(lines) != 1:
+        return None
+    act = {"id": "r1", "act": "remove_line", "case": {"id": claim.id}, "args": {"line": int(lines[0]["ordinal"])},
+           "evidence": message.strip()}
+    return {"acts": [act]}

@@ -182,8 +182,10 @@ def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
         return "case"  # "can you tell me the total before I submit?": the total, not what is left to do
     if _NEXT.search(lowered) or _REVIEW.search(lowered):
         return "next"
-    if _POLICY.search(lowered) and not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered):
-        return "policy"
+    if _POLICY.search(lowered) and (not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered) or re.search(
+            r"\bhow\s+much\s+(?:is|are)\s+(?:the\s+|my\s+|our\s+)?(?:[a-z]+\s+){0,2}(?:limit|cap|max|maximum|allowance)s?\b",
+            lowered)):
+        return "policy"  # "how much is the hotel limit for one night?" asks the policy, "how much is the hotel?" the claim
     if _LIST.search(lowered) and not mentions_claim:
         return "list"
     if _CASE.search(lowered):

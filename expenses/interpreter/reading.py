@@ -316,8 +316,9 @@ _ANOTHER_DAY_SAID = re.compile(r"\bday\s*\d{1,2}\b|\b(?:next|following|other)\s+
                                re.IGNORECASE)
 _BOTH_ON = re.compile(r"\b(?:both|all(?:\s+(?:three|four|of\s+them|of\s+these|of\s+it))?)\s+(?:were\s+|was\s+|are\s+)?"
                       r"(?:on\s+|from\s+)?(?:the\s+)?$", re.IGNORECASE)
-# a sentence that goes on with the story of the one before: "Also the metro …", "Then I paid the taxi …"
-_GOES_ON_STORY = re.compile(r"\W*(?:also|then|and\s+then|after\s+that|afterwards|later|plus|and\s+also|and)\b", re.IGNORECASE)
+# a sentence that goes on with the story of the one before, in time: "Then I paid the taxi …", "After that the metro …"
+# ("Also …", "And parking at the station, £38" add to the list, not to the day: which day is asked)
+_GOES_ON_STORY = re.compile(r"\W*(?:(?:and\s+|also\s+)?then|(?:and\s+)?after\s+that|afterwards|later(?:\s+on)?)\b", re.IGNORECASE)
 _UNREAD_DAY = re.compile(r"(?<![\d.,])\d{1,2}[./]\d{1,2}\.?\s*[:–-]")
 # where the user has just come back from, told before what they ask: "back from 3 days in Gothenburg for the site visit"
 _BACK_FROM = re.compile(r"^\W*(?:(?:hi|hey|hello|so|ok|okay|right)\W+)*(?:i'?m\s+|i\s+am\s+|we'?re\s+|just\s+|finally\s+)*"
@@ -825,7 +826,8 @@ class Reader:
             if not has_claim_word and re.search(r"\b(?:make|set)\b", lowered):
                 verb = "update"
             elif not has_claim_word and not re.search(r"\b(?:one|another)\b.*\b(?:called|named|titled|entitled)\b",
-                                                      lowered) and not (re.search(
+                                                      lowered) and not re.search(
+                    r"\b(?:open|start|create)\s+(?:a\s+|an\s+)?(?:new\s+)?[\"“]", lowered) and not (re.search(
                     r"\b(?:new|another)\s+one\s*[:,\-–—]+\s*[A-Z]", text) and not find_amounts(_digits_only(text))):
                 return UnknownIntent(start, end)  # "ok new one: Boston customer visit": a claim, named as it is asked
             elif (find_mention(text, self.ctx.claims) is not None and not re.search(
@@ -1706,7 +1708,7 @@ _ANOTHER_CLAIM = re.compile(r"\b(?:another|second|other|also|too|as\s+well|separ
 def _title(text: str) -> str:
     """The new claim's title as the user wrote it (quoted, "called X", "for the X", "X claim")."""
     if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']", text):
-        return _tidy_title(m.group(1))
+        return _tidy_title(m.group(1), quoted=True)
     patterns = [
         r"\b(?:called|named|titled|entitled|title|name|call\s+it|name\s+it)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?"
         r"\s*:?\s+(.+)$",
@@ -1730,8 +1732,9 @@ def _title(text: str) -> str:
     return ""
 
 
-def _tidy_title(raw: str) -> str:
-    title, before = re.split(r"(?<=[^\s.])[.!?;]\s+(?=\S)", raw.strip(), maxsplit=1)[0], None  # one sentence
+def _tidy_title(raw: str, quoted: bool = False) -> str:
+    """``quoted``: the user's own quotes delimit the title, full stops and all ("Dublin summit - S. Byrne")."""
+    title, before = raw.strip() if quoted else re.split(r"(?<=[^\s.])[.!?;]\s+(?=\S)", raw.strip(), maxsplit=1)[0], None
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
         title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
