@@ -206,6 +206,8 @@ def currency_mentions(text: str) -> list[CurrencyMention]:
                 add(m.start(), end, frozenset({word.upper()}), "code")
             continue
         key = fold(word)
+        if word[:1].isupper() and re.search(r"[A-ZÀ-Þ][^\W\d_]*\s+$", text[:m.start()]):
+            continue  # "Chez Léon 42,80": a word of a name, not the leone
         if key in heads and _beside_number(text, m.start(), end):
             add(m.start(), end, heads[key], "name")
     return sorted(found, key=lambda f: f.start)

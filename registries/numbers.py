@@ -17,8 +17,9 @@ from decimal import Decimal, InvalidOperation
 
 from text_to_num import text2num
 
-_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|(?<![\w.])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?"
-                     r"|\d+(?:[.,]\d+)?")
+# (a group of thousands never starts right after "/": "12/11 129,80" is a day and 129,80)
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|(?<![\w./])\d{1,3}(?: \d{3})+,\d{1,2}(?!\d)"
+                     r"|(?<![\w./])\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
 _EUROPEAN = re.compile(r"\d{1,3}(?:\.\d{3})+,\d{1,2}")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
@@ -32,8 +33,9 @@ _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[
 _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
-_PRICE = (r"(?:[€$£¥]\s?)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
-          r"(?![:h]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time;
+_PRICE = (r"(?:[€$£¥]\s?)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?(?=\s?[^\W\d_€$£¥])"
+          r"|\d+(?:[.,]\d{1,2})?)"
+          r"(?![:h/]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time; "30/11": a day;
           r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|czk|cad|jpy|yen))?")
 # ("at a 5-star hotel": part of a word; neither is a price)
 _PRODUCT = re.compile(
@@ -44,10 +46,14 @@ _PRODUCT = re.compile(
 
 
 # no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
-# the gap may hold a comma ("2 nights, 170 the night") or a place ("2 nights at the Hotel Sacher at 175 per night")
+# the gap may hold a comma ("2 nights, 170 the night"), a place ("2 nights at the Hotel Sacher at 175 per night"), a
+# day ("3 nights from 30/11, 139 per night") or the stay's days ("2 nights 23.-25.11, 135 per night")
 _PRODUCT_EACH = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
-    rf"(?:[,\s]*|\s+(?:at|in|with|from|on|starting)\s+(?:[\w'’&.-]+,?\s+){{0,5}}?(?:(?:at|for|@)\s*)?)(?P<price>{_PRICE})\s*"
+    rf"(?:[,\s]*|\s+(?:at|in|with|from|on|starting)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+    rf"[\w'’&./-]+,?\s+){{0,5}}?"
+    rf"(?:(?:at|for|@)\s*)?"
+    rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|a\s+(?:night|nite|day|person|head)|the\s+(?:night|nite|day)|/\s?\w+|pp|"
     rf"p\.p\.)",
     re.IGNORECASE)

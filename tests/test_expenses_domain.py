@@ -192,6 +192,20 @@ def test_updating_a_line_records_before_and_after_and_keeps_its_id():
         "Updated line 2 of “Berlin trip”: merchant “Hotel Adlon” → “Adlon Kempinski”, amount 180.00 → 120.00 EUR.")
 
 
+def test_an_update_changes_a_stays_nights_and_its_sum_and_undoing_it_restores_both():
+    case = claim({"date": "2026-11-16", "merchant": "Motel One", "category": "hotel", "amount": "267", "quantity": 3})
+
+    after, result = execute(case, "update_line", {"line": 1, "quantity": 2, "amount": "178"})
+
+    assert [(line["amount"], line["quantity"]) for line in after.state["lines"]] == [("178.00", 2)]
+    (event,) = result.events
+    assert event.data["changed"] == ["amount", "quantity"]
+    assert ACT["update_line"].describe_event(event) == (
+        "Updated line 1 of “Berlin trip”: amount 267.00 → 178.00 EUR, quantity 3 → 2.")
+    act, args = ACT["update_line"].invert(after, event.data)
+    assert (act, args) == ("update_line", {"line": 1, "amount": "267.00", "quantity": 3})
+
+
 def test_an_update_that_changes_nothing_is_refused():
     with pytest.raises(CommandRefused) as refused:
         execute(berlin(), "update_line", {"line": 2, "amount": "180"})

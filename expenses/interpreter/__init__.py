@@ -36,8 +36,16 @@ from . import lexicon
 from .audit import audited, completed_day, goes_on
 from .clauses import sentences, split, verb_of
 from .context import Context, claim_addressed, claims_named, find_mention, read_key
-from .corrections import (is_note, read_correction, read_day_fix, read_merchant_fix, read_merchant_set, read_nights_fix,
-                          read_note, read_removal)
+from .corrections import (
+    is_note,
+    read_correction,
+    read_day_fix,
+    read_merchant_fix,
+    read_merchant_set,
+    read_nights_fix,
+    read_note,
+    read_removal,
+)
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
 from .normalize import Spelled, spell_out
@@ -119,8 +127,10 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     # the reading is audited on the user's own words: whatever it did not account for is asked about, not acted on
     raw = _interpret(ctx, request)
     answer = audited(_described(_in_users_words(raw, spelled, earlier), said), said.message, said)
-    if _acted_or_answered(answer) or getattr(request, "repair_error", None):
+    if getattr(request, "repair_error", None):
         return answer  # a repair round answers honestly; it does not try another reading
+    if _acted_or_answered(answer):
+        return _better_split(request, said, settled, answer)
     # a correction of a line told without an edit verb, or a message that tells expenses, the clause reader could
     # not read whole: read by the pipelines for them, audited the same
     if "Which line do you mean?" in raw and _OTHER_REQUEST.search(said.message):
@@ -131,6 +141,8 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
             second = audited(_described(json.dumps({"plan": plan}, ensure_ascii=False), said), said.message, said)
             if json.loads(second)["plan"]["acts"]:
                 return second
+    if (split := _one_fix_and_the_rest(request, said, settled)) is not None:
+        return split
     return answer
 
 
@@ -152,7 +164,51 @@ def _nights_and_the_rest(request: Any, said: Context, nights: tuple[dict[str, An
                          settled: frozenset[str]) -> str:
     """A stay's nights corrected ("oops motel one was 2 nights not 3 so 178. also uber to customer wed 27.60"): that
     correction, and the rest of the message read on its own; the two plans together audited on the whole message."""
-    plan, (start, end) = nights
+    return _with_the_rest(request, said, nights, settled)
+
+
+def _one_fix_and_the_rest(request: Any, said: Context, settled: frozenset[str]) -> str | None:
+    """A message of several sentences that no reading took whole, one of them a correction or a removal the readings
+    for those take alone ("the bus was 17,50 not 17. And dinner on 4/11 at Chez Léon 42,80"): that sentence's plan
+    and the rest read on its own, audited together on the whole message; None when no sentence is such a fix."""
+    parts = [(s, e) for s, e, asked in sentences(said.message) if not asked]
+    if len(sentences(said.message)) < 2:
+        return None
+    for start, end in parts:
+        words = said.message[start:end]
+        sentence = replace(said, message=words)
+        for reading in (read_correction, read_removal, read_merchant_fix, read_day_fix):
+            plan = reading(words, sentence)
+            if plan is not None and plan.get("acts"):
+                for act in plan["acts"]:
+                    act["evidence"] = words.strip()
+                answer = _with_the_rest(request, said, (plan, (start, end)), settled)
+                return answer if json.loads(answer)["plan"].get("acts") else None
+    return None
+
+
+def _better_split(request: Any, said: Context, settled: frozenset[str], answer: str) -> str:
+    """The whole reading, unless it asked about a part that a reading of corrections or removals takes alone and the
+    message read that way does more and asks less ("the bus was 17,50 not 17. And dinner … 42,80": not a new bus
+    of unknown day, the bus corrected)."""
+    whole = json.loads(answer).get("plan")
+    if not isinstance(whole, dict) or not whole.get("answers") or len(sentences(said.message)) < 2:
+        return answer
+    split = _one_fix_and_the_rest(request, said, settled)
+    if split is None:
+        return answer
+    parts = json.loads(split)["plan"]
+    if len(parts.get("acts") or []) > len(whole.get("acts") or []) and len(parts.get("answers") or []) < len(
+            whole["answers"]):
+        return split
+    return answer
+
+
+def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple[int, int]],
+                   settled: frozenset[str]) -> str:
+    """A fix read from one part of the message, and the rest of the message read on its own; the two plans together
+    audited on the whole message (an expense of the rest not read whole: nothing changes, its question is asked)."""
+    plan, (start, end) = fix
     rest = (said.message[:start].rstrip() + " " + said.message[end:].lstrip(" .,;")).strip()
     merged = {"acts": list(plan.get("acts") or []), "answers": list(plan.get("answers") or [])}
     if re.search(r"[^\W_]", rest):
@@ -167,7 +223,7 @@ def _nights_and_the_rest(request: Any, said: Context, nights: tuple[dict[str, An
                 r"\?", rest):
             merged["acts"] = []  # an expense beside it not read whole: nothing changes, its question is asked
             merged["answers"] = [{"question": said.message[start:end].strip()[:2000], "text": (
-                "I read the change of the nights, but I have not made it yet either: say it again with the rest.")}]
+                "I read that change, but I have not made it yet either: say it again with the rest.")}]
         if not talk:
             merged["acts"] += other_plan.get("acts") or []
             merged["answers"] += other_plan.get("answers") or []
@@ -413,6 +469,7 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line":
             _carrier_of_description(args)
             _companion_is_no_merchant(args, act.get("evidence", ""))
+            _merchant_out_of_description(args)
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
         if not opening and act.get("act") != "open_claim" and not (act.get("case") or {}).get("id") and not (
                 act.get("case") or {}).get("match"):
@@ -446,6 +503,22 @@ def _carrier_of_description(args: dict[str, Any]) -> None:
         args["description"] = rest
     else:
         args.pop("description", None)
+
+
+def _merchant_out_of_description(args: dict[str, Any]) -> None:
+    """"RegioJet bus Vienna-Prague" paid to RegioJet is a bus Vienna-Prague: the merchant's name is not said twice
+    (when the description starts or ends with it; from its middle, the rest would no longer be the user's words)."""
+    merchant, described = str(args.get("merchant") or ""), str(args.get("description") or "")
+    if not merchant or not described:
+        return
+    # at its start or end only: a description is quoted from the user's words, whole
+    rest = re.sub(rf"^\s*{re.escape(merchant)}(?!\w)|(?<!\w){re.escape(merchant)}\s*$", "", described,
+                  flags=re.IGNORECASE).strip(" ,;-–")
+    if rest != described.strip():
+        if rest and re.search(r"[^\W\d_]{3,}", rest):
+            args["description"] = rest
+        else:
+            args.pop("description", None)
 
 
 def _companion_is_no_merchant(args: dict[str, Any], evidence: str) -> None:
@@ -889,7 +962,9 @@ def _link(intents: list[Intent], ctx: Context) -> Intent | None:
         elif isinstance(intent, RetractIntent):
             if not seen:
                 continue  # "never mind" on its own: nothing in this message to take back
-            target = _retraction_target(intent, seen)
+            target = _retraction_target(intent, seen, ctx.message)
+            if target is None:
+                return intent  # "lunch 14,50 and taxi 22, oh and forget the snacks": no snacks were told
             target.retracted = True
             intent.target = target  # type: ignore[attr-defined]
         elif isinstance(intent, CorrectIntent):
@@ -906,15 +981,26 @@ def _link(intents: list[Intent], ctx: Context) -> Intent | None:
     return None
 
 
-def _retraction_target(intent: RetractIntent, seen: list[ActIntent]) -> ActIntent:
-    """The act a retraction takes back: the last one its words name ("forget the taxi"), else the last."""
+def _retraction_target(intent: RetractIntent, seen: list[ActIntent], message: str) -> ActIntent | None:
+    """The act a retraction takes back: the last one its words name ("forget the taxi"), else the last; None when its
+    words name a thing none of them is ("forget the snacks" after a lunch and a taxi)."""
     hint = intent.hint
     for act in reversed(seen):
         named = [w for w in re.findall(r"[a-z']+", act.label) if len(w) > 2]
         if named and any(re.search(rf"\b{re.escape(w)}\b", hint) for w in named) and re.search(
                 r"\b(?:forget|scratch|skip|ignore|not|strike|remove|delete|drop|cancel|take)\s+(?:the|that|about)\b", hint):
             return act
+    thing = re.search(r"\b(?:forget|scratch|skip|ignore|strike|remove|delete|drop|cancel)\s+(?:about\s+)?(?:the|my)\s+"
+                      r"(?P<thing>[a-z][a-z'-]{2,})", hint)
+    if thing and thing.group("thing") not in _POINTERS and not any(
+            thing.group("thing").rstrip("s") in (act.label + " " + act.quote(message)).lower() for act in seen):
+        return None
     return seen[-1]
+
+
+# words that point at what was just said, naming no thing of their own ("forget the last one", "scratch the above")
+_POINTERS = frozenset("last latest previous above one ones first second third other rest former latter same whole "
+                      "lot entire".split())
 
 
 def _correction_args(intent: CorrectIntent, target: ActIntent) -> dict[str, Any] | None:

@@ -31,7 +31,7 @@ import json
 import logging
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -172,6 +172,9 @@ class Audit:
                         self.neutral.append(sentence)
         if self.plan.get("undo") and (span := locate(self.plan["undo"].get("evidence", ""), self.message)):
             self.neutral.append(span)
+        if (listed := _LISTED.search(self.message)) and _COUNTS.get(listed.group("n").lower()) == sum(
+                1 for a in self.acts if a.name == "add_line"):
+            self.neutral.append(listed.span())  # "just these two then: train …, dinner …": two, as many as were read
         if (dropped := _DROPS_THE_LAST.match(self.message)) and self.acts and all(
                 a.start >= dropped.end() for a in self.acts) and not self.ctx.open_cards:
             # "never mind that. On the 25th: taxi …": the topic before is left, the requests after it are new
@@ -184,7 +187,60 @@ class Audit:
         self._titles()
         self._lines()
         self._claims()
+        self._old_amount_said()
+        self._undated_beside_a_day()
+        self._as_the_engine_reads()
         return self.leftovers
+
+    def _removes_by_name(self, a: ActSpan) -> bool:
+        """"drop the pret lunch. Dinner at Chez Léon 42,80": the removal names its line's merchant, which no expense the
+        message tells has."""
+        target = _line(a.claim, a.args.get("line")) if a.claim is not None else None
+        words = {w for w in re.findall(r"[^\W\d_]{3,}", str((target or {}).get("merchant") or "").lower())}
+        said = self.message[a.start:a.end].lower()
+        named = {w for w in words if re.search(rf"\b{re.escape(w)}\b", said)}
+        return bool(named) and not any(b.name == "add_line" and any(
+            re.search(rf"\b{re.escape(w)}\b", self.message[b.start:b.end].lower()) for w in named) for b in self.acts)
+
+    def _undated_beside_a_day(self) -> None:
+        """An expense told with no day, in a message that says a day apart from every expense's words that no act took
+        ("23.11 is the check-in date. taxi was 18,50"): which day is asked, never today assumed."""
+        adds = [a for a in self.acts if a.name == "add_line" and not a.args.get("date") and not a.act.get(
+            "earlier_evidence")]
+        if not adds:
+            return
+        used = {str(a.args.get("date")) for a in self.acts if a.args.get("date")}
+        said = [d for d in find_days(self.message, self.ctx.today) if d.value is not None and d.value != self.ctx.today
+                and d.kind not in ("vague", "future") and self._holder(d.start, d.end) is None
+                and not _QUESTION.search(_sentence(self.message, d.start))]  # "what was the rate on 1.12?": asked
+        for a in adds:
+            if any(d.value.isoformat() not in used and not any(_night_of_stay(b, d.value, True) for b in self.acts)
+                   for d in said):
+                self._leave("day", a.start, a.end)
+
+    def _old_amount_said(self) -> None:
+        """"the taxi 23.11 was 28,50" beside a taxi of 23.11: a new taxi of the 23rd, or that one corrected? Asked."""
+        for a in self.acts:
+            if a.name != "add_line" or a.claim is None:
+                continue
+            own = _decimal(a.args.get("amount"))
+            said = {v for m in _ATOM.finditer(self.message, a.start, a.end) for v in _values(m.group(0))} - {own}
+            if any(_decimal(line.get("amount")) in said and line.get("category") == a.args.get("category")
+                   for line in a.claim.lines):
+                self._leave("correction", a.start, a.end)
+
+    def _as_the_engine_reads(self) -> None:
+        """An amount the reducer would not find in the act's words (``registries.numbers``, the engine's one reading
+        of numbers) is asked about here, in the user's terms, rather than refused there as not what they wrote."""
+        from registries.numbers import evidence_numbers
+
+        for a in self.acts:
+            amount = _decimal(a.args.get("amount"))
+            if amount is None or a.act.get("undo_of"):
+                continue
+            sources = [str(a.act.get(k) or "") for k in ("evidence", "earlier_evidence", "corrected_by")]
+            if not any(amount == n for source in sources for part in source.split(" / ") for n in evidence_numbers(part)):
+                self._leave("number", a.start, a.end)
 
     # ----------------------------------------------------------------- helpers
 
@@ -511,6 +567,8 @@ class Audit:
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
+        if day.value is None and day.kind == "dmy" and self._day_first(act):
+            day = replace(day, value=_day_first(self.message[day.start:day.end], self.ctx.today))
         if day.value is None and day.kind != "same":
             return False  # "12/10": 12 October or 10 December? Only the user can say
         if day.value is None:  # "same day", "that night": the day of the line told last, else any day the reader set
@@ -690,6 +748,14 @@ class Audit:
             return False
         return not any(str(a.args.get("date") or self.ctx.today.isoformat()).endswith(f"-{n:02d}") for a in adds)
 
+    def _day_first(self, act: ActSpan) -> bool:
+        """"10/11" is 10 November, not October 11, on a claim kept in a European currency, when nothing in the message
+        is written the American or the East Asian way, month first: no dollar, no yen (the reader takes the day first
+        too)."""
+        claim = act.claim or self.ctx.default_claim()
+        return claim is not None and claim.currency in _DAY_FIRST_CURRENCIES and not re.search(
+            r"[$¥￥]|\b(?:usd|cad|jpy|cny|rmb|krw|yen|yuan|won|dollars?|bucks)\b", self.message, re.IGNORECASE)
+
     def _agrees(self, act: ActSpan, target: dict[str, Any], words: str) -> bool:
         """Do the kind and the day the words name (when they name one) agree with the line the act targets? A line
         found as "it" or "that" must be the one the words describe."""
@@ -807,7 +873,7 @@ class Audit:
     def _lines(self) -> None:
         added = {x.args.get("category") for x in self.acts if x.name == "add_line"}
         for a in self.acts:
-            if a.name == "remove_line" and added & _categories_in(self.message[a.start:a.end]):
+            if a.name == "remove_line" and added & _categories_in(self.message[a.start:a.end]) and not self._removes_by_name(a):
                 self._leave("negation", a.start, a.end)  # "taxi 30, taxi 25, scrap the taxi": which one goes?
                 continue
             if a.name in ("update_line", "remove_line") and a.claim is not None:
@@ -1165,7 +1231,7 @@ _NAME_FILLER = frozenset("the this that other same new old current first second 
 
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
 # "3 480 kr", "€ 1 250": thousands grouped by a space, with the currency beside them
-_SPACED = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?=\s?(?:kr|kn|zł|zl|€|eur|sek|nok|dkk|"
+_SPACED = re.compile(r"(?<![\w.,/:-])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?=\s?(?:kr|kn|zł|zl|€|eur|sek|nok|dkk|"
                      r"pln|chf|czk|kč|ft|huf|\$|£|usd|gbp)\b|\s?[€$£])|(?<=[€$£])\s?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?"
                      r"(?![\d]|[.,]\d)", re.IGNORECASE)
 _ATOM = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:[.,]\d+)?(?![\d])")
@@ -1461,6 +1527,9 @@ _DECLINE = re.compile(r"\b(?:no\s+need|don'?t|do\s+not|not|never|no)\b.{0,24}\b(
 _DONT = re.compile(r"(?:don'?t|do\s+not|never|no\s+need)\b", re.IGNORECASE)
 # a correction said outright: inside a line's addition, always left over
 # a message that opens by saying it brings corrections: "sorry, 2 mistakes:", "two fixes -", "Corrections:"
+_LISTED = re.compile(r"\b(?:these|those|the\s+following|following|the\s+next|here\s+are(?:\s+the)?)\s+"
+                     r"(?P<n>two|three|four|five|six|[2-9])\b(?:\s+[a-z]+){0,2}?\s*[:;-]", re.IGNORECASE)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, **{str(n): n for n in range(2, 10)}}
 _FIXES_ANNOUNCED = re.compile(r"^\W*(?:[^\W\d_]+\W+|\d\s+){0,5}?(?:mistakes?|errors?|fixes|corrections?|typos?|changes)\b"
                               r"(?:\s+[^\W\d_]+){0,3}\s*[:;,.!–-]", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:typo|error|mistake|mistyped|correct(?:ion|ed)?|meant|fix|should\s+(?:be|have\s+been|"
@@ -1499,7 +1568,10 @@ _HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+y
                        r"(?:this|it|one|these)\s+(?:\w+\s+){0,2}?before|(?:i'?m|i\s+am)\s+not\s+(?:very\s+|too\s+|so\s+)?"
                        r"(?:good|great|familiar|used|experienced|comfortable)\s+(?:with|to|at)\s+(?:this|these|computers|"
                        r"technology|apps?|chat\w*)|not\s+sure\s+how\s+(?:this|it)\s+works|"
-                       r"(?:was|were|is|are)(?:n'?t|\s+not)\s+(?:included|covered|part\s+of|in\s+the\s+(?:price|rate|package)))",
+                       r"(?:was|were|is|are)(?:n'?t|\s+not)\s+(?:included|covered|part\s+of|in\s+the\s+(?:price|rate|package))|"
+                       # "before I forget everything": why now, not a take-back
+                       r"(?:before|lest|in\s+case|so\s+(?:that\s+)?i\s+(?:don'?t|do\s+not))\s+(?:i\s+)?forget(?:\s+(?:everything|"
+                       r"it|them|about\s+it|the\s+details))?|don'?t\s+want\s+to\s+forget)",
                        re.IGNORECASE)
 
 
@@ -1528,7 +1600,7 @@ _PLACE_LEFT = re.compile(r"\bhotels?(?=\s*(?:to|->|→)\s)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                            r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(?<![\d.,])\d\.(?:0[1-9]|1[0-2]))|(?<=(?<![\d.,])\d\d\.(?:0[1-9]|1[0-2])))\.\s+(?-i:[a-z\d]))"  # "10.11. taxi 42"
                            r"(?!(?<=(?<![\w.])(?-i:[A-Z]))\.\s+(?-i:[A-Z][a-z]))"  # "S. Byrne"
-                           r"[.!?;](?=\s|$)|\n|(?<=\s)[/|](?=\s)", re.IGNORECASE)  # " / " opens a new group of lines
+                           r"[.!?;](?=\s|$)|\n|…|(?<=\s)[/|](?=\s)", re.IGNORECASE)  # " / " opens a new group of lines
 
 
 def _sentence_span(message: str, at: int) -> tuple[int, int]:
@@ -1654,6 +1726,9 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
             return True  # "2 nights 30.11-2.12": a stay's first and last day
         if re.search(r"\b(?:date|day)\b[^.;\n]{0,40}\bto\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "change the date of line 2 to 1.12"
+        if _PRICE_BESIDE.match(text, m.end()) and not _MONEY_AFTER.match(text, m.end()):
+            day = _resolve("dmy", m, today)  # "taxi 23.11 18,50", "flight 23.11 was 289.40": the price is the other
+            return day is not None and 0 <= (today - day).days <= (14 if _PRICE_AFTER_WAS.match(text, m.end()) else 92)
         if _LEAD_START.search(text[:m.start()]) and _LEAD_REST.match(text[m.end():]):
             day = _resolve("dmy", m, today)
             return day is not None and 0 <= (today - day).days <= 92  # "2.12 lunch site canteen 13,20 eur; …"
@@ -1671,9 +1746,10 @@ def _dotted_stay(text: str, m: re.Match[str], today: date) -> bool:
     """``m`` is one end of two dotted days joined by a dash ("30.11-2.12", "29.11. – 1.12."), in order, at most a
     month apart, the first within the last three months."""
     after = re.match(r"\.?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\b(?![.,]\d)", text[m.end():], re.IGNORECASE)
-    before = re.search(r"(?<![\d.,])(\d{1,2})\.(\d{1,2})\.?[ \t]*(?:[-–]|to|till|until)[ \t]*$", text[:m.start()], re.IGNORECASE)
+    before = re.search(r"(?<![\d.,])(\d{1,2})\.(\d{1,2})?\.?[ \t]*(?:[-–]|to|till|until)[ \t]*$", text[:m.start()], re.IGNORECASE)
     pairs = ([(int(m.group("d")), int(m.group("m"))), (int(after.group(1)), int(after.group(2)))] if after else
-             [(int(before.group(1)), int(before.group(2))), (int(m.group("d")), int(m.group("m")))] if before else [])
+             [(int(before.group(1)), int(before.group(2) or m.group("m"))), (int(m.group("d")), int(m.group("m")))]
+             if before else [])  # "23.-25.11": the first day in the last one's month
     if not pairs:
         return False
     try:
@@ -1696,6 +1772,12 @@ _ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa
 _LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*$")
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
+# the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)
+_MONEY_WORD = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
+_PRICE_BESIDE = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d|[^;\n]{0,40}?(?<![\d.,])\d+,\d{2}"
+                           r"(?![\d,.])|[^;\n]{0,40}?\d\s?" + _MONEY_WORD, re.IGNORECASE)
+_PRICE_AFTER_WAS = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d(?![^;\n]{0,40}?,\d\d)", re.IGNORECASE)
+_MONEY_AFTER = re.compile(r"\s*" + _MONEY_WORD, re.IGNORECASE)
 _BARE_DAY = re.compile(r"\s*(?:on\s+)?[a-z]{3,9}\.?\s*", re.IGNORECASE)  # "wed", "on tuesday"
 _DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|r|rs)?\.?,?\s+$",
                                 re.IGNORECASE)
@@ -1754,6 +1836,22 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     except ValueError:
         return None
     return None
+
+
+# the currencies of countries that write the day before the month
+_DAY_FIRST_CURRENCIES = frozenset("EUR GBP CHF SEK NOK DKK ISK PLN CZK HUF RON BGN RSD TRY UAH".split())
+
+
+def _day_first(raw: str, today: date) -> date | None:
+    """"10/11" read day first, in the last year."""
+    parts = [int(p) for p in re.findall(r"\d+", raw)]
+    try:
+        if len(parts) > 2:
+            return date(parts[2] + (2000 if parts[2] < 100 else 0), parts[1], parts[0])
+        found = date(today.year, parts[1], parts[0])
+    except (ValueError, IndexError):
+        return None
+    return found if found <= today else found.replace(year=today.year - 1)
 
 
 def relative_offset(words: str) -> int | None:

@@ -40,9 +40,14 @@ ANNOUNCED = (r"(?:(?:sorry|oops|argh|ugh|ah|oh)\b[\s,.!-]*)?(?:(?:i\s+(?:made|ha
              r"changes?|typos?|things\s+to\s+(?:fix|correct|change))(?:\s+(?:to\s+(?:fix|correct|make)|in\s+(?:it|there|the\s+claim)|"
              r"(?:i|we)\s+(?:made|found)))?(?:[\s]*[:;.!-]+[\s]*|\s*$)")
 
+# words that only count what follows: "just these two then:", "the following 3 items:"
+LISTED = (r"(?:(?:just|only)\s+)?(?:these|those|the\s+following|following|the\s+next|here\s+are(?:\s+the)?)\s+"
+          r"(?:two|three|four|five|six|[2-9])(?:\s+(?:items?|ones?|things?|expenses?|lines?|receipts?|more))?"
+          r"(?:\s+(?:then|please|pls|too))?\s*[:;-]+\s*")
+
 LEADING = re.compile(
     r"^(?:(?:and|then|also|but|so|oh|ok|okay|alright|well|now|next|finally|after\s+that|afterwards|"
-    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|" + ANNOUNCED + r")+",
+    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|" + ANNOUNCED + r"|" + LISTED + r")+",
     re.IGNORECASE)
 
 _NEG = r"(?:don'?t|dont|do\s+not|never|no\s+need\s+to|not|without|no|hold\s+off\s+(?:on\s+)?|wait\s+(?:with|before)\s+)"
@@ -95,8 +100,9 @@ REQUEST_START = re.compile(
 # a full stop ends no sentence after a dotted day before what follows in lower case ("10.11. taxi 42"), nor after an
 # initial before a name ("S. Byrne")
 NOT_AN_END = r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(?<![\d.,])\d\.(?:0[1-9]|1[0-2]))|(?<=(?<![\d.,])\d\d\.(?:0[1-9]|1[0-2])))\.\s+(?-i:[a-z\d]))(?!(?<=(?<![\w.])(?-i:[A-Z]))\.\s+(?-i:[A-Z][a-z]))"
-_SENTENCE_END = re.compile(rf"[!?;\n]+|(?!{DAY_DOT.pattern}){NOT_AN_END}\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
-_ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl")
+_SENTENCE_END = re.compile(rf"[!?;\n…]+|(?!{DAY_DOT.pattern}){NOT_AN_END}\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
+_ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl", "jan", "feb",
+                  "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")  # "3 nov. Ryanair flight …"
 _SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*|\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
                    # ("to Oslo and back" is one return trip)
                    # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
@@ -121,7 +127,9 @@ class Clause:
 
 
 # verbs in phrases that do not mean the act: "I've had a look", "got a question", "made a mistake"
-_IDIOMS = re.compile(r"\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
+_IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|submit|do|sort\s+out|hand\s+in|send\s+in|"
+                     r"get\s+in)\s+(?:in\s+)?(?:my|the|some|all\s+(?:my|the)|these|those)?\s*(?:travel\s+)?expenses\b"  # why, not what
+                     r"|\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
                      r"question|problem|issue|moment|minute|second|call|meeting|mistake|feeling|sense|idea|clue)\b"
                      r"|\b(?:make|makes|made)\s+sense\b"
                      # "3 nights at 129 starting monday": when a stay began, not a claim opened
@@ -304,6 +312,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
             r"^(?:it|that|this|which|they|these)\s+(?:was|were|is|are)\s+(?:(?:all|both)\s+)?(?:paid|bought|booked|incurred|"
             r"spent|charged|on|from|dated)\b", lowered):
         return "value", None  # "It was paid on the 20th of November.": the day of the request before it
+    if dates and not amounts and re.match(r"^(?:check(?:ed)?[\s-]*in(?:\s+(?:on|was))?|arriv(?:al|ed)(?:\s+on)?|"
+                                          r"from(?:\s+the)?)\s*:?\s*\S", lowered):
+        return "value", None  # "…, check-in 23/11": the day of the stay before it
     if verb is None and re.match(r"^(?:the\s+)?(?:[\w'’&.-]+\s+){1,4}?(?:line|entry|item)\s*(?::|=|should|shd|must|is\b|"
                                  r"was\b|needs)", core, re.IGNORECASE) and (amounts or dates or categories):
         return "act", "update"  # "Hotel Cornavin line: 1 night, amount 238.00 CHF": a line, then its new values

@@ -29,6 +29,7 @@ _CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|actually|re
 _STRONG = re.compile(r"\b(?:typo|misread|swapped|mistyped|mistake|wrong|should\s+(?:be|have\s+been)|make\s+(?:that|it)|"
                      r"actually|sorry|correct(?:ion)?|oops|meant|misremembered|I\s+was\s+wrong)\b", re.IGNORECASE)
 _NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not)\s+(?:the\s+)?(?:€|eur\s*)?$", re.IGNORECASE)
+_ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*(?:[€$£]\s*)?\d")
 _ADD = re.compile(r"\b(?:add|adding|plus|also|another|new|put\s+in|enter|include)\b|\+", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:make\s+(?:that|it)|that(?:\s+one)?\s+(?:was|is|should)|it\s+(?:was|is|should))\b",
                    re.IGNORECASE)
@@ -251,7 +252,8 @@ def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's amount, or None when the message is not such a correction or its line is unsure."""
     if (fix := read_merchant_fix(message, ctx) or read_kind_fix(message, ctx) or read_day_fix(message, ctx)) is not None:
         return fix
-    if not _CUE.search(message) or _ADD.search(message) or _ELSE.search(_without_days(message, ctx)):
+    if not (_CUE.search(message) or _ARROW.search(message)) or _ADD.search(message) or _ELSE.search(
+            _without_days(message, ctx)):
         return None
     if "update_line" not in ctx.acts:
         return None
@@ -306,7 +308,8 @@ def _amounts(message: str, ctx: Context) -> tuple[Decimal | None, Decimal | None
             continue  # "I misread the 2 as a 1": digits, not amounts
         if re.search(r"(?:\b(?:line|item|entry|row|no\.?|number)\s*#?|#)\s*$", message[:m.start()], re.IGNORECASE):
             continue  # "line 4 is wrong": which line, not an amount
-        (old if _NOT.search(message[max(0, m.start() - 16):m.start()]) else new).append(value)
+        (old if _NOT.search(message[max(0, m.start() - 16):m.start()]) or _ARROW.match(message, m.end()) else new).append(
+            value)  # "pret 18.40 -> 14.80": what it was, then what it is
     if len(new) != 1 or len(old) > 1:
         return None, None
     return new[0], (old[0] if old else None)
@@ -507,6 +510,7 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
 _REMOVAL = re.compile(r"\b(?:remove|delete|drop(?!\s*-?\s*off)|scratch|scrap|strike\s+(?:out|off|through)|erase|rm|ditch|cross\s+out|get\s+rid\s+of|"
                       r"take\s+(?:(?:it|that|this|them|those|the\s+\w+(?:\s+\w+)?|\w+)\s+)?(?:off|out)|"
                       r"(?:(?:has|have|needs?)\s+to|can|must)\s+go(?!\s+(?:on|to|in|into|under|onto|with))|leave\s+(?:it|that|this|\w+)\s+out)\b", re.IGNORECASE)
+_GENERIC_NAME_WORDS = frozenset("hotel cafe café restaurant taxi the line lines from with for and airport station".split())
 _NOT_A_REMOVAL = re.compile(r"\b(?:keep|instead|but\s+add|undo|again|back)\b|\?", re.IGNORECASE)
 # a negation just before the removal: "don't remove the taxi", "no need to drop it"
 _REMOVAL_NEGATED = re.compile(r"\b(?:not|don'?t|dont|do\s+not|never|no\s+need\s+to|no)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
@@ -540,13 +544,27 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     if any(d.value is None for d in find_days(said, ctx.today)):
         return None
     numbers = {n.value for n in numbers_found(_without_days(said, ctx))}
+    own = {id(line): set(re.findall(r"[^\W\d_]+", f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()))
+           for line in claim.lines}
     by_name = [line for line in claim.lines if any(
-        len(w) >= 4 and w not in ("hotel", "cafe", "café", "restaurant", "taxi", "the") and re.search(rf"\b{re.escape(w)}\b", lowered)
+        len(w) >= 4 and w not in _GENERIC_NAME_WORDS and re.search(rf"\b{re.escape(w)}\b", lowered)
         for w in re.findall(r"[^\W\d_]+", str(line.get("merchant") or "").lower()))]
-    lines = by_name if len(by_name) == 1 else [line for line in claim.lines if _names(lowered, line, list(claim.lines))
-             or (numbers and Decimal(str(line.get("amount"))) in numbers and (
-                 _CATEGORY_RE.get(str(line.get("category"))) is None
-                 or _CATEGORY_RE[str(line.get("category"))].search(lowered)))]
+    if len(by_name) == 1:
+        lines = by_name  # "remove nordsee", "delete the Bewleys line": the one line paid to it
+    else:
+        # by what it was ("scratch the parking") or its amount ("the lunch of 28,40"), never by its kind alone (the
+        # ordinary reading asks which line when "the taxi" is one of several); a thing said that the line is not told
+        # as ("the tram tickets", "the sandwich" for a meals line told as nothing) names no line
+        things = {w for w in re.findall(r"[a-z]+", lowered) if w in lexicon.CATEGORY_WORDS
+                  and w not in lexicon.WEAK_CATEGORY_WORDS and w not in lexicon.REFERRING_WORDS.get(
+                      lexicon.CATEGORY_WORDS[w], frozenset())}
+        lines = [line for line in claim.lines if any(
+            len(w) >= 4 and w not in _GENERIC_NAME_WORDS and re.search(rf"\b{re.escape(w)}\b", lowered)
+            for w in re.findall(r"[^\W\d_]+", str(line.get("description") or "").lower()))
+            or (numbers and Decimal(str(line.get("amount"))) in numbers and _CATEGORY_RE.get(
+                str(line.get("category")), re.compile("$^")).search(lowered))]
+        lines = [line for line in lines if not any(
+            t not in own[id(line)] and t.rstrip("s") not in own[id(line)] and t + "s" not in own[id(line)] for t in things)]
     lines = [line for line in lines if (not days or line.get("date") in days)
              and (not numbers or Decimal(str(line.get("amount"))) in numbers)]
     if len(lines) != 1:

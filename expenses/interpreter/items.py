@@ -28,6 +28,7 @@ from registries import money_phrases, quantity_products
 from registries.currencies import currency_meant, currency_mentions, english_frequency
 
 from ..exchange import reference_currencies
+from . import lexicon
 from .audit import (
     _ATOM,
     _CATEGORY_RE,
@@ -332,7 +333,11 @@ def merchants_in(words: str, message: str) -> list[str]:
             name = f"Hotel {name}"  # "hotel Berna" (not "hotel Novotel Centrum", a name of its own)
         names.append(name)
     names += [name for _s, _e, name in venue_names(words) if name.lower() not in {n.lower() for n in names}]
-    # "Motel One" inside "Motel One Hamburg Altona": one name, the whole one
+    # a carrier inside a longer run of capitals is the carrier ("Ferry Viking Line Stockholm-Helsinki": Viking Line);
+    # a place to stay or eat is its whole name ("Motel One" inside "Motel One Hamburg Altona")
+    carriers = [n for n in names if _known_kinds().get(n.casefold()) in ("travel", "taxi")]
+    names = [n for n in names if not any(n != c and re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", n.lower())
+                                         for c in carriers)]
     names = [n for n in names if not any(n != o and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", o.lower())
                                          for o in names)]
     return list(dict.fromkeys(names))
@@ -487,8 +492,8 @@ _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals foo
                            "rooms night nights nite nites stay accommodation".split())
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
-_LEADING = frozenset("add put a an the my our and plus also for on at in of to i we had got paid bought took all both "
-                     "please pls then yesterday today".split())
+_LEADING = frozenset("yes yeah yep ok okay sure add put a an the my our and plus also for on at in of to i we had got "
+                     "paid bought took all both please pls then yesterday today".split())
 
 
 def _money_value(raw: str, values: set[Decimal]) -> Decimal | None:
@@ -671,7 +676,10 @@ def _take_back(message: str, items: list[Item]) -> None:
         what = (m.group("what") or m.group("what2") or m.group("what3") or "").lower()
         named = [i for i in items if what and re.search(rf"\b{re.escape(what)}", message[i.start:i.end], re.IGNORECASE)
                  and not (i.start <= m.start() < i.end)]
-        by_category = [i for i in items if i.category and _CATEGORY_RE[i.category].fullmatch(what)]
+        # by its kind only in a word that names the kind ("the taxi", "the meal"), never a thing of it ("the snacks"
+        # is no lunch)
+        by_category = [i for i in items if i.category and _CATEGORY_RE[i.category].fullmatch(what)
+                       and what in lexicon.REFERRING_WORDS.get(i.category, frozenset())]
         chosen = named or by_category
         if len(chosen) == 1:
             sentence_end = re.compile(r"[.!?](?=\s|$)|\n").search(message, m.end())

@@ -89,6 +89,14 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "five guys": ("Five Guys", "meals"), "wagamama": ("Wagamama", "meals"), "dunkin": ("Dunkin", "meals"),
     "tim hortons": ("Tim Hortons", "meals"), "lidl": ("Lidl", "meals"), "aldi": ("Aldi", "meals"),
     "tesco": ("Tesco", "meals"), "rewe": ("REWE", "meals"), "carrefour": ("Carrefour", "meals"),
+    # carriers and chains people name without a kind word: rail, coach and ferry lines of Europe; restaurant chains
+    "regiojet": ("RegioJet", "travel"), "westbahn": ("WESTbahn", "travel"),
+    "viking line": ("Viking Line", "travel"), "tallink": ("Tallink", "travel"), "silja line": ("Silja Line", "travel"),
+    "stena line": ("Stena Line", "travel"), "dfds": ("DFDS", "travel"), "color line": ("Color Line", "travel"),
+    "finnlines": ("Finnlines", "travel"), "p&o ferries": ("P&O Ferries", "travel"), "brittany ferries": ("Brittany Ferries", "travel"),
+    "irish ferries": ("Irish Ferries", "travel"), "pkp intercity": ("PKP Intercity", "travel"), "vy": ("Vy", "travel"),
+    "flytoget": ("Flytoget", "travel"), "arlanda express": ("Arlanda Express", "travel"), "aircoach": ("Aircoach", "travel"),
+    "block house": ("Block House", "meals"), "nordsee": ("Nordsee", "meals"), "vapiano's": ("Vapiano", "meals"),
 }
 
 # --------------------------------------------------------------------------- currencies
@@ -199,6 +207,9 @@ CHAT_WORDS = {
     "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking", "conf": "conference",
     "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week", "corr": "correction",
     "nts": "nights", "gr8": "great",
+    # nights in the languages people mix into their English ("Motel One 2 notti 198,00", "2 nachten 2x 210")
+    "notti": "nights", "notte": "night", "noches": "nights", "noche": "night", "nuits": "nights", "nuit": "night",
+    "nachten": "nights", "netter": "nights", "noites": "nights", "nopti": "nights", "nocy": "nights",
 }
 
 MEALS = frozenset("breakfast brunch lunch dinner supper".split())  # which meal a meals line was

@@ -263,6 +263,10 @@ def _expression(text: str) -> str | None:
     best = None
     for m in _EXPRESSION.finditer(t):
         candidate = m.group(0).strip()
+        day = re.fullmatch(r"(\d{1,2})/(\d{1,2})(?:/\d{2,4})?", candidate)
+        if day and 1 <= int(day.group(1)) <= 31 and 1 <= int(day.group(2)) <= 12 and not re.search(
+                r"\b(?:what(?:'s|\s+is)|whats|calculate|compute|divided)\b|=", text, re.IGNORECASE):
+            continue  # "check-in 23/11": a day, not 23 divided by 11
         if re.search(r"\d\s*[+\-*/]\s*[\d(]", candidate) and len(re.findall(r"\d+(?:\.\d+)?", candidate)) >= 2:
             if best is None or len(candidate) > len(best):
                 best = candidate

@@ -55,6 +55,13 @@ def mask(text: str, spans: list[tuple[int, int]]) -> str:
 _MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
            r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 # "3. December": a full stop after a day's number before its month ends no sentence
+_MONEY_MARK = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
+DOTTED_BESIDE = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)(?!\s*" + _MONEY_MARK + r")"
+                 r"(?=[^;\n]{0,40}?(?<![\d.,])\d+,\d{2}(?![\d,.])|[^;\n]{0,40}?\d\s?" + _MONEY_MARK + r")")
+# "flight MUC-VIE 23.11 was 289.40": a day of the last two weeks before "was" and the price (an older one may be the
+# old amount of a line, corrected: asked)
+DOTTED_WAS = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)"
+              r"(?=\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d)")
 DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
@@ -73,7 +80,7 @@ _DATE_PATTERNS = [
                                   re.IGNORECASE)),
     # "2 nights 30.11-2.12", "29.11. – 1.12.": two dotted days joined by a dash, a stay's first and last day (each half
     # alone may be a price; together, and in order within a month, they are days)
-    ("dotted_range", re.compile(r"(?<![\w.,/-])(\d{1,2})\.(\d{1,2})\.?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\.?"
+    ("dotted_range", re.compile(r"(?<![\w.,/-])(\d{1,2})\.(?:(\d{1,2})\.?)?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\.?"
                                 r"(?![\w/-]|[.,]\d)", re.IGNORECASE)),
     # "2.12 lunch site canteen 13,20 eur; 3.12 coffee 4,50": a dotted day and month opening a part of the message, before
     # what was bought and its price (a day of the last three months only)
@@ -83,6 +90,10 @@ _DATE_PATTERNS = [
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
     ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
+    # "taxi from the airport 23.11 18,50", "border shop 25.11 snacks 320 CZK", "flight 23.11 was 289.40": a dotted day
+    # and month beside the price, which is written as money is (a decimal comma, a currency) or said after "was"
+    ("dotted_beside", re.compile(DOTTED_BESIDE, re.IGNORECASE)),
+    ("dotted_was", re.compile(DOTTED_WAS, re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
     ("dashed", re.compile(r"(?<!between\s)(?<!from\s)(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?"
@@ -146,13 +157,15 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                 if (ends := dotted_range(m, today)) is not None:
                     taken.append((m.start(), m.end()))
                     for n, day in zip((1, 3), ends, strict=True):
-                        start, end = m.start(n), m.end(n + 1) + (text[m.end(n + 1):m.end(n + 1) + 1] == ".")
+                        last = n + 1 if m.group(n + 1) else n  # "23.-25.11": the first day said without its month
+                        start, end = m.start(n), m.end(last) + (text[m.end(last):m.end(last) + 1] == ".")
                         found.append(DateFound(start, end, text[start:end], day.isoformat()))
                 continue
             value = _resolve_date("dotted" if kind.startswith("dotted_") else kind, m, today)
             if kind == "dotted_to" and not DATE_CHANGED_TO.search(text[:m.start()]):
                 continue
-            if kind in ("dotted_near", "dotted_lead", "dotted_to") and (value is None or (today - date.fromisoformat(value)).days > 92):
+            if kind in ("dotted_near", "dotted_lead", "dotted_to", "dotted_beside", "dotted_was") and (
+                    value is None or (today - date.fromisoformat(value)).days > (14 if kind == "dotted_was" else 92)):
                 continue
             if kind == "dotted_weekday" and (value is None or not m.group(0).lower().startswith(
                     _WEEKDAYS[date.fromisoformat(value).weekday()][:3])):
@@ -190,7 +203,9 @@ DATE_CHANGED_TO = re.compile(r"\b(?:date|day)\b[^.;\n]{0,40}\bto\s+$", re.IGNORE
 def dotted_range(m: re.Match[str], today: date) -> tuple[date, date] | None:
     """The first and last day of "30.11-2.12" (groups: day, month, day, month), when both are days, in order, at most a
     month apart, begun within the last three months and ended no later than a week from today; else None."""
-    d1, m1, d2, m2 = (int(g) for g in m.groups()[:4])
+    d1, m1, d2, m2 = (int(g) if g else None for g in m.groups()[:4])  # "23.-25.11": the first day in the last's month
+    m1 = m1 or m2
+    assert d1 is not None and m1 is not None and d2 is not None and m2 is not None
     try:
         first, last = date(today.year, m1, d1), date(today.year, m2, d2)
     except ValueError:
@@ -334,7 +349,7 @@ def _day_of_month(today: date, day: int) -> date | None:
 _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
                      # a currency may be glued on ("12.50eur", "30€"), no other letter
                      r"(?!(?!(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|jpy)\b)[\w/:]|[.,]\d)", re.IGNORECASE)
-SPACED_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d]|[.,]\d)")
+SPACED_THOUSANDS = re.compile(r"(?<![\w.,/:-])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d]|[.,]\d)")
 _SPACED_CURRENCY = re.compile(r"kr|kn|zł|zl|kč|ft|kronor|kroner|kronur|złoty|zloty|forint", re.IGNORECASE)
 _SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
 _CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
