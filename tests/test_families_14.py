@@ -272,3 +272,68 @@ def test_a_claim_asked_for_after_a_reason_and_an_ellipsis_is_opened() -> None:
 def test_a_yes_at_the_head_of_an_expense_is_no_description_of_it() -> None:
     _, plan = conversation(["yes add the border shop at 13.05 EUR", "other"], **on([]))
     assert [a.get("description") for a in added(plan)] in ([], ["border shop"])
+
+
+def test_a_nights_offer_answered_with_its_sum_changes_the_stay() -> None:
+    stay = on([line("ln_htl00001", "2026-11-24", "hotel", "417.00") | {"merchant": "Hotel Hamburg", "quantity": 3}])
+    asked, done = conversation(["sorry, hotel was only 2 nights not 3", "yes 278,00"], **stay)
+    assert not asked.acts and "278.00" in answers(asked)
+    assert edits(done) == [{"line": 1, "quantity": 2, "amount": "278.00"}]
+
+
+def test_a_dotted_day_after_from_is_the_stays_first_day() -> None:
+    [plan] = conversation(["add hotel Hamburg 3 nights 139,00 per night from 24.11."], **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("417.00", "2026-11-24")]
+
+
+def test_a_fix_beside_a_redirect_or_a_change_of_the_rest_is_not_split() -> None:
+    geneva = [line("ln_sbb00001", "2026-11-18", "travel", "88.00") | {"merchant": "SBB"},
+              line("ln_uber0001", "2026-11-19", "other", "32.00") | {"merchant": "Uber"}]
+    [plan] = conversation(['Line 2 is miscategorised: it is a taxi, not other. Merchant should read "Uber Geneva".'],
+                          **on(geneva))
+    assert all(a.args.get("merchant") in (None, "Uber Geneva") for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 7. the round's safety review: wrong commits it found
+
+REVIEWED = [line("ln_mot00001", "2026-12-01", "hotel", "267.00") | {"merchant": "Motel One", "quantity": 3},
+            line("ln_aug00001", "2026-12-02", "meals", "38.50", "dinner") | {"merchant": "Augustiner"},
+            line("ln_nor00001", "2026-12-03", "meals", "14.90", "lunch") | {"merchant": "Nordsee"},
+            line("ln_tax00001", "2026-12-04", "taxi", "32.00"),
+            line("ln_ubr00001", "2026-12-02", "taxi", "18.40") | {"merchant": "Uber"}]
+
+
+@pytest.mark.parametrize("text", [
+    "remove the taxi, the uber was fine", "take the taxi off, not the uber", "remove the taxi. uber is fine.",
+    "remove the lunch, not the dinner at augustiner", "nordsee lunch can stay, drop augustiner",
+    "we can go over the augustiner dinner later", "the uber can go as a taxi", "the nordsee lunch must go through as meals",
+    "erase the description on the nordsee line", "delete the note on the uber line",
+    "remove the merchant name from the uber line", "remove augustiner from the description, it was dinner with the team",
+    "take the tip out of the augustiner dinner", "take the tip off the augustiner bill",
+])
+def test_a_removal_never_lands_on_a_line_kept_or_only_part_of_one(text) -> None:
+    [plan] = conversation([text], **on(REVIEWED))
+    assert not [r for r in removals(plan) if r["line"] in (2, 3, 5)]
+
+
+@pytest.mark.parametrize("text", [
+    "then Leipzig: stayed 2 nights at Westin, 240 total", "I stayed 2 nights in Berlin at the Adlon, 410",
+    "the second hotel is 2 nights, 190",
+])
+def test_a_new_stay_told_by_its_nights_never_corrects_the_one_on_the_claim(text) -> None:
+    [plan] = conversation([text], **on(REVIEWED))
+    assert not edits(plan)
+
+
+@pytest.mark.parametrize("text", [
+    "coffee 3.12 and cake 4,10", "coffee 3.12 and cake 4.10 eur", "snacks 1.12, water 2,50", "train 10.11 and bus 2,40",
+    "parking 5.10 plus tip 1,50 €", "taxi 12.11 tip 2 eur",
+])
+def test_a_dotted_price_before_another_things_price_is_never_a_day(text) -> None:
+    [plan] = conversation([text], **on([]))
+    assert not [a for a in added(plan) if a.get("date") and a["date"] != TODAY]
+
+
+def test_a_dotted_day_before_the_count_of_nights_is_the_stays_first_day() -> None:
+    [plan] = conversation(["hotel ibis 2.12 2 nights 70 each"], **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("140.00", "2026-12-02")]

@@ -176,6 +176,8 @@ def _one_fix_and_the_rest(request: Any, said: Context, settled: frozenset[str]) 
         return None
     for start, end in parts:
         words = said.message[start:end]
+        if _REDIRECTED.search(words):
+            continue  # "And dinner 3/12 — no wait, that dinner was in Malmö, put it on the Malmö claim": not a fix
         sentence = replace(said, message=words)
         for reading in (read_correction, read_removal, read_merchant_fix, read_day_fix):
             plan = reading(words, sentence)
@@ -183,8 +185,17 @@ def _one_fix_and_the_rest(request: Any, said: Context, settled: frozenset[str]) 
                 for act in plan["acts"]:
                     act["evidence"] = words.strip()
                 answer = _with_the_rest(request, said, (plan, (start, end)), settled)
-                return answer if json.loads(answer)["plan"].get("acts") else None
+                acts = json.loads(answer)["plan"].get("acts") or []
+                # the rest read alone may only tell new expenses: a change of the rest ("Merchant should read …")
+                # leans on words the split took away
+                return answer if acts and all(a.get("act") == "add_line" for a in acts if a not in plan["acts"]) and \
+                    sum(1 for a in acts if a.get("act") != "add_line") == len(plan["acts"]) else None
     return None
+
+
+# words that send an expense elsewhere or take it back, which a fix read from its sentence alone would miss
+_REDIRECTED = re.compile(r"\b(?:no\s+wait|wait|actually\s+no|no,?\s+sorry|put\s+(?:it|that|this)|move\s+(?:it|that|this)|"
+                         r"instead|rather|forget|scratch|other\s+claim|\w+\s+claim)\b", re.IGNORECASE)
 
 
 def _better_split(request: Any, said: Context, settled: frozenset[str], answer: str) -> str:
@@ -210,23 +221,31 @@ def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple
     audited on the whole message (an expense of the rest not read whole: nothing changes, its question is asked)."""
     plan, (start, end) = fix
     rest = (said.message[:start].rstrip() + " " + said.message[end:].lstrip(" .,;")).strip()
-    merged = {"acts": list(plan.get("acts") or []), "answers": list(plan.get("answers") or [])}
+    merged: dict[str, Any] = {"acts": list(plan.get("acts") or []), "answers": list(plan.get("answers") or [])}
+    if plan.get("pending"):
+        merged["pending"] = plan["pending"]  # its question's answer completes it (dropped if the rest adds anything)
     if re.search(r"[^\W_]", rest):
         other = json.loads(_interpret_whole(_Earlier(request, rest), settled=settled))
         if "reads" in other:
             return json.dumps(other, ensure_ascii=False)  # its lookups first; the next round reads both again
         other_plan = other.get("plan") or {}
-        talk = not other_plan.get("acts") and not re.search(r"\d|\?", rest) and (verb_of(rest)[0] is None or re.fullmatch(
-            r"\W*(?:(?:please|pls|plz|so|and|can\s+you|could\s+you)\s+)*(?:fix|correct|change|update|adjust|amend)\s+"
-            r"(?:it|that|this|the\s+line)(?:\s+(?:please|pls|plz|thanks|thx))?\W*", rest, re.IGNORECASE))  # "Please fix it."
-        if not other_plan.get("acts") and other_plan.get("answers") and re.search(r"\d", rest) and not re.search(
-                r"\?", rest):
-            merged["acts"] = []  # an expense beside it not read whole: nothing changes, its question is asked
+        # the rest is talk when it says nothing to act on ("Oh, hang on, I've checked my email,", "Please fix it."); a
+        # field named or a name quoted ("Merchant should read "Uber Geneva"") is a request not read, never talk
+        talk = not other_plan.get("acts") and not re.search(
+            r"[\"“”]|\b(?:merchant|category|date|amount|description|name|line|row|claim)\b", rest, re.IGNORECASE) and (
+            _just_talk(rest, said) or re.fullmatch(
+                r"\W*(?:(?:please|pls|plz|so|and|can\s+you|could\s+you)\s+)*(?:fix|correct|change|update|adjust|amend)\s+"
+                r"(?:it|that|this|the\s+line)(?:\s+(?:please|pls|plz|thanks|thx))?\W*", rest, re.IGNORECASE))
+        asked = bool(re.search(r"\?|^\W*(?:what|whats|what's|how|which|is|are|can|could|do|does)\b", rest, re.IGNORECASE))
+        if not talk and not other_plan.get("acts") and not asked:
+            merged["acts"] = []  # a part not read whole: nothing changes, its question is asked
             merged["answers"] = [{"question": said.message[start:end].strip()[:2000], "text": (
                 "I read that change, but I have not made it yet either: say it again with the rest.")}]
         if not talk:
             merged["acts"] += other_plan.get("acts") or []
             merged["answers"] += other_plan.get("answers") or []
+    if merged.get("pending") and (len(merged["answers"]) > 1 or merged["acts"]):
+        merged.pop("pending")
     for number, act in enumerate(merged["acts"], 1):
         act["id"] = f"a{number}"
     return audited(json.dumps({"plan": merged}, ensure_ascii=False), said.message, said)

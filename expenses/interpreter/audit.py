@@ -873,6 +873,9 @@ class Audit:
     def _lines(self) -> None:
         added = {x.args.get("category") for x in self.acts if x.name == "add_line"}
         for a in self.acts:
+            if a.name == "remove_line" and _KEPT.search(self.message[a.start:a.end]):
+                self._leave("negation", a.start, a.end)  # "remove the taxi. uber is fine": which one goes is unsure
+                continue
             if a.name == "remove_line" and added & _categories_in(self.message[a.start:a.end]) and not self._removes_by_name(a):
                 self._leave("negation", a.start, a.end)  # "taxi 30, taxi 25, scrap the taxi": which one goes?
                 continue
@@ -1720,12 +1723,15 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         # "12.50" is money, "14.11." is a day; so is "23.11" heading a line ("23.11: taxi 31"), alone or after the
         # weekday it fell on ("Mon 23.11: …"); in a sentence ("lunch friday 27.11", "taxi 23.11 was 28,50") it may
         # be a price
-        if re.search(r"\bon\s+$", text[:m.start()], re.IGNORECASE):
-            return True  # "taxi 22,10 on 30.11": a day, as the reading takes it
+        if re.search(r"\b(?:on|from|since|until|date|dated)\s+$", text[:m.start()], re.IGNORECASE):
+            return True  # "taxi 22,10 on 30.11", "3 nights from 24.11.": a day, as the reading takes it
         if _dotted_stay(text, m, today):
             return True  # "2 nights 30.11-2.12": a stay's first and last day
         if re.search(r"\b(?:date|day)\b[^.;\n]{0,40}\bto\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "change the date of line 2 to 1.12"
+        if re.match(r",?\s+\d{1,2}\s*(?:nights?|nites?|nts?|n)\b", text[m.end():], re.IGNORECASE):
+            day = _resolve("dmy", m, today)  # "hotel ibis 2.12 2 nights 70 each": the stay's first day
+            return day is not None and 0 <= (today - day).days <= 92
         if _PRICE_BESIDE.match(text, m.end()) and not _MONEY_AFTER.match(text, m.end()):
             day = _resolve("dmy", m, today)  # "taxi 23.11 18,50", "flight 23.11 was 289.40": the price is the other
             return day is not None and 0 <= (today - day).days <= (14 if _PRICE_AFTER_WAS.match(text, m.end()) else 92)
@@ -1774,8 +1780,11 @@ _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
 # the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)
 _MONEY_WORD = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
-_PRICE_BESIDE = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d|[^;\n]{0,40}?(?<![\d.,])\d+,\d{2}"
-                           r"(?![\d,.])|[^;\n]{0,40}?\d\s?" + _MONEY_WORD, re.IGNORECASE)
+_PRICE_BESIDE = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d|\s+(?:(?:paid|for|at|total|eur|€)\s+)?"
+                           r"(?:[€$£]\s*)?(?:\d+,\d{2}(?![\d,.])|\d[\d.,]*\s?" + _MONEY_WORD + r")", re.IGNORECASE)
+# words that keep a line beside a removal: "… uber is fine", "the lunch can stay", "not the dinner"
+_KEPT = re.compile(r"\b(?:is|was|are|were|looks?)\s+(?:fine|ok|okay|right|correct|good)\b|\b(?:can|should|must|will)\s+stay\b|"
+                   r"\bstays?\b|\bkeep\b|\bnot\s+the\b", re.IGNORECASE)
 _PRICE_AFTER_WAS = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d(?![^;\n]{0,40}?,\d\d)", re.IGNORECASE)
 _MONEY_AFTER = re.compile(r"\s*" + _MONEY_WORD, re.IGNORECASE)
 _BARE_DAY = re.compile(r"\s*(?:on\s+)?[a-z]{3,9}\.?\s*", re.IGNORECASE)  # "wed", "on tuesday"

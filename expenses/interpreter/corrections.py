@@ -392,6 +392,12 @@ _NIGHTS_THEN = re.compile(r"\s*(?:so|that'?s|thats|which\s+(?:is|makes)|=|making
                           r"for\s+a\s+total\s+of)\b", re.IGNORECASE)
 _PER_NIGHT_AFTER = re.compile(r"\s*(?:[€$£]|eur\b|euros?\b|[a-z]{3}\b|kr\b|zł)?\s*(?:a|per|/|each|every)\s*(?:night|nite|nt)?",
                               re.IGNORECASE)
+# how the one stay is referred to when its count is corrected: "it", "the hotel", "the stay", "the room", "that"
+_A_STAY_CORRECTED = re.compile(r"(?:^|\b(?:it|that|this|hotel|stay|room|booking|row|line|no|sorry|oops|correction|mistake|"
+                               r"actually)\b)\W*(?:\w+\W+){0,3}?(?:was|were|is|should\s+(?:be|have\s+been)|shd\s+be|only|just)"
+                               r"\W*(?:\w+\W*){0,2}$", re.IGNORECASE)
+_ANOTHER_STAY = re.compile(r"\b(?:stayed|another|second|2nd|third|other|new|first|then|also|in\s+[A-Z]\w+|at\s+(?:the\s+)?[A-Z])"
+                           r"\b", re.IGNORECASE)
 _NIGHTS_ADD = re.compile(r"\b(?:add|another|new|extra|more|also\s+add|plus)\b", re.IGNORECASE)
 
 
@@ -436,12 +442,16 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
         return None
     stays = [line for line in claim.lines if line.get("category") == "hotel"]
     subject = message[start:m.start()].lower()
+    span = message[start:end].lower()
     named = [line for line in stays if any(
-        len(w) >= 4 and re.search(rf"\b{re.escape(w)}\b", subject) for w in re.findall(
+        len(w) >= 4 and re.search(rf"\b{re.escape(w)}\b", span) for w in re.findall(
             r"[^\W\d_]+", str(line.get("merchant") or "").lower()) if w not in ("hotel", "hotels"))]
     if len(named) == 1:
         line = named[0]
-    elif len(stays) == 1 and not named:
+    elif len(stays) == 1 and not named and _A_STAY_CORRECTED.search(subject) and not _ANOTHER_STAY.search(span) and not \
+            re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zà-ÿ]{2,}", message[m.end():end]):
+        # "it was only 2 nights", "the hotel was 2 nights not 3": the one stay, said as a correction; never "stayed 2
+        # nights at Westin", "the second hotel is 2 nights", nor a name said after the count
         line = stays[0]
     else:
         return None
@@ -500,24 +510,36 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
         rate = total / nights
         if rate == rate.quantize(Decimal("0.01")):
             offer = f" At {rate:.2f} a night, {count} nights come to {rate * count:.2f}."
-    return {"acts": [], "answers": [{"question": quote[:2000], "text": (
-        f"Line {ordinal} ({name}) is {total:.2f} {claim.currency}" + (f" for {nights} nights" if nights else "")
-        + f".{offer} What is the total for {count} nights? Say it as “line {ordinal} is …”, and I will change it.")}]}
+    text = (f"Line {ordinal} ({name}) is {total:.2f} {claim.currency}" + (f" for {nights} nights" if nights else "")
+            + f".{offer} What is the total for {count} nights? Say the amount, and I will change it.")
+    # the count is kept with the question: the answer ("278,00", "yes, 278") completes the change with its amount
+    return {"acts": [], "answers": [{"question": quote[:2000], "text": text}],
+            "pending": {"question": text, "act": "update_line", "case": {"id": claim.id},
+                        "args": {"line": ordinal, "quantity": count}, "missing": ["amount"]}}
 
 
 # a line taken off the claim, with the reason around it: "remove nordsee pls colleague paid", "the dinner at Lutter &
 # Wegner has to go, the client picked up the bill", "the lunch of 28,40 was personal, please take it out"
 _REMOVAL = re.compile(r"\b(?:remove|delete|drop(?!\s*-?\s*off)|scratch|scrap|strike\s+(?:out|off|through)|erase|rm|ditch|cross\s+out|get\s+rid\s+of|"
                       r"take\s+(?:(?:it|that|this|them|those|the\s+\w+(?:\s+\w+)?|\w+)\s+)?(?:off|out)|"
-                      r"(?:(?:has|have|needs?)\s+to|can|must)\s+go(?!\s+(?:on|to|in|into|under|onto|with))|leave\s+(?:it|that|this|\w+)\s+out)\b", re.IGNORECASE)
+                      r"(?:has|have|needs?)\s+to\s+go(?=\s*(?:[,.;!—–-]|$))|leave\s+(?:it|that|this|\w+)\s+out)\b", re.IGNORECASE)
 _GENERIC_NAME_WORDS = frozenset("hotel cafe café restaurant taxi the line lines from with for and airport station".split())
-_NOT_A_REMOVAL = re.compile(r"\b(?:keep|instead|but\s+add|undo|again|back)\b|\?", re.IGNORECASE)
+# words that keep a line, or name another one beside it ("remove the taxi, the uber was fine", "not the dinner"), or
+# take away only a part or a field of it ("the tip", "the description"): never one removal read from the message
+_NOT_A_REMOVAL = re.compile(r"\b(?:keep|keeps|kept|stay|stays|fine|ok|okay|correct|right|instead|but\s+add|undo|again|back|"
+                            r"not\s+(?:the|that|this|my|our)|duplicate|double|twice|description|note|notes|merchant|name|"
+                            r"category|tip|tips|field|part|half|vat|tax|wine|drinks?)\b|\?|\b\w+\s+(?:from|of|out\s+of|off)\s+"
+                            r"the\b", re.IGNORECASE)
 # a negation just before the removal: "don't remove the taxi", "no need to drop it"
 _REMOVAL_NEGATED = re.compile(r"\b(?:not|don'?t|dont|do\s+not|never|no\s+need\s+to|no)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 # why it goes, in words that would otherwise read as a request: "the customer has paid it for me", "colleague paid"
 _PAID_BY_OTHERS = re.compile(r"\b(?:colleague|customer|client|company|host|hosts|boss|manager|partner|someone|somebody|"
                              r"he|she|they|we|organi[sz]ers?|employer|office|firm)\b(?:\s+\w+){0,2}?\s+(?:has\s+|had\s+|have\s+|"
                              r"already\s+|actually\s+)*(?:paid|covered|picked\s+up|took\s+care\s+of|settled)\b", re.IGNORECASE)
+
+
+def claim_lines(claim: Claim | None) -> tuple[dict[str, Any], ...]:
+    return tuple(claim.lines) if claim is not None else ()
 
 
 def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
@@ -539,6 +561,21 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     claim = claim_addressed(message, ctx) or ctx.default_claim()
     if claim is None or claim.status != "draft" or not claim.lines:
         return None
+    # the line is named in the removal's own clause; the other clauses only say why ("…, the customer paid it")
+    clause_start = max([m.end() for m in re.finditer(r"[,.;:!—–]\s|\s-\s|\bbut\b", message[:found[0].start()])],
+                       default=0)
+    ends = [m.start() for m in re.finditer(r"[,.;:!—–]\s|[,.;:!]$|\s-\s|\bbut\b", message[found[0].end():])]
+    clause = message[clause_start:found[0].end() + (ends[0] if ends else len(message))]
+    if re.search(r"\b(?:it|that|this|them|those)\b", found[0].group(0), re.IGNORECASE) or re.search(
+            r"\bgo\b", found[0].group(0), re.IGNORECASE):
+        clause, clause_start = message, 0  # "take it off", "… has to go": the thing is named elsewhere in the message
+    named_anywhere = [line for line in claim_lines(claim_addressed(message, ctx) or ctx.default_claim()) if any(
+        len(w) >= 4 and w not in _GENERIC_NAME_WORDS and re.search(rf"\b{re.escape(w)}\b", message.lower())
+        for w in re.findall(r"[^\W\d_]+", str(line.get("merchant") or "").lower()))]
+    if len(named_anywhere) > 1:
+        return None  # "nordsee lunch can stay, drop augustiner": two lines named, one kept
+    said = clause[:found[0].start() - clause_start] + " " * (found[0].end() - found[0].start()) + \
+        clause[found[0].end() - clause_start:]
     lowered = _without_days(said, ctx).lower()
     days = {d.value.isoformat() for d in find_days(said, ctx.today) if d.value is not None}
     if any(d.value is None for d in find_days(said, ctx.today)):

@@ -104,6 +104,12 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
         return None
+    if pending.get("act") == "update_line" and missing == "amount" and (pending.get("args") or {}).get("quantity"):
+        # "278,00" after "at 139.00 a night, 2 nights come to 278.00; what is the total?": the stay's new sum, with the
+        # count of nights the earlier message said
+        return {"acts": [{"id": "a1", "act": "update_line", "case": pending.get("case"),
+                          "args": {**pending["args"], "amount": money_text(value.amount)}, "evidence": answer,
+                          "earlier_evidence": earlier.strip()}]}
     overrides = {missing: value}
     if missing == "category" and (told := _day_told_beside(answer, ctx)) is not None:
         overrides["date"] = told  # "other. It was on the 30/11.": the kind asked for, and its day

@@ -56,8 +56,11 @@ _MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?
            r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 # "3. December": a full stop after a day's number before its month ends no sentence
 _MONEY_MARK = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
+# (the price right after it, or after "was", "paid", "for", …: never another thing's price after more words, as in
+# "coffee 3.12 and cake 4,10", where 3.12 is the coffee's)
 DOTTED_BESIDE = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)(?!\s*" + _MONEY_MARK + r")"
-                 r"(?=[^;\n]{0,40}?(?<![\d.,])\d+,\d{2}(?![\d,.])|[^;\n]{0,40}?\d\s?" + _MONEY_MARK + r")")
+                 r"(?=\s+(?:(?:was|were|is|paid|cost|costs|came\s+to|for|at|total|eur|€)\s+)?(?:[€$£]\s*)?"
+                 r"(?:\d+,\d{2}(?![\d,.])|\d[\d.,]*\s?" + _MONEY_MARK + r"))")
 # "flight MUC-VIE 23.11 was 289.40": a day of the last two weeks before "was" and the price (an older one may be the
 # old amount of a line, corrected: asked)
 DOTTED_WAS = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)"
@@ -94,6 +97,9 @@ _DATE_PATTERNS = [
     # and month beside the price, which is written as money is (a decimal comma, a currency) or said after "was"
     ("dotted_beside", re.compile(DOTTED_BESIDE, re.IGNORECASE)),
     ("dotted_was", re.compile(DOTTED_WAS, re.IGNORECASE)),
+    # "hotel ibis 2.12 2 nights 70 each": a dotted day before the count of nights is the stay's first day
+    ("dotted_beside", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)(?=,?\s+\d{1,2}\s*(?:nights?|nites?|nts?|n)\b)",
+                                 re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
     ("dashed", re.compile(r"(?<!between\s)(?<!from\s)(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?"
@@ -114,7 +120,8 @@ _DATE_PATTERNS = [
                            r"(?=[ \t]*:)|^[ \t]*()(wed)\b\.?(?=[ \t]+\S)", re.IGNORECASE | re.MULTILINE)),  # "wed: lunch 14", "wed taxi 31": a day
     # heading its line
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
-    ("dotted", re.compile(r"(?<=\bon\s)\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
+    ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
+                          r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?![\d,])",  # "28.11.": the German way, the dot closes it
                           re.IGNORECASE)),
     # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
