@@ -97,6 +97,10 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # changes (holdout-12: 22 passed before, 10 unsafe; 28 after, 0 unsafe; its unsafe items were looked at, nothing else)
     assert parts["holdout-12"]["conversations"] >= 40
     assert parts["holdout-12"]["passed"] >= 26
+    # a tenth round (2026-12-05, third session): 40 whole conversations written before the round's changes, then worked
+    # on (dev-13: 51 passed before, 11 unsafe; read in full), and 40 more kept blind until the round's end (holdout-14)
+    assert parts["dev-13"]["conversations"] >= 40
+    assert parts["dev-13"]["passed"] >= 80
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -337,3 +337,18 @@ def test_a_dotted_price_before_another_things_price_is_never_a_day(text) -> None
 def test_a_dotted_day_before_the_count_of_nights_is_the_stays_first_day() -> None:
     [plan] = conversation(["hotel ibis 2.12 2 nights 70 each"], **on([]))
     assert [(a["amount"], a["date"]) for a in added(plan)] == [("140.00", "2026-12-02")]
+
+
+def test_a_nights_correction_told_with_who_stayed_or_the_weekday_of_check_out_is_read() -> None:
+    [plan] = conversation(["Wait, she only stayed 2 nights, so 178"], **on(STAY))
+    assert edits(plan) == [{"line": 1, "quantity": 2, "amount": "178.00"}]
+    two = on([line("ln_htl00001", "2026-11-30", "hotel", "198.00")])
+    asked, done = conversation(["The hotel was actually 3 nights, not 2, I only checked out on Thursday morning.",
+                                "The invoice says 297.00 for the 3 nights."], **two)
+    assert not asked.acts and "297.00" in answers(asked)
+    assert edits(done) == [{"line": 1, "quantity": 3, "amount": "297.00"}]
+
+
+def test_a_day_closed_by_its_dot_before_a_comma_is_the_day() -> None:
+    [plan] = conversation(["Hotel Motel One 30.11., one night 89,00. Dinner the same evening 42,70"], **on([]))
+    assert [(a["amount"], a["date"]) for a in added(plan)] == [("89.00", "2026-11-30"), ("42.70", "2026-11-30")]

@@ -394,10 +394,10 @@ _PER_NIGHT_AFTER = re.compile(r"\s*(?:[€$£]|eur\b|euros?\b|[a-z]{3}\b|kr\b|z�
                               re.IGNORECASE)
 # how the one stay is referred to when its count is corrected: "it", "the hotel", "the stay", "the room", "that"
 _A_STAY_CORRECTED = re.compile(r"(?:^|\b(?:it|that|this|hotel|stay|room|booking|row|line|no|sorry|oops|correction|mistake|"
-                               r"actually)\b)\W*(?:\w+\W+){0,3}?(?:was|were|is|should\s+(?:be|have\s+been)|shd\s+be|only|just)"
+                               r"actually|she|he|i|we|they)\b)\W*(?:\w+\W+){0,3}?(?:was|were|is|should\s+(?:be|have\s+been)|shd\s+be|"
+                               r"only|just|stayed)"
                                r"\W*(?:\w+\W*){0,2}$", re.IGNORECASE)
-_ANOTHER_STAY = re.compile(r"\b(?:stayed|another|second|2nd|third|other|new|first|then|also|in\s+[A-Z]\w+|at\s+(?:the\s+)?[A-Z])"
-                           r"\b", re.IGNORECASE)
+_ANOTHER_STAY = re.compile(r"\b(?:another|second|2nd|third|other|new|first|then|also)\b|\b(?:in|at)\s+(?:the\s+)?[A-Z]\w+")
 _NIGHTS_ADD = re.compile(r"\b(?:add|another|new|extra|more|also\s+add|plus)\b", re.IGNORECASE)
 
 
@@ -449,7 +449,8 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
     if len(named) == 1:
         line = named[0]
     elif len(stays) == 1 and not named and _A_STAY_CORRECTED.search(subject) and not _ANOTHER_STAY.search(span) and not \
-            re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zà-ÿ]{2,}", message[m.end():end]):
+            re.search(r"(?<!^)(?<![.!?]\s)\b(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                      r"[a-z]*\b)[A-Z][a-zà-ÿ]{2,}", message[m.end():end]):
         # "it was only 2 nights", "the hotel was 2 nights not 3": the one stay, said as a correction; never "stayed 2
         # nights at Westin", "the second hotel is 2 nights", nor a name said after the count
         line = stays[0]

@@ -122,7 +122,7 @@ _DATE_PATTERNS = [
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
                           r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
-                          r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?![\d,])",  # "28.11.": the German way, the dot closes it
+                          r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?!\d|,\d)",  # "28.11.": the German way, the dot closes it
                           re.IGNORECASE)),
     # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
     ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+|in\s+)?that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:in\s+)?the\s+same\s+"
