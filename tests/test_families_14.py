@@ -352,3 +352,26 @@ def test_a_nights_correction_told_with_who_stayed_or_the_weekday_of_check_out_is
 def test_a_day_closed_by_its_dot_before_a_comma_is_the_day() -> None:
     [plan] = conversation(["Hotel Motel One 30.11., one night 89,00. Dinner the same evening 42,70"], **on([]))
     assert [(a["amount"], a["date"]) for a in added(plan)] == [("89.00", "2026-11-30"), ("42.70", "2026-11-30")]
+
+
+# ----------------------------------------------------------------- 8. holdout-14's unsafe items (read after its run)
+
+
+@pytest.mark.parametrize("text", ["Oh and the hotel was 4 nights, not 3. 165 a night.",
+                                  "actually it was 4 nights at the hotel not 3, same 89, i stayed thursday night too"])
+def test_a_nights_correction_with_the_rate_offers_the_sum_and_adds_nothing(text) -> None:
+    [plan] = conversation([text], **on(STAY))
+    assert not plan.acts
+    assert any(s in answers(plan) for s in ("660.00", "356.00"))
+
+
+def test_expenses_after_a_question_for_the_title_are_never_the_title() -> None:
+    asked, told = conversation(["New claim. EU summit Brussels.",
+                                "Thalys Paris-Brux. Mon. 89. Hotel. Ibis Gare du Midi. 2 nights. 112 a night. From Mon."],
+                               cases=(), active=None, today=TODAY)
+    assert not [a for a in told.acts if a.act == "open_claim" and "Thalys" in str(a.args.get("title"))]
+
+
+def test_belgian_and_greek_carriers_are_who_was_paid() -> None:
+    [plan] = conversation(["SNCB train Brussels–Luxembourg 2.12. 48,20; Aegean flight back today 228.90"], **on([]))
+    assert [a.get("merchant") for a in added(plan)] in (["SNCB", "Aegean"], [])

@@ -241,9 +241,11 @@ def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple
             merged["acts"] = []  # a part not read whole: nothing changes, its question is asked
             merged["answers"] = [{"question": said.message[start:end].strip()[:2000], "text": (
                 "I read that change, but I have not made it yet either: say it again with the rest.")}]
-        if not talk:
+        if not talk and plan.get("acts"):
             merged["acts"] += other_plan.get("acts") or []
             merged["answers"] += other_plan.get("answers") or []
+        elif not talk and other_plan.get("answers") and not other_plan.get("acts"):
+            merged["answers"] += other_plan["answers"]  # the fix is asked about: the rest's questions too, nothing done
     if merged.get("pending") and (len(merged["answers"]) > 1 or merged["acts"]):
         merged.pop("pending")
     for number, act in enumerate(merged["acts"], 1):

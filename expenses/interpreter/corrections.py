@@ -398,6 +398,9 @@ _A_STAY_CORRECTED = re.compile(r"(?:^|\b(?:it|that|this|hotel|stay|room|booking|
                                r"only|just|stayed)"
                                r"\W*(?:\w+\W*){0,2}$", re.IGNORECASE)
 _ANOTHER_STAY = re.compile(r"\b(?:another|second|2nd|third|other|new|first|then|also)\b|\b(?:in|at)\s+(?:the\s+)?[A-Z]\w+")
+# a sentence that only says the nightly rate: "165 a night.", "€ 139 per night"
+_RATE_ALONE = re.compile(r"\W*(?:(?:same|still|at|it'?s|its)\s+)?(?:[€$£]\s*)?\d[\d.,]*\s*(?:[€$£]|eur\b|euros?\b|[a-z]{3}\b|kr\b)?\s*"
+                         r"(?:a|per|/|each|every)\s*(?:night|nite|nt)\W*", re.IGNORECASE)
 _NIGHTS_ADD = re.compile(r"\b(?:add|another|new|extra|more|also\s+add|plus)\b", re.IGNORECASE)
 
 
@@ -426,9 +429,10 @@ def read_nights_fix(message: str, ctx: Context) -> tuple[dict[str, Any], tuple[i
                     message[s:m.start()]):
                 continue
             end = e
-            if index + 1 < len(parts) and _NIGHTS_THEN.match(message, parts[index + 1][0]) and not re.search(
-                    r"[a-z]{3,}\s+\d", message[parts[index + 1][0]:parts[index + 1][1]], re.IGNORECASE):
-                end = parts[index + 1][1]  # "… 2 nights not 3, check-out was 27.11. So 258 EUR."
+            if index + 1 < len(parts) and (_NIGHTS_THEN.match(message, parts[index + 1][0]) and not re.search(
+                    r"[a-z]{3,}\s+\d", message[parts[index + 1][0]:parts[index + 1][1]], re.IGNORECASE) or _RATE_ALONE.fullmatch(
+                    message, parts[index + 1][0], parts[index + 1][1])):
+                end = parts[index + 1][1]  # "… 2 nights not 3, check-out was 27.11. So 258 EUR.", "… not 3. 165 a night."
             found = _nights_plan(message, ctx, s, m, old, end, numbers_found)
             if found is not None:
                 return found, (s, end)
@@ -489,10 +493,16 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
             if len(rates) != 1:
                 return None
             rate = rates.pop()
-            return {"acts": [], "answers": [{"question": message[start:end].strip()[:2000], "text": (
-                f"Line {int(line['ordinal'])} ({line.get('merchant') or 'the hotel'}) is "
-                f"{Decimal(str(line.get('amount'))):.2f} {claim.currency}. At {rate:.2f} a night, {count} nights come to "
-                f"{rate * count:.2f}. Say “line {int(line['ordinal'])} is {rate * count:.2f}”, and I will change it.")}]}
+            text = (f"Line {int(line['ordinal'])} ({line.get('merchant') or 'the hotel'}) is "
+                    f"{Decimal(str(line.get('amount'))):.2f} {claim.currency}. At {rate:.2f} a night, {count} nights come "
+                    f"to {rate * count:.2f}. Say the amount, and I will change it.")
+            return {"acts": [], "answers": [{"question": message[start:end].strip()[:2000], "text": text}],
+                    "pending": {"question": text, "act": "update_line", "case": {"id": claim.id},
+                                "args": {"line": int(line["ordinal"]), "quantity": count}, "missing": ["amount"]}}
+    nights_before = (_count(old.group("old")) if old else None) or int(line.get("quantity") or 0) or None
+    if nights_before and any(n.value * nights_before == Decimal(str(line.get("amount"))) and n.value * count != n.value
+                             for n in amounts):
+        amounts = []  # "3 nights … not 2, same 65": the rate the stay already had, not its new sum: offered
     values = {n.value for n in amounts}
     quote = message[start:end].strip()
     ordinal = int(line["ordinal"])

@@ -96,6 +96,7 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "finnlines": ("Finnlines", "travel"), "p&o ferries": ("P&O Ferries", "travel"), "brittany ferries": ("Brittany Ferries", "travel"),
     "irish ferries": ("Irish Ferries", "travel"), "pkp intercity": ("PKP Intercity", "travel"), "vy": ("Vy", "travel"),
     "flytoget": ("Flytoget", "travel"), "arlanda express": ("Arlanda Express", "travel"), "aircoach": ("Aircoach", "travel"),
+    "sncb": ("SNCB", "travel"), "nmbs": ("NMBS", "travel"), "cfl": ("CFL", "travel"), "aegean": ("Aegean", "travel"),
     "block house": ("Block House", "meals"), "nordsee": ("Nordsee", "meals"), "vapiano's": ("Vapiano", "meals"),
 }
 
