@@ -101,6 +101,8 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # on (dev-13: 51 passed before, 11 unsafe; read in full), and 40 more kept blind until the round's end (holdout-14)
     assert parts["dev-13"]["conversations"] >= 40
     assert parts["dev-13"]["passed"] >= 80
+    assert parts["holdout-14"]["conversations"] >= 40  # blind: 42 passed and 8 unsafe before, 44 and 0 after
+    assert parts["holdout-14"]["passed"] >= 42
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -375,3 +375,10 @@ def test_expenses_after_a_question_for_the_title_are_never_the_title() -> None:
 def test_belgian_and_greek_carriers_are_who_was_paid() -> None:
     [plan] = conversation(["SNCB train Brussels–Luxembourg 2.12. 48,20; Aegean flight back today 228.90"], **on([]))
     assert [a.get("merchant") for a in added(plan)] in (["SNCB", "Aegean"], [])
+
+
+def test_a_removal_of_two_things_is_left_to_the_reading_that_removes_several() -> None:
+    lines = [line("ln_cab00001", "2026-11-23", "taxi", "12.50") | {"merchant": "Cabify"},
+             line("ln_dnr00001", "2026-11-24", "meals", "38.40", "dinner") | {"merchant": "Time Out"}]
+    [plan] = conversation(["delete the cabify and the dinner"], **on(lines))
+    assert sorted(r["line"] for r in removals(plan)) == [1, 2]

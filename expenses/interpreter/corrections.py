@@ -549,6 +549,15 @@ _PAID_BY_OTHERS = re.compile(r"\b(?:colleague|customer|client|company|host|hosts
                              r"already\s+|actually\s+)*(?:paid|covered|picked\s+up|took\s+care\s+of|settled)\b", re.IGNORECASE)
 
 
+def _things_named(words: str) -> int:
+    """How many things the words name: kind words and capitalised or known names ("the cabify and the dinner": 2)."""
+    from .items import merchants_in
+    from .values import find_categories
+
+    return len(find_categories(words)) + len(merchants_in(words, words)) + len(re.findall(
+        r"\b(?:cabify|uber|bolt|lyft)\b", words, re.IGNORECASE))
+
+
 def claim_lines(claim: Claim | None) -> tuple[dict[str, Any], ...]:
     return tuple(claim.lines) if claim is not None else ()
 
@@ -585,6 +594,11 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
         for w in re.findall(r"[^\W\d_]+", str(line.get("merchant") or "").lower()))]
     if len(named_anywhere) > 1:
         return None  # "nordsee lunch can stay, drop augustiner": two lines named, one kept
+    if re.search(r"\b(?:and|plus|also|both)\b|&|,\s*(?:the|my)\b", message[found[0].end():found[0].end() + 60], re.IGNORECASE) and \
+            not re.search(r"\b(?:it|that|this)\b", found[0].group(0), re.IGNORECASE) and re.search(
+                r"\b(?:and|plus|&)\s+(?:the|my|that|this)?\s*[a-z]+", clause[found[0].end() - clause_start:], re.IGNORECASE) and \
+            _things_named(clause[found[0].end() - clause_start:]) > 1:
+        return None  # "delete the cabify and the dinner": two lines, for the reading that removes several
     said = clause[:found[0].start() - clause_start] + " " * (found[0].end() - found[0].start()) + \
         clause[found[0].end() - clause_start:]
     lowered = _without_days(said, ctx).lower()
