@@ -113,7 +113,7 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
         if json.loads(fixed)["plan"]["acts"]:
             return fixed
     if not getattr(request, "repair_error", None) and (nights := read_nights_fix(said.message, said)) is not None:
-        return _nights_and_the_rest(request, said, nights, settled)
+        return _with_the_rest(request, said, nights, settled)  # and the rest of the message read on its own
     if is_note(said.message) and "update_line" in ctx.acts:
         # a note whose line is not exactly one: asked about, never read as a new expense
         return json.dumps({"plan": {"acts": [], "answers": [{"question": said.message[:2000], "text": (
@@ -160,19 +160,13 @@ _SAYS_FIX = re.compile(r"\b(?:not|no|don'?t|correct\w*|fix\w*|chang\w*|updat\w*|
                        r"old|already|line|remove|delete|drop)\b", re.IGNORECASE)
 
 
-def _nights_and_the_rest(request: Any, said: Context, nights: tuple[dict[str, Any], tuple[int, int]],
-                         settled: frozenset[str]) -> str:
-    """A stay's nights corrected ("oops motel one was 2 nights not 3 so 178. also uber to customer wed 27.60"): that
-    correction, and the rest of the message read on its own; the two plans together audited on the whole message."""
-    return _with_the_rest(request, said, nights, settled)
-
-
 def _one_fix_and_the_rest(request: Any, said: Context, settled: frozenset[str]) -> str | None:
     """A message of several sentences that no reading took whole, one of them a correction or a removal the readings
     for those take alone ("the bus was 17,50 not 17. And dinner on 4/11 at Chez Léon 42,80"): that sentence's plan
     and the rest read on its own, audited together on the whole message; None when no sentence is such a fix."""
-    parts = [(s, e) for s, e, asked in sentences(said.message) if not asked]
-    if len(sentences(said.message)) < 2:
+    told = sentences(said.message)
+    parts = [(s, e) for s, e, asked in told if not asked]
+    if len(told) < 2:
         return None
     for start, end in parts:
         words = said.message[start:end]

@@ -20,6 +20,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from registries.numbers import numbers_found
+
 from . import lexicon
 from .audit import _ATOM, _CATEGORY_RE, _values, find_days
 from .context import Claim, Context, another_meal, claim_addressed
@@ -412,8 +414,6 @@ def read_nights_fix(message: str, ctx: Context) -> tuple[dict[str, Any], tuple[i
     """A hotel line's number of nights corrected ("the hotel was 2 nights not 3, so 238"): the plan (its new count,
     and its new amount when the words say one; else a question that offers the sum at the line's own rate) and the
     span of the message it read. None when the words are no such correction or do not name exactly one stay."""
-    from registries.numbers import numbers_found
-
     from .clauses import sentences
 
     if "update_line" not in ctx.acts:
@@ -433,14 +433,14 @@ def read_nights_fix(message: str, ctx: Context) -> tuple[dict[str, Any], tuple[i
                     r"[a-z]{3,}\s+\d", message[parts[index + 1][0]:parts[index + 1][1]], re.IGNORECASE) or _RATE_ALONE.fullmatch(
                     message, parts[index + 1][0], parts[index + 1][1])):
                 end = parts[index + 1][1]  # "… 2 nights not 3, check-out was 27.11. So 258 EUR.", "… not 3. 165 a night."
-            found = _nights_plan(message, ctx, s, m, old, end, numbers_found)
+            found = _nights_plan(message, ctx, s, m, old, end)
             if found is not None:
                 return found, (s, end)
     return None
 
 
-def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: re.Match[str] | None, end: int,
-                 numbers_found: Any) -> dict[str, Any] | None:
+def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: re.Match[str] | None,
+                 end: int) -> dict[str, Any] | None:
     claim = claim_addressed(message, ctx) or ctx.default_claim()
     if claim is None or claim.status != "draft":
         return None
@@ -554,20 +554,13 @@ def _things_named(words: str) -> int:
     from .items import merchants_in
     from .values import find_categories
 
-    return len(find_categories(words)) + len(merchants_in(words, words)) + len(re.findall(
-        r"\b(?:cabify|uber|bolt|lyft)\b", words, re.IGNORECASE))
-
-
-def claim_lines(claim: Claim | None) -> tuple[dict[str, Any], ...]:
-    return tuple(claim.lines) if claim is not None else ()
+    return len(find_categories(words)) + len(merchants_in(words, words))
 
 
 def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan removing the one line the words name (by merchant, description, kind, day or amount), when the message
     asks for nothing else: its other words only say why ("the customer paid it", "it was personal"). The removal is
     confirmed on a card, which names the line."""
-    from registries.numbers import numbers_found
-
     if "remove_line" not in ctx.acts:
         return None
     found = list(_REMOVAL.finditer(message))
@@ -589,7 +582,7 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     if re.search(r"\b(?:it|that|this|them|those)\b", found[0].group(0), re.IGNORECASE) or re.search(
             r"\bgo\b", found[0].group(0), re.IGNORECASE):
         clause, clause_start = message, 0  # "take it off", "… has to go": the thing is named elsewhere in the message
-    named_anywhere = [line for line in claim_lines(claim_addressed(message, ctx) or ctx.default_claim()) if any(
+    named_anywhere = [line for line in claim.lines if any(
         len(w) >= 4 and w not in _GENERIC_NAME_WORDS and re.search(rf"\b{re.escape(w)}\b", message.lower())
         for w in re.findall(r"[^\W\d_]+", str(line.get("merchant") or "").lower()))]
     if len(named_anywhere) > 1:
