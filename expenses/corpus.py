@@ -123,7 +123,7 @@ def _matches(line: Mapping[str, Any], spec: Mapping[str, str]) -> bool:
             if _decimal(actual) != _decimal(value):
                 return False
         elif name == "merchant":
-            if _merchant_key(actual) != _merchant_key(str(value)):
+            if not _same_merchant(_merchant_key(actual), _merchant_key(str(value))):
                 return False
         elif actual.casefold() != str(value).casefold():
             return False
@@ -138,6 +138,12 @@ def _merchant_key(name: str) -> str:
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     folded = re.sub(r"^(?:the|a|an)\s+", "", folded)
     return re.sub(r"^(?:hotel|restaurant)\s+(?=\S)", "", folded)
+
+
+def _same_merchant(actual: str, expected: str) -> bool:
+    """The merchant expected, or it with its branch after it: "Motel One Zürich" is the "Motel One" a corpus
+    expects, "Marriott Munich City West" its "Marriott". A shorter name ("Motel" for "Motel One") is not."""
+    return actual == expected or (bool(expected) and actual.startswith(expected + " "))
 
 
 def _decimal(value: str) -> Decimal | None:

@@ -33,7 +33,7 @@ _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[
 _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
-_PRICE = (r"(?:[€$£¥]\s?)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?(?=\s?[^\W\d_€$£¥])"
+_PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?(?=\s?[^\W\d_€$£¥])"
           r"|\d+(?:[.,]\d{1,2})?)"
           r"(?![:h/]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time; "30/11": a day;
           r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|czk|cad|jpy|yen))?")

@@ -179,7 +179,9 @@ def _one_fix_and_the_rest(request: Any, said: Context, settled: frozenset[str]) 
                 for act in plan["acts"]:
                     act["evidence"] = words.strip()
                 answer = _with_the_rest(request, said, (plan, (start, end)), settled)
-                acts = json.loads(answer)["plan"].get("acts") or []
+                if "plan" not in (read := json.loads(answer)):
+                    return answer  # the rest's lookups first ("… not 16,80. total?"); the next round reads both again
+                acts = read["plan"].get("acts") or []
                 # the rest read alone may only tell new expenses: a change of the rest ("Merchant should read …")
                 # leans on words the split took away
                 return answer if acts and all(a.get("act") == "add_line" for a in acts if a not in plan["acts"]) and \

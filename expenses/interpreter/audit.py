@@ -192,6 +192,16 @@ class Audit:
         self._as_the_engine_reads()
         return self.leftovers
 
+    def _someone_elses(self, claim: Claim) -> bool:
+        """A person's name said as whose a trip or claim is ("Mr. Duval's Zurich claim", "Sandra's Vienna trip"), a
+        name the claim's title does not hold."""
+        title = set(re.findall(r"\w+", claim.title.lower()))
+        for m in _OWNED.finditer(self.message):
+            said = {w.lower() for w in re.findall(r"[\w-]+", m.group("what"))}
+            if (said & (_CLAIM_WORDS | {w for w in title if len(w) >= 4})) and m.group("who").lower() not in title:
+                return True
+        return False
+
     def _removes_by_name(self, a: ActSpan) -> bool:
         """"drop the pret lunch. Dinner at Chez Léon 42,80": the removal names its line's merchant, which no expense the
         message tells has."""
@@ -833,7 +843,7 @@ class Audit:
 
     def _filter_holds(self, m: re.Match[str]) -> bool:
         """A filter over pasted rows: the rows an act was read from are exactly the rows the filter keeps."""
-        keywords = [(m.group("word") or "").lower()]
+        keywords = [(m.group("word") or m.groupdict().get("plural") or "").lower()]
         listed = _MORE_NAMED.match(self.message, m.end())  # "only the uber and the bolt": each one named
         if listed and m.re is _FILTER:
             keywords += [w.lower() for w in re.findall(r"[\w'’-]+", listed.group(0))
@@ -1025,6 +1035,10 @@ class Audit:
                     self.message[a.start:a.end]):
                 self._leave("other", a.start, a.end)
                 return
+        for a in self.acts:  # "for Sandra's Vienna trip" beside "Marcus Klein - Vienna …": another person's trip
+            if a.name != "open_claim" and a.claim is not None and self._someone_elses(a.claim):
+                self._leave("other", a.start, a.end)
+                return
         previous = claims_named(self.ctx.previous or "", self.ctx.claims)
         for a in self.acts:  # "and the hotel there": where the message before was, not the claim it lands on
             if a.name != "open_claim" and re.search(r"\bthere\b", self.message[a.start:a.end], re.IGNORECASE) and \
@@ -1173,13 +1187,18 @@ def _night_of_stay(act: ActSpan, day: date, ends_said: bool = False) -> bool:
         args = {"category": line.get("category"), "date": line.get("date"), "quantity": act.args["quantity"]}
     elif act.name != "add_line":
         return False
-    if args.get("category") != "hotel" or not args.get("date"):
+    from . import lexicon
+
+    hire = args.get("category") == "travel" and lexicon.HIRE.search(str(act.act.get("evidence") or ""))
+    if (args.get("category") != "hotel" and not hire) or not args.get("date"):
         return False
     try:
         nights = int(args.get("quantity") or 1)
         first = date.fromisoformat(str(args["date"]))
     except (TypeError, ValueError):
         return False
+    if hire:  # a hire's days, told as its first and last ("7.12.-9.12."), dated the day it started
+        return ends_said and first <= day <= first + timedelta(days=31)
     last = first + timedelta(days=31 if ends_said and not args.get("quantity") else max(nights, 1))
     return first <= day <= last
 
@@ -1226,6 +1245,9 @@ def _close(said: str, title_word: str) -> bool:
 
 _WHOSE = re.compile(r"\b(?:on|to|onto|for|in|into)\s+(?:his|hers|her|theirs|their|him|them)\b(?!\s+(?:hotel|room|own|way|"
                     r"part|share|card|behalf|team))", re.IGNORECASE)
+# a person's name and what of theirs it is: "Sandra's Vienna trip", "Mr. Duval's Zurich claim" ("Nando's" is a place)
+_OWNED = re.compile(r"\b(?P<who>[A-Z][a-z]+)(?:'s|’s)\s+(?P<what>(?:[\w-]+\s+){0,2}[\w-]+)")
+_CLAIM_WORDS = frozenset("claim claims trip trips report expenses visit".split())
 _OTHER_ONE = re.compile(r"\b(?:the|my)\s+other\s+(?:one|claim|trip|report)\b", re.IGNORECASE)
 _NAMED_CLAIM = re.compile(r"\b(?:to|on|onto|into|for|in|under)\s+(?:the|my|our)\s+(?P<name>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
                           r"\s+(?:claim|trip|report|expenses|one)\b", re.IGNORECASE)
@@ -1556,8 +1578,9 @@ _LEAVE_OUT = re.compile(r"(?:ignore|skip|leave\s+out|forget(?:\s+about)?|not|exc
                         r"(?P<names>[^\W\d_][\w'’-]*(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:the\s+)?[^\W\d_][\w'’-]*)*)"
                         r"\s*(?:[.!;\n]|$)", re.IGNORECASE)
 _MORE_NAMED = re.compile(r"(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:the\s+)?[\w'’-]+)+", re.IGNORECASE)
-_FILTER_ONES = re.compile(r"\b(?:the\s+|only\s+(?:the\s+)?)?(?P<word>[\w'’-]+)\s+ones?\b(?:\s+only\b)?", re.IGNORECASE)
-# "add the edinburgh ones", "paris ones only"
+_FILTER_ONES = re.compile(r"\b(?:(?:the\s+|only\s+(?:the\s+)?)(?P<word>[\w'’-]+)\s+ones?|(?P<plural>[\w'’-]+)\s+ones)\b"
+                          r"(?:\s+only\b)?", re.IGNORECASE)
+# "add the edinburgh ones", "paris ones only", "the uber one" (not "hotel motel one": a name)
 _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
                            "me my it its grateful kindly create make start new add send submit approval approve yet not "
                            "remove delete withdraw currency".split())

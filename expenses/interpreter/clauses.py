@@ -177,8 +177,11 @@ _FUZZY_VERBS = {v: family for family, verbs in lexicon.VERBS.items() for v in ve
 def _near_verb(core: str) -> tuple[int, str | None] | None:
     """A misspelt action verb ("chnge", "delte", "submitt"): one edit from exactly one verb family, and
     not a word the lexicon knows as something else."""
+    first = re.match(r"[^\w]*", core).end()  # the first word, when the text starts with one ("Chnge the taxi …")
     for m in re.finditer(r"[a-z]{4,}", core.lower()):
         word = m.group(0)
+        if core[m.start()].isupper() and m.start() != first:
+            continue  # "30.11.2026 | Stara Kamienica | dinner": a name, not "start" misspelt
         if word in lexicon.CATEGORY_WORDS or word in lexicon.FILLER or word in lexicon.COMMON_WORDS or (
                 word in lexicon.GENERIC_TITLE_WORDS) or known_word(word):  # "summit" is one letter from "submit"
             continue
@@ -401,7 +404,7 @@ def _currency_only(text: str) -> bool:
 
 
 # a pasted row of fields separated by semicolons: a day, then at least two more fields, one of them a figure
-_ROW_LINE = re.compile(r"[ \t]*\d{1,4}[./-]\d{1,2}(?:[./-]\d{1,4})?\.?[ \t]*;[^;\n]*;[^\n]*\d[^\n]*")
+_ROW_LINE = re.compile(r"[ \t]*\d{1,4}[./-]\d{1,2}(?:[./-]\d{1,4})?\.?[ \t]*(?P<sep>[;|])[^;|\n]*(?P=sep)[^\n]*\d[^\n]*")
 
 
 def _line_at(message: str, at: int) -> str:
@@ -415,8 +418,8 @@ def sentences(message: str) -> list[tuple[int, int, bool]]:
     found: list[tuple[int, int, bool]] = []
     start = 0
     for m in _SENTENCE_END.finditer(message):
-        if m.group(0) == ";" and _ROW_LINE.fullmatch(_line_at(message, m.start())):
-            continue  # "17/11/2026; Lufthansa; flight HAM-FRA; 214.30": the fields of one pasted row
+        if m.group(0).strip() in (";", "|") and _ROW_LINE.fullmatch(_line_at(message, m.start())):
+            continue  # "17/11/2026; Lufthansa; flight HAM-FRA; 214.30", "30.11.2026 | Bolt | …": one pasted row's fields
         if m.group(0).startswith("."):
             before = message[start:m.start()].split()
             if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:

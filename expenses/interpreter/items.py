@@ -43,6 +43,8 @@ from .audit import (
     relative_offset,
 )
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
+from .clauses import NOT_AN_END
+from .reading import name_before_price
 from .values import ANOTHER_DAY, DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
 
 
@@ -254,7 +256,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
         names = _merchants(message, item)
         if len(names) > 1:
             return []  # two names in one item: which one was paid is for the user to say
-        item.merchant = names[0] if names else None
+        own = [d for d in days if item.start <= d.start and d.end <= item.amount_start]
+        item.merchant = names[0] if names else name_before_price(message[own[-1].end:item.amount_end]) if own else None
         item.description = describe(message[item.start:item.end], ctx)
     if not _shared_merchant(message, amounts):
         return []
@@ -269,6 +272,9 @@ def _items(message: str, ctx: Context) -> list[Item]:
     return amounts
 
 
+# a name that says it is a place one travels from or to
+_PLACE_NAMED = re.compile(r"\b(?:airport|station|hbf|hauptbahnhof|bahnhof|terminal|centraal|centrale|flughafen|aeroporto|"
+                          r"aéroport|lotnisko)$", re.IGNORECASE)
 _KIND_NAMED = re.compile(r"\b(?:Air|Airways|Airlines?|Rail|Railways?|Express)$")
 
 
@@ -317,6 +323,8 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.search(r"\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
                      re.IGNORECASE):
             continue  # "taxi from Midi", "train to Lyon": a place
+        if re.search(r"[^\W\d_]\s[-–]\s$", before) or _PLACE_NAMED.search(name):
+            continue  # "hotel - Chopin Airport", "Hamburg Hbf": where a ride went, not who was paid
         if re.search(r"\b(?:with|for|and)\s+$", before, re.IGNORECASE) and not (
                 re.search(r"\bwith\s+$", before, re.IGNORECASE) and ((name.isupper() and len(name) > 1) or
                                                                      _KIND_NAMED.search(name))):
@@ -446,7 +454,8 @@ _THING_ENDS = frozenset("was were is are be been cost costs came comes spent pai
                         "at on in by via around about ok so just yesterday today tonight tomorrow last this next "
                         "morning evening afternoon noon night week weekend add put please pls can could would you "
                         "it that which who we i had got bought took checked check stayed arrived left starting started "
-                        "until till".split())
+                        "until till went go goes going gone have has having did do does made drove rode used grabbed "
+                        "needed".split())
 _THING_JOINS = frozenset("and of the to from with".split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
                          "receipts one ones thing things stuff item items line new another".split())
@@ -493,7 +502,7 @@ _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals foo
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
 _LEADING = frozenset("yes yeah yep ok okay sure add put a an the my our and plus also for on at in of to i we had got "
-                     "paid bought took all both please pls then yesterday today".split())
+                     "paid bought took all both please pls then yesterday today".split()) | lexicon.GREETINGS
 
 
 def _money_value(raw: str, values: set[Decimal]) -> Decimal | None:
@@ -546,8 +555,13 @@ def _split(message: str, items: list[Item]) -> None:
             item.end = sentence_end.start()
     for item in items:  # the head of an item ends at the sentence start before it
         head = message[item.start:item.amount_start]
-        cut = max((m.end() for m in re.finditer(r"[.!?]\s+|\n", head)), default=0)
+        cut = max((m.end() for m in _STOP.finditer(head)), default=0)
         item.start += cut
+
+
+# a sentence's end, not the dot of a day ("On 9.12. the Uber …": one sentence)
+_STOP = re.compile(rf"[!?]\s+|{NOT_AN_END}\.\s+|\n")
+_STOP_AT = re.compile(rf"[!?](?=\s|$)|{NOT_AN_END}\.(?=\s|$)|\n")
 
 
 _BOTH_BY = re.compile(r"\b(?:both|all|each)(?:\s+(?:of\s+them|with|by|on|from|at))?\s+(?P<name>[^\W\d_][\w'’&.-]*)",
@@ -644,8 +658,8 @@ def _days_across(message: str, items: list[Item], days: list[Day], ctx: Context)
     for item in items:
         if item.day is not None:
             continue
-        sentence_start = max((m.end() for m in re.finditer(r"[.!?]\s+|\n", message[:item.start])), default=0)
-        sentence_end = next((m.start() for m in re.finditer(r"[.!?](?=\s|$)|\n", message[item.end:])), None)
+        sentence_start = max((m.end() for m in _STOP.finditer(message[:item.start])), default=0)
+        sentence_end = next((m.start() for m in _STOP_AT.finditer(message[item.end:])), None)
         sentence_end = item.end + sentence_end if sentence_end is not None else len(message)
         first = next((i for i in items if i.start >= sentence_start), item)
         heading = [d for d in days if sentence_start <= d.start and d.end <= first.amount_start and d.value is not None]

@@ -6,6 +6,8 @@ rapidfuzz for near-miss spellings of non-critical words (a category noun such as
 
 from __future__ import annotations
 
+import re
+
 # --------------------------------------------------------------------------- categories
 
 # word -> category; the first listed category wins when a clause names several (see PRIORITY)
@@ -18,7 +20,8 @@ for _category, _words in {
              "wine tea teas eat ate eating",
     "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
-              "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn",
+              "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
+              "eurocity",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
@@ -26,6 +29,9 @@ for _category, _words in {
 }.items():
     for _word in _words.split():
         CATEGORY_WORDS[_word] = _category
+
+# trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
+TRAIN_SERVICES = frozenset("ICE IC EC ECE AVE RJ RJX TGV".split())
 
 # when several category words occur, the more specific one wins: "hotel taxi" is a taxi,
 # "hotel breakfast" a meal (the policy counts it so), "train to the hotel" travel
@@ -90,15 +96,25 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "tim hortons": ("Tim Hortons", "meals"), "lidl": ("Lidl", "meals"), "aldi": ("Aldi", "meals"),
     "tesco": ("Tesco", "meals"), "rewe": ("REWE", "meals"), "carrefour": ("Carrefour", "meals"),
     # carriers and chains people name without a kind word: rail, coach and ferry lines of Europe; restaurant chains
-    "regiojet": ("RegioJet", "travel"), "westbahn": ("WESTbahn", "travel"),
+    "regiojet": ("RegioJet", "travel"), "railjet": ("Railjet", "travel"), "frecciarossa": ("Frecciarossa", "travel"),
+    "italo treno": ("Italo", "travel"), "westbahn": ("WESTbahn", "travel"),
     "viking line": ("Viking Line", "travel"), "tallink": ("Tallink", "travel"), "silja line": ("Silja Line", "travel"),
     "stena line": ("Stena Line", "travel"), "dfds": ("DFDS", "travel"), "color line": ("Color Line", "travel"),
     "finnlines": ("Finnlines", "travel"), "p&o ferries": ("P&O Ferries", "travel"), "brittany ferries": ("Brittany Ferries", "travel"),
     "irish ferries": ("Irish Ferries", "travel"), "pkp intercity": ("PKP Intercity", "travel"), "vy": ("Vy", "travel"),
     "flytoget": ("Flytoget", "travel"), "arlanda express": ("Arlanda Express", "travel"), "aircoach": ("Aircoach", "travel"),
     "sncb": ("SNCB", "travel"), "nmbs": ("NMBS", "travel"), "cfl": ("CFL", "travel"), "aegean": ("Aegean", "travel"),
+    "lot polish airlines": ("LOT Polish Airlines", "travel"), "delta air lines": ("Delta Air Lines", "travel"), "delta airlines": ("Delta Air Lines", "travel"),
+    "american airlines": ("American Airlines", "travel"), "jetblue": ("JetBlue", "travel"),
+    "air canada": ("Air Canada", "travel"), "brussels airlines": ("Brussels Airlines", "travel"),
+    "turkish airlines": ("Turkish Airlines", "travel"), "austrian airlines": ("Austrian Airlines", "travel"),
+    "interparking": ("Interparking", "travel"), "apcoa": ("APCOA", "travel"), "q-park": ("Q-Park", "travel"),
+    "contipark": ("Contipark", "travel"),
     "block house": ("Block House", "meals"), "nordsee": ("Nordsee", "meals"), "vapiano's": ("Vapiano", "meals"),
 }
+
+# a hire paid for the days it ran, dated the day it started (as a stay is): "rental car sixt 7.12.-9.12. 187,60"
+HIRE = re.compile(r"\b(?:rental|rent(?:ed)?\s+(?:a\s+)?car|car\s+hire|hire\s+car|mietwagen)\b", re.IGNORECASE)
 
 # --------------------------------------------------------------------------- currencies
 
@@ -168,6 +184,10 @@ FILLER = frozenset(
     "please pls plz plase pleese kindly thanks thank thx ty cheers hi hello hey ok okay alright so oh um uh er "
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick".split()
 )
+
+# greetings in the languages people open an English message with: never who was paid ("Buongiorno, …")
+GREETINGS = frozenset("buongiorno buonasera bonjour bonsoir hallo hola hej moin servus ciao salut grüezi gruezi "
+                      "guten goedemorgen dzień dzien".split())
 
 GENERIC_TITLE_WORDS = frozenset(
     "the a an my our of for and to in on at trip trips claim claims conference visit visits travel travels expense "

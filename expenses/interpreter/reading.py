@@ -220,6 +220,28 @@ _DAY_NAMES = ("today", "tomorrow", "yesterday", "tonight", "monday", "tuesday", 
               "saturday", "sunday")
 
 
+# right after an expense's day, the words before its price: "lunch 17.11. hiltl 34,50", "… 8.12. de koninck 56,40"
+_BEFORE_PRICE = re.compile(r"\s+(?P<name>[^\W\d_][\w'’&-]*(?:\s+[^\W\d_][\w'’&-]*){0,2})\s+(?:[€$£]\s*)?\d")
+_NAME_JOINS = frozenset("de del della la le les am an au du des di da van von der den zum zur y e et".split())
+
+
+def name_before_price(after_day: str) -> str | None:
+    """Who was paid, written between an expense's day and its price the way a phone types it, as a name is
+    capitalised: one to three words (joined by "de", "van" …), each no English word, kind, day, currency or city
+    (then it is where, not who); None otherwise."""
+    from ..naming import city_aliases
+
+    m = _BEFORE_PRICE.match(after_day)
+    if m is None:
+        return None
+    tokens = m.group("name").split()
+    words = [t for t in tokens if t.casefold() not in _NAME_JOINS]
+    if not words or not all(len(t) >= 3 and _unknown_name(t) and not city_aliases(t) for t in words):
+        return None
+    return " ".join(t if (k and t.casefold() in _NAME_JOINS) or not t.islower() else t[0].upper() + t[1:]
+                    for k, t in enumerate(tokens))
+
+
 def _unknown_name(word: str) -> bool:
     """A word that is no English word, day, kind of expense or shorthand: a name ("figlmüller", "dishoom")."""
     low = word.casefold()
@@ -240,15 +262,19 @@ def _only_where_one_went(text: str, today: date) -> bool:
 
 
 def _day_only(text: str, today: date) -> str | None:
-    """The one day a lead-in tells and nothing else ("On the last day, 2/12", "On the 2/12"), as an ISO date."""
+    """The one day a lead-in tells and nothing else ("On the last day, 2/12", "On the 2/12", "Receipts for Monday"), as an
+    ISO date."""
     days = find_dates(text, today)
     if not days or len({d.value for d in days}) != 1 or not days[0].value:
         return None  # "Day 1, Monday 16th": two words for one day
+    return days[0].value if _only_days(text, days) else None
+
+
+def _only_days(text: str, days: list[DateFound]) -> bool:
     rest = mask(text, [(d.start, d.end) for d in days])
-    if re.sub(r"\b(?:on|the|last|first|second|third|final|next|day(?:\s*\d)?|and|so|then|now|ok|okay|(?:mon|tues?|wed(?:nes)?|"
-              r"thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?)\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE):
-        return None
-    return days[0].value
+    return not re.sub(r"\b(?:on|the|last|first|second|third|final|next|day(?:\s*\d)?|and|so|then|now|ok|okay|receipts?|"
+                      r"expenses?|costs?|items|for|from|of|my|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?)"
+                      r"\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE)
 
 
 # "22 back on wednesday": the price of the way back, then "back"
@@ -303,8 +329,11 @@ _STAY_SPAN = re.compile(r"^\s*(?:[-–]|to|until|till|through|thru)\s*$|check(?:
 def _stay_span(text: str, dates: list[DateFound]) -> bool:
     """Two days said as the stay's ends: check-in and check-out, or a range ("1-3 dec", "29 nov to 1 dec")."""
     ordered = sorted(dates, key=lambda d: d.start)
-    between = text[ordered[0].end:ordered[-1].start] if len(ordered) == 2 else ""
-    return bool(re.search(r"check(?:ed|ing)?[\s-]*(?:in|out)", text, re.IGNORECASE) or _STAY_SPAN.match(between))
+    if re.search(r"check(?:ed|ing)?[\s-]*(?:in|out)", text, re.IGNORECASE):
+        return True
+    # the range's two days side by side ("30.11.2026 | Hotel Bristol | 2 nights (30.11.-02.12.)": the row's day is its
+    # first)
+    return any(a.value != b.value and _STAY_SPAN.match(text[a.end:b.start]) for a, b in pairwise(ordered))
 
 
 # a dotted or slashed day and month heading a group, not read as a day ("… / 2.12: lunch 11,40"): the days after it
@@ -540,6 +569,9 @@ class Reader:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
             self._day_heading_end = end
             return _politeness(start, end, clause.text)
+        if kind == "value" and re.match(r"[ \t]*:[ \t]*\n", self.message[end:]) and (
+                days := find_dates(text, self.ctx.today)) and _only_days(text, days):
+            return _politeness(start, end, clause.text)  # "Tuesday and Wednesday:" over rows that each say their day
         if kind == "heading":
             self.heading = clause.verb  # "oh the dinners.": the kind of the expenses after it that name none
             self.heading_at = self._sentence_of(clause.start)
@@ -982,6 +1014,8 @@ class Reader:
                 merchant = row.group(1)  # "03 NOV   Pestana   342.00 EUR   (hotel, 2 nights)": a statement row's payee
         if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)):
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
+        if merchant is None and dates and (name := name_before_price(text[dates[-1].end:])) is not None:
+            merchant = name  # "lunch 17.11. hiltl 34,50": who was paid, between the day and the price
         if merchant is not None and " " not in merchant and find_dates(merchant.lower(), self.ctx.today):
             merchant = None  # "taxi 20 yesterdya": a day misspelt, never who was paid
         said = " ".join(c.text for c in find_categories(outside))
@@ -1016,7 +1050,7 @@ class Reader:
                 f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20.")
             intent.missing = "date" if intent.problem.startswith("Which") else intent.missing
             return intent
-        if len(date_values) == 2 and category == "hotel" and _stay_span(text, dates):
+        if len(date_values) == 2 and (category == "hotel" or lexicon.HIRE.search(text)) and _stay_span(text, dates):
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
             date_values = {sorted(str(v) for v in date_values)[0]}

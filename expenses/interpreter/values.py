@@ -661,7 +661,7 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     found = []
     for w in words(text):
         word = plain(w.text)
-        category = lexicon.CATEGORY_WORDS.get(word)
+        category = lexicon.CATEGORY_WORDS.get(word) or ("travel" if w.text in lexicon.TRAIN_SERVICES else None)
         if word in ("room", "rooms") and re.search(r"\b(?:meeting|conference|seminar|workshop|event|function)\s+$",
                                                     text[:w.start], re.IGNORECASE):
             category = "other"  # "the meeting room at Dogpatch Labs": hired for a meeting, no night's stay
@@ -677,7 +677,8 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
 
 
 # where an expense went to or came from ("to the hotel", "site→hotel", "gare -> site"): a place, not what was bought
-_TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*)$", re.IGNORECASE)
+_TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*|[^\W\d_]\s[-–]\s)$",
+                      re.IGNORECASE)  # ("client office - hotel": a route's end)
 
 
 def is_destination(text: str, found: Found) -> bool:
@@ -722,7 +723,7 @@ _NOT_NAMES = frozenset(
      "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it", "expenses",
      "expense", "costs", "receipts", "items", "total", "work", "personal", "statement", "details", "summary",
      "midday", "noon", "lunchtime", "night", "evening", "morning", "afternoon", "midnight", "dawn", "dusk"}
-    | lexicon.SPOKEN_NUMBERS
+    | lexicon.SPOKEN_NUMBERS | lexicon.FILLER | lexicon.GREETINGS
     | set(_WEEKDAYS) | {m.lower() for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                             "Nov", "Dec")}
 )

@@ -1,0 +1,185 @@
+"""Families of the eleventh round (issue 19), with sentences of our own: who was paid, written between an expense's
+day and its price as a phone types it; a hire dated the day it started; trains named by their service; a price
+with its currency code in front; a fix beside a question that needs a lookup; merchants known by their chains.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conversations.core.context import RoundRecord
+from conversations.core.plan import ReadBatch
+from expenses.corpus import _matches
+from tests.test_families_13 import line, on
+from tests.test_interpreter import plan_of
+from tests.test_walkthrough_families import added, conversation, lyon_with
+
+TRIP = [line("ln_trn00001", "2026-11-19", "travel", "54.90"), line("ln_lnch0001", "2026-11-20", "meals", "16.80", "lunch")]
+
+
+def fields(plan, *names: str) -> list[tuple]:
+    return [tuple(a.get(n) for n in names) for a in added(plan)]
+
+
+# ----------------------------------------------------------------- 1. who was paid, between the day and the price
+
+
+@pytest.mark.parametrize(("text", "merchant"), [
+    ("lunch 17.11. hiltl 34,50", "Hiltl"),
+    ("dinner w customer 18.11. zeughauskeller 52,90", "Zeughauskeller"),
+    ("lunch w customer 8.12. de koninck 56,40", "De Koninck"),
+])
+def test_a_name_between_the_day_and_the_price_is_who_was_paid(text, merchant) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    [args] = added(plan)
+    assert args.get("merchant") == merchant
+    assert args["category"] == "meals"
+
+
+@pytest.mark.parametrize("text", [
+    "parking antwerp 8.12. 15,00",  # a city: where, not who
+    "lunch 24.11. canteen 11,50",  # an English word: what, not who
+    "taxi 23.11. back home 22,00",
+    "dinner 23.11. with team 48,00",
+])
+def test_words_between_the_day_and_the_price_that_are_no_name_are_no_merchant(text) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    for args in added(plan):
+        assert not args.get("merchant")
+
+
+def test_known_parking_operators_and_airlines_are_their_merchants() -> None:
+    [plan] = conversation(["parking interparking 7.12. 24,00"], **on(TRIP))
+    assert fields(plan, "merchant", "category") == [("Interparking", "travel")]
+    [plan] = conversation(["26.10.2026  Delta Air Lines  FRA-JFK-FRA return  EUR 684.20"], **on(TRIP))
+    assert fields(plan, "merchant", "category", "amount") == [("Delta Air Lines", "travel", "684.20")]
+
+
+# ----------------------------------------------------------------- 2. a hire dated the day it started
+
+
+def test_a_hire_told_with_its_first_and_last_day_is_dated_the_first() -> None:
+    [plan] = conversation(["rental car sixt 23.11.-25.11. 187,60. fuel shell 23.11. 64,30"], **on(TRIP))
+    assert fields(plan, "merchant", "date", "amount") == [("Sixt", "2026-11-23", "187.60"),
+                                                          ("Shell", "2026-11-23", "64.30")]
+
+
+def test_a_taxi_told_with_two_days_is_still_asked() -> None:
+    [plan] = conversation(["taxi 23.11.-25.11. 87,60"], **on(TRIP))
+    assert not plan.acts
+
+
+# ----------------------------------------------------------------- 3. trains by their service
+
+
+def test_a_train_named_by_its_service_is_travel() -> None:
+    [plan] = conversation(["ICE muc-hh 23.11. 112,90\ntaxi hbf to hotel 23.11. 16,40"], **on(TRIP))
+    assert fields(plan, "category", "date", "amount") == [("travel", "2026-11-23", "112.90"),
+                                                          ("taxi", "2026-11-23", "16.40")]
+
+
+def test_ice_in_lower_case_is_no_train() -> None:
+    [plan] = conversation(["ice cream 23.11. 4,50"], **on(TRIP))
+    assert all(a["category"] != "travel" for a in added(plan))
+
+
+def test_a_chain_ending_in_one_is_no_filter_over_pasted_rows() -> None:
+    [plan] = conversation(["hotel motel one 23.11.-25.11., 2 nts, 238,00\ndinner 23.11. 38,60"], **on(TRIP))
+    assert fields(plan, "merchant", "category", "amount", "quantity") == [
+        ("Motel One", "hotel", "238.00", 2), (None, "meals", "38.60", None)]
+
+
+# ----------------------------------------------------------------- 4. a price with its currency code in front
+
+
+def test_a_product_with_the_code_in_front_of_each_price_is_the_stay() -> None:
+    [plan] = conversation(["hotel 3 nights @ EUR 189.00 = EUR 567.00"], **on(TRIP))
+    assert fields(plan, "category", "amount", "quantity") == [("hotel", "567.00", 3)]
+
+
+# ----------------------------------------------------------------- 5. a fix beside a question that needs a lookup
+
+
+def _case_round(batch: ReadBatch) -> RoundRecord:
+    view = lyon_with(TRIP).view
+    requests = [{"tool": r.tool, "args": dict(r.args)} for r in batch.reads]
+    return RoundRecord(1, "ok", requests, [{"tool": r["tool"], "ok": True, "result": view} for r in requests])
+
+
+def test_a_fix_beside_a_question_for_the_total_looks_up_then_fixes() -> None:
+    from tests.test_interpreter import answer
+
+    first = answer("lunch 20.11. 18,60 not 16,80. total?", **on(TRIP))  # once raised KeyError: 'plan'
+    assert isinstance(first, ReadBatch)
+    plan = plan_of("lunch 20.11. 18,60 not 16,80. total?", rounds=[_case_round(first)], **on(TRIP))
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 2, "amount": "18.60"})]
+
+
+# ----------------------------------------------------------------- 6. the evaluation's merchants
+
+
+def test_the_corpus_takes_a_merchant_with_its_branch_and_never_a_shorter_name() -> None:
+    assert _matches({"merchant": "Motel One Zürich"}, {"merchant": "Motel One"})
+    assert _matches({"merchant": "Marriott Munich City West"}, {"merchant": "Marriott"})
+    assert not _matches({"merchant": "Motel"}, {"merchant": "Motel One"})
+    assert not _matches({"merchant": "Motel Oneida"}, {"merchant": "Motel One"})
+
+
+# ----------------------------------------------------------------- 7. pasted rows, fields between bars
+
+
+ROWS = ("Receipts for Monday:\n"
+        "30.11.2026 | LOT Polish Airlines | FRA-WAW | 1.386,00 EUR\n"
+        "30.11.2026 | Bolt | Chopin Airport - hotel | 58,40 EUR\n"
+        "30.11.2026 | Hotel Bristol | 2 nights (30.11.-02.12.) | 640,00 EUR\n"
+        "30.11.2026 | Stara Kamienica | dinner | 42,50 EUR")
+
+
+def test_rows_whose_fields_are_split_by_bars_are_one_line_each() -> None:
+    [plan] = conversation([ROWS], **on(TRIP))
+    assert fields(plan, "merchant", "category", "date", "amount") == [
+        ("LOT Polish Airlines", "travel", "2026-11-30", "1386.00"), ("Bolt", "taxi", "2026-11-30", "58.40"),
+        ("Hotel Bristol", "hotel", "2026-11-30", "640.00"), ("Stara Kamienica", "meals", "2026-11-30", "42.50")]
+
+
+def test_a_heading_of_two_days_over_dated_rows_is_read_past() -> None:
+    [plan] = conversation(["Tuesday and Wednesday:\n01.12.2026 | Uber | client office - hotel | 41,20 EUR\n"
+                           "02.12.2026 | Bolt | hotel - Chopin Airport | 61,00 EUR"], **on(TRIP))
+    assert fields(plan, "merchant", "category", "date") == [("Uber", "taxi", "2026-12-01"), ("Bolt", "taxi", "2026-12-02")]
+
+
+def test_a_capitalised_name_is_no_misspelt_verb() -> None:
+    [plan] = conversation(["30.11.2026 | Stara Kamienica | dinner | 42,50 EUR"], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+# ----------------------------------------------------------------- 8. a day at the head of its sentence, words of no thing
+
+
+def test_a_dotted_day_heading_the_sentence_dates_what_follows_it() -> None:
+    [plan] = conversation(["On 1.12. the Uber from the hotel to Midi 17,80 and the Thalys back to Köln 79,00."], **on(TRIP))
+    assert fields(plan, "merchant", "date", "amount") == [("Uber", "2026-12-01", "17.80"), ("Thalys", "2026-12-01", "79.00")]
+
+
+def test_a_greeting_and_a_verb_are_neither_who_was_paid_nor_what_it_was() -> None:
+    [plan] = conversation(["Buongiorno, I insert the spese of Rome. Tuesday 17 Frecciarossa Milano-Roma 79,90 €"],
+                          **{**on(TRIP), "today": "2026-11-20"})
+    assert fields(plan, "merchant", "description") == [("Frecciarossa", None)]
+    [plan] = conversation(["On Monday 30.11. I went with the Thalys from Köln to Brüssel, 79,00."], **on(TRIP))
+    [(merchant, described)] = fields(plan, "merchant", "description")
+    assert merchant == "Thalys" and "went" not in (described or "")
+
+
+# ----------------------------------------------------------------- 9. someone else's trip
+
+
+def test_an_expense_for_someone_elses_trip_never_lands_on_the_users_claim_of_that_city() -> None:
+    from tests.test_interpreter import claim
+
+    vienna = claim("clm_VIEN0001", "Marcus Klein - Vienna compliance workshop", [("2026-11-02", "Hotel Sacher", "hotel", "338.00")])
+    [plan] = conversation(["Also for Sandra's Vienna trip, the Railjet was 97 euros on the 2nd"], cases=(vienna,),
+                          active="clm_VIEN0001", today="2026-12-03")
+    assert plan.acts == []
+    [plan] = conversation(["for Marcus's Vienna trip, the Railjet was 97 euros on the 2nd"], cases=(vienna,),
+                          active="clm_VIEN0001", today="2026-12-03")
+    assert [a.act for a in plan.acts] == ["add_line"]
