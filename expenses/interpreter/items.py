@@ -42,8 +42,8 @@ from .audit import (
     locate,
     relative_offset,
 )
-from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
 from .clauses import NOT_AN_END
+from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
 from .reading import name_before_price
 from .values import ANOTHER_DAY, DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
 
