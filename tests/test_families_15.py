@@ -41,6 +41,7 @@ def test_a_name_between_the_day_and_the_price_is_who_was_paid(text, merchant) ->
     "lunch 24.11. canteen 11,50",  # an English word: what, not who
     "taxi 23.11. back home 22,00",
     "dinner 23.11. with team 48,00",
+    "lunch 17.11. fiera 18,50",  # the fair, in Italian
 ])
 def test_words_between_the_day_and_the_price_that_are_no_name_are_no_merchant(text) -> None:
     [plan] = conversation([text], **on(TRIP))
@@ -183,3 +184,98 @@ def test_an_expense_for_someone_elses_trip_never_lands_on_the_users_claim_of_tha
     [plan] = conversation(["for Marcus's Vienna trip, the Railjet was 97 euros on the 2nd"], cases=(vienna,),
                           active="clm_VIEN0001", today="2026-12-03")
     assert [a.act for a in plan.acts] == ["add_line"]
+
+
+# ----------------------------------------------------------------- 10. a fix beside a question: both answered
+
+
+def test_a_fix_and_a_question_on_the_next_line_are_both_done() -> None:
+    from tests.test_interpreter import _round, answer
+
+    text = "lunch 20.11. was 18,60 not 16,80 sry\nwhats the meals limit per day btw"
+    first = answer(text, **on(TRIP))
+    assert isinstance(first, ReadBatch)
+    plan = plan_of(text, rounds=[_round(first)], **on(TRIP))
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 2, "amount": "18.60"})]
+    assert "60 EUR" in " ".join(a.text for a in plan.answers)
+
+
+# ----------------------------------------------------------------- 11. a line taken out, said the way a phone says it
+
+LONDON = [line("ln_lnch0001", "2026-11-18", "meals", "9.85", "lunch") | {"merchant": "Pret"},
+          line("ln_taxi0001", "2026-11-18", "taxi", "22.40"),
+          line("ln_alb00001", "2026-11-25", "other", "19.00", "museum") | {"merchant": "Albertina"}]
+
+
+def removed(plan) -> list[int]:
+    return [a.args["line"] for a in plan.acts if a.act == "remove_line"]
+
+
+@pytest.mark.parametrize(("text", "ordinal"), [
+    ("pret lunch out, client paid it", 1),
+    ("pret lunch out pls", 1),
+    ("del lunch 18.11.", 1),
+    ("actually leave the Albertina out, that was private", 3),
+    ("take the albertina off", 3),
+])
+def test_a_line_taken_out_without_a_usual_verb_is_removed_on_a_card(text, ordinal) -> None:
+    [plan] = conversation([text], **on(LONDON))
+    assert removed(plan) == [ordinal]
+
+
+@pytest.mark.parametrize("text", [
+    "we ate out on the 18th",
+    "checked out 18.11.",
+    "took the client out, dinner 45 on the 18th",
+    "dinner at Osteria del Ponte 18,50 on the 18th",
+])
+def test_out_and_del_that_take_nothing_out_remove_nothing(text) -> None:
+    [plan] = conversation([text], **on(LONDON))
+    assert removed(plan) == []
+
+
+def test_a_submit_beside_a_part_that_is_asked_about_waits() -> None:
+    [plan] = conversation(["the museum ticket out, and a coffee. then submit pls"], **on(LONDON))
+    assert all(a.act != "submit_claim" for a in plan.acts)
+    assert "did not submit" in " ".join(a.text for a in plan.answers)
+
+
+# ----------------------------------------------------------------- 12. a stay told by its check-out
+
+
+@pytest.mark.parametrize("text", [
+    "hotel Motel One 2 nights 258,00 EUR, checkout 26.11.",
+    "hotel Motel One 2 nights 258,00 EUR, check-out 26.11.",
+    "hotel Motel One, 2 nights, 258,00 EUR, checked out 26.11.",
+])
+def test_a_stay_told_by_its_check_out_is_dated_by_its_first_night(text) -> None:
+    [plan] = conversation([text], **{**on(TRIP), "today": "2026-11-27"})
+    assert fields(plan, "date", "amount", "quantity") == [("2026-11-24", "258.00", 2)]
+
+
+def test_a_stay_told_by_its_check_out_without_its_nights_is_asked() -> None:
+    [plan] = conversation(["hotel Motel One 258,00 EUR, checkout 26.11."], **{**on(TRIP), "today": "2026-11-27"})
+    assert all(a.get("date") != "2026-11-26" for a in added(plan))
+
+
+def test_a_ticket_named_by_its_hours_has_its_day_fixed() -> None:
+    ticket = [line("ln_tick0001", "2026-11-24", "travel", "17.10", "72h ticket") | {"merchant": "Wiener Linien"}]
+    [plan] = conversation(["the Wiener Linien 72h ticket was bought on the 25th, not the 24th"],
+                          **{**on(ticket), "today": "2026-11-27"})
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 1, "date": "2026-11-25"})]
+
+
+def test_a_route_between_two_names_is_one_clause_and_a_carrier_leaves_no_with() -> None:
+    [plan] = conversation(["Flight Lyon–Vienna on 24.11. with Austrian, 312,40 EUR."], **{**on(TRIP), "today": "2026-11-27"})
+    [args] = added(plan)
+    assert (args["merchant"], args["amount"], args["date"]) == ("Austrian", "312.40", "2026-11-24")
+    assert args.get("description") != "with"
+
+
+# ----------------------------------------------------------------- 13. why a claim goes, told beside the request
+
+
+def test_a_trip_that_got_cancelled_is_the_reason_not_an_expense() -> None:
+    [plan] = conversation(["drop this claim, trip got cancelled"], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["withdraw_claim"]
+    assert not plan.answers and plan.pending is None

@@ -99,7 +99,36 @@ def interpret(request: Any) -> str:
         return settled
     if (settled := _answered_converted(request)) is not None:
         return settled
-    return _held_if_asked(request, _asked_if_new(_interpret_whole(request)))
+    return _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))))
+
+
+# what the reply asks when it could not read a part of the message, or needs a value to read it whole
+_ASKS_BACK = re.compile(r"^How much was|^What kind of expense|^Which day was|^Which claim|^Which line|^I could not|"
+                        r"^I did not add", re.IGNORECASE)
+_LOCKING = ("submit_claim", "withdraw_claim")
+
+
+def _nothing_locked_beside_a_question(answer: str) -> str:
+    """"pret lunch out, client paid it. then submit pls" with the removal not read: the claim is not sent with the line
+    the user meant to take out. A submit or withdraw waits while the reply asks about another part of the message."""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict) or not any(a.get("act") in _LOCKING for a in plan.get("acts") or []):
+        return answer
+    if not plan.get("pending") and not any(_ASKS_BACK.search(text := str(a.get("text") or "")) or _READ_NOTHING.search(text)
+                                           for a in plan.get("answers") or []):
+        return answer
+    held = [a for a in plan["acts"] if a.get("act") in _LOCKING]
+    plan["acts"] = [a for a in plan["acts"] if a.get("act") not in _LOCKING]
+    kept = {a["id"] for a in plan["acts"]}
+    for key in ("retractions", "corrections"):
+        if plan.get(key):
+            plan[key] = [r for r in plan[key] if r.get("act") in kept]
+    verbs = " or ".join(dict.fromkeys("submit" if a["act"] == "submit_claim" else "withdraw" for a in held))
+    plan.setdefault("answers", []).append({"question": str(held[0].get("evidence") or "")[:2000], "text": (
+        f"I did not {verbs} the claim yet, since part of your message is still open; say it again once that is "
+        "settled.")})
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str:
@@ -227,12 +256,12 @@ def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple
         other_plan = other.get("plan") or {}
         # the rest is talk when it says nothing to act on ("Oh, hang on, I've checked my email,", "Please fix it."); a
         # field named or a name quoted ("Merchant should read "Uber Geneva"") is a request not read, never talk
-        talk = not other_plan.get("acts") and not re.search(
+        asked = bool(re.search(r"\?|^\W*(?:what|whats|what's|how|which|is|are|can|could|do|does)\b", rest, re.IGNORECASE))
+        talk = not asked and not other_plan.get("acts") and not re.search(
             r"[\"“”]|\b(?:merchant|category|date|amount|description|name|line|row|claim)\b", rest, re.IGNORECASE) and (
             _just_talk(rest, said) or re.fullmatch(
                 r"\W*(?:(?:please|pls|plz|so|and|can\s+you|could\s+you)\s+)*(?:fix|correct|change|update|adjust|amend)\s+"
                 r"(?:it|that|this|the\s+line)(?:\s+(?:please|pls|plz|thanks|thx))?\W*", rest, re.IGNORECASE))
-        asked = bool(re.search(r"\?|^\W*(?:what|whats|what's|how|which|is|are|can|could|do|does)\b", rest, re.IGNORECASE))
         if not talk and not other_plan.get("acts") and not asked:
             merged["acts"] = []  # a part not read whole: nothing changes, its question is asked
             merged["answers"] = [{"question": said.message[start:end].strip()[:2000], "text": (
@@ -522,6 +551,10 @@ def _carrier_of_description(args: dict[str, Any]) -> None:
         args.pop("description", None)
 
 
+_JOINING_ENDS = re.compile(r"^(?:with|by|via|at|from|on|in|for|to|the|and|of)\b|\b(?:with|by|via|at|from|on|in|for|to|the|"
+                           r"and|of)$", re.IGNORECASE)
+
+
 def _merchant_out_of_description(args: dict[str, Any]) -> None:
     """"RegioJet bus Vienna-Prague" paid to RegioJet is a bus Vienna-Prague: the merchant's name is not said twice
     (when the description starts or ends with it; from its middle, the rest would no longer be the user's words)."""
@@ -531,6 +564,8 @@ def _merchant_out_of_description(args: dict[str, Any]) -> None:
     # at its start or end only: a description is quoted from the user's words, whole
     rest = re.sub(rf"^\s*{re.escape(merchant)}(?!\w)|(?<!\w){re.escape(merchant)}\s*$", "", described,
                   flags=re.IGNORECASE).strip(" ,;-–")
+    while rest != described.strip() and (bare := _JOINING_ENDS.sub("", rest).strip(" ,;-–")) != rest:
+        rest = bare  # "with Austrian" paid to Austrian: nothing left but "with"
     if rest != described.strip():
         if rest and re.search(r"[^\W\d_]{3,}", rest):
             args["description"] = rest

@@ -287,6 +287,8 @@ class Audit:
         return any(a.name == "update_line" for a in self.acts) or bool(self.plan.get("corrections"))
 
     def _holder(self, start: int, end: int) -> ActSpan | None:
+        if end > start + 1 and self.message[end - 1] == ".":
+            end -= 1  # "checkout 26.11.": the day's closing dot may end the sentence, outside the act's words
         holders = [a for a in self.acts if a.holds(start, end)]
         return min(holders, key=lambda a: a.end - a.start) if holders else None
 

@@ -207,14 +207,17 @@ def _valid_day(month: date, day: int) -> bool:
     return True
 
 
+_DURATION = re.compile(r"\b\d{1,3}\s?(?:h|hrs?|hours?|-hours?|-days?|min|mins|minutes?)\b", re.IGNORECASE)
+
+
 def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     """"the metro card was bought on wednesday the 25th, not the 24th": a line's day said as what it is and what it is
     not; the line is the one of the old day the words name (its merchant, description or kind)."""
     # "…on the 1. of December, not the 30.": the old day said by its number alone, in the new day's month
     bare = re.search(r"\bnot\s+(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)?\.?\s*$", message.strip(), re.IGNORECASE)
     said = message.strip()[:bare.start()] if bare else message
-    if "update_line" not in ctx.acts or _ADD.search(said) or re.search(r"\d", _without_days(said, ctx)):
-        return None
+    if "update_line" not in ctx.acts or _ADD.search(said) or re.search(r"\d", _DURATION.sub(" ", _without_days(said, ctx))):
+        return None  # (a ticket's "72h" is what it was, no number of the fix)
     days = [d for d in find_days(said, ctx.today) if d.value is not None]
     olds = [d for d in days if _NOT.search(said[max(0, d.start - 16):d.start])]
     news = [d for d in days if d not in olds]
@@ -533,7 +536,23 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
 # Wegner has to go, the client picked up the bill", "the lunch of 28,40 was personal, please take it out"
 _REMOVAL = re.compile(r"\b(?:remove|delete|drop(?!\s*-?\s*off)|scratch|scrap|strike\s+(?:out|off|through)|erase|rm|ditch|cross\s+out|get\s+rid\s+of|"
                       r"take\s+(?:(?:it|that|this|them|those|the\s+\w+(?:\s+\w+)?|\w+)\s+)?(?:off|out)|"
-                      r"(?:has|have|needs?)\s+to\s+go(?=\s*(?:[,.;!—–-]|$))|leave\s+(?:it|that|this|\w+)\s+out)\b", re.IGNORECASE)
+                      r"(?:has|have|needs?)\s+to\s+go(?=\s*(?:[,.;!—–-]|$))|leave\s+(?:it|that|this|(?:the\s+)?\w+(?:\s+\w+)?)\s+out)\b",
+                      re.IGNORECASE)
+# a thing and "out", no verb: "pret lunch out, client paid it", "minibar out pls"; "del lunch 1.12." (a phone's "delete")
+_THING_OUT = re.compile(r"(?<=[^\W\d_])\s+out(?=\s*(?:[,.;!—–]|$)|\s+(?:pls|please|plz|too|as\s+well)\b)|^\s*del\b(?=\s+[^\W\d_])",
+                        re.IGNORECASE)
+# where "out" is no removal: "checked out", "ate out", "a night out", "took the client out"
+_NOT_OUT = re.compile(r"\b(?:check(?:ed|ing)?|eat(?:ing)?|ate|dined?|dining|went|go(?:ing)?|night|day|evening|time|way|sold|"
+                      r"print(?:ed)?|paid|pay|cash|log(?:ged)?|sign(?:ed)?|took|take|taking|brought|worked|work|found|"
+                      r"figured|sorted|left|leave|leaving|moved|ran|run|set)(?:\s+[\w']+){0,3}$|\d", re.IGNORECASE)
+def _verb_blanked(removal: str) -> str:
+    """The removal's own words blanked, the thing inside it kept ("leave the Albertina out": "Albertina")."""
+    inner = re.fullmatch(r"(?P<verb>(?:leave|take)\s+)(?P<thing>.+?)(?P<rest>\s+(?:out|off))", removal, re.IGNORECASE)
+    if inner is None or re.fullmatch(r"(?:it|that|this|them|those)", inner.group("thing"), re.IGNORECASE):
+        return " " * len(removal)
+    return " " * len(inner.group("verb")) + inner.group("thing") + " " * len(inner.group("rest"))
+
+
 _GENERIC_NAME_WORDS = frozenset("hotel cafe café restaurant taxi the line lines from with for and airport station".split())
 # words that keep a line, or name another one beside it ("remove the taxi, the uber was fine", "not the dinner"), or
 # take away only a part or a field of it ("the tip", "the description"): never one removal read from the message
@@ -563,10 +582,11 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     confirmed on a card, which names the line."""
     if "remove_line" not in ctx.acts:
         return None
-    found = list(_REMOVAL.finditer(message))
+    found = list(_REMOVAL.finditer(message)) or [m for m in _THING_OUT.finditer(message) if not _NOT_OUT.search(
+        message[:m.start()])]
     if len(found) != 1 or _NOT_A_REMOVAL.search(message) or _REMOVAL_NEGATED.search(message[:found[0].start()]):
         return None
-    said = message[:found[0].start()] + " " * (found[0].end() - found[0].start()) + message[found[0].end():]
+    said = message[:found[0].start()] + _verb_blanked(found[0].group(0)) + message[found[0].end():]
     from .clauses import verb_of
 
     if verb_of(_PAID_BY_OTHERS.sub(lambda m: " " * len(m.group(0)), said))[0] is not None:
@@ -577,7 +597,8 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     # the line is named in the removal's own clause; the other clauses only say why ("…, the customer paid it")
     clause_start = max([m.end() for m in re.finditer(r"[,.;:!—–]\s|\s-\s|\bbut\b", message[:found[0].start()])],
                        default=0)
-    ends = [m.start() for m in re.finditer(r"[,.;:!—–]\s|[,.;:!]$|\s-\s|\bbut\b", message[found[0].end():])]
+    ends = [m.start() for m in re.finditer(r"[,;:!—–]\s|[,;:!]$|(?<!\d)\.(?:\s|$)|\s-\s|\bbut\b", message[found[0].end():])]
+    # ("del lunch 18.11.": the dot is the day's)
     clause = message[clause_start:found[0].end() + (ends[0] if ends else len(message))]
     if re.search(r"\b(?:it|that|this|them|those)\b", found[0].group(0), re.IGNORECASE) or re.search(
             r"\bgo\b", found[0].group(0), re.IGNORECASE):
@@ -592,7 +613,7 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
                 r"\b(?:and|plus|&)\s+(?:the|my|that|this)?\s*[a-z]+", clause[found[0].end() - clause_start:], re.IGNORECASE) and \
             _things_named(clause[found[0].end() - clause_start:]) > 1:
         return None  # "delete the cabify and the dinner": two lines, for the reading that removes several
-    said = clause[:found[0].start() - clause_start] + " " * (found[0].end() - found[0].start()) + \
+    said = clause[:found[0].start() - clause_start] + _verb_blanked(found[0].group(0)) + \
         clause[found[0].end() - clause_start:]
     lowered = _without_days(said, ctx).lower()
     days = {d.value.isoformat() for d in find_days(said, ctx.today) if d.value is not None}

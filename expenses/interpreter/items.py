@@ -44,7 +44,7 @@ from .audit import (
 )
 from .clauses import NOT_AN_END
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
-from .reading import name_before_price
+from .reading import CHECK_OUT, name_before_price
 from .values import ANOTHER_DAY, DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
 
 
@@ -248,6 +248,10 @@ def _items(message: str, ctx: Context) -> list[Item]:
             if not _same_day_resolves(own, ctx, message):
                 return []
         item.day = own[0].value if own and own[0].value is not None else _same_day(own, ctx, message)
+        if own and item.day is not None and item.category == "hotel" and CHECK_OUT.search(message[item.start:own[0].start]):
+            if not item.quantity:
+                return []  # "hotel 258, checkout 26.11.": which night the stay began is for the user to say
+            item.day -= timedelta(days=item.quantity)  # "2 nights 258,00, checkout 26.11.": dated by its first night
         if own and own[0].value is not None and item.day is not None and in_the_trip(
                 item.day, message[own[0].start:own[0].end], claim, today, message[:own[0].start]) != item.day:
             return []  # "tue" on a claim whose trip was last week (or "wed" on the Wednesday of this week's trip):
@@ -282,6 +286,8 @@ def _kind_of_merchant(name: str) -> str | None:
     """The kind of expense a merchant's name says: a known name's, or travel for an airline or a railway."""
     if (kind := _known_kinds().get(name.casefold())) is not None:
         return kind
+    if (chain := next((key for key in _merchant_keys() if name.casefold().startswith(key + " ")), None)) is not None:
+        return _known_kinds().get(lexicon.MERCHANTS[chain][0].casefold())  # "STARBUCKS HBF": a branch of a known chain
     if re.search(r"\b(?:air|airways|airlines?|rail|railways?)\b", name, re.IGNORECASE):
         return "travel"
     return None
@@ -323,7 +329,8 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.search(r"\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)\s+(?:the\s+)?$", before,
                      re.IGNORECASE):
             continue  # "taxi from Midi", "train to Lyon": a place
-        if re.search(r"[^\W\d_]\s[-–]\s$", before) or _PLACE_NAMED.search(name):
+        if re.search(r"[^\W\d_]\s[-–]\s$", before) or (_PLACE_NAMED.search(name) and not any(
+                re.match(rf"{re.escape(key)}\b", name.lower()) for key in lexicon.MERCHANTS)):
             continue  # "hotel - Chopin Airport", "Hamburg Hbf": where a ride went, not who was paid
         if re.search(r"\b(?:with|for|and)\s+$", before, re.IGNORECASE) and not (
                 re.search(r"\bwith\s+$", before, re.IGNORECASE) and ((name.isupper() and len(name) > 1) or
@@ -377,7 +384,8 @@ _NAME = re.compile(r"(?<![\w'’])(?:[A-ZÀ-Þ][\w'’&.-]*|[A-Z]{2,})(?:\s+(?:(
 _NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay asap fyi cfo ceo cto coo vp hr q1 q2 q3 q4 pm am mr mrs ms dr herr frau monday tuesday wednesday thursday friday "
                        "saturday sunday mon tue wed thu fri sat sun january february march april may june july august "
                        "september october november december jan feb mar apr jun jul aug sep sept oct nov dec eur usd gbp "
-                       "chf sek nok dkk pln czk jpy cad total tip vat a an the".split())
+                       "chf sek nok dkk pln czk jpy cad total tip vat a an the".split()) | {
+                           w.lower() for w in lexicon.TRAIN_SERVICES}  # "TGV Paris-Toulouse": the train and its route
 
 
 def _currency_word(name: str) -> bool:
@@ -550,7 +558,9 @@ def _split(message: str, items: list[Item]) -> None:
         else:
             item.end = len(message)
         # an item does not run over a sentence end into the next sentence's words
-        sentence_end = re.compile(r"[.!?](?=\s)|\n\s*\n").search(message, item.amount_end, item.end)
+        sentence_end = next((m for m in _STOP.finditer(message, item.amount_end, item.end) if m.group(0) != "\n" or
+                             _ASKED_LINE.match(message, m.end())), None)  # a question on the next line is no part of
+        # it ("… not 86,50 sry\nwhats the meals limit"); a remark is ("…\nboth work")
         if sentence_end and k + 1 == len(items):
             item.end = sentence_end.start()
     for item in items:  # the head of an item ends at the sentence start before it
@@ -559,6 +569,8 @@ def _split(message: str, items: list[Item]) -> None:
         item.start += cut
 
 
+_ASKED_LINE = re.compile(r"[^\n]*\?|\s*(?:what|whats|what's|how|which|is|are|can|could|do|does|when|where|why)\b",
+                         re.IGNORECASE)
 # a sentence's end, not the dot of a day ("On 9.12. the Uber …": one sentence)
 _STOP = re.compile(rf"[!?]\s+|{NOT_AN_END}\.\s+|\n")
 _STOP_AT = re.compile(rf"[!?](?=\s|$)|{NOT_AN_END}\.(?=\s|$)|\n")

@@ -185,6 +185,11 @@ FILLER = frozenset(
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick".split()
 )
 
+# words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,
+# never who was paid
+PLACE_NOUNS = frozenset("fiera feria messe salon kantine mensa bahnhof hbf gare stazione flughafen aeroporto aeropuerto "
+                        "aéroport centro zentrum büro buero ufficio oficina bureau werk planta usine stabilimento".split())
+
 # greetings in the languages people open an English message with: never who was paid ("Buongiorno, …")
 GREETINGS = frozenset("buongiorno buonasera bonjour bonsoir hallo hola hej moin servus ciao salut grüezi gruezi "
                       "guten goedemorgen dzień dzien".split())

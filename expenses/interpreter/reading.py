@@ -236,7 +236,8 @@ def name_before_price(after_day: str) -> str | None:
         return None
     tokens = m.group("name").split()
     words = [t for t in tokens if t.casefold() not in _NAME_JOINS]
-    if not words or not all(len(t) >= 3 and _unknown_name(t) and not city_aliases(t) for t in words):
+    if not words or not all(len(t) >= 3 and _unknown_name(t) and not city_aliases(t) and t.casefold() not in
+                            lexicon.PLACE_NOUNS for t in words):
         return None
     return " ".join(t if (k and t.casefold() in _NAME_JOINS) or not t.islower() else t[0].upper() + t[1:]
                     for k, t in enumerate(tokens))
@@ -324,6 +325,14 @@ def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
 
 
 _STAY_SPAN = re.compile(r"^\s*(?:[-–]|to|until|till|through|thru)\s*$|check(?:ed|ing)?[\s-]*(?:in|out)", re.IGNORECASE)
+
+
+# what happened to a trip, told as the reason for a request: no expense of its own
+_WHAT_HAPPENED = re.compile(r"\b(?:got|was|were|is|are|has\s+been|have\s+been|been)\s+(?:cancell?ed|called\s+off|postponed|"
+                            r"delayed|moved|refunded|rescheduled)\b", re.IGNORECASE)
+# the day of a stay told by its end: "checkout 26.11.", "checked out on the 26th", "left on Thursday"
+CHECK_OUT = re.compile(r"\b(?:check(?:ed|ing)?[\s-]*out|departure|departed|left)\s*(?:on\s+|the\s+|was\s+|:\s*)*$",
+                        re.IGNORECASE)
 
 
 def _stay_span(text: str, dates: list[DateFound]) -> bool:
@@ -608,6 +617,11 @@ class Reader:
             if isinstance(intent, UnknownIntent) and len(text.split()) <= 3 and not re.search(r"[\d?]", text):
                 return _politeness(start, end, text)  # "quick question: …" introduces, it does not ask
             return intent
+        if (kind == "item" or (kind == "act" and clause.verb == "add")) and _WHAT_HAPPENED.search(text) and not (
+                find_amounts(text)):
+            if (mention := find_mention(text, self.ctx.claims)) is not None:
+                self.mention = self._shift(mention, start)  # "the Brussels thing got cancelled": which claim
+            return _politeness(start, end, text)  # "trip got cancelled", "the flight was delayed": why, no expense
         polite = REQUEST_START.match(strip_leading(text)[1])
         plain_text = strip_leading(text)[1][polite.end():] if polite else text  # "I'd be grateful if you could …"
         if kind == "act" and (cond := _CONDITION.search(plain_text)) and not (
@@ -1074,6 +1088,16 @@ class Reader:
             intent.args["merchant"] = merchant
         if date_values:
             intent.args["date"] = date_values.pop()
+            if category == "hotel" and len(dates) == 1 and CHECK_OUT.search(text[:dates[0].start]):
+                # "2 nights 258,00, checkout 26.11.": the stay is dated by its first night, the nights before check-out
+                nights = int(intent.args.get("quantity") or 0) or (1 if re.search(
+                    r"\b(?:1|one|a)\s*(?:night|nite|nt)\b", masked, re.IGNORECASE) else 0)
+                if not nights:
+                    intent.problem = (f"“{text}” says the day you checked out; which day did the stay start? "
+                                      "I did not add it yet.")
+                    intent.missing = "date"
+                    return intent
+                intent.args["date"] = (date.fromisoformat(str(intent.args["date"])) - timedelta(days=nights)).isoformat()
         intent.currency = chosen.currency
         if "amount" not in self.overrides:
             self._check_currency(intent, chosen)

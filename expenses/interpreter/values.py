@@ -121,7 +121,11 @@ _DATE_PATTERNS = [
     # heading its line
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
-                          r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
+                          r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|"
+                          # "checkout 26.11", "checked out 26.11", "bought 24.11": the day something happened on
+                          r"(?:(?<=\bcheckout\s)|(?<=\bcheck-out\s)|(?<=\bcheckin\s)|(?<=\bcheck-in\s)|(?<=\bout\s)|"
+                          r"(?<=\bbought\s)|(?<=\btill\s))\d{1,2}\.\d{1,2}\.?(?![\d,])(?!\s*" + _MONEY_MARK + r")|"
+                          r"(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?!\d|,\d)",  # "28.11.": the German way, the dot closes it
                           re.IGNORECASE)),
     # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
@@ -723,7 +727,7 @@ _NOT_NAMES = frozenset(
      "thanks", "line", "item", "claim", "the", "a", "an", "my", "and", "also", "then", "but", "it", "expenses",
      "expense", "costs", "receipts", "items", "total", "work", "personal", "statement", "details", "summary",
      "midday", "noon", "lunchtime", "night", "evening", "morning", "afternoon", "midnight", "dawn", "dusk"}
-    | lexicon.SPOKEN_NUMBERS | lexicon.FILLER | lexicon.GREETINGS
+    | lexicon.SPOKEN_NUMBERS | lexicon.FILLER | lexicon.GREETINGS | {w.lower() for w in lexicon.TRAIN_SERVICES}
     | set(_WEEKDAYS) | {m.lower() for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                             "Nov", "Dec")}
 )
