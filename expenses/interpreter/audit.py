@@ -1245,7 +1245,7 @@ def _close(said: str, title_word: str) -> bool:
     return len(a) >= 4 and a[:1] == b[:1] and DamerauLevenshtein.distance(a, b) <= (1 if len(b) < 8 else 2)
 
 
-_WHOSE = re.compile(r"\b(?:on|to|onto|for|in|into)\s+(?:his|hers|her|theirs|their|him|them)\b(?!\s+(?:hotel|room|own|way|"
+_WHOSE = re.compile(r"(?<!\bpaid\s)(?<!\bpay\s)(?<!\bpaying\s)(?<!\bbought\s)\b(?:on|to|onto|for|in|into)\s+(?:his|hers|her|theirs|their|him|them)\b(?!\s+(?:hotel|room|own|way|"
                     r"part|share|card|behalf|team))", re.IGNORECASE)
 # a person's name and what of theirs it is: "Sandra's Vienna trip", "Mr. Duval's Zurich claim" ("Nando's" is a place)
 _OWNED = re.compile(r"\b(?P<who>[A-Z][a-z]+)(?:'s|’s)\s+(?P<what>(?:[\w-]+\s+){0,2}[\w-]+)")

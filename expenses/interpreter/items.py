@@ -44,7 +44,7 @@ from .audit import (
 )
 from .clauses import NOT_AN_END
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
-from .reading import CHECK_OUT, name_before_price
+from .reading import name_before_price
 from .values import ANOTHER_DAY, DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
 
 
@@ -248,10 +248,6 @@ def _items(message: str, ctx: Context) -> list[Item]:
             if not _same_day_resolves(own, ctx, message):
                 return []
         item.day = own[0].value if own and own[0].value is not None else _same_day(own, ctx, message)
-        if own and item.day is not None and item.category == "hotel" and CHECK_OUT.search(message[item.start:own[0].start]):
-            if not item.quantity:
-                return []  # "hotel 258, checkout 26.11.": which night the stay began is for the user to say
-            item.day -= timedelta(days=item.quantity)  # "2 nights 258,00, checkout 26.11.": dated by its first night
         if own and own[0].value is not None and item.day is not None and in_the_trip(
                 item.day, message[own[0].start:own[0].end], claim, today, message[:own[0].start]) != item.day:
             return []  # "tue" on a claim whose trip was last week (or "wed" on the Wednesday of this week's trip):

@@ -330,11 +330,6 @@ _STAY_SPAN = re.compile(r"^\s*(?:[-–]|to|until|till|through|thru)\s*$|check(?:
 # what happened to a trip, told as the reason for a request: no expense of its own
 _WHAT_HAPPENED = re.compile(r"\b(?:got|was|were|is|are|has\s+been|have\s+been|been)\s+(?:cancell?ed|called\s+off|postponed|"
                             r"delayed|moved|refunded|rescheduled)\b", re.IGNORECASE)
-# the day of a stay told by its end: "checkout 26.11.", "checked out on the 26th", "left on Thursday"
-CHECK_OUT = re.compile(r"\b(?:check(?:ed|ing)?[\s-]*out|departure|departed|left)\s*(?:on\s+|the\s+|was\s+|:\s*)*$",
-                        re.IGNORECASE)
-
-
 def _stay_span(text: str, dates: list[DateFound]) -> bool:
     """Two days said as the stay's ends: check-in and check-out, or a range ("1-3 dec", "29 nov to 1 dec")."""
     ordered = sorted(dates, key=lambda d: d.start)
@@ -1088,16 +1083,6 @@ class Reader:
             intent.args["merchant"] = merchant
         if date_values:
             intent.args["date"] = date_values.pop()
-            if category == "hotel" and len(dates) == 1 and CHECK_OUT.search(text[:dates[0].start]):
-                # "2 nights 258,00, checkout 26.11.": the stay is dated by its first night, the nights before check-out
-                nights = int(intent.args.get("quantity") or 0) or (1 if re.search(
-                    r"\b(?:1|one|a)\s*(?:night|nite|nt)\b", masked, re.IGNORECASE) else 0)
-                if not nights:
-                    intent.problem = (f"“{text}” says the day you checked out; which day did the stay start? "
-                                      "I did not add it yet.")
-                    intent.missing = "date"
-                    return intent
-                intent.args["date"] = (date.fromisoformat(str(intent.args["date"])) - timedelta(days=nights)).isoformat()
         intent.currency = chosen.currency
         if "amount" not in self.overrides:
             self._check_currency(intent, chosen)
