@@ -103,6 +103,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-13"]["passed"] >= 80
     assert parts["holdout-14"]["conversations"] >= 40  # blind: 42 passed and 8 unsafe before, 44 and 0 after
     assert parts["holdout-14"]["passed"] >= 42
+    # an eleventh round (2026-12-05, fourth session): 20 whole conversations written before the round's changes, then
+    # worked on (dev-15: 17 passed before, 1 unsafe), and 24 more kept blind until the round's end (holdout-16: 10 passed
+    # before, 3 unsafe; 16 after, 0 unsafe; its unsafe items were looked at, nothing else)
+    assert parts["dev-15"]["conversations"] >= 20
+    assert parts["dev-15"]["passed"] >= 24
+    assert parts["holdout-16"]["conversations"] >= 24
+    assert parts["holdout-16"]["passed"] >= 15
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
