@@ -274,3 +274,17 @@ def test_a_trip_that_got_cancelled_is_the_reason_not_an_expense() -> None:
     [plan] = conversation(["drop this claim, trip got cancelled"], **on(TRIP))
     assert [a.act for a in plan.acts] == ["withdraw_claim"]
     assert not plan.answers and plan.pending is None
+
+
+# ----------------------------------------------------------------- 14. where a ride went, and a day's name, are no line's words
+
+
+def test_where_a_ride_went_after_an_arrow_is_no_merchant() -> None:
+    [plan] = conversation(["taxi hotel -> Seestadt site 27,80 on 25.11."], **{**on(TRIP), "today": "2026-11-27"})
+    assert fields(plan, "merchant", "category") == [(None, "taxi")]
+
+
+def test_the_name_of_a_day_is_no_description() -> None:
+    [plan] = conversation(["Last day, 26.11.: lunch at Naschmarkt 22,60"], **{**on(TRIP), "today": "2026-11-27"})
+    [args] = added(plan)
+    assert args.get("description") != "day"
