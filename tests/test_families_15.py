@@ -288,3 +288,26 @@ def test_the_name_of_a_day_is_no_description() -> None:
     [plan] = conversation(["Last day, 26.11.: lunch at Naschmarkt 22,60"], **{**on(TRIP), "today": "2026-11-27"})
     [args] = added(plan)
     assert args.get("description") != "day"
+
+
+# ----------------------------------------------------------------- 15. walk Q, dev-15: a street, "the X" on a new claim
+
+
+def test_a_street_is_where_a_ride_went_not_who_was_paid() -> None:
+    [plan] = conversation(["taxi from the hotel to the customer office in Via Tortona, 21,00 on 25.11."],
+                          **{**on(TRIP), "today": "2026-11-27"})
+    assert fields(plan, "merchant", "category") == [(None, "taxi")]
+
+
+def test_the_thing_told_on_a_claim_the_message_opens_is_a_new_line_with_its_self_correction() -> None:
+    [plan] = conversation(["new claim pls: Berlin leadership offsite, in euros. first thing, the lufthansa flight "
+                           "tuesday 312 — no wait, 321,80, I was looking at the wrong booking"],
+                          **{**on(TRIP), "today": "2026-12-10"})
+    assert [a.act for a in plan.acts] == ["open_claim", "add_line"]
+    assert fields(plan, "merchant") == [("Lufthansa",)]
+    assert [dict(c.args) for c in plan.corrections] == [{"amount": "321.80"}]  # the engine applies it to the add
+
+
+def test_the_kind_and_an_amount_beside_a_line_of_that_kind_is_asked_not_added() -> None:
+    [plan] = conversation(["the taxi 40"], **on([line("ln_taxi0001", "2026-11-30", "taxi", "22.00")]))
+    assert plan.acts == []

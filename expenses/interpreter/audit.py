@@ -975,6 +975,10 @@ class Audit:
                         "merchant") or str(line["merchant"]).casefold() == str(a.args["merchant"]).casefold())
                     for line in a.claim.lines) and not _ADD_VERB.search(sentence) and not _ONE_MORE.search(words):
                 self._leave("correction", a.start, a.end)  # the very line the claim has, told again: new, or a repeat?
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and _THE_KIND.match(
+                    words) and not a.args.get("date") and not _ADD_VERB.search(sentence) and not _ONE_MORE.search(
+                    words) and any(line.get("category") == a.args.get("category") for line in a.claim.lines):
+                self._leave("correction", a.start, a.end)  # "the taxi 40" beside a taxi of 22: that one, or another?
 
     def _amount_estimated(self, a: ActSpan, amount: Decimal) -> None:
         """"Clarion Post was ~140 eur a night", "taxi about 30": an estimate is no amount for a claim; the receipt's is
@@ -1542,6 +1546,8 @@ _ABOUT_IT = re.compile(r"\b(?:is|was|would|will|does|could|can)\s+(?:that|it|thi
 # words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
 _QUOTED_TITLE = re.compile(r"[\"“‘']([^\"”’']{1,120})[\"”’']")
 _ONE_MORE = re.compile(r"\b(?:another|again|second|2nd|also|too|more|each|both|same\s+(?:again|as))\b", re.IGNORECASE)
+# an expense told as one already known, with no day of its own: "the taxi 40", "my hotel 129"
+_THE_KIND = re.compile(r"\W*(?:and\s+|also\s+)?(?:the|that|this|my)\s+(?!\d)", re.IGNORECASE)
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
 # the question the last reply asked is answered by dropping it, not completing it
 _GIVE_UP = re.compile(r"\b(?:no\s+no|undo|forget\s+it|never\s*mind|nvm|leave\s+it|was\s+(?:right|correct|fine)|"

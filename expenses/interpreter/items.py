@@ -274,7 +274,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
 
 # a name that says it is a place one travels from or to
 _PLACE_NAMED = re.compile(r"\b(?:airport|station|hbf|hauptbahnhof|bahnhof|terminal|centraal|centrale|flughafen|aeroporto|"
-                          r"aéroport|lotnisko)$", re.IGNORECASE)
+                          r"aéroport|lotnisko|straße|strasse|str\.|street|road|platz|allee|gasse)$|"
+                          r"^(?:via|viale|corso|piazza|rue|calle|avenida|avenue|plaza)\s", re.IGNORECASE)  # ("Via Tortona")
 _KIND_NAMED = re.compile(r"\b(?:Air|Airways|Airlines?|Rail|Railways?|Express)$")
 
 

@@ -690,9 +690,12 @@ class Reader:
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in find_line_refs(text)])
         dated = dates and re.fullmatch(r"\s*(?:on\s+)?(?:the\s+)?", text[:dates[0].start], re.IGNORECASE)
         opening = text[dates[0].end:] if dated else text  # "The 17 the flight back …": the day, then what happened
-        if find_line_refs(text) or re.match(r"^[\s,]*(?:the|that|this|my)\b", opening, re.IGNORECASE) and not (
+        claim = self.ctx.default_claim()
+        lines_to_edit = self.opened is None and claim is not None and bool(claim.lines)
+        if find_line_refs(text) or lines_to_edit and re.match(r"^[\s,]*(?:the|that|this|my)\b", opening, re.IGNORECASE) and not (
                 dated and re.match(r"^[\s,]*the\s+\w+\s+(?:back|out|home|there|return)\b", opening, re.IGNORECASE)):
-            return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess
+            return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess (none, on a claim with no
+            # line yet or one this message opens: "new claim …, the lufthansa flight tuesday 312")
         return len(find_amounts(_blank_not_values(masked))) >= 1
 
     def _claim_of_update(self, intent: Any) -> Claim | None:
