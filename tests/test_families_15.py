@@ -311,3 +311,50 @@ def test_the_thing_told_on_a_claim_the_message_opens_is_a_new_line_with_its_self
 def test_the_kind_and_an_amount_beside_a_line_of_that_kind_is_asked_not_added() -> None:
     [plan] = conversation(["the taxi 40"], **on([line("ln_taxi0001", "2026-11-30", "taxi", "22.00")]))
     assert plan.acts == []
+
+
+# ----------------------------------------------------------------- 16. the review's findings
+
+SETUP_A = [line("ln_lnch0001", "2026-11-24", "meals", "9.85", "lunch") | {"merchant": "Pret"},
+           line("ln_taxi0001", "2026-11-24", "taxi", "22.40"),
+           line("ln_flt00001", "2026-11-25", "travel", "214.30", "flight") | {"merchant": "Lufthansa"},
+           line("ln_dnr00001", "2026-11-25", "meals", "86.50", "dinner with client") | {"merchant": "Chez Léon"},
+           line("ln_sixt0001", "2026-11-24", "travel", "187.60", "rental car") | {"merchant": "Sixt"}]
+
+
+@pytest.mark.parametrize("text", [
+    "pret out and submit",
+    "sixt out pls, and submit",
+    "the taxi got refunded. submit",
+    "the Sixt rental got cancelled, submit",
+    "the pret lunch was really Paul, submit",
+])
+def test_no_submit_while_a_line_the_message_takes_out_or_changes_is_not_read(text) -> None:
+    [plan] = conversation([text], **{**on(SETUP_A), "today": "2026-11-28"})
+    assert all(a.act != "submit_claim" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["dinner out", "no flight out", "flight out", "client dinner out, Chez Léon"])
+def test_out_said_of_a_meal_or_a_leg_removes_nothing(text) -> None:
+    [plan] = conversation([text], **{**on(SETUP_A), "today": "2026-11-28"})
+    assert removed(plan) == []
+
+
+def test_the_withdraw_of_a_claim_dropped_by_name_is_not_held() -> None:
+    [plan] = conversation(["drop this claim, trip got cancelled"], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["withdraw_claim"]
+
+
+@pytest.mark.parametrize("text", [
+    "lunch 24.11. mittagessen 12,50", "lunch 24.11. pranzo 15,00", "breakfast 24.11. frühstück 12",
+    "taxi 24.11. nachts 30,00", "hotel 24.11. zimmer 120,00", "lunch 24.11. Dworzec 14,00", "train 24.11. muc-hh 89,00",
+])
+def test_a_word_of_the_writers_language_between_day_and_price_is_no_merchant(text) -> None:
+    [plan] = conversation([text], **{**on(TRIP), "today": "2026-11-28"})
+    assert all(not a.get("merchant") for a in added(plan))
+
+
+@pytest.mark.parametrize(("text", "category"), [("EC card fee 24.11. 3,50", "other"), ("gift for RJ 25,00 on 24.11.", "other")])
+def test_capitals_that_are_no_train_leave_the_kind_alone(text, category) -> None:
+    [plan] = conversation([text], **{**on(TRIP), "today": "2026-11-28"})
+    assert all(a["category"] != "travel" for a in added(plan))

@@ -45,6 +45,7 @@ from .corrections import (
     read_nights_fix,
     read_note,
     read_removal,
+    removals_said,
 )
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
@@ -99,7 +100,8 @@ def interpret(request: Any) -> str:
         return settled
     if (settled := _answered_converted(request)) is not None:
         return settled
-    return _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))))
+    return _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))),
+                                             str(getattr(request, "message", "") or ""))
 
 
 # what the reply asks when it could not read a part of the message, or needs a value to read it whole
@@ -108,15 +110,21 @@ _ASKS_BACK = re.compile(r"^How much was|^What kind of expense|^Which day was|^Wh
 _LOCKING = ("submit_claim", "withdraw_claim")
 
 
-def _nothing_locked_beside_a_question(answer: str) -> str:
+def _nothing_locked_beside_a_question(answer: str, message: str) -> str:
     """"pret lunch out, client paid it. then submit pls" with the removal not read: the claim is not sent with the line
-    the user meant to take out. A submit or withdraw waits while the reply asks about another part of the message."""
+    the user meant to take out. A submit or withdraw waits while the reply asks about another part of the message, or
+    while a removal the message asks for is not in the plan."""
     data = json.loads(answer)
     plan = data.get("plan")
     if not isinstance(plan, dict) or not any(a.get("act") in _LOCKING for a in plan.get("acts") or []):
         return answer
-    if not plan.get("pending") and not any(_ASKS_BACK.search(text := str(a.get("text") or "")) or _READ_NOTHING.search(text)
-                                           for a in plan.get("answers") or []):
+    held_spans = [(at, at + len(str(a.get("evidence") or ""))) for a in plan.get("acts") or []
+                  if a.get("act") in _LOCKING and (at := message.find(str(a.get("evidence") or ""))) >= 0]
+    unread_removal = not any(a.get("act") == "remove_line" for a in plan.get("acts") or []) and any(
+        not any(s <= start and end <= e for s, e in held_spans) for start, end in removals_said(message))
+    # ("drop the bremen claim": the withdraw's own words, not a line's)
+    if not unread_removal and not plan.get("pending") and not any(_ASKS_BACK.search(text := str(a.get("text") or "")) or _READ_NOTHING.search(text)
+                                           or "?" in text for a in plan.get("answers") or []):
         return answer
     held = [a for a in plan["acts"] if a.get("act") in _LOCKING]
     plan["acts"] = [a for a in plan["acts"] if a.get("act") not in _LOCKING]

@@ -539,12 +539,18 @@ _REMOVAL = re.compile(r"\b(?:remove|delete|drop(?!\s*-?\s*off)|scratch|scrap|str
                       r"(?:has|have|needs?)\s+to\s+go(?=\s*(?:[,.;!—–-]|$))|leave\s+(?:it|that|this|(?:the\s+)?\w+(?:\s+\w+)?)\s+out)\b",
                       re.IGNORECASE)
 # a thing and "out", no verb: "pret lunch out, client paid it", "minibar out pls"; "del lunch 1.12." (a phone's "delete")
-_THING_OUT = re.compile(r"(?<=[^\W\d_])\s+out(?=\s*(?:[,.;!—–]|$)|\s+(?:pls|please|plz|too|as\s+well)\b)|^\s*del\b(?=\s+[^\W\d_])",
-                        re.IGNORECASE)
+_THING_OUT = re.compile(r"(?<=[^\W\d_])\s+out(?=\s*(?:[,.;!—–]|$)|\s+(?:pls|please|plz|too|as\s+well|and|then)\b)|"
+                        r"^\s*del\b(?=\s+[^\W\d_])", re.IGNORECASE)
 # where "out" is no removal: "checked out", "ate out", "a night out", "took the client out"
 _NOT_OUT = re.compile(r"\b(?:check(?:ed|ing)?|eat(?:ing)?|ate|dined?|dining|went|go(?:ing)?|night|day|evening|time|way|sold|"
                       r"print(?:ed)?|paid|pay|cash|log(?:ged)?|sign(?:ed)?|took|take|taking|brought|worked|work|found|"
                       r"figured|sorted|left|leave|leaving|moved|ran|run|set)(?:\s+[\w']+){0,3}$|\d", re.IGNORECASE)
+def removals_said(message: str) -> list[tuple[int, int]]:
+    """Where the message asks for something to go, in any of the ways read here ("remove …", "pret out", "del …")."""
+    return [m.span() for m in _REMOVAL.finditer(message)] + [
+        m.span() for m in _THING_OUT.finditer(message) if not _NOT_OUT.search(message[:m.start()])]
+
+
 def _verb_blanked(removal: str) -> str:
     """The removal's own words blanked, the thing inside it kept ("leave the Albertina out": "Albertina")."""
     inner = re.fullmatch(r"(?P<verb>(?:leave|take)\s+)(?P<thing>.+?)(?P<rest>\s+(?:out|off))", removal, re.IGNORECASE)
@@ -582,8 +588,9 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     confirmed on a card, which names the line."""
     if "remove_line" not in ctx.acts:
         return None
-    found = list(_REMOVAL.finditer(message)) or [m for m in _THING_OUT.finditer(message) if not _NOT_OUT.search(
-        message[:m.start()])]
+    found = list(_REMOVAL.finditer(message))
+    verbless = not found  # "pret lunch out", "del lunch 1.12.": no removal verb, only "out" or a phone's "del"
+    found = found or [m for m in _THING_OUT.finditer(message) if not _NOT_OUT.search(message[:m.start()])]
     if len(found) != 1 or _NOT_A_REMOVAL.search(message) or _REMOVAL_NEGATED.search(message[:found[0].start()]):
         return None
     said = message[:found[0].start()] + _verb_blanked(found[0].group(0)) + message[found[0].end():]
@@ -643,8 +650,8 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
             t not in own[id(line)] and t.rstrip("s") not in own[id(line)] and t + "s" not in own[id(line)] for t in things)]
     lines = [line for line in lines if (not days or line.get("date") in days)
              and (not numbers or Decimal(str(line.get("amount"))) in numbers)]
-    if len(lines) != 1:
-        return None
+    if len(lines) != 1 or (verbless and not by_name and not found[0].group(0).lower().startswith("del")):
+        return None  # "pret lunch out" names the line by who was paid; "dinner out", "flight out" say no line
     act = {"id": "r1", "act": "remove_line", "case": {"id": claim.id}, "args": {"line": int(lines[0]["ordinal"])},
            "evidence": message.strip()}
     return {"acts": [act]}

@@ -13,6 +13,10 @@ from spellchecker import SpellChecker
 
 # occurrences in the library's English corpus above which a word is taken as spelt right
 _KNOWN = 200
+# the languages people mix into their English ("lunch 24.11. pranzo 15,00", "hotel zimmer 120"), and how often a word
+# must occur in one of them to be a word of it rather than a name ("hiltl", "plachutta" occur in none)
+_NEIGHBOURS = ("de", "fr", "it", "es", "pt", "nl")
+_KNOWN_ABROAD = 40
 
 
 @cache
@@ -23,3 +27,15 @@ def _frequencies():
 def known_word(word: str) -> bool:
     """True when ``word`` (lower case) is an English word in its own right."""
     return _frequencies()[word.lower()] >= _KNOWN
+
+
+@cache
+def _neighbours():
+    return tuple(SpellChecker(language=lang, distance=1).word_frequency for lang in _NEIGHBOURS)
+
+
+def word_abroad(word: str) -> bool:
+    """True when ``word`` (any case) is a word of German, French, Italian, Spanish, Portuguese or Dutch: a thing or a
+    place said in the writer's language ("mittagessen", "zimmer", "fiera"), not a name."""
+    low = word.lower()
+    return any(frequencies[low] >= _KNOWN_ABROAD for frequencies in _neighbours())

@@ -257,7 +257,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
         if len(names) > 1:
             return []  # two names in one item: which one was paid is for the user to say
         own = [d for d in days if item.start <= d.start and d.end <= item.amount_start]
-        item.merchant = names[0] if names else name_before_price(message[own[-1].end:item.amount_end]) if own else None
+        item.merchant = names[0] if names else name_before_price(message[own[-1].end:item.amount_end]) if (
+            own and item.category == "meals") else None  # a restaurant, as a phone types it ("lunch 17.11. hiltl 34,50")
         item.description = describe(message[item.start:item.end], ctx)
     if not _shared_merchant(message, amounts):
         return []

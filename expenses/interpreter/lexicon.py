@@ -31,7 +31,7 @@ for _category, _words in {
         CATEGORY_WORDS[_word] = _category
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
-TRAIN_SERVICES = frozenset("ICE IC EC ECE AVE RJ RJX TGV".split())
+TRAIN_SERVICES = frozenset("ICE AVE TGV".split())  # ("EC card", "gift for RJ": no trains)
 
 # when several category words occur, the more specific one wins: "hotel taxi" is a taxi,
 # "hotel breakfast" a meal (the policy counts it so), "train to the hotel" travel
@@ -188,7 +188,7 @@ FILLER = frozenset(
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,
 # never who was paid
 PLACE_NOUNS = frozenset("fiera feria messe salon kantine mensa bahnhof hbf gare stazione flughafen aeroporto aeropuerto "
-                        "aéroport centro zentrum büro buero ufficio oficina bureau werk planta usine stabilimento".split())
+                        "aéroport centro zentrum büro buero ufficio oficina bureau werk planta usine stabilimento dworzec".split())
 
 # greetings in the languages people open an English message with: never who was paid ("Buongiorno, …")
 GREETINGS = frozenset("buongiorno buonasera bonjour bonsoir hallo hola hej moin servus ciao salut grüezi gruezi "

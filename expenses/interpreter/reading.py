@@ -50,7 +50,7 @@ from .context import (
     other_claim,
     thing_unmatched,
 )
-from .english import known_word
+from .english import known_word, word_abroad
 from .values import (
     ANOTHER_DAY,
     AmountFound,
@@ -237,8 +237,9 @@ def name_before_price(after_day: str) -> str | None:
     tokens = m.group("name").split()
     words = [t for t in tokens if t.casefold() not in _NAME_JOINS]
     if not words or not all(len(t) >= 3 and _unknown_name(t) and not city_aliases(t) and t.casefold() not in
-                            lexicon.PLACE_NOUNS for t in words):
-        return None
+                            lexicon.PLACE_NOUNS and not word_abroad(t) and not re.search(r"[\d-]", t)
+                            and not (t.isupper() and len(t) <= 4) for t in words):
+        return None  # ("pranzo", "Zimmer": a word of the writer's language; "CDG", "LH1234", "muc-hh": codes, routes)
     return " ".join(t if (k and t.casefold() in _NAME_JOINS) or not t.islower() else t[0].upper() + t[1:]
                     for k, t in enumerate(tokens))
 
@@ -329,7 +330,7 @@ _STAY_SPAN = re.compile(r"^\s*(?:[-–]|to|until|till|through|thru)\s*$|check(?:
 
 # what happened to a trip, told as the reason for a request: no expense of its own
 _WHAT_HAPPENED = re.compile(r"\b(?:got|was|were|is|are|has\s+been|have\s+been|been)\s+(?:cancell?ed|called\s+off|postponed|"
-                            r"delayed|moved|refunded|rescheduled)\b", re.IGNORECASE)
+                            r"delayed|rescheduled)\b", re.IGNORECASE)
 def _stay_span(text: str, dates: list[DateFound]) -> bool:
     """Two days said as the stay's ends: check-in and check-out, or a range ("1-3 dec", "29 nov to 1 dec")."""
     ordered = sorted(dates, key=lambda d: d.start)
@@ -613,7 +614,8 @@ class Reader:
                 return _politeness(start, end, text)  # "quick question: …" introduces, it does not ask
             return intent
         if (kind == "item" or (kind == "act" and clause.verb == "add")) and _WHAT_HAPPENED.search(text) and not (
-                find_amounts(text)):
+                find_amounts(text)) and not find_categories(text) and not find_merchants(text):
+            # (a line's thing that got cancelled, "the Sixt rental got cancelled", is a request, not the reason)
             if (mention := find_mention(text, self.ctx.claims)) is not None:
                 self.mention = self._shift(mention, start)  # "the Brussels thing got cancelled": which claim
             return _politeness(start, end, text)  # "trip got cancelled", "the flight was delayed": why, no expense
@@ -1026,7 +1028,7 @@ class Reader:
                 merchant = row.group(1)  # "03 NOV   Pestana   342.00 EUR   (hotel, 2 nights)": a statement row's payee
         if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)):
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
-        if merchant is None and dates and (name := name_before_price(text[dates[-1].end:])) is not None:
+        if merchant is None and dates and category == "meals" and (name := name_before_price(text[dates[-1].end:])):
             merchant = name  # "lunch 17.11. hiltl 34,50": who was paid, between the day and the price
         if merchant is not None and " " not in merchant and find_dates(merchant.lower(), self.ctx.today):
             merchant = None  # "taxi 20 yesterdya": a day misspelt, never who was paid

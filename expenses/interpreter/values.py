@@ -665,7 +665,8 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     found = []
     for w in words(text):
         word = plain(w.text)
-        category = lexicon.CATEGORY_WORDS.get(word) or ("travel" if w.text in lexicon.TRAIN_SERVICES else None)
+        category = lexicon.CATEGORY_WORDS.get(word) or ("travel" if w.text in lexicon.TRAIN_SERVICES and not re.match(
+            r"\s+[A-Z]{2,}\b", text[w.end:]) else None)  # ("ICE LATTE 5,40": a statement row in capitals)
         if word in ("room", "rooms") and re.search(r"\b(?:meeting|conference|seminar|workshop|event|function)\s+$",
                                                     text[:w.start], re.IGNORECASE):
             category = "other"  # "the meeting room at Dogpatch Labs": hired for a meeting, no night's stay
