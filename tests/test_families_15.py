@@ -358,3 +358,20 @@ def test_a_word_of_the_writers_language_between_day_and_price_is_no_merchant(tex
 def test_capitals_that_are_no_train_leave_the_kind_alone(text, category) -> None:
     [plan] = conversation([text], **{**on(TRIP), "today": "2026-11-28"})
     assert all(a["category"] != "travel" for a in added(plan))
+
+
+# ----------------------------------------------------------------- 17. the last full run's two unsafe items
+
+
+def test_a_self_correction_after_hm_changes_the_amount_just_told() -> None:
+    [plan] = conversation(["cab from BER tuesday 58, hm actually make that 52, the 58 was with the tip"],
+                          **{**on(TRIP), "today": "2026-11-20"})
+    [args] = added(plan)
+    assert args.get("merchant") is None  # "BER" is an airport, never "uber" misspelt
+    assert [dict(c.args) for c in plan.corrections] == [{"amount": "52.00"}]
+
+
+def test_the_flight_home_never_corrects_the_flight_out() -> None:
+    out = [line("ln_flt00001", "2026-11-16", "travel", "212.00", "flight out") | {"merchant": "Lufthansa"}]
+    [plan] = conversation(["the flight home was one ninety eight also Lufthansa"], **{**on(out), "today": "2026-11-20"})
+    assert all(a.act != "update_line" for a in plan.acts)

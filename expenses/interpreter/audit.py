@@ -891,6 +891,10 @@ class Audit:
             if a.name == "remove_line" and added & _categories_in(self.message[a.start:a.end]) and not self._removes_by_name(a):
                 self._leave("negation", a.start, a.end)  # "taxi 30, taxi 25, scrap the taxi": which one goes?
                 continue
+            if a.name in ("update_line", "remove_line") and a.claim is not None and _other_leg(
+                    self.message[a.start:a.end], _line(a.claim, a.args.get("line")) or {}):
+                self._leave("correction", a.start, a.end)  # "the flight home was 198" on the "flight out" line
+                continue
             if a.name in ("update_line", "remove_line") and a.claim is not None:
                 words = self._own_words(a)
                 for value in (a.args.get("merchant"), a.args.get("description")) if a.name == "update_line" else ():
@@ -1546,6 +1550,17 @@ _ABOUT_IT = re.compile(r"\b(?:is|was|would|will|does|could|can)\s+(?:that|it|thi
 # words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
 _QUOTED_TITLE = re.compile(r"[\"“‘']([^\"”’']{1,120})[\"”’']")
 _ONE_MORE = re.compile(r"\b(?:another|again|second|2nd|also|too|more|each|both|same\s+(?:again|as))\b", re.IGNORECASE)
+_OUTWARD = re.compile(r"\b(?:out|outbound|outward|there|going)\b", re.IGNORECASE)
+_RETURN_LEG = re.compile(r"\b(?:home|back|return|returning|inbound)\b", re.IGNORECASE)
+
+
+def _other_leg(words: str, line: dict[str, Any]) -> bool:
+    """The words name one leg of a trip ("the flight home"), the line the other ("flight out")."""
+    told = f"{line.get('description') or ''} {line.get('merchant') or ''}"
+    return bool((_RETURN_LEG.search(words) and _OUTWARD.search(told) and not _RETURN_LEG.search(told))
+                or (_OUTWARD.search(words) and _RETURN_LEG.search(told) and not _OUTWARD.search(told)))
+
+
 # an expense told as one already known, with no day of its own: "the taxi 40", "my hotel 129"
 _THE_KIND = re.compile(r"\W*(?:and\s+|also\s+)?(?:the|that|this|my)\s+(?!\d)", re.IGNORECASE)
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)

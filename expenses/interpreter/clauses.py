@@ -74,7 +74,7 @@ RETRACT = re.compile(
 
 MARKER = re.compile(
     r"^(?:(?:no\s+wait|wait|no|nope|sorry|oops|i\s+mean|i\s+meant|make\s+(?:that|it)|actually|rather|or\s+rather|"
-    r"correction|hmm+|er+m?|um+|uh+|on\s+second\s+thoughts?|hold\s+on|my\s+bad|typo)\b[\s,.:;!-]*)+",
+    r"correction|hm+|er+m?|um+|uh+|on\s+second\s+thoughts?|hold\s+on|my\s+bad|typo)\b[\s,.:;!-]*)+",
     re.IGNORECASE)
 
 QUESTION_START = re.compile(

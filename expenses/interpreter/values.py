@@ -836,8 +836,9 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         if any(w.start < f.end and f.start < w.end for f in found) or any(w.start < e and s < w.end for s, e in skip):
             continue
         if re.search(r"\b(?:mr|mrs|ms|miss|dr|prof|herr|frau|sir|madam)\.?\s+$", text[:w.start], re.IGNORECASE) or (
-                w.text[:1].isupper() and len(w.text) >= 5):
+                w.text[:1].isupper() and len(w.text) >= 5) or (w.text.isupper() and len(w.text) > 1):
             continue  # "Mr Huber" is a person, "Huber" a name of its own: a typo is read into lower-case words only
+            # ("BER", "LHR": an airport's code, never "uber" misspelt)
         key = _near_merchant(plain(w.text))
         if key is not None:
             name, category = lexicon.MERCHANTS[key]
