@@ -120,6 +120,9 @@ def _nothing_locked_beside_a_question(answer: str, message: str) -> str:
         return answer
     held_spans = [(at, at + len(str(a.get("evidence") or ""))) for a in plan.get("acts") or []
                   if a.get("act") in _LOCKING and (at := message.find(str(a.get("evidence") or ""))) >= 0]
+    retracted = {r.get("act") for r in plan.get("retractions") or []}
+    if all(a.get("id") in retracted for a in plan["acts"] if a.get("act") in _LOCKING):
+        return answer  # "submit it. scratch that, never mind": taken back in the same words, nothing to hold
     unread_removal = not any(a.get("act") == "remove_line" for a in plan.get("acts") or []) and any(
         not any(s <= start and end <= e for s, e in held_spans) for start, end in removals_said(message))
     # ("drop the bremen claim": the withdraw's own words, not a line's)

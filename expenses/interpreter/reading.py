@@ -614,7 +614,7 @@ class Reader:
                 return _politeness(start, end, text)  # "quick question: …" introduces, it does not ask
             return intent
         if (kind == "item" or (kind == "act" and clause.verb == "add")) and _WHAT_HAPPENED.search(text) and not (
-                find_amounts(text)) and not find_categories(text) and not find_merchants(text):
+                find_amounts(text)) and not find_categories(text) and not any(m.category for m in find_merchants(text)):
             # (a line's thing that got cancelled, "the Sixt rental got cancelled", is a request, not the reason)
             if (mention := find_mention(text, self.ctx.claims)) is not None:
                 self.mention = self._shift(mention, start)  # "the Brussels thing got cancelled": which claim
