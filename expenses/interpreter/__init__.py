@@ -104,9 +104,8 @@ def interpret(request: Any) -> str:
                                              str(getattr(request, "message", "") or ""))
 
 
-# what the reply asks when it could not read a part of the message, or needs a value to read it whole
-_ASKS_BACK = re.compile(r"^How much was|^What kind of expense|^Which day was|^Which claim|^Which line|^I could not|"
-                        r"^I did not add", re.IGNORECASE)
+# what the reply says when it could not read a part of the message, beside the questions it asks ("…?")
+_ASKS_BACK = re.compile(r"^I could not|^I did not add", re.IGNORECASE)
 _LOCKING = ("submit_claim", "withdraw_claim")
 
 
@@ -118,16 +117,17 @@ def _nothing_locked_beside_a_question(answer: str, message: str) -> str:
     plan = data.get("plan")
     if not isinstance(plan, dict) or not any(a.get("act") in _LOCKING for a in plan.get("acts") or []):
         return answer
-    held_spans = [(at, at + len(str(a.get("evidence") or ""))) for a in plan.get("acts") or []
-                  if a.get("act") in _LOCKING and (at := message.find(str(a.get("evidence") or ""))) >= 0]
     retracted = {r.get("act") for r in plan.get("retractions") or []}
     if all(a.get("id") in retracted for a in plan["acts"] if a.get("act") in _LOCKING):
         return answer  # "submit it. scratch that, never mind": taken back in the same words, nothing to hold
+    held_spans = [(at, at + len(str(a.get("evidence") or ""))) for a in plan["acts"]
+                  if a.get("act") in _LOCKING and (at := message.find(str(a.get("evidence") or ""))) >= 0]
     unread_removal = not any(a.get("act") == "remove_line" for a in plan.get("acts") or []) and any(
         not any(s <= start and end <= e for s, e in held_spans) for start, end in removals_said(message))
     # ("drop the bremen claim": the withdraw's own words, not a line's)
-    if not unread_removal and not plan.get("pending") and not any(_ASKS_BACK.search(text := str(a.get("text") or "")) or _READ_NOTHING.search(text)
-                                           or "?" in text for a in plan.get("answers") or []):
+    if not unread_removal and not plan.get("pending") and not any(
+            "?" in (text := str(a.get("text") or "")) or _ASKS_BACK.search(text) or _READ_NOTHING.search(text)
+            for a in plan.get("answers") or []):
         return answer
     held = [a for a in plan["acts"] if a.get("act") in _LOCKING]
     plan["acts"] = [a for a in plan["acts"] if a.get("act") not in _LOCKING]

@@ -547,8 +547,11 @@ _NOT_OUT = re.compile(r"\b(?:check(?:ed|ing)?|eat(?:ing)?|ate|dined?|dining|went
                       r"figured|sorted|left|leave|leaving|moved|ran|run|set)(?:\s+[\w']+){0,3}$|\d", re.IGNORECASE)
 def removals_said(message: str) -> list[tuple[int, int]]:
     """Where the message asks for something to go, in any of the ways read here ("remove …", "pret out", "del …")."""
-    return [m.span() for m in _REMOVAL.finditer(message)] + [
-        m.span() for m in _THING_OUT.finditer(message) if not _NOT_OUT.search(message[:m.start()])]
+    return [m.span() for m in [*_REMOVAL.finditer(message), *_verbless_removals(message)]]
+
+
+def _verbless_removals(message: str) -> list[re.Match[str]]:
+    return [m for m in _THING_OUT.finditer(message) if not _NOT_OUT.search(message[:m.start()])]
 
 
 def _verb_blanked(removal: str) -> str:
@@ -590,7 +593,7 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
         return None
     found = list(_REMOVAL.finditer(message))
     verbless = not found  # "pret lunch out", "del lunch 1.12.": no removal verb, only "out" or a phone's "del"
-    found = found or [m for m in _THING_OUT.finditer(message) if not _NOT_OUT.search(message[:m.start()])]
+    found = found or _verbless_removals(message)
     if len(found) != 1 or _NOT_A_REMOVAL.search(message) or _REMOVAL_NEGATED.search(message[:found[0].start()]):
         return None
     said = message[:found[0].start()] + _verb_blanked(found[0].group(0)) + message[found[0].end():]

@@ -616,8 +616,7 @@ class Reader:
         if (kind == "item" or (kind == "act" and clause.verb == "add")) and _WHAT_HAPPENED.search(text) and not (
                 find_amounts(text)) and not find_categories(text) and not any(m.category for m in find_merchants(text)):
             # (a line's thing that got cancelled, "the Sixt rental got cancelled", is a request, not the reason)
-            if (mention := find_mention(text, self.ctx.claims)) is not None:
-                self.mention = self._shift(mention, start)  # "the Brussels thing got cancelled": which claim
+            self._mention_in(text, start)  # "the Brussels thing got cancelled": which claim
             return _politeness(start, end, text)  # "trip got cancelled", "the flight was delayed": why, no expense
         polite = REQUEST_START.match(strip_leading(text)[1])
         plain_text = strip_leading(text)[1][polite.end():] if polite else text  # "I'd be grateful if you could …"
