@@ -85,6 +85,11 @@ def _lexicon() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], di
             for form in forms:
                 if form and len(form) >= 3:
                     names.setdefault(fold(form), set()).add(code)
+    for name, found in list(names.items()):  # the crowns in English: "czech crowns", "swedish crown"
+        crowns = re.sub(r"\b(?:korun(?:a|as|y)?|kron(?:a|e|or|er))\b", "crowns", name)
+        if crowns != name and " " in crowns:
+            for form in (crowns, crowns[:-1]):
+                names.setdefault(form, set()).update(found)
     heads: dict[str, set[str]] = {}
     for name, found in names.items():
         words = re.findall(r"[^\W\d_]+", name)

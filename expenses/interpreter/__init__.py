@@ -490,6 +490,8 @@ def _described(answer: str, ctx: Context) -> str:
                 rf"(?<!\w){re.escape(str(args['merchant']).lower())}(?!\w)", n.lower())]
             if len(longer) == 1 and len(longer[0]) <= 80:
                 args["merchant"] = longer[0]
+            elif not longer and (branch := _chain_branch(str(args["merchant"]), act.get("evidence", ""))):
+                args["merchant"] = branch
         if act.get("act") == "add_line" and not args.get("merchant"):
             names = merchants_in(act.get("evidence", ""), ctx.message)
             if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
@@ -543,12 +545,42 @@ _CARRIER_WORD = re.compile(r"\b(?:taxis?|cabs?|air(?:ways|lines)?|rail(?:ways)?|
                            r"ferr(?:y|ies)|lines)\b", re.IGNORECASE)
 
 
+_CHAINS = frozenset(name for name, category in lexicon.MERCHANTS.values() if category == "hotel")
+# words after a chain's name that are no part of the hotel's own name
+_NOT_A_BRANCH = frozenset("from for at on in to near by with and the a an of was is were it its that this hotel htl room "
+                          "rooms breakfast incl including night nights nite nites nts tax city stay paid total all both "
+                          "so then plus also".split())
+
+
+_DAY_OR_MONTH = r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|yesterday|today|last|next)"
+
+
+def _chain_branch(merchant: str, evidence: str) -> str | None:
+    """"htl hilton midtown 3 nts": a chain said with its branch in small letters is that branch ("Hilton Midtown"; one
+    or two words, never a day, a count or a word of the stay)."""
+    if merchant not in _CHAINS or not (m := re.search(rf"(?<!\w){re.escape(merchant)}((?:\s+[a-z]{{3,}}){{1,2}})(?=[\s,.;]|$)",
+                                                      evidence, re.IGNORECASE)):
+        return None
+    words = []
+    for word in m.group(1).split():
+        if word in _NOT_A_BRANCH or re.match(_DAY_OR_MONTH, word) or find_categories(word):
+            break
+        words.append(word)
+    return " ".join([merchant] + [w.capitalize() for w in words]) if words else None
+
+
 def _carrier_of_description(args: dict[str, Any]) -> None:
     """A line's merchant that repeats its route ("Thalys Paris-Bruxelles" beside "Paris-Bruxelles") is the carrier
     alone; a ride described "from Midi with Taxis Verts" was paid to Taxis Verts."""
     merchant, described = str(args.get("merchant") or ""), str(args.get("description") or "")
     if merchant and described and merchant.casefold().endswith(" " + described.casefold()):
-        args["merchant"] = merchant[:-len(described)].strip()
+        carrier = merchant[:-len(described)].strip()
+        if args.get("category") in ("taxi", "travel") and re.search(r"[^\W\d_]{2,}", carrier) and \
+                carrier.casefold() not in ("the", "an", "le", "la", "il", "el", "der", "die", "das", "de", "het"):
+            args["merchant"] = merchant = carrier
+        else:  # "Stayed at The Thief": the name said whole is no route ("Thief" is part of who was paid)
+            args.pop("description", None)
+            return
     if merchant or args.get("category") not in ("taxi", "travel") or not (m := _CARRIER.search(described)):
         return
     name = m.group("name")
@@ -745,6 +777,7 @@ def _interpret(ctx: Context, request: Any) -> str:
         return plan_json(follow)
     reader = Reader(ctx)
     intents = _forgotten_lines(reader, reader.read(split(ctx.message, ctx.today)), ctx)
+    intents = _removal_of_the_thing_before(reader, intents, ctx)
     if any(not isinstance(i, (UnknownIntent, ContextIntent)) for i in intents):
         # beside a request it understood, a sentence that asks for nothing ("I've been going through my receipts
         # on the plane") is talk, not a request it failed to read; one with a value or a verb still counts
@@ -783,6 +816,31 @@ def _interpret(ctx: Context, request: Any) -> str:
 # --------------------------------------------------------------------------- linking
 
 
+# a removal with no line of its own: "please remove", "remove it", "take it off", "delete that one"
+_BARE_REMOVAL = re.compile(r"^\W*(?:(?:so|and|then|pls|please|can\s+you|could\s+you|just)\W+)*(?:remove|delete|drop|take|cancel|"
+                           r"strike|scratch)(?:\s+(?:it|that|this|them|that\s+one|this\s+one))?(?:\s+(?:off|out))?"
+                           r"(?:\s+(?:please|pls|thanks|thank\s+you))?\W*$", re.IGNORECASE)
+
+
+def _removal_of_the_thing_before(reader: Reader, intents: list[Intent], ctx: Context) -> list[Intent]:
+    """"Sorry, the Orlen fuel — the company card paid it, so it must not be in my claim. Please remove": the line is
+    named first, the reason after it, the request last. The removal is read again with the words from where the thing
+    was named; taken only when that names one line (the words between stay the removal's evidence, whole)."""
+    for i, intent in enumerate(intents):
+        if not (isinstance(intent, ActIntent) and intent.act == "remove_line" and intent.problem
+                and _BARE_REMOVAL.match(intent.quote(ctx.message))):
+            continue
+        before = [j for j in range(i) if not isinstance(intents[j], ActIntent) or (
+            intents[j].problem and not intents[j].args and intents[j].act == "add_line")]  # "the company card paid it"
+        if not before or before != list(range(i)):
+            continue  # only when nothing else was asked before it
+        first = intents[before[0]]
+        again = reader._remove(ctx.message[first.start:intent.end], first.start, intent.end)
+        if isinstance(again, ActIntent) and not again.problem:
+            return [again] + intents[i + 1:]
+    return intents
+
+
 def _just_talk(text: str, ctx: Context) -> bool:
     """No amount, day, line, claim, action verb, negation or question word: nothing to act on or answer."""
     if re.search(r"\d", text) or find_dates(text, ctx.today) or find_line_refs(text) or "?" in text:
@@ -790,6 +848,8 @@ def _just_talk(text: str, ctx: Context) -> bool:
     if re.match(r"^\W*(?:before|after|when|once|until|so\s+that)\s+(?:i|we)\b", text, re.IGNORECASE) and not (
             find_mention(text, ctx.claims)):
         return True  # "Before I send this I want to get a sense of it — how many lines …": a preface
+    if _AMOUNT_SOURCE.match(text):
+        return True  # "make it 205 kronor then, that's what the bank took": where the figure came from
     if verb_of(text)[0] is not None:
         return False
     lowered = text.lower()
@@ -798,6 +858,10 @@ def _just_talk(text: str, ctx: Context) -> bool:
                                                            for w in re.findall(r"[a-z]+", lowered))
 
 
+# where a figure came from, said after it: "that's what the bank took", "it's what my card statement shows"
+_AMOUNT_SOURCE = re.compile(r"^\W*(?:(?:and|so|as|because)\s+)?(?:that'?s|that\s+is|it'?s|it\s+is|which\s+is|this\s+is)\s+what\s+"
+                            r"(?:the\s+|my\s+|our\s+)?(?:bank|card|credit\s+card|card\s+statement|statement|receipt|app|account|"
+                            r"invoice)\s+(?:took|charged|says|said|shows|showed|debited|billed|reads|has)\W*$", re.IGNORECASE)
 # a reason told beside a request: a statement with its own subject about the thing just named ("i'll pay that one
 # myself", "i paid it on my card", "it was for the client"), after an optional "because"/"since"/"as"
 _REASON = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:i|i'?ll|i'?ve|i'?m|i'?d|we|we'?ll|we'?ve|"
@@ -1079,6 +1143,8 @@ def _correction_args(intent: CorrectIntent, target: ActIntent) -> dict[str, Any]
             args["date"] = intent.date
         if intent.category and not args:
             args["category"] = intent.category
+        if intent.merchant and args and target.act == "add_line" and not target.args.get("merchant"):
+            args["merchant"] = intent.merchant
     elif target.act == "open_claim" and intent.currency:
         args["currency"] = intent.currency
     return args or None

@@ -306,7 +306,9 @@ class Audit:
         words = [w for w in number_words(message) if not re.fullmatch(r"(?:an?|one)", message[w.start:w.end].strip(),
                                                                           re.IGNORECASE)]  # "the 2nd one", "motel one"
         spaced = [(m.start(), m.end(), _values(re.sub(r"\s", "", m.group(0)))) for m in _SPACED.finditer(message)
-                  if not re.search(r"(?:\bfor|\b[a-z]{3,}(?<!s)s|\bx)\s+$", message[:m.start()], re.IGNORECASE)]
+                  if not re.search(r"(?:\b(?i:for)|\b[a-z]{3,}(?<!s)s|\b(?i:x))\s+$", message[:m.start()]) and (
+                      _SPACED_PRICED.match(message, m.end()) or m.group("after") is not None or _SPACED_SLOT.search(message, 0, m.start())
+                      or _SPACED_TOTAL.match(message, m.end()))]
         atoms: list[tuple[int, int, set[Decimal]]] = spaced + [
             (m.start(), m.end(), _values(m.group(0))) for m in _ATOM.finditer(message)
             if not any(s <= m.start() < e for s, e, _ in spaced)]
@@ -346,8 +348,11 @@ class Audit:
                 continue
             if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end):
                 continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
-            if re.search(r"(?:^|[\n.!;]\s*)day\s*$", message[:start], re.IGNORECASE) and re.match(r"\s*[,:.–-]", message[end:]) \
+            if re.search(r"(?:^|[\n.!;]\s*)day\s*$", message[:start], re.IGNORECASE) and re.match(r"\s*[,:.–(-]", message[end:]) \
                     and message[start:end].isdigit():
+                if self._trip_day_unplaced(end):
+                    said = re.search(r"day\s*$", message[:start], re.IGNORECASE)
+                    self._leave("date", said.start() if said else start, end)  # "Day 2: lunch 64.80": dated today?
                 continue  # "Day 1, Monday 16th.": which day of the trip, no price
             if re.match(r"\s*(?:st|nd|rd|th)?\.?\s*$", message[end:]) and re.search(r"\bnot\s+(?:on\s+)?the\s+$",
                                                                                message[:start], re.IGNORECASE) and any(
@@ -358,6 +363,17 @@ class Audit:
                                                      re.IGNORECASE):
                 continue  # "Metro card 3 days 24,00": what the pass is, not what it cost
             self._leave("number", start, end)
+
+    def _trip_day_unplaced(self, end: int) -> bool:
+        """After "Day 2" with no date of its own ("Day 2: …", not "Day 2, Tuesday 24.11.:"), an expense added with no
+        day in its own words: the day it is dated is not one the user said."""
+        head = re.match(r"[^:\n]*", self.message[end:]).group(0)
+        if find_days(head, self.ctx.today):
+            return False
+        following = re.search(r"(?:^|[\n.!;]\s*)day\s*\d", self.message[end:], re.IGNORECASE)
+        stop = end + following.start() if following else len(self.message)
+        return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
+                                                                                   self.ctx.today) for a in self.acts)
 
     def _context_spans(self) -> list[tuple[int, int]]:
         """Numbers that are no value of any act: clock times, figures inside a claim's title or a merchant the plan
@@ -400,6 +416,8 @@ class Audit:
             holder = self._holder(day.start, day.end)
             if holder is not None and holder.name == "open_claim":
                 continue  # "a claim for the Copenhagen trip, 24-26 Nov": the trip's days, no line's
+            if holder is None and self._the_trips_time(day):
+                continue  # "last week I went to Brussels for the meeting, so new claim please, …": when the trip was
             if holder is not None:
                 if not self._date_fits(holder, day):
                     self._leave("date", day.start, day.end)
@@ -576,6 +594,14 @@ class Audit:
                      r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*(?:\d|$)", self.message[max(0, d.start - 12):d.end],
                      re.IGNORECASE)}  # "mon 23/11": said beside its weekday
         return named.pop() if len(named) == 1 else None
+
+    def _the_trips_time(self, day: Day) -> bool:
+        """A day told in the sentence that opens a claim, where no line is told: the trip's time, not a line's."""
+        start, end = _sentence_span(self.message, day.start)
+        if any(a.name != "open_claim" and a.start < end and start < a.end for a in self.acts):
+            return False
+        return any(a.name == "open_claim" and a.start < end and start < a.end for a in self.acts) or bool(
+            _TRIP_SAID.search(self.message, start, end))  # "I am back from Vienna since yesterday evening, here …:"
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
@@ -1097,7 +1123,8 @@ _CATEGORY_WORDS = {
               r"tube|ferry|parking|car\s+park|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
               r"car\s+rental|mileage|train\s+ticket|boarding|luggage|baggage|sbb|ÖBB|obb|db|sncf|renfe|trenitalia|"
               r"lufthansa|ryanair|easyjet|klm|airline|airport\s+express|scooter|bike",
-    "hotel": r"hotels?|hostel|motel|airbnb|b&b|bnb|guesthouse|accommodation|lodging|inn|htl|nights?|nites?|nts",
+    "hotel": r"hotels?|hostel|motel|airbnb|b&b|bnb|guesthouse|accommodation|lodging|inn|htl|nights?|nites?|nts|hôtel|"
+             r"albergo|nuits?|notte|notti|n[äa]chte|nacht|noce|noc|nocy|noches?",
 }
 _CATEGORY_RE = {name: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for name, words in _CATEGORY_WORDS.items()}
 _PLACE_HOTEL = re.compile(r"\b(?:to|from|at|near|of|back\s+to|in)\s+(?:the|my|our)\s+(?:hotels?|hostel|airbnb)\b",
@@ -1264,11 +1291,20 @@ _NAMED_CLAIM = re.compile(r"\b(?:to|on|onto|into|for|in|under)\s+(?:the|my|our)\
 _NAME_FILLER = frozenset("the this that other same new old current first second last next whole big small one".split())
 
 
+# a sentence that tells of the trip itself, not of an expense
+_TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\s+from|(?:was|were)\s+in|went\s+to|"
+                        r"flew\s+out|travell?ed\s+to)\b", re.IGNORECASE)
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
-# "3 480 kr", "€ 1 250": thousands grouped by a space, with the currency beside them
-_SPACED = re.compile(r"(?<![\w.,/:-])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?=\s?(?:kr|kn|zł|zl|€|eur|sek|nok|dkk|"
-                     r"pln|chf|czk|kč|ft|huf|\$|£|usd|gbp)\b|\s?[€$£])|(?<=[€$£])\s?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?"
-                     r"(?![\d]|[.,]\d)", re.IGNORECASE)
+# thousands grouped by a space: one price beside a currency ("3 480 kr", "€ 1 250"), after "was", a comma or a dash
+# ("Hotel Oleana, 2 150"), or before "in total" ("3 890 in total"); else the digits are two numbers, each placed alone
+_SPACED = re.compile(r"(?<![\w.,/:-])(?:(?P<after>(?<=[€$£])\s?)|(?<![€$£]))\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?"
+                     r"(?![\d]|[.,]\d)")
+_SPACED_PRICED = re.compile(r"\s?(?:kr|kn|zł|zl|€|eur|sek|nok|dkk|pln|chf|czk|kč|ft|huf|\$|£|usd|gbp|kronor|kroner|crowns?|"
+                            r"korun[ay]?|złoty|zloty)\b|\s?[€$£]", re.IGNORECASE)
+_SPACED_SLOT = re.compile(r"(?:[,:–—=]|\s-|\b(?:was|were|is|paid|cost|costs|so|again|total|makes?|about|around|sorry|no|or))"
+                          r"\s*\Z", re.IGNORECASE)
+_SPACED_TOTAL = re.compile(r"\s*(?:in\s+total|total|all\s+in|altogether|together|for\s+(?:both|the\s+two|all|the\s+lot)\b)",
+                           re.IGNORECASE)
 _ATOM = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:[.,]\d+)?(?![\d])")
 _TIME = re.compile(r"\b\d{1,2}:[0-5]\d(?:\s*(?:am|pm|h|uhr))?\b|\b\d{1,2}[.h][0-5]\d\s*(?:am|pm|h|uhr)\b"
                    r"|\b\d{1,2}\s*(?:am|pm|o'?clock)\b", re.IGNORECASE)
@@ -1471,7 +1507,8 @@ def _is_count(message: str, start: int, end: int, act: ActSpan) -> bool:
     "1 nt", "one night": one unit, which is what a line is when no quantity is given."""
     raw = message[start:end]
     n = int(raw) if raw.isdigit() else word_number(raw)
-    if n == 1 and re.match(r"\s*(?:nt|nts|night|nite|day|ride|person|pax|room|ticket)s?\b", message[end:], re.IGNORECASE):
+    if n == 1 and re.match(r"\s*(?:nt|nts|night|nite|day|ride|person|pax|room|ticket|nuit|notte|nacht|noc|noche)s?\b",
+                           message[end:], re.IGNORECASE):
         return True
     m = _COUNT_NOUN.match(message, end)
     if n is None or not (1 <= n <= 20) or m is None:
@@ -1554,10 +1591,18 @@ _OUTWARD = re.compile(r"\b(?:out|outbound|outward|there|going)\b", re.IGNORECASE
 _RETURN_LEG = re.compile(r"\b(?:home|back|return|returning|inbound)\b", re.IGNORECASE)
 
 
+# the way home named as a journey: "the flight home", "the train back", "the return flight"
+_LEG_HOME = re.compile(r"\b(?:flights?|trains?|rides?|taxi|cab|uber|bus|coach|ferry|leg|journey|trip|drive)\s+(?:home|back)\b|"
+                       r"\b(?:return|inbound|homebound)\s+(?:flights?|trains?|rides?|taxi|leg|journey|trip|tickets?)\b",
+                       re.IGNORECASE)
+
+
 def _other_leg(words: str, line: dict[str, Any]) -> bool:
     """The words name one leg of a trip ("the flight home"), the line the other ("flight out")."""
     told = f"{line.get('description') or ''} {line.get('merchant') or ''}"
-    return bool((_RETURN_LEG.search(words) and _OUTWARD.search(told) and not _RETURN_LEG.search(told))
+    # ("the ITA Airways flight home was 198.70" on the one ITA Airways line, told with no leg: the way out, or a fix?)
+    return bool((_LEG_HOME.search(words) and not _RETURN_LEG.search(told))
+                or (_RETURN_LEG.search(words) and _OUTWARD.search(told) and not _RETURN_LEG.search(told))
                 or (_OUTWARD.search(words) and _RETURN_LEG.search(told) and not _OUTWARD.search(told)))
 
 
@@ -1693,8 +1738,11 @@ _DAY_PATTERNS = [
                          rf"(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
     ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.(?=\s))?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
-    ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur))"
+    ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
+    # "on the 1st dinner at …": after "on", a day, whatever follows it
+    ("ordinal", re.compile(r"\bon\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|time|floor|stop|"
+                           r"class|round|attempt)s?\b)", re.IGNORECASE)),
     ("ordinal", re.compile(r"\b(?:(?:on\s+)?the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|night|nite|"
                            r"time|floor|stop|class|round|attempt|day|week|month|year|place|taxi|cab|bolt|uber|coffee|"
                            r"lunch|dinner|breakfast|hotel|ticket|train|flight)s?\b)", re.IGNORECASE)),

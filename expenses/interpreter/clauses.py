@@ -108,7 +108,9 @@ _SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*(
                    # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
                    r"|\s+(?=(?:actually|no\s+wait|wait|hmm+|on\s+second\s+thoughts?)\s+(?:no\b|nah\b|leave|never|"
                    r"forget|don'?t|keep|scratch|ignore|cancel|skip))"
-                   r"|\s+(?=(?:never\s*mind|nvm|forget\s+it|scratch\s+that|leave\s+it\s+as\s+(?:it\s+)?is)\b)",
+                   r"|\s+(?=(?:never\s*mind|nvm|forget\s+it|scratch\s+that|leave\s+it\s+as\s+(?:it\s+)?is)\b)"
+                   # a price taken back as it is said: "was 1 120 no sorry 1 210 at Pelikan", "22 no 26 sry"
+                   r"|(?<=\d)\s+(?=(?:no|nope|sorry|sry|oops|no\s+sorry|sorry\s+no|no\s+no|no\s+wait|wait)\s+(?:[€$£]\s?)?\d)",
                    re.IGNORECASE)
 
 
@@ -254,7 +256,7 @@ STRONG_UPDATE = re.compile(
 
 _UPDATE_SHAPE = re.compile(
     rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
-    r"was|is|needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads|=)\b",
+    r"was|is|isn['’]?t|wasn['’]?t|needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads|=)\b",
     re.IGNORECASE)
 
 
@@ -263,6 +265,19 @@ _UPDATE_SHAPE = re.compile(
 _ROUTE_OF_A_LINE = re.compile(r"^(?:the|my|that|this)\s+(?:[\w'’-]+\s+){0,3}?(?:taxi|cab|uber|lyft|bolt|ride|train|"
                               r"flight|bus|tram|metro|ferry)\s+(?:[\w'’-]+\s+){0,3}?(?:was|went|is)\s+(?:from|to)\s+\S",
                               re.IGNORECASE)
+
+
+# an aside with its own subject, told after a request: "my phone swapped the numbers", "I always do that"
+_ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|i'?ve|i'?d|i'?m|i\s+always|i\s+just)\s+"
+                    r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)
+# a sentence that says a line is right as it is: "the return one 3/12 is ok", "the hotel is fine"
+_LEFT_AS_IS = re.compile(r"^\W*(?:and\s+|but\s+)?(?:the|that|this|my)\s+[^.;!?\n]{1,40}?\b(?:is|was|are|were)\s+(?:ok|okay|fine|"
+                         r"right|correct|good|all\s+right)\W*$", re.IGNORECASE)
+# the trip told before what is asked about it: "I'm back from 3 days in Vienna", "so I was in Lyon for the fair"
+TRIP_TOLD = re.compile(r"^(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|just|finally|"
+                       r"now)\s+)*(?:back|returned|home|got\s+back|came\s+back)\s+(?:home\s+)?from\b|"
+                       r"^(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|travell?ed|flew\s+out)\s+"
+                       r"(?:to|in|at|for|over|up|down|there)\b", re.IGNORECASE)
 
 
 def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
@@ -298,6 +313,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     amounts = find_amounts(masked)
     categories = find_categories(masked)
     merchants = find_merchants(masked)
+    if TRIP_TOLD.match(lowered) and verb is None and not amounts and not categories and not merchants and not refs:
+        return "context", None  # "I am back from 3 days in Vienna", "we were in Lyon for the fair": the trip, told
     if marker and not refs and (amounts or dates or categories or _currency_only(core[marker.end():])):
         rest = core[marker.end():]
         rest_verb, _ = verb_of(rest)
@@ -326,8 +343,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if not amounts and re.search(r"\b(?:may|might|could|must|would)\s+have\s+been\b|\b(?:was|were|been|is|are)\s+"
                                  r"(?:paid|covered|booked|settled)\s+by\b", lowered):
         return "context", None  # "it may have been paid by our host": a reason, not a request
-    if not question and re.match(r"^(?:it\s+)?(?:is|was|were|are|cost|costs|came\s+to)\s+(?:about\s+|around\s+)?[€$£¥]?\d",
-                                 lowered):
+    if not question and re.match(r"^(?:(?:it\s+)?(?:is|was|were|are|cost|costs|came\s+to)|it['’]?s)\s+(?:about\s+|around\s+)?"
+                                 r"[€$£¥]?\d", lowered):
         return "value", None  # "the hotel is not 176, is 167": the value, its subject said before
     if re.match(r"^(?:please\s+)?(?:confirm|state|give\s+me|tell\s+me|show(?:\s+me)?)\b.*\b(?:total|subtotal|sum|status|"
                 r"balance|number\s+of\s+lines|how\s+many)\b", lowered) and not amounts:
@@ -511,6 +528,15 @@ def split(message: str, today) -> list[Clause]:
                     clauses.append(Clause(f_start, f_end, text, "heading", question, heading, closed=True))
                     continue
             kind, verb = classify(text, question=question, today=today)
+            if kind == "context" and clauses and clauses[-1].kind in ("act", "item") and re.search(r"\d", clauses[-1].text) \
+                    and _ASIDE.match(text) and not re.search(r"\d", text):
+                # "the hotel isn't 420, it's 402, my phone swapped the numbers": why, told after the request
+                clauses.append(Clause(f_start, f_end, text, "context", question, None))
+                continue
+            if f_start == s_start and f_end == s_end and not question and clauses and _LEFT_AS_IS.search(text):
+                # "… was 49,90 not 59,90. the return one 3/12 is ok": a line said to be right, nothing to do
+                clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
+                continue
             if kind == "value" and _RETURN_LEG.match(text):
                 kind = "item"  # "and back thursday 119.90": the way back, an expense of its own
             last = clauses[-1] if clauses else None
@@ -520,7 +546,9 @@ def split(message: str, today) -> list[Clause]:
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
                 continue
             if last is not None and not (f_start == s_start and last.kind == "act" and last.verb == "open" and kind == "item"
-                                         and _has_thing(text, today, strong=True)) and _joins(last, kind, question, text,
+                                         and _has_thing(text, today, strong=True)) and not (
+                    f_start == s_start and last.kind == "context" and kind == "item" and TRIP_TOLD.match(
+                        strip_leading(last.text)[1].strip())) and _joins(last, kind, question, text,
                                                                                               today, verb):
                 # (a sentence after the request for a claim that names a thing is an expense of its own: "open a
                 # claim … in SEK. Hotel Scandic 2 nights, 3 480 kr")
@@ -586,6 +614,8 @@ def _day_heading_sentence(text: str, today) -> bool:
 
 def _only_a_day(text: str, today) -> bool:
     days = find_dates(text, today)
+    if not days and re.fullmatch(r"\W*day\s*\d{1,2}\W*", text, re.IGNORECASE):
+        return True  # "Day 2:": which day of the trip (its date is the lines', or asked)
     return bool(days) and not re.sub(r"\bday\s*\d{1,2}\b", "", mask(text, [(d.start, d.end) for d in days]),
                                      flags=re.IGNORECASE).strip(" ,.;:!-–—")  # ("Day 2, Tuesday:")
 
@@ -616,6 +646,8 @@ def is_record(text: str, today) -> bool:
     fields = [f.strip() for f in re.split(r"\s*[,;|\t]\s*", text.strip(" .")) if f.strip()]
     if verb_of(text)[0] is not None or "?" in text:
         return False
+    if sum(1 for f in fields if re.match(r"(?:and|then|but|also|plus|so)\b", f, re.IGNORECASE)) and len(fields) >= 3:
+        return False  # "the hotel, Hotel Amigo, the 9th and the 10th, …, and on the 10th dinner at …, 52": told, not typed
     dated = [f for f in fields if (d := find_dates(f, today)) and d[0].value and len(
         "".join(x.text for x in d)) >= 0.6 * len(re.sub(r"\s*(?:to|-|–)\s*.*$", "", f))]
     priced = [f for f in fields if find_amounts(mask(f, [(d.start, d.end) for d in find_dates(f, today)]))]

@@ -97,6 +97,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if not earlier or missing is None or len(answer) > 120 or "?" in answer:
         return None
     verb, _ = verb_of(answer)
+    if missing == "amount" and re.match(r"^\W*(?:(?:ok|okay|then|so|alright)\W+)*(?:make\s+it|use|go\s+with|enter)\s+(?:[€$£]\s*)?\d",
+                                        answer, re.IGNORECASE):
+        verb = None  # "ok make it 205 kronor then": the amount asked for, said as what to make the line
     if verb not in (None, "add") and missing != "title":
         return None  # a new request, not an answer
     if missing == "title" and (re.search(r"(?<![\w.,])(?!20\d\d\b)\d+(?:[.,]\d+)?(?![\w])", answer) or [

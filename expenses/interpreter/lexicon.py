@@ -12,6 +12,7 @@ import re
 
 # word -> category; the first listed category wins when a clause names several (see PRIORITY)
 CATEGORY_WORDS: dict[str, str] = {}
+ABROAD_WORDS: set[str] = set()
 for _category, _words in {
     "taxi": "taxi taxis cab cabs uber ubers lyft bolt freenow ride rides rideshare taxicab minicab chauffeur",
     "meals": "meal meals dinner dinners lunch lunches breakfast breakfasts brunch restaurant restaurants food "
@@ -23,12 +24,19 @@ for _category, _words in {
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
               "eurocity",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
+    # the words people mix in from their own languages (French, Italian, German, Polish, Spanish)
+    "meals_abroad": "dejeuner déjeuner dîner petit-dejeuner petit-déjeuner pranzo cena colazione mittagessen abendessen "
+                    "frühstück fruhstuck obiad kolacja śniadanie sniadanie almuerzo desayuno",
+    "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina",
+    "hotel_abroad": "hôtel albergo nuit nuits notte notti nacht nächte nachte noc noce nocy noche noches",
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
              "adapter summit deposit",
 }.items():
     for _word in _words.split():
-        CATEGORY_WORDS[_word] = _category
+        CATEGORY_WORDS[_word] = _category.removesuffix("_abroad")
+        if _category.endswith("_abroad"):
+            ABROAD_WORDS.add(_word)  # read only as written: "Doce" is never "noce" misspelt
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
 TRAIN_SERVICES = frozenset("ICE AVE TGV".split())  # ("EC card", "gift for RJ": no trains)
@@ -38,7 +46,9 @@ TRAIN_SERVICES = frozenset("ICE AVE TGV".split())  # ("EC card", "gift for RJ": 
 PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
 
 # words that only make a category when nothing better is said ("ticket", "night", "fee")
-WEAK_CATEGORY_WORDS = frozenset({"express", "eat", "ate", "eating", "ticket", "tickets", "night", "nights", "nite", "nites", "stay", "room", "fee", "fees", "ride",
+WEAK_CATEGORY_WORDS = frozenset({"express", "eat", "ate", "eating", "ticket", "tickets", "night", "nights", "nite", "nites",
+                                 "nuit", "nuits", "notte", "notti", "nacht", "nächte", "nachte", "noc", "noce", "nocy",
+                                 "noche", "noches", "stay", "room", "fee", "fees", "ride",
                                  "rides", "gas", "drinks", "food"})
 
 # the words that name an existing line by its category ("the hotel line", "the dinner"); other
@@ -51,11 +61,11 @@ REFERRING_WORDS: dict[str, frozenset[str]] = {
     "other": frozenset("other misc miscellaneous".split()),
 }
 # travel lines are told apart by what their merchant is: "the train" is not "the flight"
-KIND_WORDS = {"rail": frozenset("train trains rail railway".split()),
+KIND_WORDS = {"rail": frozenset("train trains rail railway frecciarossa railjet".split()),
               "air": frozenset("flight flights plane airfare airline".split())}
 MERCHANT_KINDS = {
     "rail": ("deutsche bahn", "bahn", "sncf", "eurostar", "trenitalia", "amtrak", "renfe", "öbb", "rail", "railway",
-             "sbb", "ns international", "ouigo", "italo"),
+             "sbb", "ns international", "ouigo", "italo", "frecciarossa", "railjet", "tgv lyria"),
     "air": ("lufthansa", "ryanair", "easyjet", "klm", "air france", "british airways", "tap", "iberia", "air",
             "airlines", "airways", "wizz", "vueling", "swiss international"),
 }
@@ -110,6 +120,10 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "turkish airlines": ("Turkish Airlines", "travel"), "austrian airlines": ("Austrian Airlines", "travel"),
     "interparking": ("Interparking", "travel"), "apcoa": ("APCOA", "travel"), "q-park": ("Q-Park", "travel"),
     "contipark": ("Contipark", "travel"),
+    "sas": ("SAS", "travel"), "delta": ("Delta", "travel"), "ita airways": ("ITA Airways", "travel"),
+    "united airlines": ("United Airlines", "travel"), "tgv lyria": ("TGV Lyria", "travel"), "lyria": ("TGV Lyria", "travel"),
+    "flybussen": ("Flybussen", "travel"), "orlen": ("Orlen", "travel"), "bp": ("BP", "travel"),
+    "scandic": ("Scandic", "hotel"), "nh hotel": ("NH Hotel", "hotel"), "shake shack": ("Shake Shack", "meals"),
     "block house": ("Block House", "meals"), "nordsee": ("Nordsee", "meals"), "vapiano's": ("Vapiano", "meals"),
 }
 
@@ -125,9 +139,11 @@ CURRENCY_WORDS = {
     "franc": "CHF", "francs": "CHF", "jpy": "JPY", "yen": "JPY", "sek": "SEK", "nok": "NOK", "dkk": "DKK",
     "pln": "PLN", "zloty": "PLN", "zlotys": "PLN", "czk": "CZK", "koruna": "CZK", "cad": "CAD",
 }
+# a night, in English and in the languages people mix in ("2 Nächte", "2 nuits", "2 noce")
+NIGHTS = r"nights?|nites?|nts|nuits?|notte|notti|n[äa]chte|nacht|noce|noc|nocy|noches?"
 # after a number, these make it a count, not money: "2 nights", "3 people"
 QUANTITY_UNITS = frozenset(
-    "night nights nite nites nts day days people ppl person persons pax guest guests ticket tickets ride rides hour hours km "
+    "night nights nite nites nts nuit nuits notte notti nacht nächte nachte noc noce nocy noche noches day days people ppl person persons pax guest guests ticket tickets ride rides hour hours km "
     "kilometre kilometres kilometer kilometers mile miles times item items line lines percent".split()
 )
 

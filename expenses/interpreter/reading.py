@@ -121,6 +121,7 @@ class CorrectIntent(Intent):
     date: str | None = None
     category: str | None = None
     currency: str | None = None
+    merchant: str | None = None  # "… 112 no sorry 121 at Pelikan": who was paid, said after the new price
     problem: str | None = None
 
 
@@ -149,7 +150,7 @@ class ContextIntent(Intent):
 
 # --------------------------------------------------------------------------- shared patterns
 
-_NOT_VALUE = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
+_NOT_VALUE = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)|(?:(?<=\bis)|(?<=\bwas)|(?<=\bare)|(?<=\bwere))n['’]?t)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
                         re.IGNORECASE)
 _VALUE_MARK = re.compile(
     rf"\s(?:to|{SHOULD}\s+(?:be|b|say|read)|{SHOULD}\s+have\s+been|needs\s+to\s+be|must\s+be|is\s+actually|"
@@ -170,7 +171,7 @@ _PLAIN_WORDS = frozenset(
     "u i i'd i'm id want like need let's lets let us both all every one whole entire right away today thanks line "
     "lines item items entry entries trip conference be done at with by duplicate twice double again approve approved "
     "review finished finish ready fine good great thats that's everything complete is we're were we are it's its "
-    "all set sorted go".split()
+    "all set sorted go thing things lot stuff".split()
 )
 _LINE_WORDS = frozenset("line lines item items entry entries row one expense receipt ticket".split())
 # words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
@@ -339,6 +340,15 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
     # the range's two days side by side ("30.11.2026 | Hotel Bristol | 2 nights (30.11.-02.12.)": the row's day is its
     # first)
     return any(a.value != b.value and _STAY_SPAN.match(text[a.end:b.start]) for a, b in pairwise(ordered))
+
+
+def _nights_by_their_days(masked: str, days: set) -> bool:
+    """"two nights Monday and Tuesday", "Sunday and Monday night, so 2 nights": the nights counted, and as many days
+    in a row named, are one stay (the days named with no count may be a line a night: asked)."""
+    counted = {int(n.group(1)) if n.group(1).isdigit() else lexicon.NUMBER_WORDS[n.group(1).lower()] for n in re.finditer(
+        rf"\b(\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS})\b", masked, re.IGNORECASE)}
+    ordered = sorted(date.fromisoformat(str(d)) for d in days)
+    return counted == {len(ordered)} and all((b - a).days == 1 for a, b in pairwise(ordered))
 
 
 # a dotted or slashed day and month heading a group, not read as a day ("… / 2.12: lunch 11,40"): the days after it
@@ -840,7 +850,9 @@ class Reader:
                     allowed |= {w.lower() for w in re.findall(r"[\w'-]+", f"{line.get('merchant') or ''} "
                                                                          f"{line.get('description') or ''}")}
         if family == "remove":
-            allowed |= set(lexicon.CATEGORY_WORDS) | _LINE_WORDS
+            allowed |= set(lexicon.CATEGORY_WORDS) | _LINE_WORDS | {"back"}  # "take the lunch back off"
+        if (gloss := re.match(r"^([^=]{1,40}?)\s*=\s*(?=\S)", text)) and verb_of(text[gloss.end():])[0] == family:
+            text = " " * gloss.end() + text[gloss.end():]  # "Bitte einreichen = submit it": the request, in their words too
 
         named = named_reference(text, self.ctx)
         amounts = {Decimal(str(ln["amount"])) for c in self.ctx.claims for ln in c.lines}
@@ -872,7 +884,7 @@ class Reader:
                 verb = "update"
             elif not has_claim_word and not re.search(r"\b(?:one|another)\b.*\b(?:called|named|titled|entitled)\b",
                                                       lowered) and not re.search(
-                    r"\b(?:open|start|create)\s+(?:a\s+|an\s+)?(?:new\s+)?[\"“]", lowered) and not (re.search(
+                    r"\b(?:open|start|create|new)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:[^\W\d_]{4,}\s+)?[\"“]", lowered) and not (re.search(
                     r"\b(?:new|another)\s+one\s*[:,\-–—]+\s*[A-Z]", text) and not find_amounts(_digits_only(text))):
                 return UnknownIntent(start, end)  # "ok new one: Boston customer visit": a claim, named as it is asked
             elif (find_mention(text, self.ctx.claims) is not None and not re.search(
@@ -1067,6 +1079,8 @@ class Reader:
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
             date_values = {sorted(str(v) for v in date_values)[0]}
+        elif len(date_values) > 1 and category == "hotel" and _nights_by_their_days(masked, date_values):
+            date_values = {min(str(d) for d in date_values)}  # "two nights, Monday and Tuesday, 356 for both": one stay, from its first
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
             intent.missing = "date"
@@ -1076,7 +1090,7 @@ class Reader:
         if chosen.quantity and chosen.quantity > 1:
             intent.args["quantity"] = chosen.quantity
         elif category == "hotel" and (nights := re.search(
-                rf"\b(\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:nights?|nites?|nts|n)\b", masked, re.IGNORECASE)):
+                rf"\b(\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS}|n)\b", masked, re.IGNORECASE)):
             count = int(nights.group(1)) if nights.group(1).isdigit() else lexicon.NUMBER_WORDS[nights.group(1).lower()]
             if count > 1:
                 intent.args["quantity"] = count  # "hotel 3 nights 870": the stay's total, over 3 nights
@@ -1586,6 +1600,8 @@ class Reader:
             else:
                 intent.date = values.pop()
         intent.category = best_category(find_categories(masked))
+        if amounts and (at := re.search(r"\d\s+at\s+(?:the\s+)?([A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){0,3})\W*$", text)):
+            intent.merchant = at.group(1)
         for w in words(masked):
             code = _currency_code(w.text) if (w.text.isupper() or w.text.lower() in lexicon.CURRENCY_WORDS) else None
             if code and not amounts:

@@ -74,7 +74,7 @@ _DATE_PATTERNS = [
     ("absolute", re.compile(rf"(?<![\d.,])\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?:of\s+)?{_MONTHS}\.?(?:,?\s+\d{{4}})?(?![\w])",
                             re.IGNORECASE)),
     # "December 3", never "December 23,00" (an amount after the month)
-    ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,]\d)",
+    ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,/]\d)",
                             re.IGNORECASE)),
     # "Mon 30.11: …", "lunch friday 27.11": a dotted day and month beside the weekday it fell on (alone, in a
     # sentence, "27.11" may be a price; a weekday that is not that day's, "monday 74.99", leaves it one)
@@ -361,7 +361,33 @@ _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?:,\d{
                      # a currency may be glued on ("12.50eur", "30€"), no other letter
                      r"(?!(?!(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|jpy)\b)[\w/:]|[.,]\d)", re.IGNORECASE)
 SPACED_THOUSANDS = re.compile(r"(?<![\w.,/:-])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d]|[.,]\d)")
-_SPACED_CURRENCY = re.compile(r"kr|kn|zł|zl|kč|ft|kronor|kroner|kronur|złoty|zloty|forint", re.IGNORECASE)
+_SPACED_CURRENCY = re.compile(r"kr|kn|zł|zl|kč|ft|kronor|kroner|kronur|crowns?|korun[ay]?|złoty|zloty|forint", re.IGNORECASE)
+# with no currency beside it, thousands grouped by a space are one price only where a price stands: after "was", a
+# comma or a dash ("Hotel Oleana, 2 150", "it was 1 120 no sorry 1 210"), or before "in total", "all in", "for both"
+_PRICE_SLOT_BEFORE = re.compile(r"(?:[,:–—=]|\s-|\b(?:was|were|is|paid|cost|costs|came\s+to|so|again|total|makes?)|"
+                                r"\b(?:about|around|roughly)|\b(?:sorry|no|or))\s*$", re.IGNORECASE)
+_TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|all\s+in|altogether|together|for\s+(?:both|the\s+two|all|the\s+lot|"
+                          r"the\s+(?:two|three|four)\s+(?:nights|days))\b)", re.IGNORECASE)
+
+
+def spaced_thousands(text: str) -> list[tuple[int, int, Decimal, str | None]]:
+    """Prices written with their thousands grouped by a space ("3 480 kr", "€ 1 250", "Hotel Oleana, 2 150", "3 890 in
+    total"): (start, end, value, currency) of the digits, each beside a currency or where a price stands; never a
+    count and its price ("dinner for 4 980 kr", "beers 4 240 kr", "3 nights 1 240 kr/night")."""
+    found = []
+    for m in SPACED_THOUSANDS.finditer(text):
+        before, after = _SYMBOL_BEFORE.search(text[:m.start()]), _AFTER.match(text[m.end():])
+        code = (lexicon.CURRENCY_SYMBOLS[before.group(1)] if before else None) or (after and (
+            lexicon.CURRENCY_SYMBOLS.get(after.group(1)) or _currency_word(after.group(1), strict_case=False))) or None
+        if re.search(r"(?:\b(?i:for)|\b[a-z]{3,}(?<!s)s|\b(?i:x))\s+$", text[:m.start()]):
+            continue  # (a name in capitals is no count: "hotel Nobis 3 890 in total")
+        close = m.end() + (after.end(1) if after else 0)
+        if re.match(r"\s*(?:/|a\s|per\b|each\b|ea\b|pp\b|x\b)", text[close:], re.IGNORECASE):
+            continue
+        if code or (after and _SPACED_CURRENCY.fullmatch(after.group(1))) or _PRICE_SLOT_BEFORE.search(
+                text[:m.start()]) or _TOTAL_AFTER.match(text, m.end()):
+            found.append((m.start(), m.end(), _amount_of(re.sub(r"\s", "", m.group(0))) or Decimal(0), code))
+    return found
 _SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
 _CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
 _AFTER = re.compile(r"^\s?([€$£¥]|[A-Za-z]+)")
@@ -453,19 +479,12 @@ def find_amounts(text: str) -> list[AmountFound]:
         found.append(AmountFound(number.start, end, text[number.start:end], _amount_of(str(number.value)),
                                  currency, marked))
     spaced = []
-    for m in SPACED_THOUSANDS.finditer(text):  # "3 480 kr", "€ 1 250": thousands grouped by a space, beside a currency
-        before, after = _SYMBOL_BEFORE.search(text[:m.start()]), _AFTER.match(text[m.end():])
-        code = (lexicon.CURRENCY_SYMBOLS[before.group(1)] if before else None) or (after and (
-            lexicon.CURRENCY_SYMBOLS.get(after.group(1)) or _currency_word(after.group(1), strict_case=False)))
-        if re.search(r"(?:\bfor|\b[a-z]{3,}(?<!s)s|\bx)\s+$", text[:m.start()], re.IGNORECASE):
-            continue  # "dinner for 4 980 kr", "beers 4 240 kr": a count, then the price (asked about the usual way)
-        close = m.end() + (after.end(1) if after else 0)
-        if re.match(r"\s*(?:/|a\s|per\b|each\b|ea\b|pp\b|x\b)", text[close:], re.IGNORECASE):
-            continue  # "3 nights 1 240 kr/night": a price per unit, read (or asked about) the usual way
-        if code or (after and _SPACED_CURRENCY.fullmatch(after.group(1))):  # "kr": crowns, which ones the claim says
-            start, end = (before.start(1) if before else m.start()), (m.end() + after.end(1) if after and not before else m.end())
-            found.append(AmountFound(start, end, text[start:end], _amount_of(re.sub(r"\s", "", m.group(0))), code or None, True))
-            spaced.append((start, end))
+    for at, to, _, code in spaced_thousands(text):  # "3 480 kr" ("kr": crowns, which ones the claim says), "€ 1 250"
+        before, after = _SYMBOL_BEFORE.search(text[:at]), _AFTER.match(text[to:])
+        named = bool(code or (after and _SPACED_CURRENCY.fullmatch(after.group(1))))
+        start, end = (before.start(1) if before else at), (to + after.end(1) if named and after and not before else to)
+        found.append(AmountFound(start, end, text[start:end], _amount_of(re.sub(r"\s", "", text[at:to])), code, True))
+        spaced.append((start, end))
     text = mask(text, spaced)
     for m in _NUMBER.finditer(text):
         start, end = m.start(), m.end()
@@ -481,6 +500,8 @@ def find_amounts(text: str) -> list[AmountFound]:
             if code:
                 currency, end, marked = code, end + am.end(1), True
         following = re.match(r"\s*([A-Za-z%]+)", text[end:])
+        if not marked and re.search(r"\bday\s*$", before, re.IGNORECASE) and m.group(0).isdigit() and int(m.group(0)) <= 31:
+            continue  # "Day 2 (Tue 24.11.): lunch …": which day of the trip, never a price
         if not marked and re.match(r"\s*of\s+(?:us|them|you)\b", text[end:], re.IGNORECASE):
             continue  # "4 of us": how many ate, not what it cost
         if not marked and re.match(r"-[^\W\d_]", text[end:]) and m.group(0).isdigit():
@@ -564,6 +585,9 @@ def _currency_names() -> tuple[tuple[str, str], ...]:
             name = get_currency_name(code, count=count, locale="en").lower()
             if " " in name:  # single words ("euro", "pound") are the lexicon's: they name the common currency
                 names.setdefault(name, code)
+                # the crowns in English ("Czech crowns", "Swedish crowns"): koruna, krona and krone translated
+                names.setdefault(re.sub(r"\b(?:korun(?:a|as|y)?|kron(?:a|e|or|er))\b", "crowns" if count == 2 else "crown",
+                                        name), code)
     return tuple(sorted(names.items(), key=lambda item: -len(item[0])))
 
 
@@ -634,7 +658,8 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’&.-]*[A-Za-zÀ-ÿ]|[A-Za-zÀ-�
 # short words one letter from everyday ones ("wine"/"fine", "beer"/"been", "tube"/"tune") are matched as written only
 # (and place names: "basel"/"bagel")
 _EXACT_ONLY = frozenset("wine beer beers tube teas bagel pizza sushi salad wifi scooter diesel".split())
-_FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 4 and w not in _EXACT_ONLY]
+_FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 4 and w not in _EXACT_ONLY
+                         and w not in lexicon.ABROAD_WORDS]
 # words that are spelt right as they are: never "corrected" into a category noun ("cafe" stays, "tax" too)
 _KNOWN_WORDS = frozenset(
     set(lexicon.FILLER) | set(lexicon.CURRENCY_WORDS) | set(lexicon.QUANTITY_UNITS) | set(lexicon.ORDINAL_WORDS)
