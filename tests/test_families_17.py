@@ -223,3 +223,66 @@ def test_a_price_taken_back_as_it_is_said_keeps_the_new_one_and_who_was_paid(tex
     [plan] = conversation([text], **on_claim("SEK"))
     assert fields(plan, "category") == [("meals",)]
     assert [dict(c.args) for c in plan.corrections] == [{"amount": amount, "merchant": "Pelikan"}]
+
+
+def test_a_claim_named_with_its_possessive_is_the_one_submitted() -> None:
+    cases = (claim("clm_FRAN0001", "Frankfurt client audit", [("2026-12-01", "DB", "travel", "119.90")]),
+             claim("clm_MILA0001", "Milan supplier visit", [("2026-11-25", "ITA Airways", "travel", "189.00")]))
+    [plan] = conversation(["milan's done, submit it"], cases=cases, active="clm_FRAN0001", today=TODAY)
+    assert [(a.act, a.case.id or a.case.match) for a in plan.acts] == [("submit_claim", "milan")]
+
+
+# ----------------------------------------------------------------- 9. the round's review: never a guess that commits
+
+
+@pytest.mark.parametrize("text", ["Beers, 4 240", "Taxi was 2 150", "Museum, 2 150"])
+def test_a_count_and_a_price_that_may_be_one_price_is_asked_about(text) -> None:
+    [plan] = conversation([text], **on_claim("SEK"))
+    assert plan.acts == [] and "one price" in plan.answers[0].text
+
+
+def test_a_price_grouped_by_a_space_on_a_claim_kept_in_euros_is_asked_about() -> None:
+    [plan] = conversation(["Hotel Oleana 1.12., 2 150"], **on_claim("EUR"))
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("text", ["Lunch 22 no sorry 26 at 1 PM", "Lunch 22 no sorry 26 at Terminal 2",
+                                  "Breakfast 12 no sorry 21 at Hotel 7", "Lunch 18 no 19 Nov 24"])
+def test_a_price_taken_back_beside_other_numbers_is_asked_about(text) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    assert plan.acts == []
+
+
+def test_a_place_after_a_ride_taken_back_is_no_merchant() -> None:
+    [plan] = conversation(["Taxi 22 no sorry 26 at Heathrow"], **on(TRIP))
+    assert [dict(c.args) for c in plan.corrections] == [{"amount": "26.00"}]
+
+
+def test_a_removal_after_words_naming_two_things_is_asked() -> None:
+    [plan] = conversation(["I returned the Sixt car on Tuesday. I paid the fuel with the company card. Please remove"],
+                          **on_claim("EUR", BERLIN))
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("text", ['new lunch "Pelikan" 40', 'new entry "Dinner with client" 80'])
+def test_an_expense_told_with_a_quoted_name_opens_no_claim(text) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+@pytest.mark.parametrize(("text", "merchant"), [("htl hilton again 2 nts 300", "Hilton"), ("hilton lounge 40", "Hilton")])
+def test_an_everyday_word_after_a_chain_is_no_branch(text, merchant) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    assert fields(plan, "merchant") == [(merchant,)]
+
+
+def test_money_back_is_no_expense() -> None:
+    [plan] = conversation(["scandic refund 200"], **on(TRIP))
+    assert plan.acts == []
+
+
+def test_a_line_the_claim_has_told_again_with_a_new_price_and_no_edit_verb_is_asked_about() -> None:
+    lines = [("2026-12-01", "Figlmüller", "meals", "38.90"), ("2026-11-30", "ITA Airways", "travel", "214.60")]
+    [plan] = conversation(["Scusa, the cena at Figlmüller — date is ok but the importo is 48,90, I wrote it wrong"],
+                          **on_claim("EUR", lines))
+    assert plan.acts == []

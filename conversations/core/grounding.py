@@ -85,7 +85,8 @@ def cases_named(text: str, cases: Iterable[CaseSnapshot],
     against the title's own words only, and never in an everyday word ("room" is not "Rome"); other spellings
     ("Nürnberg") are matched as written. A word several cases share ("Selcard" in "Selcard Oslo", "Selcard Paris")
     names them only when nothing names one of them alone: "submit Selcard Paris" names the Paris case."""
-    words = [(m.group(0), fold(m.group(0))) for m in _WORD.finditer(text or "")]
+    # ("milan's done, submit it" names Milan: a possessive is the name's)
+    words = [(m.group(0), fold(re.sub(r"['’]s$", "", m.group(0)))) for m in _WORD.finditer(text or "")]
     exact: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # first word of a way of naming -> (case, its words)
     fuzzy: list[tuple[str, str]] = []  # (case, a word of its title): a typo is tolerated only against these
     for case in cases:

@@ -30,7 +30,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from registries.currencies import currencies_named
+from registries.currencies import currencies_named, english_frequency
 
 from . import lexicon
 from .audit import audited, completed_day, goes_on
@@ -563,8 +563,9 @@ def _chain_branch(merchant: str, evidence: str) -> str | None:
         return None
     words = []
     for word in m.group(1).split():
-        if word in _NOT_A_BRANCH or re.match(_DAY_OR_MONTH, word) or find_categories(word):
-            break
+        if word in _NOT_A_BRANCH or re.match(_DAY_OR_MONTH, word) or find_categories(word) or \
+                english_frequency(word) >= 1e-6:
+            break  # (an everyday word is no branch's name: "hilton again", "scandic refund", "hilton lounge")
         words.append(word)
     return " ".join([merchant] + [w.capitalize() for w in words]) if words else None
 
@@ -834,9 +835,23 @@ def _removal_of_the_thing_before(reader: Reader, intents: list[Intent], ctx: Con
             intents[j].problem and not intents[j].args and intents[j].act == "add_line")]  # "the company card paid it"
         if not before or before != list(range(i)):
             continue  # only when nothing else was asked before it
+        # each part before it read alone: exactly one names a line, and no other part names anything
+        lines, others = set(), False
+        for j in before:
+            part = intents[j]
+            alone = reader._remove(part.quote(ctx.message), part.start, part.end)
+            kinds = {c.category for c in find_categories(part.quote(ctx.message)) if not c.weak}
+            if len(kinds) > 1:
+                others = True  # "now I see the hotel was paid by our travel office": which of the two?
+            elif isinstance(alone, ActIntent) and not alone.problem:
+                lines.add(str(alone.args.get("line")))
+            elif find_categories(part.quote(ctx.message)) or merchants_in(part.quote(ctx.message), ctx.message):
+                others = True  # "I returned the Sixt car. I paid the fuel with the company card. Please remove"
+        if len(lines) != 1 or others:
+            continue
         first = intents[before[0]]
         again = reader._remove(ctx.message[first.start:intent.end], first.start, intent.end)
-        if isinstance(again, ActIntent) and not again.problem:
+        if isinstance(again, ActIntent) and not again.problem and str(again.args.get("line")) in lines:
             return [again] + intents[i + 1:]
     return intents
 
@@ -1143,7 +1158,8 @@ def _correction_args(intent: CorrectIntent, target: ActIntent) -> dict[str, Any]
             args["date"] = intent.date
         if intent.category and not args:
             args["category"] = intent.category
-        if intent.merchant and args and target.act == "add_line" and not target.args.get("merchant"):
+        if intent.merchant and args and target.act == "add_line" and not target.args.get("merchant") and \
+                target.args.get("category") in ("meals", "hotel", "other"):  # (a ride "at Heathrow" went there)
             args["merchant"] = intent.merchant
     elif target.act == "open_claim" and intent.currency:
         args["currency"] = intent.currency

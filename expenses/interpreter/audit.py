@@ -954,6 +954,9 @@ class Audit:
             if a.name not in ("add_line", "update_line"):
                 continue
             words = self.message[a.start:a.end]
+            if a.name == "add_line" and _MONEY_BACK.search(words):
+                self._leave("other", a.start, a.end)  # "scandic refund 200": money back is no expense to add
+                continue
             category = a.args.get("category") if a.name == "add_line" else None
             if category:
                 days = [(d.start, d.end) for d in find_days(words, self.ctx.today)]
@@ -1009,6 +1012,14 @@ class Audit:
                     words) and not a.args.get("date") and not _ADD_VERB.search(sentence) and not _ONE_MORE.search(
                     words) and any(line.get("category") == a.args.get("category") for line in a.claim.lines):
                 self._leave("correction", a.start, a.end)  # "the taxi 40" beside a taxi of 22: that one, or another?
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and a.args.get(
+                    "merchant") and not a.args.get("date") and _DEFINITE.search(words) and not _LEG_HOME.search(words) \
+                    and not find_days(words, self.ctx.today) and not \
+                    _ADD_VERB.search(sentence) and not _ONE_MORE.search(words) and any(
+                    str(line.get("merchant") or "").casefold() == str(a.args["merchant"]).casefold()
+                    and line.get("category") == a.args.get("category") for line in a.claim.lines):
+                # "Scusa, the cena at Figlmüller — … the importo is 48,90": the line the claim has, or another one?
+                self._leave("correction", a.start, a.end)
 
     def _amount_estimated(self, a: ActSpan, amount: Decimal) -> None:
         """"Clarion Post was ~140 eur a night", "taxi about 30": an estimate is no amount for a claim; the receipt's is
@@ -1679,6 +1690,8 @@ def _harmless(message: str, start: int) -> bool:
                for m in re.finditer(r"\((?:it|i|we|there|the|because|as|since)\b[^()\d]{0,120}\)", message, re.IGNORECASE))
 
 
+_MONEY_BACK = re.compile(r"\b(?:refund\w*|credited|credit\s+note|money\s+back|chargeback|reimbursed\s+(?:me|to\s+me))\b",
+                         re.IGNORECASE)
 # a take-back said even in brackets ("(not the coffee)", "(forget the parking)")
 _STRONG_OUT = re.compile(r"\b(?:forget|scratch|scrap|ditch|skip|ignore|remove|delete|drop|cancel|don'?t\s+(?:add|claim|"
                          r"include)|not\s+(?:the|that|this|my)|paid|pays|pay|reimburs\w*|covered|client|company|colleague|"

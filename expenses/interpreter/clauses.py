@@ -267,6 +267,8 @@ _ROUTE_OF_A_LINE = re.compile(r"^(?:the|my|that|this)\s+(?:[\w'’-]+\s+){0,3}?(
                               re.IGNORECASE)
 
 
+_TAKEN_BACK_PRICE = re.compile(r"^\W*(?:no|nope|sorry|sry|oops|no\s+sorry|sorry\s+no|no\s+no|no\s+wait|wait)\W+(?:[€$£]\s?)?\d",
+                               re.IGNORECASE)
 # an aside with its own subject, told after a request: "my phone swapped the numbers", "I always do that"
 _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|i'?ve|i'?d|i'?m|i\s+always|i\s+just)\s+"
                     r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)
@@ -528,6 +530,8 @@ def split(message: str, today) -> list[Clause]:
                     clauses.append(Clause(f_start, f_end, text, "heading", question, heading, closed=True))
                     continue
             kind, verb = classify(text, question=question, today=today)
+            if clauses and _TAKEN_BACK_PRICE.match(text) and re.search(r"\d\s*$", message[clauses[-1].start:f_start]):
+                kind, verb = "correction", None  # "Breakfast 12 no sorry 21 at Hotel 7": the price said again
             if kind == "context" and clauses and clauses[-1].kind in ("act", "item") and re.search(r"\d", clauses[-1].text) \
                     and _ASIDE.match(text) and not re.search(r"\d", text):
                 # "the hotel isn't 420, it's 402, my phone swapped the numbers": why, told after the request

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -153,7 +153,9 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
             hits = tuple(c for c in claims if title in c.title.lower())
             return Mention(hits, text[m.start():m.end()], m.start(), m.end(), True)
     for w in words(text):
-        token = w.text.lower()
+        token = re.sub(r"['’]s$", "", w.text.lower())  # "milan's done, submit it": the Milan claim's
+        if token != w.text.lower():
+            w = replace(w, text=w.text[:len(token)], end=w.start + len(token))
         if len(token) < 3 or token in lexicon.GENERIC_TITLE_WORDS or token in lexicon.CATEGORY_WORDS:
             continue
         exact = tuple(c for c in claims if token in _distinctive(c.title))

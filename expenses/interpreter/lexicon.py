@@ -28,7 +28,7 @@ for _category, _words in {
     "meals_abroad": "dejeuner déjeuner dîner petit-dejeuner petit-déjeuner pranzo cena colazione mittagessen abendessen "
                     "frühstück fruhstuck obiad kolacja śniadanie sniadanie almuerzo desayuno",
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina",
-    "hotel_abroad": "hôtel albergo nuit nuits notte notti nacht nächte nachte noc noce nocy noche noches",
+    "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
              "adapter summit deposit",

@@ -342,6 +342,26 @@ def _stay_span(text: str, dates: list[DateFound]) -> bool:
     return any(a.value != b.value and _STAY_SPAN.match(text[a.end:b.start]) for a, b in pairwise(ordered))
 
 
+# the claim currencies whose prices people group by thousands with a space ("3 890 kr", "1 080,00 zł")
+_SPACE_GROUPED = frozenset({"SEK", "NOK", "DKK", "CZK", "PLN", "HUF"})
+# a price taken back as it is said: "no sorry 26 …", the new price first after the words that take it back
+_PRICE_TAKEN_BACK = re.compile(r"^\W*(?:no|nope|sorry|sry|oops|wait|no\s+sorry|sorry\s+no|no\s+no|no\s+wait)\W+"
+                               r"(?P<price>(?:[€$£]\s?)?\d)", re.IGNORECASE)
+
+
+def _new_noun_quoted(text: str) -> bool:
+    """'bitte a new Spesenabrechnung "Paris Kundentermin" in CHF': a claim asked for by a word of the user's own
+    language, its title quoted; never "new lunch "Pelikan" 40" or "new entry "…"" (an expense, told with its price)."""
+    m = re.search(r"\bnew\s+([^\W\d_]{4,})\s+[\"“][^\"”]+[\"”]", text, re.IGNORECASE)
+    if m is None:
+        return False
+    noun = m.group(1).lower()
+    outside = text[:m.start()] + text[m.end():]
+    return not (noun in lexicon.CATEGORY_WORDS or noun in _LINE_WORDS or noun in ("entry", "entries", "expense", "cost",
+                                                                                   "receipt", "purchase", "charge")
+                or find_categories(noun) or re.search(r"\d", re.sub(r"\b(?:in|\()\s*[A-Z]{3}\b", "", outside)))
+
+
 def _nights_by_their_days(masked: str, days: set) -> bool:
     """"two nights Monday and Tuesday", "Sunday and Monday night, so 2 nights": the nights counted, and as many days
     in a row named, are one stay (the days named with no count may be a line a night: asked)."""
@@ -602,7 +622,8 @@ class Reader:
             return RetractIntent(start, end, hint=text.lower())
         corrects = kind == "correction" or (kind == "act" and clause.verb == "update" and self.last_act is not None
                                             and bool(MARKER.match(text)))
-        if corrects and (aim := self._corrected(text))[0] != "last":
+        if corrects and not (_PRICE_TAKEN_BACK.match(text) and self.last_act is not None) and (
+                aim := self._corrected(text))[0] != "last":  # ("Breakfast 12 no sorry 21 at Hotel 7": the breakfast's)
             if aim[0] == "claim":
                 # "… printing 12,00 / Corr: 25/11 Lunch 19,20": another expense than any told here is changed, the
                 # way an edit changes it (or asked about), never the one just told
@@ -884,7 +905,7 @@ class Reader:
                 verb = "update"
             elif not has_claim_word and not re.search(r"\b(?:one|another)\b.*\b(?:called|named|titled|entitled)\b",
                                                       lowered) and not re.search(
-                    r"\b(?:open|start|create|new)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:[^\W\d_]{4,}\s+)?[\"“]", lowered) and not (re.search(
+                    r"\b(?:open|start|create|new)\s+(?:a\s+|an\s+)?(?:new\s+)?[\"“]", lowered) and not _new_noun_quoted(text) and not (re.search(
                     r"\b(?:new|another)\s+one\s*[:,\-–—]+\s*[A-Z]", text) and not find_amounts(_digits_only(text))):
                 return UnknownIntent(start, end)  # "ok new one: Boston customer visit": a claim, named as it is asked
             elif (find_mention(text, self.ctx.claims) is not None and not re.search(
@@ -1068,6 +1089,9 @@ class Reader:
                               "I did not add it yet.")
             intent.missing = "category"
             return intent
+        if "amount" not in self.overrides and (doubt := self._spaced_in_doubt(chosen, category, claim)):
+            intent.problem = doubt
+            return intent
         date_values = {d.value for d in dates}
         if None in date_values:
             bad = next(d.text for d in dates if d.value is None)
@@ -1079,7 +1103,8 @@ class Reader:
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
             date_values = {sorted(str(v) for v in date_values)[0]}
-        elif len(date_values) > 1 and category == "hotel" and _nights_by_their_days(masked, date_values):
+        elif len(date_values) > 1 and category == "hotel" and not (chosen is not None and chosen.quantity) and \
+                _nights_by_their_days(masked, date_values):
             date_values = {min(str(d) for d in date_values)}  # "two nights, Monday and Tuesday, 356 for both": one stay, from its first
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
@@ -1583,6 +1608,21 @@ class Reader:
         s, e = evidence_bounds(self.message, start + m.start(), start + m.end())
         return HoldIntent(s, e, acts=tuple(acts))
 
+    def _spaced_in_doubt(self, chosen: AmountFound | None, category: str, claim: Claim | None) -> str | None:
+        """"Hotel Oleana, 2 150" on a claim kept in crowns is 2150; on a claim kept in euros, or said of things one
+        counts ("Beers, 4 240", "Taxi was 2 150"), it may be a count and a price: asked."""
+        raw = chosen.text if chosen is not None else ""
+        if chosen is None or chosen.currency is not None or not (m := re.fullmatch(
+                r"(\d{1,3})(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?", raw.strip())):
+            return None
+        currency = claim.currency if claim is not None else str((self.opened.args if self.opened else {}).get(
+            "currency") or "EUR")
+        if currency in _SPACE_GROUPED and not (2 <= int(m.group(1)) <= 9 and category in ("meals", "taxi", "other")):
+            return None
+        whole = re.sub(r"[^0-9.,]", "", raw)
+        return (f"Is “{raw.strip()}” one price ({whole}) or a count and a price? Tell me the price alone, e.g. "
+                f"“{whole}”; I did not add it yet.")
+
     def _correction(self, text: str, start: int, end: int) -> CorrectIntent:
         intent = CorrectIntent(start, end)
         intent.counted = bool(re.search(rf"\b(?:\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{'|'.join(
@@ -1593,6 +1633,10 @@ class Reader:
         if amounts:
             chosen, problem = _choose_amount(amounts, text, what="the correction", for_update=True)
             intent.amount, intent.problem = chosen, problem
+        lead = _PRICE_TAKEN_BACK.match(text)
+        if lead is not None and (dates or len(amounts) != 1 or amounts[0].start != lead.start("price")):
+            # "Lunch 22 no sorry 26 at 1 PM", "Lunch 18 no 19 Nov 24": which number is the new price? Asked
+            intent.problem = f"I could not tell which amount “{text.strip()}” means."
         values = {d.value for d in dates}
         if values:
             if None in values or len(values) > 1:
@@ -1600,8 +1644,11 @@ class Reader:
             else:
                 intent.date = values.pop()
         intent.category = best_category(find_categories(masked))
-        if amounts and (at := re.search(r"\d\s+at\s+(?:the\s+)?([A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){0,3})\W*$", text)):
-            intent.merchant = at.group(1)
+        from .items import merchants_in
+
+        if amounts and (at := re.search(r"\d\s+at\s+(?:the\s+)?([A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){0,3})\W*$", text)) \
+                and (named := merchants_in(text[at.start() + 1:], self.message)) == [at.group(1)]:
+            intent.merchant = named[0]  # (never a place: "at Heathrow", "at Terminal B", "at Noon")
         for w in words(masked):
             code = _currency_code(w.text) if (w.text.isupper() or w.text.lower() in lexicon.CURRENCY_WORDS) else None
             if code and not amounts:
