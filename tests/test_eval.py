@@ -110,6 +110,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-15"]["passed"] >= 24
     assert parts["holdout-16"]["conversations"] >= 24
     assert parts["holdout-16"]["passed"] >= 15
+    # a twelfth round (2026-12-05, fifth session): 20 whole conversations written before the round's changes, then worked
+    # on (dev-17: 10 passed before, 0 unsafe; 36 after), and 24 more kept blind until the round's end (holdout-18: 20
+    # passed before, 4 unsafe; 27 after, 0 unsafe; its unsafe items were looked at, nothing else)
+    assert parts["dev-17"]["conversations"] >= 20
+    assert parts["dev-17"]["passed"] >= 34
+    assert parts["holdout-18"]["conversations"] >= 24
+    assert parts["holdout-18"]["passed"] >= 25
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -6,9 +6,9 @@ never a price and never today.
 
 from __future__ import annotations
 
-import pytest
-
 from dataclasses import replace
+
+import pytest
 
 from conversations.core.plan import ReadBatch, parse_model_answer
 from expenses.interpreter import interpret
@@ -286,3 +286,9 @@ def test_a_line_the_claim_has_told_again_with_a_new_price_and_no_edit_verb_is_as
     [plan] = conversation(["Scusa, the cena at Figlmüller — date is ok but the importo is 48,90, I wrote it wrong"],
                           **on_claim("EUR", lines))
     assert plan.acts == []
+
+
+def test_the_trip_told_with_its_event_and_days_before_a_claim_is_opened_is_no_expense() -> None:
+    [plan] = conversation(["So I'm back from Stockholm, 3 days at the Nordic Supplier Summit, 10-12 November. Can you open a "
+                           "new claim for this trip, name it 'Stockholm supplier summit', in SEK please"], **NONE)
+    assert acts(plan) == [("open_claim", {"title": "Stockholm supplier summit", "currency": "SEK"})]

@@ -917,8 +917,9 @@ class Audit:
             if a.name == "remove_line" and added & _categories_in(self.message[a.start:a.end]) and not self._removes_by_name(a):
                 self._leave("negation", a.start, a.end)  # "taxi 30, taxi 25, scrap the taxi": which one goes?
                 continue
-            if a.name in ("update_line", "remove_line") and a.claim is not None and _other_leg(
-                    self.message[a.start:a.end], _line(a.claim, a.args.get("line")) or {}):
+            if a.name in ("update_line", "remove_line") and a.claim is not None and not _LINE_REF.search(
+                    self.message[a.start:a.end]) and _other_leg(self.message[a.start:a.end],
+                                                                _line(a.claim, a.args.get("line")) or {}):
                 self._leave("correction", a.start, a.end)  # "the flight home was 198" on the "flight out" line
                 continue
             if a.name in ("update_line", "remove_line") and a.claim is not None:

@@ -315,7 +315,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     amounts = find_amounts(masked)
     categories = find_categories(masked)
     merchants = find_merchants(masked)
-    if TRIP_TOLD.match(lowered) and verb is None and not amounts and not categories and not merchants and not refs:
+    if TRIP_TOLD.match(lowered) and verb is None and not refs and not [a for a in amounts if a.marked or a.currency] and all(
+            c.category == "other" for c in categories) and not any(m.category for m in merchants) and (
+            not amounts or dates):  # ("back from Stockholm, 3 days at the Nordic Supplier Summit, 10-12 November")
         return "context", None  # "I am back from 3 days in Vienna", "we were in Lyon for the fair": the trip, told
     if marker and not refs and (amounts or dates or categories or _currency_only(core[marker.end():])):
         rest = core[marker.end():]

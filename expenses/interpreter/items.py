@@ -337,8 +337,9 @@ def merchants_in(words: str, message: str) -> list[str]:
         if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or (city_aliases(first) and not _KIND_NAMED.search(name)) or \
                 _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
             continue
-        if re.search(r"\b[A-Z]{3}\s*[-–—/]\s*$", before) and re.fullmatch(r"[A-Z]{3}", name):
-            continue  # "FCO–VIE": a route's airports
+        if re.fullmatch(r"[A-Z]{3}", name) and (re.search(r"\b[A-Z]{3}\s*[-–—/]\s*$", before) or re.match(
+                r"\s*(?:to|[-–—/]|->|→)\s*[A-Z]", words[m.end():])):
+            continue  # "FCO–VIE", "JFK to Frankfurt": a route's airports
         if " " not in name and (english_frequency(name.lower()) > 1e-6 or any(
                 p.fullmatch(name) for p in _CATEGORY_RE.values()) or name.lower() in lexicon.CATEGORY_WORDS):
             continue  # "UBER *TRIP": a statement's everyday word in capitals names nobody

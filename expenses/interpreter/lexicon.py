@@ -121,7 +121,7 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "interparking": ("Interparking", "travel"), "apcoa": ("APCOA", "travel"), "q-park": ("Q-Park", "travel"),
     "contipark": ("Contipark", "travel"),
     "sas": ("SAS", "travel"), "delta": ("Delta", "travel"), "ita airways": ("ITA Airways", "travel"),
-    "united airlines": ("United Airlines", "travel"), "tgv lyria": ("TGV Lyria", "travel"), "lyria": ("TGV Lyria", "travel"),
+    "tgv lyria": ("TGV Lyria", "travel"), "lyria": ("TGV Lyria", "travel"),
     "flybussen": ("Flybussen", "travel"), "orlen": ("Orlen", "travel"), "bp": ("BP", "travel"),
     "scandic": ("Scandic", "hotel"), "nh hotel": ("NH Hotel", "hotel"), "shake shack": ("Shake Shack", "meals"),
     "block house": ("Block House", "meals"), "nordsee": ("Nordsee", "meals"), "vapiano's": ("Vapiano", "meals"),
