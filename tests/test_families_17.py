@@ -292,3 +292,4 @@ def test_the_trip_told_with_its_event_and_days_before_a_claim_is_opened_is_no_ex
     [plan] = conversation(["So I'm back from Stockholm, 3 days at the Nordic Supplier Summit, 10-12 November. Can you open a "
                            "new claim for this trip, name it 'Stockholm supplier summit', in SEK please"], **NONE)
     assert acts(plan) == [("open_claim", {"title": "Stockholm supplier summit", "currency": "SEK"})]
+

@@ -535,7 +535,8 @@ def split(message: str, today) -> list[Clause]:
             if clauses and _TAKEN_BACK_PRICE.match(text) and re.search(r"\d\s*$", message[clauses[-1].start:f_start]):
                 kind, verb = "correction", None  # "Breakfast 12 no sorry 21 at Hotel 7": the price said again
             if kind == "context" and clauses and clauses[-1].kind in ("act", "item") and re.search(r"\d", clauses[-1].text) \
-                    and _ASIDE.match(text) and not re.search(r"\d", text):
+                    and _ASIDE.match(text) and not re.search(r"\d", text) and not re.search(
+                        rf"\b(?:{'|'.join(lexicon.NUMBER_WORDS)})\b", text, re.IGNORECASE):  # ("I swapped two digits")
                 # "the hotel isn't 420, it's 402, my phone swapped the numbers": why, told after the request
                 clauses.append(Clause(f_start, f_end, text, "context", question, None))
                 continue
