@@ -23,6 +23,7 @@ The request is read by attribute (the domain app does not import the runtime): s
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -1317,10 +1318,15 @@ def _printable(text: str) -> str:
     return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
 
 
+@functools.cache
+def _neutral_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(rf"(?<![\w-]){r'\s+'.join(map(re.escape, phrase.split()))}(?![\w-])", re.IGNORECASE),
+                  replacement) for phrase, replacement in _NEUTRAL.items())
+
+
 def neutral(text: str) -> str:
     """The interpreter's prose with every claim phrase replaced: answers describe, they never claim."""
-    for phrase, replacement in _NEUTRAL.items():
-        pattern = re.compile(rf"(?<![\w-]){r'\s+'.join(map(re.escape, phrase.split()))}(?![\w-])", re.IGNORECASE)
+    for pattern, replacement in _neutral_patterns():
         text = pattern.sub(lambda m, r=replacement: r.capitalize() if m.group(0)[0].isupper() else r, text)
     return text
 

@@ -20,6 +20,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from . import lexicon
 from .english import known_word
+from .patterns import word_finditer, word_search
 from .values import (
     DAY_DOT,
     currency_named,
@@ -149,11 +150,11 @@ def verb_of(core: str) -> tuple[str | None, int]:
     best: tuple[int, str | None] = (-1, None)
     for family, verbs in lexicon.VERBS.items():
         for verb in verbs:
-            m = re.search(rf"(?<![\w'-]){re.escape(verb)}(?![\w'-])", lowered)
+            m = word_search(verb, lowered, r"\w'-")
             if m and (best[0] < 0 or m.start() < best[0]):
                 best = (m.start(), family)
     for typo, verb in lexicon.VERB_TYPOS.items():
-        m = re.search(rf"(?<![\w'-]){re.escape(typo)}(?![\w'-])", lowered)
+        m = word_search(typo, lowered, r"\w'-")
         if m and (best[0] < 0 or m.start() < best[0]):
             best = (m.start(), next(f for f, vs in lexicon.VERBS.items() if verb in vs))
     if best[0] < 0:
@@ -208,10 +209,10 @@ def verb_hits(core: str) -> list[tuple[int, frozenset[str]]]:
     raw: list[tuple[int, int, str]] = []
     for family, verbs in lexicon.VERBS.items():
         for verb in verbs:
-            for m in re.finditer(rf"(?<![\w'-]){re.escape(verb)}(?![\w'-])", lowered):
+            for m in word_finditer(verb, lowered, r"\w'-"):
                 raw.append((m.start(), m.end(), family))
     for typo, verb in lexicon.VERB_TYPOS.items():
-        for m in re.finditer(rf"(?<![\w'-]){re.escape(typo)}(?![\w'-])", lowered):
+        for m in word_finditer(typo, lowered, r"\w'-"):
             raw.append((m.start(), m.end(), next(f for f, vs in lexicon.VERBS.items() if verb in vs)))
     for m in re.finditer(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered):
         raw.append((m.start(), m.end(), "remove"))

@@ -23,6 +23,7 @@ from registries import CaseSnapshot
 from ..domain import TERMINAL_STATUSES
 from ..naming import claim_mentions
 from . import lexicon
+from .patterns import word_search
 from .values import find_categories, words
 
 
@@ -149,7 +150,7 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
     best: Mention | None = None
     for claim in sorted(claims, key=lambda c: -len(c.title)):
         title = claim.title.lower().strip()
-        if title and (m := re.search(rf"(?<![\w]){re.escape(title)}(?![\w])", lowered)):
+        if title and (m := word_search(title, lowered)):
             hits = tuple(c for c in claims if title in c.title.lower())
             return Mention(hits, text[m.start():m.end()], m.start(), m.end(), True)
     for w in words(text):

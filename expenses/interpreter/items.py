@@ -44,6 +44,7 @@ from .audit import (
 )
 from .clauses import NOT_AN_END
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
+from .patterns import word_search
 from .reading import name_before_price
 from .values import ANOTHER_DAY, DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
 
@@ -306,10 +307,12 @@ def merchants_in(words: str, message: str) -> list[str]:
     names: list[str] = []
     lowered = words.lower()
     for key in _merchant_keys():
+        if key not in lowered:
+            continue
         if key in _everyday_keys() and re.search(
                 rf"(?:\bto\s+{re.escape(key)}\b|\b{re.escape(key)}\s+(?:my|a|an|the|some|his|her|our|your|it|them)\b)", words):
             continue  # "to grab my laptop": the verb, not the ride app
-        if re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lowered):
+        if word_search(key, lowered, r"\w-"):
             names.append(lexicon.MERCHANTS[key][0])
             lowered = lowered.replace(key, " " * len(key))
     for m in _NAME.finditer(words):

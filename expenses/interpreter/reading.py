@@ -51,6 +51,7 @@ from .context import (
     thing_unmatched,
 )
 from .english import known_word, word_abroad
+from .patterns import word_search
 from .values import (
     ANOTHER_DAY,
     AmountFound,
@@ -1496,7 +1497,7 @@ class Reader:
             merchant = str(line.get("merchant") or "")
             if not merchant:
                 continue
-            if re.search(rf"(?<![\w]){re.escape(merchant.lower())}(?![\w])", lowered):
+            if word_search(merchant.lower(), lowered):
                 by_merchant.append(line["ordinal"])
                 used = merchant
                 continue
@@ -1680,7 +1681,7 @@ def _title_words(ctx: Context) -> frozenset[str]:
 def merchant_kind(merchant: str) -> str | None:
     lowered = merchant.lower()
     for kind, names in lexicon.MERCHANT_KINDS.items():
-        if any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered) for name in names):
+        if any(word_search(name, lowered) for name in names):
             return kind
     return None
 

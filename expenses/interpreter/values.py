@@ -30,6 +30,7 @@ from ..money import is_iso_currency
 from ..naming import city_aliases
 from . import lexicon
 from .english import known_word
+from .patterns import word_finditer, word_search
 
 # --------------------------------------------------------------------------- masking
 
@@ -595,7 +596,7 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
     """A currency the text names in words or as a code in brackets: ("EGP", start, end) for "Egyptian pounds"."""
     lowered = text.lower()
     for name, code in _currency_names():
-        if (m := re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered)):
+        if (m := word_search(name, lowered)):
             return code, m.start(), m.end()
     if m := re.search(rf"\bin\s+({'|'.join(lexicon.OTHER_CURRENCY_WORDS)})\b", lowered):
         return lexicon.OTHER_CURRENCY_WORDS[m.group(1)], m.start(1), m.end(1)
@@ -779,7 +780,7 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
     found: list[MerchantFound] = []
     lowered = text.lower()
     for key in _KNOWN:
-        for m in re.finditer(rf"(?<![\w']){re.escape(key)}(?![\w'])", lowered):
+        for m in word_finditer(key, lowered, r"\w'"):
             if len(key) <= 3 and text[m.start():m.end()] != text[m.start():m.end()].upper():
                 continue
             if any(m.start() < e and s < m.end() for s, e in skip) or any(
