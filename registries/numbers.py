@@ -30,13 +30,13 @@ _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s
 
 # what is counted: units of time, people and things, or any plural noun ("3 rides", "2 lunches", "4 boxes")
 _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[a-z]{2,}s"
-_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
+_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|notti|n[äa]chte|noce|nocy|nätter|netter|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
 _PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?(?=\s?[^\W\d_€$£¥])"
           r"|\d+(?:[.,]\d{1,2})?)"
           r"(?![:h/]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time; "30/11": a day;
-          r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|czk|cad|jpy|yen))?")
+          r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|zł|czk|kč|cad|jpy|yen))?")
 # ("at a 5-star hotel": part of a word; neither is a price)
 _PRODUCT = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
@@ -45,17 +45,23 @@ _PRODUCT = re.compile(
     re.IGNORECASE)
 
 
+# "each" in the languages people mix into their English: "2 noches 139 cada una", "2 nuits 84,50 chaque nuit", "2 Nächte
+# je 120", "2 notti 95 a notte"
+_EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na)\s+(?:noche|nuit|nuitée|notte|nacht|noc|night|"
+                r"una|uno|une|un|persona|personne|person)\b|jeweils\b")
+
+
 # no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
 # the gap may hold a comma ("2 nights, 170 the night"), a place ("2 nights at the Hotel Sacher at 175 per night"), a
 # day ("3 nights from 30/11, 139 per night") or the stay's days ("2 nights 23.-25.11, 135 per night")
 _PRODUCT_EACH = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
-    rf"(?:[,\s]*|\s+(?:at|in|with|from|on|starting)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+    rf"(?:[,\s]*|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
     rf"[\w'’&./-]+,?\s+){{0,5}}?"
     rf"(?:(?:at|for|@)\s*)?"
     rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
-    rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|a\s+(?:night|nite|day|person|head)|the\s+(?:night|nite|day)|/\s?\w+|pp|"
-    rf"p\.p\.)",
+    rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day|person)|a\s+(?:night|nite|day|person|head)|"
+    rf"the\s+(?:night|nite|day)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})",
     re.IGNORECASE)
 # people counted, then what each one's share was: "for three of us, 22 each", "for four, 18 per person", "5 of us …
 # 20 a head" (a count with "for" or said as people; the price said per person)

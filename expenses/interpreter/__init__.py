@@ -793,6 +793,8 @@ def _interpret(ctx: Context, request: Any) -> str:
     intents = _kept_rows(intents, ctx)
     intents = _merchant_alone(intents, ctx)
     intents = _taken_back_as_told(intents, ctx)
+    intents = _asked_once(intents)
+    _return_leg_of_the_same(intents, ctx)
     _held_while_asked(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
@@ -921,6 +923,42 @@ _NARRATION = frozenset("i we bought got had paid took a an the some my our it wa
 # "forget the sim card", "scrap the second taxi": a take-back of a thing by its name
 _FORGET_THE = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|and|also|actually|please|pls)[,\s]+)*(?:forget|scrap|scratch|ditch|drop|"
                          r"bin|lose)\s+(?:about\s+)?(?:the|that|my)\s+[^\W\d_][^.!?\n]{1,60}?\W*$", re.IGNORECASE)
+
+
+_RETURN_LEG = re.compile(r"\b(?:the\s+)?(?:return|returning)\s+(?P<noun>flight|train)\b|\b(?:the\s+)?(?P<noun2>flight|train)\s+"
+                         r"(?:back|home)\b", re.IGNORECASE)
+
+
+def _return_leg_of_the_same(intents: list[Intent], ctx: Context) -> None:
+    """"the Austrian Airlines flight from Brussels on Monday, 312.40 euros, and the return flight on Thursday at 298.90":
+    the return flight, told with no name of its own right after the one flight out of this message that has one, is
+    that trip's way back: the same airline (or railway)."""
+    added = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem]
+    for n, intent in enumerate(added):
+        m = _RETURN_LEG.search(intent.quote(ctx.message))
+        if m is None or intent.args.get("merchant") or intent.args.get("category") != "travel":
+            continue
+        noun = (m.group("noun") or m.group("noun2")).lower()
+        out = [i for i in added[:n] if i.args.get("category") == "travel" and re.search(
+            rf"\b{noun}\b", i.quote(ctx.message), re.IGNORECASE)]
+        if len(out) == 1 and out[0].args.get("merchant") and not _RETURN_LEG.search(out[0].quote(ctx.message)):
+            intent.args["merchant"] = out[0].args["merchant"]
+
+
+def _asked_once(intents: list[Intent]) -> list[Intent]:
+    """"Parfait, you can envoyer it. submit please": a claim's submit (or withdraw) asked twice in one message is one
+    request; the words of the second are talk beside the first."""
+    seen: set[tuple[str, int, str]] = set()
+    out: list[Intent] = []
+    for intent in intents:
+        if isinstance(intent, ActIntent) and intent.act in ("submit_claim", "withdraw_claim") and not intent.problem:
+            key = (intent.act, id(intent.claim), json.dumps(intent.ref, sort_keys=True, default=str))
+            if key in seen:
+                out.append(ContextIntent(intent.start, intent.end))
+                continue
+            seen.add(key)
+        out.append(intent)
+    return out
 
 
 def _forgotten_lines(reader: Reader, intents: list[Intent], ctx: Context) -> list[Intent]:

@@ -40,6 +40,7 @@ from registries import money_phrases, number_words, quantity_products, word_numb
 from registries.currencies import currency_mentions
 
 from .context import Claim, Context, claims_named, in_the_trip
+from .english import known_word
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -901,6 +902,9 @@ class Audit:
                         any(title in q.group(1) for q in _QUOTED_TITLE.finditer(self.message)))):
                 # "… last week. Currency": two sentences are no title, unless the user quoted them ("… - S. Byrne")
                 self._leave("title", a.start, a.end)
+            elif "," in title and not any(title in q.group(1) for q in _QUOTED_TITLE.finditer(self.message)) and any(
+                    w.islower() and not known_word(w) for w in re.findall(r"[^\W\d_]{2,}", title.split(",", 1)[1])):
+                self._leave("title", a.start, a.end)  # "Göteborg site visit, en coronas suecas": words the title may not hold
             elif re.search(r"\b(?:and\s+then|then)\b", title, re.IGNORECASE) or (
                     _categories_in(title) and (re.search(r"\d", title) or number_words(title)) and not _QUOTED_TITLE.search(self.message)):
                 self._leave("title", a.start, a.end)  # "Frankfurt workshop and then the flight was 212": an expense too
@@ -1050,10 +1054,11 @@ class Audit:
             category = a.args.get("category") or (a.name == "update_line" and a.claim is not None and (
                 _line(a.claim, a.args.get("line")) or {}).get("category"))
             if amount == _decimal(a.args.get("amount")) and (_decimal(a.args.get("quantity")) or 1) == 1 and \
-                    category == "hotel" and re.match(r"\s*(?:€|eur|euros?)?\s*(?:a|per|/)\s*(?:night|nite|nt)\b",
-                                                                   after, re.IGNORECASE) and not re.search(
+                    category == "hotel" and (re.match(r"\s*(?:€|eur|euros?)?\s*(?:a|per|/|each|every)\s*(?:night|nite|nt)\b",
+                                                      after, re.IGNORECASE) or _PER_UNIT.match(after)) and not re.search(
                         r"\b(?:1|one|a\s+single|single)\s+(?:night|nite|nt)\b", words, re.IGNORECASE) and (len(
-                        {d.value for d in find_days(words, self.ctx.today) if d.value}) > 1 or a.name == "update_line"):
+                        {d.value for d in find_days(words, self.ctx.today) if d.value}) > 1 or a.name == "update_line"
+                        or _NIGHTS_MANY.search(words)):
                 # "hotel 28.11 - 2.12, 120 per night", "the Artemide was 205 per night": how many nights?
                 self._leave("number", m.start(), m.end())
                 return
@@ -1066,7 +1071,8 @@ class Audit:
                     r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message) or (
                     m.group(0).isdigit() and _NOT_MONEY_BEFORE.search(before) and not _CURRENCY_AFTER.match(after)
                     and not _CODE_AFTER.match(after)) \
-                    or (plural and _plural_noun(plural.group(1)) and not _CURRENCY_AFTER.match(after)):
+                    or (plural and _plural_noun(plural.group(1)) and not _CURRENCY_AFTER.match(after)) \
+                    or _NIGHTS_AFTER.match(after):
                 odd = odd or m  # "rm 2nd taxi", "Nov 16-18", "card ending 4471", "platform 2", "4 coffees"
                 continue
             return  # said as money here
@@ -1194,13 +1200,23 @@ def _categories_in(words: str) -> set[str]:
 
 _NOT_MONEY_BEFORE = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row|no\.|nr\.?|number|gleis|exit|level|floor|"
                                r"table|pier|bay|line|item|entry)\s*#?$|#$", re.IGNORECASE)
-_PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|pln|zł|czk|kč|yen|¥)?\s*(?:a|per|each|/|the|"
-                       r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b",
+_PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|pln|zł|czk|kč|yen|¥)?\s*(?:a|per|pr|pro|each|/|the|"
+                       r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b"
+                       # each one, in the languages people mix in: "139,00 cada noche", "84,50 chaque nuit", "95 a notte"
+                       r"|\s*(?:€|eur|euros?|chf|kr|zł)?\s*(?:cada|chaque|por|par|la|pro|je|jede|ogni|a|al|per|za|na)\s+"
+                       r"(?:noche|nuit|nuitée|notte|nacht|noc|night|una|uno|une|un|persona|personne|person|pers)\b|\s*jeweils\b",
                        re.IGNORECASE)
+# a count of nights, in English or another language ("2 noce", "3 notti"): never a price
+_NIGHTS_AFTER = re.compile(r"\s*(?:nights?|nites?|nts|nuits?|nuitées?|nuitees?|notte|notti|n[äa]chte|nacht|noce|noc|nocy|"
+                           r"noches?|nätter|natt|netter)\b", re.IGNORECASE)
+# nights counted in a stay, in English or another language ("nights of Tuesday and Wednesday", "noches de martes y …")
+_NIGHTS_MANY = re.compile(r"\b(?:nights|nites|nts|nuits|nuitées|nuitees|notti|n[äa]chte|noce|nocy|noches|nätter|netter)\b",
+                          re.IGNORECASE)
 _PER_PERSON = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf)?\s*(?:each|ea|apiece|pp|p\.p\.|(?:a|per)\s+(?:person|head|pax))"
                          r"(?!\w)", re.IGNORECASE)
-_UNITS_SAID = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven)\s*(?:nights?|nites?|nts|days?|rides?|tickets?|people|"
-                         r"persons|guests)\b", re.IGNORECASE)
+_UNITS_SAID = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven|deux|trois|zwei|drei|dos|tres|due|tre)\s*(?:nights?|"
+                         r"nites?|nts|days?|rides?|tickets?|people|persons|guests|nuits|nuitées|nuitees|notti|n[äa]chte|noce|"
+                         r"nocy|noches|nätter|netter)\b", re.IGNORECASE)
 _PLURAL_AFTER = re.compile(r"\s*(?:x\s+)?([a-z]{3,}s)\b", re.IGNORECASE)
 
 
@@ -1744,6 +1760,30 @@ _MONTHS = {m: n for n, names in enumerate(
     [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
      ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
      ("dec", "december")], 1) for m in names}
+
+
+def _calendar_abroad() -> tuple[dict[str, int], dict[str, int]]:
+    """The weekdays (0 Monday) and months (1 January) of the languages people mix into their English, from Babel's CLDR
+    data, with and without accents: "lunedì", "tirsdag", "środa", "Dezember", "grudnia"; never a word English has too."""
+    from babel.dates import get_day_names, get_month_names
+    from unidecode import unidecode
+
+    days: dict[str, int] = {}
+    months: dict[str, int] = {}
+    for locale in ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs"):
+        for index, name in get_day_names("wide", locale=locale).items():
+            days.update({form: index for form in (name.lower(), unidecode(name).lower())})
+        for context in ("format", "stand-alone"):
+            for number, name in get_month_names("wide", context=context, locale=locale).items():
+                months.update({form: number for form in (name.lower(), unidecode(name).lower())})
+    keep = lambda form: re.fullmatch(r"[^\W\d_]+", form) and not known_word(form) and form not in ("maj", "maja")  # noqa: E731
+    return ({form: n for form, n in days.items() if keep(form) and form not in _WEEKDAYS},
+            {form: n for form, n in months.items() if keep(form) and form not in _MONTHS})
+
+
+_DAYS_ABROAD, _MONTHS_ABROAD = _calendar_abroad()
+_WEEKDAYS.update(_DAYS_ABROAD)
+_MONTHS.update(_MONTHS_ABROAD)
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_PATTERNS = [
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
@@ -1775,6 +1815,7 @@ _DAY_PATTERNS = [
                         r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after)\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
                            r"fri|sat|sun)\b", re.IGNORECASE)),
+    ("weekday", re.compile(rf"(?<![\w-])(?P<w>{'|'.join(sorted(_DAYS_ABROAD, key=len, reverse=True))})(?![\w-])", re.IGNORECASE)),
 ]
 
 

@@ -48,7 +48,8 @@ LISTED = (r"(?:(?:just|only)\s+)?(?:these|those|the\s+following|following|the\s+
 
 LEADING = re.compile(
     r"^(?:(?:and|then|also|but|so|oh|ok|okay|alright|well|now|next|finally|after\s+that|afterwards|"
-    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|" + ANNOUNCED + r"|" + LISTED + r")+",
+    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|(?:e|y|und|et|og|och|oraz)\s+|"
+    + ANNOUNCED + r"|" + LISTED + r")+",  # (and in the languages people mix in: "e pranzo 46,00")
     re.IGNORECASE)
 
 _NEG = r"(?:don'?t|dont|do\s+not|never|no\s+need\s+to|not|without|no|hold\s+off\s+(?:on\s+)?|wait\s+(?:with|before)\s+)"
@@ -64,7 +65,7 @@ RETRACT = re.compile(
     r"pls|just|ok|okay|then)\b[\s,.!-]*)*"
     r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
     r"scratch\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
-    r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?|"
+    r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?(?!\s+(?:in|under|at)\b)|"
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
     r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
     r"i\s+changed\s+my\s+mind|changed\s+my\s+mind)\b[\s\w,.'!-]*$"
@@ -277,9 +278,10 @@ _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|
 _LEFT_AS_IS = re.compile(r"^\W*(?:and\s+|but\s+)?(?:the|that|this|my)\s+[^.;!?\n]{1,40}?\b(?:is|was|are|were)\s+(?:ok|okay|fine|"
                          r"right|correct|good|all\s+right)\W*$", re.IGNORECASE)
 # the trip told before what is asked about it: "I'm back from 3 days in Vienna", "so I was in Lyon for the fair"
-TRIP_TOLD = re.compile(r"^(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|just|finally|"
+TRIP_TOLD = re.compile(r"^(?:[^\W\d_]{2,12},\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|i|we|just|finally|"
                        r"now)\s+)*(?:back|returned|home|got\s+back|came\s+back)\s+(?:home\s+)?from\b|"
-                       r"^(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|travell?ed|flew\s+out)\s+"
+                       r"^(?:[^\W\d_]{2,12},\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|"
+                       r"travell?ed|flew\s+out)\s+"
                        r"(?:to|in|at|for|over|up|down|there)\b", re.IGNORECASE)
 
 
@@ -475,6 +477,7 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
         cursor = m.end()
     if cursor < end:
         pieces.append((cursor, end))
+    pieces = [piece for s, e in pieces for piece in _and_abroad(message, s, e)]
     split_legs: list[tuple[int, int]] = []
     for s, e in pieces:  # "there on monday 119.90 and back thursday 119.90": priced both ways, two legs
         leg = re.search(r"\s+(?=and\s+back\b)", message[s:e], re.IGNORECASE)
@@ -483,6 +486,21 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
         else:
             split_legs.append((s, e))
     return [_trim(message, s, e) for s, e in split_legs if message[s:e].strip(" ,.;:!-–—")]
+
+
+# "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …"
+_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?:e|y|und|et|en|og|och|oraz|i)\s+[^\W\d_])",
+                         re.IGNORECASE)
+
+
+def _and_abroad(message: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A piece split where another language's "and" follows a price and leads to another thing bought with its own
+    price; one piece as it was otherwise."""
+    for m in _AND_ABROAD.finditer(message, start, end):
+        rest = message[m.end():end]
+        if re.search(r"\d", rest) and find_categories(rest) and find_categories(message[start:m.start()]):
+            return [(start, m.start()), *_and_abroad(message, m.end(), end)]
+    return [(start, end)]
 
 
 def _trim(message: str, start: int, end: int) -> tuple[int, int]:

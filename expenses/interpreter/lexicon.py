@@ -26,7 +26,8 @@ for _category, _words in {
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     # the words people mix in from their own languages (French, Italian, German, Polish, Spanish)
     "meals_abroad": "dejeuner déjeuner dîner petit-dejeuner petit-déjeuner pranzo cena colazione mittagessen abendessen "
-                    "frühstück fruhstuck obiad kolacja śniadanie sniadanie almuerzo desayuno",
+                    "frühstück fruhstuck obiad kolacja śniadanie sniadanie almuerzo desayuno lunsj middag middagen frokost frukost "
+                    "aftensmad",
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina",
     "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
@@ -124,6 +125,8 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "tgv lyria": ("TGV Lyria", "travel"), "lyria": ("TGV Lyria", "travel"),
     "flybussen": ("Flybussen", "travel"), "orlen": ("Orlen", "travel"), "bp": ("BP", "travel"),
     "scandic": ("Scandic", "hotel"), "nh hotel": ("NH Hotel", "hotel"), "shake shack": ("Shake Shack", "meals"),
+    "citybox": ("Citybox", "hotel"), "heathrow express": ("Heathrow Express", "travel"),
+    "gatwick express": ("Gatwick Express", "travel"), "stansted express": ("Stansted Express", "travel"),
     "block house": ("Block House", "meals"), "nordsee": ("Nordsee", "meals"), "vapiano's": ("Vapiano", "meals"),
 }
 
@@ -252,6 +255,31 @@ CHAT_WORDS = {
     # nights in the languages people mix into their English ("Motel One 2 notti 198,00", "2 nachten 2x 210")
     "notti": "nights", "notte": "night", "noches": "nights", "noche": "night", "nuits": "nights", "nuit": "night",
     "nachten": "nights", "netter": "nights", "noites": "nights", "nopti": "nights", "nocy": "nights",
+    # a request's few words in the languages people mix into their English ("apri una nuova nota spese", "invia pure",
+    # "fjern den", "quanto fa il totale"): read as the English words they are
+    "nuova": "new", "nuovo": "new", "neue": "new", "neuen": "new", "neues": "new", "nouvelle": "new", "nouveau": "new",
+    "nueva": "new", "nuevo": "new", "nieuwe": "new", "nowa": "new", "nowe": "new", "nowy": "new", "nová": "new",
+    "apri": "open", "aprire": "open", "eröffne": "open", "ouvre": "open", "ouvrir": "open", "abre": "open", "abrir": "open",
+    "invia": "submit", "inviare": "submit", "manda": "submit", "mandare": "submit", "einreichen": "submit",
+    "abschicken": "submit", "envoie": "submit", "envoyer": "submit", "envía": "submit", "envia": "submit", "enviar": "submit",
+    "wyślij": "submit", "wyslij": "submit", "indsend": "submit", "skicka": "submit",
+    "elimina": "remove", "togli": "remove", "cancella": "remove", "löschen": "remove", "lösche": "remove", "entferne": "remove",
+    "supprime": "remove", "supprimer": "remove", "borra": "remove", "quita": "remove", "usuń": "remove", "usun": "remove",
+    "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove",
+    "totale": "total", "totaal": "total", "gesamt": "total", "insgesamt": "total", "summe": "total", "razem": "total",
+    "suma": "total", "totalt": "total",
 }
+
+# "please" and "thanks", in English and in the languages people mix in ("…, NOK takk", "… porfa"): a regex alternation
+PLEASE = (r"please|pls|plz|thanks|thank\s+you|thx|porfa|por\s+favor|bitte|danke|svp|s'il\s+(?:te|vous)\s+pla[iî]t|merci|"
+          r"per\s+favore|grazie|prosz[eę]|dzięki|takk|tack|tak|dank\s+je|alsjeblieft|graag")
+
+# a claim called by its name in the languages people mix into their English ("nuova nota spese: …"), read as "claim"
+CHAT_PHRASES = {
+    phrase: "claim" for phrase in ("nota spese", "nota delle spese", "note de frais", "spesenabrechnung",
+                                   "reisekostenabrechnung", "nota de gastos", "informe de gastos", "declaratie",
+                                   "onkostennota", "onkostendeclaratie", "reiseregning", "reseräkning", "rejseafregning",
+                                   "rozliczenie", "rozliczenie delegacji", "relatório de despesas")
+} | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")}
 
 MEALS = frozenset("breakfast brunch lunch dinner supper".split())  # which meal a meals line was

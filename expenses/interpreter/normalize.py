@@ -10,12 +10,53 @@ the evidence is the same number in both texts.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from . import lexicon
 
-_TOKEN = re.compile(r"(?<![\w/'’-])(?:(?:s/b|w/o|w/)|[A-Za-z]+(?=\d)|[A-Za-z]+(?![\w'’-]|/\w))")
+_TOKEN = re.compile(r"(?<![\w/'’-])(?:(?:s/b|w/o|w/)|[A-Za-z]+(?=\d)|[^\W\d_]+(?![\w'’-]|/\w))")
+
+_ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                   "november", "december")
+# the languages whose days and months people write among their English ("lunedì: taxi 18,50", "Vy train tirsdag",
+# "kolacja środa", "am 3. Dezember")
+_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs")
+
+
+@functools.cache
+def _pieces() -> re.Pattern[str]:
+    """The chat words' tokens, and before them the phrases of several words ("nota spese", "ta bort")."""
+    phrases = sorted((p for p in (*lexicon.CHAT_PHRASES, *lexicon.CHAT_WORDS) if " " in p), key=len, reverse=True)
+    return re.compile(rf"(?<![\w/'’-])(?:{'|'.join(r'\s+'.join(map(re.escape, p.split())) for p in phrases)})(?![\w'’-])|"
+                      + _TOKEN.pattern, re.IGNORECASE)
+
+
+@functools.cache
+def calendar_abroad() -> dict[str, str]:
+    """Day and month names of other languages (Babel's CLDR data, wide forms, with and without accents), each as the
+    English name it stands for; never a word that is English too ("mars", "mayo")."""
+    from babel.dates import get_day_names, get_month_names
+    from unidecode import unidecode
+
+    from .english import known_word
+
+    names: dict[str, str] = {}
+    for locale in _CALENDAR_LOCALES:
+        for index, name in get_day_names("wide", locale=locale).items():
+            for form in {name.lower(), unidecode(name).lower()}:
+                names.setdefault(form, _ENGLISH_DAYS[index])
+        for context in ("format", "stand-alone"):
+            for number, name in get_month_names("wide", context=context, locale=locale).items():
+                for form in {name.lower(), unidecode(name).lower()}:
+                    names.setdefault(form, _ENGLISH_MONTHS[number - 1])
+    return {form: english for form, english in names.items()
+            if form != english and not known_word(form) and re.fullmatch(r"[^\W\d_]+", form) and form not in _NAMES_TOO}
+
+
+_NAMES_TOO = frozenset({"maj", "maja"})  # May in Polish, and a name ("for Maja: lunch 14")
 
 
 @dataclass(frozen=True)
@@ -49,8 +90,9 @@ def spell_out(message: str) -> Spelled:
     starts: list[int] = []
     ends: list[int] = []
     cursor = 0
-    for m in _TOKEN.finditer(message):
-        word = lexicon.CHAT_WORDS.get(m.group(0).lower())
+    for m in _pieces().finditer(message):
+        said = m.group(0).lower()
+        word = lexicon.CHAT_PHRASES.get(said) or lexicon.CHAT_WORDS.get(said) or calendar_abroad().get(said)
         if word is None:
             continue
         for i in range(cursor, m.start()):

@@ -18,6 +18,7 @@ from typing import Any
 from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, quantity_products
+from registries.currencies import currency_meant, currency_mentions
 
 from ..exchange import reference_currencies
 from ..money import format_money
@@ -197,7 +198,7 @@ _MERCHANT_COMMON = frozenset(
 _TITLE_CUT = re.compile(
     r"\s+(?:in|with\s+currency|currency)\s+(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
     r"(?:[A-Za-z]{3}|euros?|dollars?|pounds?|francs?|yen|zloty|[€$£¥])\b.*$"
-    r"|(?:\s*,?\s*(?:please|pls|plz|thanks|thank\s+you|thx)|\s+(?:last|this|next)\s+(?:week|month|year)|"
+    rf"|(?:\s*,?\s*(?:{lexicon.PLEASE})|\s+(?:last|this|next)\s+(?:week|month|year)|"
     r"\s+(?:tomorrow|today|yesterday))+\s*$",
     re.IGNORECASE)
 _CURRENCY_PHRASE = re.compile(
@@ -384,6 +385,8 @@ _BOTH_ON = re.compile(r"\b(?:both|all(?:\s+(?:three|four|of\s+them|of\s+these|of
 # a sentence that goes on with the story of the one before, in time: "Then I paid the taxi …", "After that the metro …"
 # ("Also …", "And parking at the station, £38" add to the list, not to the day: which day is asked)
 _GOES_ON_STORY = re.compile(r"\W*(?:(?:and\s+|also\s+)?then|(?:and\s+)?after\s+that|afterwards|later(?:\s+on)?)\b", re.IGNORECASE)
+# the day of the expense before it, said in its own words: "I also took a taxi back to the hotel afterwards, …"
+_AFTER_IT = re.compile(r"\b(?:afterwards?|after\s+that|later\s+that\s+(?:day|evening|night))\b", re.IGNORECASE)
 _UNREAD_DAY = re.compile(r"(?<![\d.,])\d{1,2}[./]\d{1,2}\.?\s*[:–-]")
 # where the user has just come back from, told before what they ask: "back from 3 days in Gothenburg for the site visit"
 _BACK_FROM = re.compile(r"^\W*(?:(?:hi|hey|hello|so|ok|okay|right)\W+)*(?:i'?m\s+|i\s+am\s+|we'?re\s+|just\s+|finally\s+)*"
@@ -568,8 +571,8 @@ class Reader:
                 continue
             before = [d for d in said if d.end <= act.start]
             if before and not ANOTHER_DAY.search(act.quote(self.message)) and act.args.get("category") != "hotel" and \
-                    not _UNREAD_DAY.search(self.message, before[-1].end, act.start) and _GOES_ON_STORY.match(
-                        self.message, self._sentence_start_of(act.start)):
+                    not _UNREAD_DAY.search(self.message, before[-1].end, act.start) and (_GOES_ON_STORY.match(
+                        self.message, self._sentence_start_of(act.start)) or _AFTER_IT.search(act.quote(self.message))):
                 act.args["date"] = before[-1].value  # "Tuesday I flew … . Also the metro from the airport, 2,60"
                 continue
             # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
@@ -965,6 +968,7 @@ class Reader:
             head = re.sub(r"\s+(?:in|with)$", "", text[:at].rstrip(" ,(-–"), flags=re.IGNORECASE)  # "new claim in pounds for …"
             text = head + text[to:]
             text = re.sub(r"\s+(?:in|with\s+currency|currency)\s*$", "", text, flags=re.IGNORECASE)
+            text = _currency_said_again(text, code)
         title = _title(text)
         if currency_text is not None:
             m, code = currency_text
@@ -1816,6 +1820,19 @@ _NAMES_IT = re.compile(r"^\W*(?:and\s+)?(?:called|named|titled|entitled)\b|\b(?:
 _ANOTHER_CLAIM = re.compile(r"\b(?:another|second|other|also|too|as\s+well|separate|both|two)\b", re.IGNORECASE)
 
 
+def _currency_said_again(text: str, code: str) -> str:
+    """The text without the other words that name the same currency ("…, en coronas suecas (SEK)", "in US dollars since
+    everything there was in USD"): each, with the preposition before it, is no part of the title."""
+    for mention in sorted(currency_mentions(text), key=lambda m: -m.start):
+        if currency_meant(mention) != code or (mention.kind == "code" and not re.search(
+                r"(?:\(\s*|\b(?:in|en|em|auf|i|w)\s+)$", text[:mention.start], re.IGNORECASE)):
+            continue  # a bare code may be part of a name ("SEK audit"); in brackets or after "in" it is the currency
+        head = re.sub(r"(?:\s*\(|\s+(?:in|en|em|auf|i|w)(?:\s+\()?)\s*$", "", text[:mention.start], flags=re.IGNORECASE)
+        tail = re.sub(r"^\s*\)", "", text[mention.end:])
+        text = head + tail
+    return text
+
+
 def _title(text: str) -> str:
     """The new claim's title as the user wrote it (quoted, "called X", "for the X", "X claim")."""
     if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']", text):
@@ -1849,7 +1866,8 @@ def _tidy_title(raw: str, quoted: bool = False) -> str:
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
         title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
-    title = re.sub(r"\s*,\s*(?:it|it'?s|which|that|that'?s|this|they|we|i)\b.*$", "", title, flags=re.IGNORECASE)
+    title = re.sub(r"\s*,\s*(?:it|it'?s|which|that|that'?s|this|they|we|i|as)\b.*$|\s*,?\s+(?:since|because|cause|cos|coz)\s.*$",
+                   "", title, flags=re.IGNORECASE)  # "…, since everything there was in USD": why, not what
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)

@@ -609,7 +609,7 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
             return code, mention.start, mention.end
     # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK", "'Stockholm kickoff' SEK",
     # "Chicago expo usd"
-    if m := re.search(r"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{3}|[a-z]{3})\s*(?:,?\s*(?:pls|please|thanks|thx))?\W*$", text):
+    if m := re.search(rf"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{{3}}|[a-z]{{3}})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", text):
         code = m.group(1)
         if (code.isupper() and is_iso_currency(code)) or (code.islower() and code in lexicon.CURRENCY_WORDS):
             return code.upper(), m.start(1), m.end(1)
@@ -655,7 +655,7 @@ def find_line_refs(text: str) -> list[LineFound]:
 
 # --------------------------------------------------------------------------- words, categories, merchants
 
-_WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’&.-]*[A-Za-zÀ-ÿ]|[A-Za-zÀ-ÿ]")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’&.-])*[^\W\d_]|[^\W\d_]")  # letters of any alphabet ("śniadanie")
 # short words one letter from everyday ones ("wine"/"fine", "beer"/"been", "tube"/"tune") are matched as written only
 # (and place names: "basel"/"bagel")
 _EXACT_ONLY = frozenset("wine beer beers tube teas bagel pizza sushi salad wifi scooter diesel".split())

@@ -1,0 +1,118 @@
+"""Families of the thirteenth round (issue 19), with sentences of our own: the days, months, "and", "each", "new",
+"open" and "send" of the languages people mix into their English; a price a night said in them; a claim's title
+kept free of the currency said twice and of the reason why; a submit said twice; the flight back of the same airline.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_families_13 import on
+from tests.test_families_17 import NONE, TRIP, acts, fields, on_claim
+from tests.test_walkthrough_families import conversation
+
+# TODAY is Thursday 2026-12-03: Monday is 2026-11-30, Tuesday 2026-12-01, Wednesday 2026-12-02
+
+
+# ----------------------------------------------------------------- 1. a night's price, said in another language
+
+
+@pytest.mark.parametrize(("text", "currency", "amount"), [
+    ("hotel Ibis 2 noches 139 cada una", "CHF", "278.00"),
+    ("Novotel 2 nuits 84,50 chaque nuit", "EUR", "169.00"),
+    ("hotel 2 noce from monday, 389 zł za noc", "PLN", "778.00"),
+    ("Citybox 2 netter from tuesday, 495 kr pr night", "NOK", "990.00"),
+    ("albergo 3 notti da lunedì, 132,00 a notte", "EUR", "396.00"),
+])
+def test_nights_counted_and_priced_each_in_another_language_are_the_stay(text, currency, amount) -> None:
+    [plan] = conversation([text], **on_claim(currency))
+    assert fields(plan, "category", "amount") == [("hotel", amount)]
+
+
+@pytest.mark.parametrize("text", [
+    "y el hotel Ibis, noches de martes y miercoles, 139,00 cada noche",  # how many nights, said by their days
+    "hotel 2 noce, 389 zł",  # ("2" is a count: never a price of 2.00)
+])
+def test_a_price_a_night_with_the_nights_not_counted_is_never_the_stay(text) -> None:
+    [plan] = conversation([text], **on_claim("PLN"))
+    assert [a for a in plan.acts if a.args.get("amount") in ("139.00", "2.00")] == []
+
+
+# ----------------------------------------------------------------- 2. a claim's title, and what is said beside it
+
+
+@pytest.mark.parametrize(("text", "title", "currency"), [
+    ("hola! new claim: Malmö depot visit, en coronas suecas (SEK) porfa", "Malmö depot visit", "SEK"),
+    ("I need to start a new expense claim for the Denver expo, in US dollars since everything there was in USD",
+     "Denver expo", "USD"),
+    ('new claim "Tromsø kundebesøk", NOK takk', "Tromsø kundebesøk", "NOK"),
+    ("new claim: Lyon fair. keep it in EUR", "Lyon fair", "EUR"),
+])
+def test_the_currency_said_twice_and_the_reason_why_are_no_part_of_the_title(text, title, currency) -> None:
+    [plan] = conversation([text], **NONE)
+    assert acts(plan) == [("open_claim", {"title": title, "currency": currency})]
+
+
+def test_a_title_with_words_after_a_comma_that_are_no_english_is_asked_about() -> None:
+    [plan] = conversation(["new claim: Malmö depot visit, en coronas suecas porfa sí"], **NONE)
+    assert plan.acts == [] and plan.answers
+
+
+# ----------------------------------------------------------------- 3. the words of other languages
+
+
+def test_days_and_months_of_other_languages_date_the_line() -> None:
+    [plan] = conversation(["allora, lunedì: Frecciarossa Roma-Milano 89,90"], **on(TRIP))
+    assert fields(plan, "date", "amount") == [("2026-11-30", "89.90")]
+    [plan] = conversation(["kolacja środa 236 zł"], **on_claim("PLN"))
+    assert fields(plan, "category", "date") == [("meals", "2026-12-02")]
+    [plan] = conversation(["Vy tog Oslo-Bergen tirsdag, 749 kr"], **on_claim("NOK"))
+    assert fields(plan, "date") == [("2026-12-01",)]
+    [plan] = conversation(["taxi am 1. Dezember 23,40"], **on(TRIP))
+    assert fields(plan, "date") == [("2026-12-01",)]
+
+
+def test_and_said_in_another_language_between_two_priced_things_parts_them() -> None:
+    [plan] = conversation(["monday taxi dalla stazione 18,50 e pranzo con il cliente 46,00"], **on(TRIP))
+    assert fields(plan, "category", "amount") == [("taxi", "18.50"), ("meals", "46.00")]
+    assert not str(plan.acts[1].args.get("description") or "").startswith("e ")
+    [plan] = conversation(["add taxi til hotellet on tuesday 612 kr og lunsj today 189 kr"], **on_claim("NOK"))
+    assert fields(plan, "category", "amount") == [("taxi", "612.00"), ("meals", "189.00")]
+
+
+def test_a_claim_opened_and_sent_in_another_language() -> None:
+    [plan] = conversation(['ciao! apri una nuova nota spese "Trasferta Torino"'], **NONE)
+    assert acts(plan) == [("open_claim", {"title": "Trasferta Torino"})]
+    [plan] = conversation(["perfetto, invia pure"], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+
+
+def test_letters_of_any_alphabet_make_one_word() -> None:
+    [plan] = conversation(["śniadanie wtorek 48 zł"], **on_claim("PLN"))
+    assert fields(plan, "category", "amount", "date") == [("meals", "48.00", "2026-12-01")]
+
+
+# ----------------------------------------------------------------- 4. said twice, said once
+
+
+def test_a_submit_said_twice_in_one_message_is_one_request() -> None:
+    [plan] = conversation(["Parfait, you can envoyer it. submit please"], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+
+
+def test_the_flight_back_with_no_name_of_its_own_is_the_same_airline() -> None:
+    [plan] = conversation(["I had the SAS flight from Oslo on Monday, 212.40 euros, and the return flight on Wednesday at "
+                           "198.90 euros."], **on(TRIP))
+    assert fields(plan, "merchant", "amount", "date") == [("SAS", "212.40", "2026-11-30"), ("SAS", "198.90", "2026-12-02")]
+
+
+def test_a_flight_back_beside_two_flights_out_takes_no_name() -> None:
+    [plan] = conversation(["SAS flight Monday 212.40, Lufthansa flight Tuesday 99, and the return flight on Wednesday "
+                           "198.90"], **on(TRIP))
+    assert fields(plan, "merchant") == [("SAS",), ("Lufthansa",), (None,)]
+
+
+def test_the_trip_told_with_its_day_before_the_rows() -> None:
+    [plan] = conversation(["Allora, I came back from Graz on Wednesday, here is everything:\n- taxi 30/11 — 42,00\n"
+                           "- Motel One, 2 notti 30/11–02/12, totale 236,00"], **on(TRIP))
+    assert fields(plan, "category", "amount", "date") == [("taxi", "42.00", "2026-11-30"), ("hotel", "236.00", "2026-11-30")]
