@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_families_13 import on
+from tests.test_families_13 import line, on
 from tests.test_families_17 import NONE, TRIP, acts, fields, on_claim
 from tests.test_walkthrough_families import conversation
 
@@ -116,3 +116,16 @@ def test_the_trip_told_with_its_day_before_the_rows() -> None:
     [plan] = conversation(["Allora, I came back from Graz on Wednesday, here is everything:\n- taxi 30/11 — 42,00\n"
                            "- Motel One, 2 notti 30/11–02/12, totale 236,00"], **on(TRIP))
     assert fields(plan, "category", "amount", "date") == [("taxi", "42.00", "2026-11-30"), ("hotel", "236.00", "2026-11-30")]
+
+
+def test_a_rate_a_night_corrected_against_the_old_rate_changes_the_stay() -> None:
+    hotel = [{**line("ln_htl00001", "2026-11-30", "hotel", "594.00"), "merchant": "Hilton"}]
+    [plan] = conversation(["hotel was 3 nights x 189, not 198"], **on(hotel))
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [("update_line", "567.00")]
+    [plan] = conversation(["hotel was 3 nights x 189, not 195"], **on(hotel))  # 3 × 195 is not the stay: asked
+    assert plan.acts == []
+
+
+def test_remove_said_in_another_language() -> None:
+    [plan] = conversation(["the taxi was private, fjern den"], **on(TRIP))
+    assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 1)]

@@ -1387,6 +1387,9 @@ def _numbers_of(act: ActSpan) -> set[Decimal]:
                     out.add(n)
             if line.get("quantity"):
                 out.add(Decimal(int(line["quantity"])))
+            nights = int(line.get("quantity") or args.get("quantity") or 0)
+            if nights > 1 and (total := _decimal(line.get("amount"))) is not None:
+                out.add((total / nights).quantize(Decimal("0.01")))  # "3 nights x 189, not 198": the old rate a night
             try:
                 old = date.fromisoformat(str(line.get("date")))
                 out |= {Decimal(old.day), Decimal(old.month)}  # "on the 18th, not the 17th"

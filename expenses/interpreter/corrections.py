@@ -413,6 +413,20 @@ def _count(word: str) -> int:
     return int(word) if word.isdigit() else _COUNT_WORDS[word.lower()]
 
 
+_RATE_FOR_THE_OLD = re.compile(r"^\W*(?:x|×|at|@)\s*(?:[€$£]\s*)?(?P<new>\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur|euros?)?"
+                               r"(?:\s*(?:a|per|/)\s*(?:night|nite|nt))?\s*,?\s*(?:not|instead\s+of)\s+(?:[€$£]\s*)?"
+                               r"(?P<old>\d+(?:[.,]\d{1,2})?)\b", re.IGNORECASE)
+
+
+def _rate_for_the_old(after: str, count: int, total: Decimal) -> Decimal | None:
+    """"3 nights x 189, not 198": the new rate a night, when the old one times the nights is the stay's sum."""
+    m = _RATE_FOR_THE_OLD.match(after)
+    if m is None:
+        return None
+    new, old = (Decimal(m.group(g).replace(",", ".")) for g in ("new", "old"))
+    return new if old * count == total and new != old else None
+
+
 def read_nights_fix(message: str, ctx: Context) -> tuple[dict[str, Any], tuple[int, int]] | None:
     """A hotel line's number of nights corrected ("the hotel was 2 nights not 3, so 238"): the plan (its new count,
     and its new amount when the words say one; else a question that offers the sum at the line's own rate) and the
@@ -509,6 +523,8 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
     values = {n.value for n in amounts}
     quote = message[start:end].strip()
     ordinal = int(line["ordinal"])
+    if not values and (rate := _rate_for_the_old(message[m.end():end], count, Decimal(str(line.get("amount"))))):
+        values = {rate * count}  # "hotel was 3 nights x 189, not 198" on a stay of 594 (3 × 198): 3 × 189
     if len(values) > 1:
         return None
     if values:

@@ -280,6 +280,9 @@ CHAT_PHRASES = {
                                    "reisekostenabrechnung", "nota de gastos", "informe de gastos", "declaratie",
                                    "onkostennota", "onkostendeclaratie", "reiseregning", "reseräkning", "rejseafregning",
                                    "rozliczenie", "rozliczenie delegacji", "relatório de despesas")
-} | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")}
+} | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")
+     } | {phrase: "remove it" for phrase in ("fjern den", "fjern det", "ta bort den", "ta bort det", "slett den", "slett det",
+                                            "usuń to", "usun to", "lösch das", "lösche das", "toglilo", "eliminalo",
+                                            "supprime-le", "supprime-la", "bórralo", "quítalo")}
 
 MEALS = frozenset("breakfast brunch lunch dinner supper".split())  # which meal a meals line was
