@@ -129,3 +129,31 @@ def test_a_rate_a_night_corrected_against_the_old_rate_changes_the_stay() -> Non
 def test_remove_said_in_another_language() -> None:
     [plan] = conversation(["the taxi was private, fjern den"], **on(TRIP))
     assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 1)]
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("ayer almuerzo en la cantina 15,00", "2026-12-02"),
+    ("Taxi gestern 8.80", "2026-12-02"),
+    ("pranzo oggi 14,50", "2026-12-03"),
+    ("lunsj i går 189", "2026-12-02"),
+    ("taxi vorgestern 12", "2026-12-01"),
+])
+def test_yesterday_and_today_said_in_another_language_date_the_line(text, day) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    assert fields(plan, "date") == [(day,)]
+
+
+def test_a_word_that_is_and_in_one_language_and_in_in_another_parts_nothing() -> None:
+    [plan] = conversation(["ayer cena 46,80 en el Zum Goldenen Sternen y taxi a la obra 27,50"], **on(TRIP))
+    assert [a for a in plan.acts if a.args.get("category") == "taxi" and a.args.get("merchant")] == []
+
+
+def test_please_in_another_language_is_no_part_of_the_title() -> None:
+    [plan] = conversation(["Neue Claim bitte: Zürich Workshop, in CHF"], **NONE)
+    assert acts(plan) == [("open_claim", {"title": "Zürich Workshop", "currency": "CHF"})]
+
+
+def test_a_merchant_corrected_with_in_fact_is_the_name_alone() -> None:
+    inn = [{**line("ln_htl00001", "2026-11-30", "hotel", "178.00"), "merchant": "Premier Inn"}]
+    [plan] = conversation(["the hotel was in fact the Travelodge, not the Premier Inn"], **on(inn))
+    assert [a.args.get("merchant") for a in plan.acts if a.act == "update_line"] == ["Travelodge"]

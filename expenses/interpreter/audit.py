@@ -39,6 +39,7 @@ from typing import Any
 from registries import money_phrases, number_words, quantity_products, word_number
 from registries.currencies import currency_mentions
 
+from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
 from .english import known_word
 
@@ -1682,7 +1683,8 @@ _FILTER_ONES = re.compile(r"\b(?:(?:the\s+|only\s+(?:the\s+)?)(?P<word>[\w'’-]
 # "add the edinburgh ones", "paris ones only", "the uber one" (not "hotel motel one": a name)
 _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called named could would you your i i'd i'm "
                            "me my it its grateful kindly create make start new add send submit approval approve yet not "
-                           "remove delete withdraw currency".split())
+                           "remove delete withdraw currency".split()) | frozenset(
+    word for word in re.findall(r"[^\W\d_']+", lexicon.PLEASE) if len(word) > 2 and word not in ("you", "vous", "te"))
 _HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+you|sorry\s+(?:to\s+bother|for|about)|"
                        r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
                        r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"
@@ -1785,6 +1787,8 @@ def _calendar_abroad() -> tuple[dict[str, int], dict[str, int]]:
 
 
 _DAYS_ABROAD, _MONTHS_ABROAD = _calendar_abroad()
+_RELATIVE_ABROAD = {**dict.fromkeys(lexicon.TODAY_ABROAD, 0), **dict.fromkeys(lexicon.YESTERDAY_ABROAD, 1),
+                    **dict.fromkeys(lexicon.BEFORE_YESTERDAY_ABROAD, 2)}
 _WEEKDAYS.update(_DAYS_ABROAD)
 _MONTHS.update(_MONTHS_ABROAD)
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
@@ -1806,6 +1810,9 @@ _DAY_PATTERNS = [
     ("relative", re.compile(r"\b(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|yday|yest|ystd|today|tdy|tonight|"
                             r"this\s+(?:morning|afternoon|evening)|last\s+(?:night|nite|evening)|earlier\s+today)\b",
                             re.IGNORECASE)),
+    # the same days in the languages people mix in ("ayer almuerzo 14", "Taxi gestern 8.80")
+    ("abroad", re.compile(rf"(?<![\w'-])(?P<a>{'|'.join(map(re.escape, sorted(_RELATIVE_ABROAD, key=len, reverse=True)))})"
+                          rf"(?![\w'-])", re.IGNORECASE)),
     ("vague", re.compile(rf"\b(?:(?:last|this|next|past)\s+(?:week|month|weekend|year)|(?:earlier|later)\s+this\s+(?:week|month)|"
                          rf"(?:in|during|end\s+of|early|mid|late)\s+(?:{_MONTH})\b|a\s+few\s+days\s+ago|recently|the\s+other\s+day)",
                          re.IGNORECASE)),
@@ -1971,6 +1978,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
                 return guess
             last = today.replace(day=1) - timedelta(days=1)
             return last.replace(day=day) if day <= last.day else None
+        if kind == "abroad":
+            return today - timedelta(days=_RELATIVE_ABROAD[m.group("a").lower()])
         if kind == "relative":
             word = m.group(0).lower()
             if "before yesterday" in word:

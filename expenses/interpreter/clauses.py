@@ -489,7 +489,7 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 # "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …"
-_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?:e|y|und|et|en|og|och|oraz|i)\s+[^\W\d_])",
+_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?:e|y|und|et|og|och|oraz|i)\s+[^\W\d_])",
                          re.IGNORECASE)
 
 

@@ -42,7 +42,8 @@ _ELSE = re.compile(r"\b(?:remove|delete|submit|send|withdraw|undo|open|new\s+cla
 # "the dinner was at Zapiecek, not Stary Dom", "it's Café Nero not Costa": a merchant said as what it is and what it
 # is not
 _NAME_WORDS = r"[^\W\d_][\w'’&.-]*(?:\s+[^\W\d_][\w'’&.-]*){0,3}"
-_MERCHANT_FIX = re.compile(rf"\b(?:was|is|were|should\s+be|it'?s|its)\s+(?:at\s+|from\s+|with\s+)?(?:the\s+)?"
+_MERCHANT_FIX = re.compile(rf"\b(?:was|is|were|should\s+be|it'?s|its)\s+(?:(?:in\s+fact|actually|really|indeed)\s+)?"
+                           rf"(?:at\s+|from\s+|with\s+)?(?:the\s+)?"
                            rf"(?P<new>{_NAME_WORDS})\s*,?\s+(?:and\s+)?(?:not|instead\s+of|rather\s+than)\s+(?:at\s+|from\s+)?"
                            rf"(?:the\s+)?(?P<old>{_NAME_WORDS})\W*$", re.IGNORECASE)
 

@@ -240,6 +240,14 @@ COMMON_WORDS = frozenset(
 
 # --------------------------------------------------------------------------- chat shorthand
 
+# yesterday, today and the day before, in the languages people mix in ("ayer almuerzo 14", "Taxi gestern 8.80"); the
+# audit reads them too (audit.py)
+YESTERDAY_ABROAD = ("ayer", "gestern", "hier", "ieri", "wczoraj", "gisteren", "igår", "i går", "igar", "i gar", "včera",
+                    "vcera", "ontem")
+TODAY_ABROAD = ("hoy", "heute", "oggi", "dziś", "dzis", "dzisiaj", "vandaag", "idag", "i dag", "dnes", "hoje")
+BEFORE_YESTERDAY_ABROAD = ("anteayer", "vorgestern", "avant-hier", "przedwczoraj", "eergisteren", "i förrgår", "i forgårs",
+                           "l'altro ieri", "altroieri")
+
 # what people type for a word, read as that word (positions are kept: see normalize.py); only tokens
 # that are no everyday English word of their own
 CHAT_WORDS = {
@@ -268,6 +276,8 @@ CHAT_WORDS = {
     "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove",
     "totale": "total", "totaal": "total", "gesamt": "total", "insgesamt": "total", "summe": "total", "razem": "total",
     "suma": "total", "totalt": "total",
+    **{word: "yesterday" for word in YESTERDAY_ABROAD}, **{word: "today" for word in TODAY_ABROAD},
+    **{word: "the day before yesterday" for word in BEFORE_YESTERDAY_ABROAD},
 }
 
 # "please" and "thanks", in English and in the languages people mix in ("…, NOK takk", "… porfa"): a regex alternation

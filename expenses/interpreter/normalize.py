@@ -29,7 +29,8 @@ _CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs")
 @functools.cache
 def _pieces() -> re.Pattern[str]:
     """The chat words' tokens, and before them the phrases of several words ("nota spese", "ta bort")."""
-    phrases = sorted((p for p in (*lexicon.CHAT_PHRASES, *lexicon.CHAT_WORDS) if " " in p), key=len, reverse=True)
+    phrases = sorted((p for p in (*lexicon.CHAT_PHRASES, *lexicon.CHAT_WORDS) if re.search(r"[\s'-]", p)), key=len,
+                     reverse=True)
     return re.compile(rf"(?<![\w/'’-])(?:{'|'.join(r'\s+'.join(map(re.escape, p.split())) for p in phrases)})(?![\w'’-])|"
                       + _TOKEN.pattern, re.IGNORECASE)
 

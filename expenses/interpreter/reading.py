@@ -1842,7 +1842,7 @@ def _title(text: str) -> str:
         r"\s*:?\s+(.+)$",
         r"\bclaim\s*:\s*(.+)$",
         # "new claim please, Barcelona partner summit", "ok new one: Boston customer visit", "New claim - Oslo"
-        r"\b(?:new|another)\s+(?:expense\s+)?(?:claim|one|report)(?:\s+(?:please|pls|plz))?\s*[,:\-–—]+\s*(.+)$",
+        rf"\b(?:new|another)\s+(?:expense\s+)?(?:claim|one|report)(?:\s+(?:{lexicon.PLEASE}))?\s*[,:\-–—]+\s*(.+)$",
         # "Open a claim Copenhagen workshop", "open a new claim Brussels EU meetings"
         r"\b(?:open|start|create)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:expense\s+)?claim\s+(?!(?:for|about|re|regarding|covering|"
         r"on|in|called|named|titled|with|to|please|pls|and|that|which|so)\b)([A-Z0-9].+)$",
