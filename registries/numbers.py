@@ -47,8 +47,8 @@ _PRODUCT = re.compile(
 
 # "each" in the languages people mix into their English: "2 noches 139 cada una", "2 nuits 84,50 chaque nuit", "2 Nächte
 # je 120", "2 notti 95 a notte"
-_EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na)\s+(?:noche|nuit|nuitée|notte|nacht|noc|night|"
-                r"una|uno|une|un|persona|personne|person)\b|jeweils\b")
+_EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.?)\s+(?:noche|nuit|nuitée|notte|nacht|noc|"
+                r"night)\b|(?:cada|chaque|ogni)\s+(?:una|uno|une|un)\b|jeweils\b")  # (a person's share is no night's price)
 
 
 # no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
@@ -60,7 +60,7 @@ _PRODUCT_EACH = re.compile(
     rf"[\w'’&./-]+,?\s+){{0,5}}?"
     rf"(?:(?:at|for|@)\s*)?"
     rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
-    rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day|person)|a\s+(?:night|nite|day|person|head)|"
+    rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day)|a\s+(?:night|nite|day|person|head)|"
     rf"the\s+(?:night|nite|day)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})",
     re.IGNORECASE)
 # people counted, then what each one's share was: "for three of us, 22 each", "for four, 18 per person", "5 of us …

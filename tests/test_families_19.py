@@ -157,3 +157,54 @@ def test_a_merchant_corrected_with_in_fact_is_the_name_alone() -> None:
     inn = [{**line("ln_htl00001", "2026-11-30", "hotel", "178.00"), "merchant": "Premier Inn"}]
     [plan] = conversation(["the hotel was in fact the Travelodge, not the Premier Inn"], **on(inn))
     assert [a.args.get("merchant") for a in plan.acts if a.act == "update_line"] == ["Travelodge"]
+
+
+# ----------------------------------------------------------------- 5. the round's review: names are no days, a share no night
+
+
+@pytest.mark.parametrize("text", [
+    "Hotel Juli 2 nights 240", "lunch with Avril 12 at Nopa, 45.80", "Trattoria Domenica 64", "dinner at Domingo 64.20",
+    "Mr Montag's taxi 32", "dinner with Martes, 45", "coffee at Enero 7.80", "dinner at Listopad 12, 45",
+])
+def test_a_name_that_is_a_day_or_a_month_in_another_language_dates_nothing(text) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    assert all(a.args.get("date") in (None, "2026-12-03") for a in plan.acts)
+    assert all(a.args.get("merchant") not in ("January", "Sunday") for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["Hotel Sol 3 noches 300 por persona", "Hotel Adlon 3 Nächte 300 pro Person",
+                                  "Hotel 3 nights 540 la una", "2 taxis 30 a un cliente"])
+def test_a_share_a_person_is_never_multiplied_by_the_nights(text) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    assert [a for a in plan.acts if a.args.get("amount") in ("900.00", "1620.00", "60.00")] == []
+
+
+@pytest.mark.parametrize("text", [
+    "KLM flight Monday 245, return flight Wednesday 198, Transavia",
+    "SAS flight Monday 212.40, return flight Wednesday 98.90 (Widerøe)",
+    "the Austrian Airlines flight on Monday 312.40 and my colleague's return flight on Wednesday 298.90",
+    "Lufthansa flight on Monday 312.40 and the return flight on Wednesday 298.90 on Wizz",
+])
+def test_a_flight_back_with_a_name_or_a_person_of_its_own_keeps_it(text) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    assert len({a.args.get("merchant") for a in plan.acts}) == len(plan.acts)
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("open a claim for Tech Stack in EUR", "Tech Stack"), ("new claim: Just Cause gala, USD", "Just Cause gala"),
+    ("new claim: Stockholm COS store opening, SEK", "Stockholm COS store opening"),
+    ("new claim: Sprint review since 2024", "Sprint review since 2024"),
+])
+def test_a_title_keeps_its_own_words_that_look_like_please_or_a_reason(text, title) -> None:
+    [plan] = conversation([text], **NONE)
+    assert [a.args.get("title") for a in plan.acts] in ([title], [])
+
+
+def test_a_day_counted_from_another_is_asked() -> None:
+    [plan] = conversation(["lunch 18 e dinner 2 days later 45"], **on(TRIP))
+    assert plan.acts == []
+
+
+def test_a_capital_e_is_no_and() -> None:
+    [plan] = conversation(["E Street Cafe 12 today"], **on(TRIP))
+    assert fields(plan, "merchant") == [("E Street Cafe",)]

@@ -929,15 +929,25 @@ _RETURN_LEG = re.compile(r"\b(?:the\s+)?(?:return|returning)\s+(?P<noun>flight|t
                          r"(?:back|home)\b", re.IGNORECASE)
 
 
+# the way back said with a name, a route or a person of its own: no airline to take from the way out
+_OWN_LEG = re.compile(r"\(|\bon\s+(?!(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|the\b|\d)|\b(?:via|with|by|from|through|booked|"
+                      r"different|another|other|separate|colleague|boss|his|her|their|its)\b|'s\b", re.IGNORECASE)
+
+
 def _return_leg_of_the_same(intents: list[Intent], ctx: Context) -> None:
     """"the Austrian Airlines flight from Brussels on Monday, 312.40 euros, and the return flight on Thursday at 298.90":
     the return flight, told with no name of its own right after the one flight out of this message that has one, is
     that trip's way back: the same airline (or railway)."""
     added = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem]
     for n, intent in enumerate(added):
-        m = _RETURN_LEG.search(intent.quote(ctx.message))
-        if m is None or intent.args.get("merchant") or intent.args.get("category") != "travel":
-            continue
+        words = intent.quote(ctx.message)
+        m = _RETURN_LEG.search(words)
+        after = words[m.end():] + " " + re.split(r"[.!?;\n]", ctx.message[intent.end:])[0] if m else ""
+        if m is None or intent.args.get("merchant") or intent.args.get("category") != "travel" or _OWN_LEG.search(
+                words) or _OWN_LEG.search(after) or re.search(
+                r"\b(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][\w'’-]+",
+                after):
+            continue  # "…, return flight Wednesday 98.90 (Widerøe)", "… on Wizz", "my colleague's return flight"
         noun = (m.group("noun") or m.group("noun2")).lower()
         out = [i for i in added[:n] if i.args.get("category") == "travel" and re.search(
             rf"\b{noun}\b", i.quote(ctx.message), re.IGNORECASE)]

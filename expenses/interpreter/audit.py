@@ -42,6 +42,7 @@ from registries.currencies import currency_mentions
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
 from .english import known_word
+from .normalize import abroad_meant
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -1789,6 +1790,7 @@ def _calendar_abroad() -> tuple[dict[str, int], dict[str, int]]:
 _DAYS_ABROAD, _MONTHS_ABROAD = _calendar_abroad()
 _RELATIVE_ABROAD = {**dict.fromkeys(lexicon.TODAY_ABROAD, 0), **dict.fromkeys(lexicon.YESTERDAY_ABROAD, 1),
                     **dict.fromkeys(lexicon.BEFORE_YESTERDAY_ABROAD, 2)}
+_CALENDAR_ABROAD = frozenset(_DAYS_ABROAD) | frozenset(_MONTHS_ABROAD)
 _WEEKDAYS.update(_DAYS_ABROAD)
 _MONTHS.update(_MONTHS_ABROAD)
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
@@ -1822,7 +1824,8 @@ _DAY_PATTERNS = [
                        re.IGNORECASE)),
     ("same", re.compile(r"\b(?:same\s+(?:day|night|nite|evening|date)|right\s+after(?:wards)?|straight\s+after|afterwards|"
                         r"after\s+that|that\s+(?:same\s+)?(?:day|night|evening|morning|afternoon)|the\s+same\s+(?:morning|afternoon|evening)|the\s+day\s+(?:before|after)|"
-                        r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after)\b", re.IGNORECASE)),
+                        r"the\s+(?:next|following)\s+(?:day|morning)|next\s+morning|day\s+after|"
+                        r"(?:\d|two|three|four|five|a\s+couple\s+of)\s*days?\s+(?:later|after))\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
                            r"fri|sat|sun)\b", re.IGNORECASE)),
     ("weekday", re.compile(rf"(?<![\w-])(?P<w>{'|'.join(sorted(_DAYS_ABROAD, key=len, reverse=True))})(?![\w-])", re.IGNORECASE)),
@@ -1841,6 +1844,9 @@ def find_days(text: str, today: date) -> list[Day]:
                 continue
             if kind == "dmy" and not _dmy_meant(text, m, today):
                 continue
+            if any(w.group(0).lower() in _CALENDAR_ABROAD and not abroad_meant(text, m.start() + w.start(), m.start() + w.end())
+                   for w in re.finditer(r"[^\W\d_]+", m.group(0))):
+                continue  # "Trattoria Domenica", "lunch with Avril 12": a name, no day
             taken.append((m.start(), m.end()))
             found.append(Day(m.start(), m.end(), _resolve(kind, m, today), kind))
     return _weekdays_joined(text, sorted(found, key=lambda d: d.start))

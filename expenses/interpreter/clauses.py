@@ -48,7 +48,7 @@ LISTED = (r"(?:(?:just|only)\s+)?(?:these|those|the\s+following|following|the\s+
 
 LEADING = re.compile(
     r"^(?:(?:and|then|also|but|so|oh|ok|okay|alright|well|now|next|finally|after\s+that|afterwards|"
-    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|(?:e|y|und|et|og|och|oraz)\s+|"
+    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|(?-i:e|y|und|et|og|och|oraz)\s+|"
     + ANNOUNCED + r"|" + LISTED + r")+",  # (and in the languages people mix in: "e pranzo 46,00")
     re.IGNORECASE)
 
@@ -489,7 +489,7 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 # "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …"
-_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?:e|y|und|et|og|och|oraz|i)\s+[^\W\d_])",
+_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?-i:e|y|und|et|og|och|oraz|i)\s+[^\W\d_])",
                          re.IGNORECASE)
 
 

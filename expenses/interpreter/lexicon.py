@@ -263,8 +263,12 @@ CHAT_WORDS = {
     # nights in the languages people mix into their English ("Motel One 2 notti 198,00", "2 nachten 2x 210")
     "notti": "nights", "notte": "night", "noches": "nights", "noche": "night", "nuits": "nights", "nuit": "night",
     "nachten": "nights", "netter": "nights", "noites": "nights", "nopti": "nights", "nocy": "nights",
-    # a request's few words in the languages people mix into their English ("apri una nuova nota spese", "invia pure",
-    # "fjern den", "quanto fa il totale"): read as the English words they are
+}
+
+# a request's few words in the languages people mix into their English ("apri una nuova nota spese", "invia pure",
+# "fjern den", "quanto fa il totale"): read as the English words they are, where they are no part of a name
+# (normalize.abroad_meant)
+WORDS_ABROAD = {
     "nuova": "new", "nuovo": "new", "neue": "new", "neuen": "new", "neues": "new", "nouvelle": "new", "nouveau": "new",
     "nueva": "new", "nuevo": "new", "nieuwe": "new", "nowa": "new", "nowe": "new", "nowy": "new", "nová": "new",
     "apri": "open", "aprire": "open", "eröffne": "open", "ouvre": "open", "ouvrir": "open", "abre": "open", "abrir": "open",

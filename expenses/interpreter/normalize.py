@@ -29,10 +29,49 @@ _CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs")
 @functools.cache
 def _pieces() -> re.Pattern[str]:
     """The chat words' tokens, and before them the phrases of several words ("nota spese", "ta bort")."""
-    phrases = sorted((p for p in (*lexicon.CHAT_PHRASES, *lexicon.CHAT_WORDS) if re.search(r"[\s'-]", p)), key=len,
-                     reverse=True)
+    phrases = sorted((p for p in (*lexicon.CHAT_PHRASES, *lexicon.CHAT_WORDS, *lexicon.WORDS_ABROAD)
+                      if re.search(r"[\s'-]", p)), key=len, reverse=True)
     return re.compile(rf"(?<![\w/'’-])(?:{'|'.join(r'\s+'.join(map(re.escape, p.split())) for p in phrases)})(?![\w'’-])|"
                       + _TOKEN.pattern, re.IGNORECASE)
+
+
+# words before a name, never before a day: "at Domingo", "with Avril", "Mr Montag", "Trattoria Domenica"
+_NAME_LEADS = frozenset("at with for by from mr mrs ms dr herr frau chez bei hotel trattoria restaurant ristorante "
+                        "restaurante cafe café bar brasserie osteria taverna pizzeria club team".split())
+# words before a day or a month in the languages people mix in: "am Montag", "le lundi", "el martes", "w środę"
+_DATE_LEADS = frozenset("on am le el il lo w we på i om op den de du au al vom bis seit ab dal del desde od do hasta "
+                        "fino since until till".split())
+_MONTHS_EN = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                        "october", "november", "december"))
+
+
+def abroad_meant(message: str, start: int, end: int) -> bool:
+    """Does the word of another language at ``start:end`` mean what it says there, or is it part of a name?
+
+    A day or a month is one where it is written small ("martedì cena 58"), after a word that leads to a day ("am Montag",
+    "le 3 décembre"), or heading a line ("Lunedì: …"); a month only beside the number of its day ("3. Dezember"). Never
+    inside quotes, after "at"/"with"/"Mr"/"Hotel" ("coffee at Enero", "lunch with Avril 12", "Hotel Juli 2 nights"), nor
+    beside another capitalised word of the same name ("Domingo Festival")."""
+    token = message[start:end]
+    before = re.findall(r"[^\W\d_]+", message[:start].lower())[-2:]
+    if message[:start].count('"') % 2 or message[:start].count("“") > message[:start].count("”"):
+        return False  # a quoted title ("Nuova Sede", "Domingo festival")
+    if any(w in _NAME_LEADS for w in before):
+        return False
+    capitalised = token[:1].isupper()
+    left = re.search(r"([^\W\d_][\w'’-]*)\W{0,2}$", message[:start])
+    right = re.match(r"\W{0,2}([^\W\d_][\w'’-]*)", message[end:])
+    at_start = not message[:start].strip() or re.search(r"[.!?:;\n]\s*$", message[:start]) is not None
+    english = calendar_abroad().get(token.lower())
+    if capitalised and ((left and left.group(1)[:1].isupper() and not at_start) or (
+            english and right and right.group(1)[:1].isupper() and not re.match(r"\s*[:,]", message[end:]))):
+        return False  # "Trattoria Domenica", "Domingo Festival": a name of several capitalised words
+    if english is None:
+        return True  # a request's word ("Neue Claim bitte", "invia pure", "fjern den")
+    if english in _MONTHS_EN:
+        return bool(re.search(r"\b\d{1,2}\.?\s*(?:de\s+|of\s+)?$", message[:start])
+                    or re.match(r"\s*\d{1,2}\b(?![.,]\d)", message[end:]))
+    return not capitalised or (bool(before) and before[-1] in _DATE_LEADS) or at_start
 
 
 @functools.cache
@@ -93,7 +132,10 @@ def spell_out(message: str) -> Spelled:
     cursor = 0
     for m in _pieces().finditer(message):
         said = m.group(0).lower()
-        word = lexicon.CHAT_PHRASES.get(said) or lexicon.CHAT_WORDS.get(said) or calendar_abroad().get(said)
+        word = lexicon.CHAT_PHRASES.get(said) or lexicon.CHAT_WORDS.get(said)
+        if word is None and (abroad := lexicon.WORDS_ABROAD.get(said) or calendar_abroad().get(said)) and abroad_meant(
+                message, m.start(), m.end()):
+            word = abroad
         if word is None:
             continue
         for i in range(cursor, m.start()):

@@ -198,7 +198,7 @@ _MERCHANT_COMMON = frozenset(
 _TITLE_CUT = re.compile(
     r"\s+(?:in|with\s+currency|currency)\s+(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
     r"(?:[A-Za-z]{3}|euros?|dollars?|pounds?|francs?|yen|zloty|[€$£¥])\b.*$"
-    rf"|(?:\s*,?\s*(?:{lexicon.PLEASE})|\s+(?:last|this|next)\s+(?:week|month|year)|"
+    rf"|(?:\s*,?\s*\b(?:{lexicon.PLEASE})\b|\s+(?:last|this|next)\s+(?:week|month|year)|"
     r"\s+(?:tomorrow|today|yesterday))+\s*$",
     re.IGNORECASE)
 _CURRENCY_PHRASE = re.compile(
@@ -1866,8 +1866,11 @@ def _tidy_title(raw: str, quoted: bool = False) -> str:
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
         title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
-    title = re.sub(r"\s*,\s*(?:it|it'?s|which|that|that'?s|this|they|we|i|as)\b.*$|\s*,?\s+(?:since|because|cause|cos|coz)\s.*$",
-                   "", title, flags=re.IGNORECASE)  # "…, since everything there was in USD": why, not what
+    title = re.sub(r"\s*,\s*(?:it|it'?s|which|that|that'?s|this|they|we|i)\b.*$", "", title, flags=re.IGNORECASE)
+    # "…, since everything there was in USD", "… because the client pays": why, not what (a reason in small letters,
+    # told as a clause: never "Just Cause gala", "Stockholm COS store", "Sprint review since 2024")
+    title = re.sub(r"\s*,?\s+(?:since|because|cause|cos|coz|as)\s+(?:i|we|it|they|he|she|you|everything|all|the|my|our|"
+                   r"this|that|there|these|those|everyone|nothing)\b.*$", "", title)
     title = re.sub(r"^(?:the|my|our|a|an)\s+", "", title.strip(), flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:claim|expense\s+claim)$", "", title, flags=re.IGNORECASE)
     title = re.sub(r"\s+(?:(?:next|this|last)\s+(?:week|month|year)|tomorrow|today)$", "", title, flags=re.IGNORECASE)

@@ -769,6 +769,10 @@ _KIND_NAME = re.compile(rf"^\W*((?!(?:The|A|An|My|Our|This|That|Your|His|Her|{_R
 _NAMING_NOUNS = ("restaurant", "hotel", "cafe", "café", "bar", "bistro", "pub", "hostel", "motel")
 
 
+# "at" in the languages people mix in, before a place's name: "in der Kronenhalle", "bei Hiltl", "chez Paul", "på Bryggeloftet"
+_AT_ABROAD = ("der", "dem", "im", "bei", "chez", "hos", "på", "nel", "nella")
+
+
 def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[MerchantFound]:
     """Who was paid: well-known names anywhere, and capitalised names the user wrote.
 
@@ -851,7 +855,7 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         field = (re.search(r"[,;:]\s*$", text[:start]) is not None and re.match(r"\s*[,;]", text[end:]) is not None
                  and (len(name.split()) >= 2 or not known_word(name.lower())))
         if not only_category and not place and (
-                prev_word in ("at", "from", "with", "by", *_NAMING_NOUNS) or before_category or holds_category
+                prev_word in ("at", "from", "with", "by", *_AT_ABROAD, *_NAMING_NOUNS) or before_category or holds_category
                 or determiner or field):
             if (the := re.search(r"(?<=[a-z,] )The\s+$", text[:start])) is not None:
                 start, name = the.start(), text[the.start():end].strip(".'’-")  # "at The Witchery": part of the name
