@@ -42,7 +42,7 @@ from registries.currencies import currency_mentions
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
 from .english import known_word
-from .normalize import abroad_meant
+from .normalize import abroad_meant, calendar_abroad
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -1768,26 +1768,9 @@ _MONTHS = {m: n for n, names in enumerate(
      ("dec", "december")], 1) for m in names}
 
 
-def _calendar_abroad() -> tuple[dict[str, int], dict[str, int]]:
-    """The weekdays (0 Monday) and months (1 January) of the languages people mix into their English, from Babel's CLDR
-    data, with and without accents: "lunedì", "tirsdag", "środa", "Dezember", "grudnia"; never a word English has too."""
-    from babel.dates import get_day_names, get_month_names
-    from unidecode import unidecode
-
-    days: dict[str, int] = {}
-    months: dict[str, int] = {}
-    for locale in ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs"):
-        for index, name in get_day_names("wide", locale=locale).items():
-            days.update({form: index for form in (name.lower(), unidecode(name).lower())})
-        for context in ("format", "stand-alone"):
-            for number, name in get_month_names("wide", context=context, locale=locale).items():
-                months.update({form: number for form in (name.lower(), unidecode(name).lower())})
-    keep = lambda form: re.fullmatch(r"[^\W\d_]+", form) and not known_word(form) and form not in ("maj", "maja")  # noqa: E731
-    return ({form: n for form, n in days.items() if keep(form) and form not in _WEEKDAYS},
-            {form: n for form, n in months.items() if keep(form) and form not in _MONTHS})
-
-
-_DAYS_ABROAD, _MONTHS_ABROAD = _calendar_abroad()
+# the weekdays and months of the languages people mix in (normalize.calendar_abroad: Babel's CLDR names), as numbers
+_DAYS_ABROAD = {word: _WEEKDAYS[english] for word, english in calendar_abroad().items() if english in _WEEKDAYS}
+_MONTHS_ABROAD = {word: _MONTHS[english] for word, english in calendar_abroad().items() if english in _MONTHS}
 _RELATIVE_ABROAD = {**dict.fromkeys(lexicon.TODAY_ABROAD, 0), **dict.fromkeys(lexicon.YESTERDAY_ABROAD, 1),
                     **dict.fromkeys(lexicon.BEFORE_YESTERDAY_ABROAD, 2)}
 _CALENDAR_ABROAD = frozenset(_DAYS_ABROAD) | frozenset(_MONTHS_ABROAD)
