@@ -9,6 +9,7 @@ import pytest
 
 from tests.test_families_13 import line, on
 from tests.test_families_17 import NONE, TRIP, acts, fields, on_claim
+from tests.test_interpreter import claim
 from tests.test_walkthrough_families import conversation
 
 # TODAY is Thursday 2026-12-03: Monday is 2026-11-30, Tuesday 2026-12-01, Wednesday 2026-12-02
@@ -208,3 +209,10 @@ def test_a_day_counted_from_another_is_asked() -> None:
 def test_a_capital_e_is_no_and() -> None:
     [plan] = conversation(["E Street Cafe 12 today"], **on(TRIP))
     assert fields(plan, "merchant") == [("E Street Cafe",)]
+
+
+def test_a_place_said_with_a_possessive_names_no_one_s_claim() -> None:
+    edinburgh = {"cases": (claim("clm_EDI00001", "Edinburgh Investor Dinner", [], currency="GBP"),),
+                 "active": "clm_EDI00001", "today": "2026-02-04"}
+    [plan] = conversation(["Please record my LNER rail fare from King's Cross to Edinburgh on Monday, £164.50"], **edinburgh)
+    assert fields(plan, "merchant", "amount") == [("LNER", "164.50")]

@@ -200,7 +200,8 @@ class Audit:
         name the claim's title does not hold."""
         title = set(re.findall(r"\w+", claim.title.lower()))
         for m in _OWNED.finditer(self.message):
-            said = {w.lower() for w in re.findall(r"[\w-]+", m.group("what"))}
+            what = re.split(r"\s(?:to|from|at|in|on|for|via|and)\s", m.group("what"), maxsplit=1)[0]  # "King's Cross to Edinburgh"
+            said = {w.lower() for w in re.findall(r"[\w-]+", what)}
             if (said & (_CLAIM_WORDS | {w for w in title if len(w) >= 4})) and m.group("who").lower() not in title:
                 return True
         return False
