@@ -216,3 +216,32 @@ def test_a_place_said_with_a_possessive_names_no_one_s_claim() -> None:
                  "active": "clm_EDI00001", "today": "2026-02-04"}
     [plan] = conversation(["Please record my LNER rail fare from King's Cross to Edinburgh on Monday, £164.50"], **edinburgh)
     assert fields(plan, "merchant", "amount") == [("LNER", "164.50")]
+
+
+# ----------------------------------------------------------------- 6. the walk-through's families
+
+
+def test_a_thing_taken_back_with_its_reason_beside_foreign_amounts_is_not_offered() -> None:
+    from conversations.core.plan import parse_model_answer
+    from expenses.interpreter import interpret
+    from tests.test_interpreter import request
+
+    first = parse_model_answer(interpret(request("on 2 December a Metro ticket, 36,00 DKK, and a coffee at the airport for "
+                                                 "58 DKK ... actually not the coffee, that was private.", **on(TRIP))))
+    assert [r.args["amount"] for r in first.reads] == ["36.00"]
+
+
+def test_what_a_merchant_is_not_is_no_take_back() -> None:
+    inn = [{**line("ln_htl00001", "2026-11-30", "hotel", "178.00"), "merchant": "Premier Inn"}]
+    [plan] = conversation(["the hotel was the Travelodge, not the Premier Inn."], **on(inn))
+    assert [a.args.get("merchant") for a in plan.acts] == ["Travelodge"] and not plan.retractions
+
+
+def test_a_stay_told_by_its_days_before_the_month_and_a_trip_opened_after_a_greeting() -> None:
+    [plan] = conversation(["hotel Ibis 1.-3. December, 2 nights, 240"], **on(TRIP))
+    assert fields(plan, "amount", "date") == [("240.00", "2026-12-01")]
+    [plan] = conversation(['Olá! I am just back from a customer visit in Copenhagen, 1.-3. December. Can you open a new '
+                           'claim for it, please? Name it "Copenhagen customer visit" and keep it in EUR, bitte.'], **NONE)
+    assert acts(plan) == [("open_claim", {"title": "Copenhagen customer visit", "currency": "EUR"})]
+    [plan] = conversation(["taxi 3. Dez 23,40"], **on(TRIP))
+    assert fields(plan, "date") == [("2026-12-03",)]

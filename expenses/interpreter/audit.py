@@ -648,6 +648,9 @@ class Audit:
         for mention in currency_mentions(self.message):
             if self._touches_neutral(mention.start, mention.end):
                 continue
+            if _CONVERT_TO.search(self.message[:mention.start]) and any(
+                    a.claim is not None and a.claim.currency in mention.codes for a in self.acts):
+                continue  # "385,00 DKK. Please convert to EUR": the claim's currency, asked for
             holder = self._holder(mention.start, mention.end)
             acts = [holder] if holder else self.acts
             if any(a.currency() is None for a in acts):
@@ -1311,6 +1314,8 @@ def _close(said: str, title_word: str) -> bool:
     return len(a) >= 4 and a[:1] == b[:1] and DamerauLevenshtein.distance(a, b) <= (1 if len(b) < 8 else 2)
 
 
+_CONVERT_TO = re.compile(r"\b(?:convert\w*|change|exchange|put)\s+(?:it\s+|that\s+|them\s+|this\s+)?(?:to|into|in)\s+$",
+                         re.IGNORECASE)
 _WHOSE = re.compile(r"(?<!\bpaid\s)(?<!\bpay\s)(?<!\bpaying\s)(?<!\bbought\s)\b(?:on|to|onto|for|in|into)\s+(?:his|hers|her|theirs|their|him|them)\b(?!\s+(?:hotel|room|own|way|"
                     r"part|share|card|behalf|team))", re.IGNORECASE)
 # a person's name and what of theirs it is: "Sandra's Vienna trip", "Mr. Duval's Zurich claim" ("Nando's" is a place)
@@ -1781,8 +1786,9 @@ _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_PATTERNS = [
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
     ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?!\d|[.,]\d)")),
-    ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\s*[-–]\s*\d{{1,2}}"
-                         rf"(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
+    ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\.?\s*[-–]\s*\d{{1,2}}"
+                         rf"(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
+    # ("1.–3. December": the German way, each day with its dot)
     ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.(?=\s))?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"

@@ -68,6 +68,11 @@ RETRACT = re.compile(
     r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?(?!\s+(?:in|under|at)\b)|"
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
     r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
+    # "… actually not the coffee, that was private": the thing taken back, and why (never "not the 12th, the 13th")
+    r"not\s+the\s+[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?(?=\s*,\s*(?:that|it|this)\s*(?:'s|was|is)\s+"
+    r"(?:private|personal|mine|on\s+me|not\s+for\s+work|my\s+own)\b[^\d]*$)|"
+    r"(?:(?<=actually\s)|(?<=actually,\s)|(?<=oops\s)|(?<=oops,\s))not\s+the\s+[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?"
+    r"(?=\s*(?:$|[.!]))|"
     r"i\s+changed\s+my\s+mind|changed\s+my\s+mind)\b[\s\w,.'!-]*$"
     r"|^(?:actually[\s,.!-]*)?(?:no|nope|nah)[\s.!]*$"
     r"|^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|on\s+second\s+thoughts?|hold\s+on)\b[\s,.!-]*)*(?:don'?t|do\s+not)"
@@ -278,9 +283,9 @@ _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|
 _LEFT_AS_IS = re.compile(r"^\W*(?:and\s+|but\s+)?(?:the|that|this|my)\s+[^.;!?\n]{1,40}?\b(?:is|was|are|were)\s+(?:ok|okay|fine|"
                          r"right|correct|good|all\s+right)\W*$", re.IGNORECASE)
 # the trip told before what is asked about it: "I'm back from 3 days in Vienna", "so I was in Lyon for the fair"
-TRIP_TOLD = re.compile(r"^(?:[^\W\d_]{2,12},\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|i|we|just|finally|"
+TRIP_TOLD = re.compile(r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|i|we|just|finally|"
                        r"now)\s+)*(?:back|returned|home|got\s+back|came\s+back)\s+(?:home\s+)?from\b|"
-                       r"^(?:[^\W\d_]{2,12},\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|"
+                       r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|"
                        r"travell?ed|flew\s+out)\s+"
                        r"(?:to|in|at|for|over|up|down|there)\b", re.IGNORECASE)
 

@@ -18,7 +18,7 @@ for _category, _words in {
     "meals": "meal meals dinner dinners lunch lunches breakfast breakfasts brunch restaurant restaurants food "
              "coffee coffees cafe café snack snacks drinks supper catering sandwich sandwiches pizza burger burgers "
              "sushi salad bagel croissant pastry pastries bakery takeaway takeout groceries supermarket beer beers "
-             "wine tea teas eat ate eating",
+             "wine tea teas eat ate eating steak steaks steakhouse tapas noodles ramen bistro brasserie diner",
     "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "

@@ -89,14 +89,18 @@ def calendar_abroad() -> dict[str, str]:
             for form in {name.lower(), unidecode(name).lower()}:
                 names.setdefault(form, _ENGLISH_DAYS[index])
         for context in ("format", "stand-alone"):
-            for number, name in get_month_names("wide", context=context, locale=locale).items():
-                for form in {name.lower(), unidecode(name).lower()}:
-                    names.setdefault(form, _ENGLISH_MONTHS[number - 1])
+            for width in ("wide", "abbreviated") if locale not in ("pl", "cs") else ("wide",):  # "Dezember", "Dez."
+                for number, name in get_month_names(width, context=context, locale=locale).items():
+                    for form in {name.lower().rstrip("."), unidecode(name).lower().rstrip(".")}:
+                        if len(form) >= 3 and not any(english.startswith(form) for english in _ENGLISH_MONTHS):
+                            names.setdefault(form, _ENGLISH_MONTHS[number - 1])  # ("Dec", "Nov": English already)
     return {form: english for form, english in names.items()
             if form != english and not known_word(form) and re.fullmatch(r"[^\W\d_]+", form) and form not in _NAMES_TOO}
 
 
-_NAMES_TOO = frozenset({"maj", "maja"})  # May in Polish, and a name ("for Maja: lunch 14")
+# May in Polish, and a name ("for Maja: lunch 14"); the months' short forms that are everyday words of other languages
+# ("Hôtel des Arts", "cada uno", "sie")
+_NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis"})
 
 
 @dataclass(frozen=True)

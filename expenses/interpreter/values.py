@@ -71,6 +71,9 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _DATE_PATTERNS = [
     ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
+    # "1.–3. December", "16-18 Nov": a stay's first and last day before their month's name
+    ("named_range", re.compile(rf"(?<![\w.,/-])(\d{{1,2}})\.?[ \t]*[-–][ \t]*(\d{{1,2}})\.?[ \t]+(?:of[ \t]+)?({_MONTHS})\b",
+                               re.IGNORECASE)),
     # "3 Dec", "15th of December", "3. December" (the German way: the dot makes the number a day)
     ("absolute", re.compile(rf"(?<![\d.,])\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?:of\s+)?{_MONTHS}\.?(?:,?\s+\d{{4}})?(?![\w])",
                             re.IGNORECASE)),
@@ -165,6 +168,15 @@ def find_dates(text: str, today: date) -> list[DateFound]:
         for m in pattern.finditer(text):
             if any(m.start() < end and start < m.end() for start, end in taken):
                 continue
+            if kind == "named_range":
+                month = next(n for n, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep",
+                                                          "oct", "nov", "dec"), 1) if m.group(3).lower().startswith(name))
+                if (ends := _range_of(int(m.group(1)), month, int(m.group(2)), month, today)) is not None:
+                    taken.append((m.start(), m.end()))
+                    first_end = m.end(1) + (text[m.end(1):m.end(1) + 1] == ".")  # "1.–3. December": the day's dot
+                    found.append(DateFound(m.start(1), first_end, text[m.start(1):first_end], ends[0].isoformat()))
+                    found.append(DateFound(m.start(2), m.end(), text[m.start(2):m.end()], ends[1].isoformat()))
+                continue
             if kind == "dotted_range":
                 if (ends := dotted_range(m, today)) is not None:
                     taken.append((m.start(), m.end()))
@@ -218,6 +230,10 @@ def dotted_range(m: re.Match[str], today: date) -> tuple[date, date] | None:
     d1, m1, d2, m2 = (int(g) if g else None for g in m.groups()[:4])  # "23.-25.11": the first day in the last's month
     m1 = m1 or m2
     assert d1 is not None and m1 is not None and d2 is not None and m2 is not None
+    return _range_of(d1, m1, d2, m2, today)
+
+
+def _range_of(d1: int, m1: int, d2: int, m2: int, today: date) -> tuple[date, date] | None:
     try:
         first, last = date(today.year, m1, d1), date(today.year, m2, d2)
     except ValueError:
