@@ -245,3 +245,20 @@ def test_a_stay_told_by_its_days_before_the_month_and_a_trip_opened_after_a_gree
     assert acts(plan) == [("open_claim", {"title": "Copenhagen customer visit", "currency": "EUR"})]
     [plan] = conversation(["taxi 3. Dez 23,40"], **on(TRIP))
     assert fields(plan, "date") == [("2026-12-03",)]
+
+
+def test_yes_with_words_beside_it_takes_the_conversion_asked_for_in_the_claims_currency() -> None:
+    from dataclasses import replace
+
+    from conversations.core.plan import parse_model_answer
+    from expenses.interpreter import interpret
+    from tests.test_families_17 import converted
+    from tests.test_interpreter import request
+
+    told = "Taxi from Kastrup airport to the hotel on 1.12., 385,00 DKK. Please convert to EUR."
+    first = converted(told, **on(TRIP))
+    assert first.acts == [] and first.pending is not None
+    pending = {**first.pending.model_dump(mode="json"), "message": told}
+    second = parse_model_answer(interpret(replace(request("Ja, yes, add it at that rate.", **on(TRIP)), pending=pending)))
+    assert fields(second, "category", "date") == [("taxi", "2026-12-01")]
+    assert [a.args.get("merchant") for a in second.acts] == [None]

@@ -320,7 +320,8 @@ def merchants_in(words: str, message: str) -> list[str]:
         name = re.sub(r"^(?:The|My|Our)\s+" if mid else r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip()).rstrip(".,;:!?")
         # "Add Hotel Motto, 356,00": the request's verb at the start of the sentence, never part of the name
         name = REQUEST_HEAD.sub("", name)
-        if not name or any(w.lower() in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name) or a_route(name):
+        if not name or any(w.lower().strip(".,;:") in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name) or \
+                a_route(name) or re.search(rf"\b(?:{lexicon.PLEASE})\b", name, re.IGNORECASE):
             continue  # "November I", "EUR.
         before = words[:m.start() + len(m.group(0)) - len(name)]
         first = name.split()[0] if name else ""
