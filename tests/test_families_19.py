@@ -262,3 +262,10 @@ def test_yes_with_words_beside_it_takes_the_conversion_asked_for_in_the_claims_c
     second = parse_model_answer(interpret(replace(request("Ja, yes, add it at that rate.", **on(TRIP)), pending=pending)))
     assert fields(second, "category", "date") == [("taxi", "2026-12-01")]
     assert [a.args.get("merchant") for a in second.acts] == [None]
+
+
+def test_coming_back_is_no_description() -> None:
+    [plan] = conversation(["Back in München on 3 December: parking at the airport for the 3 days, 67,00 EUR, and the "
+                           "S-Bahn home, 13,60 EUR."], **on(TRIP))
+    assert plan.acts[0].args.get("description") != "Back"
+    assert fields(plan, "amount", "date") == [("67.00", "2026-12-03"), ("13.60", "2026-12-03")]
