@@ -118,10 +118,10 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["holdout-18"]["conversations"] >= 24
     assert parts["holdout-18"]["passed"] >= 25
     # a thirteenth round (2026-12-05, sixth session): 16 whole conversations written before the round's changes, then
-    # worked on (dev-20: 26 passed before, 2 unsafe; 46 after), and 24 more kept blind until the round's end (holdout-19:
+    # worked on (dev-20: 26 passed before, 2 unsafe; 51 after), and 24 more kept blind until the round's end (holdout-19:
     # 20 passed before, 8 unsafe; 32 after, 0 unsafe; its unsafe items were looked at, nothing else)
     assert parts["dev-20"]["conversations"] >= 16
-    assert parts["dev-20"]["passed"] >= 44
+    assert parts["dev-20"]["passed"] >= 49
     assert parts["holdout-19"]["conversations"] >= 24
     assert parts["holdout-19"]["passed"] >= 30
 
