@@ -269,3 +269,12 @@ def test_coming_back_is_no_description() -> None:
                            "S-Bahn home, 13,60 EUR."], **on(TRIP))
     assert plan.acts[0].args.get("description") != "Back"
     assert fields(plan, "amount", "date") == [("67.00", "2026-12-03"), ("13.60", "2026-12-03")]
+
+
+def test_a_line_changed_to_an_amount_in_another_currency_is_never_offered_as_an_addition() -> None:
+    from tests.test_families_17 import converted
+
+    dinner = [{**line("ln_din00001", "2026-12-01", "meals", "166.18"), "merchant": "Restaurant Höst"}]
+    plan = converted("the dinner at Höst was 1.420,00 DKK, not 1.240.", **on(dinner))
+    assert plan.acts == [] and "add" not in plan.answers[0].text and "change line 1 to" in plan.answers[0].text
+    assert plan.pending is None or not (plan.pending.args or {}).get("currency")

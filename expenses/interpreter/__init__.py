@@ -1264,7 +1264,8 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                         pending.append({"question": neutral(_printable(intent.problem))[:2000], "act": intent.act,
                                         "missing": [intent.missing],
                                         **({"options": [str(o) for o in intent.options]} if intent.options else {}),
-                                        **({"args": {"currency": intent.paid_in}} if intent.paid_in else {}),
+                                        **({"args": {"currency": intent.paid_in}} if intent.paid_in and intent.act
+                                           == "add_line" else {}),  # (a yes converts an addition, never an edit)
                                         **({"case": intent.ref} if intent.ref and intent.act != "open_claim" else {})})
                 continue
             number += 1
@@ -1340,6 +1341,13 @@ def _problem_text(intent: ActIntent, ctx: Context) -> str:
         return text
     target = intent.read["args"]["to"]
     result = ctx.results.get(read_key(intent.read["tool"], intent.read["args"]))
+    if result is not None and result.get("ok") and result["result"].get("converted") and intent.act == "update_line":
+        r = result["result"]  # a line changed to an amount in another currency: the user says the claim's amount
+        return (f"{text} At the company reference rate in force on {day(r['effective_date'])}, "
+                f"{money(r['amount'], r['from'])} is {money(r['converted'], r['to'])}. I did not change the line yet: "
+                + (f"tell me its new amount in {target} (for example “change line {intent.args['line']} to "
+                   f"{r['converted']} {target}”)." if intent.args.get("line") else
+                   f"tell me which line, and its new amount in {target} (for example “{r['converted']} {target}”)."))
     if result is not None and result.get("ok") and result["result"].get("converted"):
         r = result["result"]
         return (f"{text} At the company reference rate in force on {day(r['effective_date'])}, "
