@@ -278,3 +278,15 @@ def test_a_line_changed_to_an_amount_in_another_currency_is_never_offered_as_an_
     plan = converted("the dinner at Höst was 1.420,00 DKK, not 1.240.", **on(dinner))
     assert plan.acts == [] and "add" not in plan.answers[0].text and "change line 1 to" in plan.answers[0].text
     assert plan.pending is None or not (plan.pending.args or {}).get("currency")
+
+
+def test_a_note_said_to_be_wrong_with_other_changes_beside_it_is_never_stored_as_the_note() -> None:
+    lunch = [{**line("ln_lun00001", "2026-12-01", "meals", "63.80"), "merchant": "Currywurst"}]
+    [plan] = conversation(["line 1 description is wrong, 'ugh' was me being annoyed :) make it lunch, and merchant "
+                           "Curry 36"], **on(lunch))
+    assert [a for a in plan.acts if "ugh" in str(a.args.get("description") or "")] == []
+
+
+def test_a_sigh_is_no_description() -> None:
+    [plan] = conversation(["ugh. lunch 14,90 on 1 december"], **on(TRIP))
+    assert plan.acts[0].args.get("description") in (None, "lunch")

@@ -921,6 +921,9 @@ class Audit:
     def _lines(self) -> None:
         added = {x.args.get("category") for x in self.acts if x.name == "add_line"}
         for a in self.acts:
+            if a.name == "update_line" and _REQUEST_IN_NOTE.search(str(a.args.get("description") or "")):
+                self._leave("other", a.start, a.end)  # a note holding another change ("… make it lunch, and merchant …")
+                continue
             if a.name == "remove_line" and _KEPT.search(self.message[a.start:a.end]):
                 self._leave("negation", a.start, a.end)  # "remove the taxi. uber is fine": which one goes is unsure
                 continue
@@ -1314,6 +1317,9 @@ def _close(said: str, title_word: str) -> bool:
     return len(a) >= 4 and a[:1] == b[:1] and DamerauLevenshtein.distance(a, b) <= (1 if len(b) < 8 else 2)
 
 
+# a line's new note that asks for another change itself: no note, a request the reading did not take apart
+_REQUEST_IN_NOTE = re.compile(r"\b(?:make\s+it|change\s+(?:it|the)|should\s+be|set\s+(?:it|the)|(?:and|,)\s+(?:the\s+)?"
+                              r"(?:merchant|amount|date|category)\b)", re.IGNORECASE)
 _CONVERT_TO = re.compile(r"\b(?:convert\w*|change|exchange|put)\s+(?:it\s+|that\s+|them\s+|this\s+)?(?:to|into|in)\s+$",
                          re.IGNORECASE)
 _WHOSE = re.compile(r"(?<!\bpaid\s)(?<!\bpay\s)(?<!\bpaying\s)(?<!\bbought\s)\b(?:on|to|onto|for|in|into)\s+(?:his|hers|her|theirs|their|him|them)\b(?!\s+(?:hotel|room|own|way|"

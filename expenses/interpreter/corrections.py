@@ -179,6 +179,8 @@ def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
     if claim is None or claim.status != "draft" or not claim.lines:
         return None
     which, text = m.group("which"), re.sub(r"^that\s+", "", m.group("text").strip(), flags=re.IGNORECASE)
+    if re.match(r"(?:wrong|incorrect|not\s+right|off|bad|weird|strange|garbled|messed|broken|odd)\b", text, re.IGNORECASE):
+        return None  # "line 5 description is wrong, … make it lunch": what the note is not, then what to do
     if len(text) > 120:
         return None  # longer than a line's description holds: the user is asked, nothing is cut
     refs = [r for r in find_line_refs(which) if r.ordinal is not None]

@@ -472,7 +472,7 @@ _THING_ENDS = frozenset("was were is are be been cost costs came comes spent pai
 _THING_JOINS = frozenset("and of the to from with".split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
                          "receipts one ones thing things stuff item items line new another day days first second third "
-                         "final back home there arrived returned returning".split())
+                         "final back home there arrived returned returning".split()) | lexicon.FILLER
 # ("Last day, 26.11.: lunch …", "Back in München on 3 December: parking …": no thing)
 
 
