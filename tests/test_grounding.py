@@ -357,3 +357,13 @@ def test_a_word_several_titles_share_names_them_only_when_nothing_names_one_alon
         "clm_SELOSLO001", "clm_SELPARIS01", "clm_SELROME001"}
     both = cases_named("train Oslo to Rome", cases, claim_mentions)
     assert set(both.cases) == {"clm_SELOSLO001", "clm_SELROME001"}
+
+
+def test_a_whole_title_names_its_case_beside_another_its_distinctive_word_names_too():
+    """Walk-through T: "submit the Berlin workshop claim" with a "Berlin trip" beside it asked which claim ("workshop"
+    is a word any claim may hold); the whole title said names the one case."""
+    cases = [snapshot("clm_BERTRIP01", "Berlin trip"), snapshot("clm_BERWORK01", "Berlin workshop")]
+    assert cases_named("ok dzięki, submit the Berlin workshop claim pls", cases, claim_mentions).cases == ("clm_BERWORK01",)
+    assert set(cases_named("submit the Berlin one", cases, claim_mentions).cases) == {"clm_BERTRIP01", "clm_BERWORK01"}
+    assert set(cases_named("the Berlin workshop taxi goes on the Berlin trip claim", cases, claim_mentions).cases) == {
+        "clm_BERTRIP01", "clm_BERWORK01"}
