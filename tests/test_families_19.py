@@ -290,3 +290,10 @@ def test_a_note_said_to_be_wrong_with_other_changes_beside_it_is_never_stored_as
 def test_a_sigh_is_no_description() -> None:
     [plan] = conversation(["ugh. lunch 14,90 on 1 december"], **on(TRIP))
     assert plan.acts[0].args.get("description") in (None, "lunch")
+
+
+def test_a_lines_date_said_as_what_it_was_and_not_is_moved() -> None:
+    lines = [{**line("ln_trn00001", "2026-11-30", "travel", "289.00"), "merchant": "PKP Intercity"},
+             {**line("ln_bvg00001", "2026-12-01", "travel", "41.48"), "merchant": "BVG"}]
+    [plan] = conversation(["BVG ticket date was 2 december, not 1"], **on(lines))
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 2, "date": "2026-12-02"})]

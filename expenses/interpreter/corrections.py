@@ -217,7 +217,7 @@ def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     """"the metro card was bought on wednesday the 25th, not the 24th": a line's day said as what it is and what it is
     not; the line is the one of the old day the words name (its merchant, description or kind)."""
     # "…on the 1. of December, not the 30.": the old day said by its number alone, in the new day's month
-    bare = re.search(r"\bnot\s+(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)?\.?\s*$", message.strip(), re.IGNORECASE)
+    bare = re.search(r"\bnot\s+(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\.?\s*$", message.strip(), re.IGNORECASE)
     said = message.strip()[:bare.start()] if bare else message
     if "update_line" not in ctx.acts or _ADD.search(said) or re.search(r"\d", _DURATION.sub(" ", _without_days(said, ctx))):
         return None  # (a ticket's "72h" is what it was, no number of the fix)
@@ -238,7 +238,7 @@ def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     whole, message = message, said
     if len(olds) != 1 or not news or len({d.value for d in news}) != 1 or olds[0].value == news[0].value:
         return None
-    if _ELSE.search(re.sub(r"\bday\b", " ", _without_days(message, ctx))):
+    if _ELSE.search(re.sub(r"\bday\b|\bdate\b(?=\s+(?:was|is|should\s+be)\b)", " ", _without_days(message, ctx))):
         return None
     claim = claim_addressed(message, ctx) or ctx.default_claim()
     if claim is None or claim.status != "draft":
@@ -360,6 +360,9 @@ def _names(lowered: str, line: dict[str, Any], lines: list[dict[str, Any]]) -> b
     if another_meal(set(re.findall(r"[a-z]+", lowered)), line):
         return False
     category = str(line.get("category") or "")
+    merchant = str(line.get("merchant") or "")
+    if re.fullmatch(r"[A-Z]{3}", merchant.strip()) and re.search(rf"\b{re.escape(merchant.strip().lower())}\b", lowered):
+        return True  # "BVG ticket date was 11 june": a merchant known by its three capitals, named
     own = set(re.findall(r"[a-zà-ÿ]+", f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()))
     specific = {w for w in re.findall(r"[a-z]+", lowered) if lexicon.CATEGORY_WORDS.get(w) == category
                 and w not in lexicon.REFERRING_WORDS.get(category, frozenset())}
