@@ -33,8 +33,6 @@ def claim_mentions(case: CaseSnapshot) -> list[str]:
     title = str(case.state.get("title") or case.title or "")
     words = [w for w in _WORD.findall(title) if len(w) >= 3 and w.casefold() not in GENERIC_WORDS]
     names = list(dict.fromkeys(words))
-    if len(_WORD.findall(title)) >= 2:
-        names.append(title)  # "Berlin workshop" whole: it names that claim beside a "Berlin trip" ("workshop" alone does not)
     for word in words:
         names.extend(alias for alias in city_aliases(word) if alias.casefold() != word.casefold())
     return names

@@ -297,3 +297,31 @@ def test_a_lines_date_said_as_what_it_was_and_not_is_moved() -> None:
              {**line("ln_bvg00001", "2026-12-01", "travel", "41.48"), "merchant": "BVG"}]
     [plan] = conversation(["BVG ticket date was 2 december, not 1"], **on(lines))
     assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 2, "date": "2026-12-02"})]
+
+
+# ----------------------------------------------------------------- 7. the second review
+
+
+@pytest.mark.parametrize("text", [
+    "taxi 22 and lunch 14.50 - actually not the cab, that was private",
+    "taxi 22 and train 45. Oops not the Uber.",
+    "lunch 12 and coffee after lunch 4. not the lunch, it was on me",
+    "Taxi 30 to the airport and taxi 25 from the airport. Actually not the first taxi.",
+])
+def test_a_take_back_that_names_no_one_act_takes_back_nothing_by_default(text) -> None:
+    [plan] = conversation([text], **on(TRIP))
+    retracted = {r.act for r in plan.retractions}
+    kept = [a for a in plan.acts if a.id not in retracted]
+    assert kept == []  # asked: never the last act dropped and the one meant kept
+
+
+def test_a_take_back_that_names_one_act_takes_that_one_back() -> None:
+    [plan] = conversation(["taxi 22 and a coffee 4.50, actually not the coffee, that was private"], **on(TRIP))
+    retracted = {r.act for r in plan.retractions}
+    assert [a.args["amount"] for a in plan.acts if a.id not in retracted] == ["22.00"]
+
+
+def test_someone_elses_claim_said_with_a_place_is_never_the_users() -> None:
+    berlin = {"cases": (claim("clm_BER00001", "Berlin trip", []),), "active": "clm_BER00001", "today": "2026-12-03"}
+    [plan] = conversation(["add taxi 30 yesterday to Mark's one in Berlin"], **berlin)
+    assert plan.acts == []

@@ -105,10 +105,7 @@ def cases_named(text: str, cases: Iterable[CaseSnapshot],
                  if tuple(w for _, w in words[i:i + len(term)]) == term]
         if not found and len(word) >= FUZZY_MIN_LENGTH - 1 and not _everyday(word):
             found = [(cid, 1) for cid, title_word in fuzzy if _same_word(word, title_word)]
-        longest = max((n for _, n in found), default=0)
         for cid, n in found:
-            if n < longest:
-                continue  # "Berlin workshop" names the case titled so, not every case "Berlin" names
             at.setdefault(i, set()).add(cid)
             quotes.setdefault(cid, {})[i] = " ".join(w[0] for w in words[i:i + n])
     if not at:

@@ -1176,6 +1176,17 @@ def _retraction_target(intent: RetractIntent, seen: list[ActIntent], message: st
     """The act a retraction takes back: the last one its words name ("forget the taxi"), else the last; None when its
     words name a thing none of them is ("forget the snacks" after a lunch and a taxi)."""
     hint = intent.hint
+    said_not = re.search(r"\bnot\s+the\s+(?P<thing>[^\W\d_][\w'-]*)", hint)
+    if said_not and not re.match(r"\s*(?:never\s*mind|forget|scratch|skip|ignore|leave|don'?t)\b", hint):
+        # "… actually not the coffee, that was private": the one act the thing names, else asked (never the last one by
+        # default: "not the cab" beside a taxi, "not the first taxi", "not the lunch" beside "coffee after lunch")
+        thing = said_not.group("thing").lower()
+        if thing in _POINTERS or thing in ("first", "second", "third", "last"):
+            return None
+        named = [act for act in seen if thing in re.findall(r"[a-z']+", act.label) or thing.rstrip("s") in re.findall(
+            r"[a-z']+", act.label)]
+        return named[0] if len(named) == 1 and not any(
+            thing in act.quote(message).lower() for act in seen if act is not named[0]) else None
     for act in reversed(seen):
         named = [w for w in re.findall(r"[a-z']+", act.label) if len(w) > 2]
         if named and any(re.search(rf"\b{re.escape(w)}\b", hint) for w in named) and re.search(

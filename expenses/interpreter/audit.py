@@ -200,7 +200,7 @@ class Audit:
         name the claim's title does not hold."""
         title = set(re.findall(r"\w+", claim.title.lower()))
         for m in _OWNED.finditer(self.message):
-            what = re.split(r"\s(?:to|from|at|in|on|for|via|and)\s", m.group("what"), maxsplit=1)[0]  # "King's Cross to Edinburgh"
+            what = re.split(r"\s(?:to|from|via)\s", m.group("what"), maxsplit=1)[0]  # "King's Cross to Edinburgh": a route
             said = {w.lower() for w in re.findall(r"[\w-]+", what)}
             if (said & (_CLAIM_WORDS | {w for w in title if len(w) >= 4})) and m.group("who").lower() not in title:
                 return True
@@ -1326,7 +1326,7 @@ _WHOSE = re.compile(r"(?<!\bpaid\s)(?<!\bpay\s)(?<!\bpaying\s)(?<!\bbought\s)\b(
                     r"part|share|card|behalf|team))", re.IGNORECASE)
 # a person's name and what of theirs it is: "Sandra's Vienna trip", "Mr. Duval's Zurich claim" ("Nando's" is a place)
 _OWNED = re.compile(r"\b(?P<who>[A-Z][a-z]+)(?:'s|’s)\s+(?P<what>(?:[\w-]+\s+){0,2}[\w-]+)")
-_CLAIM_WORDS = frozenset("claim claims trip trips report expenses visit".split())
+_CLAIM_WORDS = frozenset("claim claims trip trips report expenses visit one stuff things costs".split())
 _OTHER_ONE = re.compile(r"\b(?:the|my)\s+other\s+(?:one|claim|trip|report)\b", re.IGNORECASE)
 _NAMED_CLAIM = re.compile(r"\b(?:to|on|onto|into|for|in|under)\s+(?:the|my|our)\s+(?P<name>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
                           r"\s+(?:claim|trip|report|expenses|one)\b", re.IGNORECASE)

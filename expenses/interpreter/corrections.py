@@ -25,6 +25,7 @@ from registries.numbers import numbers_found
 from . import lexicon
 from .audit import _ATOM, _CATEGORY_RE, _values, find_days
 from .context import Claim, Context, another_meal, claim_addressed
+from .english import known_word
 
 _CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|actually|really|only|not|instead\s+of|rather\s+than|"
                   r"typo|misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it))\b", re.IGNORECASE)
@@ -361,7 +362,8 @@ def _names(lowered: str, line: dict[str, Any], lines: list[dict[str, Any]]) -> b
         return False
     category = str(line.get("category") or "")
     merchant = str(line.get("merchant") or "")
-    if re.fullmatch(r"[A-Z]{3}", merchant.strip()) and re.search(rf"\b{re.escape(merchant.strip().lower())}\b", lowered):
+    if re.fullmatch(r"[A-Z]{3}", merchant.strip()) and not known_word(merchant.strip().lower()) and re.search(
+            rf"\b{re.escape(merchant.strip().lower())}\b", lowered):
         return True  # "BVG ticket date was 11 june": a merchant known by its three capitals, named
     own = set(re.findall(r"[a-zà-ÿ]+", f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()))
     specific = {w for w in re.findall(r"[a-z]+", lowered) if lexicon.CATEGORY_WORDS.get(w) == category

@@ -201,8 +201,8 @@ UNKNOWN_ACTION_VERBS = frozenset(
 # politeness and filler: ignored wherever they stand
 FILLER = frozenset(
     "please pls plz plase pleese kindly thanks thank thx ty cheers hi hello hey ok okay alright so oh um uh er "
-    "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm hm "
-    "oops ups lol sigh phew".split()
+    "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm "
+    "oops lol sigh phew".split()
 )
 
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,
