@@ -1183,8 +1183,7 @@ def _retraction_target(intent: RetractIntent, seen: list[ActIntent], message: st
         thing = said_not.group("thing").lower()
         if thing in _POINTERS or thing in ("first", "second", "third", "last"):
             return None
-        named = [act for act in seen if thing in re.findall(r"[a-z']+", act.label) or thing.rstrip("s") in re.findall(
-            r"[a-z']+", act.label)]
+        named = [act for act in seen if {thing, thing.rstrip("s")} & set(re.findall(r"[a-z']+", act.label))]
         return named[0] if len(named) == 1 and not any(
             thing in act.quote(message).lower() for act in seen if act is not named[0]) else None
     for act in reversed(seen):

@@ -1216,16 +1216,17 @@ _PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|p
                        r"(?:noche|nuit|nuitée|notte|nacht|noc|night|una|uno|une|un|persona|personne|person|pers)\b|\s*jeweils\b",
                        re.IGNORECASE)
 # a count of nights, in English or another language ("2 noce", "3 notti"): never a price
-_NIGHTS_AFTER = re.compile(r"\s*(?:nights?|nites?|nts|nuits?|nuitées?|nuitees?|notte|notti|n[äa]chte|nacht|noce|noc|nocy|"
-                           r"noches?|nätter|natt|netter)\b", re.IGNORECASE)
-# nights counted in a stay, in English or another language ("nights of Tuesday and Wednesday", "noches de martes y …")
-_NIGHTS_MANY = re.compile(r"\b(?:nights|nites|nts|nuits|nuitées|nuitees|notti|n[äa]chte|noce|nocy|noches|nätter|netter)\b",
-                          re.IGNORECASE)
+# nights, counted, in English and the languages people mix in ("2 noce", "3 notti", "nights of Tuesday and Wednesday")
+_NIGHTS = r"nights|nites|nts|nuits|nuitées|nuitees|notti|n[äa]chte|noce|nocy|noches|nätter|netter"
+_NIGHT = r"night|nite|nuit|nuitée|nuitee|notte|nacht|noc|noche|natt"
+# a count of nights after a number: never a price
+_NIGHTS_AFTER = re.compile(rf"\s*(?:{_NIGHTS}|{_NIGHT})\b", re.IGNORECASE)
+# nights counted in a stay ("noches de martes y …")
+_NIGHTS_MANY = re.compile(rf"\b(?:{_NIGHTS})\b", re.IGNORECASE)
 _PER_PERSON = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf)?\s*(?:each|ea|apiece|pp|p\.p\.|(?:a|per)\s+(?:person|head|pax))"
                          r"(?!\w)", re.IGNORECASE)
-_UNITS_SAID = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven|deux|trois|zwei|drei|dos|tres|due|tre)\s*(?:nights?|"
-                         r"nites?|nts|days?|rides?|tickets?|people|persons|guests|nuits|nuitées|nuitees|notti|n[äa]chte|noce|"
-                         r"nocy|noches|nätter|netter)\b", re.IGNORECASE)
+_UNITS_SAID = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven|deux|trois|zwei|drei|dos|tres|due|tre)\s*"
+                         rf"(?:{_NIGHTS}|night|nite|days?|rides?|tickets?|people|persons|guests)\b", re.IGNORECASE)
 _PLURAL_AFTER = re.compile(r"\s*(?:x\s+)?([a-z]{3,}s)\b", re.IGNORECASE)
 
 

@@ -46,9 +46,11 @@ LISTED = (r"(?:(?:just|only)\s+)?(?:these|those|the\s+following|following|the\s+
           r"(?:two|three|four|five|six|[2-9])(?:\s+(?:items?|ones?|things?|expenses?|lines?|receipts?|more))?"
           r"(?:\s+(?:then|please|pls|too))?\s*[:;-]+\s*")
 
+# "and" in the languages people mix in, written small ("e pranzo 46,00"; never "E Street Cafe")
+AND_ABROAD = r"e|y|und|et|og|och|oraz"
 LEADING = re.compile(
     r"^(?:(?:and|then|also|but|so|oh|ok|okay|alright|well|now|next|finally|after\s+that|afterwards|"
-    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|(?-i:e|y|und|et|og|och|oraz)\s+|"
+    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|(?-i:" + AND_ABROAD + r")\s+|"
     + ANNOUNCED + r"|" + LISTED + r")+",  # (and in the languages people mix in: "e pranzo 46,00")
     re.IGNORECASE)
 
@@ -494,8 +496,8 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 # "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …"
-_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?-i:e|y|und|et|og|och|oraz|i)\s+[^\W\d_])",
-                         re.IGNORECASE)
+_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?-i:" + AND_ABROAD + r"|i)\s+[^\W\d_])",
+                         re.IGNORECASE)  # (and the Polish "i", only between two priced things: never at a clause's start)
 
 
 def _and_abroad(message: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -21,6 +21,9 @@ _TOKEN = re.compile(r"(?<![\w/'’-])(?:(?:s/b|w/o|w/)|[A-Za-z]+(?=\d)|[^\W\d_]+
 _ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                    "november", "december")
+# May in Polish, and a name ("for Maja: lunch 14"); the months' short forms that are everyday words of other languages
+# ("Hôtel des Arts", "cada uno", "sie")
+_NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis"})
 # the languages whose days and months people write among their English ("lunedì: taxi 18,50", "Vy train tirsdag",
 # "kolacja środa", "am 3. Dezember")
 _CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs")
@@ -41,8 +44,7 @@ _NAME_LEADS = frozenset("at with for by from mr mrs ms dr herr frau chez bei hot
 # words before a day or a month in the languages people mix in: "am Montag", "le lundi", "el martes", "w środę"
 _DATE_LEADS = frozenset("on am le el il lo w we på i om op den de du au al vom bis seit ab dal del desde od do hasta "
                         "fino since until till".split())
-_MONTHS_EN = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september",
-                        "october", "november", "december"))
+_MONTHS_EN = frozenset(_ENGLISH_MONTHS)
 
 
 def abroad_meant(message: str, start: int, end: int) -> bool:
@@ -97,10 +99,6 @@ def calendar_abroad() -> dict[str, str]:
     return {form: english for form, english in names.items()
             if form != english and not known_word(form) and re.fullmatch(r"[^\W\d_]+", form) and form not in _NAMES_TOO}
 
-
-# May in Polish, and a name ("for Maja: lunch 14"); the months' short forms that are everyday words of other languages
-# ("Hôtel des Arts", "cada uno", "sie")
-_NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis"})
 
 
 @dataclass(frozen=True)
