@@ -26,9 +26,18 @@ export function startConversation({ conversationId, boot, composer, root = docum
   // the sidebar calls a new conversation after its first message, then after the case it works on (unless the
   // user named it: the sidebar item says so)
   const firstLabel = (text) => labelConversation({ id: conversationId, label: text, replacing: "New conversation" });
-  const casePanel = createCasePanel($("[data-case-panel]"), {
+  const panel = createCasePanel($("[data-case-panel]"), {
     onTitle: (title) => labelConversation({ id: conversationId, label: title }),
   });
+  // every active claim a turn reported, counted: a load that was asked before one of them never puts back the older one
+  // (a turn completed while the page's first load was on its way showed "no claim is active")
+  let caseReports = 0;
+  const casePanel = {
+    setActiveCase(caseId) {
+      caseReports += 1;
+      panel.setActiveCase(caseId);
+    },
+  };
   const card = (interaction, options = {}) => cardNode(interaction, {
     ...options, onAnswer: answer, onAskAgain: originalText(interaction) ? askAgain : null,
   });
@@ -151,6 +160,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
   }
 
   async function load() {
+    const reportsBefore = caseReports;
     let conversation;
     try {
       conversation = await api("GET", `/api/conversations/${encodeURIComponent(conversationId)}`);
@@ -172,7 +182,7 @@ export function startConversation({ conversationId, boot, composer, root = docum
       composer.showError("The connection dropped before your message was answered. Please send it again.");
     }
     transcript.renderAll();
-    casePanel.setActiveCase(conversation.active_case);
+    if (caseReports === reportsBefore) casePanel.setActiveCase(conversation.active_case);
   }
 
   // ---------------------------------------------------------------- the socket
