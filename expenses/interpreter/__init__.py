@@ -29,6 +29,7 @@ import re
 import unicodedata
 from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from registries.currencies import currencies_named, english_frequency
@@ -425,11 +426,29 @@ def _audited_additions(request: Any, acts: list[dict[str, Any]], answer: str, se
 
 
 # a plain yes to "say “yes” to add it converted": no figure of its own, no other request, no doubt
-_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
+_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|ja|jo|oui|s[ií]|sim|tak|ano|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
                        r"do\s+(?:it|that)|convert(?:ed)?|use\s+(?:that|the|it)|add|sounds\s+good)\b", re.IGNORECASE)
 _SAYS_CONVERT = re.compile(r"\b(?:convert\w*|that\s+rate|the\s+rate|exchange|at\s+that)\b", re.IGNORECASE)
 _DOUBT = re.compile(r"\b(?:no|not|n't|don'?t|dont|wait|hold|instead|but|actually|sorry|wrong|rather|maybe|later)\b|\?",
                     re.IGNORECASE)
+
+
+_ONLY = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
+_CHOICE_WORDS = frozenset("yes yeah yep ok okay sure please pls for the only just add convert converted it one that this "
+                          "them those these thing expense ticket please thanks thank you fine go ahead do with put on".split())
+
+
+def _chosen(acts: list[dict[str, Any]], answer: str) -> list[dict[str, Any]]:
+    """Of the additions offered converted, the ones an answer that says "only" names by a word of their own (their
+    kind, merchant or words told), when that is some of them and not all; none when it names none, or every one."""
+    said = {w for w in re.findall(r"[^\W\d_]{3,}", answer.casefold()) if w not in _CHOICE_WORDS}
+    kinds = {f.category for f in find_categories(answer)}
+    if not said or len(acts) < 2 or any(a.get("act") != "add_line" for a in acts):
+        return []
+    chosen = [a for a in acts if said & set(re.findall(r"[^\W\d_]{3,}", " ".join(
+        str(x) for x in (a.get("evidence"), (a.get("args") or {}).get("merchant"))).casefold()))
+              or (a.get("args") or {}).get("category") in kinds]
+    return chosen if 0 < len(chosen) < len(acts) else []
 
 
 def _asks_another(answer: str) -> bool:
@@ -452,10 +471,16 @@ def _answered_converted(request: Any) -> str | None:
         if not currencies_named(answer) or paid_in not in currencies_named(answer) or not set(
                 re.findall(r"\d+(?:[.,]\d+)?", answer)) <= set(re.findall(r"\d+(?:[.,]\d+)?", earlier)):
             return None
-    elif not (_SAYS_YES.search(answer) or _SAYS_CONVERT.search(answer)):
+    elif not (_SAYS_YES.search(answer) or _SAYS_CONVERT.search(answer) or _ONLY.search(answer)):
         return None
     settled = frozenset({"converted"})
     reread = _reread(request, earlier, settled)
+    if _ONLY.search(answer) and not re.search(r"\d", answer):  # "yes for the metro ticket only": the one named
+        acts = (reread.get("plan") or {}).get("acts") or []
+        chosen = _chosen(acts, answer)
+        if not chosen:
+            return None
+        reread = {**reread, "plan": {**reread["plan"], "acts": chosen}}
     acts = _additions(reread, answer)
     if acts is None or any((a.get("args") or {}).get("currency") != paid_in for a in acts):
         # the yes was plain; the earlier words no longer read as one expense to convert: say why, never "not understood"
@@ -493,6 +518,9 @@ def _described(answer: str, ctx: Context) -> str:
                 args["merchant"] = longer[0]
             elif not longer and (branch := _chain_branch(str(args["merchant"]), act.get("evidence", ""))):
                 args["merchant"] = branch
+        if act.get("act") == "add_line" and (named := _name_with_number(act.get("evidence", ""), args)) and (
+                not args.get("merchant") or str(args["merchant"]).casefold() == named.rsplit(" ", 1)[0].casefold()):
+            args["merchant"] = named  # "dinner at Curry 36 yesterday, 12,50": the number is the place's name
         if act.get("act") == "add_line" and not args.get("merchant"):
             names = merchants_in(act.get("evidence", ""), ctx.message)
             if len(names) == 1:  # "dinner … in Lokál": who was paid, when the words name exactly one
@@ -672,6 +700,20 @@ def _name_after_amount(words: str) -> str | None:
            or city_aliases(t) or currencies_named(t) for t in tokens):
         return None
     return " ".join(t if not t.islower() else t.capitalize() for t in tokens)
+
+
+# "at Curry 36", "at Café 1900": a name said after "at" that ends in a whole number
+_NAME_NUMBER = re.compile(r"\b(?:at|@)\s+(?:the\s+)?([A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+\d{1,4})(?![\d.,]*\d)"
+                          r"(?!\s*(?:€|eur|euros?|[$£]))")
+
+
+def _name_with_number(words: str, args: dict[str, Any]) -> str | None:
+    """The name with a number a line was told at, when that number is not its amount (values.find_amounts keeps it
+    out of the amounts only when the words give their price as money elsewhere)."""
+    m = _NAME_NUMBER.search(words)
+    if m is None or args.get("amount") is None or Decimal(m.group(1).rsplit(" ", 1)[1]) == Decimal(str(args["amount"])):
+        return None
+    return m.group(1)
 
 
 _CAPITALISED_AFTER_MEAL = re.compile(
@@ -889,6 +931,13 @@ _REASON = re.compile(r"^\W*(?:(?:because|since|as|cos|coz|cause|and|so)\s+)?(?:i
 # and talk of the receipts ("receipts to follow", "i have the invoice for all of them"): asides, not requests
 _PROMISE = re.compile(r"^\W*(?:(?:and|also|but|ok|okay|then)\s+)?(?:i|we)(?:'ll|’ll|ll|\s+will|\s+shall|'m\s+going\s+to|"
                       r"\s+am\s+going\s+to|\s+are\s+going\s+to|\s+gonna)\b", re.IGNORECASE)
+# how or where it was paid ("paid at checkout", "paid by card", "settled it at the front desk"): no expense of its own
+_HOW_PAID = re.compile(r"^\W*(?:(?:and|but|which|that|it|i|we)\s+)*(?:was\s+)?(?:paid|payed|settled|charged)\s+(?:it\s+|that\s+|"
+                       r"for\s+it\s+|in\s+full\s+)?(?:at\s+(?:the\s+)?(?:checkout|check-out|check\s+out|reception|front\s+desk|desk|"
+                       r"counter|till|register|end|station|machine|airport)|on\s+(?:arrival|departure|check-?out|my\s+(?:card|"
+                       r"visa|amex|mastercard|credit\s+card|debit\s+card))|in\s+cash|cash|by\s+(?:card|credit\s+card|debit\s+card|"
+                       r"cash)|with\s+(?:my\s+)?(?:card|credit\s+card|debit\s+card|visa|amex|mastercard|apple\s+pay|google\s+pay|"
+                       r"cash|phone))\W*$", re.IGNORECASE)
 _RECEIPTS = re.compile(r"\b(?:receipts?|invoices?|paperwork|scans?|pdfs?)\b", re.IGNORECASE)
 # words of a reason that change what an addition means (the expense is not the company's), or that ask for something
 _REASON_ALTERS = re.compile(r"\b(?:not|n't|never|no|myself|personal\w*|private\w*|own|company|client|firm|office|half|"
@@ -904,6 +953,8 @@ _NARRATED = re.compile(r"\b(?:paid|pay|took|bought|spent|got|had|used|put)\b", r
 def _reason(text: str, ctx: Context, adding: bool) -> bool:
     """A reason or an aside beside a request it understood ("drop the coffee, i'll pay that one myself"): nothing
     to act on or answer. Beside an addition, one that says whose expense it is ("the company paid it") is no aside."""
+    if _HOW_PAID.match(text) and not re.search(r"\d", text) and not find_mention(text, ctx.claims):
+        return True
     if not (_REASON.match(text) or _PROMISE.match(text) or _RECEIPTS.search(text)) or re.search(r"\d", text) or "?" in text or find_dates(text, ctx.today) or \
             find_line_refs(text) or find_mention(text, ctx.claims):
         return False

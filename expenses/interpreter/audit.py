@@ -42,7 +42,7 @@ from registries.currencies import currency_mentions
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
 from .english import known_word
-from .normalize import abroad_meant, calendar_abroad
+from .normalize import abroad_meant, calendar_abroad, heading_days
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -1846,6 +1846,8 @@ def find_days(text: str, today: date) -> list[Day]:
                 continue  # "Trattoria Domenica", "lunch with Avril 12": a name, no day
             taken.append((m.start(), m.end()))
             found.append(Day(m.start(), m.end(), _resolve(kind, m, today), kind))
+    found += [Day(s, e, day, "weekday") for s, e, day in heading_days(text, today) if not any(
+        s < te and ts < e for ts, te in taken)]  # "Mo: ICE … Di: lunch …"
     return _weekdays_joined(text, sorted(found, key=lambda d: d.start))
 
 

@@ -581,8 +581,8 @@ def split(message: str, today) -> list[Clause]:
             if last is not None and not (f_start == s_start and last.kind == "act" and last.verb == "open" and kind == "item"
                                          and _has_thing(text, today, strong=True)) and not (
                     f_start == s_start and last.kind == "context" and kind == "item" and TRIP_TOLD.match(
-                        strip_leading(last.text)[1].strip())) and _joins(last, kind, question, text,
-                                                                                              today, verb):
+                        strip_leading(last.text)[1].strip())) and not _kind_from_the_next_sentence(
+                    last, kind, text, f_start == s_start, today) and _joins(last, kind, question, text, today, verb):
                 # (a sentence after the request for a claim that names a thing is an expense of its own: "open a
                 # claim … in SEK. Hotel Scandic 2 nights, 3 480 kr")
                 _merge(last, f_end, message, question, today)
@@ -689,6 +689,20 @@ def is_record(text: str, today) -> bool:
     # a statement line: a leading date, capitalised words, an amount with its currency
     return bool(re.fullmatch(r"\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?\s+[A-Z0-9][A-Z0-9 &'*.-]{2,}\s+(?:[A-Z]{3}\s*)?"
                              r"[€$£]?\d+[.,]\d{2}(?:\s*(?:[A-Z]{3}|€))?", text.strip()))
+
+
+def _kind_from_the_next_sentence(last: Clause, kind: str, text: str, new_sentence: bool, today) -> bool:
+    """"… and it's 124, I always swap digits. Then Thursday I checked out of the hotel": a sentence that only tells
+    of a kind of expense never gives its kind (or its day) to a price the sentence before said alone."""
+    return new_sentence and kind in ("context", "value", "item") and last.kind in ("context", "value") and bool(
+        _NEXT_EVENT.match(text)) and _priced(last.text, today) and not _priced(text, today) and bool(
+        find_categories(text)) and not find_categories(last.text)
+
+
+# a sentence that starts on what happened next ("Then Thursday I …", "After that …", "Next morning …")
+_NEXT_EVENT = re.compile(r"^\W*(?:and\s+)?(?:then|after\s+that|afterwards|later|next|the\s+next\s+(?:day|morning|evening)|"
+                         r"on\s+(?:the\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+                         re.IGNORECASE)
 
 
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:

@@ -29,10 +29,13 @@ from .english import known_word
 
 _CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|actually|really|only|not|instead\s+of|rather\s+than|"
                   r"typo|misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it))\b", re.IGNORECASE)
-_STRONG = re.compile(r"\b(?:typo|misread|swapped|mistyped|mistake|wrong|should\s+(?:be|have\s+been)|make\s+(?:that|it)|"
+_STRONG = re.compile(r"\b(?:typo|misread|swapped|mistyped|mistake|wrong|(?:i|we)\s+(?:said|wrote|typed|entered)|should\s+(?:be|have\s+been)|make\s+(?:that|it)|"
                      r"actually|sorry|correct(?:ion)?|oops|meant|misremembered|I\s+was\s+wrong)\b", re.IGNORECASE)
 _NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not)\s+(?:the\s+)?(?:€|eur\s*)?$", re.IGNORECASE)
 _ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*(?:[€$£]\s*)?\d")
+# what the user told before and now takes back: "I said the cab was 142, … it's 124", "I wrote 38 for the lunch"
+_SAID_BEFORE = re.compile(r"\b(?:i|we)\s+(?:said|wrote|put|typed|entered|told\s+you|gave\s+you)\s+(?:(?:that\s+)?(?:the|my|our)\s+)?"
+                          r"(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:was|were|is|cost|came\s+to|at|as)?\s*(?:[€$£]|eur\s*)?$", re.IGNORECASE)
 _ADD = re.compile(r"\b(?:add|adding|plus|also|another|new|put\s+in|enter|include)\b|\+", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:make\s+(?:that|it)|that(?:\s+one)?\s+(?:was|is|should)|it\s+(?:was|is|should))\b",
                    re.IGNORECASE)
@@ -317,7 +320,8 @@ def _amounts(message: str, ctx: Context) -> tuple[Decimal | None, Decimal | None
             continue  # "I misread the 2 as a 1": digits, not amounts
         if re.search(r"(?:\b(?:line|item|entry|row|no\.?|number)\s*#?|#)\s*$", message[:m.start()], re.IGNORECASE):
             continue  # "line 4 is wrong": which line, not an amount
-        (old if _NOT.search(message[max(0, m.start() - 16):m.start()]) or _ARROW.match(message, m.end()) else new).append(
+        (old if _NOT.search(message[max(0, m.start() - 16):m.start()]) or _ARROW.match(message, m.end()) or _SAID_BEFORE.search(
+            message[max(0, m.start() - 60):m.start()]) else new).append(
             value)  # "pret 18.40 -> 14.80": what it was, then what it is
     if len(new) != 1 or len(old) > 1:
         return None, None

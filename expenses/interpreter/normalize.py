@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 from . import lexicon
 
@@ -101,6 +102,40 @@ def calendar_abroad() -> dict[str, str]:
 
 
 
+@functools.cache
+def days_abbreviated_abroad() -> dict[str, str]:
+    """Other languages' short day names ("Mo.", "Di.", "mer.", "tors"; Babel's CLDR abbreviated forms), each as the
+    English day; a form two languages give different days, or that is a common English word ("So.", "Do.", "man"),
+    is none."""
+    from babel.dates import get_day_names
+
+    from registries.currencies import english_frequency
+
+    seen: dict[str, set[str]] = {}
+    for locale in _CALENDAR_LOCALES:
+        for index, name in get_day_names("abbreviated", locale=locale).items():
+            seen.setdefault(name.lower().rstrip("."), set()).add(_ENGLISH_DAYS[index])
+    return {form: days.pop() for form, days in seen.items() if len(days) == 1 and english_frequency(form) < 1e-4 and
+            form not in {d[:3] for d in _ENGLISH_DAYS} | {m[:3] for m in _ENGLISH_MONTHS} | {"man", "mar", "tor", "dim"}}
+
+
+# what follows a day's short name that heads a line: its colon ("Mo: …", "Di.: …")
+_HEADS = re.compile(r"\.?\s*:")
+_HEADING_WORD = re.compile(r"(?:^|(?<=[.!?;\n]))\s*([^\W\d_]{2,6})(?=\.?\s*:)")
+
+
+def heading_days(text: str, today: date) -> list[tuple[int, int, date]]:
+    """(start, end, day) of each other language's short day name heading a sentence or a line ("Mo: ICE … Di: lunch"):
+    the latest such weekday up to ``today``."""
+    out = []
+    for m in _HEADING_WORD.finditer(text):
+        english = days_abbreviated_abroad().get(m.group(1).lower())
+        if english is not None:
+            back = (today.weekday() - _ENGLISH_DAYS.index(english)) % 7
+            out.append((m.start(1), m.end(1), today - timedelta(days=back)))
+    return out
+
+
 @dataclass(frozen=True)
 class Spelled:
     """The spelled-out text and, for each of its characters, the span of the original it stands for."""
@@ -138,6 +173,9 @@ def spell_out(message: str) -> Spelled:
         if word is None and (abroad := lexicon.WORDS_ABROAD.get(said) or calendar_abroad().get(said)) and abroad_meant(
                 message, m.start(), m.end()):
             word = abroad
+        if word is None and said in days_abbreviated_abroad() and _HEADS.match(message, m.end()) and (
+                not message[:m.start()].strip() or re.search(r"[.!?;\n]\s*$", message[:m.start()])):
+            word = days_abbreviated_abroad()[said].capitalize()  # "Mo: ICE … Di: lunch …": a day heading what follows
         if word is None:
             continue
         for i in range(cursor, m.start()):

@@ -30,6 +30,7 @@ from ..money import is_iso_currency
 from ..naming import city_aliases
 from . import lexicon
 from .english import known_word
+from .normalize import heading_days
 from .patterns import word_finditer, word_search
 
 # --------------------------------------------------------------------------- masking
@@ -196,6 +197,10 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                 continue  # "monday 74.99", "mon 10.10" on a Saturday: a weekday, then an amount
             taken.append((m.start(), m.end()))
             found.append(DateFound(m.start(), m.end(), m.group(0), value))
+    for start, end, day in heading_days(text, today):  # "Mo: ICE … Di: lunch …": other languages' short day names
+        if not any(start < e and s < end for s, e in taken):
+            taken.append((start, end))
+            found.append(DateFound(start, end, text[start:end], day.isoformat()))
     for m in re.finditer(r"[A-Za-z]{5,}", text):
         # a misspelt day word ("yesteday", "yesterady", "firday") is read as that day, never dropped for today
         if any(m.start() < end and start < m.end() for start, end in taken):
@@ -535,7 +540,27 @@ def find_amounts(text: str) -> list[AmountFound]:
         found.append(AmountFound(start, end, raw, _amount_of(raw), currency, marked, counted))
     if any(f.currency is None for f in found) and _NON_ASCII_BESIDE.search(text):
         found = _named_beside(text, found)  # "95 zł", "340 Kč": a currency written in its own letters
-    return sorted(found, key=lambda f: f.start)
+    return _names_with_numbers(text, sorted(found, key=lambda f: f.start))
+
+
+# a whole number right after a name said after "at" ("dinner at Curry 36", "lunch at Café 1900"): part of the name
+_NAME_BEFORE = re.compile(r"\b(?:at|@)\s+(?:the\s+)?[A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+$")
+
+
+def _names_with_numbers(text: str, found: list[AmountFound]) -> list[AmountFound]:
+    """"dinner at Curry 36 yesterday, 12,50": the 36 is the place's name when the one other amount of the words is
+    written as money (decimals or a currency) and nothing but a day or a comma stands between them; "dinner at Vapiano
+    36" alone keeps its 36 as the price."""
+    named = [f for f in found if not f.marked and f.text.isdigit() and _NAME_BEFORE.search(text[:f.start])]
+    if len(named) != 1:
+        return found
+    others = [f for f in found if f is not named[0]]
+    if len(others) != 1 or others[0].start < named[0].end or not (others[0].currency or re.search(r"\d[.,]\d{2}$", others[0].text.strip())):
+        return found
+    between = text[named[0].end:others[0].start]
+    if re.search(r"\b(?:and|plus|also|then|tip|tips|\w+ing)\b|[+;&]", between, re.IGNORECASE) or len(between) > 40:
+        return found
+    return others
 
 
 _NON_ASCII_BESIDE = re.compile(r"\d\s?[A-Za-z]*[^\x00-\x7f\d\s]|[^\x00-\x7f\d\s][A-Za-z]*\s?\d")
