@@ -237,6 +237,8 @@ def _beside_number(text: str, start: int, end: int) -> bool:
         return True
     if re.match(r"\s*[-:]?\s*\d", text[end:]):
         return True
+    if re.search(r"\bcurrency\s*(?:is|:|=|will\s+be|should\s+be|of|in)?\s*(?:the\s+)?$", before, re.IGNORECASE):
+        return True  # "Currency is yen", "currency: kronor"
     if re.search(r"(?:\b(?:in|of|worth|some|few|many|in\s+local)\s*)$", before, re.IGNORECASE):
         return True
     from .numbers import number_words  # words before it: "twenty pounds"

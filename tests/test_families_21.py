@@ -100,3 +100,108 @@ def test_a_yes_that_says_only_adds_the_expenses_it_names(said, kinds):
 def test_a_yes_with_only_that_names_none_or_all_adds_nothing(said):
     plan = _yes(TOLD, said)
     assert plan.acts == []
+
+
+# ----------------------------------------------------------------- 4. what the user said before, taken back
+
+
+def test_i_said_the_cab_was_then_its_right_figure_corrects_the_cab():
+    from tests.test_families_13 import line
+
+    lines = [line("ln_taxi0001", "2026-12-01", "taxi", "142.00"), line("ln_lnch0001", "2026-12-02", "meals", "85.00")]
+    [plan] = conversation(["Oh and I said the cab was 142, I've just dug the receipt out of my bag and it's 124, I always "
+                           "swap digits."], **on(lines))
+    assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plan.acts] == [("update_line", 1, "124.00")]
+
+
+def test_a_sentence_that_tells_what_came_next_never_gives_its_kind_to_a_price_said_alone_before():
+    [plan] = conversation(["I've just dug the receipt out of my bag and it's 124, I always swap digits. Then Thursday I "
+                           "checked out of the hotel"], **on([]))
+    assert plan.acts == []
+
+
+# ----------------------------------------------------------------- 5. days: short names abroad, and the day one arrived
+
+
+def test_other_languages_short_day_names_heading_a_line_date_what_follows():
+    [plan] = conversation(["So. Mo: ICE Hamburg - Stuttgart with Deutsche Bahn 139,90 EUR, Taxi to the hotel 18,40 EUR. "
+                           "Di: business lunch with the customer 54,80"], **on([]))
+    assert fields(plan, "amount", "date") == [("139.90", "2026-11-30"), ("18.40", "2026-11-30"), ("54.80", "2026-12-01")]
+
+
+@pytest.mark.parametrize("text", ["So do: the taxi was 12", "Do: lunch 12"])  # an English word, never a day
+def test_a_short_day_name_that_is_an_english_word_dates_nothing(text):
+    [plan] = conversation([text], **on([]))
+    assert all(a.args.get("date") in (None, "2026-12-03") for a in plan.acts)
+
+
+@pytest.mark.parametrize(("text", "currency", "day"), [
+    ("Hello, please open a new claim in pounds: 'London media summit'. I arrived on Tuesday, the Heathrow Express into "
+     "Paddington was £25.", "GBP", "2026-12-01"),
+    ("Hello, I need new claim for Prague warehouse audit, currency PLN. Monday I drive own car Wrocław to Prague, fuel "
+     "286,40 zł at Orlen before border.", "PLN", "2026-11-30"),
+])
+def test_a_claim_opened_then_the_day_one_arrived_dates_the_expense_told_with_it(text, currency, day):
+    from tests.test_families_17 import NONE
+
+    [plan] = conversation([text], **NONE)
+    assert [a.act for a in plan.acts] == ["open_claim", "add_line"]
+    assert plan.acts[0].args["currency"] == currency and plan.acts[1].args["date"] == day
+
+
+def test_a_claim_opened_then_the_days_of_the_trip_is_still_only_the_claim():
+    from tests.test_families_17 import NONE
+
+    [plan] = conversation(['Hello, please can you open a new claim "EICMA Milano" in euros? I was in the fair from '
+                           'monday 9 until thursday 12.'], **NONE)
+    assert [a.act for a in plan.acts] == ["open_claim"]
+
+
+# ----------------------------------------------------------------- 6. a currency said as "Currency is yen"
+
+
+def test_currency_is_yen_opens_the_claim_in_jpy():
+    from tests.test_families_17 import NONE
+
+    [plan] = conversation(["Please make new claim. Title: Osaka line test. Currency is yen."], **NONE)
+    assert [(a.act, a.args.get("currency")) for a in plan.acts] == [("open_claim", "JPY")]
+
+
+def test_the_engine_grounds_a_currency_said_after_currency_is():
+    from conversations.core.grounding import currency_grounded
+
+    assert currency_grounded("JPY", "Title: Osaka line test. Currency is yen.", "EUR")
+    assert not currency_grounded("JPY", "Title: Osaka line test.", "EUR")
+
+
+# ----------------------------------------------------------------- 7. the receipts, said beside a request
+
+
+@pytest.mark.parametrize("text", [
+    "deadly, submit away. receipts are in me bag, I'll upload them tonight",
+    "Thank you, that's all, submit please. The receipts I have in my bag, I send them to accounting tomorrow.",
+])
+def test_where_the_receipts_are_beside_a_submit_is_no_request(text):
+    [plan] = conversation([text], **on(TRIP))
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+
+
+# ----------------------------------------------------------------- 8. a ride's brand said as what it was
+
+
+def test_the_uber_was_a_bolt_changes_who_was_paid_not_the_kind():
+    from tests.test_families_13 import line
+
+    lines = [line("ln_metr0001", "2026-11-30", "travel", "1.85"),
+             {**line("ln_uber0001", "2026-11-30", "taxi", "12.40"), "merchant": "Uber"}]
+    [plan] = conversation(["and the uber on monday was a Bolt actually"], **on(lines))
+    assert [(a.act, dict(a.args)) for a in plan.acts] == [("update_line", {"line": 2, "merchant": "Bolt"})]
+
+
+# ----------------------------------------------------------------- 9. where a meal was eaten, an English word capitalised
+
+
+def test_a_capitalised_word_where_a_meal_was_eaten_is_the_place():
+    [plan] = conversation(["Friday: a taxi to dinner €17.40, and the board dinner at Rules was €212.00"], **on([]))
+    assert ("meals", "Rules") in fields(plan, "category", "merchant")
+    assert all(a.args.get("description") not in ("She", "I've") for a in plan.acts)

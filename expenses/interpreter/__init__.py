@@ -558,6 +558,8 @@ def _described(answer: str, ctx: Context) -> str:
             _carrier_of_description(args)
             _companion_is_no_merchant(args, act.get("evidence", ""))
             _merchant_out_of_description(args)
+            if _NO_DESCRIPTION.fullmatch(str(args.get("description") or "x")):
+                args.pop("description")  # "She bought a UK SIM card", "I've just …", "Mi.: dinner": who, or the day
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
         if not opening and act.get("act") != "open_claim" and not (act.get("case") or {}).get("id") and not (
                 act.get("case") or {}).get("match"):
@@ -702,6 +704,9 @@ def _name_after_amount(words: str) -> str | None:
     return " ".join(t if not t.islower() else t.capitalize() for t in tokens)
 
 
+# words that never describe what an expense was on their own: who paid, or a day's short name
+_NO_DESCRIPTION = re.compile(r"\W*(?:she|he|they|i|we|it|you|i'?ve|i'?m|i'?d|i'?ll|we'?ve|we'?re|her|his|my|our|their|me|us|"
+                             r"them|so|then|also|and|mo|di|mi|do|fr|sa|so)\W*", re.IGNORECASE)
 # "at Curry 36", "at Café 1900": a name said after "at" that ends in a whole number
 _NAME_NUMBER = re.compile(r"\b(?:at|@)\s+(?:the\s+)?([A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+\d{1,4})(?![\d.,]*\d)"
                           r"(?!\s*(?:€|eur|euros?|[$£]))")
@@ -938,6 +943,12 @@ _HOW_PAID = re.compile(r"^\W*(?:(?:and|but|which|that|it|i|we)\s+)*(?:was\s+)?(?
                        r"visa|amex|mastercard|credit\s+card|debit\s+card))|in\s+cash|cash|by\s+(?:card|credit\s+card|debit\s+card|"
                        r"cash)|with\s+(?:my\s+)?(?:card|credit\s+card|debit\s+card|visa|amex|mastercard|apple\s+pay|google\s+pay|"
                        r"cash|phone))\W*$", re.IGNORECASE)
+# the receipts, where they are or what the user will do with them
+_RECEIPTS_KEPT = re.compile(r"^\W*(?:(?:and|also|btw|ps|oh)\W+)*(?:the\s+|my\s+|all\s+(?:the\s+)?)?(?:original\s+|paper\s+)?(?:receipts?|"
+                            r"invoices?|paperwork)\b(?:\s+(?:are|is|will|I|we|i'?ll|go|to)\b)?|^\W*(?:i|we)(?:'ll|\s+will|\s+can|"
+                            r"\s+shall)?\s+(?:upload|scan|send|email|e-mail|forward|hand\s+in|post|bring|drop\s+off)\s+(?:the\s+|my\s+|all\s+)?"
+                            r"(?:receipts?|invoices?|them|paperwork)\b", re.IGNORECASE)
+_LATER = re.compile(r"(?:tonight|tomorrow|later|today|this\s+evening|next\s+week)", re.IGNORECASE)
 _RECEIPTS = re.compile(r"\b(?:receipts?|invoices?|paperwork|scans?|pdfs?)\b", re.IGNORECASE)
 # words of a reason that change what an addition means (the expense is not the company's), or that ask for something
 _REASON_ALTERS = re.compile(r"\b(?:not|n't|never|no|myself|personal\w*|private\w*|own|company|client|firm|office|half|"
@@ -955,6 +966,10 @@ def _reason(text: str, ctx: Context, adding: bool) -> bool:
     to act on or answer. Beside an addition, one that says whose expense it is ("the company paid it") is no aside."""
     if _HOW_PAID.match(text) and not re.search(r"\d", text) and not find_mention(text, ctx.claims):
         return True
+    if _RECEIPTS_KEPT.search(text) and not re.search(r"\d|\?|\b(?:claim|report|add|remove|delete)\b", text, re.IGNORECASE) \
+            and not find_mention(text, ctx.claims) and all(_LATER.fullmatch(d.text.strip()) for d in find_dates(
+                text, ctx.today)):
+        return True  # "receipts are in me bag, I'll upload them tonight": where the receipts are, or what the user does
     if not (_REASON.match(text) or _PROMISE.match(text) or _RECEIPTS.search(text)) or re.search(r"\d", text) or "?" in text or find_dates(text, ctx.today) or \
             find_line_refs(text) or find_mention(text, ctx.claims):
         return False

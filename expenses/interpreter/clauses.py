@@ -582,7 +582,7 @@ def split(message: str, today) -> list[Clause]:
                                          and _has_thing(text, today, strong=True)) and not (
                     f_start == s_start and last.kind == "context" and kind == "item" and TRIP_TOLD.match(
                         strip_leading(last.text)[1].strip())) and not _kind_from_the_next_sentence(
-                    last, kind, text, f_start == s_start, today) and _joins(last, kind, question, text, today, verb):
+                    last, kind, text, message[s_start:s_end] if f_start == s_start else None, today) and _joins(last, kind, question, text, today, verb):
                 # (a sentence after the request for a claim that names a thing is an expense of its own: "open a
                 # claim … in SEK. Hotel Scandic 2 nights, 3 480 kr")
                 _merge(last, f_end, message, question, today)
@@ -691,9 +691,14 @@ def is_record(text: str, today) -> bool:
                              r"[€$£]?\d+[.,]\d{2}(?:\s*(?:[A-Z]{3}|€))?", text.strip()))
 
 
-def _kind_from_the_next_sentence(last: Clause, kind: str, text: str, new_sentence: bool, today) -> bool:
+def _kind_from_the_next_sentence(last: Clause, kind: str, text: str, sentence: str | None, today) -> bool:
     """"… and it's 124, I always swap digits. Then Thursday I checked out of the hotel": a sentence that only tells
     of a kind of expense never gives its kind (or its day) to a price the sentence before said alone."""
+    new_sentence = sentence is not None
+    if sentence is not None and last.kind == "act" and last.verb == "open" and kind in ("context", "value") and find_dates(
+            text, today) and any(a.currency or re.search(r"\d[.,]\d{2}\b", a.text) for a in find_amounts(
+                mask(sentence, [(d.start, d.end) for d in find_dates(sentence, today)]))):
+        return True  # "please open a claim: 'London summit'. I arrived on Tuesday, the … was £25": an expense's day
     return new_sentence and kind in ("context", "value", "item") and last.kind in ("context", "value") and bool(
         _NEXT_EVENT.match(text)) and _priced(last.text, today) and not _priced(text, today) and bool(
         find_categories(text)) and not find_categories(last.text)

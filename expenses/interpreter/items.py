@@ -344,7 +344,7 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.fullmatch(r"[A-Z]{3}", name) and (re.search(r"\b[A-Z]{3}\s*[-–—/]\s*$", before) or re.match(
                 r"\s*(?:to|[-–—/]|->|→)\s*[A-Z]", words[m.end():])):
             continue  # "FCO–VIE", "JFK to Frankfurt": a route's airports
-        if " " not in name and (english_frequency(name.lower()) > 1e-6 or any(
+        if " " not in name and not _ATE_AT.search(before) and (english_frequency(name.lower()) > 1e-6 or any(
                 p.fullmatch(name) for p in _CATEGORY_RE.values()) or name.lower() in lexicon.CATEGORY_WORDS):
             continue  # "UBER *TRIP": a statement's everyday word in capitals names nobody
         if re.search(r"\b(?:hotel|hotl|htl|hotell)\s+$", before, re.IGNORECASE) and not re.match(
@@ -361,6 +361,10 @@ def merchants_in(words: str, message: str) -> list[str]:
     names = [n for n in names if not any(n != o and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", o.lower())
                                          for o in names)]
     return list(dict.fromkeys(names))
+
+
+# "the board dinner at Rules": a capitalised word where a meal was eaten is the place's name, English word or not
+_ATE_AT = re.compile(r"[\w,]\s+(?:breakfast|brunch|lunch|dinner|supper|drinks|meal)\s+at\s+$", re.IGNORECASE)
 
 
 @functools.cache

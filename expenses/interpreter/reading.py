@@ -278,7 +278,8 @@ def _day_only(text: str, today: date) -> str | None:
 def _only_days(text: str, days: list[DateFound]) -> bool:
     rest = mask(text, [(d.start, d.end) for d in days])
     return not re.sub(r"\b(?:on|the|last|first|second|third|final|next|day(?:\s*\d)?|and|so|then|now|ok|okay|receipts?|"
-                      r"expenses?|costs?|items|for|from|of|my|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?)"
+                      r"expenses?|costs?|items|for|from|of|my|i|we|arrived|arrive|landed|got\s+in|got\s+there|came\s+in|"
+                      r"started|there|in|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?)"
                       r"\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE)
 
 
@@ -1313,7 +1314,14 @@ class Reader:
             category = best_category(categories)
             if category is not None and field_name is None and _NOT_A_KIND.search(value_masked):
                 category = None  # "the reason … is that there was no train early enough": a reason, not a kind
-            if category is not None:
+            target = next((ln for ln in (intent.claim.lines if intent.claim else ()) if ln.get("ordinal") == line), None)
+            brand = [c for c in categories if lexicon.MERCHANTS.get(value_masked[c.start:c.end].casefold())]
+            if category is not None and field_name is None and target is not None and target.get("category") == category \
+                    and len(brand) == 1 and target.get("merchant") and lexicon.MERCHANTS[value_masked[
+                        brand[0].start:brand[0].end].casefold()][0].casefold() != str(target["merchant"]).casefold():
+                # "the uber on monday was a Bolt actually": the ride's kind stays; who was paid is the brand said
+                changes["merchant"] = lexicon.MERCHANTS[value_masked[brand[0].start:brand[0].end].casefold()][0]
+            elif category is not None:
                 changes["category"] = category
         if field_name == "merchant":
             name = _clean_name(right if marked else "")

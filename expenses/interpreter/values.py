@@ -652,8 +652,10 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
     # "Chicago expo usd"
     if m := re.search(rf"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{{3}}|[a-z]{{3}})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", text):
         code = m.group(1)
-        if (code.isupper() and is_iso_currency(code)) or (code.islower() and code in lexicon.CURRENCY_WORDS):
-            return code.upper(), m.start(1), m.end(1)
+        if code.isupper() and is_iso_currency(code):
+            return code, m.start(1), m.end(1)
+        if code.islower() and code in lexicon.CURRENCY_WORDS:  # "… usd", "Currency is yen."
+            return lexicon.CURRENCY_WORDS[code], m.start(1), m.end(1)
     return None
 
 
