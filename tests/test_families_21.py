@@ -205,3 +205,83 @@ def test_a_capitalised_word_where_a_meal_was_eaten_is_the_place():
     [plan] = conversation(["Friday: a taxi to dinner €17.40, and the board dinner at Rules was €212.00"], **on([]))
     assert ("meals", "Rules") in fields(plan, "category", "merchant")
     assert all(a.args.get("description") not in ("She", "I've") for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 10. a claim opened, then what was told on it
+
+
+def test_a_claim_opened_then_an_expense_the_first_reading_could_not_date_goes_on_the_new_claim():
+    from tests.test_families_17 import NONE
+
+    [plan] = conversation(["Hi! Please create a claim 'Zurich ML summit' in EUR. The conference registration was 420 EUR, "
+                           "paid on Monday itself."], **NONE)
+    assert [(a.act, a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [
+        ("open_claim", None, None), ("add_line", "420.00", "2026-11-30")]
+    assert all(not a.case for a in plan.acts)
+
+
+def test_a_sentence_saying_something_is_not_claimed_beside_the_expenses_is_no_take_back():
+    from tests.test_families_17 import NONE
+
+    [plan] = conversation(['Good morning. Please open a new claim titled "Hamburg supplier audit", in euros. I travelled '
+                           'Monday to Wednesday this week. The flight was booked by our travel desk so I am not claiming '
+                           'it. On Monday the S-Bahn from the airport was 3.90 and a taxi from Hauptbahnhof to the hotel '
+                           '18.50.'], **NONE)
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [
+        ("open_claim", None), ("add_line", "3.90"), ("add_line", "18.50")]
+
+
+def test_not_claiming_what_the_message_adds_is_asked():
+    [plan] = conversation(["On Monday the S-Bahn from the airport was 3.90 and the flight 120. The flight was booked by "
+                           "our travel desk so I am not claiming it."], **on([]))
+    assert plan.acts == []
+
+
+# ----------------------------------------------------------------- 11. "don't add that", after what was just told
+
+
+def test_dont_add_that_after_the_thing_named_again_takes_it_back():
+    [plan] = conversation(["Add team dinner Tuesday 39.90 and lunch at the airport Wednesday 18.20. And printing of my "
+                           "poster 35 euros on Tuesday - oh wait, the lab paid the poster directly, so don't add that."],
+                          **on([]))
+    assert [a.args["amount"] for a in plan.acts] == ["39.90", "18.20", "35.00"]
+    assert [r.act for r in plan.retractions] == [plan.acts[2].id]
+
+
+def test_dont_add_that_after_words_about_something_else_does_nothing():
+    [plan] = conversation(["taxi 20 and lunch 14. My colleague paid for his own coffee, so don't add that."], **on([]))
+    assert not [a for a in plan.acts if a.id not in {r.act for r in plan.retractions}] or plan.acts == []
+
+
+# ----------------------------------------------------------------- 12. a yes, then more
+
+
+def test_a_yes_ending_its_sentence_takes_the_conversion_and_the_rest_is_read_on_its_own():
+    told = "the flight went on ma own card in pounds tho, £142 return wi easyJet, that was monday"
+    plan = _yes(told, "aye fine, add that. tuesday dinner 26 at a wee italian place")
+    assert [(a.args["category"], a.args.get("currency")) for a in plan.acts] == [("travel", "GBP"), ("meals", None)]
+
+
+@pytest.mark.parametrize("said", ["ok, then put 16 EUR for the lunch", "ok. 19.89 eur then", "ok. actually no, wait"])
+def test_a_yes_followed_by_the_amount_restated_or_a_doubt_never_adds_it_converted(said):
+    plan = _yes("lunch 22 USD", said)
+    assert not [a for a in plan.acts if (a.args or {}).get("currency") == "USD"]
+
+
+# ----------------------------------------------------------------- 13. a stay told twice, a hotel's name with a number
+
+
+def test_a_nights_price_then_the_stays_sum_is_one_stay_asked_never_two_lines():
+    [plan] = conversation(["hotel Ibis 89, 2 nights 178.00 total"], **on([]))
+    assert len([a for a in plan.acts if a.args.get("category") == "hotel"]) <= 1
+
+
+@pytest.mark.parametrize(("text", "merchant", "amount"), [
+    ("hotel Pod 39 checked in tuesday, 2 nights 412.60 total", "Pod 39", "412.60"),
+    ("taxi 20, hotel Ibis 2 nights 178, lunch 12", "Ibis", "178.00"),
+    ("Monday also the hotel: 25hours Hotel HafenCity, 2 nights at 139 each.", "25hours Hotel HafenCity", "278.00"),
+    ("htl nh 1 nt wed 164", "NH", "164.00"),
+])
+def test_a_hotels_name_with_a_number_and_a_count_of_nights(text, merchant, amount):
+    [plan] = conversation([text], **on([]))
+    assert (merchant, amount) in fields(plan, "merchant", "amount")

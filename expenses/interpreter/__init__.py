@@ -27,7 +27,7 @@ import functools
 import json
 import re
 import unicodedata
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -171,6 +171,8 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     answer = audited(_described(_in_users_words(raw, spelled, earlier), said), said.message, said)
     if getattr(request, "repair_error", None):
         return answer  # a repair round answers honestly; it does not try another reading
+    if not json.loads(answer).get("plan", {}).get("acts") and (opened := _opened_then_told(request, said, settled)):
+        return opened  # "please create a claim 'X'. The registration was 420 EUR, paid on Monday itself."
     if _acted_or_answered(answer):
         return _better_split(request, said, settled, answer)
     # a correction of a line told without an edit verb, or a message that tells expenses, the clause reader could
@@ -186,6 +188,70 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     if (split := _one_fix_and_the_rest(request, said, settled)) is not None:
         return split
     return answer
+
+
+def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> str | None:
+    """"Please create a claim 'Zurich ML summit' in EUR. The conference registration was 420 EUR, paid on Monday
+    itself.": a message that no reading took whole, whose first sentences only open a claim, is that claim opened and
+    the rest read on its own as told on the new claim (a rest that names another claim, or does more than add, is not
+    read so); both audited together on the whole message."""
+    told = sentences(said.message)
+    for _start, end, asked in told[:2]:
+        head, rest = said.message[:end], said.message[end:].lstrip(" .!;")
+        if asked or verb_of(head)[0] != "open":
+            continue
+        if not re.search(r"\d", rest) or claims_named(rest, said.claims) or isinstance(request, (_Earlier, _OnNewClaim)):
+            return None  # (never within a reading of a part: one split of a message)
+        first = json.loads(_interpret_whole(_Earlier(request, head), settled=settled))
+        opened = (first.get("plan") or {}).get("acts") or []
+        if [a.get("act") for a in opened] != ["open_claim"]:
+            return None
+        other = json.loads(_interpret_whole(_OnNewClaim(request, rest, opened[0]["args"]), settled=settled))
+        if "reads" in other:
+            return json.dumps(other, ensure_ascii=False)  # its lookups first; the next round reads it again
+        acts = (other.get("plan") or {}).get("acts") or []
+        if not acts or any(a.get("act") != "add_line" or (a.get("case") or {}).get("id", _NEW_CLAIM) != _NEW_CLAIM
+                           for a in acts):
+            return None
+        for act in acts:
+            act.pop("case", None)  # the claim this message opens
+        merged = {"acts": opened + acts, "answers": (other.get("plan") or {}).get("answers") or []}
+        for number, act in enumerate(merged["acts"], 1):
+            act["id"] = f"a{number}"
+        audited_plan = audited(json.dumps({"plan": merged}, ensure_ascii=False), said.message, said)
+        return audited_plan if json.loads(audited_plan)["plan"].get("acts") else None
+    return None
+
+
+_NEW_CLAIM = "clm_OPENEDHERE0001"
+
+
+class _OnNewClaim:
+    """The request with the rest of its message, told on the claim its first sentences open (read by attribute)."""
+
+    def __init__(self, request: Any, message: str, args: dict[str, Any]):
+        self._request, self.message, self.pending = request, message, None
+        currency = str(args.get("currency") or "EUR")
+        view = {"id": _NEW_CLAIM, "kind": "expense_claim", "title": str(args.get("title") or ""), "status": "draft",
+                "revision": 1, "currency": currency, "lines": [], "line_count": 0, "total": "0.00",
+                "totals_by_category": {}, "locked": False, "terminal": False, "next_acts": ["add_line"]}
+        self.cases = [*(getattr(request, "cases", None) or []), _Summary(_NEW_CLAIM, "expense_claim", view["title"],
+                                                                         "draft", 1, "", view)]
+        self.active_case = _NEW_CLAIM
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._request, name)
+
+
+@dataclass(frozen=True)
+class _Summary:
+    id: str
+    kind: str
+    title: str
+    status: str
+    revision: int
+    summary: str
+    view: dict[str, Any]
 
 
 # a request of another kind in the message, which the fallback readings (a correction, a list of expenses) do not read
@@ -426,7 +492,7 @@ def _audited_additions(request: Any, acts: list[dict[str, Any]], answer: str, se
 
 
 # a plain yes to "say “yes” to add it converted": no figure of its own, no other request, no doubt
-_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|ja|jo|oui|s[ií]|sim|tak|ano|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
+_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|aye|alright|ja|jo|oui|s[ií]|sim|tak|ano|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
                        r"do\s+(?:it|that)|convert(?:ed)?|use\s+(?:that|the|it)|add|sounds\s+good)\b", re.IGNORECASE)
 _SAYS_CONVERT = re.compile(r"\b(?:convert\w*|that\s+rate|the\s+rate|exchange|at\s+that)\b", re.IGNORECASE)
 _DOUBT = re.compile(r"\b(?:no|not|n't|don'?t|dont|wait|hold|instead|but|actually|sorry|wrong|rather|maybe|later)\b|\?",
@@ -456,12 +522,44 @@ def _asks_another(answer: str) -> bool:
     return verb_of(answer)[0] in ("update", "remove", "submit", "withdraw")
 
 
+# a yes that ends its sentence before the message goes on: "aye fine, add that. …", "Yes please for both. Also …"
+_YES_FIRST = re.compile(r"^\W*(?P<yes>(?:yes|yeah|yep|yup|ya|aye|ja|jo|oui|s[ií]|sim|tak|ano|ok|okay|sure|fine|great|perfect|"
+                        r"alright|right)\b[^.!?;\d]{0,40}?)(?:[.!;]\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|"
+                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b))", re.IGNORECASE)
+
+
+class _Answer:
+    """The request with a part of its message as the message (read by attribute)."""
+
+    def __init__(self, request: Any, message: str):
+        self._request, self.message = request, message
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._request, name)
+
+
 def _answered_converted(request: Any) -> str | None:
     """"yes", "convert it", "ok use that rate" — or the same foreign amount said again ("1240 dkk") — after "say “yes”
     to add it converted": the earlier message is read again with the conversion settled, and each line it adds names
     the currency it was paid in, so the handler converts it at the reference rate (the model never does the sum)."""
     pending = getattr(request, "pending", None) or {}
     answer = str(getattr(request, "message", "") or "").strip()
+    rest = answer[first.end():] if (first := _YES_FIRST.match(answer)) else ""
+    if first and (find_categories(rest) or verb_of(rest)[0] is not None) and (
+            yes := _answered_converted(_Answer(request, first.group("yes")))) is not None:
+        # "aye fine, add that. tuesday dinner 26 …": the yes, then the rest of the message read on its own (a
+        # conversion the rest asks about is asked again, never settled by this yes)
+        plan = json.loads(yes)["plan"]
+        if not plan.get("acts"):
+            return yes
+        said = replace(Context.of(request), settled=frozenset({"converted"}))
+        both = json.loads(_with_the_rest(request, said, (plan, (0, first.end("yes"))), frozenset()))
+        kinds = [(a.get("args") or {}).get("category") for a in (both.get("plan") or {}).get("acts") or []]
+        if "plan" not in both or (len(kinds) == len(set(kinds)) and not both["plan"].get("answers")):
+            return json.dumps(both, ensure_ascii=False)
+        # "ok, then put 32,30 CHF for the lunch": the rest tells the same kind of expense again (the amount restated,
+        # perhaps), or a part of it is asked about: read afresh, the conversion not taken
+
     earlier = str(pending.get("about") or pending.get("message") or "")  # the words it was asked about, when others went on
     paid_in = str((pending.get("args") or {}).get("currency") or "")
     if pending.get("missing") != ["amount"] or not paid_in or not earlier or len(answer) > 80 \
@@ -519,7 +617,8 @@ def _described(answer: str, ctx: Context) -> str:
             elif not longer and (branch := _chain_branch(str(args["merchant"]), act.get("evidence", ""))):
                 args["merchant"] = branch
         if act.get("act") == "add_line" and (named := _name_with_number(act.get("evidence", ""), args)) and (
-                not args.get("merchant") or str(args["merchant"]).casefold() == named.rsplit(" ", 1)[0].casefold()):
+                not args.get("merchant") or str(args["merchant"]).casefold() in (named.rsplit(" ", 1)[0].casefold(), (
+                    "hotel " + named.rsplit(" ", 1)[0]).casefold())):
             args["merchant"] = named  # "dinner at Curry 36 yesterday, 12,50": the number is the place's name
         if act.get("act") == "add_line" and not args.get("merchant"):
             names = merchants_in(act.get("evidence", ""), ctx.message)
@@ -558,6 +657,11 @@ def _described(answer: str, ctx: Context) -> str:
             _carrier_of_description(args)
             _companion_is_no_merchant(args, act.get("evidence", ""))
             _merchant_out_of_description(args)
+            said = str(args.get("description") or "")
+            if re.fullmatch(r"\d+[^\W\d_]+", said) and args.get("merchant") and f"{said} {args['merchant']}".casefold() in (
+                    act.get("evidence") or "").casefold():
+                args["merchant"], args["description"] = f"{said} {args['merchant']}", ""  # "25hours Hotel HafenCity"
+                args.pop("description")
             if _NO_DESCRIPTION.fullmatch(str(args.get("description") or "x")):
                 args.pop("description")  # "She bought a UK SIM card", "I've just …", "Mi.: dinner": who, or the day
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
@@ -708,15 +812,16 @@ def _name_after_amount(words: str) -> str | None:
 _NO_DESCRIPTION = re.compile(r"\W*(?:she|he|they|i|we|it|you|i'?ve|i'?m|i'?d|i'?ll|we'?ve|we'?re|her|his|my|our|their|me|us|"
                              r"them|so|then|also|and|mo|di|mi|do|fr|sa|so)\W*", re.IGNORECASE)
 # "at Curry 36", "at Café 1900": a name said after "at" that ends in a whole number
-_NAME_NUMBER = re.compile(r"\b(?:at|@)\s+(?:the\s+)?([A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+\d{1,4})(?![\d.,]*\d)"
+_NAME_NUMBER = re.compile(r"(?i:\b(?:at|@|hotel|hostel|restaurant|caf[eé]|bar))\s+(?:the\s+)?([A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+\d{1,4})(?![\d.,]*\d)"
                           r"(?!\s*(?:€|eur|euros?|[$£]))")
 
 
 def _name_with_number(words: str, args: dict[str, Any]) -> str | None:
     """The name with a number a line was told at, when that number is not its amount (values.find_amounts keeps it
-    out of the amounts only when the words give their price as money elsewhere)."""
+    out of the amounts only when the words give their price as money elsewhere), nor a count ("hotel Ibis 2 nights")."""
     m = _NAME_NUMBER.search(words)
-    if m is None or args.get("amount") is None or Decimal(m.group(1).rsplit(" ", 1)[1]) == Decimal(str(args["amount"])):
+    unit = re.match(r"\s*([^\W\d_]+)", words[m.end():]) if m else None
+    if m is None or (unit and unit.group(1).lower() in lexicon.QUANTITY_UNITS) or args.get("amount") is None or Decimal(m.group(1).rsplit(" ", 1)[1]) == Decimal(str(args["amount"])):
         return None
     return m.group(1)
 
@@ -942,7 +1047,7 @@ _HOW_PAID = re.compile(r"^\W*(?:(?:and|but|which|that|it|i|we)\s+)*(?:was\s+)?(?
                        r"counter|till|register|end|station|machine|airport)|on\s+(?:arrival|departure|check-?out|my\s+(?:card|"
                        r"visa|amex|mastercard|credit\s+card|debit\s+card))|in\s+cash|cash|by\s+(?:card|credit\s+card|debit\s+card|"
                        r"cash)|with\s+(?:my\s+)?(?:card|credit\s+card|debit\s+card|visa|amex|mastercard|apple\s+pay|google\s+pay|"
-                       r"cash|phone))\W*$", re.IGNORECASE)
+                       r"cash|phone))(?:\s+(?:mind|tho|though|btw|anyway|as\s+usual))?\W*$", re.IGNORECASE)
 # the receipts, where they are or what the user will do with them
 _RECEIPTS_KEPT = re.compile(r"^\W*(?:(?:and|also|btw|ps|oh)\W+)*(?:the\s+|my\s+|all\s+(?:the\s+)?)?(?:original\s+|paper\s+)?(?:receipts?|"
                             r"invoices?|paperwork)\b(?:\s+(?:are|is|will|I|we|i'?ll|go|to)\b)?|^\W*(?:i|we)(?:'ll|\s+will|\s+can|"
@@ -1051,11 +1156,33 @@ def _forgotten_lines(reader: Reader, intents: list[Intent], ctx: Context) -> lis
     return intents
 
 
+# "so don't add that", "please don't include it": said of what was just told
+_DONT_ADD_IT = re.compile(r"^\W*(?:(?:so|and|but|please|pls|oh|no|wait|actually|sorry|hmm)\W+)*(?:don'?t|dont|do\s+not|no\s+need\s+to)\s+(?:add|include|claim|put)"
+                          r"\s+(?:that|it|this|those|them)(?:\s+one)?(?:\s+(?:in|on|please|pls))?\W*$", re.IGNORECASE)
+
+
+_NOT_A_THING = frozenset("euro euros with from that this then there their have were paid also just only into".split())
+
+
 def _taken_back_as_told(intents: list[Intent], ctx: Context) -> list[Intent]:
     """"Breakfast at the hotel 32 - strike the breakfast, it was in the room rate": a removal of no line the claim
     has, naming an expense told earlier in the same message, takes that expense back (it is never added)."""
     out: list[Intent] = []
     for intent in intents:
+        if isinstance(intent, NegatedIntent) and _DONT_ADD_IT.match(intent.quote(ctx.message)) and (adds := [
+                i for i in out if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem]):
+            # "printing of my poster 35 euros - oh wait, the lab paid the poster directly, so don't add that": the
+            # expense just told is taken back; when the words between do not say it is that one, nothing is done
+            last = adds[-1]
+            between = ctx.message[last.end:intent.start].lower()
+            told = set(re.findall(r"[a-z']{3,}", last.label)) | set(re.findall(r"[^\W\d_]{4,}", last.quote(ctx.message).lower()))
+            named = [w for w in told - _NOT_A_THING if re.search(rf"\b{re.escape(w)}", between)]
+            if named or re.fullmatch(r"[\W_]*(?:(?:oh|no|wait|actually|sorry|hmm|hm|um)[\W_]*)*", between):
+                out = [i for i in out if not (i.start >= last.end and i.end <= intent.start)]
+                out.append(RetractIntent(last.end, intent.end, hint=""))
+            else:
+                out.append(UnknownIntent(intent.start, intent.end))
+            continue
         if isinstance(intent, ActIntent) and intent.act == "remove_line":
             words = intent.quote(ctx.message).lower()
             # with no such line on the claim, any word of the expense told; with one, "the <word>" of it: never a

@@ -707,7 +707,7 @@ class Audit:
             # words around the acts: a take-back the reader missed ("… not the lunch though") is left over; a
             # correction or an apology beside an edit, or anything beside acts that each wait for a card, is not
             if not soft and not self.carded and not (kind == "correction" and self.corrects) and not (
-                    kind == "negation" and self._leaves_out_others(start)):
+                    kind == "negation" and (self._leaves_out_others(start) or self._not_the_users(start))):
                 self._leave(kind, *_sentence_span(self.message, start))
             elif soft and _RETHINK.fullmatch(m.group(0)) and not self.carded and self._right_after_an_act(start):
                 self._leave("correction", *_sentence_span(self.message, start))  # "…, on vienna - no sorry, berlin"
@@ -767,6 +767,21 @@ class Audit:
                          for claim in self.ctx.claims for line in claim.lines)
         known += " " + " ".join(claim.title.lower() for claim in self.ctx.claims)  # "not berlin": a claim, maybe
         return not any(re.search(rf"\b{re.escape(n)}", said) or re.search(rf"\b{re.escape(n)}", known) for n in names)
+
+    def _not_the_users(self, start: int) -> bool:
+        """"The flight was booked by our travel desk so I am not claiming it." beside the lines it adds: a sentence with
+        no figure that says something is not the user's to claim, naming nothing the plan does (nor a line of a claim)."""
+        s, e = _sentence_span(self.message, start)
+        words = self.message[s:e]
+        if re.search(r"\d|\?", words) or not _NOT_MINE.search(words) or not self.acts or any(
+                a.start < e and s < a.end for a in self.acts):
+            return False
+        nouns = {w for w in re.findall(r"[^\W\d_]{4,}", words.lower())} - _NOT_MINE_WORDS
+        said = " ".join(self.message[a.start:a.end].lower() + " " + " ".join(str(a.args.get(k) or "").lower() for k in (
+            "merchant", "description", "title")) for a in self.acts)
+        known = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()
+                         for claim in self.ctx.claims for line in claim.lines)
+        return bool(nouns) and not any(re.search(rf"\b{re.escape(n)}", said + " " + known) for n in nouns)
 
     def _asks_about_an_act(self, sentence: tuple[int, int]) -> bool:
         """Does a question in this sentence ask about an act in it ("…, is that ok?", "can I claim it?")?"""
@@ -1335,8 +1350,15 @@ _NAME_FILLER = frozenset("the this that other same new old current first second 
 
 
 # a sentence that tells of the trip itself, not of an expense
+# something said not to be the user's to claim ("… so I am not claiming it", "I won't include that")
+_NOT_MINE = re.compile(r"\b(?:not|n't|never)\s+(?:be\s+)?(?:claim\w*|includ\w*|add\w*|expens\w*|put\w*)\s+(?:it|that|them|"
+                       r"this|those)\b", re.IGNORECASE)
+_NOT_MINE_WORDS = frozenset("that this them those their there with from have been were booked paid claim claiming "
+                            "include including adding expense expensing putting will shall which because since never "
+                            "therefore hence".split())
 _TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\s+from|(?:was|were)\s+in|went\s+to|"
-                        r"flew\s+out|travell?ed\s+to)\b", re.IGNORECASE)
+                        r"flew\s+out|travell?ed\s+to|travell?ed\s+(?:from\s+|on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+"
+                        r"(?:to|until|till|through)|(?:was|were)\s+(?:there|away)\s+from)\b", re.IGNORECASE)
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
 # thousands grouped by a space: one price beside a currency ("3 480 kr", "€ 1 250"), after "was", a comma or a dash
 # ("Hotel Oleana, 2 150"), or before "in total" ("3 890 in total"); else the digits are two numbers, each placed alone

@@ -285,6 +285,14 @@ _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|
 _LEFT_AS_IS = re.compile(r"^\W*(?:and\s+|but\s+)?(?:the|that|this|my)\s+[^.;!?\n]{1,40}?\b(?:is|was|are|were)\s+(?:ok|okay|fine|"
                          r"right|correct|good|all\s+right)\W*$", re.IGNORECASE)
 # the trip told before what is asked about it: "I'm back from 3 days in Vienna", "so I was in Lyon for the fair"
+# something the user says is not theirs to claim: "… so I am not claiming it", "I won't claim that"
+NOT_CLAIMED = re.compile(r"\b(?:so|and|therefore|hence|which\s+is\s+why)?\s*(?:i|we)\s*(?:am|'m|are|'re|will|'ll|shall)?\s*"
+                         r"(?:not|n't|never)\s+(?:be\s+)?(?:claim|claiming|includ\w+|add|adding|put|putting|expens\w+)\s+"
+                         r"(?:it|that|them|this|those)\b|\b(?:i|we)\s+(?:won'?t|don'?t|do\s+not|will\s+not)\s+(?:claim|include|"
+                         r"add|expense)\s+(?:it|that|them|this|those)\b", re.IGNORECASE)
+# "I travelled Monday to Wednesday this week", "we were there from Tuesday to Thursday": the trip's days, told
+TRAVELLED_DAYS = re.compile(r"^\W*(?:(?:so|and|well|ok)\W+)*(?:i|we)\s+(?:travell?ed|was\s+there|were\s+there|was\s+away|were\s+away|"
+                            r"stayed)\s+(?:from\s+)?(?:on\s+)?(?:the\s+)?[^\W\d_]+\s+(?:to|until|till|through|-|–)\s+", re.IGNORECASE)
 TRIP_TOLD = re.compile(r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|i|we|just|finally|"
                        r"now)\s+)*(?:back|returned|home|got\s+back|came\s+back)\s+(?:home\s+)?from\b|"
                        r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|"
@@ -538,6 +546,15 @@ def split(message: str, today) -> list[Clause]:
         elif is_record(message[s_start:s_end], today):
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
             continue
+        elif not question and NOT_CLAIMED.search(message[s_start:s_end]) and not re.search(r"\d", message[s_start:s_end]):
+            # "The flight was booked by our travel desk so I am not claiming it.": said of something not told here
+            clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
+            continue
+        elif not question and TRAVELLED_DAYS.match(message[s_start:s_end]) and not find_amounts(
+                mask(message[s_start:s_end], [(d.start, d.end) for d in find_dates(message[s_start:s_end], today)])):
+            # "I travelled Monday to Wednesday this week.": when the trip was, nothing to add
+            clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
+            continue
         elif not question and _day_heading_sentence(message[s_start:s_end], today):
             # "Day 1, Monday 16th." "Day 2, Tuesday.": a sentence that only says the day of what follows it
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
@@ -723,6 +740,11 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             and (_has_thing(text, today) or find_dates(text, today)) and not re.search(
                 r"\b(?:a|per|each|every|the)\s+(?:night|nite|day|person|head|ride)\b|\beach\b|\bpp\b", text, re.IGNORECASE):
         return False  # "flight … was 212.40 on mon 30th, malpensa express into town 13 same day": a second expense
+    if kind in ("item", "value") and last.kind in ("item", "act") and re.match(r"^\s*(?:for\s+)?\d+\s*(?:nights?|nts?|nites?)\b",
+                                                                           text, re.IGNORECASE) and _priced(text, today) \
+            and re.search(r"\b(?:hotel|hostel|htl)\b", last.text, re.IGNORECASE) and not re.search(
+                r"\b(?:nights?|nts?|nites?)\b", last.text, re.IGNORECASE):
+        return True  # "hotel Pod 39 checked in tuesday, 2 nights 412.60 total": the stay's nights and what they cost
     if _RETURN_LEG.match(text) and last.kind in ("item", "act", "value", "context") and _priced(text, today) and _priced(
             last.text, today):
         return False  # "Deutsche Bahn there on monday 119.90 and back thursday 119.90": the way back, its own
@@ -749,7 +771,8 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named
     if (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and (days := find_dates(text, today)) and \
             re.fullmatch(r"\s*(?:and\s+)?(?:(?:i|we)\s+)?(?:paid|bought|booked|charged|settled)?\s*(?:it|that|them|this)?\s*"
-                         r"(?:on|dated)?\s*", mask(text, [(d.start, d.end) for d in days]).replace("\x00", ""),
+                         r"(?:on|dated)?\s*(?:itself|already|too|as\s+well)?\s*",
+                         mask(text, [(d.start, d.end) for d in days]).replace("\x00", ""),
                          re.IGNORECASE) and not find_dates(last.text, today):
         return True  # "summit registration fee was £450, paid on 10/20": the day of the thing just named
     if kind == "item" and last.kind == "question" and last.question and question:

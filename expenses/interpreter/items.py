@@ -111,6 +111,11 @@ _REQUEST_ELSE = re.compile(
     re.IGNORECASE)
 
 
+# a row that only counts nights and prices them ("2 nights 412.60 total"), and a row that names a stay's nights at all
+_NIGHTS_ONLY = re.compile(r"^[\s,;:+-]*(?:and\s+)?(?:for\s+)?\d{1,2}\s*(?:nights?|nts?|nites?|n)\b", re.IGNORECASE)
+_NIGHTS_SAID = re.compile(r"\b(?:nights?|nts?|nites?)\b", re.IGNORECASE)
+
+
 def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan adding the expenses the message tells, or None when it tells none that can be read whole."""
     if not message or len(message) > 2000 or "add_line" not in ctx.acts or _REQUEST_ELSE.search(
@@ -127,6 +132,10 @@ def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
     if not items:
         return None
     _take_back(message, items)
+    for first, then in zip(items, items[1:], strict=False):
+        if first.category == then.category == "hotel" and _NIGHTS_ONLY.match(message[then.start:then.end]) and not \
+                _NIGHTS_SAID.search(message[first.start:first.end]):
+            return None  # "hotel Ibis 89, 2 nights 178.00 total": one stay told twice (a night's price, then the sum)
     currency = claim.currency if claim is not None else None
     acts: list[dict[str, Any]] = []
     retractions: list[dict[str, Any]] = []

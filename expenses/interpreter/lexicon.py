@@ -124,7 +124,7 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "sas": ("SAS", "travel"), "delta": ("Delta", "travel"), "ita airways": ("ITA Airways", "travel"),
     "tgv lyria": ("TGV Lyria", "travel"), "lyria": ("TGV Lyria", "travel"),
     "flybussen": ("Flybussen", "travel"), "orlen": ("Orlen", "travel"), "bp": ("BP", "travel"),
-    "scandic": ("Scandic", "hotel"), "nh hotel": ("NH Hotel", "hotel"), "shake shack": ("Shake Shack", "meals"),
+    "scandic": ("Scandic", "hotel"), "nh hotel": ("NH Hotel", "hotel"), "nh": ("NH", "hotel"), "shake shack": ("Shake Shack", "meals"),
     "citybox": ("Citybox", "hotel"), "heathrow express": ("Heathrow Express", "travel"),
     "gatwick express": ("Gatwick Express", "travel"), "stansted express": ("Stansted Express", "travel"),
     "block house": ("Block House", "meals"), "nordsee": ("Nordsee", "meals"), "vapiano's": ("Vapiano", "meals"),

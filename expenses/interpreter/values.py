@@ -544,7 +544,7 @@ def find_amounts(text: str) -> list[AmountFound]:
 
 
 # a whole number right after a name said after "at" ("dinner at Curry 36", "lunch at Café 1900"): part of the name
-_NAME_BEFORE = re.compile(r"\b(?:at|@)\s+(?:the\s+)?[A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+$")
+_NAME_BEFORE = re.compile(r"(?i:\b(?:at|@|hotel|hostel|restaurant|caf[eé]|bar))\s+(?:the\s+)?[A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+$")
 
 
 def _names_with_numbers(text: str, found: list[AmountFound]) -> list[AmountFound]:
@@ -557,6 +557,9 @@ def _names_with_numbers(text: str, found: list[AmountFound]) -> list[AmountFound
     others = [f for f in found if f is not named[0]]
     if len(others) != 1 or others[0].start < named[0].end or not (others[0].currency or re.search(r"\d[.,]\d{2}$", others[0].text.strip())):
         return found
+    nights = [int(n) for n in re.findall(r"\b(\d{1,2})\s*(?:nights?|nts?|nites?|x)\b", text, re.IGNORECASE)]
+    if any(others[0].amount is not None and Decimal(named[0].text) * n == others[0].amount for n in nights):
+        return found  # "hotel Ibis 89, 2 nights 178.00 total": a night's price and the stay's, never a name
     between = text[named[0].end:others[0].start]
     if re.search(r"\b(?:and|plus|also|then|tip|tips|\w+ing)\b|[+;&]", between, re.IGNORECASE) or len(between) > 40:
         return found
