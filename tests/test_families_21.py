@@ -285,3 +285,30 @@ def test_a_nights_price_then_the_stays_sum_is_one_stay_asked_never_two_lines():
 def test_a_hotels_name_with_a_number_and_a_count_of_nights(text, merchant, amount):
     [plan] = conversation([text], **on([]))
     assert (merchant, amount) in fields(plan, "merchant", "amount")
+
+
+# ----------------------------------------------------------------- 14. a take-back that names the thing just told
+
+
+@pytest.mark.parametrize(("text", "kept", "taken"), [
+    ("coffee 6.20 wednesday morning, n wednesday cab tae BER 41 - actually naw, the promoter paid that cab, leave it out",
+     "6.20", "41.00"),
+    ("lunch 14 and dinner at Cervejaria Ramiro 52.30 with the client... ah não, the client paid that dinner, forget it",
+     "14.00", "52.30"),
+    ("Tuesday lunch 78,50. Tuesday dinner 212 at Far i Hatten - no wait, that was the team dinner the boss paid.",
+     "78.50", "212.00"),
+])
+def test_a_take_back_naming_the_expense_just_told_takes_that_one_back(text, kept, taken):
+    [plan] = conversation([text], **on([]))
+    retracted = {r.act for r in plan.retractions}
+    assert [a.args["amount"] for a in plan.acts if a.id not in retracted] == [kept]
+    assert [a.args["amount"] for a in plan.acts if a.id in retracted] == [taken]
+
+
+@pytest.mark.parametrize("text", [
+    "lunch 14 and a taxi 20 - actually no, the client paid the dinner, forget it",  # names nothing told: asked
+    "taxi 20 - no, my colleague paid his own lunch",
+])
+def test_a_take_back_naming_nothing_just_told_takes_nothing_back_silently(text):
+    [plan] = conversation([text], **on([]))
+    assert plan.acts == [] and plan.answers

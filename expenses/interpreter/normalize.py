@@ -102,6 +102,53 @@ def calendar_abroad() -> dict[str, str]:
 
 
 
+@dataclass(frozen=True)
+class _Piece:
+    """A span of the message spelled out (read like a regex match)."""
+
+    begin: int
+    finish: int
+    text: str
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
+
+    def group(self, _n: int = 0) -> str:
+        return self.text
+
+
+# an expense taken back right after it is told, naming it again ("… cab tae BER 41 - actually naw, the promoter paid
+# that cab, leave it out", "… dinner 52.30 … ah não, the client paid that dinner, forget it", "… the umbrella I
+# bought... actually no, leave the umbrella, that one is personal")
+_TAKE_BACK = re.compile(
+    r"(?:\s*(?:[-–—]+|\.{2,}|…|,|;))\s*(?P<seg>(?:(?:ah|oh|hmm|um|och|ugh|oops)\s*,?\s+)?(?:actually\s*,?\s+(?:no|naw|nah|"
+    r"not)|no\s+wait|wait\s*,?\s+no|nah|naw|nope|no|não|nao|nei|nein|non)\b[,.!]?\s+[^.!?\n]*?\b(?:paid|personal|private|"
+    r"leave\s+(?:it|that|them|the\s+\w+)(?:\s+(?:out|off))?|forget\s+(?:it|that|about\s+it)|skip\s+(?:it|that)|not\s+for\s+"
+    r"this\s+claim|not\s+mine|don'?t\s+(?:add|include|claim|put)\s+(?:it|that)|scratch\s+(?:it|that))\b[^.!?\n]*?)"
+    r"(?=[.!?\n]|$)", re.IGNORECASE)
+_NOT_THE_THING = frozenset("actually the that this one was were paid personal private leave forget skip out off not for "
+                           "claim mine don't add include put scratch it them wait nah naw nope client boss company "
+                           "promoter colleague organiser organizer already bought with and".split())
+
+
+def taken_back_segments(message: str) -> list[tuple[int, int]]:
+    """Spans of take-backs said right after the expense they name again (by a word of it: "that cab" after "cab tae
+    BER 41"); read as "scratch that". One that names nothing told just before is left as it is (then asked)."""
+    out = []
+    for m in _TAKE_BACK.finditer(message):
+        seg = m.group("seg")
+        before = re.split(r"[,;]|\band\b|\.\s|\s[-–—]\s", message[:m.start()])[-1].lower()
+        if not re.search(r"\d", before):
+            continue  # nothing priced just before: not an expense told and taken back
+        said = {w for w in re.findall(r"[^\W\d_]{3,}", seg.lower())} - _NOT_THE_THING
+        if said & set(re.findall(r"[^\W\d_]{3,}", before)):
+            out.append((m.start("seg"), m.end("seg")))
+    return out
+
+
 @functools.cache
 def days_abbreviated_abroad() -> dict[str, str]:
     """Other languages' short day names ("Mo.", "Di.", "mer.", "tors"; Babel's CLDR abbreviated forms), each as the
@@ -167,9 +214,14 @@ def spell_out(message: str) -> Spelled:
     starts: list[int] = []
     ends: list[int] = []
     cursor = 0
-    for m in _pieces().finditer(message):
+    taken_back = taken_back_segments(message)
+    pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *(
+        (m.start(), m.end(), None) for m in _pieces().finditer(message)
+        if not any(s <= m.start() < e for s, e in taken_back))])
+    for start, end, whole in pieces:
+        m = _Piece(start, end, message[start:end])
         said = m.group(0).lower()
-        word = lexicon.CHAT_PHRASES.get(said) or lexicon.CHAT_WORDS.get(said)
+        word = whole or lexicon.CHAT_PHRASES.get(said) or lexicon.CHAT_WORDS.get(said)
         if word is None and (abroad := lexicon.WORDS_ABROAD.get(said) or calendar_abroad().get(said)) and abroad_meant(
                 message, m.start(), m.end()):
             word = abroad
