@@ -312,3 +312,12 @@ def test_a_take_back_naming_the_expense_just_told_takes_that_one_back(text, kept
 def test_a_take_back_naming_nothing_just_told_takes_nothing_back_silently(text):
     [plan] = conversation([text], **on([]))
     assert plan.acts == [] and plan.answers
+
+
+def test_two_things_each_priced_in_yen_are_two_expenses():
+    from tests.test_families_17 import on_claim
+
+    [plan] = conversation(["13 April: Shinkansen Tokyo to Shin-Osaka 14,720 yen. Taxi station to factory 2,300."],
+                          **on_claim("JPY"))
+    assert fields(plan, "category", "amount") == [("travel", "14720.00"), ("taxi", "2300.00")]
+    assert all(a.args.get("merchant") != "Shinkansen Tokyo" for a in plan.acts)

@@ -644,6 +644,11 @@ def _priced(text: str, today) -> bool:
     return bool(find_amounts(mask(text, [(d.start, d.end) for d in find_dates(text, today)])))
 
 
+def _priced_in_currency(text: str, last: str) -> bool:
+    """"dinner 4,200 yen, USB cable for the test bench 1,480 yen": each priced with its currency, two things."""
+    return any(a.currency for a in find_amounts(text)) and any(a.currency for a in find_amounts(last))
+
+
 def _priced_and_dated(text: str, today) -> bool:
     days = find_dates(text, today)
     return bool(days) and bool(find_amounts(mask(text, [(d.start, d.end) for d in days])))
@@ -737,7 +742,7 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "… I ate a sandwich at the airport in Anker bakery, 9,80 (lunch)": its price, after it
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
-            and (_has_thing(text, today) or find_dates(text, today)) and not re.search(
+            and (_has_thing(text, today) or find_dates(text, today) or _priced_in_currency(text, last.text)) and not re.search(
                 r"\b(?:a|per|each|every|the)\s+(?:night|nite|day|person|head|ride)\b|\beach\b|\bpp\b", text, re.IGNORECASE):
         return False  # "flight … was 212.40 on mon 30th, malpensa express into town 13 same day": a second expense
     if kind in ("item", "value") and last.kind in ("item", "act") and re.match(r"^\s*(?:for\s+)?\d+\s*(?:nights?|nts?|nites?)\b",

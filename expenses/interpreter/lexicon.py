@@ -22,7 +22,7 @@ for _category, _words in {
     "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
-              "eurocity",
+              "eurocity shinkansen",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
     # the words people mix in from their own languages (French, Italian, German, Polish, Spanish)
     "meals_abroad": "dejeuner déjeuner dîner petit-dejeuner petit-déjeuner pranzo cena colazione mittagessen abendessen "
@@ -40,7 +40,7 @@ for _category, _words in {
             ABROAD_WORDS.add(_word)  # read only as written: "Doce" is never "noce" misspelt
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
-TRAIN_SERVICES = frozenset("ICE AVE TGV".split())  # ("EC card", "gift for RJ": no trains)
+TRAIN_SERVICES = frozenset("ICE AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)
 
 # when several category words occur, the more specific one wins: "hotel taxi" is a taxi,
 # "hotel breakfast" a meal (the policy counts it so), "train to the hotel" travel
