@@ -9,7 +9,7 @@ import pytest
 
 from conversations.core.plan import ReadBatch, parse_model_answer
 from expenses.interpreter import interpret
-from tests.test_families_13 import on
+from tests.test_families_13 import line, on
 from tests.test_families_17 import TRIP, fields
 from tests.test_interpreter import _round, answer, plan_of, request
 from tests.test_walkthrough_families import conversation
@@ -321,3 +321,48 @@ def test_two_things_each_priced_in_yen_are_two_expenses():
                           **on_claim("JPY"))
     assert fields(plan, "category", "amount") == [("travel", "14720.00"), ("taxi", "2300.00")]
     assert all(a.args.get("merchant") != "Shinkansen Tokyo" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 15. walk U: what a new user met
+
+
+GOTHENBURG = [line("ln_flig0001", "2026-11-23", "travel", "412.60"), line("ln_park0001", "2026-11-25", "travel", "36.00"),
+              line("ln_dinn0001", "2026-11-23", "meals", "32.43"), line("ln_buss0001", "2026-11-23", "travel", "11.68"),
+              {**line("ln_hote0001", "2026-11-25", "hotel", "269.93"), "merchant": "Scandic Rubinen"}]
+
+
+def test_an_amount_said_to_be_fine_is_never_changed_to():
+    [plan] = conversation(["Good, 180 is fine then, no change needed. But desculpa, I got the hotel name wrong: it was "
+                           "Clarion Hotel Post, not Scandic Rubinen. Please rename line 5."], **on(GOTHENBURG))
+    assert not [a for a in plan.acts if "amount" in a.args]
+
+
+def test_a_bare_weekday_beside_a_date_of_the_week_before_is_asked():
+    [plan] = conversation(["the flight with Lufthansa, 412,60 EUR, on Monday 23 Nov. And parking at the airport for the "
+                           "3 days, 36,00 EUR (I paid it on Wednesday when I came back)."], **on([]))
+    assert not [a for a in plan.acts if a.args.get("date") == "2026-12-02"]
+
+
+def test_two_corrections_each_in_its_sentence_are_both_made():
+    [plan] = conversation(["Two corrections. The hotel was at Clarion Hotel Post, not Scandic Rubinen. The dinner on "
+                           "23 Nov was 34,87, not 32,43."], **on(GOTHENBURG))
+    assert sorted((a.args["line"], a.args.get("merchant") or a.args.get("amount")) for a in plan.acts) == [
+        (3, "34.87"), (5, "Clarion Hotel Post")]
+
+
+def test_a_merchant_with_a_figure_in_its_name_is_corrected():
+    lines = [{**line("ln_dies0001", "2026-11-30", "travel", "612.30"), "merchant": "Circle K"}]
+    [plan] = conversation(["the diesel was at Q8, not Circle K"], **on(lines))
+    assert [dict(a.args) for a in plan.acts] == [{"line": 1, "merchant": "Q8"}]
+
+
+def test_one_receipt_for_two_things_of_one_kind_is_one_line():
+    [plan] = conversation(["add a taxi to the airport on 25 November, 47,10, and Pressbyrån sandwich and coffee on 25 "
+                           "November, 8,88."], **on([]))
+    assert fields(plan, "category", "amount") == [("taxi", "47.10"), ("meals", "8.88")] and plan.pending is None
+
+
+def test_a_portuguese_perfect_is_no_description():
+    [plan] = conversation(["Perfeito. Tuesday 24 November: lunch with the supplier team at Restaurang Kometen, 24.50"],
+                          **on([]))
+    assert [a.args.get("description") for a in plan.acts] != ["Perfeito"]

@@ -173,6 +173,8 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
         return answer  # a repair round answers honestly; it does not try another reading
     if not json.loads(answer).get("plan", {}).get("acts") and (opened := _opened_then_told(request, said, settled)):
         return opened  # "please create a claim 'X'. The registration was 420 EUR, paid on Monday itself."
+    if not json.loads(answer).get("plan", {}).get("acts") and (fixes := _fixes_by_sentence(request, said, settled)):
+        return fixes  # "Correction: the diesel was at Q8, not Circle K. And Wednesday lunch was 48,00."
     if _acted_or_answered(answer):
         return _better_split(request, said, settled, answer)
     # a correction of a line told without an edit verb, or a message that tells expenses, the clause reader could
@@ -188,6 +190,45 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     if (split := _one_fix_and_the_rest(request, said, settled)) is not None:
         return split
     return answer
+
+
+# a sentence that only announces corrections: "Two corrections.", "Correction:", "Sorry, some fixes:"
+_FIXES_HEADING = re.compile(r"^\W*(?:(?:sorry|ok|okay|and|also|so|please)\W+)*(?:(?:two|three|2|3|some|a\s+few|a\s+couple\s+of)\s+)?"
+                            r"(?:corrections?|fixes|changes|mistakes?)(?:\s+please)?\W*$", re.IGNORECASE)
+
+
+def _fixes_by_sentence(request: Any, said: Context, settled: frozenset[str]) -> str | None:
+    """A message of several sentences, each one fix the readers of fixes take alone ("Two corrections. The dinner on
+    2026-05-04 was 31.80, not 29.80. The lunch at Café Central was on 2026-05-06, not 2026-05-05."): each fix, on
+    different lines, audited together on the whole message; None when any sentence is something else."""
+    told = [m.span() for m in re.finditer(r"(?:[^.!;\n]|\.(?=\d))+", said.message) if re.search(r"\w", m.group(0))]
+    if len(told) < 2 or "?" in said.message or isinstance(
+            request, (_Earlier, _OnNewClaim)):
+        return None
+    acts: list[dict[str, Any]] = []
+    for start, end in told:
+        words = said.message[start:end]
+        heading = re.match(r"^\W*(?:corrections?|fix(?:es)?)\s*:\s*", words, re.IGNORECASE)
+        if _FIXES_HEADING.match(words):
+            continue
+        body = words[heading.end():] if heading else words
+        body = re.sub(r"^\W*(?:and|also|plus)\b\W*", "", body, flags=re.IGNORECASE)
+        sentence = replace(said, message=body)
+        plan = next((p for reading in (read_merchant_fix, read_day_fix, read_correction)
+                     if (p := reading(body, sentence)) is not None and p.get("acts")), None)
+        if plan is None:  # "Wednesday lunch was 48,00, I read the app wrong.": the whole reading, of it alone
+            alone = json.loads(_interpret_whole(_Earlier(request, body), settled=settled)).get("plan") or {}
+            plan = alone if not alone.get("answers") else None
+        if plan is None or len(plan["acts"]) != 1 or plan["acts"][0].get("act") != "update_line":
+            return None
+        acts.append({**plan["acts"][0], "evidence": body.strip()})
+    lines = [(json.dumps(a.get("case"), sort_keys=True), (a.get("args") or {}).get("line")) for a in acts]
+    if len(acts) < 2 or len(set(lines)) != len(lines):
+        return None  # two fixes of one line: which one wins is for the user to say
+    for number, act in enumerate(acts, 1):
+        act["id"] = f"a{number}"
+    audited_plan = audited(json.dumps({"plan": {"acts": acts}}, ensure_ascii=False), said.message, said)
+    return audited_plan if len(json.loads(audited_plan)["plan"].get("acts") or []) == len(acts) else None
 
 
 def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> str | None:

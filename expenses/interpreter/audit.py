@@ -599,6 +599,14 @@ class Audit:
                      re.IGNORECASE)}  # "mon 23/11": said beside its weekday
         return named.pop() if len(named) == 1 else None
 
+    def _other_week(self, said: date, day: Day) -> bool:
+        """A bare weekday dated in the week before today while the message names a day (not a weekday) of the week
+        before that one, which the weekday would fall in: which week is for the user to say."""
+        told = [d.value for d in find_days(self.message, self.ctx.today) if d.value is not None and d.kind != "weekday"
+                and not (d.start <= day.start < d.end)]
+        return any(0 <= (said - timedelta(days=7) - d).days <= 6 for d in told) and not any(
+            0 <= (said - d).days <= 6 or 0 <= (d - said).days <= 6 for d in told)
+
     def _the_trips_time(self, day: Day) -> bool:
         """A day told in the sentence that opens a claim, where no line is told: the trip's time, not a line's."""
         start, end = _sentence_span(self.message, day.start)
@@ -609,6 +617,8 @@ class Audit:
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
+        if day.kind == "weekday" and said and self._other_week(date.fromisoformat(str(said)), day):
+            return False  # "… Monday 23 Nov. And parking … (paid on Wednesday)" on 5 Dec: 25 Nov or 2 Dec?
         if day.value is None and day.kind == "dmy" and self._day_first(act):
             day = replace(day, value=_day_first(self.message[day.start:day.end], self.ctx.today))
         if day.value is None and day.kind != "same":

@@ -644,6 +644,12 @@ def _priced(text: str, today) -> bool:
     return bool(find_amounts(mask(text, [(d.start, d.end) for d in find_dates(text, today)])))
 
 
+def _one_kind(text: str) -> bool:
+    """Do the words name things of one kind only (a sandwich and a coffee), and at least two of them?"""
+    found = [c for c in find_categories(text) if not c.weak]
+    return len(found) >= 2 and len({c.category for c in found}) == 1
+
+
 def _priced_in_currency(text: str, last: str) -> bool:
     """"dinner 4,200 yen, USB cable for the test bench 1,480 yen": each priced with its currency, two things."""
     return any(a.currency for a in find_amounts(text)) and any(a.currency for a in find_amounts(last))
@@ -740,6 +746,9 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*(?:[€$£]\s*)?\d", text) and not _priced(last.text, today) and not re.search(r"\d", last.text):
         return True  # "… I ate a sandwich at the airport in Anker bakery, 9,80 (lunch)": its price, after it
+    if kind == "item" and last.kind in ("item", "act") and re.match(r"^\s*(?:and|&|\+)\s", text) and not _priced(
+            last.text, today) and not re.search(r"\d", last.text) and _one_kind(last.text + " " + text):
+        return True  # "Pressbyrån sandwich and coffee on 25 November, 8,88": one receipt of one kind
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
             and (_has_thing(text, today) or find_dates(text, today) or _priced_in_currency(text, last.text)) and not re.search(

@@ -45,6 +45,9 @@ _ELSE = re.compile(r"\b(?:remove|delete|submit|send|withdraw|undo|open|new\s+cla
 
 # "the dinner was at Zapiecek, not Stary Dom", "it's Café Nero not Costa": a merchant said as what it is and what it
 # is not
+# an amount said to be right as it is: "180 is fine then, no change needed", "keep it at 60"
+_KEPT_AS_IS = re.compile(r"\b(?:no\s+change|nothing\s+to\s+change|(?:is|was|are|looks?|seems?)\s+(?:fine|ok(?:ay)?|right|correct|good)|"
+                         r"leave\s+(?:it|that)|keep\s+(?:it|that)|as\s+it\s+is)\b", re.IGNORECASE)
 _NAME_WORDS = r"[^\W\d_][\w'’&.-]*(?:\s+[^\W\d_][\w'’&.-]*){0,3}"
 _MERCHANT_FIX = re.compile(rf"\b(?:was|is|were|should\s+be|it'?s|its)\s+(?:(?:in\s+fact|actually|really|indeed)\s+)?"
                            rf"(?:at\s+|from\s+|with\s+)?(?:the\s+)?"
@@ -63,7 +66,9 @@ def read_merchant_fix(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's merchant, when the words name the old merchant of exactly one line (and, if they
     say a day, that line is of that day)."""
     m = _MERCHANT_FIX.search(message) or _MERCHANT_FIX_AFTER.search(message)
-    if m is None or "update_line" not in ctx.acts or re.search(r"\d", _without_days(message, ctx)) or _ELSE.search(
+    names = [(m.start(g), m.end(g)) for g in ("new", "old")] if m else []  # "Q8", "7-Eleven": a name's own figures
+    unnamed = "".join(" " if any(s <= i < e for s, e in names) else ch for i, ch in enumerate(message))
+    if m is None or "update_line" not in ctx.acts or re.search(r"\d", _without_days(unnamed, ctx)) or _ELSE.search(
             _without_days(message[:m.start()], ctx)):
         return None
     claim = claim_addressed(message, ctx) or ctx.default_claim()
@@ -267,6 +272,9 @@ def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     if not (_CUE.search(message) or _ARROW.search(message)) or _ADD.search(message) or _ELSE.search(
             _without_days(message, ctx)):
         return None
+    if _KEPT_AS_IS.search(message) or _MERCHANT_FIX.search(message) or _MERCHANT_FIX_AFTER.search(message) or re.search(
+            r"\b(?:rename|merchant|name)\b", message, re.IGNORECASE):
+        return None  # "180 is fine then, no change needed. But … it was Clarion, not Scandic": no amount to change
     if "update_line" not in ctx.acts:
         return None
     claim = claim_addressed(message, ctx) or ctx.default_claim()

@@ -202,7 +202,8 @@ UNKNOWN_ACTION_VERBS = frozenset(
 FILLER = frozenset(
     "please pls plz plase pleese kindly thanks thank thx ty cheers hi hello hey ok okay alright so oh um uh er "
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm "
-    "oops lol sigh phew".split()
+    "oops lol sigh phew perfeito perfetto parfait perfekt prima vale bueno obrigado obrigada gracias grazie merci "
+    "danke".split()
 )
 
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,

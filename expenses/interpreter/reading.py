@@ -266,6 +266,9 @@ def _only_where_one_went(text: str, today: date) -> bool:
                                                re.IGNORECASE) for c in said) and not find_merchants(masked)
 
 
+_BARE_WEEKDAY_SAID = re.compile(r"(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?", re.IGNORECASE)
+
+
 def _day_only(text: str, today: date) -> str | None:
     """The one day a lead-in tells and nothing else ("On the last day, 2/12", "On the 2/12", "Receipts for Monday"), as an
     ISO date."""
@@ -762,6 +765,14 @@ class Reader:
             return found
         said = date.fromisoformat(found.value)
         trip = in_the_trip(said, found.text, claim, self.ctx.today)  # found.text holds "last" when said
+        if trip == said and _BARE_WEEKDAY_SAID.fullmatch(found.text.strip()):
+            # "… on Monday 23 Nov. And parking … (I paid it on Wednesday when I came back)" told on 5 Dec: the
+            # Wednesday of that trip (25 Nov) or of this week (2 Dec)? The days the message names make it unsure
+            told = [date.fromisoformat(d.value) for d in find_dates(self.message, self.ctx.today)
+                    if d.value and d.text != found.text and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip())]
+            if any(0 <= (said - timedelta(days=7) - d).days <= 6 for d in told) and not any(
+                    0 <= (said - d).days <= 6 for d in told):
+                return replace(found, value=None)
         return found if trip == said else replace(found, value=None)
 
     def _anchored(self, dates: list[DateFound]) -> list[DateFound]:
