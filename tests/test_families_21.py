@@ -366,3 +366,20 @@ def test_a_portuguese_perfect_is_no_description():
     [plan] = conversation(["Perfeito. Tuesday 24 November: lunch with the supplier team at Restaurang Kometen, 24.50"],
                           **on([]))
     assert [a.args.get("description") for a in plan.acts] != ["Perfeito"]
+
+
+def test_a_weekday_and_its_day_heading_what_follows_is_a_day_never_an_amount():
+    gothenburg = GOTHENBURG[:2]
+    plan = _offered("Obrigada! Now Monday 23, in Swedish kronor: the Flygbussarna airport bus from Landvetter to the "
+                    "city centre, 129 SEK, and dinner at Sjöbaren, 358 SEK.", **on(gothenburg))
+    assert plan.acts == [] and plan.pending is not None  # both offered converted: one "yes" adds them
+
+
+@pytest.mark.parametrize("text", ["lunch tue 28, taxi to client tue 24, dinner tue alone 41", "Tue 10:20 taxi £34",
+                                  "premier inn from mon 3 nts 387 total"])
+def test_a_weekday_beside_a_price_a_time_or_a_count_keeps_them(text):
+    from datetime import date
+
+    from expenses.interpreter.normalize import weekdays_with_their_day
+
+    assert weekdays_with_their_day(text, date(2026, 11, 25)) == []

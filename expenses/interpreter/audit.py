@@ -42,7 +42,7 @@ from registries.currencies import currency_mentions
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
 from .english import known_word
-from .normalize import abroad_meant, calendar_abroad, heading_days
+from .normalize import abroad_meant, calendar_abroad, heading_days, weekdays_with_their_day
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -1863,8 +1863,8 @@ _DAY_PATTERNS = [
 
 def find_days(text: str, today: date) -> list[Day]:
     """Every day the text names, resolved against ``today`` on its own reading (not the reader's)."""
-    found: list[Day] = []
-    taken: list[tuple[int, int]] = []
+    found: list[Day] = [Day(s, e, day, "dmonth") for s, e, day in weekdays_with_their_day(text, today)]
+    taken: list[tuple[int, int]] = [(d.start, d.end) for d in found]
     for kind, pattern in _DAY_PATTERNS:
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):

@@ -149,6 +149,35 @@ def taken_back_segments(message: str) -> list[tuple[int, int]]:
     return out
 
 
+# "Monday 23", "Tuesday the 24th": a weekday and the day of the month it fell on (never a price: "monday 23 eur")
+_WEEKDAY_AND_DAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|"
+                              r"fri|sat|sun)\.?,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![.,]\d)(?!\s*(?:€|eur|euros?|"
+                              r"sek|kr|nok|dkk|chf|gbp|usd|pln|zł|czk|kč|yen|jpy|cad|[$£¥]))(?!\.?\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+                              r"oct|nov|dec)[a-z]*\b)(?![./-]\d)", re.IGNORECASE)
+
+
+def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date]]:
+    """(start, end, day) of each weekday said with the day of the month it fell on ("Monday 23" told on 5 Dec is 23
+    Nov, a Monday), within the last month, when it heads what follows ("Now Monday 23, in kronor: …"; "the 24th",
+    "23rd" are days already); "lunch tue 28" is a price, "Tue 10:20" a time, "mon 3 nts" a count."""
+    out = []
+    for m in _WEEKDAY_AND_DAY.finditer(text):
+        said = m.group(0)
+        heads = re.search(r"(?:^|[.!?;:\n(]|\b(?:now|on|then|so|and|also))\W*$", text[:m.start()], re.IGNORECASE) and \
+            re.match(r"\s*[,:]\s+(?!\d)", text[m.end():])
+        if not heads or re.search(r"\d(?:st|nd|rd|th)$|\bthe\s+\d", said, re.IGNORECASE) or re.match(
+                r"\s*(?::\d|nights?|nts?|nites?|x\b|days?)", text[m.end():], re.IGNORECASE) or re.search(
+                r"\b(?:last|this|next|past)\s+$", text[:m.start()], re.IGNORECASE):
+            continue  # "lunch tue 28", "Tue 10:20", "mon 3 nts": a price, a time or a count beside the weekday
+        weekday = next(n for n, name in enumerate(_ENGLISH_DAYS) if name.startswith(m.group(1).lower()[:3]))
+        for back in range(0, 32):
+            day = today - timedelta(days=back)
+            if day.day == int(m.group(2)) and day.weekday() == weekday:
+                out.append((m.start(), m.end(), day))
+                break
+    return out
+
+
 @functools.cache
 def days_abbreviated_abroad() -> dict[str, str]:
     """Other languages' short day names ("Mo.", "Di.", "mer.", "tors"; Babel's CLDR abbreviated forms), each as the

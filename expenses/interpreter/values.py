@@ -30,7 +30,7 @@ from ..money import is_iso_currency
 from ..naming import city_aliases
 from . import lexicon
 from .english import known_word
-from .normalize import heading_days
+from .normalize import heading_days, weekdays_with_their_day
 from .patterns import word_finditer, word_search
 
 # --------------------------------------------------------------------------- masking
@@ -165,6 +165,9 @@ def find_dates(text: str, today: date) -> list[DateFound]:
     """Every date phrase in ``text``, resolved against ``today``; overlapping matches keep the first."""
     found: list[DateFound] = []
     taken: list[tuple[int, int]] = []
+    for start, end, day in weekdays_with_their_day(text, today):  # "Monday 23", "Tuesday the 24th"
+        taken.append((start, end))
+        found.append(DateFound(start, end, text[start:end], day.isoformat()))
     for kind, pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
             if any(m.start() < end and start < m.end() for start, end in taken):
