@@ -533,14 +533,18 @@ def _audited_additions(request: Any, acts: list[dict[str, Any]], answer: str, se
 
 
 # a plain yes to "say “yes” to add it converted": no figure of its own, no other request, no doubt
-_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|aye|alright|ja|jo|oui|s[ií]|sim|tak|ano|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
+_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|aye|alright|ja|oui|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
                        r"do\s+(?:it|that)|convert(?:ed)?|use\s+(?:that|the|it)|add|sounds\s+good)\b", re.IGNORECASE)
 _SAYS_CONVERT = re.compile(r"\b(?:convert\w*|that\s+rate|the\s+rate|exchange|at\s+that)\b", re.IGNORECASE)
-_DOUBT = re.compile(r"\b(?:no|not|n't|don'?t|dont|wait|hold|instead|but|actually|sorry|wrong|rather|maybe|later)\b|\?",
-                    re.IGNORECASE)
+_DOUBT = re.compile(r"\b(?:no|not|n't|don'?t|dont|wait|hold|instead|but|actually|sorry|wrong|rather|maybe|later|paid|"
+                    r"covered|claim\w*|personal|private|minus|except|without|free|included|first|too\s+much|expensive|"
+                    r"herself|himself|themselves|half|split)\b|\?", re.IGNORECASE)
 
 
 _ONLY = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
+# "Yes for the Metro ticket only", "only the metro", "just the lunch please": which ones, and nothing more
+_ONLY_THE = re.compile(r"\W*(?:(?:yes|yeah|ok|okay|sure)\W+)?(?:(?:for|add)\s+)?(?:(?:only|just)\s+)?(?:the\s+)?"
+                       r"[^\W\d_]+(?:\s+[^\W\d_]+){0,2}?(?:\s+(?:only|please|pls|then))*\W*", re.IGNORECASE)
 _CHOICE_WORDS = frozenset("yes yeah yep ok okay sure please pls for the only just add convert converted it one that this "
                           "them those these thing expense ticket please thanks thank you fine go ahead do with put on".split())
 
@@ -548,13 +552,16 @@ _CHOICE_WORDS = frozenset("yes yeah yep ok okay sure please pls for the only jus
 def _chosen(acts: list[dict[str, Any]], answer: str) -> list[dict[str, Any]]:
     """Of the additions offered converted, the ones an answer that says "only" names by a word of their own (their
     kind, merchant or words told), when that is some of them and not all; none when it names none, or every one."""
+    if not _ONLY_THE.fullmatch(answer):
+        return []  # "only the taxi, lunch was free": more than which one, asked
     said = {w for w in re.findall(r"[^\W\d_]{3,}", answer.casefold()) if w not in _CHOICE_WORDS}
-    kinds = {f.category for f in find_categories(answer)}
     if not said or len(acts) < 2 or any(a.get("act") != "add_line" for a in acts):
         return []
-    chosen = [a for a in acts if said & set(re.findall(r"[^\W\d_]{3,}", " ".join(
-        str(x) for x in (a.get("evidence"), (a.get("args") or {}).get("merchant"))).casefold()))
-              or (a.get("args") or {}).get("category") in kinds]
+    own = [set(re.findall(r"[^\W\d_]{3,}", " ".join(str(x) for x in (a.get("evidence"), (a.get("args") or {}).get(
+        "merchant"))).casefold())) for a in acts]
+    if any(len(o & said) and any(o is not p and o & p & said for p in own) for o in own):
+        return []  # a word several of them share names no one
+    chosen = [a for a, o in zip(acts, own, strict=True) if said <= o]
     return chosen if 0 < len(chosen) < len(acts) else []
 
 
@@ -564,7 +571,7 @@ def _asks_another(answer: str) -> bool:
 
 
 # a yes that ends its sentence before the message goes on: "aye fine, add that. …", "Yes please for both. Also …"
-_YES_FIRST = re.compile(r"^\W*(?P<yes>(?:yes|yeah|yep|yup|ya|aye|ja|jo|oui|s[ií]|sim|tak|ano|ok|okay|sure|fine|great|perfect|"
+_YES_FIRST = re.compile(r"^\W*(?P<yes>(?:yes|yeah|yep|yup|ya|aye|ja|oui|ok|okay|sure|fine|great|perfect|"
                         r"alright|right)\b[^.!?;\d]{0,40}?)(?:[.!;]\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|"
                         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b))", re.IGNORECASE)
 
@@ -853,7 +860,8 @@ def _name_after_amount(words: str) -> str | None:
 _NO_DESCRIPTION = re.compile(r"\W*(?:she|he|they|i|we|it|you|i'?ve|i'?m|i'?d|i'?ll|we'?ve|we'?re|her|his|my|our|their|me|us|"
                              r"them|so|then|also|and|mo|di|mi|do|fr|sa|so)\W*", re.IGNORECASE)
 # "at Curry 36", "at Café 1900": a name said after "at" that ends in a whole number
-_NAME_NUMBER = re.compile(r"(?i:\b(?:at|@|hotel|hostel|restaurant|caf[eé]|bar))\s+(?:the\s+)?([A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+\d{1,4})(?![\d.,]*\d)"
+_NAME_NUMBER = re.compile(r"(?i:\b(?:(?:breakfast|brunch|lunch|dinner|supper|drinks|coffee|meal)\s+(?:at|@)|hotel|hostel|"
+                          r"restaurant|caf[eé]|bar))\s+(?:the\s+)?([A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+\d{1,4})(?![\d.,]*\d)"
                           r"(?!\s*(?:€|eur|euros?|[$£]))")
 
 
@@ -862,6 +870,13 @@ def _name_with_number(words: str, args: dict[str, Any]) -> str | None:
     out of the amounts only when the words give their price as money elsewhere), nor a count ("hotel Ibis 2 nights")."""
     m = _NAME_NUMBER.search(words)
     unit = re.match(r"\s*([^\W\d_]+)", words[m.end():]) if m else None
+    if m is not None and re.match(r"\s*(?:[:.]\d|(?:am|pm|h)\b|of\s|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+                                  r"(?:st|nd|rd|th)\b|[^\W\d_]+s\b)", words[m.end():], re.IGNORECASE):
+        return None  # "at Vapiano 1 Dec", "at Luigi 8pm", "at Nobu 2 of us", "at Pret 2 sandwiches": no name's figure
+    if m is not None and (re.match(r"\s*(?:per|a|an|each|/)\s*(?:night|nite|nt|day|person)?\b", words[m.end():], re.IGNORECASE)
+                          or re.match(r"(?i)(?:hotel|hostel)\b", m.group(0)) and not re.search(
+                r"(?i)\b\d+\s*(?:nights?|nts?|nites?)\b", words)):
+        return None  # "hotel Ibis 89 per night, 178.00 total": a rate; a hotel's name with a figure only beside its nights
     if m is None or (unit and unit.group(1).lower() in lexicon.QUANTITY_UNITS) or args.get("amount") is None or Decimal(m.group(1).rsplit(" ", 1)[1]) == Decimal(str(args["amount"])):
         return None
     return m.group(1)
@@ -1217,8 +1232,14 @@ def _taken_back_as_told(intents: list[Intent], ctx: Context) -> list[Intent]:
             last = adds[-1]
             between = ctx.message[last.end:intent.start].lower()
             told = set(re.findall(r"[a-z']{3,}", last.label)) | set(re.findall(r"[^\W\d_]{4,}", last.quote(ctx.message).lower()))
-            named = [w for w in told - _NOT_A_THING if re.search(rf"\b{re.escape(w)}", between)]
-            if named or re.fullmatch(r"[\W_]*(?:(?:oh|no|wait|actually|sorry|hmm|hm|um)[\W_]*)*", between):
+            others = {w for i in adds[:-1] for w in set(re.findall(r"[a-z']{3,}", i.label)) | set(re.findall(
+                r"[^\W\d_]{4,}", i.quote(ctx.message).lower()))}
+            named = [w for w in told - _NOT_A_THING - others if re.search(rf"\b{re.escape(w)}", between)]
+            elsewhere = [w for w in (others - told) - _NOT_A_THING if re.search(rf"\b{re.escape(w)}", between)]
+            kinds = {c.category for c in find_categories(between) if not c.weak}
+            if kinds and last.args.get("category") not in kinds:
+                elsewhere.append("kind")  # "… hotel 120. wait, the dinner was on the hotel bill, so don't add that"
+            if (named and not elsewhere) or not elsewhere and re.fullmatch(r"[\W_]*(?:(?:oh|no|wait|actually|sorry|hmm|hm|um)[\W_]*)*", between):
                 out = [i for i in out if not (i.start >= last.end and i.end <= intent.start)]
                 out.append(RetractIntent(last.end, intent.end, hint=""))
             else:

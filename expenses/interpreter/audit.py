@@ -786,12 +786,18 @@ class Audit:
         if re.search(r"\d|\?", words) or not _NOT_MINE.search(words) or not self.acts or any(
                 a.start < e and s < a.end for a in self.acts):
             return False
-        nouns = {w for w in re.findall(r"[^\W\d_]{4,}", words.lower())} - _NOT_MINE_WORDS
+        from .values import find_categories
+
+        # the thing it names: a kind of expense none of the plan's acts is ("The flight was booked by our travel desk"
+        # beside a train and a taxi); "My boss paid it so I am not claiming it" names none: it is the taxi just told
+        things = [c for c in find_categories(words) if not c.weak]
+        kinds = {str(a.args.get("category")) for a in self.acts} | {
+            c.category for a in self.acts for c in find_categories(self.message[a.start:a.end]) if not c.weak}
         said = " ".join(self.message[a.start:a.end].lower() + " " + " ".join(str(a.args.get(k) or "").lower() for k in (
             "merchant", "description", "title")) for a in self.acts)
         known = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()
                          for claim in self.ctx.claims for line in claim.lines)
-        return bool(nouns) and not any(re.search(rf"\b{re.escape(n)}", said + " " + known) for n in nouns)
+        return bool(things) and all(c.category not in kinds and c.text.lower() not in said + " " + known for c in things)
 
     def _asks_about_an_act(self, sentence: tuple[int, int]) -> bool:
         """Does a question in this sentence ask about an act in it ("…, is that ok?", "can I claim it?")?"""

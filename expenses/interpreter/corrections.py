@@ -33,6 +33,10 @@ _STRONG = re.compile(r"\b(?:typo|misread|swapped|mistyped|mistake|wrong|(?:i|we)
                      r"actually|sorry|correct(?:ion)?|oops|meant|misremembered|I\s+was\s+wrong)\b", re.IGNORECASE)
 _NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not)\s+(?:the\s+)?(?:€|eur\s*)?$", re.IGNORECASE)
 _ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*(?:[€$£]\s*)?\d")
+# after what the user said before, the figure that is right instead, in the same breath: "… it's 124, I always swap
+# digits", "… but it's actually 124", "… the receipt says 124" (never "that's correct", nor another thing's price)
+_SAID_THEN_RIGHT = re.compile(r"(?:\b(?:but|and)\s+)?\b(?:it'?s|it\s+is|it\s+was|actually|really|in\s+fact|receipt\s+says|"
+                              r"should\s+be)\s+(?:actually\s+|really\s+|only\s+)?[€$£]?\d", re.IGNORECASE)
 # what the user told before and now takes back: "I said the cab was 142, … it's 124", "I wrote 38 for the lunch"
 _SAID_BEFORE = re.compile(r"\b(?:i|we)\s+(?:said|wrote|put|typed|entered|told\s+you|gave\s+you)\s+(?:(?:that\s+)?(?:the|my|our)\s+)?"
                           r"(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:was|were|is|cost|came\s+to|at|as)?\s*(?:[€$£]|eur\s*)?$", re.IGNORECASE)
@@ -281,6 +285,9 @@ def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     if claim is None or claim.status != "draft" or not claim.lines:
         return None
     new, old = _amounts(message, ctx)
+    if old is not None and re.search(r"\b(?:i|we)\s+(?:said|wrote|put|typed|entered|told\s+you|gave\s+you)\b", message,
+                                     re.IGNORECASE) and not _SAID_THEN_RIGHT.search(message):
+        return None  # "I entered the taxi at 142, that's correct. Parking was 12": what was said, then something else
     if new is None or (old is None and not _STRONG.search(message) and not _kind_and_day(message, ctx, claim)):
         return None  # "the taxi was 38" alone may be a new taxi: said "not 35", "typo", "make that", it corrects
     line = _line(message, ctx, claim, old)

@@ -353,7 +353,7 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.fullmatch(r"[A-Z]{3}", name) and (re.search(r"\b[A-Z]{3}\s*[-–—/]\s*$", before) or re.match(
                 r"\s*(?:to|[-–—/]|->|→)\s*[A-Z]", words[m.end():])):
             continue  # "FCO–VIE", "JFK to Frankfurt": a route's airports
-        if " " not in name and not _ATE_AT.search(before) and (english_frequency(name.lower()) > 1e-6 or any(
+        if " " not in name and not (_ATE_AT.search(before) and name.lower() not in _NO_PLACE) and (english_frequency(name.lower()) > 1e-6 or any(
                 p.fullmatch(name) for p in _CATEGORY_RE.values()) or name.lower() in lexicon.CATEGORY_WORDS):
             continue  # "UBER *TRIP": a statement's everyday word in capitals names nobody
         if re.search(r"\b(?:hotel|hotl|htl|hotell)\s+$", before, re.IGNORECASE) and not re.match(
@@ -373,6 +373,8 @@ def merchants_in(words: str, message: str) -> list[str]:
 
 
 # "the board dinner at Rules": a capitalised word where a meal was eaten is the place's name, English word or not
+_NO_PLACE = frozenset("noon midday night midnight conference office work home airport station hotel venue fair site event "
+                      "meeting desk reception bar restaurant cafe café canteen lunch dinner breakfast the".split())
 _ATE_AT = re.compile(r"[\w,]\s+(?:breakfast|brunch|lunch|dinner|supper|drinks|meal)\s+at\s+$", re.IGNORECASE)
 
 
@@ -724,7 +726,7 @@ def _take_back(message: str, items: list[Item]) -> None:
                  and not (i.start <= m.start() < i.end)]
         # by its kind only in a word that names the kind ("the taxi", "the meal"), never a thing of it ("the snacks"
         # is no lunch)
-        by_category = [i for i in items if i.category and _CATEGORY_RE[i.category].fullmatch(what)
+        by_category = [i for i in items if i.category in _CATEGORY_RE and _CATEGORY_RE[i.category].fullmatch(what)
                        and what in lexicon.REFERRING_WORDS.get(i.category, frozenset())]
         chosen = named or by_category
         if len(chosen) == 1:

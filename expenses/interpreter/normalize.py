@@ -204,12 +204,21 @@ def heading_days(text: str, today: date) -> list[tuple[int, int, date]]:
     """(start, end, day) of each other language's short day name heading a sentence or a line ("Mo: ICE … Di: lunch"):
     the latest such weekday up to ``today``."""
     out = []
+    for start, end, english in _heading_spans(text):
+        back = (today.weekday() - _ENGLISH_DAYS.index(english)) % 7
+        out.append((start, end, today - timedelta(days=back)))
+    return out
+
+
+def _heading_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, English day) of the short day names heading lines, when two or more days are told one after the
+    other ("Mo: … Di: …"): one alone may be a person's name ("Sam: lunch 12", "Dom:"), one in capitals a code ("PO:")."""
+    out = []
     for m in _HEADING_WORD.finditer(text):
         english = days_abbreviated_abroad().get(m.group(1).lower())
-        if english is not None:
-            back = (today.weekday() - _ENGLISH_DAYS.index(english)) % 7
-            out.append((m.start(1), m.end(1), today - timedelta(days=back)))
-    return out
+        if english is not None and not m.group(1).isupper():
+            out.append((m.start(1), m.end(1), english))
+    return out if len({english for _s, _e, english in out}) >= 2 else []
 
 
 @dataclass(frozen=True)
@@ -244,6 +253,7 @@ def spell_out(message: str) -> Spelled:
     ends: list[int] = []
     cursor = 0
     taken_back = taken_back_segments(message)
+    headed = {(start, end) for start, end, _english in _heading_spans(message)}
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *(
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])
@@ -254,8 +264,7 @@ def spell_out(message: str) -> Spelled:
         if word is None and (abroad := lexicon.WORDS_ABROAD.get(said) or calendar_abroad().get(said)) and abroad_meant(
                 message, m.start(), m.end()):
             word = abroad
-        if word is None and said in days_abbreviated_abroad() and _HEADS.match(message, m.end()) and (
-                not message[:m.start()].strip() or re.search(r"[.!?;\n]\s*$", message[:m.start()])):
+        if word is None and (m.start(), m.end()) in headed:
             word = days_abbreviated_abroad()[said].capitalize()  # "Mo: ICE … Di: lunch …": a day heading what follows
         if word is None:
             continue

@@ -1326,7 +1326,11 @@ class Reader:
             if category is not None and field_name is None and _NOT_A_KIND.search(value_masked):
                 category = None  # "the reason … is that there was no train early enough": a reason, not a kind
             target = next((ln for ln in (intent.claim.lines if intent.claim else ()) if ln.get("ordinal") == line), None)
-            brand = [c for c in categories if lexicon.MERCHANTS.get(value_masked[c.start:c.end].casefold())]
+            brand = [c for c in categories if lexicon.MERCHANTS.get(value_masked[c.start:c.end].casefold()) and re.fullmatch(
+                r"\W*(?:(?:actually|really|in\s+fact)\s+)?(?:an?\s+)?\W*" + re.escape(value_masked[c.start:c.end])
+                + r"(?:\s+(?:actually|really|ride|taxi|cab|instead|not\s+an?\s+\w+))?\W*", value_masked, re.IGNORECASE)
+                     and not re.search(r"\b(?:same|like|than|cheaper|dearer|more|less|compared|as\s+much)\b", text,
+                                       re.IGNORECASE)]
             if category is not None and field_name is None and target is not None and target.get("category") == category \
                     and len(brand) == 1 and target.get("merchant") and lexicon.MERCHANTS[value_masked[
                         brand[0].start:brand[0].end].casefold()][0].casefold() != str(target["merchant"]).casefold():

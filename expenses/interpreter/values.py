@@ -547,14 +547,21 @@ def find_amounts(text: str) -> list[AmountFound]:
 
 
 # a whole number right after a name said after "at" ("dinner at Curry 36", "lunch at Café 1900"): part of the name
-_NAME_BEFORE = re.compile(r"(?i:\b(?:at|@|hotel|hostel|restaurant|caf[eé]|bar))\s+(?:the\s+)?[A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+$")
+_NAME_BEFORE = re.compile(r"(?i:\b(?:(?:breakfast|brunch|lunch|dinner|supper|drinks|coffee|meal)\s+(?:at|@)|hotel|hostel|"
+                          r"restaurant|caf[eé]|bar))\s+(?:the\s+)?[A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+$")
+
+
+# "89 per night", "89 a night", "89/night", "89 each": a rate, never a name's figure
+_A_RATE_AFTER = re.compile(r"\s*(?:per|a|an|each|/|pro|la)\s*(?:night|nite|nt|day|person)?\b|\s*each\b", re.IGNORECASE)
 
 
 def _names_with_numbers(text: str, found: list[AmountFound]) -> list[AmountFound]:
     """"dinner at Curry 36 yesterday, 12,50": the 36 is the place's name when the one other amount of the words is
     written as money (decimals or a currency) and nothing but a day or a comma stands between them; "dinner at Vapiano
     36" alone keeps its 36 as the price."""
-    named = [f for f in found if not f.marked and f.text.isdigit() and _NAME_BEFORE.search(text[:f.start])]
+    named = [f for f in found if not f.marked and f.text.isdigit() and _NAME_BEFORE.search(text[:f.start]) and not
+             _A_RATE_AFTER.match(text[f.end:]) and (not re.search(r"(?i)\b(?:hotel|hostel)\s+\S+\s+$", text[:f.start])
+                                                      or re.search(r"(?i)\b\d+\s*(?:nights?|nts?|nites?)\b", text))]
     if len(named) != 1:
         return found
     others = [f for f in found if f is not named[0]]
@@ -563,6 +570,9 @@ def _names_with_numbers(text: str, found: list[AmountFound]) -> list[AmountFound
     nights = [int(n) for n in re.findall(r"\b(\d{1,2})\s*(?:nights?|nts?|nites?|x)\b", text, re.IGNORECASE)]
     if any(others[0].amount is not None and Decimal(named[0].text) * n == others[0].amount for n in nights):
         return found  # "hotel Ibis 89, 2 nights 178.00 total": a night's price and the stay's, never a name
+    if re.search(r"[^\W\d_]{2,}", re.sub(r"(?i)\b(?:eur|euros?|total|in\s+total|chf|sek|dkk|nok|gbp|usd|pln|czk|kr|zł|kč)\b",
+                                         "", text[others[0].end:])) and not re.match(r"\W*$", text[others[0].end:]):
+        return found  # "lunch at Vapiano 14 yesterday, 2.50 tip": the figure after is something else's
     between = text[named[0].end:others[0].start]
     if re.search(r"\b(?:and|plus|also|then|tip|tips|\w+ing)\b|[+;&]", between, re.IGNORECASE) or len(between) > 40:
         return found
