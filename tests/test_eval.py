@@ -124,6 +124,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-20"]["passed"] >= 49
     assert parts["holdout-19"]["conversations"] >= 24
     assert parts["holdout-19"]["passed"] >= 30
+    # a fourteenth round (2026-12-05, seventh session): 16 whole conversations written before the round's changes, then
+    # worked on (dev-21: 13 passed before, 0 unsafe; 23 after), and 24 more kept blind until the round's end (holdout-21:
+    # 29 passed before, 3 unsafe; 31 after, 0 unsafe; its unsafe items were looked at, nothing else)
+    assert parts["dev-21"]["conversations"] >= 16
+    assert parts["dev-21"]["passed"] >= 21
+    assert parts["holdout-21"]["conversations"] >= 24
+    assert parts["holdout-21"]["passed"] >= 29
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
