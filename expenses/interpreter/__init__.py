@@ -217,9 +217,9 @@ def _fixes_by_sentence(request: Any, said: Context, settled: frozenset[str]) -> 
         plan = next((p for reading in (read_merchant_fix, read_day_fix, read_correction)
                      if (p := reading(body, sentence)) is not None and p.get("acts")), None)
         if plan is None:  # "Wednesday lunch was 48,00, I read the app wrong.": the whole reading, of it alone
-            alone = json.loads(_interpret_whole(_Earlier(request, body), settled=settled)).get("plan") or {}
-            plan = alone if not alone.get("answers") else None
-        if plan is None or len(plan["acts"]) != 1 or plan["acts"][0].get("act") != "update_line":
+            alone = json.loads(_interpret_whole(_Earlier(request, body), settled=settled)).get("plan")
+            plan = alone if isinstance(alone, dict) and alone.get("acts") and not alone.get("answers") else None
+        if plan is None or len(plan.get("acts") or []) != 1 or plan["acts"][0].get("act") != "update_line":
             return None
         acts.append({**plan["acts"][0], "evidence": body.strip()})
     lines = [(json.dumps(a.get("case"), sort_keys=True), (a.get("args") or {}).get("line")) for a in acts]
