@@ -27,9 +27,10 @@ import functools
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from registries.currencies import currencies_named, english_frequency
@@ -202,8 +203,7 @@ def _fixes_by_sentence(request: Any, said: Context, settled: frozenset[str]) -> 
     2026-05-04 was 31.80, not 29.80. The lunch at Café Central was on 2026-05-06, not 2026-05-05."): each fix, on
     different lines, audited together on the whole message; None when any sentence is something else."""
     told = [m.span() for m in re.finditer(r"(?:[^.!;\n]|\.(?=\d))+", said.message) if re.search(r"\w", m.group(0))]
-    if len(told) < 2 or "?" in said.message or isinstance(
-            request, (_Earlier, _OnNewClaim)):
+    if len(told) < 2 or "?" in said.message or isinstance(request, _Earlier):
         return None
     acts: list[dict[str, Any]] = []
     for start, end in told:
@@ -241,7 +241,7 @@ def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> s
         head, rest = said.message[:end], said.message[end:].lstrip(" .!;")
         if asked or verb_of(head)[0] != "open":
             continue
-        if not re.search(r"\d", rest) or claims_named(rest, said.claims) or isinstance(request, (_Earlier, _OnNewClaim)):
+        if not re.search(r"\d", rest) or claims_named(rest, said.claims) or isinstance(request, _Earlier):
             return None  # (never within a reading of a part: one split of a message)
         first = json.loads(_interpret_whole(_Earlier(request, head), settled=settled))
         opened = (first.get("plan") or {}).get("acts") or []
@@ -262,37 +262,6 @@ def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> s
         audited_plan = audited(json.dumps({"plan": merged}, ensure_ascii=False), said.message, said)
         return audited_plan if json.loads(audited_plan)["plan"].get("acts") else None
     return None
-
-
-_NEW_CLAIM = "clm_OPENEDHERE0001"
-
-
-class _OnNewClaim:
-    """The request with the rest of its message, told on the claim its first sentences open (read by attribute)."""
-
-    def __init__(self, request: Any, message: str, args: dict[str, Any]):
-        self._request, self.message, self.pending = request, message, None
-        currency = str(args.get("currency") or "EUR")
-        view = {"id": _NEW_CLAIM, "kind": "expense_claim", "title": str(args.get("title") or ""), "status": "draft",
-                "revision": 1, "currency": currency, "lines": [], "line_count": 0, "total": "0.00",
-                "totals_by_category": {}, "locked": False, "terminal": False, "next_acts": ["add_line"]}
-        self.cases = [*(getattr(request, "cases", None) or []), _Summary(_NEW_CLAIM, "expense_claim", view["title"],
-                                                                         "draft", 1, "", view)]
-        self.active_case = _NEW_CLAIM
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._request, name)
-
-
-@dataclass(frozen=True)
-class _Summary:
-    id: str
-    kind: str
-    title: str
-    status: str
-    revision: int
-    summary: str
-    view: dict[str, Any]
 
 
 # a request of another kind in the message, which the fallback readings (a correction, a list of expenses) do not read
@@ -411,16 +380,40 @@ def _asked_if_new(answer: str) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-class _Earlier:
-    """The request as it was for the earlier message a pending question was about (read by attribute)."""
+class _Said:
+    """The request with another message (a part of it, or an earlier one), the rest read through (by attribute)."""
 
-    def __init__(self, request: Any, message: str, *, reads: bool = True):
-        self._request, self.message, self.pending = request, message, None
-        if not reads:  # its question was answered the first time: only its acts are read again
-            self.reads_allowed = False
+    def __init__(self, request: Any, message: str):
+        self._request, self.message = request, message
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._request, name)
+
+
+class _Earlier(_Said):
+    """The request as it was for the earlier message a pending question was about: no question open."""
+
+    def __init__(self, request: Any, message: str, *, reads: bool = True):
+        super().__init__(request, message)
+        self.pending = None
+        if not reads:  # its question was answered the first time: only its acts are read again
+            self.reads_allowed = False
+
+
+_NEW_CLAIM = "clm_OPENEDHERE0001"
+
+
+class _OnNewClaim(_Earlier):
+    """The rest of a message, told on the claim its first sentences open (a draft with no lines yet)."""
+
+    def __init__(self, request: Any, message: str, args: dict[str, Any]):
+        super().__init__(request, message)
+        view = {"id": _NEW_CLAIM, "kind": "expense_claim", "title": str(args.get("title") or ""), "status": "draft",
+                "revision": 1, "currency": str(args.get("currency") or "EUR"), "lines": [], "line_count": 0,
+                "total": "0.00", "totals_by_category": {}, "locked": False, "terminal": False, "next_acts": ["add_line"]}
+        self.cases = [*(getattr(request, "cases", None) or []), SimpleNamespace(
+            id=_NEW_CLAIM, kind="expense_claim", title=view["title"], status="draft", revision=1, summary="", view=view)]
+        self.active_case = _NEW_CLAIM
 
 
 def _answered_as_new(request: Any) -> str | None:
@@ -576,16 +569,6 @@ _YES_FIRST = re.compile(r"^\W*(?P<yes>(?:yes|yeah|yep|yup|ya|aye|ja|oui|ok|okay|
                         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b))", re.IGNORECASE)
 
 
-class _Answer:
-    """The request with a part of its message as the message (read by attribute)."""
-
-    def __init__(self, request: Any, message: str):
-        self._request, self.message = request, message
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._request, name)
-
-
 def _answered_converted(request: Any) -> str | None:
     """"yes", "convert it", "ok use that rate" — or the same foreign amount said again ("1240 dkk") — after "say “yes”
     to add it converted": the earlier message is read again with the conversion settled, and each line it adds names
@@ -594,7 +577,7 @@ def _answered_converted(request: Any) -> str | None:
     answer = str(getattr(request, "message", "") or "").strip()
     rest = answer[first.end():] if (first := _YES_FIRST.match(answer)) else ""
     if first and (find_categories(rest) or verb_of(rest)[0] is not None) and (
-            yes := _answered_converted(_Answer(request, first.group("yes")))) is not None:
+            yes := _answered_converted(_Said(request, first.group("yes")))) is not None:
         # "aye fine, add that. tuesday dinner 26 …": the yes, then the rest of the message read on its own (a
         # conversion the rest asks about is asked again, never settled by this yes)
         plan = json.loads(yes)["plan"]

@@ -102,24 +102,6 @@ def calendar_abroad() -> dict[str, str]:
 
 
 
-@dataclass(frozen=True)
-class _Piece:
-    """A span of the message spelled out (read like a regex match)."""
-
-    begin: int
-    finish: int
-    text: str
-
-    def start(self) -> int:
-        return self.begin
-
-    def end(self) -> int:
-        return self.finish
-
-    def group(self, _n: int = 0) -> str:
-        return self.text
-
-
 # an expense taken back right after it is told, naming it again ("… cab tae BER 41 - actually naw, the promoter paid
 # that cab, leave it out", "… dinner 52.30 … ah não, the client paid that dinner, forget it", "… the umbrella I
 # bought... actually no, leave the umbrella, that one is personal")
@@ -258,26 +240,25 @@ def spell_out(message: str) -> Spelled:
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])
     for start, end, whole in pieces:
-        m = _Piece(start, end, message[start:end])
-        said = m.group(0).lower()
+        said = message[start:end].lower()
         word = whole or lexicon.CHAT_PHRASES.get(said) or lexicon.CHAT_WORDS.get(said)
         if word is None and (abroad := lexicon.WORDS_ABROAD.get(said) or calendar_abroad().get(said)) and abroad_meant(
-                message, m.start(), m.end()):
+                message, start, end):
             word = abroad
-        if word is None and (m.start(), m.end()) in headed:
+        if word is None and (start, end) in headed:
             word = days_abbreviated_abroad()[said].capitalize()  # "Mo: ICE … Di: lunch …": a day heading what follows
         if word is None:
             continue
-        for i in range(cursor, m.start()):
+        for i in range(cursor, start):
             parts.append(message[i])
             starts.append(i)
             ends.append(i + 1)
-        after_digit = m.end() < len(message) and message[m.end()].isdigit()
+        after_digit = end < len(message) and message[end].isdigit()
         replacement = word + (" " if after_digit else "")  # "ln2" → "line 2"
         parts.append(replacement)
-        starts.extend([m.start()] * len(replacement))
-        ends.extend([m.end()] * len(replacement))
-        cursor = m.end()
+        starts.extend([start] * len(replacement))
+        ends.extend([end] * len(replacement))
+        cursor = end
     for i in range(cursor, len(message)):
         parts.append(message[i])
         starts.append(i)
