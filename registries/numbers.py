@@ -30,7 +30,7 @@ _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s
 
 # what is counted: units of time, people and things, or any plural noun ("3 rides", "2 lunches", "4 boxes")
 _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[a-z]{2,}s"
-_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|notti|n[äa]chte|noce|nocy|nätter|netter|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
+_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|notti|n[äa]chte|noce|nocy|nätter|netter|noites|noches|nuits|nachten|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
 _PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?(?=\s?[^\W\d_€$£¥])"
@@ -48,7 +48,7 @@ _PRODUCT = re.compile(
 # "each" in the languages people mix into their English: "2 noches 139 cada una", "2 nuits 84,50 chaque nuit", "2 Nächte
 # je 120", "2 notti 95 a notte"
 _EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.?)\s+(?:noche|nuit|nuitée|notte|nacht|noc|"
-                r"night)\b|(?:cada|chaque|ogni)\s+(?:una|uno|une|un)\b|jeweils\b")  # (a person's share is no night's price)
+                r"night)\b|(?:cada|chaque|ogni)\s+(?:una|uno|une|un)\b|jeweils\b|cada\b|chacune?\b|ciascun[ao]\b")  # (a person's share is no night's price)
 
 
 # no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
@@ -56,13 +56,16 @@ _EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.
 # day ("3 nights from 30/11, 139 per night") or the stay's days ("2 nights 23.-25.11, 135 per night")
 _PRODUCT_EACH = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
-    rf"(?:[,\s]*|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+    rf"(?:[,\s]*(?:(?:à|a)\s+(?=\d))?|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
     rf"[\w'’&./-]+,?\s+){{0,5}}?"
-    rf"(?:(?:at|for|@)\s*)?"
+    rf"(?:(?:at|for|@|à|a(?=\s+\d))\s*)?"
     rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day)|a\s+(?:night|nite|day|person|head)|"
     rf"the\s+(?:night|nite|day)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})",
     re.IGNORECASE)
+# the Polish "po" before the price of each: "2 noce (nights) po 410 zł"
+_PRODUCT_PO = re.compile(rf"(?<![\w.,])(?P<n>\d{{1,2}})\s*{_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?[,\s]*(?-i:po)\s+(?P<price>{_PRICE})",
+                         re.IGNORECASE)
 # people counted, then what each one's share was: "for three of us, 22 each", "for four, 18 per person", "5 of us …
 # 20 a head" (a count with "for" or said as people; the price said per person)
 _PRODUCT_HEADS = re.compile(
@@ -147,6 +150,12 @@ def quantity_products(text: str) -> list[NumberFound]:
         n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if n and 2 <= n <= (99 if m.group("who") else 12) and price is not None:
+            found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    for m in _PRODUCT_PO.finditer(text or ""):
+        if any(m.start() < f.end and f.start < m.end() for f in found):
+            continue
+        n, price = int(m.group("n")), _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
+        if n >= 2 and price is not None:
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
     for m in _PRODUCT_AFTER.finditer(text or ""):
         if any(m.start() < f.end and f.start < m.end() for f in found):

@@ -978,7 +978,8 @@ def _interpret(ctx: Context, request: Any) -> str:
             isinstance(i, ActIntent) for i in intents)
         adding = any(isinstance(i, ActIntent) and i.act == "add_line" for i in intents)
         intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and (
-            _just_talk(i.quote(ctx.message), ctx) or opening and _about_the_trip(i.quote(ctx.message), ctx)
+            _just_talk(i.quote(ctx.message), ctx) or _small_talk(i.quote(ctx.message), ctx)
+            or opening and _about_the_trip(i.quote(ctx.message), ctx)
             or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
     intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
     intents = _kept_rows(intents, ctx)
@@ -1067,6 +1068,31 @@ def _just_talk(text: str, ctx: Context) -> bool:
                                                            for w in re.findall(r"[a-z]+", lowered))
 
 
+# what small talk may hold and a request or a take-back never lacks: a thing pointed at, a cue to act or to undo
+_POINTS_OR_ASKS = re.compile(
+    r"\b(?:it|that|them|those|these|one|ones|same|again|both|other|others|last|previous|everything|rest|"
+    r"please|pls|plz|can|could|would|want|wanna|need|needs|like|let'?s|must|have\s+to|make|put|add|claim|"
+    r"forget|scrap|scratch|skip|cancel|undo|remove|delete|drop|ignore|leave|instead|actually|wrong|mistake|typo|"
+    r"correct\w*|only|just|not|no|never|none|nothing|n't|nope|wait|sorry|oops|submit|send|withdraw)\b|n't\b|"
+    r"[?€$£¥]", re.IGNORECASE)
+_IDIOM_NEGATED = re.compile(r"\b(?:don'?t|do\s+not)\s+(?:ask|worry|judge|laugh)\b", re.IGNORECASE)
+_TIME_UNITS = r"(?:seconds?|minutes?|mins?|hours?|hrs?|years?|weeks?|months?|kids?|children)"
+
+
+def _small_talk(text: str, ctx: Context) -> bool:
+    """A sentence of the user's day beside a request ("the kids' school had a fire drill this morning and pickup was
+    total chaos, don't ask", "the wifi keeps dropping every five minutes"): six words or more, and nothing in it a
+    request or a take-back needs: no figure, currency, kind of expense, line, claim, thing pointed at ("it", "that
+    one", "the last"), cue to act or undo ("please", "forget", "actually", "not"), question, nor a verb leading it."""
+    words = re.findall(r"[^\W\d_][\w'’-]*", text)
+    bare = _IDIOM_NEGATED.sub(" ", text)
+    spoken = rf"\b(?:{'|'.join(lexicon.NUMBER_WORDS)})\b(?!\s+{_TIME_UNITS}\b)"
+    if len(words) < 6 or re.search(r"\d", text) or _POINTS_OR_ASKS.search(bare) or re.search(spoken, text, re.I):
+        return False
+    if find_categories(text) or find_line_refs(text) or find_mention(text, ctx.claims) or currencies_named(text):
+        return False
+    verb, at = verb_of(text)
+    return verb is None or at > 0
 # where a figure came from, said after it: "that's what the bank took", "it's what my card statement shows"
 _AMOUNT_SOURCE = re.compile(r"^\W*(?:(?:and|so|as|because)\s+)?(?:that'?s|that\s+is|it'?s|it\s+is|which\s+is|this\s+is)\s+what\s+"
                             r"(?:the\s+|my\s+|our\s+)?(?:bank|card|credit\s+card|card\s+statement|statement|receipt|app|account|"

@@ -42,7 +42,7 @@ from registries.currencies import currency_mentions
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
 from .english import known_word
-from .normalize import abroad_meant, calendar_abroad, heading_days, weekdays_with_their_day
+from .normalize import abroad_meant, calendar_abroad, days_before_dotted, heading_days, weekdays_with_their_day
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -468,6 +468,9 @@ class Audit:
                 self._leave("date", a.start, a.end)  # "On the 25th … . In the evening, dinner 84": which day?
                 continue
             heading = self._heading_day(a)
+            nearer = [d for d in days if heading is not None and heading.end <= d.start and d.end <= a.start and d.value]
+            if nearer and nearer[-1].value.isoformat() == dated:
+                continue  # "Mon lunch … 13,50, tue a Käsekrainer … 6,80 and dinner … 34": the day said last before it
             if heading is not None and heading.value is not None and heading.value.isoformat() != dated:
                 self._leave("date", heading.start, heading.end)  # "mon: thalys 96, taxi 14,5": Monday for both
                 continue
@@ -1669,7 +1672,7 @@ _ABOUT_IT = re.compile(r"\b(?:is|was|would|will|does|could|can)\s+(?:that|it|thi
                        r"allowed|possible|covered|acceptable|a\s+problem|reimbursable|claimable|work)\b|\bcan\s+i\s+"
                        r"(?:claim|expense|add|put)\s+(?:that|it|this)\b|\bam\s+i\s+allowed\b", re.IGNORECASE)
 # words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
-_QUOTED_TITLE = re.compile(r"[\"“‘']([^\"”’']{1,120})[\"”’']")
+_QUOTED_TITLE = re.compile(r"[\"“‘'«]\s*([^\"”’'»]{1,120}?)\s*[\"”’'»]")
 _ONE_MORE = re.compile(r"\b(?:another|again|second|2nd|also|too|more|each|both|same\s+(?:again|as))\b", re.IGNORECASE)
 _OUTWARD = re.compile(r"\b(?:out|outbound|outward|there|going)\b", re.IGNORECASE)
 _RETURN_LEG = re.compile(r"\b(?:home|back|return|returning|inbound)\b", re.IGNORECASE)
@@ -1737,7 +1740,7 @@ _REQUEST_WORDS = frozenset("open opened opening claim please pls titled called n
                            "me my it its grateful kindly create make start new add send submit approval approve yet not "
                            "remove delete withdraw currency".split()) | frozenset(
     word for word in re.findall(r"[^\W\d_']+", lexicon.PLEASE) if len(word) > 2 and word not in ("you", "vous", "te"))
-_HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|thanks|thank\s+you|sorry\s+(?:to\s+bother|for|about)|"
+_HARMLESS = re.compile(r"(?:no\s+(?:problem|worries|rush|hurry)|(?:don'?t|do\s+not)\s+(?:ask|worry|judge|laugh)\b|thanks|thank\s+you|sorry\s+(?:to\s+bother|for|about)|"
                        r"if\s+it\s+(?:is|'s)n'?t\s+too\s+much|not\s+too\s+much\s+(?:trouble|bother)|"
                        r"(?:i'?m|i\s+am)\s+not\s+sure\s+(?:if|whether|how|what)|not\s+sure\s+(?:if|whether|how)|"
                        r"isn'?t\s+it|didn'?t\s+i|no\s+idea|not\s+a\s+problem|"
@@ -1869,7 +1872,8 @@ _DAY_PATTERNS = [
 
 def find_days(text: str, today: date) -> list[Day]:
     """Every day the text names, resolved against ``today`` on its own reading (not the reader's)."""
-    found: list[Day] = [Day(s, e, day, "dmonth") for s, e, day in weekdays_with_their_day(text, today)]
+    found: list[Day] = [Day(s, e, day, "dmonth") for s, e, day in weekdays_with_their_day(text, today)] + [
+        Day(s, e, day, "dmonth") for s, e, day in days_before_dotted(text, today)]  # "pon. 6.07 PKP …"
     taken: list[tuple[int, int]] = [(d.start, d.end) for d in found]
     for kind, pattern in _DAY_PATTERNS:
         for m in pattern.finditer(text):

@@ -143,6 +143,8 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      r"|\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
                      r"question|problem|issue|moment|minute|second|call|meeting|mistake|feeling|sense|idea|clue)\b"
                      r"|\b(?:make|makes|made)\s+sense\b"
+                     # "the team dinner gets paid by the department": someone else's payment, no request to add
+                     r"|\b(?:is|was|are|were|gets|got|get|be|been|being)\s+(?:\w+\s+)?paid\s+(?=(?:directly\s+)?by\s+(?:the|my|our|his|her|their|a)\b)"
                      # "3 nights at 129 starting monday": when a stay began, not a claim opened
                      r"|\bstart(?:ing|s|ed)?\s+(?:on\s+|from\s+)?(?:mon|tue|wed|thu|fri|sat|sun|the\s+\d|\d|today|tomorrow|"
                      r"yesterday|next|last|this)"
@@ -173,7 +175,7 @@ def verb_of(core: str) -> tuple[str | None, int]:
         best = (m.start(), "open")  # 'claim "Stockholm datacenter" SEK': a claim, named in quotes
     if best[0] < 0 and re.match(r"^(?:spent|paid|expense)\b(?!\s+(?:claim|report))", lowered):
         best = (0, "add")
-    m = re.search(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)
+    m = re.search(r"(?<![\w'-])take\s+(?:[\w'.,€$£-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered)
     if m and (best[0] < 0 or m.start() < best[0]):
         best = (m.start(), "remove")
     if best[1] == "submit" and lowered[best[0]:].startswith(("send", "forward")) and not _APPROVAL_CONTEXT.search(
@@ -222,7 +224,7 @@ def verb_hits(core: str) -> list[tuple[int, frozenset[str]]]:
     for typo, verb in lexicon.VERB_TYPOS.items():
         for m in word_finditer(typo, lowered, r"\w'-"):
             raw.append((m.start(), m.end(), next(f for f, vs in lexicon.VERBS.items() if verb in vs)))
-    for m in re.finditer(r"(?<![\w'-])take\s+(?:[\w'-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered):
+    for m in re.finditer(r"(?<![\w'-])take\s+(?:[\w'.,€$£-]+\s+){1,4}?(?:off|out)\b|(?<![\w'-])get\s+rid\s+of\b", lowered):
         raw.append((m.start(), m.end(), "remove"))
     hits: list[tuple[int, int, set[str]]] = []
     for start, end, family in sorted(raw):
@@ -727,9 +729,21 @@ def _kind_from_the_next_sentence(last: Clause, kind: str, text: str, sentence: s
             text, today) and any(a.currency or re.search(r"\d[.,]\d{2}\b", a.text) for a in find_amounts(
                 mask(sentence, [(d.start, d.end) for d in find_dates(sentence, today)]))):
         return True  # "please open a claim: 'London summit'. I arrived on Tuesday, the … was £25": an expense's day
+    if new_sentence and kind in ("context", "value", "item") and last.kind in ("context", "value", "item") and \
+            _ANOTHER_THING.match(text) and _priced(last.text, today) and not _priced(text, today) and (
+                told := {c.category for c in find_categories(text)}) and not told & {
+                c.category for c in find_categories(last.text)}:
+        return True  # "printing the drawings 310 kr. the hotel in malmö was paid by the office": another thing
     return new_sentence and kind in ("context", "value", "item") and last.kind in ("context", "value") and bool(
-        _NEXT_EVENT.match(text)) and _priced(last.text, today) and not _priced(text, today) and bool(
-        find_categories(text)) and not find_categories(last.text)
+        _NEXT_EVENT.match(text)) and _priced(last.text, today) and not _priced(
+        text, today) and bool(find_categories(text)) and not find_categories(last.text)
+
+
+# a sentence that starts on a thing of its own ("the hotel in malmö was paid by the office"): not what came before
+
+
+_ANOTHER_THING = re.compile(r"^\W*(?:and\s+|but\s+|oh\s+and\s+)?(?:the|my|our)\s+(?:[^\W\d_]+\s+)?(?:hotel|taxi|cab|uber|"
+                            r"train|flight|dinner|lunch|breakfast|parking|car|bus|ferry|metro|fuel|room|stay)\b", re.IGNORECASE)
 
 
 # a sentence that starts on what happened next ("Then Thursday I …", "After that …", "Next morning …")
@@ -810,6 +824,10 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         if last.kind == "act" and last.verb == "update" and _has_thing(text, today, strong=True) and find_amounts(
                 mask(text, [(d.start, d.end) for d in find_dates(text, today)])):
             return False  # "the hotel should be 160 and the taxi 25": a second edit, its verb said once
+        if (last.kind in ("item", "value") or (last.kind == "act" and last.verb == "add")) and _priced(last.text, today) and not (
+                _priced(text, today)) and _has_thing(text, today, strong=True) and not _has_thing(last.text, today) and \
+                re.match(r"^\s*(?:and\s+)?(?:a|an|the|some|my)\s", text, re.IGNORECASE) and not _GOES_ON.match(text):
+            return False  # "the entry of the fair 35 €, a coffee and a sfogliatella … 4,20 €": a thing of its own
         if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
             # a new item names its own thing; "2 nights" or "room" only says more about the last one, and so
             # does a bare category after a name with no amount yet ("Café Majestic, meals, 21.30 EUR")

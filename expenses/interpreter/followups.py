@@ -105,6 +105,8 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if missing == "title" and (re.search(r"(?<![\w.,])(?!20\d\d\b)\d+(?:[.,]\d+)?(?![\w])", answer) or [
             d for d in find_dates(answer, ctx.today) if not re.fullmatch(r"\d{4}", d.text)]):
         return None  # "Thalys Paris-Brux. Mon. 89. Hotel. …": expenses told, not the claim's name
+    if missing == "currency" and (re.search(r"\d", answer) or find_categories(answer)):
+        return None  # "flew down tues, skybus from the airport 24 bucks, …": expenses told, not the claim's currency
     if _TAKES_BACK.search(answer):
         return None  # "add 28.99 - actually no, my colleague paid that one": read afresh, never completed
     value = _answer_value(missing, answer, ctx, pending)

@@ -46,7 +46,16 @@ from .clauses import NOT_AN_END
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
 from .patterns import word_search
 from .reading import name_before_price
-from .values import ANOTHER_DAY, DAY_DOT, REQUEST_HEAD, a_route, one_reading, rows_kept_by_place, venue_names
+from .values import (
+    ANOTHER_DAY,
+    DAY_DOT,
+    REQUEST_HEAD,
+    a_route,
+    everyday_name_meant,
+    one_reading,
+    rows_kept_by_place,
+    venue_names,
+)
 
 
 @dataclass
@@ -321,7 +330,7 @@ def merchants_in(words: str, message: str) -> list[str]:
         if key in _everyday_keys() and re.search(
                 rf"(?:\bto\s+{re.escape(key)}\b|\b{re.escape(key)}\s+(?:my|a|an|the|some|his|her|our|your|it|them)\b)", words):
             continue  # "to grab my laptop": the verb, not the ride app
-        if word_search(key, lowered, r"\w-"):
+        if (hit := word_search(key, lowered, r"\w-")) and everyday_name_meant(words, hit.start(), hit.end()):
             names.append(lexicon.MERCHANTS[key][0])
             lowered = lowered.replace(key, " " * len(key))
     for m in _NAME.finditer(words):

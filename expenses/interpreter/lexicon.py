@@ -32,12 +32,15 @@ for _category, _words in {
     "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
-             "adapter summit deposit",
+             "adapter summit deposit badge badges entry cable cables usb battery batteries tape headset headsets",
 }.items():
     for _word in _words.split():
         CATEGORY_WORDS[_word] = _category.removesuffix("_abroad")
         if _category.endswith("_abroad"):
             ABROAD_WORDS.add(_word)  # read only as written: "Doce" is never "noce" misspelt
+
+# names that are everyday words too, read as who was paid only as written with a capital ("Enterprise", not "enterprise")
+CAPITALISED_ONLY = frozenset({"enterprise", "alamo"})
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
 TRAIN_SERVICES = frozenset("ICE AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)
@@ -49,7 +52,7 @@ PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
 # words that only make a category when nothing better is said ("ticket", "night", "fee")
 WEAK_CATEGORY_WORDS = frozenset({"express", "eat", "ate", "eating", "ticket", "tickets", "night", "nights", "nite", "nites",
                                  "nuit", "nuits", "notte", "notti", "nacht", "nächte", "nachte", "noc", "noce", "nocy",
-                                 "noche", "noches", "stay", "room", "fee", "fees", "ride",
+                                 "noche", "noches", "stay", "room", "fee", "fees", "ride", "entry",
                                  "rides", "gas", "drinks", "food"})
 
 # the words that name an existing line by its category ("the hotel line", "the dinner"); other
@@ -83,6 +86,7 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "british airways": ("British Airways", "travel"), "tap": ("TAP", "travel"),
     "iberia": ("Iberia", "travel"), "flixbus": ("FlixBus", "travel"), "sixt": ("Sixt", "travel"),
     "hertz": ("Hertz", "travel"), "avis": ("Avis", "travel"),
+    "enterprise": ("Enterprise", "travel"), "alamo": ("Alamo", "travel"),
     "airbnb": ("Airbnb", "hotel"), "marriott": ("Marriott", "hotel"), "hilton": ("Hilton", "hotel"),
     "ibis": ("Ibis", "hotel"), "ibis styles": ("Ibis Styles", "hotel"), "ibis budget": ("Ibis Budget", "hotel"),
     "avanti west coast": ("Avanti West Coast", "travel"), "avanti": ("Avanti", "travel"),
@@ -274,6 +278,8 @@ WORDS_ABROAD = {
     "nuova": "new", "nuovo": "new", "neue": "new", "neuen": "new", "neues": "new", "nouvelle": "new", "nouveau": "new",
     "nueva": "new", "nuevo": "new", "nieuwe": "new", "nowa": "new", "nowe": "new", "nowy": "new", "nová": "new",
     "apri": "open", "aprire": "open", "eröffne": "open", "ouvre": "open", "ouvrir": "open", "abre": "open", "abrir": "open",
+    "peux-tu": "can you", "pouvez-vous": "can you", "ouvre-moi": "open", "une": "a", "eine": "a", "einen": "a", "una": "a", "crée": "open", "créer": "open", "créez": "open", "ouvrez": "open", "erstelle": "open", "erstellen": "open",
+    "öffne": "open", "crea": "open", "creare": "open", "crear": "open", "otwórz": "open", "utwórz": "open",
     "invia": "submit", "inviare": "submit", "manda": "submit", "mandare": "submit", "einreichen": "submit",
     "abschicken": "submit", "envoie": "submit", "envoyer": "submit", "envía": "submit", "envia": "submit", "enviar": "submit",
     "wyślij": "submit", "wyslij": "submit", "indsend": "submit", "skicka": "submit",
@@ -287,7 +293,7 @@ WORDS_ABROAD = {
 }
 
 # "please" and "thanks", in English and in the languages people mix in ("…, NOK takk", "… porfa"): a regex alternation
-PLEASE = (r"please|pls|plz|thanks|thank\s+you|thx|porfa|por\s+favor|bitte|danke|svp|s'il\s+(?:te|vous)\s+pla[iî]t|merci|"
+PLEASE = (r"please|pls|plz|thanks|thank\s+you|thx|porfa|por\s+favor|bitte|danke|svp|stp|s'il\s+(?:te|vous)\s+pla[iî]t|merci|"
           r"per\s+favore|grazie|prosz[eę]|dzięki|takk|tack|tak|dank\s+je|alsjeblieft|graag")
 
 # a claim called by its name in the languages people mix into their English ("nuova nota spese: …"), read as "claim"
@@ -295,7 +301,9 @@ CHAT_PHRASES = {
     phrase: "claim" for phrase in ("nota spese", "nota delle spese", "note de frais", "spesenabrechnung",
                                    "reisekostenabrechnung", "nota de gastos", "informe de gastos", "declaratie",
                                    "onkostennota", "onkostendeclaratie", "reiseregning", "reseräkning", "rejseafregning",
-                                   "rozliczenie", "rozliczenie delegacji", "relatório de despesas")
+                                   "rozliczenie", "rozliczenie delegacji", "relatório de despesas", "abrechnung",
+                                   "kostenabrechnung", "notes de frais", "nota de despesas", "note of expenses",
+                                   "expense note", "expenses note")
 } | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")
      } | {phrase: "remove it" for phrase in ("fjern den", "fjern det", "ta bort den", "ta bort det", "slett den", "slett det",
                                             "usuń to", "usun to", "lösch das", "lösche das", "toglilo", "eliminalo",

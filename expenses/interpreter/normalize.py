@@ -66,7 +66,9 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     right = re.match(r"\W{0,2}([^\W\d_][\w'’-]*)", message[end:])
     at_start = not message[:start].strip() or re.search(r"[.!?:;\n]\s*$", message[:start]) is not None
     english = calendar_abroad().get(token.lower())
-    if capitalised and ((left and left.group(1)[:1].isupper() and not at_start) or (
+    from ..naming import city_aliases
+    if capitalised and ((left and left.group(1)[:1].isupper() and not at_start and not (
+            english and english not in _MONTHS_EN and city_aliases(left.group(1)))) or (
             english and right and right.group(1)[:1].isupper() and not re.match(r"\s*[:,]", message[end:]))):
         return False  # "Trattoria Domenica", "Domingo Festival": a name of several capitalised words
     if english is None:
@@ -74,7 +76,9 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     if english in _MONTHS_EN:
         return bool(re.search(r"\b\d{1,2}\.?\s*(?:de\s+|of\s+)?$", message[:start])
                     or re.match(r"\s*\d{1,2}\b(?![.,]\d)", message[end:]))
-    return not capitalised or (bool(before) and before[-1] in _DATE_LEADS) or at_start
+    # ("Bahn Frankfurt–Hamburg Montag, ICE, 129,90": the day of a route, after the city it went to)
+    return not capitalised or (bool(before) and before[-1] in _DATE_LEADS) or at_start or bool(
+        left and left.group(1)[:1].isupper() and city_aliases(left.group(1)))
 
 
 @functools.cache
@@ -107,13 +111,18 @@ def calendar_abroad() -> dict[str, str]:
 # bought... actually no, leave the umbrella, that one is personal")
 _TAKE_BACK = re.compile(
     r"(?:\s*(?:[-–—]+|\.{2,}|…|,|;))\s*(?P<seg>(?:(?:ah|oh|hmm|um|och|ugh|oops)\s*,?\s+)?(?:actually\s*,?\s+(?:no|naw|nah|"
-    r"not)|no\s+wait|wait\s*,?\s+no|nah|naw|nope|no|não|nao|nei|nein|non)\b[,.!]?\s+[^.!?\n]*?\b(?:paid|personal|private|"
+    r"not)|no\s+wait|wait\s*,?\s+no|no\s+espera|espera\s*,?\s+no|no\s+aspetta|aspetta\s*,?\s+no|nein\s*,?\s+warte|"
+    r"warte\s*,?\s+nein|non\s+attends|nah|naw|nope|no|não|nao|nei|nein|non)\b[,.!]?\s+[^.!?\n]*?\b(?:paid|pagó|pago|pagou|"
+    r"payé|bezahlt|pagato|pagata|zapłacił|zapłaciła|betalte|betalade|personal|private|"
     r"leave\s+(?:it|that|them|the\s+\w+)(?:\s+(?:out|off))?|forget\s+(?:it|that|about\s+it)|skip\s+(?:it|that)|not\s+for\s+"
     r"this\s+claim|not\s+mine|don'?t\s+(?:add|include|claim|put)\s+(?:it|that)|scratch\s+(?:it|that))\b[^.!?\n]*?)"
     r"(?=[.!?\n]|$)", re.IGNORECASE)
 _NOT_THE_THING = frozenset("actually the that this one was were paid personal private leave forget skip out off not for "
                            "claim mine don't add include put scratch it them wait nah naw nope client boss company "
                            "promoter colleague organiser organizer already bought with and".split())
+
+# who else may have paid, named by a pronoun: "wait no, they paid that"
+_SOMEONE = frozenset("they he she someone somebody".split())
 
 
 def taken_back_segments(message: str) -> list[tuple[int, int]]:
@@ -126,8 +135,10 @@ def taken_back_segments(message: str) -> list[tuple[int, int]]:
         if not re.search(r"\d", before):
             continue  # nothing priced just before: not an expense told and taken back
         said = {w for w in re.findall(r"[^\W\d_]{3,}", seg.lower())} - _NOT_THE_THING
-        if said & set(re.findall(r"[^\W\d_]{3,}", before)):
-            out.append((m.start("seg"), m.end("seg")))
+        if said & set(re.findall(r"[^\W\d_]{3,}", before)) or (
+                not said - _SOMEONE and re.search(r"\b(?:paid|pagó|payé|bezahlt|pagato)\s+(?:for\s+)?(?:that|it)\W*$", seg,
+                                                  re.IGNORECASE)):
+            out.append((m.start("seg"), m.end("seg")))  # "… 650 Kč.. wait no, they paid that": the thing just told
     return out
 
 
@@ -175,6 +186,30 @@ def days_abbreviated_abroad() -> dict[str, str]:
             seen.setdefault(name.lower().rstrip("."), set()).add(_ENGLISH_DAYS[index])
     return {form: days.pop() for form, days in seen.items() if len(days) == 1 and english_frequency(form) < 1e-4 and
             form not in {d[:3] for d in _ENGLISH_DAYS} | {m[:3] for m in _ENGLISH_MONTHS} | {"man", "mar", "tor", "dim"}}
+
+
+# another language's short day name before a dotted day and month: "pon. 6.07", "Di. 7.7."
+_DAY_BEFORE_DOTTED = re.compile(r"(?<![\w.])([^\W\d_]{2,5})\.?,?\s+(?=\d{1,2}\.\d{1,2}\b)")
+
+
+def days_before_dotted(text: str, today: date) -> list[tuple[int, int, date]]:
+    """(start, end, day) of another language's short day name before a dotted day and month ("pon. 6.07"), when the
+    latest such day and month up to ``today`` fell on that weekday."""
+    out = []
+    for m in _DAY_BEFORE_DOTTED.finditer(text):
+        english = days_abbreviated_abroad().get(m.group(1).lower())
+        dotted = re.match(r"(\d{1,2})\.(\d{1,2})\.?", text[m.end():])
+        if english is None or m.group(1).isupper() or dotted is None:
+            continue
+        try:
+            day = date(today.year, int(dotted.group(2)), int(dotted.group(1)))
+        except ValueError:
+            continue
+        if day > today:
+            day = day.replace(year=today.year - 1)
+        if _ENGLISH_DAYS[day.weekday()] == english:
+            out.append((m.start(1), m.end() + dotted.end(), day))
+    return out
 
 
 # what follows a day's short name that heads a line: its colon ("Mo: …", "Di.: …")
@@ -235,7 +270,9 @@ def spell_out(message: str) -> Spelled:
     ends: list[int] = []
     cursor = 0
     taken_back = taken_back_segments(message)
-    headed = {(start, end) for start, end, _english in _heading_spans(message)}
+    headed = {(start, end) for start, end, _english in _heading_spans(message)} | {
+        (m.start(1), m.end(1)) for m in _DAY_BEFORE_DOTTED.finditer(message)
+        if m.group(1).lower() in days_abbreviated_abroad() and not m.group(1).isupper()}  # "pon. 6.07 PKP …"
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *(
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])

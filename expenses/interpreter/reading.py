@@ -552,9 +552,19 @@ class Reader:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
             before = [i for i in adds if i.end <= act.start and i.args.get("date")
                       and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
-            if before and act.args.get("category") != "hotel" and not ANOTHER_DAY.search(act.quote(self.message)):
+            if not before or act.args.get("category") == "hotel" or ANOTHER_DAY.search(act.quote(self.message)):
+                continue
+            gap = self.message[before[-1].end:act.start]
+            days = find_dates(gap, self.ctx.today)
+            # a day heading an expense's own words ("…, tue a Käsekrainer … 6,80 and dinner … 34") is the day of what
+            # follows it too; one inside other words ("… two nights from Tuesday …") is theirs alone
+            heads = [d for d in days if any(i.start <= before[-1].end + d.start < i.end and not self.message[
+                i.start:before[-1].end + d.start].strip() for i in intents if isinstance(i, ActIntent))]
+            if not heads:
                 act.args["date"] = before[-1].args["date"]  # "Flight … on Monday, and the Uber … 38.25": the day
                 # said once covers the sentence
+            elif len(days) == 1 and heads[0].value:
+                act.args["date"] = heads[0].value  # "Mon lunch … 13,50, tue a Käsekrainer … and dinner … 34": Tuesday
         self._day_said_apart(intents, adds)
         undated = [i for i in adds if "date" not in i.args and not i.problem]
         if not undated or not any(i.args.get("date") for i in adds) or self.day_heading is not None or heading_day(
@@ -977,7 +987,7 @@ class Reader:
         if named is not None:  # "in Egyptian pounds", "(PLN)": the name decides, and leaves the title
             code, at, to = named
             currency_text = (re.match(r"(.*)", text[at:to]), code)
-            head = re.sub(r"\s+(?:in|with)$", "", text[:at].rstrip(" ,(-–"), flags=re.IGNORECASE)  # "new claim in pounds for …"
+            head = re.sub(r"[\s,]+(?:in|en|em|auf|with)$", "", text[:at].rstrip(" ,(-–"), flags=re.IGNORECASE)  # "new claim in pounds for …"
             text = head + text[to:]
             text = re.sub(r"\s+(?:in|with\s+currency|currency)\s*$", "", text, flags=re.IGNORECASE)
             text = _currency_said_again(text, code)
@@ -1858,8 +1868,8 @@ def _currency_said_again(text: str, code: str) -> str:
 
 def _title(text: str) -> str:
     """The new claim's title as the user wrote it (quoted, "called X", "for the X", "X claim")."""
-    if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']", text):
-        return _tidy_title(m.group(1), quoted=True)
+    if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']|«\s*([^»]{1,120}?)\s*»", text):
+        return _tidy_title(m.group(1) or m.group(2), quoted=True)
     patterns = [
         r"\b(?:called|named|titled|entitled|title|name|call\s+it|name\s+it)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?"
         r"\s*:?\s+(.+)$",

@@ -123,6 +123,10 @@ _DATE_PATTERNS = [
     ("weekday", re.compile(r"\b()(mon|tue|tues|thu|thur|thurs|fri)\b\.?", re.IGNORECASE)),
     ("weekday", re.compile(r"(?:(?<=\d\s)|(?<=\d))()(wed|sat|sun)\b\.?(?=\s*$)|\b()(wed|sat|sun)\.?$|^[ \t]*()(wed|sat|sun)\.?"
                            r"(?=[ \t]*:)|^[ \t]*()(wed)\b\.?(?=[ \t]+\S)", re.IGNORECASE | re.MULTILINE)),  # "wed: lunch 14", "wed taxi 31": a day
+    # between what was bought and its price: "only the lunch wed 285", "dinner sat 45,50"
+    ("weekday", re.compile("(?:" + "|".join(rf"(?<=\b{w}\s)" for w in (
+        "lunch dinner breakfast brunch coffee drinks taxi cab uber bolt train flight bus metro parking hotel fuel petrol "
+        "ferry tram snack snacks ticket tickets").split()) + r")()(wed|sat|sun)\.?(?=\s+(?:[€$£]\s*)?\d)", re.IGNORECASE)),
     # heading its line
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
@@ -666,6 +670,11 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
             return code, mention.start, mention.end
     # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK", "'Stockholm kickoff' SEK",
     # "Chicago expo usd"
+    # a currency's word set apart at the end: "Lisboa festival scouting, euros", "Rotterdam hull survey, euro please",
+    # "Salon des vins Bordeaux, en euros"
+    words = "|".join(sorted((w for w in lexicon.CURRENCY_WORDS if len(w) > 3), key=len, reverse=True))
+    if m := re.search(rf"(?:,|\s[-–—])\s*(?:(?:in|en|em|auf)\s+)?({words})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", lowered):
+        return lexicon.CURRENCY_WORDS[m.group(1)], m.start(1), m.end(1)
     if m := re.search(rf"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{{3}}|[a-z]{{3}})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", text):
         code = m.group(1)
         if code.isupper() and is_iso_currency(code):
@@ -819,6 +828,17 @@ _NOT_NAMES = frozenset(
 )
 
 
+def everyday_name_meant(text: str, start: int, end: int) -> bool:
+    """Is a merchant's name that is an everyday word too ("Enterprise") meant as the name: written with a capital, or
+    right before what it rents ("enterprise car")?"""
+    return text[start:end].lower() not in lexicon.CAPITALISED_ONLY or text[start].isupper() or bool(
+        re.match(r"\s+(?:car|cars|rental|van|suv)\b", text[end:], re.IGNORECASE))
+
+
+# the words that lead to a day ("On Monday", "By Friday"): with a day, no name
+_DAY_LEADS = frozenset("on in at by from since until till last next this every".split())
+
+
 _KIND_NOUNS = {"travel": frozenset("airlines airways air rail railways express bahn".split()),
                "hotel": frozenset("hotel hotels inn hostel suites".split()), "taxi": frozenset("taxi taxis cabs".split())}
 # the words of a request that may head a sentence, capitalised ("Add Hotel Motto, 356,00"): never part of a name
@@ -846,6 +866,8 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         for m in word_finditer(key, lowered, r"\w'"):
             if len(key) <= 3 and text[m.start():m.end()] != text[m.start():m.end()].upper():
                 continue
+            if not everyday_name_meant(text, m.start(), m.end()):
+                continue  # "enterprise software": a word, not the car rental
             if any(m.start() < e and s < m.end() for s, e in skip) or any(
                     m.start() < f.end and f.start < m.end() for f in found):
                 continue
@@ -858,6 +880,7 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         lowered_words = [w.lower() for w in name.split()]
         if (not name or (len(lowered_words) == 1 and lowered_words[0] in _NOT_NAMES)
                 or all(w in lexicon.CATEGORY_WORDS for w in lowered_words)
+                or all(w in _NOT_NAMES or w in _DAY_LEADS for w in lowered_words)  # "On Monday, 16 March, …"
                 or any(m.start(1) < f.end and f.start < m.end(1) for f in found)
                 or any(m.start(1) < e and s < m.end(1) for s, e in skip) or text.count(",") < 2):
             continue

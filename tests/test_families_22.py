@@ -1,0 +1,164 @@
+"""Families of the fifteenth round (issue 19), with sentences of our own: a claim opened with its currency set apart
+after the title or in another language's words, small talk beside a request, take-backs of the thing just told by a
+pronoun or in another language, a day said between expenses, counts of nights priced each in other languages, and
+the wrong commits the round's sets found (a day read as who was paid, a kind taken from the next sentence, an answer
+to "which currency?" that told expenses, a removal read as an addition)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from expenses.interpreter import _small_talk
+from tests.test_families_13 import TODAY, line, on
+from tests.test_families_17 import NONE, TRIP, acts, fields, on_claim
+from tests.test_walkthrough_families import conversation
+
+# TODAY is Thursday 2026-12-03: Monday is 2026-11-30, Tuesday 2026-12-01, Wednesday 2026-12-02
+
+
+# ----------------------------------------------------------------- 1. a claim opened: its title, its currency
+
+
+@pytest.mark.parametrize(("text", "title", "currency"), [
+    ("new claim pls: Lisboa festival scouting, euros", "Lisboa festival scouting", "EUR"),
+    ("Kalimera. Open a claim Rotterdam hull survey, euro please", "Rotterdam hull survey", "EUR"),
+    ("Bonjour ! Nouvelle note de frais svp : Salon des vins Bordeaux, en euros", "Salon des vins Bordeaux", "EUR"),
+    ("new claim Oslo trip - pounds", "Oslo trip", "GBP"),
+    ("open a claim for the Zurich fair, francs", "Zurich fair", "CHF"),
+])
+def test_a_currency_set_apart_after_the_title_is_the_claims_currency_not_part_of_its_title(text, title, currency):
+    [plan] = conversation([text], **NONE)
+    assert acts(plan) == [("open_claim", {"title": title, "currency": currency})]
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("Bonjour, ouvre-moi une note de frais Mission Grenoble", "Mission Grenoble"),
+    ("Hallo, neue Abrechnung bitte: Messe Hamburg", "Messe Hamburg"),
+    ("crée une note de frais Déplacement Airbus Toulouse stp", "Déplacement Airbus Toulouse"),
+    ("Bonjour, I need to open a note of expenses « Naples wine fair », in euros please.", "Naples wine fair"),
+])
+def test_a_claim_asked_for_in_another_languages_words_is_opened(text, title):
+    [plan] = conversation([text], **NONE)
+    assert [(a.act, a.args["title"]) for a in plan.acts] == [("open_claim", title)]
+
+
+def test_small_talk_beside_a_request_for_a_claim_is_no_request():
+    [plan] = conversation(["Hi! Okay so I finally have a minute to sit down - the kids' school had a fire drill this "
+                           "morning and pickup was total chaos, don't ask. Could you open a claim for me called "
+                           "Copenhagen partner workshop? Euros is fine."], **NONE)
+    assert [(a.act, a.args["title"]) for a in plan.acts] == [("open_claim", "Copenhagen partner workshop")]
+
+
+@pytest.mark.parametrize(("text", "talk"), [
+    ("I'm new here and my manager said I should do my expenses through this", True),
+    ("the kids' school had a fire drill this morning and pickup was total chaos, don't ask", True),
+    ("forget the one from yesterday please", False),  # a take-back
+    ("the taxi driver was very rude to me", False),  # a kind of expense
+    ("actually my colleague paid for that one", False),  # a thing pointed at
+    ("and the hotel was the same as last time", False),
+    ("we stayed two nights in the end", False),  # a count that may be a line's
+    ("could you check what I sent on the train", False),  # a request
+])
+def test_small_talk_holds_nothing_a_request_or_a_take_back_needs(text, talk):
+    ctx = type("Ctx", (), {"today": datetime.date(2026, 12, 3), "claims": []})
+    assert _small_talk(text, ctx) is talk
+
+
+def test_an_answer_to_which_currency_that_tells_expenses_opens_no_claim():
+    first, second = conversation(["chuck us a new claim: Melbourne sales conference, AUD",
+                                  "flew down tues, skybus from the airport 24 bucks, brekkie at a cafe 22.50"], **NONE)
+    assert first.acts == [] and first.pending is not None
+    assert not [a for a in second.acts if a.act == "open_claim"]
+
+
+# ----------------------------------------------------------------- 2. wrong commits the round's sets found
+
+
+def test_a_day_heading_a_list_is_never_who_was_paid():
+    [plan] = conversation(["On Monday, 30 November, I travelled by ICE from Hamburg to Leipzig; the ticket cost "
+                           "119,90 EUR (Deutsche Bahn)."], **on(TRIP))
+    assert fields(plan, "merchant", "date", "amount") == [("Deutsche Bahn", "2026-11-30", "119.90")]
+
+
+@pytest.mark.parametrize("text", [
+    "dinner with the team tue 65.. wait no, they paid that. only the lunch wed 28,50",
+    "martes lunch 12.45 and dinner at a taquería 23.90 con el equipo... no espera, the dinner el plant manager "
+    "la pagó, so only the lunch",
+])
+def test_a_take_back_of_the_thing_just_told_leaves_it_out(text):
+    [plan] = conversation([text], **on(TRIP[:1]))  # (no lunch on the claim: "the lunch" is the one told here)
+    taken_back = {r.act for r in plan.retractions}
+    added_amounts = [a.args["amount"] for a in plan.acts if a.act == "add_line" and a.id not in taken_back]
+    assert "65.00" not in added_amounts and "23.90" not in added_amounts and added_amounts
+
+
+def test_a_weekday_between_what_was_bought_and_its_price_is_its_day():
+    [plan] = conversation(["only the lunch wed 28,50"], **on(TRIP[:1]))
+    assert fields(plan, "date", "amount") == [("2026-12-02", "28.50")]
+
+
+def test_a_sentence_about_another_thing_gives_no_kind_to_the_price_before_it():
+    [plan] = conversation(["printing the drawings 31,00. the hotel in malmö was paid by the office"], **on(TRIP))
+    assert [a.args.get("category") for a in plan.acts if a.act == "add_line"] in ([], ["other"])
+
+
+@pytest.mark.parametrize(("text", "amount"), [
+    ("hotel 2 noce (nights) po 41, from Monday", "82.00"),
+    ("hotel in Alfama from monday, 3 noites a 145 cada", "435.00"),
+    ("the hôtel Mercure 3 nuits à 145 € each, from monday", "435.00"),
+])
+def test_nights_priced_each_in_other_languages_are_the_stays_total(text, amount):
+    [plan] = conversation([text], **on(TRIP))
+    assert [a.args["amount"] for a in plan.acts if a.act == "add_line"] == [amount]
+
+
+def test_take_the_amount_one_off_removes_it_and_never_adds_it():
+    with_line = on(TRIP + [line("ln_dinr0001", "2026-12-02", "meals", "71.20", "team dinner")])
+    [plan] = conversation(["oh my colleague just told me the team dinner gets paid by the department directly, so "
+                           "can you take the 71.20 one off?"], **with_line)
+    assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 3)]
+    [plan] = conversation(["oh my colleague just told me the team dinner gets paid by the department directly, so "
+                           "can you take the 71.20 one off?"], **on(TRIP))
+    assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+def test_a_price_without_a_kind_never_takes_the_kind_of_the_thing_told_after_it():
+    [plan] = conversation(["Tuesday: the entry of the fair 35 €, a coffee and a sfogliatella at Bar Centrale 4,20 €"],
+                          **on(TRIP))
+    assert ("meals", "35.00") not in [(a.args.get("category"), a.args.get("amount")) for a in plan.acts]
+
+
+# ----------------------------------------------------------------- 3. days
+
+
+def test_another_languages_weekday_after_a_route_is_its_day():
+    [plan] = conversation(["Bahn Frankfurt–Hamburg Montag, ICE, 129,90"], **on(TRIP))
+    assert fields(plan, "date", "amount") == [("2026-11-30", "129.90")]
+
+
+def test_a_day_heading_an_expense_the_reader_asked_about_dates_the_expense_after_it():
+    [plan] = conversation(["Mon lunch at the conference centre 13,50, tue a Käsekrainer at a Würstelstand 6,80 and "
+                           "dinner at Figlmüller 34,-"], **on(TRIP))
+    assert ("2026-12-01", "34.00") in fields(plan, "date", "amount")
+    assert ("2026-11-30", "34.00") not in fields(plan, "date", "amount")
+
+
+def test_another_languages_short_weekday_before_a_dotted_day_dates_the_line():
+    [plan] = conversation(["pon. 30.11 PKP Intercity Warszawa–Gdańsk 169,00 zł, obiad (lunch) 54,90 zł"],
+                          **on_claim("PLN"))
+    assert fields(plan, "date", "amount") == [("2026-11-30", "169.00"), ("2026-11-30", "54.90")]
+
+
+# ----------------------------------------------------------------- 4. names
+
+
+def test_a_car_rental_written_with_its_capital_is_who_was_paid():
+    [plan] = conversation(["monday: rental car Enterprise 3 days 247.35"], **on(TRIP))
+    assert fields(plan, "merchant", "amount") == [("Enterprise", "247.35")]
+    [plan] = conversation(["enterprise software licence 40 on monday"], **on(TRIP))
+    assert all(a.args.get("merchant") != "Enterprise" for a in plan.acts)
+
+
+assert TODAY == "2026-12-03"
