@@ -10,9 +10,11 @@ import datetime
 
 import pytest
 
+from conversations.core.plan import ReadBatch
 from expenses.interpreter import _small_talk
 from tests.test_families_13 import TODAY, line, on
 from tests.test_families_17 import NONE, TRIP, acts, fields, on_claim
+from tests.test_interpreter import answer
 from tests.test_walkthrough_families import conversation
 
 # TODAY is Thursday 2026-12-03: Monday is 2026-11-30, Tuesday 2026-12-01, Wednesday 2026-12-02
@@ -162,3 +164,92 @@ def test_a_car_rental_written_with_its_capital_is_who_was_paid():
 
 
 assert TODAY == "2026-12-03"
+
+
+# ----------------------------------------------------------------- 5. the development set's families (part 2)
+
+
+def test_a_hotel_named_then_its_name_and_price_after_a_dash_is_one_expense():
+    [plan] = conversation(["In Paris I paid the hotel in euros — Ibis Gare du Nord, 1 night Wednesday, 139"], **on(TRIP))
+    assert fields(plan, "category", "date", "amount") == [("hotel", "2026-12-02", "139.00")]
+
+
+def test_a_weekday_opening_a_sentence_dates_it():
+    [plan] = conversation(["ibis 1 night tue 142,00. wed taxi to their office 18,20"], **on(TRIP))
+    assert fields(plan, "category", "date", "amount") == [("hotel", "2026-12-01", "142.00"),
+                                                           ("taxi", "2026-12-02", "18.20")]
+
+
+@pytest.mark.parametrize("text", [
+    "wed taxi 18,20, dinner was on the client so nothing there",
+    "wed taxi 18,20. The evening reception was hosted by the department, so there is nothing to claim there.",
+])
+def test_a_thing_someone_else_paid_said_without_a_price_is_no_expense(text):
+    [plan] = conversation([text], **on(TRIP))
+    assert fields(plan, "category", "amount") == [("taxi", "18.20")] and not plan.answers
+
+
+def test_the_remaining_receipts_announced_are_no_expense_of_their_own():
+    [plan] = conversation(["I should like to add the remaining receipts to my claim. On Tuesday I took a taxi from "
+                           "Waverley to the university, 14.60"], **on(TRIP[:1]))
+    assert fields(plan, "amount") == [("14.60",)] and not plan.answers
+
+
+def test_a_thousands_comma_after_a_currency_symbol_is_part_of_the_price():
+    [plan] = conversation(["Yesterday, taxi from venue to Shin-Osaka ¥2,340 and coffee ¥480. Sorry, the coffee please "
+                           "do not add, I paid it with my personal card."], **on_claim("JPY"))
+    taken_back = {r.act for r in plan.retractions}
+    assert [a.args["amount"] for a in plan.acts if a.id not in taken_back] == ["2340.00"]
+
+
+def test_an_apology_that_corrects_is_no_take_back():
+    [plan] = conversation(["taxi 30 and coffee 4. Sorry, the taxi was 35"], **on(TRIP[1:]))
+    assert not plan.retractions
+
+
+def test_wait_then_the_thing_then_leave_it_out_takes_it_back():
+    [plan] = conversation(["wtorek: Bolt 38,50 zł, kawa 14 zł and parking 60 zł — wait, parking nie, I came by train "
+                           "lol, leave the parking out"], **on_claim("PLN"))
+    taken_back = {r.act for r in plan.retractions}
+    assert [a.args["amount"] for a in plan.acts if a.id not in taken_back] == ["38.50", "14.00"]
+
+
+def test_a_currency_word_before_its_code_leaves_the_title():
+    [plan] = conversation(["oi! new claim: NYC brand summit, em dólares (USD)"], **NONE)
+    assert acts(plan) == [("open_claim", {"title": "NYC brand summit", "currency": "USD"})]
+
+
+def test_a_bare_dollar_sign_on_a_claim_kept_in_canadian_dollars_is_its_dollars():
+    [plan] = conversation(["mardi: VIA Rail Montréal–Toronto 124,30 $, taxi 18,75 $"], **on_claim("CAD"))
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [("add_line", "124.30"), ("add_line", "18.75")]
+    assert isinstance(answer("taxi 20 USD", **on_claim("CAD")), ReadBatch)  # a code said is that currency: its rate
+
+
+def test_rows_of_a_list_each_headed_by_a_dotted_day():
+    [plan] = conversation(["adding the rest from my notes:\n- 25.11 lunch Hiltl 32.50\n- 26.11 tram day pass 8.80\n"
+                           "- 27.11 coffee + croissant 9.40"], **on(TRIP))
+    assert fields(plan, "date", "amount") == [("2026-11-25", "32.50"), ("2026-11-26", "8.80"), ("2026-11-27", "9.40")]
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("b&b 2 nts mon+tue 85 each", "2026-11-30"),
+    ("hôtel 2 nuits lundi-mardi, 170,00 au total", "2026-11-30"),
+])
+def test_nights_named_by_their_days_joined_are_one_stay_from_the_first(text, day):
+    [plan] = conversation([text], **on(TRIP))
+    assert fields(plan, "category", "date", "amount") == [("hotel", day, "170.00")]
+
+
+def test_a_hotels_name_between_hotel_and_its_nights():
+    [plan] = conversation(["hotel inntel 2 nts mon+tue 256 tot"], **on(TRIP))
+    assert fields(plan, "merchant", "amount") == [("Inntel", "256.00")]
+
+
+def test_french_words_of_a_correction_correct_the_line():
+    [plan] = conversation(["le taxi était 35 en fait"], **on(TRIP))
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [("update_line", "35.00")]
+
+
+def test_a_merchant_said_at_the_end_of_a_route_leaves_the_route_whole():
+    [plan] = conversation(["taxi from Midi with Taxis Verts 17,40"], **on(TRIP))
+    assert fields(plan, "merchant", "description") == [("Taxis Verts", "from Midi")]

@@ -761,8 +761,8 @@ def _carrier_of_description(args: dict[str, Any]) -> None:
         args.pop("description", None)
 
 
-_JOINING_ENDS = re.compile(r"^(?:with|by|via|at|from|on|in|for|to|the|and|of)\b|\b(?:with|by|via|at|from|on|in|for|to|the|"
-                           r"and|of)$", re.IGNORECASE)
+_JOINING_START = re.compile(r"^(?:with|by|via|at|from|on|in|for|to|the|and|of)\b", re.IGNORECASE)
+_JOINING_END = re.compile(r"\b(?:with|by|via|at|from|on|in|for|to|the|and|of)$", re.IGNORECASE)
 
 
 def _merchant_out_of_description(args: dict[str, Any]) -> None:
@@ -772,9 +772,11 @@ def _merchant_out_of_description(args: dict[str, Any]) -> None:
     if not merchant or not described:
         return
     # at its start or end only: a description is quoted from the user's words, whole
+    at_start = re.match(rf"\s*{re.escape(merchant)}(?!\w)", described, re.IGNORECASE) is not None
     rest = re.sub(rf"^\s*{re.escape(merchant)}(?!\w)|(?<!\w){re.escape(merchant)}\s*$", "", described,
                   flags=re.IGNORECASE).strip(" ,;-–")
-    while rest != described.strip() and (bare := _JOINING_ENDS.sub("", rest).strip(" ,;-–")) != rest:
+    joiner = _JOINING_START if at_start else _JOINING_END  # only on the side the name left ("from Midi with …")
+    while rest != described.strip() and (bare := joiner.sub("", rest).strip(" ,;-–")) != rest:
         rest = bare  # "with Austrian" paid to Austrian: nothing left but "with"
     if rest != described.strip():
         if rest and re.search(r"[^\W\d_]{3,}", rest):
@@ -886,7 +888,7 @@ _NOT_A_NAME = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar
 
 def _name_after_meal(words: str) -> str | None:
     """"dinner wednesday dishoom forty one pounds twenty", "lunch nordsee wed 14.90": one word between a meal (and its
-    day) and the amount (after its day) that
+    day) and the amount (after its day), or between a hotel and its nights or price ("hotel inntel 2 nts …"), that
     is no English word, day, month, place, currency or shorthand, nor a slip of one, is where it was eaten."""
     from rapidfuzz.distance import DamerauLevenshtein
 
@@ -900,6 +902,9 @@ def _name_after_meal(words: str) -> str | None:
                   r"(?:(?:chf|eur|gbp|usd|sek|nok|dkk|pln|czk)\s?)?(?:[€$£]\s?\d|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                   r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
                   r"eighty|ninety|hundred)\b)", words, re.IGNORECASE)
+    if m is None:
+        m = re.search(r"\b(?:hotel|htl|hostel)\s+([^\W\d_]{3,})\s+(?=(?:for\s+)?\d+\s*(?:nights?|nites?|nts?|n)\b|[€$£]?\s?\d)",
+                      words, re.IGNORECASE)  # "hotel inntel 2 nts wed+thu 256 tot": where the nights were
     if m is None:
         return None
     token = m.group(1)

@@ -42,7 +42,14 @@ from registries.currencies import currency_mentions
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
 from .english import known_word
-from .normalize import abroad_meant, calendar_abroad, days_before_dotted, heading_days, weekdays_with_their_day
+from .normalize import (
+    abroad_meant,
+    calendar_abroad,
+    day_pairs_abroad,
+    days_before_dotted,
+    heading_days,
+    weekdays_with_their_day,
+)
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -1110,8 +1117,8 @@ class Audit:
                 self._leave("number", m.start(), m.end())  # "lunch for the team, 22 each": each of how many?
                 return
             plural = _PLURAL_AFTER.match(after)
-            if re.match(r"(?:st|nd|rd|th)\b|\s*[-–]\s*\d", after, re.IGNORECASE) or re.search(
-                    r"\d\s*[-–]\s*$", before) or m.group(0) in _ids(self.message) or (
+            if re.match(r"(?:st|nd|rd|th)\b|[ \t]*[-–][ \t]*\d", after, re.IGNORECASE) or re.search(
+                    r"\d[ \t]*[-–][ \t]*$", before) or m.group(0) in _ids(self.message) or (
                     m.group(0).isdigit() and _NOT_MONEY_BEFORE.search(before) and not _CURRENCY_AFTER.match(after)
                     and not _CODE_AFTER.match(after)) \
                     or (plural and _plural_noun(plural.group(1)) and not _CURRENCY_AFTER.match(after)) \
@@ -1358,7 +1365,8 @@ _REQUEST_IN_NOTE = re.compile(r"\b(?:make\s+it|change\s+(?:it|the)|should\s+be|s
 _CONVERT_TO = re.compile(r"\b(?:convert\w*|change|exchange|put)\s+(?:it\s+|that\s+|them\s+|this\s+)?(?:to|into|in)\s+$",
                          re.IGNORECASE)
 _WHOSE = re.compile(r"(?<!\bpaid\s)(?<!\bpay\s)(?<!\bpaying\s)(?<!\bbought\s)\b(?:on|to|onto|for|in|into)\s+(?:his|hers|her|theirs|their|him|them)\b(?!\s+(?:hotel|room|own|way|"
-                    r"part|share|card|behalf|team))", re.IGNORECASE)
+                    r"part|share|card|behalf|team|office|offices|place|house|home|site|plant|factory|venue|event|party|"
+                    r"wedding|hq|headquarters|building|warehouse|lab|campus|school|flat|apartment))", re.IGNORECASE)
 # a person's name and what of theirs it is: "Sandra's Vienna trip", "Mr. Duval's Zurich claim" ("Nando's" is a place)
 _OWNED = re.compile(r"\b(?P<who>[A-Z][a-z]+)(?:'s|’s)\s+(?P<what>(?:[\w-]+\s+){0,2}[\w-]+)")
 _CLAIM_WORDS = frozenset("claim claims trip trips report expenses visit one stuff things costs".split())
@@ -1888,8 +1896,8 @@ def find_days(text: str, today: date) -> list[Day]:
                 continue  # "Trattoria Domenica", "lunch with Avril 12": a name, no day
             taken.append((m.start(), m.end()))
             found.append(Day(m.start(), m.end(), _resolve(kind, m, today), kind))
-    found += [Day(s, e, day, "weekday") for s, e, day in heading_days(text, today) if not any(
-        s < te and ts < e for ts, te in taken)]  # "Mo: ICE … Di: lunch …"
+    found += [Day(s, e, day, "weekday") for s, e, day in heading_days(text, today) + day_pairs_abroad(text, today) if not any(
+        s < te and ts < e for ts, te in taken)]  # "Mo: ICE … Di: lunch …", "2 nuits mardi-mercredi"
     return _weekdays_joined(text, sorted(found, key=lambda d: d.start))
 
 
@@ -1981,7 +1989,7 @@ _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[
 _ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa|abt|something\s+like|more\s+or\s+less|almost|"
                        r"nearly|at\s+least|give\s+or\s+take))\s*(?:[€$£]|eur\b|usd\b|gbp\b|chf\b)?\s*\d[\d.,]*$", re.IGNORECASE)
 # a dotted day opening a part of the message, before what was bought and a price written as one
-_LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*$")
+_LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
 # the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)

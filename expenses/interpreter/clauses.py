@@ -292,6 +292,16 @@ NOT_CLAIMED = re.compile(r"\b(?:so|and|therefore|hence|which\s+is\s+why)?\s*(?:i
                          r"(?:not|n't|never)\s+(?:be\s+)?(?:claim|claiming|includ\w+|add|adding|put|putting|expens\w+)\s+"
                          r"(?:it|that|them|this|those)\b|\b(?:i|we)\s+(?:won'?t|don'?t|do\s+not|will\s+not)\s+(?:claim|include|"
                          r"add|expense)\s+(?:it|that|them|this|those)\b", re.IGNORECASE)
+# what the message is about to tell, announced: "I should like to add the remaining receipts to my claim"
+_RECEIPTS_TO_COME = re.compile(r"\b(?:add|put|enter|log|file|claim|submit)\s+(?:in\s+)?(?:the\s+|my\s+|some\s+)?(?:remaining|rest\s+of\s+"
+                               r"(?:the|my)|other|last|few\s+more|more|following|outstanding)\s+(?:receipts?|expenses?|costs?|"
+                               r"items?|bits)\b(?!\s+(?:of|from)\s+(?:the\s+)?\w+\s+(?:claim|trip)\b)", re.IGNORECASE)
+# a thing someone else paid for: "dinner was on the client", "the reception was hosted by the department"
+_PAYERS = (r"client|clients|customer|customers|company|house|host|hosts|department|dept|organi[sz]ers?|partner|partners|"
+           r"employer|office|firm|boss|colleague|colleagues|team|them|him|her|us|university|school|project|sponsor|sponsors")
+OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|paid\s+for\s+by|paid\s+by|covered\s+by|hosted\s+by|"
+                            rf"picked\s+up\s+by|sponsored\s+by|comped\s+by|taken\s+care\s+of\s+by)\s+(?:the\s+|my\s+|our\s+|"
+                            rf"their\s+|his\s+|her\s+)?(?:{_PAYERS})\b|(?:comped|free|complimentary)\b)", re.IGNORECASE)
 # "I travelled Monday to Wednesday this week", "we were there from Tuesday to Thursday": the trip's days, told
 TRAVELLED_DAYS = re.compile(r"^\W*(?:(?:so|and|well|ok)\W+)*(?:i|we)\s+(?:travell?ed|was\s+there|were\s+there|was\s+away|were\s+away|"
                             r"stayed)\s+(?:from\s+)?(?:on\s+)?(?:the\s+)?[^\W\d_]+\s+(?:to|until|till|through|-|–)\s+", re.IGNORECASE)
@@ -506,7 +516,7 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 # "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …"
-_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč))?\s+(?=(?-i:" + AND_ABROAD + r"|i)\s+[^\W\d_])",
+_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy))?\s+(?=(?-i:" + AND_ABROAD + r"|i)\s+[^\W\d_])",
                          re.IGNORECASE)  # (and the Polish "i", only between two priced things: never at a clause's start)
 
 
@@ -577,6 +587,12 @@ def split(message: str, today) -> list[Clause]:
                     clauses.append(Clause(f_start, f_end, text, "heading", question, heading, closed=True))
                     continue
             kind, verb = classify(text, question=question, today=today)
+            if kind in ("item", "act", "value", "context") and not question and not re.search(r"\d", text) and (
+                    OTHERS_PAID_IT.search(text) or _RECEIPTS_TO_COME.search(text)):
+                # "…, dinner was on the client so nothing there", "the reception was hosted by the department": not
+                # the user's to claim, said of a thing with no price
+                clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
+                continue
             if clauses and _TAKEN_BACK_PRICE.match(text) and re.search(r"\d\s*$", message[clauses[-1].start:f_start]):
                 kind, verb = "correction", None  # "Breakfast 12 no sorry 21 at Hotel 7": the price said again
             if kind == "context" and clauses and clauses[-1].kind in ("act", "item") and re.search(r"\d", clauses[-1].text) \
@@ -706,8 +722,8 @@ def heading_kind(text: str, today) -> str | None:
 def is_record(text: str, today) -> bool:
     """One expense typed as fields: a date, a name or a category, an amount, separated by commas
     ("2026-11-18, Hotel Amigo, hotel, 1 night, 179.00 EUR"; "17/11 PRET A MANGER LONDON GBP 8.45")."""
-    fields = [f.strip() for f in re.split(r"\s*[,;|\t]\s*", text.strip(" .")) if f.strip()]
-    if verb_of(text)[0] is not None or "?" in text:
+    fields = [f.strip() for f in re.split(r"\s*(?:[;|\t]|(?<!\d),|,(?!\d))\s*", text.strip(" .")) if f.strip()]
+    if verb_of(text)[0] is not None or "?" in text:  # (a comma between digits is a number's: "¥2,340", "12,50")
         return False
     if sum(1 for f in fields if re.match(r"(?:and|then|but|also|plus|so)\b", f, re.IGNORECASE)) and len(fields) >= 3:
         return False  # "the hotel, Hotel Amigo, the 9th and the 10th, …, and on the 10th dinner at …, 52": told, not typed
@@ -755,13 +771,18 @@ _NEXT_EVENT = re.compile(r"^\W*(?:and\s+)?(?:then|after\s+that|afterwards|later|
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:
     if last.closed:
         return False
+    if kind in ("item", "value", "context", "question") and "?" not in text and last.kind in ("item", "act") and \
+            _STAY_DAY.match(text) and re.search(r"\b(?:hotel|hostel|htl|nights?|nts?|nites?)\b", last.text,
+                                                re.IGNORECASE) and not _STAY_DAY.search(last.text):
+        return True  # "hotel Motel One 2 nights 258,00 EUR, check-out 26.11.": the day the stay ended
     if last.kind == "marker" or (last.kind == kind == "retract"):
         return True
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*(?:[€$£]\s*)?\d", text) and not _priced(last.text, today) and not re.search(r"\d", last.text):
         return True  # "… I ate a sandwich at the airport in Anker bakery, 9,80 (lunch)": its price, after it
-    if kind == "item" and last.kind in ("item", "act") and re.match(r"^\s*(?:and|&|\+)\s", text) and not _priced(
-            last.text, today) and not re.search(r"\d", last.text) and _one_kind(last.text + " " + text):
+    undated = _ROW_DAY.sub("", last.text)  # (a dotted day heading a row of a list, "7.10 coffee", is no price)
+    if kind == "item" and last.kind in ("item", "act", "value") and re.match(r"^\s*(?:and|&|\+)\s", text) and not _priced(
+            undated, today) and not re.search(r"\d", undated) and _one_kind(last.text + " " + text):
         return True  # "Pressbyrån sandwich and coffee on 25 November, 8,88": one receipt of one kind
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
@@ -824,6 +845,10 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         if last.kind == "act" and last.verb == "update" and _has_thing(text, today, strong=True) and find_amounts(
                 mask(text, [(d.start, d.end) for d in find_dates(text, today)])):
             return False  # "the hotel should be 160 and the taxi 25": a second edit, its verb said once
+        if last.kind == "act" and last.verb == "add" and not _priced(last.text, today) and not re.search(
+                r"\d", last.text) and (kinds := _kinds(last.text, today)) and len(kinds) == 1 and _kinds(
+                    text, today) == kinds and find_merchants(text):
+            return True  # "In Paris I paid the hotel in euros — Ibis Gare du Nord, 1 night Wednesday, €139": which one
         if (last.kind in ("item", "value") or (last.kind == "act" and last.verb == "add")) and _priced(last.text, today) and not (
                 _priced(text, today)) and _has_thing(text, today, strong=True) and not _has_thing(last.text, today) and \
                 re.match(r"^\s*(?:and\s+)?(?:a|an|the|some|my)\s", text, re.IGNORECASE) and not _GOES_ON.match(text):
@@ -843,6 +868,9 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     return False
 
 
+_STAY_DAY = re.compile(r"^\W*(?:check(?:ed)?[- ]?(?:out|in)|(?:checked|checking)\s+(?:out|in))\b(?:\s+(?:on\s+)?[\w./-]{1,12}){0,3}"
+                       r"\W*$", re.IGNORECASE)
+_ROW_DAY = re.compile(r"^\W*\d{1,2}\.\d{1,2}\.?(?=\s+[^\W\d_])")
 # a request for a new claim that ends before its title: "new claim please,", "New claim:", "ok new one:", "open a claim"
 _UNTITLED = re.compile(r"\b(?:(?:new|another)\s+(?:expense\s+)?(?:claim|one|report)|(?:open|start|create|make)\s+(?:a\s+|an\s+|me\s+a\s+)?"
                        r"(?:new\s+)?(?:expense\s+)?(?:claim|report))(?:\s+(?:please|pls|plz))?\W*$", re.IGNORECASE)
@@ -857,6 +885,13 @@ def _price_of_it(text: str, last: str, today) -> bool:
         return False
     return all(re.search(r"\b(?:with|by|from|at|via)\s+(?:the\s+)?$", text[:m.start], re.IGNORECASE)
                for m in find_merchants(text))
+
+
+def _kinds(text: str, today) -> set[str]:
+    """The kinds of expense the clause names, by a category noun or a merchant known for one."""
+    masked = mask(text, [(d.start, d.end) for d in find_dates(text, today)])
+    return {c.category for c in find_categories(masked) if not c.weak} | {
+        m.category for m in find_merchants(masked) if m.category}
 
 
 def _has_thing(text: str, today, *, strong: bool = False) -> bool:

@@ -23,11 +23,12 @@ for _category, _words in {
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
               "eurocity shinkansen",
-    "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites",
+    "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites guesthouse "
+             "guesthouses bnb ryokan",
     # the words people mix in from their own languages (French, Italian, German, Polish, Spanish)
     "meals_abroad": "dejeuner déjeuner dîner petit-dejeuner petit-déjeuner pranzo cena colazione mittagessen abendessen "
                     "frühstück fruhstuck obiad kolacja śniadanie sniadanie almuerzo desayuno lunsj middag middagen frokost frukost "
-                    "aftensmad",
+                    "aftensmad kawa kaffe kaffee koffie caffè souper",
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina",
     "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
@@ -86,7 +87,7 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "british airways": ("British Airways", "travel"), "tap": ("TAP", "travel"),
     "iberia": ("Iberia", "travel"), "flixbus": ("FlixBus", "travel"), "sixt": ("Sixt", "travel"),
     "hertz": ("Hertz", "travel"), "avis": ("Avis", "travel"),
-    "enterprise": ("Enterprise", "travel"), "alamo": ("Alamo", "travel"),
+    "enterprise": ("Enterprise", "travel"), "alamo": ("Alamo", "travel"), "via rail": ("VIA Rail", "travel"),
     "airbnb": ("Airbnb", "hotel"), "marriott": ("Marriott", "hotel"), "hilton": ("Hilton", "hotel"),
     "ibis": ("Ibis", "hotel"), "ibis styles": ("Ibis Styles", "hotel"), "ibis budget": ("Ibis Budget", "hotel"),
     "avanti west coast": ("Avanti West Coast", "travel"), "avanti": ("Avanti", "travel"),
@@ -278,6 +279,8 @@ WORDS_ABROAD = {
     "nuova": "new", "nuovo": "new", "neue": "new", "neuen": "new", "neues": "new", "nouvelle": "new", "nouveau": "new",
     "nueva": "new", "nuevo": "new", "nieuwe": "new", "nowa": "new", "nowe": "new", "nowy": "new", "nová": "new",
     "apri": "open", "aprire": "open", "eröffne": "open", "ouvre": "open", "ouvrir": "open", "abre": "open", "abrir": "open",
+    "le": "the", "les": "the", "el": "the", "il": "the", "était": "was", "étaient": "were", "en fait": "actually", "en realidad": "actually", "eigentlich": "actually",
+    "in realtà": "actually", "faktisk": "actually", "właściwie": "actually", "na verdade": "actually",
     "peux-tu": "can you", "pouvez-vous": "can you", "ouvre-moi": "open", "une": "a", "eine": "a", "einen": "a", "una": "a", "crée": "open", "créer": "open", "créez": "open", "ouvrez": "open", "erstelle": "open", "erstellen": "open",
     "öffne": "open", "crea": "open", "creare": "open", "crear": "open", "otwórz": "open", "utwórz": "open",
     "invia": "submit", "inviare": "submit", "manda": "submit", "mandare": "submit", "einreichen": "submit",

@@ -112,11 +112,16 @@ def calendar_abroad() -> dict[str, str]:
 _TAKE_BACK = re.compile(
     r"(?:\s*(?:[-–—]+|\.{2,}|…|,|;))\s*(?P<seg>(?:(?:ah|oh|hmm|um|och|ugh|oops)\s*,?\s+)?(?:actually\s*,?\s+(?:no|naw|nah|"
     r"not)|no\s+wait|wait\s*,?\s+no|no\s+espera|espera\s*,?\s+no|no\s+aspetta|aspetta\s*,?\s+no|nein\s*,?\s+warte|"
-    r"warte\s*,?\s+nein|non\s+attends|nah|naw|nope|no|não|nao|nei|nein|non)\b[,.!]?\s+[^.!?\n]*?\b(?:paid|pagó|pago|pagou|"
+    r"warte\s*,?\s+nein|non\s+attends|nah|naw|nope|no|não|nao|nei|nein|non|wait)\b[,.!]?\s+[^.!?\n]*?\b(?:paid|pagó|pago|pagou|"
     r"payé|bezahlt|pagato|pagata|zapłacił|zapłaciła|betalte|betalade|personal|private|"
     r"leave\s+(?:it|that|them|the\s+\w+)(?:\s+(?:out|off))?|forget\s+(?:it|that|about\s+it)|skip\s+(?:it|that)|not\s+for\s+"
     r"this\s+claim|not\s+mine|don'?t\s+(?:add|include|claim|put)\s+(?:it|that)|scratch\s+(?:it|that))\b[^.!?\n]*?)"
     r"(?=[.!?\n]|$)", re.IGNORECASE)
+# "…, and coffee ¥480. Sorry, the coffee please do not add, I paid it with my personal card": the thing named, then
+# not to add it (an apology alone may open a correction: "Sorry, the taxi was 25")
+_SORRY_TAKE_BACK = re.compile(r"(?:\.\s+|[,;]\s*|\s[-–—]+\s*)(?P<seg>(?:sorry|oops|ah)\s*,?\s+(?:the|that|my)\s+[^.!?\n]{1,40}?\s*,?\s*"
+                              r"(?:please\s+|pls\s+)?(?:do\s+not|don'?t|dont|not\s+to)\s+(?:add|include|claim|put)\b[^.!?\n]*)",
+                              re.IGNORECASE)
 _NOT_THE_THING = frozenset("actually the that this one was were paid personal private leave forget skip out off not for "
                            "claim mine don't add include put scratch it them wait nah naw nope client boss company "
                            "promoter colleague organiser organizer already bought with and".split())
@@ -129,7 +134,7 @@ def taken_back_segments(message: str) -> list[tuple[int, int]]:
     """Spans of take-backs said right after the expense they name again (by a word of it: "that cab" after "cab tae
     BER 41"); read as "scratch that". One that names nothing told just before is left as it is (then asked)."""
     out = []
-    for m in _TAKE_BACK.finditer(message):
+    for m in [*_TAKE_BACK.finditer(message), *_SORRY_TAKE_BACK.finditer(message)]:
         seg = m.group("seg")
         before = re.split(r"[,;]|\band\b|\.\s|\s[-–—]\s", message[:m.start()])[-1].lower()
         if not re.search(r"\d", before):
@@ -139,7 +144,7 @@ def taken_back_segments(message: str) -> list[tuple[int, int]]:
                 not said - _SOMEONE and re.search(r"\b(?:paid|pagó|payé|bezahlt|pagato)\s+(?:for\s+)?(?:that|it)\W*$", seg,
                                                   re.IGNORECASE)):
             out.append((m.start("seg"), m.end("seg")))  # "… 650 Kč.. wait no, they paid that": the thing just told
-    return out
+    return sorted(set(out))
 
 
 # "Monday 23", "Tuesday the 24th": a weekday and the day of the month it fell on (never a price: "monday 23 eur")
@@ -186,6 +191,21 @@ def days_abbreviated_abroad() -> dict[str, str]:
             seen.setdefault(name.lower().rstrip("."), set()).add(_ENGLISH_DAYS[index])
     return {form: days.pop() for form, days in seen.items() if len(days) == 1 and english_frequency(form) < 1e-4 and
             form not in {d[:3] for d in _ENGLISH_DAYS} | {m[:3] for m in _ENGLISH_MONTHS} | {"man", "mar", "tor", "dim"}}
+
+
+# two words joined by a hyphen, each perhaps a day of another language ("2 nuits mardi-mercredi")
+_DAY_PAIR = re.compile(r"(?<![\w-])([^\W\d_]{3,})-([^\W\d_]{3,})(?![\w-])")
+def day_pairs_abroad(text: str, today: date) -> list[tuple[int, int, date]]:
+    """(start, end, day) of each of two days of another language joined by a hyphen ("mardi-mercredi"): the latest
+    such weekday up to ``today``."""
+    out = []
+    for m in _DAY_PAIR.finditer(text):
+        days = [calendar_abroad().get(m.group(i).lower()) for i in (1, 2)]
+        if all(d in _ENGLISH_DAYS for d in days):
+            for i, english in zip((1, 2), days, strict=True):
+                back = (today.weekday() - _ENGLISH_DAYS.index(str(english))) % 7
+                out.append((m.start(i), m.end(i), today - timedelta(days=back)))
+    return out
 
 
 # another language's short day name before a dotted day and month: "pon. 6.07", "Di. 7.7."
@@ -273,7 +293,9 @@ def spell_out(message: str) -> Spelled:
     headed = {(start, end) for start, end, _english in _heading_spans(message)} | {
         (m.start(1), m.end(1)) for m in _DAY_BEFORE_DOTTED.finditer(message)
         if m.group(1).lower() in days_abbreviated_abroad() and not m.group(1).isupper()}  # "pon. 6.07 PKP …"
-    pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *(
+    pairs = [(m.start(i), m.end(i), None) for m in _DAY_PAIR.finditer(message) if all(
+        calendar_abroad().get(m.group(i).lower()) in _ENGLISH_DAYS for i in (1, 2)) for i in (1, 2)]  # "mardi-mercredi"
+    pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *pairs, *(
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])
     for start, end, whole in pieces:

@@ -1182,8 +1182,9 @@ class Reader:
             intent.problem = (f"You gave the amount in {amount.currency}; tell me which claim it is for, so I can "
                               "check the claim's currency.")
             return
-        if amount.currency == claim_currency:
-            return
+        if amount.currency == claim_currency or (amount.currency == "USD" and claim_currency in _DOLLARS and re.fullmatch(
+                r"\$\s?[\d.,]+|[\d.,]+\s?\$", amount.text.strip())):
+            return  # ("124,30 $" on a claim kept in Canadian dollars: its dollars)
         title = f"“{intent.claim.title}”" if intent.claim else "The claim"
         if amount.currency not in reference_currencies():
             intent.problem = (f"{title} is kept in {claim_currency}, and {amount.currency} is not a currency the "
@@ -1863,7 +1864,14 @@ def _currency_said_again(text: str, code: str) -> str:
         head = re.sub(r"(?:\s*\(|\s+(?:in|en|em|auf|i|w)(?:\s+\()?)\s*$", "", text[:mention.start], flags=re.IGNORECASE)
         tail = re.sub(r"^\s*\)", "", text[mention.end:])
         text = head + tail
-    return text
+    # a currency's common word left before the code that named it: "NYC brand summit, em dólares (USD)"
+    return _CURRENCY_WORD_LEFT.sub("", text)
+
+
+# the currencies written "$" at home, beside the US dollar
+_DOLLARS = frozenset("CAD AUD NZD SGD HKD MXN".split())
+_CURRENCY_WORD_LEFT = re.compile(r"[\s,]+(?:(?:in|en|em|auf)\s+)?(?:d[óo]lar(?:es)?|dollari|dollars?|euros?|libras?|livres?|"
+                                 r"francos?|francs?|coronas?|kronor|kroner|złoty|zloty|yenes)\s*$", re.IGNORECASE)
 
 
 def _title(text: str) -> str:

@@ -92,7 +92,7 @@ _DATE_PATTERNS = [
                                 r"(?![\w/-]|[.,]\d)", re.IGNORECASE)),
     # "2.12 lunch site canteen 13,20 eur; 3.12 coffee 4,50": a dotted day and month opening a part of the message, before
     # what was bought and its price (a day of the last three months only)
-    ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|"
+    ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,]\s)|(?<=^- )|(?<=\n- )|(?<=^\* )|(?<=\n\* )|(?<=^• )|(?<=\n• ))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|"
                                r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE | re.MULTILINE)),
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
@@ -122,7 +122,7 @@ _DATE_PATTERNS = [
     # a bare abbreviation: "lunch 46,50 mon"; "wed", "sat", "sun" are words too, so only at the end or after a number
     ("weekday", re.compile(r"\b()(mon|tue|tues|thu|thur|thurs|fri)\b\.?", re.IGNORECASE)),
     ("weekday", re.compile(r"(?:(?<=\d\s)|(?<=\d))()(wed|sat|sun)\b\.?(?=\s*$)|\b()(wed|sat|sun)\.?$|^[ \t]*()(wed|sat|sun)\.?"
-                           r"(?=[ \t]*:)|^[ \t]*()(wed)\b\.?(?=[ \t]+\S)", re.IGNORECASE | re.MULTILINE)),  # "wed: lunch 14", "wed taxi 31": a day
+                           r"(?=[ \t]*:)|^[ \t]*()(wed)\b\.?(?=[ \t]+\S)|(?<=[.!;]\s)()(wed)\b(?=[ \t]+[a-z])|\b()(wed|sat|sun)\.?(?=\s*(?:\+|&|and|-|–|/)\s*(?:mon|tue|wed|thu|fri|sat|sun))", re.IGNORECASE | re.MULTILINE)),  # "wed: lunch 14", "wed taxi 31": a day
     # between what was bought and its price: "only the lunch wed 285", "dinner sat 45,50"
     ("weekday", re.compile("(?:" + "|".join(rf"(?<=\b{w}\s)" for w in (
         "lunch dinner breakfast brunch coffee drinks taxi cab uber bolt train flight bus metro parking hotel fuel petrol "
