@@ -56,9 +56,9 @@ _EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.
 # day ("3 nights from 30/11, 139 per night") or the stay's days ("2 nights 23.-25.11, 135 per night")
 _PRODUCT_EACH = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
-    rf"(?:[,\s]*(?:(?:à|a)\s+(?=\d))?|[,\s]+(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{{0,6}}\.?(?:\s*(?:\+|&|and|-|–|/)\s*)?){{1,3}}\s+"
+    rf"(?:[,\s]*(?:(?:à|a)\s+(?=\d))?|[,\s]+(?:(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{{0,6}}\.?(?:\s*(?:\+|&|and|-|–|/|to|till|until|through|thru)\s*)?){{1,3}}[,\s]+"
     rf"|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
-    rf"[\w'’&./-]+,?\s+){{0,5}}?"
+    rf"[\w'’&./-]+,?\s+){{0,5}}?,?\s*"
     rf"(?:(?:at|for|@|à|a(?=\s+\d))\s*)?"
     rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day)|a\s+(?:night|nite|day|person|head)|"

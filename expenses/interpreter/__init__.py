@@ -37,7 +37,7 @@ from registries.currencies import currencies_named, english_frequency
 
 from . import lexicon
 from .audit import audited, completed_day, goes_on
-from .clauses import sentences, split, verb_of
+from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, sentences, split, verb_of
 from .context import Context, claim_addressed, claims_named, find_mention, read_key
 from .corrections import (
     is_note,
@@ -836,6 +836,7 @@ def _name_after_amount(words: str) -> str | None:
         return None
     tokens = tail.group(1).split()
     if any(english_frequency(t) > 1e-7 or t.lower() in _WEEKDAYS or t.lower() in _MONTHS or t.lower() in _SHORTHAND
+           or t.lower() in _EACH_ABROAD
            or city_aliases(t) or currencies_named(t) for t in tokens):
         return None
     return " ".join(t if not t.islower() else t.capitalize() for t in tokens)
@@ -903,8 +904,10 @@ def _name_after_meal(words: str) -> str | None:
                   r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
                   r"eighty|ninety|hundred)\b)", words, re.IGNORECASE)
     if m is None:
-        m = re.search(r"\b(?:hotel|htl|hostel)\s+([^\W\d_]{3,})\s+(?=(?:for\s+)?\d+\s*(?:nights?|nites?|nts?|n)\b|[€$£]?\s?\d)",
+        m = re.search(r"\b(?:hotel|htl|hostel)\s+([^\W\d_]{3,})\s+(?=(?:for\s+)?\d+\s*(?:nights?|nites?|nts?|n)\b)",
                       words, re.IGNORECASE)  # "hotel inntel 2 nts wed+thu 256 tot": where the nights were
+        if m is not None and m.group(1).casefold() in _PLACE_WORDS:
+            return None  # "hotel zentrum 2 nights": where the hotel is, not its name
     if m is None:
         return None
     token = m.group(1)
@@ -918,6 +921,13 @@ def _name_after_meal(words: str) -> str | None:
     return token if not token.islower() else token.capitalize()
 
 
+# where a hotel is, in the languages people mix in ("hotel bahnhof 2 nights 190"): no hotel's name
+_PLACE_WORDS = frozenset("zentrum centrum centro center centre city mitte bahnhof hauptbahnhof hbf flughafen airport "
+                         "aeroporto aeropuerto aéroport aeroport lufthavn flygplats lotnisko messe fair station gare estación "
+                         "estacion stazione altstadt downtown midtown uptown old town district area near nahe am an der "
+                         "plaza platz piazza strand beach port hafen harbour harbor".split())
+# "each" in the languages people mix in ("3 noites a 145 cada"): never who was paid
+_EACH_ABROAD = frozenset("cada chaque ogni jeweils cadauno cadascuno chacun chacune stuk stück".split())
 _SHORTHAND = frozenset("pls plz thx thanks thnx asap tmrw tmr tomo yday ystd cheers".split())
 
 
@@ -1002,6 +1012,14 @@ def _interpret(ctx: Context, request: Any) -> str:
         thanks = any(isinstance(i, ContextIntent) and i.thanks for i in intents)
         if greeting or thanks:
             text = ("You are welcome. " if thanks and not greeting else "Hello! ") + CAPABILITIES
+            return _plan([], answers=[_answer(ctx.message, text)])
+        if not re.search(r"\d", ctx.message) and any(OTHERS_PAID_IT.search(i.quote(ctx.message)) or NOT_CLAIMED.search(
+                i.quote(ctx.message)) for i in intents):
+            # "tuesday dinner was paid by my colega Jonas so nothing from me for that one": nothing to add, said so
+            kinds = {c.category for c in find_categories(ctx.message)}
+            on_claim = [c for c in ctx.open_claims if any(line.get("category") in kinds for line in c.lines)]
+            text = "All right: that is not yours to claim, so I added nothing for it." + (
+                " If it is on the claim already, say which line to remove (“remove line 3”)." if on_claim else "")
             return _plan([], answers=[_answer(ctx.message, text)])
         return _not_understood(ctx, None)
     problem = _link(intents, ctx)

@@ -37,7 +37,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from registries import money_phrases, number_words, quantity_products, word_number
-from registries.currencies import currency_mentions
+from registries.currencies import currencies_named, currency_mentions
 
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
@@ -373,6 +373,8 @@ class Audit:
                          re.IGNORECASE) and re.match(r"\s*-?(?:days?|hours?|h|rides?|trips?|zones?)\b", message[end:],
                                                      re.IGNORECASE):
                 continue  # "Metro card 3 days 24,00": what the pass is, not what it cost
+            if self._original_aside(start):
+                continue  # "13.70 eur (that was 85 reais converted)": what it was in the currency paid, noted
             self._leave("number", start, end)
 
     def _trip_day_unplaced(self, end: int) -> bool:
@@ -664,6 +666,19 @@ class Audit:
 
     # ----------------------------------------------------------------- currencies
 
+    def _original_aside(self, at: int) -> bool:
+        """Is ``at`` inside brackets that tell what an expense added here was in the currency it was paid in, its
+        amount in the claim's currency said outside them ("taxi 13.70 eur (that was 85 reais converted)")?"""
+        bracket = next((m for m in re.finditer(r"\([^()]{0,80}\)", self.message) if m.start() < at < m.end()), None)
+        holder = self._holder(at, at + 1)
+        if bracket is None or holder is None or holder.name != "add_line" or not holder.currency() or _ADD_VERB.search(
+                bracket.group(0)):
+            return False
+        codes = currencies_named(bracket.group(0))
+        outside = self.message[holder.start:bracket.start()] + " " + self.message[bracket.end():holder.end]
+        told = {v for m in _ATOM.finditer(outside) for v in _values(m.group(0))}
+        return bool(codes) and holder.currency() not in codes and _decimal(holder.args.get("amount")) in told
+
     def _currencies(self) -> None:
         for mention in currency_mentions(self.message):
             if self._touches_neutral(mention.start, mention.end):
@@ -671,6 +686,8 @@ class Audit:
             if _CONVERT_TO.search(self.message[:mention.start]) and any(
                     a.claim is not None and a.claim.currency in mention.codes for a in self.acts):
                 continue  # "385,00 DKK. Please convert to EUR": the claim's currency, asked for
+            if self._original_aside(mention.start):
+                continue  # "13.70 eur (that was 85 reais converted)"
             holder = self._holder(mention.start, mention.end)
             acts = [holder] if holder else self.acts
             if any(a.currency() is None for a in acts):
@@ -727,7 +744,8 @@ class Audit:
             # words around the acts: a take-back the reader missed ("… not the lunch though") is left over; a
             # correction or an apology beside an edit, or anything beside acts that each wait for a card, is not
             if not soft and not self.carded and not (kind == "correction" and self.corrects) and not (
-                    kind == "negation" and (self._leaves_out_others(start) or self._not_the_users(start))):
+                    kind == "negation" and (self._leaves_out_others(start) or self._not_the_users(start)
+                                            or self._others_paid_aside(start))):
                 self._leave(kind, *_sentence_span(self.message, start))
             elif soft and _RETHINK.fullmatch(m.group(0)) and not self.carded and self._right_after_an_act(start):
                 self._leave("correction", *_sentence_span(self.message, start))  # "…, on vienna - no sorry, berlin"
@@ -787,6 +805,26 @@ class Audit:
                          for claim in self.ctx.claims for line in claim.lines)
         known += " " + " ".join(claim.title.lower() for claim in self.ctx.claims)  # "not berlin": a claim, maybe
         return not any(re.search(rf"\b{re.escape(n)}", said) or re.search(rf"\b{re.escape(n)}", known) for n in names)
+
+    def _others_paid_aside(self, start: int) -> bool:
+        """"wed taxi 18,20, dinner was on the client so nothing there": after a comma, with no figure, a thing of a kind
+        no act of the plan is, said to be someone else's."""
+        s = max((m.end() for m in re.finditer(r"[,;.!?\n]", self.message[:start])), default=0)
+        e = next((s + m.start() for m in re.finditer(r"[;.!?\n]", self.message[s:])), len(self.message))
+        words = self.message[s:e]
+        if re.search(r"\d", words) or not _OTHERS_PAID.search(words) or any(a.start < e and s < a.end for a in self.acts):
+            return False
+        from .values import find_categories
+
+        things = {c.category for c in find_categories(words) if not c.weak}
+        kinds = {str(a.args.get("category")) for a in self.acts}
+        if things:
+            return not things & kinds
+        # "The evening reception was hosted by the department": a thing of its own, named by words no act holds
+        subject = re.match(r"\W*(?:(?:and|but|so|also)\s+)?(?:the|my|our)\s+((?:[^\W\d_]+\s+){0,3}?)[^\W\d_]+\s+(?:was|were|is|are|got|gets)\b",
+                           words, re.IGNORECASE)
+        told = " ".join(self.message[a.start:a.end].lower() for a in self.acts)
+        return subject is not None and not any(w.lower() in told for w in re.findall(r"[^\W\d_]{4,}", subject.group(0)))
 
     def _not_the_users(self, start: int) -> bool:
         """"The flight was booked by our travel desk so I am not claiming it." beside the lines it adds: a sentence with
@@ -1654,7 +1692,11 @@ _WHICH_ONE = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|
 
 _CARDED = frozenset({"remove_line", "submit_claim", "withdraw_claim"})
 # a take-back or an exclusion: inside a line's addition, always left over
-_STRONG = re.compile(r"\b(?:not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|scrap|ditch|skip|ignore|nvm|never\s+mind|nah|"
+_OTHERS_PAID = re.compile(r"\b(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?\w+|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|"
+                          r"comped|complimentary|free\s+of\s+charge)\b", re.IGNORECASE)
+_STRONG = re.compile(r"\b(?:(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?(?:client|company|house|host|customer|boss|them|him|her|"
+                     r"us)|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|comped|complimentary|free\s+of\s+charge)|"
+                     r"not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|scrap|ditch|skip|ignore|nvm|never\s+mind|nah|"
                      r"cancel|delete|remove|without|no\s+(?:the\s+)?(?:dinner|lunch|breakfast|taxi|cab|hotel|coffee|parking|"
                      r"train|flight|drinks?|snacks?)|"
                      r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|leave\s+it|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"

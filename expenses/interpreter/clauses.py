@@ -298,7 +298,8 @@ _RECEIPTS_TO_COME = re.compile(r"\b(?:add|put|enter|log|file|claim|submit)\s+(?:
                                r"items?|bits)\b(?!\s+(?:of|from)\s+(?:the\s+)?\w+\s+(?:claim|trip)\b)", re.IGNORECASE)
 # a thing someone else paid for: "dinner was on the client", "the reception was hosted by the department"
 _PAYERS = (r"client|clients|customer|customers|company|house|host|hosts|department|dept|organi[sz]ers?|partner|partners|"
-           r"employer|office|firm|boss|colleague|colleagues|team|them|him|her|us|university|school|project|sponsor|sponsors")
+           r"employer|office|firm|boss|colleague|colleagues|team|them|him|her|us|university|school|project|sponsor|sponsors|"
+           r"colega|collega|kollege|kollegin|coworker|co-worker|manager|host|hosts")
 OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|paid\s+for\s+by|paid\s+by|covered\s+by|hosted\s+by|"
                             rf"picked\s+up\s+by|sponsored\s+by|comped\s+by|taken\s+care\s+of\s+by)\s+(?:the\s+|my\s+|our\s+|"
                             rf"their\s+|his\s+|her\s+)?(?:{_PAYERS})\b|(?:comped|free|complimentary)\b)", re.IGNORECASE)
@@ -319,6 +320,10 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if not core:
         return "context", None
     lowered = core.lower()
+    if not re.search(r"\d", core) and re.search(r"\b(?:do\s+not|don'?t|dont|not\s+to|never)\s+(?:add|include|claim|put)\b",
+                                                lowered) and re.match(r"(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s",
+                                                                      lowered):
+        return "retract", None  # "Sorry, the lunch please do not add": a take-back of what it names, never an addition
     if re.fullmatch(r"(?:(?:hmm+|um+|ok|okay|so|and|right|oh|now)[\s,]+)*what\s+else(?:\s+(?:is\s+there|was\s+there))?", lowered):
         return "context", None  # "hmm what else": thinking aloud, no question to answer
     if re.fullmatch(r"(?:(?:and|so|then|now)\s+)?(?:on\s+)?the\s+(?:first|second|third|last|final|next|other)\s+day|"

@@ -31,7 +31,8 @@ _CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|actually|re
                   r"typo|misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it))\b", re.IGNORECASE)
 _STRONG = re.compile(r"\b(?:typo|misread|swapped|mistyped|mistake|wrong|(?:i|we)\s+(?:said|wrote|typed|entered)|should\s+(?:be|have\s+been)|make\s+(?:that|it)|"
                      r"actually|sorry|correct(?:ion)?|oops|meant|misremembered|I\s+was\s+wrong)\b", re.IGNORECASE)
-_NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not)\s+(?:the\s+)?(?:€|eur\s*)?$", re.IGNORECASE)
+_NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not)\s+(?:the\s+)?(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|jpy|sek|nok|dkk|pln|"
+                  r"czk|cad)\s*)?$", re.IGNORECASE)
 _ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*(?:[€$£]\s*)?\d")
 # after what the user said before, the figure that is right instead, in the same breath: "… it's 124, I always swap
 # digits", "… but it's actually 124", "… the receipt says 124" (never "that's correct", nor another thing's price)

@@ -41,7 +41,7 @@ for _category, _words in {
             ABROAD_WORDS.add(_word)  # read only as written: "Doce" is never "noce" misspelt
 
 # names that are everyday words too, read as who was paid only as written with a capital ("Enterprise", not "enterprise")
-CAPITALISED_ONLY = frozenset({"enterprise", "alamo"})
+CAPITALISED_ONLY = frozenset({"enterprise", "alamo", "via rail"})
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
 TRAIN_SERVICES = frozenset("ICE AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)

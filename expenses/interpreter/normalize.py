@@ -124,7 +124,8 @@ _SORRY_TAKE_BACK = re.compile(r"(?:\.\s+|[,;]\s*|\s[-–—]+\s*)(?P<seg>(?:sorr
                               re.IGNORECASE)
 _NOT_THE_THING = frozenset("actually the that this one was were paid personal private leave forget skip out off not for "
                            "claim mine don't add include put scratch it them wait nah naw nope client boss company "
-                           "promoter colleague organiser organizer already bought with and".split())
+                           "promoter colleague organiser organizer already bought with and customer customers host hosts "
+                           "team organisers organizers partner department office employer they them".split())
 
 # who else may have paid, named by a pronoun: "wait no, they paid that"
 _SOMEONE = frozenset("they he she someone somebody".split())
@@ -136,13 +137,17 @@ def taken_back_segments(message: str) -> list[tuple[int, int]]:
     out = []
     for m in [*_TAKE_BACK.finditer(message), *_SORRY_TAKE_BACK.finditer(message)]:
         seg = m.group("seg")
-        before = re.split(r"[,;]|\band\b|\.\s|\s[-–—]\s", message[:m.start()])[-1].lower()
+        chunks = re.split(r"[,;]|\band\b|\.\s|\s[-–—]\s", message[:m.start()])
+        before, earlier = chunks[-1].lower(), " ".join(chunks[:-1]).lower()
         if not re.search(r"\d", before):
             continue  # nothing priced just before: not an expense told and taken back
-        said = {w for w in re.findall(r"[^\W\d_]{3,}", seg.lower())} - _NOT_THE_THING
+        named = re.split(r"\b(?:so\s+)?(?:only|just)\b", seg, maxsplit=1, flags=re.IGNORECASE)[0]  # ("…, so only the lunch")
+        said = {w for w in re.findall(r"[^\W\d_]{3,}", named.lower())} - _NOT_THE_THING
+        if said & set(re.findall(r"[^\W\d_]{3,}", earlier)):
+            continue  # "dinner 84 and a taxi 30 back from dinner - no, the dinner was paid …": which one? (asked)
         if said & set(re.findall(r"[^\W\d_]{3,}", before)) or (
-                not said - _SOMEONE and re.search(r"\b(?:paid|pagó|payé|bezahlt|pagato)\s+(?:for\s+)?(?:that|it)\W*$", seg,
-                                                  re.IGNORECASE)):
+                not said - _SOMEONE and not re.search(r"\d", earlier) and re.search(
+                    r"\b(?:paid|pagó|payé|bezahlt|pagato)\s+(?:for\s+)?(?:that|it)\W*$", seg, re.IGNORECASE)):
             out.append((m.start("seg"), m.end("seg")))  # "… 650 Kč.. wait no, they paid that": the thing just told
     return sorted(set(out))
 

@@ -637,6 +637,9 @@ class Reader:
         if kind == "hold":
             return self._hold(text, start, end)
         if kind == "retract":
+            if (named := _NOT_TO_ADD.match(text)) is not None:
+                # "Sorry, the lunch please do not add": the one expense told here that the thing names, else asked
+                return RetractIntent(start, end, hint=f"not the {named.group('thing').lower()}")
             return RetractIntent(start, end, hint=text.lower())
         corrects = kind == "correction" or (kind == "act" and clause.verb == "update" and self.last_act is not None
                                             and bool(MARKER.match(text)))
@@ -1182,9 +1185,8 @@ class Reader:
             intent.problem = (f"You gave the amount in {amount.currency}; tell me which claim it is for, so I can "
                               "check the claim's currency.")
             return
-        if amount.currency == claim_currency or (amount.currency == "USD" and claim_currency in _DOLLARS and re.fullmatch(
-                r"\$\s?[\d.,]+|[\d.,]+\s?\$", amount.text.strip())):
-            return  # ("124,30 $" on a claim kept in Canadian dollars: its dollars)
+        if amount.currency == claim_currency:
+            return
         title = f"“{intent.claim.title}”" if intent.claim else "The claim"
         if amount.currency not in reference_currencies():
             intent.problem = (f"{title} is kept in {claim_currency}, and {amount.currency} is not a currency the "
@@ -1753,6 +1755,10 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if len(values) > 1 and len({(a.start, a.end) for a in pool}) == 1:
         said = sorted(v for v in values if v is not None)
         return None, f"Is “{pool[0].text.strip()}” {' or '.join(money_text(v) for v in said)}? Tell me the amount in digits."
+    asides = [(m.start(), m.end()) for m in _ORIGINAL_ASIDE.finditer(text)]
+    outside = [a for a in pool if not any(s <= a.start < e for s, e in asides)]
+    if len(values) > 1 and len(outside) == 1 and outside[0].currency and len(pool) > 1:
+        pool, values = outside, {outside[0].amount}  # "13.70 eur (that was 85 reais converted)": the original, aside
     if len(values) > 1:
         listed = ", ".join(a.text.strip() for a in pool)
         return None, f"“{text}” has more than one amount ({listed}); which one is it?"
@@ -1767,6 +1773,13 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     return chosen, None
 
 
+# what the figure was in the currency paid, told in brackets beside the one claimed: "(that was 85 reais converted)",
+# "(paid 85 BRL)", "(= 85 BRL)"
+_ORIGINAL_ASIDE = re.compile(r"\((?:[^()\d]{0,30})?(?:was|paid|originally|orig\.?|=|≈|~|in|approx\.?)?[^()\d]{0,12}\d[\d.,]*"
+                             r"[^()\d]{0,40}\)", re.IGNORECASE)
+# a thing named, then not to add it: "Sorry, the lunch please do not add"
+_NOT_TO_ADD = re.compile(r"\W*(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s+(?P<thing>[^\W\d_][\w'-]*)\b.*?\b(?:do\s+not|"
+                         r"don'?t|dont|not\s+to|never)\s+(?:add|include|claim|put)\b", re.IGNORECASE | re.DOTALL)
 # what separates two expenses in one clause
 _SEPARATE = re.compile(r"\b(?:and|back|return|plus|also|then)\b|[+,;&]", re.IGNORECASE)
 
@@ -1868,8 +1881,6 @@ def _currency_said_again(text: str, code: str) -> str:
     return _CURRENCY_WORD_LEFT.sub("", text)
 
 
-# the currencies written "$" at home, beside the US dollar
-_DOLLARS = frozenset("CAD AUD NZD SGD HKD MXN".split())
 _CURRENCY_WORD_LEFT = re.compile(r"[\s,]+(?:(?:in|en|em|auf)\s+)?(?:d[óo]lar(?:es)?|dollari|dollars?|euros?|libras?|livres?|"
                                  r"francos?|francs?|coronas?|kronor|kroner|złoty|zloty|yenes)\s*$", re.IGNORECASE)
 
@@ -1908,6 +1919,10 @@ def _tidy_title(raw: str, quoted: bool = False) -> str:
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")
         title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
     title = re.sub(r"\s*,\s*(?:it|it'?s|which|that|that'?s|this|they|we|i)\b.*$", "", title, flags=re.IGNORECASE)
+    if not quoted:  # "Munich site visit, Monday to Wednesday this week (baustelle visit)": when and an aside, no title
+        title = re.sub(r"\s*\([^()]*\)\s*$", "", title)
+        title = re.sub(r"\s*,\s*(?:(?:from|on|between)\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|(?:this|last|next)\s+"
+                       r"(?:week|month)\b|\d{1,2}(?:st|nd|rd|th)?[./\s-]).*$", "", title, flags=re.IGNORECASE)
     # "…, since everything there was in USD", "… because the client pays": why, not what (a reason in small letters,
     # told as a clause: never "Just Cause gala", "Stockholm COS store", "Sprint review since 2024")
     title = re.sub(r"\s*,?\s+(?:since|because|cause|cos|coz|as)\s+(?:i|we|it|they|he|she|you|everything|all|the|my|our|"

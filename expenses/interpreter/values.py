@@ -475,6 +475,7 @@ def find_amounts(text: str) -> list[AmountFound]:
     words ("fifty euros", "twenty-five") count like digits. Both are read the way the reducer reads
     evidence (``registries.numbers``), so a proposed amount is always one it finds.
     """
+    said = text
     found: list[AmountFound] = []
     for product in one_reading(text, quantity_products(text)):
         raw = text[product.start:product.end]
@@ -547,7 +548,7 @@ def find_amounts(text: str) -> list[AmountFound]:
         found.append(AmountFound(start, end, raw, _amount_of(raw), currency, marked, counted))
     if any(f.currency is None for f in found) and _NON_ASCII_BESIDE.search(text):
         found = _named_beside(text, found)  # "95 zł", "340 Kč": a currency written in its own letters
-    return _names_with_numbers(text, sorted(found, key=lambda f: f.start))
+    return _names_with_numbers(said, sorted(found, key=lambda f: f.start))
 
 
 # a whole number right after a name said after "at" ("dinner at Curry 36", "lunch at Café 1900"): part of the name
@@ -656,6 +657,11 @@ def _currency_names() -> tuple[tuple[str, str], ...]:
 def currency_named(text: str) -> tuple[str, int, int] | None:
     """A currency the text names in words or as a code in brackets: ("EGP", start, end) for "Egyptian pounds"."""
     lowered = text.lower()
+    # a currency's word set apart at the end: "Lisboa festival scouting, euros", "Rotterdam hull survey, euro please",
+    # "Salon des vins Bordeaux, en euros" (said last, it is the claim's, whatever the title names)
+    words = "|".join(sorted((w for w in lexicon.CURRENCY_WORDS if len(w) > 3), key=len, reverse=True))
+    if m := re.search(rf"(?:,|\s[-–—])\s*(?:(?:in|en|em|auf)\s+)?({words})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", lowered):
+        return lexicon.CURRENCY_WORDS[m.group(1)], m.start(1), m.end(1)
     for name, code in _currency_names():
         if (m := word_search(name, lowered)):
             return code, m.start(), m.end()
@@ -670,11 +676,6 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
             return code, mention.start, mention.end
     # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK", "'Stockholm kickoff' SEK",
     # "Chicago expo usd"
-    # a currency's word set apart at the end: "Lisboa festival scouting, euros", "Rotterdam hull survey, euro please",
-    # "Salon des vins Bordeaux, en euros"
-    words = "|".join(sorted((w for w in lexicon.CURRENCY_WORDS if len(w) > 3), key=len, reverse=True))
-    if m := re.search(rf"(?:,|\s[-–—])\s*(?:(?:in|en|em|auf)\s+)?({words})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", lowered):
-        return lexicon.CURRENCY_WORDS[m.group(1)], m.start(1), m.end(1)
     if m := re.search(rf"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{{3}}|[a-z]{{3}})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", text):
         code = m.group(1)
         if code.isupper() and is_iso_currency(code):
@@ -831,8 +832,15 @@ _NOT_NAMES = frozenset(
 def everyday_name_meant(text: str, start: int, end: int) -> bool:
     """Is a merchant's name that is an everyday word too ("Enterprise") meant as the name: written with a capital, or
     right before what it rents ("enterprise car")?"""
-    return text[start:end].lower() not in lexicon.CAPITALISED_ONLY or text[start].isupper() or bool(
-        re.match(r"\s+(?:car|cars|rental|van|suv)\b", text[end:], re.IGNORECASE))
+    said = text[start:end]
+    if said.lower() not in lexicon.CAPITALISED_ONLY:
+        return True
+    if re.match(r"\s+(?:car|cars|rental|van|suv)\b", text[end:], re.IGNORECASE):
+        return True
+    if " " in said:  # "VIA Rail": every word capitalised, never "via rail" (by rail)
+        return all(w[:1].isupper() for w in said.split())
+    sentence_start = not text[:start].strip() or re.search(r"[.!?:;\n]\s*$", text[:start]) is not None
+    return said[:1].isupper() and not sentence_start  # ("Enterprise architecture conference fee": a word)
 
 
 # the words that lead to a day ("On Monday", "By Friday"): with a day, no name
