@@ -62,7 +62,8 @@ _PRODUCT_EACH = re.compile(
     rf"(?:(?:at|for|@|à|a(?=\s+\d))\s*)?"
     rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day)|a\s+(?:night|nite|day|person|head)|"
-    rf"the\s+(?:night|nite|day)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})",
+    rf"the\s+(?:night|nite|day)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})(?!\w)"
+    rf"(?!\s*,?\s*(?:per|a|each|for)\s+(?:room|person|head|guest|pax)|\s*,?\s*(?:for\s+)?\d+\s*(?:rooms?|people|persons?|guests?|pax))",
     re.IGNORECASE)
 # the Polish "po" before the price of each: "2 noce (nights) po 410 zł"
 _PRODUCT_PO = re.compile(rf"(?<![\w.,])(?P<n>\d{{1,2}})\s*{_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?[,\s]*(?-i:po)\s+(?P<price>{_PRICE})",

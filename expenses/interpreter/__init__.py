@@ -37,7 +37,7 @@ from registries.currencies import currencies_named, english_frequency
 
 from . import lexicon
 from .audit import audited, completed_day, goes_on
-from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, sentences, split, verb_of
+from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, sentences, split, verb_of
 from .context import Context, claim_addressed, claims_named, find_mention, read_key
 from .corrections import (
     is_note,
@@ -52,7 +52,7 @@ from .corrections import (
 )
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
-from .normalize import Spelled, spell_out
+from .normalize import ORIGINAL_ASIDE, Spelled, spell_out
 from .questions import answer as answer_question
 from .questions import day, money
 from .reading import (
@@ -688,6 +688,7 @@ def _described(answer: str, ctx: Context) -> str:
             _carrier_of_description(args)
             _companion_is_no_merchant(args, act.get("evidence", ""))
             _merchant_out_of_description(args)
+            _no_merchant_from_the_original(args, act.get("evidence", ""))
             said = str(args.get("description") or "")
             if re.fullmatch(r"\d+[^\W\d_]+", said) and args.get("merchant") and f"{said} {args['merchant']}".casefold() in (
                     act.get("evidence") or "").casefold():
@@ -763,6 +764,17 @@ def _carrier_of_description(args: dict[str, Any]) -> None:
 
 _JOINING_START = re.compile(r"^(?:with|by|via|at|from|on|in|for|to|the|and|of)\b", re.IGNORECASE)
 _JOINING_END = re.compile(r"\b(?:with|by|via|at|from|on|in|for|to|the|and|of)$", re.IGNORECASE)
+
+
+def _no_merchant_from_the_original(args: dict[str, Any], evidence: str) -> None:
+    """"taxi 13.70 eur (85 reais)": the words in the brackets say what it was in the currency paid, never who was paid."""
+    merchant = str(args.get("merchant") or "")
+    if not merchant:
+        return
+    inside = " ".join(m.group(0) for m in ORIGINAL_ASIDE.finditer(evidence)).casefold()
+    outside = ORIGINAL_ASIDE.sub(" ", evidence).casefold()
+    if (merchant.casefold() in inside and merchant.casefold() not in outside) or currencies_named(merchant):
+        args.pop("merchant")
 
 
 def _merchant_out_of_description(args: dict[str, Any]) -> None:
@@ -997,6 +1009,7 @@ def _interpret(ctx: Context, request: Any) -> str:
             or opening and _about_the_trip(i.quote(ctx.message), ctx)
             or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
     intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
+    intents = _someone_elses_among_the_added(intents, ctx)
     intents = _kept_rows(intents, ctx)
     intents = _merchant_alone(intents, ctx)
     intents = _taken_back_as_told(intents, ctx)
@@ -1072,6 +1085,25 @@ def _removal_of_the_thing_before(reader: Reader, intents: list[Intent], ctx: Con
         if isinstance(again, ActIntent) and not again.problem and str(again.args.get("line")) in lines:
             return [again] + intents[i + 1:]
     return intents
+
+
+def _someone_elses_among_the_added(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """"dinner 84, the meal was on the client, don't add": a thing said to be someone else's, beside expenses added in
+    the same message, is no aside unless it names a kind none of them is ("taxi 18,20, dinner was on the client"):
+    which one it is, is asked (never added)."""
+    added = {str(i.args.get("category")) for i in intents if isinstance(i, ActIntent) and i.act == "add_line"}
+    if not added:
+        return intents
+    out: list[Intent] = []
+    for i in intents:
+        said = i.quote(ctx.message) if isinstance(i, ContextIntent) else ""
+        if said and (OTHERS_PAID_IT.search(said) or PAID_BY_ANOTHER.match(said)) and not re.match(
+                r"\W*(?:(?:it|that|which|this|so|and)\s+)*(?:was|were|is|'s)\b", said, re.IGNORECASE) and (
+                not (kinds := {c.category for c in find_categories(said) if not c.weak}) or kinds & added):
+            out.append(UnknownIntent(i.start, i.end))
+        else:
+            out.append(i)
+    return out
 
 
 def _just_talk(text: str, ctx: Context) -> bool:

@@ -297,12 +297,18 @@ _RECEIPTS_TO_COME = re.compile(r"\b(?:add|put|enter|log|file|claim|submit)\s+(?:
                                r"(?:the|my)|other|last|few\s+more|more|following|outstanding)\s+(?:receipts?|expenses?|costs?|"
                                r"items?|bits)\b(?!\s+(?:of|from)\s+(?:the\s+)?\w+\s+(?:claim|trip)\b)", re.IGNORECASE)
 # a thing someone else paid for: "dinner was on the client", "the reception was hosted by the department"
+_PAYERS_WORDS = (r"client|clients|customer|customers|company|host|hosts|department|dept|organi[sz]ers?|partner|partners|"
+                 r"employer|office|firm|boss|colleague|colleagues|team|university|school|project|sponsor|sponsors|"
+                 r"colega|collega|kollege|kollegin|coworker|co-worker|manager")
 _PAYERS = (r"client|clients|customer|customers|company|house|host|hosts|department|dept|organi[sz]ers?|partner|partners|"
            r"employer|office|firm|boss|colleague|colleagues|team|them|him|her|us|university|school|project|sponsor|sponsors|"
            r"colega|collega|kollege|kollegin|coworker|co-worker|manager|host|hosts")
 OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|paid\s+for\s+by|paid\s+by|covered\s+by|hosted\s+by|"
                             rf"picked\s+up\s+by|sponsored\s+by|comped\s+by|taken\s+care\s+of\s+by)\s+(?:the\s+|my\s+|our\s+|"
                             rf"their\s+|his\s+|her\s+)?(?:{_PAYERS})\b|(?:comped|free|complimentary)\b)", re.IGNORECASE)
+# how it was paid, by someone else: "…, paid at checkout by my colleague" (asked about by the audit when it takes back)
+PAID_BY_ANOTHER = re.compile(rf"^\W*(?:and\s+|but\s+)?(?:was\s+)?paid\s+(?:[\w-]+\s+){{0,3}}?by\s+(?:my|the|our|his|her|their|a)\s+"
+                              rf"(?:{_PAYERS_WORDS})\b", re.IGNORECASE)
 # "I travelled Monday to Wednesday this week", "we were there from Tuesday to Thursday": the trip's days, told
 TRAVELLED_DAYS = re.compile(r"^\W*(?:(?:so|and|well|ok)\W+)*(?:i|we)\s+(?:travell?ed|was\s+there|were\s+there|was\s+away|were\s+away|"
                             r"stayed)\s+(?:from\s+)?(?:on\s+)?(?:the\s+)?[^\W\d_]+\s+(?:to|until|till|through|-|–)\s+", re.IGNORECASE)
@@ -320,6 +326,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if not core:
         return "context", None
     lowered = core.lower()
+    if re.fullmatch(r"(?:(?:please|pls|but|so)\s+)*(?:do\s+not|don'?t|dont)\s+(?:add|include|claim|put)(?:\s+(?:it|that|this))?(?:\s+"
+                    r"(?:please|pls))?", lowered):
+        return "unknown", None  # "…, the evening taxi, do not add": which thing it names is read whole, or asked
     if not re.search(r"\d", core) and re.search(r"\b(?:do\s+not|don'?t|dont|not\s+to|never)\s+(?:add|include|claim|put)\b",
                                                 lowered) and re.match(r"(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s",
                                                                       lowered):
@@ -593,7 +602,7 @@ def split(message: str, today) -> list[Clause]:
                     continue
             kind, verb = classify(text, question=question, today=today)
             if kind in ("item", "act", "value", "context") and not question and not re.search(r"\d", text) and (
-                    OTHERS_PAID_IT.search(text) or _RECEIPTS_TO_COME.search(text)):
+                    OTHERS_PAID_IT.search(text) or _RECEIPTS_TO_COME.search(text) or PAID_BY_ANOTHER.match(text)):
                 # "…, dinner was on the client so nothing there", "the reception was hosted by the department": not
                 # the user's to claim, said of a thing with no price
                 clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
@@ -789,6 +798,10 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     if kind == "item" and last.kind in ("item", "act", "value") and re.match(r"^\s*(?:and|&|\+)\s", text) and not _priced(
             undated, today) and not re.search(r"\d", undated) and _one_kind(last.text + " " + text):
         return True  # "Pressbyrån sandwich and coffee on 25 November, 8,88": one receipt of one kind
+    if kind == "item" and last.kind in ("item", "act") and re.match(r"^\s*(?:and|&|\+)\s", text) and not re.search(
+            r"\d", last.text) and _priced(text, today) and len(re.findall(r"[^\W\d_]+", last.text)) <= 3 and (
+                told := _kinds(last.text, today)) and (other := _kinds(text, today)) and not told & other:
+        return True  # "taxi and train 45": one figure for two kinds, read together (and asked how it splits)
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
             and (_has_thing(text, today) or find_dates(text, today) or _priced_in_currency(text, last.text)) and not re.search(

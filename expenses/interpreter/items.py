@@ -125,11 +125,14 @@ _NIGHTS_ONLY = re.compile(r"^[\s,;:+-]*(?:and\s+)?(?:for\s+)?\d{1,2}\s*(?:nights
 _NIGHTS_SAID = re.compile(r"\b(?:nights?|nts?|nites?)\b", re.IGNORECASE)
 
 
+_NOT_TO_ADD = re.compile(r"\b(?:do\s+not|don'?t|dont|not\s+to)\s+(?:add|include|claim|put)\b", re.IGNORECASE)
+
+
 def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan adding the expenses the message tells, or None when it tells none that can be read whole."""
     if not message or len(message) > 2000 or "add_line" not in ctx.acts or _REQUEST_ELSE.search(
-            _FORWARD.sub(" ", _without_take_backs(message))):
-        return None
+            _FORWARD.sub(" ", _without_take_backs(message))) or _NOT_TO_ADD.search(message):
+        return None  # ("…, the evening taxi, do not add": what not to add is the clause reader's, or asked)
     claim, ref = _claim_for(message, ctx)
     if (claim is not None and claim.status != "draft") or (ref and ref.get("many")):
         return None

@@ -127,6 +127,11 @@ _NOT_THE_THING = frozenset("actually the that this one was were paid personal pr
                            "promoter colleague organiser organizer already bought with and customer customers host hosts "
                            "team organisers organizers partner department office employer they them".split())
 
+# what an expense was in the currency it was paid in, in brackets beside the amount claimed, and nothing else: "(85
+# reais)", "(R$85)", "(that was 85 reais converted)" (never a breakdown: "(incl 40 usd parking)", "(129 usd per night)")
+ORIGINAL_ASIDE = re.compile(r"\(\s*(?:(?:that|it)\s+was\s+|was\s+|paid\s+|originally\s+|orig\.?\s+|=\s*|≈\s*|~\s*|approx\.?\s*)?"
+                            r"(?:[A-Za-z]{0,3}[$€£¥]\s?|[A-Z]{3}\s?)?\d[\d.,]*\s*(?:[^\W\d_]{1,10}\.?)?(?:\s+(?:converted|in\s+cash|"
+                            r"on\s+(?:my\s+)?card))?\s*\)", re.IGNORECASE)
 # who else may have paid, named by a pronoun: "wait no, they paid that"
 _SOMEONE = frozenset("they he she someone somebody".split())
 

@@ -52,6 +52,7 @@ from .context import (
     thing_unmatched,
 )
 from .english import known_word, word_abroad
+from .normalize import ORIGINAL_ASIDE
 from .patterns import word_search
 from .values import (
     ANOTHER_DAY,
@@ -1052,6 +1053,13 @@ class Reader:
             # "21.40€, site→hotel", "12 from the station to the hotel": only where it went is said, not what it was
             outside = mask(outside, [(c.start, c.end) for c in said])
         category = best_category(find_categories(outside))
+        kinds_joined = [c for c in find_categories(outside) if not c.weak]
+        if len({c.category for c in kinds_joined}) > 1 and any(re.fullmatch(r"\s*(?:and|&|\+|plus|n)\s*", outside[x.end:y.start],
+                                                                         re.IGNORECASE) for x, y in pairwise(kinds_joined)):
+            # "taxi and train 45": one figure for two kinds of expense; which is it, or how is it split?
+            intent.problem = (f"Is the amount in “{text}” for one of them, or for both together? Tell me each one's "
+                              "amount, e.g. “taxi 20, train 25”. I did not add it yet.")
+            return intent
         if category is None and re.search(r"\banother\b", outside, re.IGNORECASE) and self.last_act is not None \
                 and self.last_act.act == "add_line" and self.last_act.args.get("category"):
             category = self.last_act.args["category"]  # "a taxi …, and another back to the hotel": one more of those
@@ -1755,7 +1763,7 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     if len(values) > 1 and len({(a.start, a.end) for a in pool}) == 1:
         said = sorted(v for v in values if v is not None)
         return None, f"Is “{pool[0].text.strip()}” {' or '.join(money_text(v) for v in said)}? Tell me the amount in digits."
-    asides = [(m.start(), m.end()) for m in _ORIGINAL_ASIDE.finditer(text)]
+    asides = [(m.start(), m.end()) for m in ORIGINAL_ASIDE.finditer(text)]
     outside = [a for a in pool if not any(s <= a.start < e for s, e in asides)]
     if len(values) > 1 and len(outside) == 1 and outside[0].currency and len(pool) > 1:
         pool, values = outside, {outside[0].amount}  # "13.70 eur (that was 85 reais converted)": the original, aside
@@ -1775,11 +1783,10 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
 
 # what the figure was in the currency paid, told in brackets beside the one claimed: "(that was 85 reais converted)",
 # "(paid 85 BRL)", "(= 85 BRL)"
-_ORIGINAL_ASIDE = re.compile(r"\((?:[^()\d]{0,30})?(?:was|paid|originally|orig\.?|=|≈|~|in|approx\.?)?[^()\d]{0,12}\d[\d.,]*"
-                             r"[^()\d]{0,40}\)", re.IGNORECASE)
 # a thing named, then not to add it: "Sorry, the lunch please do not add"
-_NOT_TO_ADD = re.compile(r"\W*(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s+(?P<thing>[^\W\d_][\w'-]*)\b.*?\b(?:do\s+not|"
-                         r"don'?t|dont|not\s+to|never)\s+(?:add|include|claim|put)\b", re.IGNORECASE | re.DOTALL)
+_NOT_TO_ADD = re.compile(r"\W*(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s+(?:[^\W\d_][\w'-]*\s+){0,2}?"
+                         r"(?P<thing>[^\W\d_][\w'-]*)\W*(?:(?:please|pls)\s+)?(?:do\s+not|don'?t|dont|not\s+to|never)\s+"
+                         r"(?:add|include|claim|put)\b", re.IGNORECASE | re.DOTALL)
 # what separates two expenses in one clause
 _SEPARATE = re.compile(r"\b(?:and|back|return|plus|also|then)\b|[+,;&]", re.IGNORECASE)
 
@@ -1920,9 +1927,10 @@ def _tidy_title(raw: str, quoted: bool = False) -> str:
         title = re.sub(r"[\s,]+(?:in|with)$", "", title, flags=re.IGNORECASE)  # "…, in euros please" cut to "…, in"
     title = re.sub(r"\s*,\s*(?:it|it'?s|which|that|that'?s|this|they|we|i)\b.*$", "", title, flags=re.IGNORECASE)
     if not quoted:  # "Munich site visit, Monday to Wednesday this week (baustelle visit)": when and an aside, no title
-        title = re.sub(r"\s*\([^()]*\)\s*$", "", title)
-        title = re.sub(r"\s*,\s*(?:(?:from|on|between)\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|(?:this|last|next)\s+"
-                       r"(?:week|month)\b|\d{1,2}(?:st|nd|rd|th)?[./\s-]).*$", "", title, flags=re.IGNORECASE)
+        title = re.sub(r"\s*\((?=[^()]*\b[a-z]{3,}\b)[^()]*\)\s*$", "", title)  # ("(baustelle visit)"; "(ICML)" stays)
+        title = re.sub(r"\s*,\s*(?:(?:from|on|between)\s+)?(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|"
+                       r"tues?|wed|thu|thurs?|fri|sat|sun)\b(?!\s+[A-Z])|(?:this|last|next)\s+(?:week|month)\b|"
+                       r"\d{1,2}(?:st|nd|rd|th)?[./\s-]).*$", "", title, flags=re.IGNORECASE)
     # "…, since everything there was in USD", "… because the client pays": why, not what (a reason in small letters,
     # told as a clause: never "Just Cause gala", "Stockholm COS store", "Sprint review since 2024")
     title = re.sub(r"\s*,?\s+(?:since|because|cause|cos|coz|as)\s+(?:i|we|it|they|he|she|you|everything|all|the|my|our|"
