@@ -153,13 +153,7 @@ def quantity_products(text: str) -> list[NumberFound]:
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if n and 2 <= n <= (99 if m.group("who") else 12) and price is not None:
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
-    for m in _PRODUCT_PO.finditer(text or ""):
-        if any(m.start() < f.end and f.start < m.end() for f in found):
-            continue
-        n, price = int(m.group("n")), _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
-        if n >= 2 and price is not None:
-            found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
-    for m in _PRODUCT_AFTER.finditer(text or ""):
+    for m in [*_PRODUCT_PO.finditer(text or ""), *_PRODUCT_AFTER.finditer(text or "")]:
         if any(m.start() < f.end and f.start < m.end() for f in found):
             continue
         n, price = int(m.group("n")), _decimal(re.sub(r"[^\d.,]", "", m.group("price")))

@@ -131,6 +131,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-21"]["passed"] >= 21
     assert parts["holdout-21"]["conversations"] >= 24
     assert parts["holdout-21"]["passed"] >= 29
+    # a fifteenth round (2026-12-06, eighth session): 16 whole conversations written before the round's changes, then
+    # worked on (dev-22: 30 passed before, 4 unsafe; 49 after, 0 unsafe), and 24 more kept blind until the round's end
+    # (holdout-22: 16 passed before, 12 unsafe; 23 after, 0 unsafe; its unsafe items were looked at, nothing else)
+    assert parts["dev-22"]["conversations"] >= 16
+    assert parts["dev-22"]["passed"] >= 47
+    assert parts["holdout-22"]["conversations"] >= 24
+    assert parts["holdout-22"]["passed"] >= 21
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
