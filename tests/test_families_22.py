@@ -14,6 +14,7 @@ from conversations.core.plan import ReadBatch
 from expenses.interpreter import _small_talk
 from tests.test_families_13 import TODAY, line, on
 from tests.test_families_17 import NONE, TRIP, acts, fields, on_claim
+from tests.test_families_21 import _offered
 from tests.test_interpreter import answer
 from tests.test_walkthrough_families import conversation
 
@@ -367,3 +368,14 @@ def test_not_to_add_names_the_thing_by_its_last_word(text):
     taken_back = {r.act for r in plan.retractions}
     kept = [a.args.get("amount") for a in plan.acts if a.id not in taken_back]
     assert kept in ([], ["60.00"]) and "20.00" not in kept or kept == ["300.00", "20.00"] and not plan.retractions
+
+
+# ----------------------------------------------------------------- 8. walk W (on the round's final code)
+
+
+@pytest.mark.parametrize("text", ["Is my hotel ok with the policy? 1760 SEK per night",
+                                  "hotel 2 nights 3521 SEK. is the hotel within the limits?"])
+def test_a_figure_told_with_a_question_whether_the_thing_is_ok_waits_for_the_answer(text):
+    # (walk W: "Is my hotel ok with the policy? 1760 SEK per night" added a hotel line of 1760 dated today)
+    plan = _offered(text, **on_claim("SEK"))  # (after the policy and rate reads the question asks for)
+    assert plan.acts == [] and any("did not add" in a.text for a in plan.answers)

@@ -1414,7 +1414,8 @@ _MAY_CLAIM = re.compile(r"\b(?:may|can|could|might|should|shall)\s+(?:i|we|one)\
                         r"admissible)\b|\bcounts?\s+as\b|\bqualif(?:y|ies)\b", re.IGNORECASE)
 _ASKED_MAY_CLAIM = "whether it may be claimed"
 # "… is that ok?", "would that be fine?", "is it too much?", "is this within the policy?": asked about what was told
-_OK_ASKED = re.compile(r"\b(?:is|are|would|will|was)\s+(?:that|this|it|these|those|they)\s+(?:be\s+|still\s+)?(?:ok(?:ay)?|fine|"
+_OK_ASKED = re.compile(r"\b(?:is|are|would|will|was)\s+(?:that|this|it|these|those|they|(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?"
+                       r"[\w'-]+)\s+(?:be\s+|still\s+)?(?:ok(?:ay)?|fine|"
                        r"alright|all\s+right|acceptable|too\s+(?:much|high|expensive)|within\s+(?:the\s+)?(?:polic\w*|"
                        r"limits?|rules?|budget))\b", re.IGNORECASE)
 
