@@ -213,8 +213,7 @@ def day_pairs_abroad(text: str, today: date) -> list[tuple[int, int, date]]:
         days = [calendar_abroad().get(m.group(i).lower()) for i in (1, 2)]
         if all(d in _ENGLISH_DAYS for d in days):
             for i, english in zip((1, 2), days, strict=True):
-                back = (today.weekday() - _ENGLISH_DAYS.index(str(english))) % 7
-                out.append((m.start(i), m.end(i), today - timedelta(days=back)))
+                out.append((m.start(i), m.end(i), _latest(str(english), today)))
     return out
 
 
@@ -247,13 +246,17 @@ _HEADS = re.compile(r"\.?\s*:")
 _HEADING_WORD = re.compile(r"(?:^|(?<=[.!?;\n]))\s*([^\W\d_]{2,6})(?=\.?\s*:)")
 
 
+def _latest(english: str, today: date) -> date:
+    """The latest day up to ``today`` that fell on the English weekday ``english``."""
+    return today - timedelta(days=(today.weekday() - _ENGLISH_DAYS.index(english)) % 7)
+
+
 def heading_days(text: str, today: date) -> list[tuple[int, int, date]]:
     """(start, end, day) of each other language's short day name heading a sentence or a line ("Mo: ICE … Di: lunch"):
     the latest such weekday up to ``today``."""
     out = []
     for start, end, english in _heading_spans(text):
-        back = (today.weekday() - _ENGLISH_DAYS.index(english)) % 7
-        out.append((start, end, today - timedelta(days=back)))
+        out.append((start, end, _latest(english, today)))
     return out
 
 
