@@ -77,7 +77,15 @@ def exchange_rate(args: ExchangeRateArgs, ctx: ReadContext) -> dict[str, Any]:
     """The company reference rate between two currencies, optionally converting an amount."""
     on = date.fromisoformat(args.date) if args.date else None
     try:
-        quote = reference_rate(args.from_, args.to, on)
+        if on is None and getattr(ctx, "today", None):
+            # no day asked: the rate in force on the user's day (what a line dated today is converted at), not a later
+            # publication; the latest one when the user's day comes before the table
+            try:
+                quote = reference_rate(args.from_, args.to, date.fromisoformat(ctx.today))
+            except LookupError:
+                quote = reference_rate(args.from_, args.to, None)
+        else:
+            quote = reference_rate(args.from_, args.to, on)
     except LookupError as exc:  # bad input, not a missing object: say what the table covers
         table = reference_table()
         raise ValueError(f"{exc.args[0]}: reference rates cover {', '.join(table.currencies)} "

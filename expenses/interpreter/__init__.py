@@ -108,7 +108,7 @@ def interpret(request: Any) -> str:
 
 
 # what the reply says when it could not read a part of the message, beside the questions it asks ("…?")
-_ASKS_BACK = re.compile(r"^I could not|^I did not add", re.IGNORECASE)
+_ASKS_BACK = re.compile(r"^I could not|^I did not add|I did not (?:add|change) the line yet", re.IGNORECASE)
 _LOCKING = ("submit_claim", "withdraw_claim")
 
 
@@ -351,6 +351,26 @@ def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple
             _just_talk(rest, said) or re.fullmatch(
                 r"\W*(?:(?:please|pls|plz|so|and|can\s+you|could\s+you)\s+)*(?:fix|correct|change|update|adjust|amend)\s+"
                 r"(?:it|that|this|the\s+line)(?:\s+(?:please|pls|plz|thanks|thx))?\W*", rest, re.IGNORECASE))
+        if not talk and not asked and _not_yours(other_plan):
+            # "ok, convert them. Btw the dinner Tuesday was paid by the client so don't put that one in": the fix stands,
+            # and the rest is said back; when it names a kind the fix adds, nothing is done and it is asked
+            kinds = {c.category for c in find_categories(rest)}
+            if any(a.get("act") == "add_line" and (a.get("args") or {}).get("category") in kinds for a in merged["acts"]):
+                merged["acts"] = []
+                merged["answers"] = [{"question": said.message[:2000], "text": (
+                    f"I did not add anything yet: “{rest[:120]}” names an expense like one of those you told me. Say which "
+                    "ones to add.")}]
+            else:
+                merged["answers"] += other_plan.get("answers") or []
+            talk = True
+        elif talk and any(a.get("act") == "add_line" and (a.get("args") or {}).get("category") in {
+                c.category for c in find_categories(rest)} for a in merged["acts"]):
+            # "ja passt, umrechnen. das Mittagessen hat aber der Kunde bezahlt": a remark about a kind the fix adds,
+            # in words not read, is never passed over
+            merged["acts"] = []
+            merged["answers"] = [{"question": said.message[:2000], "text": (
+                f"I did not add anything yet: I could not tell what “{rest[:120]}” says about what you told me. Say "
+                "which ones to add.")}]
         if not talk and not other_plan.get("acts") and not asked:
             merged["acts"] = []  # a part not read whole: nothing changes, its question is asked
             merged["answers"] = [{"question": said.message[start:end].strip()[:2000], "text": (
@@ -365,6 +385,16 @@ def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple
     for number, act in enumerate(merged["acts"], 1):
         act["id"] = f"a{number}"
     return audited(json.dumps({"plan": merged}, ensure_ascii=False), said.message, said)
+
+
+_NOT_YOURS = "All right: that is not yours to claim"
+
+
+def _not_yours(plan: dict[str, Any]) -> bool:
+    """A plan that only says back that an expense was someone else's ("the client paid the dinner"): nothing to do."""
+    answers = plan.get("answers") or []
+    return not plan.get("acts") and not plan.get("pending") and bool(answers) and all(
+        str(a.get("text", "")).startswith(_NOT_YOURS) for a in answers)
 
 
 def _asked_if_new(answer: str) -> str:
@@ -526,12 +556,15 @@ def _audited_additions(request: Any, acts: list[dict[str, Any]], answer: str, se
 
 
 # a plain yes to "say “yes” to add it converted": no figure of its own, no other request, no doubt
-_SAYS_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|ya|aye|alright|ja|oui|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
-                       r"do\s+(?:it|that)|convert(?:ed)?|use\s+(?:that|the|it)|add|sounds\s+good)\b", re.IGNORECASE)
-_SAYS_CONVERT = re.compile(r"\b(?:convert\w*|that\s+rate|the\s+rate|exchange|at\s+that)\b", re.IGNORECASE)
+_YES_LEAD = r"(?:(?:pode|podes|puoi|kannst\s+du|kunt\s+u|kun\s+je|peux-tu|pouvez-vous|vous\s+pouvez|puedes|can\s+you)\s+)?"
+_SAYS_YES = re.compile(r"^\W*" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|aye|alright|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
+                       rf"do\s+(?:it|that)|convert(?:ed)?|use\s+(?:that|the|it)|add|sounds\s+good|{lexicon.YES_ABROAD}|"
+                       rf"{lexicon.CONVERT_ABROAD})(?![\w'’-])", re.IGNORECASE)
+_SAYS_CONVERT = re.compile(rf"\b(?:convert\w*|that\s+rate|the\s+rate|exchange|at\s+that|{lexicon.CONVERT_ABROAD})(?![\w'’-])",
+                           re.IGNORECASE)
 _DOUBT = re.compile(r"\b(?:no|not|n't|don'?t|dont|wait|hold|instead|but|actually|sorry|wrong|rather|maybe|later|paid|"
                     r"covered|claim\w*|personal|private|minus|except|without|free|included|first|too\s+much|expensive|"
-                    r"herself|himself|themselves|half|split)\b|\?", re.IGNORECASE)
+                    rf"herself|himself|themselves|half|split|{lexicon.DOUBT_ABROAD})\b|\?", re.IGNORECASE)
 
 
 _ONLY = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
@@ -560,13 +593,30 @@ def _chosen(acts: list[dict[str, Any]], answer: str) -> list[dict[str, Any]]:
 
 def _asks_another(answer: str) -> bool:
     """"Please submit the Copenhagen claim" after "say yes to add it converted": a request of its own, never the yes."""
-    return verb_of(answer)[0] in ("update", "remove", "submit", "withdraw")
+    return verb_of(spell_out(answer).text)[0] in ("update", "remove", "submit", "withdraw")
 
 
 # a yes that ends its sentence before the message goes on: "aye fine, add that. …", "Yes please for both. Also …"
-_YES_FIRST = re.compile(r"^\W*(?P<yes>(?:yes|yeah|yep|yup|ya|aye|ja|oui|ok|okay|sure|fine|great|perfect|"
-                        r"alright|right)\b[^.!?;\d]{0,40}?)(?:[.!;]\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|"
-                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b))", re.IGNORECASE)
+_YES_FIRST = re.compile(r"^\W*(?P<yes>" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|aye|ok|okay|sure|fine|great|perfect|alright|right|"
+                        rf"{lexicon.YES_ABROAD}|{lexicon.CONVERT_ABROAD})(?![\w'’-])(?:[^.!?;\d]|(?<=\s)[2-9](?=\s*[.!;]))"
+                        r"{0,40}?)(?:[.!;]\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+                        r"\b)|\s*,?\s+(?=(?:and\s+|e\s+|et\s+|y\s+|und\s+|en\s+|a\s+|och\s+|og\s+)?(?:then|after\s+that|"
+                        r"depois|dann|danach|puis|ensuite|poi|luego|después|daarna|dan|potem|pak|sen|så|sedan)\b))", re.IGNORECASE)
+# "all 3", "wszystkie 3", "alle drei": how many the yes is for (asked again when that is not how many were offered)
+_YES_COUNT = re.compile(r"(?<!\S)([2-9])(?!\S)|\b(two|both|three|four|five|beide|beiden|oba|obie|obydwa|begge|båda|"
+                        r"tous\s+les\s+deux|les\s+deux|entrambi|ambos|ambas|drei|trois|tre|tres|três|trzy|tři|vier|quatre|quattro|"
+                        r"cztery|čtyři|fire|fyra)\b", re.IGNORECASE)
+_COUNT_WORDS = {"two": 2, "both": 2, "beide": 2, "beiden": 2, "oba": 2, "obie": 2, "obydwa": 2, "begge": 2, "båda": 2,
+                "tous les deux": 2, "les deux": 2, "entrambi": 2, "ambos": 2, "ambas": 2, "three": 3, "drei": 3, "trois": 3,
+                "tre": 3, "tres": 3, "três": 3, "trzy": 3, "tři": 3, "four": 4, "vier": 4, "quatre": 4, "quattro": 4,
+                "cztery": 4, "čtyři": 4, "fire": 4, "fyra": 4}
+
+
+def _count_said(answer: str) -> int | None:
+    """How many expenses a yes says it is for ("yes to both", "ja alla tre", "przelicz wszystkie 3"), if it says."""
+    counts = {int(m.group(1)) if m.group(1) else _COUNT_WORDS[re.sub(r"\s+", " ", m.group(2).lower())]
+              for m in _YES_COUNT.finditer(answer)}
+    return counts.pop() if len(counts) == 1 else (-1 if counts else None)
 
 
 def _answered_converted(request: Any) -> str | None:
@@ -576,7 +626,7 @@ def _answered_converted(request: Any) -> str | None:
     pending = getattr(request, "pending", None) or {}
     answer = str(getattr(request, "message", "") or "").strip()
     rest = answer[first.end():] if (first := _YES_FIRST.match(answer)) else ""
-    if first and (find_categories(rest) or verb_of(rest)[0] is not None) and (
+    if first and (find_categories(rest) or verb_of(spell_out(rest).text)[0] is not None) and (
             yes := _answered_converted(_Said(request, first.group("yes")))) is not None:
         # "aye fine, add that. tuesday dinner 26 …": the yes, then the rest of the message read on its own (a
         # conversion the rest asks about is asked again, never settled by this yes)
@@ -586,7 +636,8 @@ def _answered_converted(request: Any) -> str | None:
         said = replace(Context.of(request), settled=frozenset({"converted"}))
         both = json.loads(_with_the_rest(request, said, (plan, (0, first.end("yes"))), frozenset()))
         kinds = [(a.get("args") or {}).get("category") for a in (both.get("plan") or {}).get("acts") or []]
-        if "plan" not in both or (len(kinds) == len(set(kinds)) and not both["plan"].get("answers")):
+        if "plan" not in both or (len(kinds) == len(set(kinds)) and (not both["plan"].get("answers") or all(
+                str(a.get("text", "")).startswith((_NOT_YOURS, "I did not add anything yet")) for a in both["plan"]["answers"]))):
             return json.dumps(both, ensure_ascii=False)
         # "ok, then put 32,30 CHF for the lunch": the rest tells the same kind of expense again (the amount restated,
         # perhaps), or a part of it is asked about: read afresh, the conversion not taken
@@ -611,6 +662,11 @@ def _answered_converted(request: Any) -> str | None:
             return None
         reread = {**reread, "plan": {**reread["plan"], "acts": chosen}}
     acts = _additions(reread, answer)
+    if acts is not None and (count := _count_said(answer)) is not None and count != len(acts):
+        return json.dumps({"plan": {"acts": [], "answers": [{"question": answer[:2000], "text": (
+            f"I offered {len(acts)} expense{'s' if len(acts) != 1 else ''} converted, so I was not sure which you meant; "
+            "nothing was added. Say “yes” to add " + ("it" if len(acts) == 1 else f"all {len(acts)}")
+            + ", or name the ones to add.")}]}}, ensure_ascii=False)
     if acts is None or any((a.get("args") or {}).get("currency") != paid_in for a in acts):
         # the yes was plain; the earlier words no longer read as one expense to convert: say why, never "not understood"
         why = " ".join(a.get("text", "") for a in (reread.get("plan") or {}).get("answers", []))
@@ -1031,7 +1087,7 @@ def _interpret(ctx: Context, request: Any) -> str:
             # "tuesday dinner was paid by my colega Jonas so nothing from me for that one": nothing to add, said so
             kinds = {c.category for c in find_categories(ctx.message)}
             on_claim = [c for c in ctx.open_claims if any(line.get("category") in kinds for line in c.lines)]
-            text = "All right: that is not yours to claim, so I added nothing for it." + (
+            text = f"{_NOT_YOURS}, so I added nothing for it." + (
                 " If it is on the claim already, say which line to remove (“remove line 3”)." if on_claim else "")
             return _plan([], answers=[_answer(ctx.message, text)])
         return _not_understood(ctx, None)

@@ -265,6 +265,9 @@ STRONG_UPDATE = re.compile(
     r"needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads)\b",
     re.IGNORECASE)
 
+# a price said with the one it replaces: "was 1,580 yen, not 1,850", "was CHF 87.00 and not 78.00", "war 119,90 nicht 129,90"
+_WAS_NOT = re.compile(r"\b(?:was|were|is|cost)\s+(?:[A-Z]{3}\s*|[€$£¥]\s*)?\d[\d.,']*\s*(?:[^\W\d_]{1,5}\.?)?\s*,?\s*"
+                      r"(?:and\s+|but\s+)?not\s+(?:[A-Z]{3}\s*|[€$£¥]\s*)?\d", re.IGNORECASE)
 _UPDATE_SHAPE = re.compile(
     rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
     r"was|is|isn['’]?t|wasn['’]?t|needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads|=)\b",
@@ -438,7 +441,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "act", "update"  # "ln3 date 23rd", "line 2 amount 45": a line, a field, its new value
     if not question and (refs or categories or merchants) and _UPDATE_SHAPE.search(core) and (
             amounts or dates or (categories and (refs or STRONG_UPDATE.search(core)))):
-        if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs or STRONG_UPDATE.search(core):
+        if re.match(r"^(?:the|line|item|entry|row|my|that|this|it|#)\b", lowered) or refs or STRONG_UPDATE.search(core) or \
+                _WAS_NOT.search(core):  # ("lunch at Narita was 1,580, not 1,850": the price it was, and the one said)
             return "act", "update"
     first = lowered.split()[0] if lowered.split() else ""
     if first in lexicon.UNKNOWN_ACTION_VERBS:
@@ -527,8 +531,9 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
     return [_trim(message, s, e) for s, e in split_legs if message[s:e].strip(" ,.;:!-–—")]
 
 
-# "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …"
-_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy))?\s+(?=(?-i:" + AND_ABROAD + r"|i)\s+[^\W\d_])",
+# "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …",
+# "metro 36 DKK en lunch 145 DKK" (never the Spanish and French "in": "cena 46,80 en el Zum Goldenen Sternen")
+_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|euro|euros|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy)\b)?(?P<gap>\s+)(?=(?-i:" + AND_ABROAD + r"|i|en(?!\s+(?:el|la|los|las|le|les|un|une|una|du|del|de|the|a|an)\b))\s+[^\W\d_])",
                          re.IGNORECASE)  # (and the Polish "i", only between two priced things: never at a clause's start)
 
 
@@ -538,7 +543,7 @@ def _and_abroad(message: str, start: int, end: int) -> list[tuple[int, int]]:
     for m in _AND_ABROAD.finditer(message, start, end):
         rest = message[m.end():end]
         if re.search(r"\d", rest) and find_categories(rest) and find_categories(message[start:m.start()]):
-            return [(start, m.start()), *_and_abroad(message, m.end(), end)]
+            return [(start, m.start("gap")), *_and_abroad(message, m.end(), end)]  # (the price keeps its currency)
     return [(start, end)]
 
 
@@ -801,10 +806,12 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
                 told := _kinds(last.text, today)) and (other := _kinds(text, today)) and not told & other:
         return True  # "taxi and train 45": one figure for two kinds, read together (and asked how it splits)
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
-            r"^\s*[^\W\d_]", text) and not _GOES_ON.match(text) and _priced(text, today) and _priced(last.text, today) \
+            r"^\s*[^\W\d_]", text) and not _GOES_ON.match(re.sub(r"^\s*and\s+(?=[^\W\d_])", "", text, flags=re.IGNORECASE)) \
+            and _priced(text, today) and _priced(last.text, today) \
             and (_has_thing(text, today) or find_dates(text, today) or _priced_in_currency(text, last.text)) and not re.search(
                 r"\b(?:a|per|each|every|the)\s+(?:night|nite|day|person|head|ride)\b|\beach\b|\bpp\b", text, re.IGNORECASE):
-        return False  # "flight … was 212.40 on mon 30th, malpensa express into town 13 same day": a second expense
+        return False  # "flight … was 212.40 on mon 30th, malpensa express into town 13 same day": a second expense (also
+        # after "and": "taxi … £31.00 on Monday, and Malmaison 2 nights at £128/night from Monday")
     if kind in ("item", "value") and last.kind in ("item", "act") and re.match(r"^\s*(?:for\s+)?\d+\s*(?:nights?|nts?|nites?)\b",
                                                                            text, re.IGNORECASE) and _priced(text, today) \
             and re.search(r"\b(?:hotel|hostel|htl)\b", last.text, re.IGNORECASE) and not re.search(

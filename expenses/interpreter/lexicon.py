@@ -278,6 +278,15 @@ CHAT_WORDS = {
 WORDS_ABROAD = {
     "nuova": "new", "nuovo": "new", "neue": "new", "neuen": "new", "neues": "new", "nouvelle": "new", "nouveau": "new",
     "nueva": "new", "nuevo": "new", "nieuwe": "new", "nowa": "new", "nowe": "new", "nowy": "new", "nová": "new",
+    "neuer": "new", "nuovi": "new", "novo": "new", "nova": "new", "nowej": "new", "nieuw": "new",
+    "waluta": "currency", "währung": "currency", "devise": "currency", "valuta": "currency", "moeda": "currency",
+    "moneda": "currency", "měna": "currency", "titre": "title", "titolo": "title", "título": "title", "titulo": "title",
+    "titel": "title", "tytuł": "title", "tytul": "title", "název": "title",
+    "och": "and", "und": "and", "ach": "oh", "oj": "oh", "åh": "oh",
+    "inte": "not", "ikke": "not", "nicht": "not", "niet": "not", "não": "not", "nao": "not", "nie": "not",
+    "var": "was", "war": "was", "foi": "was", "fue": "was", "był": "was", "była": "was", "było": "was", "byl": "was",
+    "byla": "was", "bylo": "was", "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
+    "kosztował": "cost", "kosztowała": "cost", "kosztowało": "cost", "costava": "cost", "costó": "cost", "coûtait": "cost",
     "apri": "open", "aprire": "open", "eröffne": "open", "ouvre": "open", "ouvrir": "open", "abre": "open", "abrir": "open",
     "le": "the", "les": "the", "el": "the", "il": "the", "était": "was", "étaient": "were", "en fait": "actually", "en realidad": "actually", "eigentlich": "actually",
     "in realtà": "actually", "faktisk": "actually", "właściwie": "actually", "na verdade": "actually",
@@ -286,6 +295,10 @@ WORDS_ABROAD = {
     "invia": "submit", "inviare": "submit", "manda": "submit", "mandare": "submit", "einreichen": "submit",
     "abschicken": "submit", "envoie": "submit", "envoyer": "submit", "envía": "submit", "envia": "submit", "enviar": "submit",
     "wyślij": "submit", "wyslij": "submit", "indsend": "submit", "skicka": "submit",
+    "soumettre": "submit", "soumets": "submit", "soumettez": "submit", "submete": "submit", "submeter": "submit",
+    "submeta": "submit", "indienen": "submit", "indien": "submit", "insturen": "submit", "verstuur": "submit",
+    "versturen": "submit", "abschicken": "submit", "odešli": "submit", "odeslat": "submit", "inviala": "submit it",
+    "invialo": "submit it", "mandala": "submit it", "envíala": "submit it", "enviala": "submit it",
     "elimina": "remove", "togli": "remove", "cancella": "remove", "löschen": "remove", "lösche": "remove", "entferne": "remove",
     "supprime": "remove", "supprimer": "remove", "borra": "remove", "quita": "remove", "usuń": "remove", "usun": "remove",
     "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove",
@@ -307,9 +320,27 @@ CHAT_PHRASES = {
                                    "rozliczenie", "rozliczenie delegacji", "relatório de despesas", "abrechnung",
                                    "kostenabrechnung", "notes de frais", "nota de despesas", "note of expenses",
                                    "expense note", "expenses note")
-} | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")
+} | {phrase: "new claim" for phrase in ("ny claim", "nyt claim", "nytt claim", "ny reseräkning", "ny rejseafregning",
+                                        "ny reiseregning", "nytt krav", "ny udgiftsrapport")
+     } | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")
      } | {phrase: "remove it" for phrase in ("fjern den", "fjern det", "ta bort den", "ta bort det", "slett den", "slett det",
                                             "usuń to", "usun to", "lösch das", "lösche das", "toglilo", "eliminalo",
                                             "supprime-le", "supprime-la", "bórralo", "quítalo")}
 
 MEALS = frozenset("breakfast brunch lunch dinner supper".split())  # which meal a meals line was
+
+# small words of the languages people mix in, never a misspelt kind of expense ("inte 214": not "inn")
+FUNCTION_WORDS_ABROAD = frozenset("inte ikke nicht niet var war och und oder eller også auch aussi anche ook także też "
+                                  "mit avec con com med bei chez från fra vom dem der die das den det het les des del "
+                                  "dal nel sul pour para per por".split())
+
+# "yes" and "convert it" in the languages people answer a conversion offer in ("ja passt, umrechnen", "ano, převeď to",
+# "tak, przelicz", "si si convertili", "prima, doe maar", "D'accord pour la conversion"): regex alternations
+YES_ABROAD = (r"ja|jo|joo|jep|jepp|tak|ano|si|sì|sim|oui|da|prima|perfekt|perfecto|perfeito|perfetto|parfait|d['’]accord|"
+              r"claro|vale|klar|passt|va\s+bene|is\s+goed|dobře|dobrze|okej|okei|certo|genau|gerne|doe\s+maar|gerne|klart|"
+              r"selvf[øo]lgelig|självklart|bien\s+s[uû]r|volontiers|bitte")
+CONVERT_ABROAD = (r"umrechn\w*|rechne\w*\s+(?:\w+\s+)?um|konvert\w*|omregn\w*|omr[äa]kn\w*|przelicz\w*|převe\w*|"
+                  r"přepočít\w*|přepočet|conver[st]\w*|omreken\w*|reken\w*\s+(?:\w+\s+)?om|umwandeln|wechseln")
+# the same doubts ("but", "not") in those languages: an answer holding one is read afresh, never taken as the yes
+DOUBT_ABROAD = r"nie|nein|nicht|non|pas|niet|geen|inte|ikke|ne|ma|mais|aber|pero|però|mas|men|ale|jedoch"
+

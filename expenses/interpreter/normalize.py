@@ -69,7 +69,9 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     from ..naming import city_aliases
     if capitalised and ((left and left.group(1)[:1].isupper() and not at_start and not (
             english and english not in _MONTHS_EN and city_aliases(left.group(1)))) or (
-            english and right and right.group(1)[:1].isupper() and not re.match(r"\s*[:,]", message[end:]))):
+            english and right and right.group(1)[:1].isupper() and not re.match(r"\s*[:,]", message[end:]) and not (
+                at_start and english not in _MONTHS_EN and re.fullmatch(r"[A-Z]{2,4}", right.group(1))))):
+        # ("Maandag KLM AMS-CPH 246,30": a day heading a sentence before an acronym is that day)
         return False  # "Trattoria Domenica", "Domingo Festival": a name of several capitalised words
     if english is None:
         return True  # a request's word ("Neue Claim bitte", "invia pure", "fjern den")
@@ -271,6 +273,26 @@ def _heading_spans(text: str) -> list[tuple[int, int, str]]:
     return out if len({english for _s, _e, english in out}) >= 2 else []
 
 
+# a short day name of another language leading a sentence, before what was bought: "Mo ICE Stuttgart-Zürich 129,90",
+# "di taxi vom hotel zum kunden CHF 38.50"
+_LEADING_SHORT_DAY = re.compile(r"(?:^|(?<=[.!?\n])\s*)([^\W\d_]{2,4})\.?\s+(?=([^\W\d_][\w'’-]*))")
+
+
+def _leading_short_days(message: str) -> list[tuple[int, int]]:
+    """The spans of short day names of other languages heading a sentence that goes on with a thing bought (a kind
+    of expense, or a carrier's code in capitals: "Mo ICE …"); never one in capitals ("DI", "MO": codes)."""
+    from .values import find_categories
+
+    spans = []
+    for m in _LEADING_SHORT_DAY.finditer(message):
+        if m.group(1).lower() not in days_abbreviated_abroad() or m.group(1).isupper():
+            continue
+        sentence = re.split(r"[.!?\n]", message[m.end(1):], maxsplit=1)[0]
+        if re.fullmatch(r"[A-Z]{2,4}", m.group(2)) or any(c.start <= 40 for c in find_categories(sentence)):
+            spans.append((m.start(1), m.end(1)))
+    return spans
+
+
 @dataclass(frozen=True)
 class Spelled:
     """The spelled-out text and, for each of its characters, the span of the original it stands for."""
@@ -305,7 +327,8 @@ def spell_out(message: str) -> Spelled:
     taken_back = taken_back_segments(message)
     headed = {(start, end) for start, end, _english in _heading_spans(message)} | {
         (m.start(1), m.end(1)) for m in _DAY_BEFORE_DOTTED.finditer(message)
-        if m.group(1).lower() in days_abbreviated_abroad() and not m.group(1).isupper()}  # "pon. 6.07 PKP …"
+        if m.group(1).lower() in days_abbreviated_abroad() and not m.group(1).isupper()} | set(
+        _leading_short_days(message))  # "pon. 6.07 PKP …", "di taxi vom hotel …"
     pairs = [(m.start(i), m.end(i), None) for m in _DAY_PAIR.finditer(message) if all(
         calendar_abroad().get(m.group(i).lower()) in _ENGLISH_DAYS for i in (1, 2)) for i in (1, 2)]  # "mardi-mercredi"
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *pairs, *(

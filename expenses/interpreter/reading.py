@@ -175,7 +175,12 @@ _PLAIN_WORDS = frozenset(
     "lines item items entry entries trip conference be done at with by duplicate twice double again approve approved "
     "review finished finish ready fine good great thats that's everything complete is we're were we are it's its "
     "all set sorted go thing things lot stuff".split()
-)
+) | frozenset(  # the same small words in the languages people mix in ("dann einreichen bitte", "Indsend den", "skicka in
+    # den sen", "Dank je, indienen maar", "Vous pouvez soumettre ensuite", "e depois submete tudo", "poi inviala")
+    "den det die das es sie ihn la le lo ji to het dann danach jetzt nun poi ora adesso ensuite maintenant depois agora "
+    "luego ahora sen sedan nu så daarna maar nou potem teraz pak nyní tudo todo tutto tout alles allt alt wszystko vše "
+    "vous pouvez pode puoi kannst du kun je kan du bitte proszę prosím prosze tack takk tak dank je merci grazie "
+    "gracias obrigado obrigada danke e y og och und et en i a".split())
 _LINE_WORDS = frozenset("line lines item items entry entries row one expense receipt ticket".split())
 # words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
 _UNSURE = re.compile(r"\b(?:or(?!\s+rather)|maybe|perhaps|probably|might|not\s+sure|unsure|either|scratch|"
@@ -913,7 +918,7 @@ class Reader:
                       + ([(a.start, a.end) for a in find_amounts(text) if a.amount in amounts] if family == "remove" else [])
                       # "get rid of the taxi on monday": the day names the line
                       + ([(d.start, d.end) for d in find_dates(text, self.ctx.today)] if family == "remove" else []))
-        for w in re.findall(r"[A-Za-zÀ-ÿ0-9'’-]+", masked):
+        for w in re.findall(r"[^\W_][\w'’-]*", masked):
             word = plain(w)
             if not word or word in allowed or word in lexicon.FILLER:
                 continue

@@ -734,7 +734,7 @@ _FUZZY_CATEGORY_WORDS = [w for w in lexicon.CATEGORY_WORDS if len(w) >= 4 and w 
 _KNOWN_WORDS = frozenset(
     set(lexicon.FILLER) | set(lexicon.CURRENCY_WORDS) | set(lexicon.QUANTITY_UNITS) | set(lexicon.ORDINAL_WORDS)
     | set(lexicon.NUMBER_WORDS) | {w for verbs in lexicon.VERBS.values() for v in verbs for w in v.split()}
-    | set(lexicon.COMMON_WORDS))
+    | set(lexicon.COMMON_WORDS) | set(lexicon.FUNCTION_WORDS_ABROAD))
 
 
 def plain(word: str) -> str:
