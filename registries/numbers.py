@@ -30,7 +30,7 @@ _WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{'|'.join(_UNITS)})(?:(?:\s+and\s+|[\s
 
 # what is counted: units of time, people and things, or any plural noun ("3 rides", "2 lunches", "4 boxes")
 _PLURAL = r"(?!(?:is|was|has|this|his|its|us|as|yes|plus|less|does|goes|was)\b)[a-z]{2,}s"
-_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|notti|n[äa]chte|noce|nocy|nätter|netter|noites|noches|nuits|nachten|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
+_QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|notti|n[äa]chte|noce|nocy|noci|n[äa]tter|n[æa]tter|natt|nat|netter|noites|noches|nuits|nachten|days?|people|ppl|persons?|pax|guests?|tickets?|rides?|hours?|items?|times|pieces?|rooms?|"
              r"returns?|singles?|passes|pass|journeys?|"
              rf"{_PLURAL}|x|×)")
 _PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?(?=\s?[^\W\d_€$£¥])"
@@ -39,7 +39,7 @@ _PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?
           r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|zł|czk|kč|cad|jpy|yen))?")
 # ("at a 5-star hotel": part of a word; neither is a price)
 _PRODUCT = re.compile(
-    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@)"
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@|à)"
     rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"
     rf"person|head)|/\s?\w+|pp|p\.p\.))?",
     re.IGNORECASE)
@@ -47,7 +47,7 @@ _PRODUCT = re.compile(
 
 # "each" in the languages people mix into their English: "2 noches 139 cada una", "2 nuits 84,50 chaque nuit", "2 Nächte
 # je 120", "2 notti 95 a notte"
-_EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.?)\s+(?:noche|nuit|nuitée|notte|nacht|noc|"
+_EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.?)\s+(?:noche|nuit|nuitée|notte|nacht|noc|natt|nat|noite|"
                 r"night)\b|(?:cada|chaque|ogni)\s+(?:una|uno|une|un)\b|jeweils\b|cada\b|chacune?\b|ciascun[ao]\b")  # (a person's share is no night's price)
 
 
@@ -60,6 +60,7 @@ _PRODUCT_EACH = re.compile(
     rf"|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
     rf"[\w'’&./-]+,?\s+){{0,5}}?,?\s*"
     rf"(?:(?:at|for|@|à|a(?=\s+\d))\s*)?"
+    rf"|\s+(?-i:[A-Z][\w'’&.-]*\s+){{1,4}}(?:at|@|à|a(?=\s+\d))\s*"  # ("2 nachten Hotel Alexandra à 1150 kr per nacht")
     rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day)|a\s+(?:night|nite|day|person|head)|"
     rf"the\s+(?:night|nite|day)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})(?!\w)"

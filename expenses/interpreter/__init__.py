@@ -1380,33 +1380,34 @@ def _taken_back_as_told(intents: list[Intent], ctx: Context) -> list[Intent]:
 
 
 def _merchant_alone(intents: list[Intent], ctx: Context) -> list[Intent]:
-    """A name told on its own beside the one expense of the message (", lufthansa", "also TAP", "I bought a Migros
-    sandwich and water …, 9.80") is who was paid for it, not a second expense without an amount. Only when the
-    words beside the name add nothing of another kind: no figure, no day, no other category."""
-    adds = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line"]
-    orphans = [i for i in adds if i.missing == "amount" and "amount" not in i.args]
-    if len(adds) != 2 or len(orphans) != 1:
-        return intents
-    orphan = orphans[0]
-    other = next(i for i in adds if i is not orphan)
-    if other.problem or other.args.get("merchant") or "amount" not in other.args or other.retracted:
-        return intents
-    between = ctx.message[min(orphan.end, other.end):max(orphan.start, other.start)]
-    if re.search(r"\w", between) and not re.fullmatch(r"\W*(?:and|also|plus)?\W*", between, re.IGNORECASE):
-        return intents  # not told side by side
-    text = orphan.quote(ctx.message)
-    rest = text[_ALONE_LEAD.match(text).end():]
-    names = merchants_in(rest, ctx.message)
-    if len(names) != 1 or re.search(r"\d", rest) or find_dates(rest, ctx.today):
-        return intents
-    left = re.sub(re.escape(names[0]), " ", rest, count=1, flags=re.IGNORECASE)
-    kinds = {c.category for c in find_categories(left)}
-    words_left = [w for w in re.findall(r"[^\W\d_]+", left.lower()) if w not in _NARRATION]
-    if kinds - {other.args.get("category")} or len(words_left) > 2:
-        return intents
-    other.args["merchant"] = names[0]
-    other.start, other.end = min(other.start, orphan.start), max(other.end, orphan.end)
-    return [i for i in intents if i is not orphan]
+    """A name told on its own beside an expense of the message (", lufthansa", "also TAP", "I bought a Migros sandwich
+    and water …, 9.80", "… the bus back on Wednesday, 249 again, RegioJet.") is who was paid for it, not a second
+    expense without an amount. Only when the words beside the name add nothing of another kind: no figure, no day, no
+    other category."""
+    for orphan in [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and i.missing == "amount"
+                   and "amount" not in i.args]:
+        adds = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and i is not orphan]
+        before = [i for i in adds if i.end <= orphan.start]
+        other = before[-1] if before else (adds[0] if len(adds) == 1 else None)
+        if other is None or other.problem or other.args.get("merchant") or "amount" not in other.args or other.retracted:
+            continue
+        between = ctx.message[min(orphan.end, other.end):max(orphan.start, other.start)]
+        if re.search(r"\w", between) and not re.fullmatch(r"\W*(?:and|also|plus)?\W*", between, re.IGNORECASE):
+            continue  # not told side by side
+        text = orphan.quote(ctx.message)
+        rest = text[_ALONE_LEAD.match(text).end():]
+        names = merchants_in(rest, ctx.message)
+        if len(names) != 1 or re.search(r"\d", rest) or find_dates(rest, ctx.today):
+            continue
+        left = re.sub(re.escape(names[0]), " ", rest, count=1, flags=re.IGNORECASE)
+        kinds = {c.category for c in find_categories(left)}
+        words_left = [w for w in re.findall(r"[^\W\d_]+", left.lower()) if w not in _NARRATION]
+        if kinds - {other.args.get("category")} or len(words_left) > 2:
+            continue
+        other.args["merchant"] = names[0]
+        other.start, other.end = min(other.start, orphan.start), max(other.end, orphan.end)
+        intents = [i for i in intents if i is not orphan]
+    return intents
 
 
 # "only the uber and the bolt are work": the rows of a pasted list the user keeps, named one by one

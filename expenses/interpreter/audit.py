@@ -813,15 +813,19 @@ class Audit:
         s = max((m.end() for m in re.finditer(r"[,;.!?\n]", self.message[:start])), default=0)
         e = next((s + m.start() for m in re.finditer(r"[;.!?\n]", self.message[s:])), len(self.message))
         words = self.message[s:e]
-        if re.search(r"\d", words) or not _OTHERS_PAID.search(words) or any(a.start < e and s < a.end for a in self.acts) \
-                or re.search(r"\b(?:not|n't|dont|leave|skip|forget|drop|remove|scratch|ignore|out)\b", words, re.IGNORECASE):
-            return False  # (a take-back said with it is the audit's to weigh: "…, the ride was on the client so not claiming it")
+        if re.search(r"\d", words) or not _OTHERS_PAID.search(words) or any(a.start < e and s < a.end for a in self.acts):
+            return False
         from .values import find_categories
 
         # a kind of expense named, none of the plan's ("…, dinner was on the client"); a thing named by no kind ("the
         # bill", "the garage", "the reception") may be one the plan adds: asked
         things = {c.category for c in find_categories(words) if not c.weak}
         kinds = {str(a.args.get("category")) for a in self.acts}
+        if re.search(r"\b(?:not|n't|dont|leave|skip|forget|drop|remove|scratch|ignore|out)\b", words, re.IGNORECASE) and (
+                len(things) != 1 or re.search(r"\b(?:it|that|them|this|those)\b", words, re.IGNORECASE) is None and
+                re.search(r"\b(?:not|n't|dont)\s+(?:add|include|claim|put)\b", words, re.IGNORECASE) is None):
+            return False  # (a take-back said with it is the audit's to weigh, unless it names one kind and says not to
+            # add it: "…, lunch wed the customer paid so dont add", never "…, the ride was on the client so not claiming it")
         return bool(things) and not things & kinds
 
     def _not_the_users(self, start: int) -> bool:
@@ -1691,7 +1695,10 @@ _WHICH_ONE = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|
 _CARDED = frozenset({"remove_line", "submit_claim", "withdraw_claim"})
 # a take-back or an exclusion: inside a line's addition, always left over
 _OTHERS_PAID = re.compile(r"\b(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?\w+|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|"
-                          r"comped|complimentary|free\s+of\s+charge)\b", re.IGNORECASE)
+                          r"provided\s+by|comped|complimentary|free\s+of\s+charge)\b"
+                          # who paid, said first: "the customer paid", "my manager Ms. Keller paid", "she paid"
+                          r"|\b(?:the|my|our|their|his|her)\s+[^\W\d_]+(?:\s+(?-i:[A-Z][\w.'’-]*)){0,3}\s+(?:paid|covered|"
+                          r"picked\s+up)\b|\b(?:she|he|they)\s+paid\b", re.IGNORECASE)
 _STRONG = re.compile(r"\b(?:paid\s+(?:[\w-]+\s+){0,3}?by\s+(?:my|the|our|his|her|their|a)\s+(?:client|customer|company|host|"
                      r"department|colleague|colega|collega|kollege|coworker|boss|manager|partner|employer|office|firm|team|"
                      r"organi[sz]ers?|university|sponsor)s?\b|(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?(?:client|company|house|host|customer|boss|them|him|her|"

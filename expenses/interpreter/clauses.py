@@ -302,11 +302,21 @@ _RECEIPTS_TO_COME = re.compile(r"\b(?:add|put|enter|log|file|claim|submit)\s+(?:
 # a thing someone else paid for: "dinner was on the client", "the reception was hosted by the department"
 _PAYERS_WORDS = (r"client|clients|customer|customers|company|host|hosts|department|dept|organi[sz]ers?|partner|partners|"
                  r"employer|office|firm|boss|colleague|colleagues|team|university|school|project|sponsor|sponsors|"
-                 r"colega|collega|kollege|kollegin|coworker|co-worker|manager")
+                 r"colega|collega|kollege|kollegin|coworker|co-worker|manager|supplier|suppliers|vendor|agency|publisher|editor|"
+                 r"organisation|organization|travel\s+desk|travel\s+agency|travel\s+team")
 _PAYERS = _PAYERS_WORDS + r"|house|them|him|her|us"  # ("was on the house", "was on them")
 OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|paid\s+for\s+by|paid\s+by|covered\s+by|hosted\s+by|"
                             rf"picked\s+up\s+by|sponsored\s+by|comped\s+by|taken\s+care\s+of\s+by)\s+(?:the\s+|my\s+|our\s+|"
-                            rf"their\s+|his\s+|her\s+)?(?:{_PAYERS})\b|(?:comped|free|complimentary)\b)", re.IGNORECASE)
+                            rf"their\s+|his\s+|her\s+)?(?:{_PAYERS})\b|(?:comped|free|complimentary)\b)"
+                            # "lunch wed the customer paid so dont add", "my manager Ms. Keller paid with her card", "she
+                            # paid, so nothing", "Lunch was provided by the conference", "went on the company fuel card"
+                            rf"|\b(?:the|my|our|their|his|her|a)\s+(?:{_PAYERS_WORDS}|conference|organiser|organizer)"
+                            rf"(?:\s+(?-i:[A-Z][\w.'’-]*)){{0,3}}\s+(?:paid|covered|picked\s+up|took\s+care\s+of|treated)\b"
+                            rf"|(?:^|[,;.]\s*|\b(?:so|and|but)\s+)(?:she|he|they)\s+paid\b"
+                            rf"|\b(?:was|were|is|are)\s+(?:provided|included|covered|paid)\s+(?:by|in|with)\s+(?:the\s+)?"
+                            rf"(?:conference|event|ticket|fee|registration|organi[sz]ers?|hotel|room\s+rate)\b"
+                            rf"|\b(?:went|was|were|is|put|charged)\s+on\s+(?:the\s+|our\s+|a\s+)?(?:company|corporate|"
+                            rf"fuel)(?:'s)?\s+(?:[\w-]+\s+)?card\b", re.IGNORECASE)
 # how it was paid, by someone else: "…, paid at checkout by my colleague" (asked about by the audit when it takes back)
 PAID_BY_ANOTHER = re.compile(rf"^\W*(?:and\s+|but\s+)?(?:was\s+)?paid\s+(?:[\w-]+\s+){{0,3}}?by\s+(?:my|the|our|his|her|their|a)\s+"
                               rf"(?:{_PAYERS_WORDS})\b", re.IGNORECASE)
@@ -605,7 +615,9 @@ def split(message: str, today) -> list[Clause]:
                     continue
             kind, verb = classify(text, question=question, today=today)
             if kind in ("item", "act", "value", "context") and not question and not re.search(r"\d", text) and (
-                    OTHERS_PAID_IT.search(text) or _RECEIPTS_TO_COME.search(text) or PAID_BY_ANOTHER.match(text)):
+                    OTHERS_PAID_IT.search(text) or _RECEIPTS_TO_COME.search(text) or PAID_BY_ANOTHER.match(text)) and not (
+                    clauses and clauses[-1].kind in ("retract", "marker")):  # ("taxi 20 - no, my colleague paid his
+                # own lunch": what the "no" takes back is asked)
                 # "…, dinner was on the client so nothing there", "the reception was hosted by the department": not
                 # the user's to claim, said of a thing with no price
                 clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))

@@ -159,6 +159,9 @@ def read_items(message: str, ctx: Context) -> dict[str, Any] | None:
         evidence = message[item.start:item.end].strip(" ,;:+-–—\n")
         if not evidence or locate(evidence, message) is None:
             return None
+        if any(Decimal(m.group(1)) == item.amount for m in re.finditer(
+                rf"(?<![\d.,])(\d{{1,2}})\s*(?:{lexicon.NIGHTS})(?![\w'’-])", evidence, re.IGNORECASE)):
+            return None  # "2 nachten Hotel Alexandra à …": a count of nights is never an amount
         args: dict[str, Any] = {"amount": f"{item.amount:.2f}", "category": item.category}
         if item.day is not None:
             args["date"] = item.day.isoformat()

@@ -148,10 +148,12 @@ CURRENCY_WORDS = {
     "pln": "PLN", "zloty": "PLN", "zlotys": "PLN", "czk": "CZK", "koruna": "CZK", "cad": "CAD",
 }
 # a night, in English and in the languages people mix in ("2 Nächte", "2 nuits", "2 noce")
-NIGHTS = r"nights?|nites?|nts|nuits?|notte|notti|n[äa]chte|nacht|noce|noc|nocy|noches?"
+NIGHTS = (r"nights?|nites?|nts|nuits?|notte|notti|n[äa]chte|nacht|noce|noc|nocy|noches?|nachten|n[äa]tter|natt|n[æa]tter|"
+          r"netter|noci|noites?|nat")
 # after a number, these make it a count, not money: "2 nights", "3 people"
 QUANTITY_UNITS = frozenset(
-    "night nights nite nites nts nuit nuits notte notti nacht nächte nachte noc noce nocy noche noches day days people ppl person persons pax guest guests ticket tickets ride rides hour hours km "
+    "night nights nite nites nts nuit nuits notte notti nacht nächte nachte noc noce nocy noche noches nachten nätter natt "
+    "nætter netter noci noite noites nat day days people ppl person persons pax guest guests ticket tickets ride rides hour hours km "
     "kilometre kilometres kilometer kilometers mile miles times item items line lines percent".split()
 )
 
@@ -270,6 +272,7 @@ CHAT_WORDS = {
     # nights in the languages people mix into their English ("Motel One 2 notti 198,00", "2 nachten 2x 210")
     "notti": "nights", "notte": "night", "noches": "nights", "noche": "night", "nuits": "nights", "nuit": "night",
     "nachten": "nights", "netter": "nights", "noites": "nights", "nopti": "nights", "nocy": "nights",
+    "nätter": "nights", "natter": "nights", "nætter": "nights", "noci": "nights", "noite": "night", "natt": "night",
 }
 
 # a request's few words in the languages people mix into their English ("apri una nuova nota spese", "invia pure",

@@ -212,7 +212,7 @@ _CURRENCY_PHRASE = re.compile(
     re.IGNORECASE)
 
 
-_ANCHORED = re.compile(r"(?:on\s+|in\s+)?(?:the\s+)?(?:same\s+(?:day|morning|afternoon|evening)|that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:day|night)\s+(?:(?P<after>after|later)|"
+_ANCHORED = re.compile(r"(?:on\s+|in\s+)?(?:the\s+)?(?:same\s+(?:day|morning|afternoon|evening|night)|that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:day|night)\s+(?:(?P<after>after|later)|"
                        r"(?P<before>before))|(?:(?P<next>next|following)|previous)\s+day)", re.IGNORECASE)
 
 
@@ -803,7 +803,10 @@ class Reader:
             if found.value is not None or m is None:
                 out.append(found)
                 continue
-            anchor = (self.last_act.args.get("date") if self.last_act is not None else None) or self.ctx.last_day_told
+            anchor = (self.last_act.args.get("date") if self.last_act is not None else None) or next((
+                str(i.args["date"]) for i in reversed(self.told) if isinstance(i, ActIntent) and i.act == "add_line"
+                and i.args.get("date") and not i.retracted), None) or self.ctx.last_day_told
+            # ("flight … tue 212.40, s-bahn from airport 13.90, dinner … same night 38.50": the night of the last day told)
             shift = 1 if m.group("after") else -1 if m.group("before") else 0
             value = None
             if anchor:

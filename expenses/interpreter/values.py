@@ -138,8 +138,8 @@ _DATE_PATTERNS = [
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?!\d|,\d)",  # "28.11.": the German way, the dot closes it
                           re.IGNORECASE)),
     # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
-    ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+|in\s+)?that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:in\s+)?the\s+same\s+"
-                            r"(?:morning|afternoon|evening)|(?:on\s+)?the\s+(?:day|night)\s+"
+    ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+|in\s+)?that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:in\s+)?(?:the\s+)?same\s+"
+                            r"(?:morning|afternoon|evening|night)|(?:on\s+)?the\s+(?:day|night)\s+"
                             r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
     ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
                        re.IGNORECASE)),
