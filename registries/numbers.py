@@ -57,7 +57,8 @@ _EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.
 _PRODUCT_EACH = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
     rf"(?:[,\s]*(?:(?:à|a)\s+(?=\d))?|[,\s]+(?:(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{{0,6}}\.?(?:\s*(?:\+|&|and|-|–|/|to|till|until|through|thru)\s*)?){{1,3}}[,\s]+"
-    rf"|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+    rf"|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf|a\s+partir\s+d[eo]|à\s+partir\s+du|"
+    rf"a\s+partire\s+da)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
     rf"[\w'’&./-]+,?\s+){{0,5}}?,?\s*"
     rf"(?:(?:at|for|@|à|a(?=\s+\d))\s*)?"
     rf"|\s+(?-i:[A-Z][\w'’&.-]*\s+){{1,4}}(?:at|@|à|a(?=\s+\d))\s*"  # ("2 nachten Hotel Alexandra à 1150 kr per nacht")

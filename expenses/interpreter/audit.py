@@ -1294,12 +1294,13 @@ _PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|p
                        r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b"
                        # each one, in the languages people mix in: "139,00 cada noche", "84,50 chaque nuit", "95 a notte"
                        r"|\s*(?:€|eur|euros?|chf|kr|zł)?\s*(?:cada|chaque|por|par|la|pro|je|jede|ogni|a|al|per|za|na)\s+"
-                       r"(?:noche|nuit|nuitée|notte|nacht|noc|night|una|uno|une|un|persona|personne|person|pers)\b|\s*jeweils\b",
+                       r"(?:noche|nuit|nuitée|notte|nacht|noc|noite|natt|nat|night|una|uno|une|un|persona|personne|person|pers)\b"
+                       r"|\s*jeweils\b",
                        re.IGNORECASE)
 # a count of nights, in English or another language ("2 noce", "3 notti"): never a price
 # nights, counted, in English and the languages people mix in ("2 noce", "3 notti", "nights of Tuesday and Wednesday")
-_NIGHTS = r"nights|nites|nts|nuits|nuitées|nuitees|notti|n[äa]chte|noce|nocy|noches|nätter|netter"
-_NIGHT = r"night|nite|nuit|nuitée|nuitee|notte|nacht|noc|noche|natt"
+_NIGHTS = r"nights|nites|nts|nuits|nuitées|nuitees|notti|n[äa]chte|noce|nocy|noches|nätter|netter|nætter|noites|noci|nachten"
+_NIGHT = r"night|nite|nuit|nuitée|nuitee|notte|nacht|noc|noche|natt|noite|nat"
 # a count of nights after a number: never a price
 _NIGHTS_AFTER = re.compile(rf"\s*(?:{_NIGHTS}|{_NIGHT})\b", re.IGNORECASE)
 # nights counted in a stay ("noches de martes y …")

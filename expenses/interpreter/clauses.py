@@ -83,7 +83,9 @@ RETRACT = re.compile(
 
 MARKER = re.compile(
     r"^(?:(?:no\s+wait|wait|no|nope|sorry|oops|i\s+mean|i\s+meant|make\s+(?:that|it)|actually|rather|or\s+rather|"
-    r"correction|hm+|er+m?|um+|uh+|on\s+second\s+thoughts?|hold\s+on|my\s+bad|typo)\b[\s,.:;!-]*)+",
+    # ("um" alone only as a pause: "um jantar 41,20" is the Portuguese "a dinner")
+    r"correction|hm+|er+m?|umm+|um(?=\s*[,.:;!…-]|\s+(?:no|actually|wait|sorry|the|that|it|i|make|rather)\b)|uh+|"
+    r"on\s+second\s+thoughts?|hold\s+on|my\s+bad|typo)\b[\s,.:;!-]*)+",
     re.IGNORECASE)
 
 QUESTION_START = re.compile(

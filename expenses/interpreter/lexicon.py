@@ -28,7 +28,9 @@ for _category, _words in {
     # the words people mix in from their own languages (French, Italian, German, Polish, Spanish)
     "meals_abroad": "dejeuner déjeuner dîner petit-dejeuner petit-déjeuner pranzo cena colazione mittagessen abendessen "
                     "frühstück fruhstuck obiad kolacja śniadanie sniadanie almuerzo desayuno lunsj middag middagen frokost frukost "
-                    "aftensmad kawa kaffe kaffee koffie caffè souper",
+                    "aftensmad kawa kaffe kaffee koffie caffè souper jantar almoço almoco lanche refeição refeicao "
+                    "comida cena ceny obiadu kolację kolacje večeře vecere oběd obed snídaně snidane ontbijt lunchen "
+                    "avondeten middageten frokosten middagen lunchen frukosten kaffet lounas illallinen aamiainen",
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina",
     "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
