@@ -737,7 +737,7 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line" and not args.get("merchant") and (shared := _heading_merchant(ctx.message, plan)):
             if shared[1] == args.get("category"):  # "flights with Vueling, outbound … and the return …"
                 args["merchant"] = shared[0]
-        if act.get("act") == "add_line" and not args.get("date") and (headed := heading_day(ctx.message, ctx.today)) is not None and not \
+        if act.get("act") == "add_line" and not args.get("date") and (headed := heading_day(spell_out(ctx.message).text, ctx.today)) is not None and not \
                 find_dates(act.get("evidence", ""), ctx.today):
             args["date"] = headed  # "wed 25th: lunch 14.80, coffee 3.90, and dinner … 186.40": the 25th for all three
         if act.get("act") == "add_line":

@@ -1643,7 +1643,7 @@ def _is_count(message: str, start: int, end: int, act: ActSpan) -> bool:
     "1 nt", "one night": one unit, which is what a line is when no quantity is given."""
     raw = message[start:end]
     n = int(raw) if raw.isdigit() else word_number(raw)
-    if n == 1 and re.match(r"\s*(?:nt|nts|night|nite|day|ride|person|pax|room|ticket|nuit|notte|nacht|noc|noche)s?\b",
+    if n == 1 and re.match(r"\s*(?:nt|nts|night|nite|day|ride|person|pax|room|ticket|nuit|notte|nacht|noc|noche|nat|natt|noite|noci)s?\b",
                            message[end:], re.IGNORECASE):
         return True
     m = _COUNT_NOUN.match(message, end)

@@ -533,6 +533,7 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
     if cursor < end:
         pieces.append((cursor, end))
     pieces = [piece for s, e in pieces for piece in _and_abroad(message, s, e)]
+    pieces = [piece for s, e in pieces for piece in _next_priced_kind(message, s, e)]
     split_legs: list[tuple[int, int]] = []
     for s, e in pieces:  # "there on monday 119.90 and back thursday 119.90": priced both ways, two legs
         leg = re.search(r"\s+(?=and\s+back\b)", message[s:e], re.IGNORECASE)
@@ -556,6 +557,23 @@ def _and_abroad(message: str, start: int, end: int) -> list[tuple[int, int]]:
         rest = message[m.end():end]
         if re.search(r"\d", rest) and find_categories(rest) and find_categories(message[start:m.start()]):
             return [(start, m.start("gap")), *_and_abroad(message, m.end(), end)]  # (the price keeps its currency)
+    return [(start, end)]
+
+
+# a price, then straight away another kind of expense with its own price: "tue lunch 12.75 dinner 28.40"
+_PRICE_THEN_WORD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|euros?|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy|yen)\b)?"
+                              r"(?P<gap>\s+)(?=[^\W\d_])", re.IGNORECASE)
+
+
+def _next_priced_kind(message: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A piece split where a price is followed, with no word between, by a kind of expense (a strong word, not "night"
+    or "ticket") that has a price of its own before the piece ends, when the words before the price named a kind too."""
+    for m in _PRICE_THEN_WORD.finditer(message, start, end):
+        rest = message[m.end():end]
+        first = find_categories(rest)
+        if first and first[0].start == 0 and not first[0].weak and re.match(r"[^\W\d_]+\s+(?:[€$£¥]\s?)?\d", rest) and \
+                find_categories(message[start:m.start()]) and not re.search(r"\d", message[m.end():m.end() + first[0].end]):
+            return [(start, m.start("gap")), *_next_priced_kind(message, m.end(), end)]
     return [(start, end)]
 
 
@@ -753,7 +771,8 @@ def heading_kind(text: str, today) -> str | None:
 def is_record(text: str, today) -> bool:
     """One expense typed as fields: a date, a name or a category, an amount, separated by commas
     ("2026-11-18, Hotel Amigo, hotel, 1 night, 179.00 EUR"; "17/11 PRET A MANGER LONDON GBP 8.45")."""
-    fields = [f.strip() for f in re.split(r"\s*(?:[;|\t]|(?<!\d),|,(?!\d))\s*", text.strip(" .")) if f.strip()]
+    fields = [f.strip() for f in re.split(r"\s*(?:[;|\t]|(?<!\d),|,(?!\d)| {2,}(?=\S))\s*", text.strip(" .")) if f.strip()]
+    # (columns aligned by spaces are fields too: "Espresso House Malmö C        2026-11-03      89,00 kr")
     if verb_of(text)[0] is not None or "?" in text:  # (a comma between digits is a number's: "¥2,340", "12,50")
         return False
     if sum(1 for f in fields if re.match(r"(?:and|then|but|also|plus|so)\b", f, re.IGNORECASE)) and len(fields) >= 3:

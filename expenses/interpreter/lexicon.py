@@ -18,7 +18,7 @@ for _category, _words in {
     "meals": "meal meals dinner dinners lunch lunches breakfast breakfasts brunch restaurant restaurants food "
              "coffee coffees cafe café snack snacks drinks supper catering sandwich sandwiches pizza burger burgers "
              "sushi salad bagel croissant pastry pastries bakery takeaway takeout groceries supermarket beer beers "
-             "wine tea teas eat ate eating steak steaks steakhouse tapas noodles ramen bistro brasserie diner",
+             "wine tea teas eat ate eating steak steaks steakhouse tapas noodles ramen bistro brasserie diner espresso",
     "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
@@ -31,7 +31,8 @@ for _category, _words in {
                     "aftensmad kawa kaffe kaffee koffie caffè souper jantar almoço almoco lanche refeição refeicao "
                     "comida cena ceny obiadu kolację kolacje večeře vecere oběd obed snídaně snidane ontbijt lunchen "
                     "avondeten middageten frokosten middagen lunchen frukosten kaffet lounas illallinen aamiainen",
-    "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina",
+    "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina tog tåg vlak trein comboio "
+                     "parkering parkeren parkovné estacionamento estacionamiento aparcamiento",
     "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
