@@ -1705,6 +1705,10 @@ _STRONG = re.compile(r"\b(?:paid\s+(?:[\w-]+\s+){0,3}?by\s+(?:my|the|our|his|her
                      r"organi[sz]ers?|university|sponsor)s?\b|(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?(?:client|company|house|host|customer|boss|them|him|her|"
                      r"us)|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|comped|complimentary|free\s+of\s+charge)|"
                      r"not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|scrap|ditch|skip|ignore|nvm|never\s+mind|nah|"
+                     # the same words in the languages people mix in ("ach nee, de koffie niet", "nein, das nicht",
+                     # "nej, inte kaffet", "non, pas le café", "gratis", "vergeet", "glem", "oubliez", "lascia")
+                     r"nicht|niet|inte|ikke|ei|nie|pas|não|nao|nein|nee|nej|gratis|kostenlos|vergiss|vergeet|glem|glöm|"
+                     r"oublie[zr]?|olvida|esquece|dimentica|lascia|laat|lass|zapomnij|"
                      r"cancel|delete|remove|without|no\s+(?:the\s+)?(?:dinner|lunch|breakfast|taxi|cab|hotel|coffee|parking|"
                      r"train|flight|drinks?|snacks?)|"
                      r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|leave\s+it|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"

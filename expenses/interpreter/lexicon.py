@@ -288,7 +288,7 @@ WORDS_ABROAD = {
     "waluta": "currency", "währung": "currency", "devise": "currency", "valuta": "currency", "moeda": "currency",
     "moneda": "currency", "měna": "currency", "titre": "title", "titolo": "title", "título": "title", "titulo": "title",
     "titel": "title", "tytuł": "title", "tytul": "title", "název": "title",
-    "och": "and", "und": "and", "ach": "oh", "oj": "oh", "åh": "oh",
+    "nee": "no", "nej": "no", "och": "and", "und": "and", "ach": "oh", "oj": "oh", "åh": "oh",
     "inte": "not", "ikke": "not", "nicht": "not", "niet": "not", "não": "not", "nao": "not", "nie": "not",
     "var": "was", "war": "was", "foi": "was", "fue": "was", "był": "was", "była": "was", "było": "was", "byl": "was",
     "byla": "was", "bylo": "was", "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
