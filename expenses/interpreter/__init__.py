@@ -102,9 +102,27 @@ def interpret(request: Any) -> str:
     if (settled := _answered_as_new(request)) is not None:
         return settled
     if (settled := _answered_converted(request)) is not None:
-        return settled
-    return _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))),
-                                             str(getattr(request, "message", "") or ""))
+        return _counted(request, settled)
+    return _counted(request, _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))),
+                                             str(getattr(request, "message", "") or "")))
+
+
+def _counted(request: Any, answer: str) -> str:
+    """"yes, all 3" after two expenses were offered converted: nothing added, asked (whatever reading took the yes)."""
+    pending = getattr(request, "pending", None) or {}
+    paid_in = (pending.get("args") or {}).get("currency")
+    count = _count_said(str(getattr(request, "message", "") or "")) if paid_in else None
+    plan = json.loads(answer).get("plan")
+    if count is None or not isinstance(plan, dict):
+        return answer
+    converted = [a for a in plan.get("acts") or [] if a.get("act") == "add_line" and (a.get("args") or {}).get(
+        "currency") == paid_in]
+    if not converted or len(converted) == count:
+        return answer
+    return json.dumps({"plan": {"acts": [], "answers": [{"question": str(getattr(request, "message", ""))[:2000], "text": (
+        f"I offered {len(converted)} expense{'s' if len(converted) != 1 else ''} converted, so I was not sure which you "
+        "meant; nothing was added. Say “yes” to add " + ("it" if len(converted) == 1 else f"all {len(converted)}")
+        + ", or name the ones to add.")}]}}, ensure_ascii=False)
 
 
 # what the reply says when it could not read a part of the message, beside the questions it asks ("…?")
@@ -603,7 +621,8 @@ _YES_FIRST = re.compile(r"^\W*(?P<yes>" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|a
                         r"\b)|\s*,?\s+(?=(?:and\s+|e\s+|et\s+|y\s+|und\s+|en\s+|a\s+|och\s+|og\s+)?(?:then|after\s+that|"
                         r"depois|dann|danach|puis|ensuite|poi|luego|después|daarna|dan|potem|pak|sen|så|sedan)\b))", re.IGNORECASE)
 # "all 3", "wszystkie 3", "alle drei": how many the yes is for (asked again when that is not how many were offered)
-_YES_COUNT = re.compile(r"(?<!\S)([2-9])(?!\S)|\b(two|both|three|four|five|beide|beiden|oba|obie|obydwa|begge|båda|"
+_YES_COUNT = re.compile(r"\b(?:all|alle|alla|allt|wszystkie|wszystkich|tutti|tutte|todos|todas|tous|toutes|všechny|kaikki|"
+                        r"the|de|die|les|le)\s+([2-9])(?![\d.,])|\b(two|both|three|four|five|beide|beiden|oba|obie|obydwa|begge|båda|"
                         r"tous\s+les\s+deux|les\s+deux|entrambi|ambos|ambas|drei|trois|tre|tres|três|trzy|tři|vier|quatre|quattro|"
                         r"cztery|čtyři|fire|fyra)\b", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "both": 2, "beide": 2, "beiden": 2, "oba": 2, "obie": 2, "obydwa": 2, "begge": 2, "båda": 2,
