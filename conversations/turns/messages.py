@@ -238,7 +238,8 @@ def message_turn_run(run: TurnRun, seen: store.Seen) -> Delivered | None:
     reduction = reduce_turn(loop.validated, facts)
     reduction.notices[:0] = explained
     trace = TurnTrace(rounds=recorder.rounds, plan_raw=loop.raw, plan=plan.model_dump(mode="json"))
-    pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": turn.text} if plan.pending else None
+    pending = {**plan.pending.model_dump(mode="json", exclude_none=True), "message": kept_message(
+        plan.pending.about, turn.text, conversation.pending)} if plan.pending else None
     pending = pending or unfound_target_question(turn, reduction)
     said = Said([a.model_dump() for a in plan.answers], plan.say, pending)
     try:
@@ -342,6 +343,16 @@ def _switched_off_text(name: str, status: str) -> str:
         return f"I could not use the lookup “{name}”: that lookup is switched off by an administrator."
     return (f"I could not use the lookup “{name}”: that lookup is switched off for safety until an administrator "
             "has checked it.")
+
+
+def kept_message(about: str | None, text: str, earlier: dict[str, Any] | None) -> str:
+    """The message a pending question keeps: this one, unless the question is still about words of the message the
+    open question was kept with (a question asked again after a message it did not need): then that message, so
+    what its answer completes is still quoted from what the user wrote."""
+    before = str((earlier or {}).get("message") or "")
+    if about and about not in text and before and about in before:
+        return before
+    return text
 
 
 def unfound_target_question(turn: Turn, reduction: Reduction) -> dict[str, Any] | None:

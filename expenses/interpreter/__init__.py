@@ -103,20 +103,40 @@ def interpret(request: Any) -> str:
         return settled
     if (settled := _answered_converted(request)) is not None:
         return _counted(request, settled)
-    return _counted(request, _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))),
-                                             str(getattr(request, "message", "") or "")))
+    return _offer_kept(request, _counted(request, _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))),
+                                             str(getattr(request, "message", "") or ""))))
+
+
+def _offer_kept(request: Any, answer: str) -> str:
+    """A message not understood while expenses wait to be added converted: the offer still stands, and the reply says
+    so (the next "yes" adds them; anything understood in between replaces it)."""
+    pending = getattr(request, "pending", None) or {}
+    plan = json.loads(answer).get("plan")
+    if not (pending.get("missing") == ["amount"] and (pending.get("args") or {}).get("currency") and isinstance(plan, dict)
+            and not plan.get("acts") and not plan.get("pending") and plan.get("answers") and all(
+                str(a.get("text", "")).startswith("I did not understand") for a in plan["answers"])):
+        return answer
+    earlier = str(pending.get("about") or pending.get("message") or "")
+    if not earlier:
+        return answer
+    kept = {k: v for k, v in pending.items() if k not in ("message", "about")}
+    plan["pending"] = {**kept, "about": earlier[:2000]}
+    plan["answers"].append({"question": str(getattr(request, "message", ""))[:2000], "text": (
+        f"What I offered to add converted (“{earlier[:120]}”) still waits: say “yes” to add it.")})
+    return json.dumps({"plan": plan}, ensure_ascii=False)
 
 
 def _counted(request: Any, answer: str) -> str:
     """"yes, all 3" after two expenses were offered converted: nothing added, asked (whatever reading took the yes)."""
     pending = getattr(request, "pending", None) or {}
     paid_in = (pending.get("args") or {}).get("currency")
+    offered = set((pending.get("args") or {}).get("currencies") or [paid_in])
     count = _count_said(str(getattr(request, "message", "") or "")) if paid_in else None
     plan = json.loads(answer).get("plan")
     if count is None or not isinstance(plan, dict):
         return answer
     converted = [a for a in plan.get("acts") or [] if a.get("act") == "add_line" and (a.get("args") or {}).get(
-        "currency") == paid_in]
+        "currency") in offered]
     if not converted or len(converted) == count:
         return answer
     return json.dumps({"plan": {"acts": [], "answers": [{"question": str(getattr(request, "message", ""))[:2000], "text": (
@@ -663,6 +683,7 @@ def _answered_converted(request: Any) -> str | None:
 
     earlier = str(pending.get("about") or pending.get("message") or "")  # the words it was asked about, when others went on
     paid_in = str((pending.get("args") or {}).get("currency") or "")
+    offered = set((pending.get("args") or {}).get("currencies") or [paid_in])  # ("bus 25 EUR, taxi 450 CZK": both)
     if pending.get("missing") != ["amount"] or not paid_in or not earlier or len(answer) > 80 \
             or getattr(request, "repair_error", None) or _DOUBT.search(answer) or _asks_another(answer):
         return None
@@ -686,7 +707,7 @@ def _answered_converted(request: Any) -> str | None:
             f"I offered {len(acts)} expense{'s' if len(acts) != 1 else ''} converted, so I was not sure which you meant; "
             "nothing was added. Say “yes” to add " + ("it" if len(acts) == 1 else f"all {len(acts)}")
             + ", or name the ones to add.")}]}}, ensure_ascii=False)
-    if acts is None or any((a.get("args") or {}).get("currency") != paid_in for a in acts):
+    if acts is None or any((a.get("args") or {}).get("currency") not in offered for a in acts):
         # the yes was plain; the earlier words no longer read as one expense to convert: say why, never "not understood"
         why = " ".join(a.get("text", "") for a in (reread.get("plan") or {}).get("answers", []))
         return json.dumps({"plan": {"acts": [], "answers": [{"question": answer[:2000], "text": (
@@ -1735,9 +1756,12 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
         asked = next(i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing == "amount")
         case = asked.ref or ({"id": asked.claim.id} if asked.claim is not None else None)
         plan["plan"]["pending"] = {**pending[0], "about": asked.quote(message), **({"case": case} if case else {})}
-    elif pending and not acts and len({i.paid_in for i in intents if isinstance(i, ActIntent)}) == 1 and all(
-            i.paid_in for i in intents if isinstance(i, ActIntent)):
-        plan["plan"]["pending"] = pending[0]  # several expenses in one other currency, offered converted: one "yes"
+    elif pending and not acts and all(i.paid_in and i.act == "add_line" and i.missing == "amount" and not i.retracted
+                                      for i in intents if isinstance(i, ActIntent)):
+        # several expenses in other currencies, offered converted: one "yes" (each line keeps the currency it was paid in)
+        paid = sorted({str(i.paid_in) for i in intents if isinstance(i, ActIntent)})
+        plan["plan"]["pending"] = {**pending[0], "args": {**pending[0].get("args", {}), **(
+            {"currencies": paid} if len(paid) > 1 else {})}}
     return json.dumps(plan, ensure_ascii=False)
 
 

@@ -376,6 +376,8 @@ class Audit:
                 continue  # "Metro card 3 days 24,00": what the pass is, not what it cost
             if self._original_aside(start):
                 continue  # "13.70 eur (that was 85 reais converted)": what it was in the currency paid, noted
+            if self._count_of_the_told(start, end):
+                continue  # "yes, add all three" after three offered converted: how many, said back
             self._leave("number", start, end)
 
     def _trip_day_unplaced(self, end: int) -> bool:
@@ -1124,6 +1126,35 @@ class Audit:
                 self._leave("estimate", a.start + hedge.start(), m.end())
                 return
 
+    def _count_of_the_told(self, start: int, end: int) -> bool:
+        """"yes, add all three", "tak, przelicz wszystkie 3": after "all", how many expenses told in an earlier message
+        the plan adds, exactly."""
+        raw = self.message[start:end]
+        n = int(raw) if raw.isdigit() else word_number(raw)
+        return bool(n) and n == len(self.acts) and all(a.name == "add_line" and a.act.get("earlier_evidence")
+                                                       for a in self.acts) and bool(re.search(
+            r"\b(?:all|alle|alla|allt|wszystkie|wszystkich|tutti|tutte|todos|todas|tous|toutes|všechny|kaikki)\s*$",
+            self.message[:start], re.IGNORECASE))
+
+    def _day_before_the_thing(self, a: ActSpan, start: int, end: int) -> bool:
+        """A figure written as a day and a month ("16.10", "3.11") of the last few months, with no currency beside it,
+        before the thing bought, on a line with no day of its own: the day it was bought as much as its price."""
+        raw = self.message[start:end]
+        said = re.fullmatch(r"(\d{1,2})\.(\d{1,2})", raw)
+        if said is None or re.match(r"\s*(?:[€$£¥]|[A-Za-z]{3}\b|kr\b|zł|kč|eur|euros?\b)", self.message[end:], re.IGNORECASE) \
+                or re.search(r"[€$£¥]\s*$|\b[A-Z]{3}\s*$", self.message[:start]):
+            return False
+        try:
+            day = date(self.ctx.today.year, int(said.group(2)), int(said.group(1)))
+        except ValueError:
+            return False
+        if day > self.ctx.today:
+            day = day.replace(year=day.year - 1)
+        if (self.ctx.today - day).days > 120 or (a.args.get("date") and a.args.get("date") != self.ctx.today.isoformat()):
+            return False
+        return bool(re.match(r"\s+[^\W\d_]", self.message[end:])) and not re.search(r"[^\W\d_]", self.message[
+            max(a.start, _sentence_span(self.message, start)[0]):start].split(":")[-1])
+
     def _amount_said_as_money(self, a: ActSpan, amount: Decimal, words: str) -> None:
         """The act's amount must stand in its words as money somewhere: not only as "2nd", "16-18", a card number,
         "platform 2" or "4 coffees"; and not as a price per night when the line is the whole stay."""
@@ -1134,6 +1165,10 @@ class Audit:
             places += 1
             before = self.message[max(a.start, m.start() - 12):m.start()]
             after = self.message[m.end():m.end() + 16]
+            if a.name == "add_line" and amount == _decimal(a.args.get("amount")) and self._day_before_the_thing(
+                    a, m.start(), m.end()):
+                self._leave("date", m.start(), m.end())  # "again: 16.10 coffee + sandwich … 185 CZK": the 16th of October?
+                return
             units = (_decimal(a.args.get("quantity")) or 1) > 1 or bool(_UNITS_SAID.search(words)) or (
                 a.name == "update_line" and a.claim is not None
                 and ((_line(a.claim, a.args.get("line")) or {}).get("quantity") or 1) > 1)
