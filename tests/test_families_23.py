@@ -218,3 +218,45 @@ def test_a_rate_asked_without_a_day_is_the_one_in_force_on_the_users_day():
     Ctx.today = TODAY
     late = exchange_rate(ExchangeRateArgs.model_validate({"from": "CHF", "to": "EUR", "amount": "84.00"}), Ctx())
     assert early["effective_date"] <= "2026-01-15" < late["effective_date"]
+
+
+# ----------------------------------------------------------------- 7. walk X1
+
+
+def test_a_figure_written_as_a_recent_day_before_the_thing_bought_is_asked_never_an_amount():
+    plan = _offered("again: 16.10 coffee + sandwich at the station 185 CZK, and bus back 27,00 EUR", **on(TRIP))
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("text", ["coffee 16.10", "16.10 lunch 45,00", "lunch 16.10 on 14.10"])
+def test_a_figure_after_the_thing_or_beside_a_price_of_its_own_is_read_as_it_was(text):
+    [plan] = conversation([text], **on(TRIP))
+    assert len([a for a in plan.acts if a.act == "add_line"]) == 1
+
+
+def test_offers_in_two_currencies_wait_for_one_yes():
+    plan = _yes("taxi 450 CZK on monday and bus 25 USD on tuesday", "yes, add both")
+    assert sorted(a.args.get("currency") for a in plan.acts) == ["CZK", "USD"]
+
+
+def test_a_message_not_understood_keeps_the_offer_and_says_so():
+    first = _offered(TOLD, **on(TRIP))
+    pending = {**first.pending.model_dump(mode="json"), "message": TOLD}
+    from dataclasses import replace
+
+    from conversations.core.plan import parse_model_answer
+    from expenses.interpreter import interpret
+    from tests.test_interpreter import request
+
+    plan = parse_model_answer(interpret(replace(request("yes for the hotel. checkout is not separate cost", **on(TRIP)),
+                                                pending=pending)))
+    assert plan.acts == [] and plan.pending is not None and plan.pending.about == TOLD
+    assert any("still waits" in a.text for a in plan.answers)
+
+
+def test_the_server_keeps_the_message_a_question_asked_again_quotes():
+    from conversations.turns.messages import kept_message
+
+    assert kept_message(TOLD, "hmm what", {"message": TOLD}) == TOLD
+    assert kept_message(None, "hmm what", {"message": TOLD}) == "hmm what"
+    assert kept_message("taxi", "the taxi 20", {"message": TOLD}) == "the taxi 20"  # words of this message: this one
