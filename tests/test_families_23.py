@@ -169,7 +169,7 @@ def test_another_languages_and_after_a_foreign_price_keeps_the_price_in_its_curr
 
 @pytest.mark.parametrize(("text", "day"), [
     ("Maandag KLM AMS-CPH 246,30 euro", "2026-11-30"),
-    ("di taxi vom hotel zum kunden 38,50", "2026-12-01"),
+    ("Mo ICE Stuttgart-Zürich 129,90", "2026-11-30"),
     ("flight to MUC tue 212.40, s-bahn from airport 13.90, dinner at Augustiner same night 38.50", "2026-12-01"),
 ])
 def test_a_day_said_in_other_words_dates_the_line(text, day):
@@ -260,3 +260,37 @@ def test_the_server_keeps_the_message_a_question_asked_again_quotes():
     assert kept_message(TOLD, "hmm what", {"message": TOLD}) == TOLD
     assert kept_message(None, "hmm what", {"message": TOLD}) == "hmm what"
     assert kept_message("taxi", "the taxi 20", {"message": TOLD}) == "the taxi 20"  # words of this message: this one
+
+
+@pytest.mark.parametrize("text", ["di taxi vom hotel zum kunden 38,50", "Sam and I had dinner 84.50", "Mi taxi al aeropuerto 35",
+                                  "Po konferencji kolacja 120", "Taxi 25 to the office, lunch 14. Sam got the coffee 4"])
+def test_a_short_day_name_or_a_name_heading_an_undated_line_is_asked(text):
+    [plan] = conversation([text], **on(TRIP))
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("said", [
+    "tak, czekaj", "si, aspetta", "Da fehlt noch das Trinkgeld", "Ich rechne selbst um und sage dir den Betrag", "tak",
+    "ja, außer dem Mittagessen", "yes 1", "yes, 1", "ja passt, umrechnen, das Mittagessen hat der Kunde bezahlt",
+    "si c'est le taux officiel", "prima controllo il cambio", "omregn til kursen på kvitteringen",
+])
+def test_an_answer_that_says_more_than_yes_adds_nothing(said):
+    assert _yes(TOLD, said).acts == []
+
+
+@pytest.mark.parametrize("text", [
+    "Abendessen 80 (hat der Kunde bezahlt) und dann einreichen",
+    "Taxi 45 und Abendessen 80 privat, dann einreichen",
+    "lunch 18, jantar 40 pago pelo cliente, e depois submete",
+    "taxi 25 en lunch 14 heeft de klant betaald",
+    "taxi 30, lunch 25 - my boss picked up the lunch",
+    "taxi 30 and lunch 25; she paid",
+])
+def test_a_remark_that_someone_else_paid_or_it_was_private_beside_its_price_is_asked(text):
+    [plan] = conversation([text], **on(TRIP))
+    assert plan.acts == []
+
+
+def test_a_word_of_the_request_in_another_language_is_never_who_was_paid():
+    [plan] = conversation(["Taxi 45 hinzufügen"], **on(TRIP))
+    assert [a.args.get("merchant") for a in plan.acts] == [None]

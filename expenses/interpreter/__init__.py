@@ -629,6 +629,31 @@ def _chosen(acts: list[dict[str, Any]], answer: str) -> list[dict[str, Any]]:
     return chosen if 0 < len(chosen) < len(acts) else []
 
 
+# the words a plain yes to a conversion is made of, in the languages people answer in: any other word ("wait", "later",
+# "myself", "except", "private", a name) means the answer says more than yes, and it is read afresh (never taken as yes)
+_YES_WORDS = frozenset(
+    "yes yeah yep yup ya aye ok okay sure fine great perfect correct right alright please pls plz go ahead do it that "
+    "them these those both all the lot convert converted converting use rate rates company reference at with add put "
+    "thanks thank you very much cheers sounds good yes's ja jo joo jep jepp ano sim sí sì oui d'accord dacord claro vale "
+    "klar passt is goed doe maar dobře dobrze okej okei certo genau gerne klart perfekt perfecto perfeito perfetto "
+    "parfait bien sûr volontiers va bene selvfølgelig självklart alle alla allt begge båda beide oba obie wszystkie "
+    "tutti todos tous les deux entrambi ambos ambas drei trois tre tres três trzy tři two three four vier quatre quattro "
+    "cztery fire fyra to den det es sie les los las li je lo la em en in und and og och e et y i a przelicz przeliczyć "
+    "převeď převést přepočítej umrechnen umrechnung konvertieren konvertiere konvertera konverter konvertér omregn "
+    "omregne omräkna omreken omrekenen convertissez convertis convertir converti convertili convertilo convertire "
+    "converter converta converte convierte conversion conversione conversão conversión proszę prosím prosze tack takk "
+    "dank danke merci grazie gracias obrigado obrigada tak si same again for of then one ones bitte porfa por favor svp stp "
+    "alsjeblieft graag gjerne gärna prego prima pour per para für voor til för pode podes puoi kannst kunt kun peux tu "
+    "pouvez vous puedes can du u je".split())
+
+
+def _only_yes_words(answer: str) -> bool:
+    """Is every word of ``answer`` one a plain yes to a conversion is made of, or a currency's name ("yeah go ahead and
+    add it in dollars"; counts in figures aside)?"""
+    words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", answer.lower())
+    return bool(words) and all(w in _YES_WORDS or w in lexicon.CURRENCY_WORDS for w in words)
+
+
 def _asks_another(answer: str) -> bool:
     """"Please submit the Copenhagen claim" after "say yes to add it converted": a request of its own, never the yes."""
     return verb_of(spell_out(answer).text)[0] in ("update", "remove", "submit", "withdraw")
@@ -693,6 +718,8 @@ def _answered_converted(request: Any) -> str | None:
             return None
     elif not (_SAYS_YES.search(answer) or _SAYS_CONVERT.search(answer) or _ONLY.search(answer)):
         return None
+    elif not _ONLY.search(answer) and not _only_yes_words(answer):
+        return None  # "tak, czekaj", "Da fehlt noch das Trinkgeld", "Ich rechne selbst um": more than a yes, read afresh
     settled = frozenset({"converted"})
     reread = _reread(request, earlier, settled)
     if _ONLY.search(answer) and not re.search(r"\d", answer):  # "yes for the metro ticket only": the one named
@@ -790,6 +817,8 @@ def _described(answer: str, ctx: Context) -> str:
                     act.get("evidence") or "").casefold():
                 args["merchant"], args["description"] = f"{said} {args['merchant']}", ""  # "25hours Hotel HafenCity"
                 args.pop("description")
+            if str(args.get("merchant") or "").casefold() in lexicon.WORDS_ABROAD:
+                args.pop("merchant")  # "Taxi 45 hinzufügen, …": a word of the request in another language, nobody paid
             if _NO_DESCRIPTION.fullmatch(str(args.get("description") or "x")):
                 args.pop("description")  # "She bought a UK SIM card", "I've just …", "Mi.: dinner": who, or the day
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
@@ -1434,6 +1463,9 @@ def _merchant_alone(intents: list[Intent], ctx: Context) -> list[Intent]:
         between = ctx.message[min(orphan.end, other.end):max(orphan.start, other.start)]
         if re.search(r"\w", between) and not re.fullmatch(r"\W*(?:and|also|plus)?\W*", between, re.IGNORECASE):
             continue  # not told side by side
+        sentence = [i for i in adds if _same_sentence(ctx.message, i.start, orphan.start)]
+        if len(adds) > 1 and sentence != [other]:
+            continue  # "lunch 25, taxi 30, Vapiano": whose name it is, asked
         text = orphan.quote(ctx.message)
         rest = text[_ALONE_LEAD.match(text).end():]
         names = merchants_in(rest, ctx.message)
@@ -1448,6 +1480,11 @@ def _merchant_alone(intents: list[Intent], ctx: Context) -> list[Intent]:
         other.start, other.end = min(other.start, orphan.start), max(other.end, orphan.end)
         intents = [i for i in intents if i is not orphan]
     return intents
+
+
+def _same_sentence(message: str, a: int, b: int) -> bool:
+    """Do positions ``a`` and ``b`` of ``message`` lie in one sentence (no full stop, "!", "?" or line break between)?"""
+    return not re.search(r"[.!?\n](?:\s|$)", message[min(a, b):max(a, b)])
 
 
 # "only the uber and the bolt are work": the rows of a pasted list the user keeps, named one by one

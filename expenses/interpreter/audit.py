@@ -459,6 +459,9 @@ class Audit:
                     pass
             if a.name != "add_line":
                 continue
+            if not a.args.get("date") and (lead := _short_day_leading(self.message, a.start)) is not None:
+                self._leave("date", *lead)  # "di taxi vom hotel 38,50", "Sam taxi 23": Tuesday (Dienstag), or a name?
+                continue
             if self._nights_unmatched(a, [self.message[a.start:a.end], str(a.act.get("earlier_evidence") or "")]):
                 self._leave("date", a.start, a.end)  # "Monday and Tuesday night, 219 per night" as one night of 219
                 continue
@@ -1673,6 +1676,18 @@ _NOT_COUNTED = frozenset("euro euros eur usd dollars dollar pounds pound gbp chf
                          "zloty czk jpy yen percent pct km miles mile".split())
 
 
+def _short_day_leading(message: str, start: int) -> tuple[int, int] | None:
+    """The span of another language's short day name ("di", "Mi", "Sam", "Po") heading the sentence an undated line
+    is told in: it may be the line's day as much as a name or a word."""
+    from .normalize import days_abbreviated_abroad
+
+    s = _sentence_span(message, start)[0]
+    m = re.match(r"\s*([^\W\d_]{2,4})\.?\s", message[s:])
+    if m is None or m.group(1).isupper() or m.group(1).lower() not in days_abbreviated_abroad() or s + m.end() > start + 60:
+        return None
+    return s + m.start(1), s + m.end(1)
+
+
 def _is_count(message: str, start: int, end: int, act: ActSpan) -> bool:
     """"4 coffees and 4 pastries, 31.60 in total": a small count of things bought, beside the act's amount; and
     "1 nt", "one night": one unit, which is what a line is when no quantity is given."""
@@ -1730,7 +1745,16 @@ _WHICH_ONE = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|
 
 _CARDED = frozenset({"remove_line", "submit_claim", "withdraw_claim"})
 # a take-back or an exclusion: inside a line's addition, always left over
-_OTHERS_PAID = re.compile(r"\b(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?\w+|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|"
+# paid, in the languages people mix in ("Abendessen 80 (hat der Kunde bezahlt)", "el hotel lo paga la empresa")
+_PAID_ABROAD = (r"bezahlt|übernommen|betaald|betaalde|betalte|betalade|betalt|pagato|pagata|pagado|pagada|pago|paga|pagou|"
+                r"payé|payée|réglé|zapłacił\w*|płacił\w*|platil\w*|zaplatil\w*")
+# someone else paid, said first: "my boss picked up the lunch", "the client treated us", "she paid", "was included in
+# the registration" (never "I picked up the tab")
+_PAID_FIRST = (r"(?<!\bi\s)(?<!\bwe\s)(?:picked\s+up|treated\s+(?:us|me|everyone)|took\s+care\s+of)|"
+               r"(?:he|she|they)\s+paid|(?:my|our|the)\s+(?:manager|boss|organi[sz]er|host|colleague|client|customer)\s+paid|"
+               r"corporate\s+card|company\s+card")
+_OTHERS_PAID = re.compile(rf"\b(?:{_PAID_ABROAD}|{_PAID_FIRST})\b|"
+                          r"\b(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?\w+|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|"
                           r"provided\s+by|comped|complimentary|free\s+of\s+charge)\b"
                           # who paid, said first: "the customer paid", "my manager Ms. Keller paid", "she paid"
                           r"|\b(?:the|my|our|their|his|her)\s+[^\W\d_]+(?:\s+(?-i:[A-Z][\w.'’-]*)){0,3}\s+(?:paid|covered|"
@@ -1744,6 +1768,12 @@ _STRONG = re.compile(r"\b(?:paid\s+(?:[\w-]+\s+){0,3}?by\s+(?:my|the|our|his|her
                      # "nej, inte kaffet", "non, pas le café", "gratis", "vergeet", "glem", "oubliez", "lascia")
                      r"nicht|niet|inte|ikke|ei|nie|pas|não|nao|nein|nee|nej|gratis|kostenlos|vergiss|vergeet|glem|glöm|"
                      r"oublie[zr]?|olvida|esquece|dimentica|lascia|laat|lass|zapomnij|"
+                     # paid by someone else, or private, in those languages ("Abendessen 80 (hat der Kunde bezahlt)",
+                     # "lunch 14 heeft de klant betaald", "… privé", "jantar 40 pago pelo cliente")
+                     rf"{_PAID_ABROAD}|privat|privé|privato|privata|privado|privada|perso|prywatn\w*|soukrom\w*|storniert|"
+                     r"annulé|"
+                     # someone else paid, said first ("my boss picked up the lunch", "the client treated us", "she paid")
+                     rf"{_PAID_FIRST}|"
                      r"cancel|delete|remove|without|no\s+(?:the\s+)?(?:dinner|lunch|breakfast|taxi|cab|hotel|coffee|parking|"
                      r"train|flight|drinks?|snacks?)|"
                      r"leave\s+(?:\w+\s+){0,3}?(?:out|off)|leave\s+it|take\s+(?:\w+\s+){0,3}?(?:out|off)|drop\s+the|"

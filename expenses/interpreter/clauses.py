@@ -30,6 +30,7 @@ from .values import (
     find_line_refs,
     find_merchants,
     mask,
+    plain,
 )
 
 # --------------------------------------------------------------------------- patterns
@@ -555,6 +556,11 @@ def _and_abroad(message: str, start: int, end: int) -> list[tuple[int, int]]:
     price; one piece as it was otherwise."""
     for m in _AND_ABROAD.finditer(message, start, end):
         rest = message[m.end():end]
+        if message[m.end():m.end() + 3].lower() == "en " and not (
+                (first := find_categories(rest[3:])) and first[0].start == 0):
+            continue  # the Dutch "en" only before a kind of expense ("… 36 DKK en lunch …"; never "… en Starbucks")
+        if not _same_currency(message[start:m.start("gap")], rest):
+            continue  # "metro 36 DKK en lunch 145": which currency the second is in, asked
         if re.search(r"\d", rest) and find_categories(rest) and find_categories(message[start:m.start()]):
             return [(start, m.start("gap")), *_and_abroad(message, m.end(), end)]  # (the price keeps its currency)
     return [(start, end)]
@@ -565,6 +571,19 @@ _PRICE_THEN_WORD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|euros?|kr|zł|chf|sek|no
                               r"(?P<gap>\s+)(?=[^\W\d_])", re.IGNORECASE)
 
 
+# the things bought that are an expense of their own after another's price (never "wine", "breakfast included")
+_ONE_THING_EACH = frozenset("lunch dinner brunch supper taxi cab uber bolt train flight bus metro tram parking hotel "
+                            "frokost middag lunsj obiad kolacja pranzo cena almuerzo déjeuner dîner mittagessen abendessen "
+                            "jantar almoço".split())
+
+
+def _same_currency(first: str, second: str) -> bool:
+    """Do two priced pieces name the same currency (or none)? "36 DKK" and "145": no."""
+    def codes(text: str) -> set[str | None]:
+        return {a.currency for a in find_amounts(text)}
+    return codes(first) == codes(second) and len(codes(first)) == 1
+
+
 def _next_priced_kind(message: str, start: int, end: int) -> list[tuple[int, int]]:
     """A piece split where a price is followed, with no word between, by a kind of expense (a strong word, not "night"
     or "ticket") that has a price of its own before the piece ends, when the words before the price named a kind too."""
@@ -572,7 +591,9 @@ def _next_priced_kind(message: str, start: int, end: int) -> list[tuple[int, int
         rest = message[m.end():end]
         first = find_categories(rest)
         if first and first[0].start == 0 and not first[0].weak and re.match(r"[^\W\d_]+\s+(?:[€$£¥]\s?)?\d", rest) and \
-                find_categories(message[start:m.start()]) and not re.search(r"\d", message[m.end():m.end() + first[0].end]):
+                find_categories(message[start:m.start()]) and not re.search(r"\d", message[m.end():m.end() + first[0].end]) \
+                and plain(first[0].text) in _ONE_THING_EACH and _same_currency(message[start:m.start("gap")], rest) and not \
+                re.search(r"\b(?:incl\w*|included|per|each|a\s+(?:day|night|person)|every)\b|/", rest, re.IGNORECASE):
             return [(start, m.start("gap")), *_next_priced_kind(message, m.end(), end)]
     return [(start, end)]
 

@@ -109,8 +109,10 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         return None  # "flew down tues, skybus from the airport 24 bucks, …": expenses told, not the claim's currency
     if _TAKES_BACK.search(answer):
         return None  # "add 28.99 - actually no, my colleague paid that one": read afresh, never completed
-    if missing == "amount" and re.search(r"\b(?:all|both|alle|alla|wszystkie|tutti|todos|tous|every|each)\b", answer,
-                                         re.IGNORECASE):
+    if missing == "amount" and (re.search(r"\b(?:all|both|alle|alla|wszystkie|tutti|todos|tous|every|each)\b", answer,
+                                          re.IGNORECASE) or re.fullmatch(
+            r"\W*(?:yes|yeah|yep|ja|jo|tak|ano|si|sí|sim|oui|ok|okay|sure)\W+(?:(?:to|only|just|for|no\.?)\s+)?#?\d\W*", answer,
+            re.IGNORECASE)):
         return None  # "yes, all 3" after "say yes to add it converted, or tell me the amount": a count, never the amount
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:

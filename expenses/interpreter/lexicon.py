@@ -293,6 +293,8 @@ WORDS_ABROAD = {
     "var": "was", "war": "was", "foi": "was", "fue": "was", "był": "was", "była": "was", "było": "was", "byl": "was",
     "byla": "was", "bylo": "was", "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
     "kosztował": "cost", "kosztowała": "cost", "kosztowało": "cost", "costava": "cost", "costó": "cost", "coûtait": "cost",
+    "hinzufügen": "add", "toevoegen": "add", "dodaj": "add", "aggiungi": "add", "ajoute": "add", "ajouter": "add",
+    "añade": "add", "agrega": "add", "tilføj": "add", "adicione": "add", "přidej": "add",
     "apri": "open", "aprire": "open", "eröffne": "open", "ouvre": "open", "ouvrir": "open", "abre": "open", "abrir": "open",
     "le": "the", "les": "the", "el": "the", "il": "the", "était": "was", "étaient": "were", "en fait": "actually", "en realidad": "actually", "eigentlich": "actually",
     "in realtà": "actually", "faktisk": "actually", "właściwie": "actually", "na verdade": "actually",
@@ -342,9 +344,11 @@ FUNCTION_WORDS_ABROAD = frozenset("inte ikke nicht niet var war och und oder ell
 
 # "yes" and "convert it" in the languages people answer a conversion offer in ("ja passt, umrechnen", "ano, převeď to",
 # "tak, przelicz", "si si convertili", "prima, doe maar", "D'accord pour la conversion"): regex alternations
-YES_ABROAD = (r"ja|jo|joo|jep|jepp|tak|ano|si|sì|sim|oui|da|prima|perfekt|perfecto|perfeito|perfetto|parfait|d['’]accord|"
-              r"claro|vale|klar|passt|va\s+bene|is\s+goed|dobře|dobrze|okej|okei|certo|genau|gerne|doe\s+maar|gerne|klart|"
-              r"selvf[øo]lgelig|självklart|bien\s+s[uû]r|volontiers|bitte")
+YES_ABROAD = (r"ja|jo|joo|jep|jepp|ano|si|sì|sí|sim|oui|prima|perfekt|perfecto|perfeito|perfetto|parfait|d['’]accord|"
+              r"claro|vale|klar|passt|va\s+bene|is\s+goed|dobře|dobrze|okej|okei|certo|genau|gerne|doe\s+maar|klart|"
+              r"selvf[øo]lgelig|självklart|bien\s+s[uû]r|volontiers")  # (never "tak", "da", "bitte": also
+# "thanks", "there", "please" in the languages around them; "si" and "prima" only count in an answer made of yes
+# words alone: "si c'est le taux", "prima controllo il cambio" are read afresh)
 CONVERT_ABROAD = (r"umrechn\w*|rechne\w*\s+(?:\w+\s+)?um|konvert\w*|omregn\w*|omr[äa]kn\w*|przelicz\w*|převe\w*|"
                   r"přepočít\w*|přepočet|conver[st]\w*|omreken\w*|reken\w*\s+(?:\w+\s+)?om|umwandeln|wechseln")
 # the same doubts ("but", "not") in those languages: an answer holding one is read afresh, never taken as the yes

@@ -279,17 +279,15 @@ _LEADING_SHORT_DAY = re.compile(r"(?:^|(?<=[.!?\n])\s*)([^\W\d_]{2,4})\.?\s+(?=(
 
 
 def _leading_short_days(message: str) -> list[tuple[int, int]]:
-    """The spans of short day names of other languages heading a sentence that goes on with a thing bought (a kind
-    of expense, or a carrier's code in capitals: "Mo ICE …"); never one in capitals ("DI", "MO": codes)."""
-    from .values import find_categories
-
+    """The spans of German short day names heading a sentence before a carrier's code in capitals ("Mo ICE …"); never
+    one in capitals ("DI", "MO": codes). Any other short day name heading a sentence is the audit's to ask about."""
     spans = []
     for m in _LEADING_SHORT_DAY.finditer(message):
         if m.group(1).lower() not in days_abbreviated_abroad() or m.group(1).isupper():
             continue
         sentence = re.split(r"[.!?\n]", message[m.end(1):], maxsplit=1)[0]
-        if re.fullmatch(r"[A-Z]{2,4}", m.group(2)) or any(c.start <= 40 for c in find_categories(sentence)):
-            spans.append((m.start(1), m.end(1)))
+        if m.group(1).lower() in ("mo", "di", "do", "fr") and re.fullmatch(r"[A-Z]{2,4}", m.group(2)) and sentence:
+            spans.append((m.start(1), m.end(1)))  # ("Mo ICE …"; never "Sam and I …", "Mi taxi …", "Po kolacji …": asked)
     return spans
 
 

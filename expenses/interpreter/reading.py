@@ -809,6 +809,9 @@ class Reader:
             # ("flight … tue 212.40, s-bahn from airport 13.90, dinner … same night 38.50": the night of the last day told)
             shift = 1 if m.group("after") else -1 if m.group("before") else 0
             value = None
+            if re.search(r"\b(?:scratch|forget|never\s*mind|nvm|no\s+wait|wait\s+no|cancel|drop|skip|not\s+the)\b",
+                         self.message[:found.start], re.IGNORECASE):
+                anchor = None  # "taxi 20 on Monday - no wait, scratch the taxi. Dinner same night 30": which night, asked
             if anchor:
                 day = date.fromisoformat(anchor) + timedelta(days=shift)
                 value = day.isoformat() if day <= self.ctx.today else None
