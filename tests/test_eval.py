@@ -138,6 +138,14 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-22"]["passed"] >= 47
     assert parts["holdout-22"]["conversations"] >= 24
     assert parts["holdout-22"]["passed"] >= 21
+    # a sixteenth round (2026-12-06, ninth session): 16 whole conversations written before the round's changes, then
+    # worked on (dev-23: 14 passed before, 1 unsafe; 31 after, 0 unsafe; plus walk X1's conversation, ours), and 24
+    # more kept blind until the round's end (holdout-23: 29 passed before, 0 unsafe; 30 after, 0 unsafe; three unsafe
+    # items met during the round were looked at and fixed, nothing else)
+    assert parts["dev-23"]["conversations"] >= 17
+    assert parts["dev-23"]["passed"] >= 35
+    assert parts["holdout-23"]["conversations"] >= 24
+    assert parts["holdout-23"]["passed"] >= 28
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

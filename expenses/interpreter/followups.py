@@ -109,6 +109,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         return None  # "flew down tues, skybus from the airport 24 bucks, …": expenses told, not the claim's currency
     if _TAKES_BACK.search(answer):
         return None  # "add 28.99 - actually no, my colleague paid that one": read afresh, never completed
+    if missing == "amount" and re.search(r"\b(?:actually|flipped|swapped|transposed|typo|mistyped|wrong|instead|should\s+be|"
+                                         r"meant)\b", answer, re.IGNORECASE):
+        return None  # "wait the uber was actually $74.20, I flipped the digits": a correction of a line, read afresh
     if missing == "amount" and (re.search(r"\b(?:all|both|alle|alla|wszystkie|tutti|todos|tous|every|each)\b", answer,
                                           re.IGNORECASE) or re.fullmatch(
             r"\W*(?:yes|yeah|yep|ja|jo|tak|ano|si|sí|sim|oui|ok|okay|sure)\W+(?:(?:to|only|just|for|no\.?)\s+)?#?\d\W*", answer,
