@@ -305,7 +305,7 @@ WORDS_ABROAD = {
     "wyślij": "submit", "wyslij": "submit", "indsend": "submit", "skicka": "submit",
     "soumettre": "submit", "soumets": "submit", "soumettez": "submit", "submete": "submit", "submeter": "submit",
     "submeta": "submit", "indienen": "submit", "indien": "submit", "insturen": "submit", "verstuur": "submit",
-    "versturen": "submit", "abschicken": "submit", "odešli": "submit", "odeslat": "submit", "inviala": "submit it",
+    "versturen": "submit", "odešli": "submit", "odeslat": "submit", "inviala": "submit it",
     "invialo": "submit it", "mandala": "submit it", "envíala": "submit it", "enviala": "submit it",
     "elimina": "remove", "togli": "remove", "cancella": "remove", "löschen": "remove", "lösche": "remove", "entferne": "remove",
     "supprime": "remove", "supprimer": "remove", "borra": "remove", "quita": "remove", "usuń": "remove", "usun": "remove",
