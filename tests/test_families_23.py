@@ -294,3 +294,13 @@ def test_a_remark_that_someone_else_paid_or_it_was_private_beside_its_price_is_a
 def test_a_word_of_the_request_in_another_language_is_never_who_was_paid():
     [plan] = conversation(["Taxi 45 hinzufügen"], **on(TRIP))
     assert [a.args.get("merchant") for a in plan.acts] == [None]
+
+
+def test_a_changed_amount_in_another_currency_names_no_line_the_words_leave_in_doubt():
+    from tests.test_families_13 import line
+    from tests.test_families_17 import converted
+
+    taxis = [{**line("ln_tax00001", "2026-12-01", "taxi", "159.51"), "description": "to the customer"},
+             {**line("ln_tax00002", "2026-12-01", "taxi", "162.89")}]
+    plan = converted("the taxi back to the hotel on tuesday was 214 USD, not 241", **on(taxis))
+    assert plan.acts == [] and not any("change line 1" in a.text for a in plan.answers)

@@ -1813,7 +1813,7 @@ def _problem_text(intent: ActIntent, ctx: Context) -> str:
         return (f"{text} At the company reference rate in force on {day(r['effective_date'])}, "
                 f"{money(r['amount'], r['from'])} is {money(r['converted'], r['to'])}. I did not change the line yet: "
                 + (f"tell me its new amount in {target} (for example “change line {intent.args['line']} to "
-                   f"{r['converted']} {target}”)." if intent.args.get("line") else
+                   f"{r['converted']} {target}”)." if intent.args.get("line") and _line_beyond_doubt(intent, ctx) else
                    f"tell me which line, and its new amount in {target} (for example “{r['converted']} {target}”)."))
     if result is not None and result.get("ok") and result["result"].get("converted"):
         r = result["result"]
@@ -1822,6 +1822,24 @@ def _problem_text(intent: ActIntent, ctx: Context) -> str:
                 f"say “yes” to add it converted at that rate, or tell me the amount in {target} "
                 f"(for example “{r['converted']} {target}”).")
     return f"{text} I did not add the line; tell me the amount in {target} to add it."
+
+
+def _line_beyond_doubt(intent: ActIntent, ctx: Context) -> bool:
+    """May a reply name the line an edit was read for, as an example to type back? Only when the message names it by
+    its number or its merchant, or it is the claim's only line of its kind (walk X2: "change line 5 to …" was offered
+    for "the taxi back to the hotel", which was line 7)."""
+    number = int(intent.args["line"])
+    if re.search(rf"\b(?:line|ln|row|item|#)\s*#?{number}\b", ctx.message, re.IGNORECASE):
+        return True
+    claim = intent.claim or ctx.default_claim()
+    lines = list(claim.lines) if claim is not None else []
+    if not 1 <= number <= len(lines):
+        return False
+    chosen = lines[number - 1]
+    merchant = str(chosen.get("merchant") or "")
+    if merchant and re.search(rf"(?<!\w){re.escape(merchant.split()[-1])}(?!\w)", ctx.message, re.IGNORECASE):
+        return True
+    return sum(1 for ln in lines if ln.get("category") == chosen.get("category")) == 1
 
 
 def _not_understood(ctx: Context, intent: Intent | None) -> str:
