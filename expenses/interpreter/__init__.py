@@ -728,12 +728,7 @@ def _answered_converted(request: Any) -> str | None:
         if not chosen:
             return None
         reread = {**reread, "plan": {**reread["plan"], "acts": chosen}}
-    acts = _additions(reread, answer)
-    if acts is not None and (count := _count_said(answer)) is not None and count != len(acts):
-        return json.dumps({"plan": {"acts": [], "answers": [{"question": answer[:2000], "text": (
-            f"I offered {len(acts)} expense{'s' if len(acts) != 1 else ''} converted, so I was not sure which you meant; "
-            "nothing was added. Say “yes” to add " + ("it" if len(acts) == 1 else f"all {len(acts)}")
-            + ", or name the ones to add.")}]}}, ensure_ascii=False)
+    acts = _additions(reread, answer)  # (a count that is not how many were offered is asked by ``_counted``)
     if acts is None or any((a.get("args") or {}).get("currency") not in offered for a in acts):
         # the yes was plain; the earlier words no longer read as one expense to convert: say why, never "not understood"
         why = " ".join(a.get("text", "") for a in (reread.get("plan") or {}).get("answers", []))
@@ -750,6 +745,7 @@ def _described(answer: str, ctx: Context) -> str:
     plan = data.get("plan")
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer
+    headed = heading_day(spell_out(ctx.message).text, ctx.today)  # ("Tirsdag: …": the heading in the user's language)
     for act in plan["acts"]:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
@@ -804,7 +800,7 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line" and not args.get("merchant") and (shared := _heading_merchant(ctx.message, plan)):
             if shared[1] == args.get("category"):  # "flights with Vueling, outbound … and the return …"
                 args["merchant"] = shared[0]
-        if act.get("act") == "add_line" and not args.get("date") and (headed := heading_day(spell_out(ctx.message).text, ctx.today)) is not None and not \
+        if act.get("act") == "add_line" and not args.get("date") and headed is not None and not \
                 find_dates(act.get("evidence", ""), ctx.today):
             args["date"] = headed  # "wed 25th: lunch 14.80, coffee 3.90, and dinner … 186.40": the 25th for all three
         if act.get("act") == "add_line":

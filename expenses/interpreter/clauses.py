@@ -547,7 +547,9 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
 
 # "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …",
 # "metro 36 DKK en lunch 145 DKK" (never the Spanish and French "in": "cena 46,80 en el Zum Goldenen Sternen")
-_AND_ABROAD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|euro|euros|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy)\b)?(?P<gap>\s+)(?=(?-i:" + AND_ABROAD + r"|i|en(?!\s+(?:el|la|los|las|le|les|un|une|una|du|del|de|the|a|an)\b))\s+[^\W\d_])",
+# a price's currency said after it, which stays with the price when a piece is split after it
+_AFTER_PRICE = r"(?:\s?(?:€|eur|euros?|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy|yen)\b)?"
+_AND_ABROAD = re.compile(r"(?<=\d)" + _AFTER_PRICE + r"(?P<gap>\s+)(?=(?-i:" + AND_ABROAD + r"|i|en(?!\s+(?:el|la|los|las|le|les|un|une|una|du|del|de|the|a|an)\b))\s+[^\W\d_])",
                          re.IGNORECASE)  # (and the Polish "i", only between two priced things: never at a clause's start)
 
 
@@ -567,8 +569,7 @@ def _and_abroad(message: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 # a price, then straight away another kind of expense with its own price: "tue lunch 12.75 dinner 28.40"
-_PRICE_THEN_WORD = re.compile(r"(?<=\d)(?:\s?(?:€|eur|euros?|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy|yen)\b)?"
-                              r"(?P<gap>\s+)(?=[^\W\d_])", re.IGNORECASE)
+_PRICE_THEN_WORD = re.compile(r"(?<=\d)" + _AFTER_PRICE + r"(?P<gap>\s+)(?=[^\W\d_])", re.IGNORECASE)
 
 
 # the things bought that are an expense of their own after another's price (never "wine", "breakfast included")
