@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from channels.consumer import get_handler_name
@@ -49,6 +48,7 @@ from . import stream
 from .auth import SocketCredential, credential_live, socket_credential
 from .core.text import StorableStr, unstorable_reason
 from .models import Conversation
+from .pool import LastIdleFirstPool
 from .schemas import Edits
 from .signout import session_digest, user_group
 from .stream import group_name
@@ -63,9 +63,10 @@ CLOSE_NOT_FOUND = 4404
 # (a model call can take a minute; it must not hold up the other sockets' database calls). A turn
 # waiting on its model holds a thread and no database connection (readloop._complete), so the pool is
 # wide: with 16 threads, 100 turns waiting 5 s each took 36 s and a fast conversation's turn queued
-# behind them for 30 s (issue 11, 5). Connections stay bounded by the database pool (settings).
-TURN_EXECUTOR = ThreadPoolExecutor(max_workers=max(1, settings.TURNFRAME["TURN_THREADS"]),
-                                   thread_name_prefix="turnframe-turn")
+# behind them for 30 s (issue 11, 5). Connections stay bounded by the database pool (settings). The thread that ran
+# the last turn runs the next (its connection warm: conversations.pool).
+TURN_EXECUTOR = LastIdleFirstPool(max_workers=max(1, settings.TURNFRAME["TURN_THREADS"]),
+                                  thread_name_prefix="turnframe-turn")
 # Strong references to the detached turn tasks (the loop keeps only weak ones).
 _DETACHED: set[asyncio.Task] = set()
 

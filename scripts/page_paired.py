@@ -1,4 +1,4 @@
-"""Two checkouts side by side in the page mode of ``manage.py loadbench`` (issue 23, fourth round).
+"""Two checkouts side by side in the page (or ``--mode http``) mode of ``manage.py loadbench`` (issue 23, fourth round).
 
 A daphne process is started from each checkout (each imports its own code: daphne puts its working directory
 first on ``sys.path``), both on the SQLite file of ``DATABASE_URL`` (migrated), each with its own lane (user's
@@ -39,13 +39,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("checkouts", nargs=2)
     parser.add_argument("--pairs", type=int, default=400, help="measured pairs on each (after 3 warm-up pairs)")
+    parser.add_argument("--mode", choices=["page", "http"], default="page",
+                        help="page: the message on the socket, the click over HTTP; http: both over HTTP")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="turnframe-page-paired-"))
     kind = bench_kind(None)
     write_script(tmp / "script.json", 0, kind.bench)
     lanes = make_lanes(2, kind)
     with daphnes_of(args.checkouts, tmp) as (procs, bases):
-        timings, cpu = asyncio.run(_drive(bases, lanes, procs, args.pairs))
+        timings, cpu = asyncio.run(_drive(bases, lanes, procs, args.pairs, args.mode))
     for checkout, times, per_pair in zip(args.checkouts, timings, cpu, strict=True):
         times = sorted(times)
         print(f"{checkout}: p50_ms={statistics.median(times):.2f} p95_ms={times[int(0.95 * len(times))]:.2f} "
@@ -53,21 +55,26 @@ def main() -> None:
     print(f"ratio p50 (second / first) = {statistics.median(timings[1]) / statistics.median(timings[0]):.3f}")
 
 
-async def _drive(bases, lanes, procs, pairs: int) -> tuple[list[list[float]], list[float]]:
-    conns = [await clients.page_open(base, lane) for base, lane in zip(bases, lanes, strict=True)]
+async def _drive(bases, lanes, procs, pairs: int, mode: str) -> tuple[list[list[float]], list[float]]:
+    if mode == "http":
+        conns = [clients.http_client(base, lane) for base, lane in zip(bases, lanes, strict=True)]
+        pair = clients.http_pair
+    else:
+        conns = [await clients.page_open(base, lane) for base, lane in zip(bases, lanes, strict=True)]
+        pair = clients.page_pair
     try:
         for conn, lane in zip(conns, lanes, strict=True):
             for _ in range(3):
-                await clients.page_pair(conn, lane)
+                await pair(conn, lane)
         timings: list[list[float]] = [[], []]
         cpu0 = [cpu_seconds(proc.pid) for proc in procs]
         for i in range(pairs):
             for j in (0, 1) if i % 2 == 0 else (1, 0):
-                timings[j].append(await clients.page_pair(conns[j], lanes[j]))
+                timings[j].append(await pair(conns[j], lanes[j]))
         cpu = [1000 * (cpu_seconds(proc.pid) - c0) / pairs for proc, c0 in zip(procs, cpu0, strict=True)]
     finally:
         for conn in conns:
-            await conn.close()
+            await (conn.aclose() if mode == "http" else conn.close())
     return timings, cpu
 
 

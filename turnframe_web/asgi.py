@@ -8,11 +8,16 @@ from django.conf import settings
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "turnframe_web.settings")
 django.setup(set_prefix=False)  # first: sets up Django before anything imports models
 
-from turnframe_web.handler import ThreadedASGIHandler, twisted_form_parsing_off  # noqa: E402
+from turnframe_web.handler import (  # noqa: E402
+    ThreadedASGIHandler,
+    twisted_access_line_off,
+    twisted_form_parsing_off,
+)
 
 # each request whole on one pooled thread, not Django's async middleware chain (turnframe_web/handler.py)
 django_asgi_app = ThreadedASGIHandler()
 twisted_form_parsing_off()  # daphne passes the body on as it came: Twisted need not parse forms first
+twisted_access_line_off()  # daphne writes its own access log: Twisted's line went nowhere
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
