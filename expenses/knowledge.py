@@ -44,6 +44,7 @@ class Section:
     text: str
     heading_terms: frozenset[str]
     body_terms: frozenset[str]
+    all_terms: tuple[str, ...] = ()  # both, for the fuzzy match (built once with the section)
 
 
 def terms(text: str) -> list[str]:
@@ -86,7 +87,7 @@ def _score(section: Section, wanted: list[str]) -> float:
             total += 3
         elif term in section.body_terms:
             total += 1
-        elif process.extractOne(term, section.body_terms | section.heading_terms, scorer=fuzz.ratio,
+        elif process.extractOne(term, section.all_terms, scorer=fuzz.ratio,
                                 score_cutoff=FUZZY_CUTOFF):
             total += 0.5
     return total / len(wanted)
@@ -101,7 +102,8 @@ def _split(source: str, markdown: str) -> list[Section]:
         if heading and text:
             sections.append(Section(document=document, source=source, heading=heading,
                                     text=text[:MAX_SECTION_CHARS], heading_terms=frozenset(terms(heading)),
-                                    body_terms=frozenset(terms(text))))
+                                    body_terms=frozenset(terms(text)),
+                                    all_terms=tuple(frozenset(terms(text)) | frozenset(terms(heading)))))
 
     for line in markdown.splitlines():
         if line.startswith("## "):
