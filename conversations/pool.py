@@ -12,18 +12,23 @@ caches warm), a new worker starts only when none is idle, at most ``max_workers`
 in order (first in, first out) for the next worker to finish. Under a steady load the process uses as many
 threads (and connections) as it has tasks at once, not as many as it is allowed.
 
-Like ``ThreadPoolExecutor``, its workers are not daemons: at the interpreter's exit the idle ones are told to stop
-and the busy ones finish their task first.
+Like ``ThreadPoolExecutor``, its workers are not daemons: at the interpreter's exit every worker is told to stop,
+the busy ones after their task. A future's done-callbacks run on the worker once it is idle again: one that waits
+for another task of the same pool would wait for itself (asyncio's, which only schedule, are what this pool
+serves).
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import queue
 import threading
 from collections import deque
 from concurrent.futures import Executor, Future
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 _Task = tuple[Future, Any, tuple, dict]
 _STOP: Any = object()  # put in an idle worker's inbox: stop
@@ -41,6 +46,7 @@ class LastIdleFirstPool(Executor):
         self._prefix = thread_name_prefix
         self._lock = threading.Lock()
         self._idle: list[queue.SimpleQueue] = []  # the idle workers' inboxes; the last one went idle last
+        self._inboxes: dict[threading.Thread, queue.SimpleQueue] = {}  # every worker's, idle or busy
         self._waiting: deque[_Task] = deque()  # tasks no worker was free for
         self._threads: set[threading.Thread] = set()
         self._names = itertools.count()
@@ -53,22 +59,34 @@ class LastIdleFirstPool(Executor):
         with self._lock:
             if self._shutdown:
                 raise RuntimeError("cannot schedule new futures after shutdown")
-            if self._idle:
-                self._idle.pop().put(task)
-            elif len(self._threads) < self._max_workers:
-                thread = threading.Thread(target=self._work, args=(task,),
-                                          name=f"{self._prefix}_{next(self._names)}")
-                self._threads.add(thread)
-                thread.start()
-            else:
-                self._waiting.append(task)
+            self._waiting.append(task)
+            try:
+                self._dispatch()
+            except BaseException:  # no thread could start: the caller learns it, and the task is not kept
+                if task in self._waiting:
+                    self._waiting.remove(task)
+                raise
         return future
 
-    def _work(self, task: Any) -> None:
-        inbox: queue.SimpleQueue = queue.SimpleQueue()
+    def _dispatch(self) -> None:
+        """Hand the waiting tasks to idle workers, the last idle first, then to new ones up to the bound (under the
+        lock)."""
+        while self._waiting and self._idle:
+            self._idle.pop().put(self._waiting.popleft())
+        while self._waiting and len(self._threads) < self._max_workers:
+            inbox: queue.SimpleQueue = queue.SimpleQueue()
+            thread = threading.Thread(target=self._work, args=(self._waiting[0], inbox),
+                                      name=f"{self._prefix}_{next(self._names)}")
+            thread.start()  # (if it cannot start, the task still waits, nothing is counted, the caller learns why)
+            self._waiting.popleft()
+            self._threads.add(thread)
+            self._inboxes[thread] = inbox
+
+    def _work(self, task: Any, inbox: queue.SimpleQueue) -> None:
         try:
             while task is not _STOP:
                 done = _run(task)
+                task = None
                 # idle (or on to a waiting task) before the caller learns the result: its next task, sent at once,
                 # finds this thread idle rather than starting another
                 with self._lock:
@@ -77,15 +95,28 @@ class LastIdleFirstPool(Executor):
                     elif self._shutdown:
                         task = _STOP
                     else:
-                        task = None
                         self._idle.append(inbox)
-                done()
+                try:
+                    done()
+                except BaseException:  # a done-callback's (concurrent.futures logs an Exception's itself)
+                    log.exception("a done-callback of a %s task failed", self._prefix)
                 del done
                 if task is None:
                     task = inbox.get()
         finally:
+            # a worker that ends (told to stop, or by an error of its own) leaves no task behind
             with self._lock:
-                self._threads.discard(threading.current_thread())
+                thread = threading.current_thread()
+                self._threads.discard(thread)
+                self._inboxes.pop(thread, None)
+                if inbox in self._idle:
+                    self._idle.remove(inbox)
+                left = [task] if task is not None and task is not _STOP else []
+                while not inbox.empty():
+                    left.append(inbox.get_nowait())
+                self._waiting.extendleft(reversed([t for t in left if t is not _STOP]))
+                if not self._shutdown or self._waiting:
+                    self._dispatch()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with self._lock:
@@ -93,9 +124,10 @@ class LastIdleFirstPool(Executor):
             if cancel_futures:
                 while self._waiting:
                     self._waiting.popleft()[0].cancel()
-            idle, self._idle = self._idle, []
+            self._idle = []
+            inboxes = list(self._inboxes.values())
             threads = list(self._threads)
-        for inbox in idle:
+        for inbox in inboxes:  # a busy worker reads it only if it was about to wait for a task
             inbox.put(_STOP)
         if wait:
             for thread in threads:

@@ -114,3 +114,51 @@ def test_shutdown_can_cancel_the_tasks_still_waiting():
     gate.set()
     assert first.result(5) is True
     assert waiting.cancelled()
+
+
+def test_a_done_callback_that_raises_loses_no_later_task():
+    pool = LastIdleFirstPool(1, "t")
+    try:
+        future = pool.submit(lambda: 1)
+
+        def callback(_):
+            raise SystemExit("from a callback")
+
+        future.add_done_callback(callback)
+        future.result(5)
+        assert pool.submit(lambda: 42).result(5) == 42
+        assert pool.threads == 1
+    finally:
+        pool.shutdown()
+
+
+def test_a_thread_that_cannot_start_is_not_counted(monkeypatch):
+    pool = LastIdleFirstPool(1, "t")
+    try:
+        start = threading.Thread.start
+
+        def fails(self):
+            raise RuntimeError("can't start new thread")
+
+        monkeypatch.setattr(threading.Thread, "start", fails)
+        with pytest.raises(RuntimeError):
+            pool.submit(lambda: 1)
+        monkeypatch.setattr(threading.Thread, "start", start)
+        assert pool.threads == 0
+        assert pool.submit(lambda: 2).result(5) == 2
+    finally:
+        pool.shutdown()
+
+
+def test_shutdown_stops_a_worker_that_waits_outside_the_idle_stack():
+    """(as after an interrupt between taking an idle worker and sending it the task)"""
+    pool = LastIdleFirstPool(2, "t")
+    pool.submit(lambda: 1).result(5)
+    time.sleep(0.05)
+    with pool._lock:
+        pool._idle.pop()  # the worker now waits for a task nobody will send
+    stopper = threading.Thread(target=pool.shutdown)
+    stopper.start()
+    stopper.join(5)
+    assert not stopper.is_alive()
+    assert pool.threads == 0

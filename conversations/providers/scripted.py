@@ -1,18 +1,13 @@
 """The scripted provider (CONTRACT §5): replays answers from a JSON file, re-read on every call.
 
-"Re-read" is kept as git keeps its index (its "racy" entries): every call looks at the file (``os.stat``), and
-reads and parses it again unless the file is exactly the one read before (device, inode, size, change and
-modification times) **and** was last written at least ``SETTLED_S`` before it was read. A write after that read
-then always changes a time the check compares, however coarse the file system's clock; a file written within
-the last seconds is read again on every call, as before. A running server still picks up new entries at once;
-an unchanged script (the benchmarks', ``manage.py bench``) is not parsed twice a turn.
+Every call reads the file; it is parsed again only when its bytes differ from the last ones parsed (a running
+server picks up a new entry at once; an unchanged script, as the benchmarks' ``manage.py bench`` has, is not
+parsed twice a turn).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import threading
 import time
 from typing import Any
 
@@ -20,25 +15,18 @@ from conversations.core.context import ModelRequest
 
 from .base import ProviderFailure
 
-SETTLED_S = 2.0
-
-_READ: dict[str, tuple[tuple[int, ...], Any]] = {}  # path -> (what os.stat said, the script parsed)
-_READ_LOCK = threading.Lock()
+_PARSED: dict[str, tuple[bytes, Any]] = {}  # path -> (the bytes last parsed, what they parsed to)
 
 
 def script_at(path: str) -> Any:
-    """The script in ``path`` as it is now (module doc): parsed again unless certainly unchanged."""
+    """The script in ``path`` as it is now (module doc): parsed again unless its bytes are the last ones parsed."""
     with open(path, "rb") as file:
-        seen = os.fstat(file.fileno())
-        key = (seen.st_dev, seen.st_ino, seen.st_size, seen.st_mtime_ns, seen.st_ctime_ns)
-        kept = _READ.get(path)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        read_at = time.time_ns()
-        script = json.loads(file.read().decode("utf-8"))
-    if read_at - max(seen.st_mtime_ns, seen.st_ctime_ns) >= SETTLED_S * 1e9:
-        with _READ_LOCK:
-            _READ[path] = (key, script)
+        raw = file.read()
+    kept = _PARSED.get(path)
+    if kept is not None and kept[0] == raw:
+        return kept[1]
+    script = json.loads(raw.decode("utf-8"))
+    _PARSED[path] = (raw, script)
     return script
 
 
