@@ -178,3 +178,34 @@ def test_one_turn_whose_recovery_fails_does_not_hold_up_the_others(world, monkey
     assert Turn.objects.get(pk=fine.pk).status == "failed"
     held = Turn.objects.get(pk=stuck.pk)  # taken, and left to be tried again once that lease expires
     assert held.status == "running" and held.lease_owner == lease.owner() and held.lease_expires_at > timezone.now()
+
+
+def test_the_threads_that_ask_first_at_once_get_one_name_for_the_process(monkeypatch):
+    """Two names in one process: the turn written under the one that lost was refused its own next write (its
+    lease "taken over"), stayed running, and its conversation's messages queued behind it (seen under load on
+    PostgreSQL with 16 clients). The moment is widened here so that every thread asks before any has a name."""
+    import threading
+    import time as _time
+
+    monkeypatch.setattr(lease, "_identity", None)
+    real_uuid4 = lease.uuid.uuid4
+
+    def slow_uuid4():
+        _time.sleep(0.02)
+        return real_uuid4()
+
+    monkeypatch.setattr(lease.uuid, "uuid4", slow_uuid4)
+    names: list[str] = []
+    start = threading.Barrier(16)
+
+    def ask() -> None:
+        start.wait()
+        names.append(lease.owner())
+
+    threads = [threading.Thread(target=ask) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(names) == 16 and len(set(names)) == 1
+    assert lease.owner() == names[0]

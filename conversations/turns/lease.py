@@ -37,17 +37,26 @@ log = logging.getLogger(__name__)
 _identity: tuple[int, str] | None = None
 _live: set[str] = set()  # the turns a thread of this process is carrying now
 _lock = threading.Lock()
+_identity_lock = threading.Lock()
 _keeper: threading.Thread | None = None
 _sweeper: threading.Thread | None = None
 
 
 def owner() -> str:
-    """This process's name on the leases it holds (host, pid and a random part: a pid can be reused)."""
+    """This process's name on the leases it holds (host, pid and a random part: a pid can be reused). Made once,
+    under a lock: two threads that asked first at the same moment each made a name of their own, and the turn
+    written under the name that lost could never be written again by its own thread (its lease "taken over"),
+    so it stayed running and its conversation's messages queued behind it until a restart (issue 23, the
+    stalled queue under load)."""
     global _identity
     pid = os.getpid()
-    if _identity is None or _identity[0] != pid:  # a forked child is another process
-        _identity = (pid, f"{socket.gethostname()[:30]}:{pid}:{uuid.uuid4().hex[:8]}")
-    return _identity[1]
+    found = _identity
+    if found is not None and found[0] == pid:
+        return found[1]
+    with _identity_lock:
+        if _identity is None or _identity[0] != pid:  # a forked child is another process
+            _identity = (pid, f"{socket.gethostname()[:30]}:{pid}:{uuid.uuid4().hex[:8]}")
+        return _identity[1]
 
 
 def seconds() -> float:
