@@ -75,18 +75,27 @@ class LastIdleFirstPool(Executor):
             self._idle.pop().put(self._waiting.popleft())
         while self._waiting and len(self._threads) < self._max_workers:
             inbox: queue.SimpleQueue = queue.SimpleQueue()
-            thread = threading.Thread(target=self._work, args=(self._waiting[0], inbox),
+            task = self._waiting.popleft()
+            thread = threading.Thread(target=self._work, args=(task, inbox),
                                       name=f"{self._prefix}_{next(self._names)}")
-            thread.start()  # (if it cannot start, the task still waits, nothing is counted, the caller learns why)
-            self._waiting.popleft()
+            # counted before it starts: ``start`` may be interrupted after the thread runs, and a running worker
+            # must be one shutdown reaches
             self._threads.add(thread)
             self._inboxes[thread] = inbox
+            try:
+                thread.start()
+            except Exception:  # it did not start: not counted, the task waits again, the caller learns why
+                self._threads.discard(thread)
+                self._inboxes.pop(thread, None)
+                self._waiting.appendleft(task)
+                raise
 
     def _work(self, task: Any, inbox: queue.SimpleQueue) -> None:
+        running: Any = None  # the task started here whose outcome is not set yet
         try:
             while task is not _STOP:
-                done = _run(task)
-                task = None
+                running, task = task, None
+                done = _run(running)
                 # idle (or on to a waiting task) before the caller learns the result: its next task, sent at once,
                 # finds this thread idle rather than starting another
                 with self._lock:
@@ -100,11 +109,15 @@ class LastIdleFirstPool(Executor):
                     done()
                 except BaseException:  # a done-callback's (concurrent.futures logs an Exception's itself)
                     log.exception("a done-callback of a %s task failed", self._prefix)
+                running = None
                 del done
                 if task is None:
                     task = inbox.get()
         finally:
-            # a worker that ends (told to stop, or by an error of its own) leaves no task behind
+            # a worker that ends (told to stop, or by an error of its own) leaves no task behind: one it started
+            # gets an outcome, the ones it had not started wait again
+            if running is not None and not running[0].done():
+                running[0].set_exception(RuntimeError(f"the {self._prefix} worker running this task failed"))
             with self._lock:
                 thread = threading.current_thread()
                 self._threads.discard(thread)

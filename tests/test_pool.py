@@ -162,3 +162,33 @@ def test_shutdown_stops_a_worker_that_waits_outside_the_idle_stack():
     stopper.join(5)
     assert not stopper.is_alive()
     assert pool.threads == 0
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_worker_that_dies_after_starting_a_task_fails_that_task_and_runs_the_rest(monkeypatch):
+    """(a task already started is never run again; its caller learns the worker failed)"""
+    from conversations import pool as pool_module
+
+    real_run = pool_module._run
+    calls = []
+
+    def run_then_die(task):
+        calls.append(task)
+        done = real_run(task)
+        if len(calls) == 1:
+            raise MemoryError("while handing the result over")
+        return done
+
+    monkeypatch.setattr(pool_module, "_run", run_then_die)
+    pool = LastIdleFirstPool(1, "t")
+    try:
+        gate = threading.Event()
+        first = pool.submit(gate.wait, 5)
+        second = pool.submit(lambda: "after")
+        gate.set()
+        with pytest.raises(RuntimeError):
+            first.result(5)
+        assert second.result(5) == "after"
+        assert len(calls) == 2
+    finally:
+        pool.shutdown()

@@ -20,6 +20,7 @@ twisted_form_parsing_off()  # daphne passes the body on as it came: Twisted need
 twisted_access_line_off()  # daphne writes its own access log: Twisted's line went nowhere
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
@@ -27,6 +28,10 @@ from conversations.auth import BearerSocketAuthMiddleware  # noqa: E402
 from conversations.routing import websocket_urlpatterns  # noqa: E402
 from conversations.turns import lease  # noqa: E402
 from conversations.turns.startup import turns_sweep  # noqa: E402
+
+# the channel layer made now, before any thread asks for it: two threads asking first at once could each make one
+# (channels' manager has no lock), and a socket on the layer nobody sends to would miss its sign-out recheck
+get_channel_layer()
 
 # a served process renews the leases of the turns it runs and recovers those whose process is gone
 lease.keeper_start(sweeper=turns_sweep if settings.TURNFRAME["LEASE_SWEEP"] else None)
