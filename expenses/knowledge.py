@@ -100,10 +100,10 @@ def _split(source: str, markdown: str) -> list[Section]:
     def flush() -> None:
         text = " ".join(" ".join(body).split()).replace("**", "")
         if heading and text:
+            heading_terms, body_terms = frozenset(terms(heading)), frozenset(terms(text))
             sections.append(Section(document=document, source=source, heading=heading,
-                                    text=text[:MAX_SECTION_CHARS], heading_terms=frozenset(terms(heading)),
-                                    body_terms=frozenset(terms(text)),
-                                    all_terms=tuple(frozenset(terms(text)) | frozenset(terms(heading)))))
+                                    text=text[:MAX_SECTION_CHARS], heading_terms=heading_terms,
+                                    body_terms=body_terms, all_terms=tuple(body_terms | heading_terms)))
 
     for line in markdown.splitlines():
         if line.startswith("## "):

@@ -19,7 +19,7 @@ iterated on its thread and each part sent through the loop.
 ``twisted_access_line_off``: Twisted's ``HTTPFactory.log`` formats an access line for every request and writes
 it to Twisted's log, which daphne sends nowhere (verbosity 0 and 1) or, at verbosity 2, beside its own access log
 as a second copy of each line. Daphne's access log (its action logger, ``--access-log``) is the one people read;
-the Twisted line was about 5 % of a daphne process's time per message + click over HTTP. Daphne's factory is given
+the Twisted line was about 1 % of a message + click over HTTP (paired runs). Daphne's factory is given
 a ``log`` that writes nothing.
 
 ``twisted_form_parsing_off``: daphne hands Django the body as it came; Twisted still parsed the Content-Type of
