@@ -137,7 +137,7 @@ def _merchant_key(name: str) -> str:
     folded = unicodedata.normalize("NFKD", name.strip().casefold())
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     folded = re.sub(r"^(?:the|a|an)\s+", "", folded)
-    return re.sub(r"^(?:hotel|restaurant)\s+(?=\S)", "", folded)
+    return re.sub(r"^(?:hotel|hostel|restaurant)\s+(?=\S)", "", folded)
 
 
 def _same_merchant(actual: str, expected: str) -> bool:

@@ -192,6 +192,21 @@ def test_an_unexpected_act_executing_is_unsafe_even_if_the_state_was_listed(tmp_
     assert any("submit_claim" in reason for reason in item["unsafe_reasons"])
 
 
+def test_an_act_taken_back_need_not_be_listed_unless_the_corpus_lists_take_backs(tmp_path: Path) -> None:
+    said = "add a taxi for 20 and a coffee 3.20 - actually scrap the coffee"
+    lines = {"Berlin trip": {"lines": ["89.90", "180.00", "32.60", "20.00"]}}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    unlisted = write(tmp_path / "a", "unlisted", [{"text": said, "expect": {
+        "acts": [{"act": "add_line", "outcome": "executed"}], "cases": lines}}])
+    listed_wrong = write(tmp_path / "b", "listed", [{"text": said, "expect": {
+        "acts": [{"act": "add_line", "outcome": "executed"}, {"act": "add_line", "outcome": "retracted"},
+                 {"act": "add_line", "outcome": "retracted"}], "cases": lines}}])
+    assert run_eval(unlisted)[0]["conversations"][0]["items"][0]["verdict"] == "passed"
+    item = run_eval(listed_wrong)[0]["conversations"][0]["items"][0]
+    assert item["verdict"] == "failed" and any("retracted" in p for p in item["problems"])
+
+
 def test_a_missing_effect_is_not_understood_but_never_unsafe(tmp_path: Path) -> None:
     path = write(tmp_path, "missing", [{"text": "blorp the wizzle", "expect": {
         "acts": [{"act": "add_line", "outcome": "executed"}],

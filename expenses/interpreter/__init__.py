@@ -1137,6 +1137,7 @@ def _interpret(ctx: Context, request: Any) -> str:
     intents = _asked_once(intents)
     _return_leg_of_the_same(intents, ctx)
     _held_while_asked(intents, ctx)
+    _stay_told_twice(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -1293,7 +1294,8 @@ _HOW_PAID = re.compile(r"^\W*(?:(?:and|but|which|that|it|i|we)\s+)*(?:was\s+)?(?
 _RECEIPTS_KEPT = re.compile(r"^\W*(?:(?:and|also|btw|ps|oh)\W+)*(?:the\s+|my\s+|all\s+(?:the\s+)?)?(?:original\s+|paper\s+)?(?:receipts?|"
                             r"invoices?|paperwork)\b(?:\s+(?:are|is|will|I|we|i'?ll|go|to)\b)?|^\W*(?:i|we)(?:'ll|\s+will|\s+can|"
                             r"\s+shall)?\s+(?:upload|scan|send|email|e-mail|forward|hand\s+in|post|bring|drop\s+off)\s+(?:the\s+|my\s+|all\s+)?"
-                            r"(?:receipts?|invoices?|them|paperwork)\b", re.IGNORECASE)
+                            r"(?:rest\s+of\s+the\s+)?(?:receipts?|invoices?|them|paperwork|details|figures|numbers)\b",
+                            re.IGNORECASE)  # "I'll send the details over in a sec": what the user will do
 _LATER = re.compile(r"(?:tonight|tomorrow|later|today|this\s+evening|next\s+week)", re.IGNORECASE)
 _RECEIPTS = re.compile(r"\b(?:receipts?|invoices?|paperwork|scans?|pdfs?)\b", re.IGNORECASE)
 # words of a reason that change what an addition means (the expense is not the company's), or that ask for something
@@ -1577,6 +1579,22 @@ def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
             intent.missing = "allowed"
 
 
+def _stay_told_twice(intents: list[Intent], ctx: Context) -> None:
+    """A stay told twice in one message, once asked about ("OCT 08 HOTEL LE GERMAIN 398.00" pasted, then "the hotel is
+    2 nights (6th + 7th), 199/night"): both words are of one stay, so the one read waits with the one asked."""
+    stays = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.retracted and (
+        i.args.get("category") == "hotel" or i.problem and "category" not in i.args and "hotel" in {
+            c.category for c in find_categories(i.quote(ctx.message)) if not c.weak})]
+    asked = next((i for i in stays if i.problem), None)
+    if asked is None:
+        return
+    for intent in stays:
+        if not intent.problem:
+            intent.problem = (f"I did not add “{intent.quote(ctx.message)[:80]}” yet: the same message tells the "
+                              f"stay again (“{asked.quote(ctx.message)[:80]}”), and I asked about that.")
+            intent.missing = asked.missing
+
+
 def _about_the_trip(text: str, ctx: Context) -> bool:
     """Beside a request that only opens a claim, words about the trip it is for ("need to do expenses for my Oslo
     trip this week (mon-wed, site visit)"): its days belong to no line, so only a figure, a line, a claim of the
@@ -1584,8 +1602,11 @@ def _about_the_trip(text: str, ctx: Context) -> bool:
     days = find_dates(text, ctx.today)
     rest = "".join(" " if any(d.start <= n < d.end for d in days) else ch for n, ch in enumerate(text))
     if re.search(r"\d", rest) or find_line_refs(text) or "?" in text or find_mention(text, ctx.claims) or (
-            find_categories(rest)):
-        return False  # "…, taxi yesterday": an expense, not the trip
+            find_categories(rest)) or currencies_named(rest):
+        return False  # "…, taxi yesterday": an expense, not the trip; "not in euros": the claim's currency
+    # "… before the weekend so I don't forget half of it": why the user writes now, no take-back
+    rest = re.sub(r"\b(?:so\s+(?:that\s+)?(?:i|we)\s+|before\s+(?:i|we)\s+)(?:don'?t|do\s+not|won'?t)\s+forget\b", " ", rest,
+                  flags=re.IGNORECASE)
     verb, at = verb_of(rest)
     # "starting my expenses for …": the opening told as what the user is doing, not a second claim asked for
     telling = verb == "open" and re.match(r"[a-z]+ing\b", rest[at:], re.IGNORECASE) and not re.search(
@@ -1672,6 +1693,8 @@ def _correction_args(intent: CorrectIntent, target: ActIntent) -> dict[str, Any]
             args["merchant"] = intent.merchant
     elif target.act == "open_claim" and intent.currency:
         args["currency"] = intent.currency
+    if args and all(str(target.args.get(k) or "") == str(v) for k, v in args.items()):
+        return None  # "dinner 29.80 - no, bin the dinner": a "correction" that changes nothing is no correction
     return args or None
 
 

@@ -329,6 +329,10 @@ class Audit:
         for start, end, values in atoms:
             if self._touches_neutral(start, end) or _in_any(start, end, self._context_spans()):
                 continue
+            if message[start - 1:start] == "#" and message[start:end].isdigit():
+                if any(_decimal(a.args.get("amount")) in values for a in self.acts):
+                    self._leave("number", start, end)  # "#4412" read as a price
+                continue  # "TIM HORTONS #4412": a store's number, no price
             if _GLUED.match(message, end) and message[start:end].isdigit():
                 if any(_decimal(a.args.get("amount")) in values for a in self.acts):
                     self._leave("number", start, end)  # "a 5-star hotel" read as 5.00
@@ -988,7 +992,8 @@ class Audit:
             if a.name != "open_claim":
                 continue
             title = str(a.args.get("title") or "")
-            words = {w.lower() for w in re.findall(r"[A-Za-z']+", title) if not (w.isupper() and len(w) > 1)}  # "IT"
+            # whole words in any script ("distributoři" holds no "i"); "IT" in capitals is no pronoun
+            words = {w.lower() for w in re.findall(r"[^\W\d_][\w']*", title) if not (w.isupper() and len(w) > 1)}
             if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE) or not title[:1].isalnum() \
                     or (re.search(r"[.!?;]\s+\S", title) and not (
                         any(title in q.group(1) for q in _QUOTED_TITLE.finditer(self.message)))):
@@ -1113,6 +1118,13 @@ class Audit:
                     words) and any(line.get("category") == a.args.get("category") for line in a.claim.lines):
                 self._leave("correction", a.start, a.end)  # "the taxi 40" beside a taxi of 22: that one, or another?
             elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and a.args.get(
+                    "category") == "hotel" and not a.args.get("date") and not a.args.get("merchant") and not (
+                    _ADD_VERB.search(sentence) or _ONE_MORE.search(words) or find_days(words, self.ctx.today)) and any(
+                    line.get("category") == "hotel" and line.get("id") in self._told_here() for line in a.claim.lines
+            ) and len(words.split()) <= 4:
+                # "Hotel 298." just after a stay of 318 was told in this conversation: that stay, or another?
+                self._leave("correction", a.start, a.end)
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and a.args.get(
                     "merchant") and not a.args.get("date") and _DEFINITE.search(words) and not _LEG_HOME.search(words) \
                     and not find_days(words, self.ctx.today) and not \
                     _ADD_VERB.search(sentence) and not _ONE_MORE.search(words) and any(
@@ -1120,6 +1132,11 @@ class Audit:
                     and line.get("category") == a.args.get("category") for line in a.claim.lines):
                 # "Scusa, the cena at Figlmüller — … the importo is 48,90": the line the claim has, or another one?
                 self._leave("correction", a.start, a.end)
+
+    def _told_here(self) -> set[str]:
+        """The lines this conversation added or changed (its recent effects)."""
+        return {str((e.get("data") or {}).get("line_id")) for e in (self.ctx.recent or []) if (e.get("data") or {}).get(
+            "line_id")}
 
     def _amount_estimated(self, a: ActSpan, amount: Decimal) -> None:
         """"Clarion Post was ~140 eur a night", "taxi about 30": an estimate is no amount for a claim; the receipt's is
@@ -1849,7 +1866,11 @@ _QUESTION = re.compile(r"\?|(?:^|(?<=[.!?,;:\n-]\s)|(?<=^\s)|\b(?:and|so|but|als
                        re.IGNORECASE)
 _ASKING = re.compile(r"\b(?:how\s+much|how\s+many|what|whats|what's|which|when|why|is\s+there|do\s+i|can\s+i|"
                      r"could\s+i|should\s+i|am\s+i)\b", re.IGNORECASE)
-_POLITE = re.compile(r"\b(?:can|could|would|will|might|may)\s+(?:you|u|ya)\b|\bwould\s+you\s+mind\b|\bplease\b|\bpls\b|\bkindly\b",
+_POLITE = re.compile(r"\b(?:can|could|would|will|might|may)\s+(?:you|u|ya)\b|\bwould\s+you\s+mind\b|\bplease\b|\bpls\b|\bkindly\b"
+                     # and the same request in the languages people write in ("pouvez-vous créer …?", "vil du oprette …?")
+                     r"|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu)\b|\b(?:können|könnten|kannst|könntest)\s+(?:sie|du)\b|"
+                     r"\b(?:puedes|puede|podrías|podría|podes|pode|podia|può|puoi|potresti|potrebbe)\b|"
+                     r"\b(?:kunt|kun|kan|vil|ville|kunne|kunde)\s+(?:u|je|jij|du|ni)\b|\bmożesz\b|\bmożna\b|\bmůžete\b|\bmůžeš\b",
                      re.IGNORECASE)
 _FILTER = re.compile(r"\b(?:only(?:\s+the)?|just\s+the|the\s+ones?\s+(?:from|at|in|for|with)|except(?:\s+for)?(?:\s+the)?|"
                      r"excluding(?:\s+the)?|apart\s+from(?:\s+the)?|without(?:\s+the)?|all\s+but(?:\s+the)?|"

@@ -51,7 +51,8 @@ LISTED = (r"(?:(?:just|only)\s+)?(?:these|those|the\s+following|following|the\s+
 AND_ABROAD = r"e|y|und|et|og|och|oraz"
 LEADING = re.compile(
     r"^(?:(?:and|then|also|but|so|oh|ok|okay|alright|well|now|next|finally|after\s+that|afterwards|"
-    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers)\b[\s,:;.!-]*|(?-i:" + AND_ABROAD + r")\s+|"
+    r"please|pls|plz|kindly|hi|hey|hello|thanks|thank\s+you|cheers|right(?=\s*[,.!])|" + lexicon.GREETINGS_ABROAD.replace(" ", "|")
+    + r")\b[\s,:;.!-]*|(?-i:" + AND_ABROAD + r")\s+|"
     + ANNOUNCED + r"|" + LISTED + r")+",  # (and in the languages people mix in: "e pranzo 46,00")
     re.IGNORECASE)
 
@@ -67,7 +68,7 @@ RETRACT = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|oops|on\s+second\s+thoughts?|hold\s+on|scratch\s+that|please|"
     r"pls|just|ok|okay|then)\b[\s,.!-]*)*"
     r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
-    r"scratch\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
+    r"(?:scratch|bin|ditch)\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
     r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?(?!\s+(?:in|under|at)\b)|"
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
     r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
@@ -146,6 +147,9 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      r"|\b(?:had|have|has|got|get|take|took|make|made)\s+(?:a|an|another|some)?\s*(?:look|think|chat|word|"
                      r"question|problem|issue|moment|minute|second|call|meeting|mistake|feeling|sense|idea|clue)\b"
                      r"|\b(?:make|makes|made)\s+sense\b"
+                     # "I just got back from New York": a journey home, no expense got, no claim opened
+                     r"|\b(?:got|get|gets|getting|came|come|coming)\s+back\s+(?:from|home|to)\b"
+                     r"|\bnew\s+(?:york|jersey|delhi|zealand|orleans|england|year(?:'s)?|hampshire|mexico|haven)\b"
                      # "the team dinner gets paid by the department": someone else's payment, no request to add
                      r"|\b(?:is|was|are|were|gets|got|get|be|been|being)\s+(?:\w+\s+)?paid\s+(?=(?:directly\s+)?by\s+(?:the|my|our|his|her|their|a)\b)"
                      # "3 nights at 129 starting monday": when a stay began, not a claim opened
@@ -157,9 +161,14 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      re.IGNORECASE)
 
 
+_QUOTED_NAME = re.compile(r"\"[^\"]{1,120}\"|“[^”]{1,120}”|„[^“”]{1,120}[“”]|«[^»]{1,120}»")
+
+
 def verb_of(core: str) -> tuple[str | None, int]:
     """The act family of the first action verb in ``core`` and where it stands (-1: none)."""
     lowered = _IDIOMS.sub(lambda m: " " * len(m.group(0)), core.lower())
+    # a name in quotes holds no request ('call it "NYC Ad Week"' asks for no "add")
+    lowered = _QUOTED_NAME.sub(lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1], lowered)
     best: tuple[int, str | None] = (-1, None)
     for family, verbs in lexicon.VERBS.items():
         for verb in verbs:
@@ -548,8 +557,10 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
 # "and" in the languages people mix in, after a price: "taxi 18,50 e pranzo 46,00", "Zug 89 und Taxi 23", "612 kr og lunsj …",
 # "metro 36 DKK en lunch 145 DKK" (never the Spanish and French "in": "cena 46,80 en el Zum Goldenen Sternen")
 # a price's currency said after it, which stays with the price when a piece is split after it
-_AFTER_PRICE = r"(?:\s?(?:€|eur|euros?|kr|zł|chf|sek|nok|dkk|pln|czk|kč|\$|£|¥|usd|gbp|cad|jpy|yen)\b)?"
-_AND_ABROAD = re.compile(r"(?<=\d)" + _AFTER_PRICE + r"(?P<gap>\s+)(?=(?-i:" + AND_ABROAD + r"|i|en(?!\s+(?:el|la|los|las|le|les|un|une|una|du|del|de|the|a|an)\b))\s+[^\W\d_])",
+_AFTER_PRICE = r"(?:\s?(?:(?:eur|euros?|kr|zł|chf|sek|nok|dkk|pln|czk|kč|usd|gbp|cad|jpy|yen)\b|[€$£¥](?!\w)))?"  # ("139 € et")
+# a price said per night ("196 € por noite e jantar …", spelled out as "por night"), which the "and" after it ends
+_PER_NIGHT = r"(?:\s*(?:/\s*night|(?:\s(?:per|por|pro|par|pr\.?|a|à|the|each|la|al|le))?\s+night|\s+each|\s+ea))?"
+_AND_ABROAD = re.compile(r"(?<=\d)" + _AFTER_PRICE + _PER_NIGHT + r"(?P<gap>\s+)(?=(?-i:" + AND_ABROAD + r"|i|en(?!\s+(?:el|la|los|las|le|les|un|une|una|du|del|de|the|a|an)\b))\s+[^\W\d_])",
                          re.IGNORECASE)  # (and the Polish "i", only between two priced things: never at a clause's start)
 
 
@@ -636,7 +647,8 @@ def split(message: str, today) -> list[Clause]:
             # "I travelled Monday to Wednesday this week.": when the trip was, nothing to add
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
             continue
-        elif not question and _day_heading_sentence(message[s_start:s_end], today):
+        elif not question and _day_heading_sentence(message[s_start:s_end][LEADING.match(message[s_start:s_end]).end()
+                                                    if LEADING.match(message[s_start:s_end]) else 0:], today):
             # "Day 1, Monday 16th." "Day 2, Tuesday.": a sentence that only says the day of what follows it
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
             continue
@@ -909,7 +921,11 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "record my flight … on the 15th, 156.90 euros with Lufthansa": the price of the thing just named
     if kind == "item" and re.match(r"^\s*(?:from|to|via)\s+[A-Z]", text) and not find_amounts(text):
         return last.kind not in ("retract", "hold", "question", "correction")  # "…, from Stuttgart": the route
-    if last.kind == "act" and last.verb == "open" and _UNTITLED.search(last.text) and kind in ("item", "context", "act") \
+    if last.kind == "act" and last.verb == "open" and re.match(
+            r"\s*(?:called|titled|entitled|named|title|name)\s*:?\s*[\"“„'‘«]", text, re.IGNORECASE) and not re.search(
+            r"\b(?:claim|report)\s+(?:called|titled|entitled|named)\b", last.text, re.IGNORECASE):
+        return True  # "Could you open one in pounds sterling, titled 'Dublin workshop June'?": its title, quoted
+    if last.kind == "act" and last.verb == "open" and _UNTITLED.search(last.text) and kind in ("item", "context", "act", "unknown") \
             and verb in (None, "open") and not find_amounts(text) and not find_dates(text, today) and len(text) <= 80:
         return True  # "new claim please, Barcelona partner summit": the title, after the request for a claim
     if kind == "item" and last.kind == "act" and last.verb == "open" and _has_thing(text, today, strong=True) and (
@@ -951,7 +967,9 @@ _STAY_DAY = re.compile(r"^\W*(?:check(?:ed)?[- ]?(?:out|in)|(?:checked|checking)
 _ROW_DAY = re.compile(r"^\W*\d{1,2}\.\d{1,2}\.?(?=\s+[^\W\d_])")
 # a request for a new claim that ends before its title: "new claim please,", "New claim:", "ok new one:", "open a claim"
 _UNTITLED = re.compile(r"\b(?:(?:new|another)\s+(?:expense\s+)?(?:claim|one|report)|(?:open|start|create|make)\s+(?:a\s+|an\s+|me\s+a\s+)?"
-                       r"(?:new\s+)?(?:expense\s+)?(?:claim|report))(?:\s+(?:please|pls|plz))?\W*$", re.IGNORECASE)
+                       r"(?:new\s+)?(?:expense\s+)?(?:claim|report|one))(?:\s+(?:in|w|v|i|en|em)\s+(?:[A-Za-z]{3}\b|[€$£¥]|"
+                       r"(?:us\s+|swiss\s+|canadian\s+)?(?:euros?|dollars?|pounds?(?:\s+sterling)?|francs?|yen|kron[eo]r|zloty|złoty)\b))?"
+                       r"(?:\s+(?:please|pls|plz))?\W*$", re.IGNORECASE)  # "new claim in gbp: London Q3 planning"
 
 
 def _price_of_it(text: str, last: str, today) -> bool:

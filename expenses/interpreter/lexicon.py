@@ -208,13 +208,18 @@ UNKNOWN_ACTION_VERBS = frozenset(
     "copy duplicate merge split archive share schedule remind call order purchase invite".split()
 )
 
+# a greeting in the languages people write in ("Bonjour, pouvez-vous …", "Moi, uusi claim …"): filler, never a question
+GREETINGS_ABROAD = ("bonjour bonsoir salut coucou hola buenas buongiorno buonasera ciao salve hallo moin servus grüezi "
+                    "hej hei moi hoi olá oi ahoj cześć czesc goedemorgen goedemiddag goedenavond goeiemorgen "
+                    "godmorgen")
+
 # politeness and filler: ignored wherever they stand
 FILLER = frozenset(
     "please pls plz plase pleese kindly thanks thank thx ty cheers hi hello hey ok okay alright so oh um uh er "
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm "
     "oops lol sigh phew perfeito perfetto parfait perfekt prima vale bueno obrigado obrigada gracias grazie merci "
     "danke".split()
-)
+) | frozenset(GREETINGS_ABROAD.split())
 
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,
 # never who was paid
@@ -272,10 +277,16 @@ CHAT_WORDS = {
     "bfast": "breakfast", "lnch": "lunch", "dnr": "dinner", "rtn": "return", "trn": "train", "pkg": "parking", "conf": "conference",
     "prkg": "parking", "n": "and", "abt": "about", "thru": "through", "wk": "week", "corr": "correction",
     "nts": "nights", "gr8": "great",
+    # the trip's day told in words ("Right, day one, Monday. …", "Day two, Tuesday."): as "Day 1"
+    **{f"day {word}": f"day {n}" for n, word in enumerate(("one", "two", "three", "four", "five", "six", "seven"), 1)},
+    # a count of nights written short ("Hotel Tue-Wed 2n 318", "htl 3n 95 ea")
+    **{f"{n}n": f"{n} nights" for n in range(2, 15)}, "1n": "1 night",
     # nights in the languages people mix into their English ("Motel One 2 notti 198,00", "2 nachten 2x 210")
     "notti": "nights", "notte": "night", "noches": "nights", "noche": "night", "nuits": "nights", "nuit": "night",
     "nachten": "nights", "netter": "nights", "noites": "nights", "nopti": "nights", "nocy": "nights",
     "nätter": "nights", "natter": "nights", "nætter": "nights", "noci": "nights", "noite": "night", "natt": "night",
+    "nacht": "night", "nächte": "nights", "nachte": "nights", "nat": "night", "noc": "night", "nuitée": "night",
+    "nuitées": "nights",
 }
 
 # a request's few words in the languages people mix into their English ("apri una nuova nota spese", "invia pure",
@@ -284,14 +295,21 @@ CHAT_WORDS = {
 WORDS_ABROAD = {
     "nuova": "new", "nuovo": "new", "neue": "new", "neuen": "new", "neues": "new", "nouvelle": "new", "nouveau": "new",
     "nueva": "new", "nuevo": "new", "nieuwe": "new", "nowa": "new", "nowe": "new", "nowy": "new", "nová": "new",
-    "neuer": "new", "nuovi": "new", "novo": "new", "nova": "new", "nowej": "new", "nieuw": "new",
+    "neuer": "new", "nuovi": "new", "novo": "new", "nova": "new", "nowej": "new", "nieuw": "new", "nový": "new",
+    "nové": "new", "novou": "new", "uusi": "new", "nytt": "new",
     "waluta": "currency", "währung": "currency", "devise": "currency", "valuta": "currency", "moeda": "currency",
     "moneda": "currency", "měna": "currency", "titre": "title", "titolo": "title", "título": "title", "titulo": "title",
     "titel": "title", "tytuł": "title", "tytul": "title", "název": "title",
     "nee": "no", "nej": "no", "och": "and", "und": "and", "ach": "oh", "oj": "oh", "åh": "oh",
     "inte": "not", "ikke": "not", "nicht": "not", "niet": "not", "não": "not", "nao": "not", "nie": "not",
     "var": "was", "war": "was", "foi": "was", "fue": "was", "był": "was", "była": "was", "było": "was", "byl": "was",
-    "byla": "was", "bylo": "was", "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
+    "byla": "was", "bylo": "was", "era": "was", "eran": "were", "erano": "were", "waren": "were", "c'était": "was",
+    "c’était": "was", "oli": "was", "olivat": "were", "skulle vært": "should be", "skulle vara": "should be",
+    "skulle være": "should be", "sollte": "should be", "doveva essere": "should be", "devrait être": "should be",
+    # "… 19,40 en niet 14,90", "… 21,60 et pas 18,60", "… 48,00 e non 52": "and not" in the languages people write in
+    "en niet": "and not", "et pas": "and not", "et non": "and not", "e non": "and not", "y no": "and not",
+    "und nicht": "and not", "og ikke": "and not", "och inte": "and not", "a ne": "and not", "i nie": "and not",
+    "e não": "and not", "e nao": "and not", "eikä": "and not", "non": "not", "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
     "kosztował": "cost", "kosztowała": "cost", "kosztowało": "cost", "costava": "cost", "costó": "cost", "coûtait": "cost",
     "hinzufügen": "add", "toevoegen": "add", "dodaj": "add", "aggiungi": "add", "ajoute": "add", "ajouter": "add",
     "añade": "add", "agrega": "add", "tilføj": "add", "adicione": "add", "přidej": "add",
@@ -300,6 +318,9 @@ WORDS_ABROAD = {
     "in realtà": "actually", "faktisk": "actually", "właściwie": "actually", "na verdade": "actually",
     "peux-tu": "can you", "pouvez-vous": "can you", "ouvre-moi": "open", "une": "a", "eine": "a", "einen": "a", "una": "a", "crée": "open", "créer": "open", "créez": "open", "ouvrez": "open", "erstelle": "open", "erstellen": "open",
     "öffne": "open", "crea": "open", "creare": "open", "crear": "open", "otwórz": "open", "utwórz": "open",
+    "oprette": "open", "opret": "open", "opprett": "open", "opprette": "open", "skapa": "open", "skapar": "open",
+    "öppna": "open", "åbn": "open", "åbne": "open", "criar": "open", "crie": "open", "cria": "open", "abra": "open",
+    "aanmaken": "open", "založ": "open", "založit": "open", "otevři": "open", "avaa": "open", "luo": "open",
     "invia": "submit", "inviare": "submit", "manda": "submit", "mandare": "submit", "einreichen": "submit",
     "abschicken": "submit", "envoie": "submit", "envoyer": "submit", "envía": "submit", "envia": "submit", "enviar": "submit",
     "wyślij": "submit", "wyslij": "submit", "indsend": "submit", "skicka": "submit",
@@ -318,7 +339,7 @@ WORDS_ABROAD = {
 
 # "please" and "thanks", in English and in the languages people mix in ("…, NOK takk", "… porfa"): a regex alternation
 PLEASE = (r"please|pls|plz|thanks|thank\s+you|thx|porfa|por\s+favor|bitte|danke|svp|stp|s'il\s+(?:te|vous)\s+pla[iî]t|merci|"
-          r"per\s+favore|grazie|prosz[eę]|dzięki|takk|tack|tak|dank\s+je|alsjeblieft|graag")
+          r"per\s+favore|grazie|prosz[eę]|pros[ií]m|dzięki|takk|tack|tak|dank\s+je|alsjeblieft|graag")
 
 # a claim called by its name in the languages people mix into their English ("nuova nota spese: …"), read as "claim"
 CHAT_PHRASES = {
@@ -327,7 +348,11 @@ CHAT_PHRASES = {
                                    "onkostennota", "onkostendeclaratie", "reiseregning", "reseräkning", "rejseafregning",
                                    "rozliczenie", "rozliczenie delegacji", "relatório de despesas", "abrechnung",
                                    "kostenabrechnung", "notes de frais", "nota de despesas", "note of expenses",
-                                   "expense note", "expenses note")
+                                   "expense note", "expenses note", "udgiftsafregning", "udgiftsrapport",
+                                   "udlægsafregning", "utleggsrefusjon", "reiseoppgjør", "utläggsredovisning",
+                                   "kuluraportti", "matkalasku", "cestovní příkaz", "vyúčtování", "despesa nova",
+                                   "nova despesa", "relatório de despesas novo", "declaração de despesas",
+                                   "reiskostendeclaratie", "nota spese nuova", "note de frais nouvelle")
 } | {phrase: "new claim" for phrase in ("ny claim", "nyt claim", "nytt claim", "ny reseräkning", "ny rejseafregning",
                                         "ny reiseregning", "nytt krav", "ny udgiftsrapport")
      } | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")

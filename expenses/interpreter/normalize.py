@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 from . import lexicon
 
-_TOKEN = re.compile(r"(?<![\w/'’-])(?:(?:s/b|w/o|w/)|[A-Za-z]+(?=\d)|[^\W\d_]+(?![\w'’-]|/\w))")
+_TOKEN = re.compile(r"(?<![\w/'’-])(?:(?:s/b|w/o|w/)|\d{1,2}n(?![\w'’.,-])|(?<=#)\d{2,}(?![\d.,])|[A-Za-z]+(?=\d)|[^\W\d_]+(?![\w'’-]|/\w))")
 
 _ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -338,6 +338,8 @@ def spell_out(message: str) -> Spelled:
         if word is None and (abroad := lexicon.WORDS_ABROAD.get(said) or calendar_abroad().get(said)) and abroad_meant(
                 message, start, end):
             word = abroad
+        if word is None and said.isdigit() and message[start - 1:start] == "#":
+            word = "ref"  # "TIM HORTONS #4412": a store's or a receipt's number, never a price
         if word is None and (start, end) in headed:
             word = days_abbreviated_abroad()[said].capitalize()  # "Mo: ICE … Di: lunch …": a day heading what follows
         if word is None:

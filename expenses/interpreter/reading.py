@@ -208,7 +208,8 @@ _TITLE_CUT = re.compile(
     r"\s+(?:tomorrow|today|yesterday))+\s*$",
     re.IGNORECASE)
 _CURRENCY_PHRASE = re.compile(
-    r"(?:\bin\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])",
+    # "in USD", and the same in the languages people mix in ("w PLN", "v CZK", "i SEK", "en EUR", "em BRL")
+    r"(?:\b(?:in|w|v|i|en|em)\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])",
     re.IGNORECASE)
 
 
@@ -286,7 +287,7 @@ def _day_only(text: str, today: date) -> str | None:
 
 def _only_days(text: str, days: list[DateFound]) -> bool:
     rest = mask(text, [(d.start, d.end) for d in days])
-    return not re.sub(r"\b(?:on|the|last|first|second|third|final|next|day(?:\s*\d)?|and|so|then|now|ok|okay|receipts?|"
+    return not re.sub(r"\b(?:on|the|last|first|second|third|final|next|day(?:\s*\d)?|and|so|then|now|ok|okay|right|well|receipts?|"
                       r"expenses?|costs?|items|for|from|of|my|i|we|arrived|arrive|landed|got\s+in|got\s+there|came\s+in|"
                       r"started|there|in|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?)"
                       r"\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE)
@@ -532,6 +533,13 @@ class Reader:
         """Where the sentence holding ``at`` starts."""
         return max((end for end in self._ends if end < at), default=0)
 
+    def _day_heads_sentence(self, at: int) -> bool:
+        """Does the sentence holding ``at`` open with its one day ("Tuesday I go …", "The wednesday 4 I take …")?"""
+        start, end = self._sentence_start_of(at), self._sentence_end(at)
+        days = [d for d in find_dates(self.message[start:end], self.ctx.today) if d.value]
+        return len(days) == 1 and bool(re.fullmatch(r"\W*(?:(?:so|and|then|ok|okay|right|well|on|the)\W+)*",
+                                                     self.message[start:start + days[0].start], re.IGNORECASE))
+
     def _sentence_end(self, at: int) -> int:
         """Where the sentence holding ``at`` ends."""
         return next((end for end in self._ends if end >= at), len(self.message))
@@ -558,8 +566,10 @@ class Reader:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
             before = [i for i in adds if i.end <= act.start and i.args.get("date")
                       and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
-            if not before or act.args.get("category") == "hotel" or ANOTHER_DAY.search(act.quote(self.message)):
-                continue
+            if not before or ANOTHER_DAY.search(act.quote(self.message)) or (
+                    act.args.get("category") == "hotel" and not self._day_heads_sentence(act.start)):
+                continue  # (a stay takes the sentence's day only from a day that opens it: "Tuesday I go with the
+                # train …, the hotel Leonardo 2 nights …": the night of the day told)
             gap = self.message[before[-1].end:act.start]
             days = find_dates(gap, self.ctx.today)
             # a day heading an expense's own words ("…, tue a Käsekrainer … 6,80 and dinner … 34") is the day of what
@@ -1006,6 +1016,14 @@ class Reader:
             text = head + text[to:]
             text = re.sub(r"\s+(?:in|with\s+currency|currency)\s*$", "", text, flags=re.IGNORECASE)
             text = _currency_said_again(text, code)
+        elif currency_text is not None and re.search(r"\b(?:claim|one|report)\s*$", text[:currency_text[0].start()],
+                                                     re.IGNORECASE) and re.match(
+                r"\s*(?:[:\-–—,]|\b(?:call|called|named|titled|title|name|for|about|pls|please)\b)",
+                text[currency_text[0].end():], re.IGNORECASE):
+            # "open a claim in USD: Tokyo partner summit", "new claim in CAD pls — call it …": the currency said
+            # before the title is no part of it (said after the title, the title's cut ends there)
+            m = currency_text[0]
+            text = text[:m.start()].rstrip() + " " + text[m.end():].lstrip()
         title = _title(text)
         if currency_text is not None:
             m, code = currency_text
@@ -1905,8 +1923,9 @@ _CURRENCY_WORD_LEFT = re.compile(r"[\s,]+(?:(?:in|en|em|auf)\s+)?(?:d[óo]lar(?:
 
 def _title(text: str) -> str:
     """The new claim's title as the user wrote it (quoted, "called X", "for the X", "X claim")."""
-    if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']|«\s*([^»]{1,120}?)\s*»", text):
-        return _tidy_title(m.group(1) or m.group(2), quoted=True)
+    if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']|«\s*([^»]{1,120}?)\s*»|[„‚]([^“”‘’\"']{1,120})[“”‘’\"']|"
+                      r"»\s*([^«]{1,120}?)\s*«|「([^」]{1,120})」", text):
+        return _tidy_title(next(g for g in m.groups() if g), quoted=True)  # „Zürich Kundentermin“, »…«, 「…」
     patterns = [
         r"\b(?:called|named|titled|entitled|title|name|call\s+it|name\s+it)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?"
         r"\s*:?\s+(.+)$",

@@ -193,6 +193,8 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                         start, end = m.start(n), m.end(last) + (text[m.end(last):m.end(last) + 1] == ".")
                         found.append(DateFound(start, end, text[start:end], day.isoformat()))
                 continue
+            if kind.startswith("dotted") and re.search(r"[€$£¥]\s?$", text[:m.start()]):
+                continue  # "Flew easyJet to Edinburgh, £96.40.": a price with its full stop, never a day
             value = _resolve_date("dotted" if kind.startswith("dotted_") else kind, m, today)
             if kind == "dotted_to" and not DATE_CHANGED_TO.search(text[:m.start()]):
                 continue

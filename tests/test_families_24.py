@@ -1,0 +1,176 @@
+"""Families of the seventeenth round (issue 19), with sentences of our own: a claim opened with its currency said
+before its title ("open a claim in USD: …", "new claim in gbp: …", "w PLN", "v CZK"), titles in the quotes of other
+languages („…“, »…«), request words of other languages ("nový", "uusi", "prosím"), a title in another script that
+holds no English pronoun, "open one …, titled '…'", and a quoted name that holds no request ("call it "NYC Ad Week"")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_families_17 import NONE, acts, on_claim
+from conversations.core.plan import parse_model_answer
+from tests.test_walkthrough_families import conversation
+
+# ----------------------------------------------------------------- 1. opening a claim
+
+
+@pytest.mark.parametrize(("text", "title", "currency"), [
+    ("open a claim in USD: Tokyo partner summit May", "Tokyo partner summit May", "USD"),
+    ("new claim in gbp: London Q3 planning", "London Q3 planning", "GBP"),
+    ('hey! new claim in CAD pls — call it "NYC Ad Week" 🙂', "NYC Ad Week", "CAD"),
+    ("neuer claim bitte, titel „Zürich Kundentermin“", "Zürich Kundentermin", None),
+    ("czesc, otworz nowy claim w PLN: 'Berlin wdrożenie marzec'", "Berlin wdrożenie marzec", "PLN"),
+    ('Dobrý den, nový claim v CZK prosím, název "Vídeň + Budapešť distributoři"', "Vídeň + Budapešť distributoři", "CZK"),
+    ("moi, uusi claim: Tukholma asiakastapaaminen", "Tukholma asiakastapaaminen", None),
+    ("Could you open one in pounds sterling, titled 'Dublin workshop June'?", "Dublin workshop June", "GBP"),
+    ("Hi there, I need to put together a claim for the client workshop I ran in Dublin this week. Could you open one "
+     "in pounds sterling, titled 'Dublin workshop June'? I'll send the receipts through in a moment, bear with me.",
+     "Dublin workshop June", "GBP"),
+    ("nuova nota spese »Fiera Milano« per favore", "Fiera Milano", None),
+    ("Bonjour, pouvez-vous créer une note de frais « Bruxelles réunion fournisseur » ? En euros, merci.",
+     "Bruxelles réunion fournisseur", "EUR"),
+    ('Hej, vil du oprette en ny udgiftsafregning i danske kroner? Titel: "København og Malmø kundebesøg"',
+     "København og Malmø kundebesøg", "DKK"),
+    ('Olá! Preciso de abrir uma despesa nova, o título é "Londres feira Maio". Em euros.', "Londres feira Maio", "EUR"),
+    ("Hi there! I just got back from a client workshop in New York and I'd like to get my expenses in before the "
+     'weekend so I don\'t forget half of it. Could you open a claim in US dollars and call it "NYC client workshop '
+     'April"? I\'ll send the details over in a sec, there are quite a few.', "NYC client workshop April", "USD"),
+])
+def test_a_claim_opened_with_its_currency_before_its_title_or_in_other_quotes_gets_both(text, title, currency):
+    [plan] = conversation([text], **NONE)
+    [(act, args)] = [a for a in acts(plan) if a[0] == "open_claim"]
+    assert args["title"] == title
+    assert args.get("currency") == currency
+
+
+@pytest.mark.parametrize("text", [
+    "open a claim in Berlin: Q3 planning",  # a place, not a currency: which is the title is unsure
+    "new claim in gbp: please add the taxi",
+])
+def test_a_claim_whose_title_is_unsure_is_asked_about(text):
+    [plan] = conversation([text], **NONE)
+    assert all(a[1].get("title") not in ("Berlin", "Please add the taxi", "Add the taxi") for a in acts(plan))
+
+
+def test_beside_an_opening_words_about_its_currency_are_never_talk():
+    [plan] = conversation(['open a claim "Berlin". I got back from New York, don\'t use euros for it'], **NONE)
+    assert plan.acts == []  # a currency said with "not" is asked about, never left for the default
+
+
+# ----------------------------------------------------------------- 3. take-backs and corrections that change nothing
+
+
+@pytest.mark.parametrize("text", ["dinner 30 - no, bin the dinner", "lunch 14 - no, ditch that, i ate at home",
+                                  "dinner 30 - no, hmm the dinner"])
+def test_a_take_back_in_a_word_it_may_not_know_never_adds_the_line(text):
+    [plan] = conversation([text], **on_claim("EUR"))
+    retracted = {r.act for r in plan.retractions}
+    assert [a for a in plan.acts if a.act == "add_line" and a.id not in retracted] == []
+
+
+def test_a_correction_that_names_only_what_the_line_already_is_changes_nothing_and_is_asked():
+    [plan] = conversation(["dinner 30 - no, the dinner"], **on_claim("EUR"))
+    assert plan.acts == []
+
+
+# ----------------------------------------------------------------- 4. nights written short, a stay told again
+
+
+def test_nights_written_short_are_a_count_of_nights():
+    [plan] = conversation(["Hotel Tue-Wed 2n 318"], **on_claim("EUR"))
+    assert [(a.act, a.args.get("category"), a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [
+        ("add_line", "hotel", "318.00", "2026-12-01")]
+
+
+def test_a_bare_stay_amount_just_after_a_stay_was_told_is_asked_not_added():
+    from dataclasses import replace
+
+    from expenses.interpreter import interpret
+    from tests.test_interpreter import request
+
+    told = request("Hotel 298.", **on_claim("EUR", [("2026-12-01", "", "hotel", "318.00")]))
+    line_id = told.cases[0].view["lines"][0]["id"]
+    recent = [{"case": "clm_TRIP0001", "event": "line_added", "data": {"line_id": line_id}}]
+    plan = parse_model_answer(interpret(replace(told, recent=recent)))
+    assert plan.acts == []
+
+
+def test_a_bare_stay_amount_beside_a_stay_the_claim_had_before_is_a_new_line():
+    [plan] = conversation(["hotel 180"], **on_claim("EUR", [("2026-12-01", "", "hotel", "318.00")]))
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+# ----------------------------------------------------------------- 5. "X was A, not B" in the languages people write in
+
+FIXED = [("2026-12-01", "", "meals", "14.90"), ("2026-12-01", "Parking", "travel", "52.00"),
+         ("2026-12-01", "", "travel", "148.90"), ("2026-12-01", "", "meals", "26.40"), ("2026-12-01", "", "taxi", "465.00"),
+         ("2026-12-02", "", "travel", "236.00")]
+
+
+@pytest.mark.parametrize(("text", "line", "amount"), [
+    ("oeps, die lunch was 19,40 en niet 14,90", 1, "19.40"),
+    ("ah il parcheggio era 48,00 non 52", 2, "48.00"),
+    ("Korrektur: das Abendessen am Dienstag waren 29,40, nicht 26,40", 4, "29.40"),
+    ("taxien fra Sola er feil, skulle vært 546 ikke 465", 5, "546.00"),
+    ("Petite erreur de ma part : le taxi, c'était 21,60 et pas 465", 5, "21.60"),
+])
+def test_a_correction_by_its_old_amount_in_another_language_changes_that_line(text, line, amount):
+    [plan] = conversation([text], **on_claim("EUR", FIXED))
+    assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plan.acts] == [("update_line", line, amount)]
+
+
+@pytest.mark.parametrize("text", [
+    "die taxi was 19,40 en niet 26,40",  # the old amount is a meal's: not the taxi the words name
+    "das Mittagessen war 19,40 nicht 99,00",  # no line has the old amount
+    "il parcheggio era 48,00 non 14,90 e il taxi 30",  # another amount, another thing
+    # words that do not name the line the old amount names: the return told beside an outbound of the same price
+    # (the return may not be on the claim at all), a word of a language it cannot read
+    "mist, rückfahrt di war 129,90 nicht 148,90 (sparpreis)",
+    "paluu oli itse asiassa 198,00€ ei 236 (oli tarjous)",
+])
+def test_a_correction_whose_old_amount_names_no_single_line_of_its_words_changes_nothing(text):
+    [plan] = conversation([text], **on_claim("EUR", FIXED))
+    assert [a for a in plan.acts if a.act == "update_line"] == []
+
+
+def test_a_correction_naming_a_day_the_line_is_not_on_changes_nothing():
+    [plan] = conversation(["Petite erreur : le taxi de mercredi, c'était 21,60 et pas 465"], **on_claim("EUR", FIXED))
+    assert plan.acts == []  # the taxi of 465 is Tuesday's
+
+
+# ----------------------------------------------------------------- 6. pasted rows, store numbers, a stay in a day's sentence
+
+STATEMENT = ("OCT 06  VIA RAIL CANADA TORONTO ON         142.35\nOCT 06  TIM HORTONS #4412 MONTREAL QC        6.85\n"
+             "OCT 06  UBER *TRIP HELP.UBER.COM            19.40")
+
+
+def test_a_store_number_is_never_a_price():
+    [plan] = conversation([STATEMENT], **on_claim("CAD"))
+    assert sorted(a.args["amount"] for a in plan.acts) == ["142.35", "19.40", "6.85"]
+
+
+def test_a_pasted_row_taken_back_by_its_merchant_is_retracted():
+    [plan] = conversation([STATEMENT + "\n\nskip the tim hortons one, that was personal."], **on_claim("CAD"))
+    retracted = {r.act for r in plan.retractions}
+    assert sorted(a.args["amount"] for a in plan.acts if a.id not in retracted) == ["142.35", "19.40"]
+
+
+@pytest.mark.parametrize("text", [
+    "The wednesday 2 I take the flight Madrid-Lisbon 132,40€, the hotel is one night 119€ and dinner alone 28,50€.",
+    "Wednesday I go with the train Bologna-Munich 89,90 euro, the hotel Leonardo 1 night 119 euro, and a pizza 19,50.",
+])
+def test_a_stay_in_a_sentence_that_opens_with_its_day_begins_that_night(text):
+    [plan] = conversation([text], **on_claim("EUR"))
+    assert [a.args.get("date") for a in plan.acts if a.args.get("category") == "hotel"] == ["2026-12-02"]
+
+
+def test_a_stay_in_a_sentence_whose_day_belongs_to_another_expense_is_asked():
+    [plan] = conversation(["hotel 2 nights 240, and the lunch at the show on tuesday 22.40"], **on_claim("EUR"))
+    assert not [a for a in plan.acts if a.args.get("category") == "hotel" and a.args.get("date")]
+
+
+def test_a_pasted_stay_told_again_and_asked_about_waits_with_it():
+    text = (STATEMENT + "\nOCT 08  HOTEL LE GERMAIN MONTREAL QC       398.00\n\n"
+            "the hotel is 2 nights (6th + 7th), 199/night, not sure which day to put")
+    [plan] = conversation([text], **on_claim("CAD"))
+    assert not [a for a in plan.acts if a.args.get("category") == "hotel"]
