@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_families_17 import NONE, acts, on_claim
 from conversations.core.plan import parse_model_answer
+from tests.test_families_17 import NONE, acts, on_claim
 from tests.test_walkthrough_families import conversation
 
 # ----------------------------------------------------------------- 1. opening a claim
