@@ -174,3 +174,26 @@ def test_a_pasted_stay_told_again_and_asked_about_waits_with_it():
             "the hotel is 2 nights (6th + 7th), 199/night, not sure which day to put")
     [plan] = conversation([text], **on_claim("CAD"))
     assert not [a for a in plan.acts if a.args.get("category") == "hotel"]
+
+
+# ----------------------------------------------------------------- 7. days heading lines and sentences
+
+
+def test_a_day_heading_each_line_dates_that_lines_expenses():
+    [plan] = conversation(["1.12 - train 169 zł, taxi from station to hotel 38 zł, dinner 94 zł, hotel 2 nights 420 zł "
+                           "each one.\n2.12 - lunch 52 zł, taxi to shipyard and back 62 zł together"], **on_claim("PLN"))
+    assert [(a.args["amount"], a.args.get("date")) for a in plan.acts] == [
+        ("169.00", "2026-12-01"), ("38.00", "2026-12-01"), ("94.00", "2026-12-01"), ("840.00", "2026-12-01"),
+        ("52.00", "2026-12-02"), ("62.00", "2026-12-02")]
+
+
+def test_a_day_told_in_words_heads_the_sentences_after_it():
+    [plan] = conversation(["Right, day one, Monday. Flew easyJet to Edinburgh, £96.40. Tram into town £7.50. Dinner on "
+                           "my own at a pub round the corner, £24.60."], **on_claim("GBP"))
+    assert [(a.args["amount"], a.args.get("date")) for a in plan.acts] == [
+        ("96.40", "2026-11-30"), ("7.50", "2026-11-30"), ("24.60", "2026-11-30")]
+
+
+def test_a_hotel_chain_named_one_counts_nothing():
+    [plan] = conversation(["Motel One two nights at £89 on monday"], **on_claim("GBP"))
+    assert [(a.args["amount"], a.args.get("quantity")) for a in plan.acts] == [("178.00", 2)]

@@ -317,7 +317,7 @@ _PAYERS_WORDS = (r"client|clients|customer|customers|company|host|hosts|departme
                  r"colega|collega|kollege|kollegin|coworker|co-worker|manager|supplier|suppliers|vendor|agency|publisher|editor|"
                  r"organisation|organization|travel\s+desk|travel\s+agency|travel\s+team")
 _PAYERS = _PAYERS_WORDS + r"|house|them|him|her|us"  # ("was on the house", "was on them")
-OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|paid\s+for\s+by|paid\s+by|covered\s+by|hosted\s+by|"
+OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|paid\s+for\s+by|paid\s+by|covered\s+by|hosted\s+by|catered\s+by|"
                             rf"picked\s+up\s+by|sponsored\s+by|comped\s+by|taken\s+care\s+of\s+by)\s+(?:the\s+|my\s+|our\s+|"
                             rf"their\s+|his\s+|her\s+)?(?:{_PAYERS})\b|(?:comped|free|complimentary)\b)"
                             # "lunch wed the customer paid so dont add", "my manager Ms. Keller paid with her card", "she
@@ -696,6 +696,14 @@ def split(message: str, today) -> list[Clause]:
                 kind = "item"  # "taxis: 32 from the airport monday, 14 on tuesday, …": one expense each
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
                 continue
+            line_end = message.find("\n", f_end)
+            line = message[f_start:line_end if line_end >= 0 else len(message)]
+            if f_start == s_start and message[:f_start].rstrip(" \t").endswith("\n") and re.match(
+                    r"[ \t]*[-–—:]", message[f_end:]) and (days := find_dates(line, today)) and days[0].start == 0 and \
+                    days[0].end >= len(text.rstrip()) and days[0].value:
+                # "…each one.\n7.07 - lunch 52 zł": a day heading its own line, never a value of the line before
+                clauses.append(Clause(f_start, f_end, text, "context", question, None))
+                continue
             if last is not None and not (f_start == s_start and last.kind == "act" and last.verb == "open" and kind == "item"
                                          and _has_thing(text, today, strong=True)) and not (
                     f_start == s_start and last.kind == "context" and kind == "item" and TRIP_TOLD.match(
@@ -814,6 +822,8 @@ def is_record(text: str, today) -> bool:
     dated = [f for f in fields if (d := find_dates(f, today)) and d[0].value and len(
         "".join(x.text for x in d)) >= 0.6 * len(re.sub(r"\s*(?:to|-|–)\s*.*$", "", f))]
     priced = [f for f in fields if find_amounts(mask(f, [(d.start, d.end) for d in find_dates(f, today)]))]
+    if sum(1 for f in priced if find_categories(f)) >= 2:
+        return False  # "6.07 - train … 169 zł, taxi … 38 zł, dinner 94 zł": several expenses told on a dated line
     if len(fields) >= 3:
         return bool(dated) and bool(priced)
     # a statement line: a leading date, capitalised words, an amount with its currency
