@@ -197,3 +197,35 @@ def test_a_day_told_in_words_heads_the_sentences_after_it():
 def test_a_hotel_chain_named_one_counts_nothing():
     [plan] = conversation(["Motel One two nights at £89 on monday"], **on_claim("GBP"))
     assert [(a.args["amount"], a.args.get("quantity")) for a in plan.acts] == [("178.00", 2)]
+
+
+# ----------------------------------------------------------------- 8. bullets, and a thing it cannot place taken back
+
+
+def test_a_bulleted_line_never_joins_the_line_before_and_an_unplaced_thing_taken_back_is_left_out():
+    [plan] = conversation(["- 1/12 train RTD-AMS 17.20\n- 1/12 lunch schiphol 16.40\n- 1/12 safety boots 89.00 -- no, "
+                           "drop boots, ordering via stores"], **on_claim("EUR"))
+    retracted = {r.act for r in plan.retractions}
+    assert sorted(a.args["amount"] for a in plan.acts if a.id not in retracted) == ["16.40", "17.20"]
+
+
+@pytest.mark.parametrize("text", ["safety boots 89.00 -- no, ignore the taxi", "safety boots 89.00 -- no, drop boots. taxi 20"])
+def test_an_unplaced_thing_not_taken_back_by_its_own_words_is_still_asked(text):
+    [plan] = conversation([text], **on_claim("EUR"))
+    assert plan.acts == [] or all(a.args.get("amount") != "89.00" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 9. from walk Y1
+
+
+def test_we_start_is_no_claim_opened():
+    [plan] = conversation(["OK so we start. Monday 30 November: the flight with easyJet, 186,40 €."], **on_claim("EUR"))
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [("add_line", "186.40")]
+
+
+@pytest.mark.parametrize(("said", "added"), [("Yes, for the three of them.", 3), ("Yes, for the two of them.", 0)])
+def test_a_yes_for_the_three_of_them_adds_the_three_offered(said, added):
+    from tests.test_families_21 import _yes
+
+    plan = _yes("Tuesday: taxi 14.20 USD, lunch 9.60 USD, and a taxi back to the hotel 15.80 USD.", said)
+    assert [a.act for a in plan.acts] == ["add_line"] * added

@@ -1138,6 +1138,7 @@ def _interpret(ctx: Context, request: Any) -> str:
     _return_leg_of_the_same(intents, ctx)
     _held_while_asked(intents, ctx)
     _stay_told_twice(intents, ctx)
+    intents = _unread_taken_back(intents, ctx)
     unknown = [i for i in intents if isinstance(i, UnknownIntent)]
     if unknown:
         return _not_understood(ctx, unknown[0])
@@ -1577,6 +1578,29 @@ def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
             intent.problem = (f"You asked {_ASKED_MAY_CLAIM}, so I did not add “{intent.quote(ctx.message)}” yet. If "
                               "you want it on the claim, tell me to add it (for example “yes, add it”).")
             intent.missing = "allowed"
+
+
+def _unread_taken_back(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """A priced thing the reader could not place, taken back straight after by a word of its own ("safety boots 89.00
+    -- no, drop boots, ordering via stores", "printed posters 640 Kč - no wait, the university paid them, ignore"):
+    nothing to add and nothing to ask; it is said back as left out."""
+    out = list(intents)
+    for n, intent in enumerate(out):
+        if not isinstance(intent, UnknownIntent) or not re.search(r"\d", intent.quote(ctx.message)):
+            continue
+        after = next((i for i in out[n + 1:] if not isinstance(i, ContextIntent)), None)
+        if not isinstance(after, RetractIntent) or re.search(r"[.!?\n]", ctx.message[intent.end:after.start]):
+            continue
+        told = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", intent.quote(ctx.message))}
+        hint = after.quote(ctx.message).lower()
+        if not (any(re.search(rf"\b{re.escape(w)}", hint) for w in told) or re.search(
+                r"\b(?:them|it|that|those|these)\b", hint)):
+            continue
+        taken = ActIntent(intent.start, intent.end, act="add_line")
+        taken.problem, taken.retracted = "taken back", True
+        after.target = taken  # type: ignore[attr-defined]
+        out[n] = taken
+    return out
 
 
 def _stay_told_twice(intents: list[Intent], ctx: Context) -> None:

@@ -1154,7 +1154,9 @@ class Audit:
         return bool(n) and n == len(self.acts) and all(a.name == "add_line" and a.act.get("earlier_evidence")
                                                        for a in self.acts) and bool(re.search(
             r"\b(?:all|alle|alla|allt|wszystkie|wszystkich|tutti|tutte|todos|todas|tous|toutes|všechny|kaikki)\s*$",
-            self.message[:start], re.IGNORECASE))
+            self.message[:start], re.IGNORECASE) or (  # "yes, for the three of them"
+                re.search(r"\bthe\s*$", self.message[:start], re.IGNORECASE)
+                and re.match(r"\s+of\s+(?:them|these|those)\b", self.message[end:], re.IGNORECASE)))
 
     def _day_before_the_thing(self, a: ActSpan, start: int, end: int) -> bool:
         """A figure written as a day and a month ("16.10", "3.11") of the last few months, with no currency beside it,

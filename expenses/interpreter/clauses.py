@@ -68,7 +68,10 @@ RETRACT = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|no|nah|nope|sorry|oops|on\s+second\s+thoughts?|hold\s+on|scratch\s+that|please|"
     r"pls|just|ok|okay|then)\b[\s,.!-]*)*"
     r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
-    r"(?:scratch|bin|ditch)\s+(?:that|it|the\s+[\w'-]+)|cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
+    r"(?:scratch|bin|ditch)\s+(?:that|it|the\s+[\w'-]+)|"
+    # "safety boots 89.00 -- no, drop boots": "drop" after a "no" takes back (alone, it may remove a line or a claim)
+    r"(?:(?<=no\s)|(?<=no,\s)|(?<=nope,\s)|(?<=actually\s)|(?<=actually,\s)|(?<=wait,\s))drop\s+(?:that|it|the\s+)?[\w'-]+|"
+    r"cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
     r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?(?!\s+(?:in|under|at)\b)|"
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
     r"undo\s+(?:that|it)|skip\s+(?:that|it|the\s+[\w'-]+)|not\s+that|no\s+change|let'?s\s+not|"
@@ -149,6 +152,8 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      r"|\b(?:make|makes|made)\s+sense\b"
                      # "I just got back from New York": a journey home, no expense got, no claim opened
                      r"|\b(?:got|get|gets|getting|came|come|coming)\s+back\s+(?:from|home|to)\b"
+                     # "OK so we start. Monday …": the user beginning to tell, no claim opened
+                     r"|\b(?:we|let'?s|let\s+us|i'?ll|i\s+will)\s+(?:start|begin)(?=\s*(?:[.!,:;]|$|with\b|now\b|then\b))"
                      r"|\bnew\s+(?:york|jersey|delhi|zealand|orleans|england|year(?:'s)?|hampshire|mexico|haven)\b"
                      # "the team dinner gets paid by the department": someone else's payment, no request to add
                      r"|\b(?:is|was|are|were|gets|got|get|be|been|being)\s+(?:\w+\s+)?paid\s+(?=(?:directly\s+)?by\s+(?:the|my|our|his|her|their|a)\b)"
@@ -704,8 +709,10 @@ def split(message: str, today) -> list[Clause]:
                 # "…each one.\n7.07 - lunch 52 zł": a day heading its own line, never a value of the line before
                 clauses.append(Clause(f_start, f_end, text, "context", question, None))
                 continue
-            if last is not None and not (f_start == s_start and last.kind == "act" and last.verb == "open" and kind == "item"
-                                         and _has_thing(text, today, strong=True)) and not (
+            bulleted = f_start == s_start and re.search(r"\n[ \t]*[-–•*·][ \t]*$", message[:f_start]) is not None
+            if last is not None and not bulleted and not (
+                    f_start == s_start and last.kind == "act" and last.verb == "open" and kind == "item"
+                    and _has_thing(text, today, strong=True)) and not (
                     f_start == s_start and last.kind == "context" and kind == "item" and TRIP_TOLD.match(
                         strip_leading(last.text)[1].strip())) and not _kind_from_the_next_sentence(
                     last, kind, text, message[s_start:s_end] if f_start == s_start else None, today) and _joins(last, kind, question, text, today, verb):
@@ -822,7 +829,7 @@ def is_record(text: str, today) -> bool:
     dated = [f for f in fields if (d := find_dates(f, today)) and d[0].value and len(
         "".join(x.text for x in d)) >= 0.6 * len(re.sub(r"\s*(?:to|-|–)\s*.*$", "", f))]
     priced = [f for f in fields if find_amounts(mask(f, [(d.start, d.end) for d in find_dates(f, today)]))]
-    if sum(1 for f in priced if find_categories(f)) >= 2:
+    if re.match(r"\W*\d{1,2}[./-]\d{1,2}\.?\s*[-–—:]", text) and sum(1 for f in priced if find_categories(f)) >= 2:
         return False  # "6.07 - train … 169 zł, taxi … 38 zł, dinner 94 zł": several expenses told on a dated line
     if len(fields) >= 3:
         return bool(dated) and bool(priced)
