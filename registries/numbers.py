@@ -128,19 +128,15 @@ def number_words(text: str) -> list[NumberFound]:
 def quantity_products(text: str) -> list[NumberFound]:
     """``2 nights at 150 each`` → 300 (the whole phrase); ``for`` needs ``each``/``per …`` to be a unit price."""
     found = []
-    text = text or ""
-    at = 0
-    while (m := _PRODUCT.search(text, at)) is not None:
-        at = m.start() + 1  # a match that is no product leaves the words after its count to be read again
+    for m in _PRODUCT.finditer(text or ""):
         if m.group("for") and not m.group("each"):
             continue
         raw_n = m.group("n")
         n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if not n or n < 2 or price is None:
-            continue  # ("Motel One two nights at £89": "One" counts nothing, "two nights at £89" is the product)
+            continue
         found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
-        at = m.end()
     for m in _PRODUCT_EACH.finditer(text or ""):
         if any(m.start() < f.end and f.start < m.end() for f in found):
             continue

@@ -52,6 +52,7 @@ from .corrections import (
 )
 from .followups import follow_up, plan_json
 from .items import describe, merchants_in, read_items
+from .lexicon import meal_named_apart
 from .normalize import ORIGINAL_ASIDE, Spelled, spell_out
 from .questions import answer as answer_question
 from .questions import day, money
@@ -1222,11 +1223,19 @@ def _someone_elses_among_the_added(intents: list[Intent], ctx: Context) -> list[
         said = i.quote(ctx.message) if isinstance(i, ContextIntent) else ""
         if said and (OTHERS_PAID_IT.search(said) or PAID_BY_ANOTHER.match(said)) and not re.match(
                 r"\W*(?:(?:it|that|which|this|so|and)\s+)*(?:was|were|is|'s)\b", said, re.IGNORECASE) and (
-                not (kinds := {c.category for c in find_categories(said) if not c.weak}) or kinds & added):
+                not (kinds := {c.category for c in find_categories(said) if not c.weak}) or kinds & added) and not (
+                _named_apart(said, intents, ctx)):
             out.append(UnknownIntent(i.start, i.end))
         else:
             out.append(i)
     return out
+
+
+def _named_apart(said: str, intents: list[Intent], ctx: Context) -> bool:
+    """Does the thing said to be someone else's name itself apart from every expense added beside it ("Lunch was
+    catered by the client" beside "a coffee and a bagel … $11.25": a lunch, not the coffee)?"""
+    quotes = [i.quote(ctx.message).lower() for i in intents if isinstance(i, ActIntent) and i.act == "add_line"]
+    return meal_named_apart(said, quotes)
 
 
 def _just_talk(text: str, ctx: Context) -> bool:
@@ -1684,9 +1693,9 @@ def _retraction_target(intent: RetractIntent, seen: list[ActIntent], message: st
     for act in reversed(seen):
         named = [w for w in re.findall(r"[a-z']+", act.label) if len(w) > 2]
         if named and any(re.search(rf"\b{re.escape(w)}\b", hint) for w in named) and re.search(
-                r"\b(?:forget|scratch|skip|ignore|not|strike|remove|delete|drop|cancel|take)\s+(?:the|that|about)\b", hint):
+                r"\b(?:forget|scratch|skip|ignore|not|strike|remove|delete|drop|cancel|take|bin|ditch)\s+(?:the|that|about)\b", hint):
             return act
-    thing = re.search(r"\b(?:forget|scratch|skip|ignore|strike|remove|delete|drop|cancel)\s+(?:about\s+)?(?:the|my)\s+"
+    thing = re.search(r"\b(?:forget|scratch|skip|ignore|strike|remove|delete|drop|cancel|bin|ditch)\s+(?:about\s+)?(?:the|my)\s+"
                       r"(?P<thing>[a-z][a-z'-]{2,})", hint)
     if thing and thing.group("thing") not in _POINTERS and not any(
             thing.group("thing").rstrip("s") in (act.label + " " + act.quote(message)).lower() for act in seen):

@@ -37,7 +37,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from registries import money_phrases, number_words, quantity_products, word_number
-from registries.currencies import currencies_named, currency_mentions
+from registries.currencies import currencies_named, currency_meant, currency_mentions
 
 from . import lexicon
 from .context import Claim, Context, claims_named, in_the_trip
@@ -560,10 +560,17 @@ class Audit:
         if not previous or category not in _CATEGORY_RE:
             return None
         told = []  # the kinds the last message priced: the first kind named in each part with a figure
+        unpriced = None  # ("return flight Lyon - Manchester with easyJet, 186,40 €": the kind, then its price)
         for part in re.split(r"[,;.\n]\s|\band\b", previous):
             named = sorted((m.start(), kind) for kind, pattern in _CATEGORY_RE.items() if (m := pattern.search(part)))
             if named and re.search(r"\d", part):
                 told.append(named[0][1])
+            elif named:
+                unpriced = named[0][1]
+                continue
+            elif unpriced and re.search(r"\d", part):
+                told.append(unpriced)
+            unpriced = None
         if category not in told:
             return None
         if any(e.get("event") == "line_added" and (e.get("data") or {}).get("category") == category
@@ -703,8 +710,10 @@ class Audit:
             if any(a.currency() is None for a in acts):
                 continue  # a claim still to be chosen or named: the engine checks the amount on the one chosen
             currencies = {a.currency() for a in acts}
-            if currencies and currencies <= mention.codes:
-                continue
+            meant = currency_meant(mention)
+            if currencies and currencies <= mention.codes and not (
+                    mention.kind != "code" and len(mention.codes) > 1 and meant is not None and {meant} != currencies):
+                continue  # ("$11.50" on a CAD claim: a dollar, most often the US one; which is asked, never assumed)
             if not currencies:
                 continue
             self._leave("currency", mention.start, mention.end)
@@ -830,6 +839,9 @@ class Audit:
         # bill", "the garage", "the reception") may be one the plan adds: asked
         things = {c.category for c in find_categories(words) if not c.weak}
         kinds = {str(a.args.get("category")) for a in self.acts}
+        if things & kinds and lexicon.meal_named_apart(words, [self.message[a.start:a.end] for a in self.acts
+                                                              if str(a.args.get("category")) in things]):
+            kinds = kinds - things  # "Lunch was catered by the client" beside "a coffee and a bagel": a lunch, not them
         if re.search(r"\b(?:not|n't|dont|leave|skip|forget|drop|remove|scratch|ignore|out)\b", words, re.IGNORECASE) and (
                 len(things) != 1 or re.search(r"\b(?:it|that|them|this|those)\b", words, re.IGNORECASE) is None and
                 re.search(r"\b(?:not|n't|dont)\s+(?:add|include|claim|put)\b", words, re.IGNORECASE) is None):
@@ -1002,6 +1014,11 @@ class Audit:
             elif "," in title and not any(title in q.group(1) for q in _QUOTED_TITLE.finditer(self.message)) and any(
                     w.islower() and not known_word(w) for w in re.findall(r"[^\W\d_]{2,}", title.split(",", 1)[1])):
                 self._leave("title", a.start, a.end)  # "Göteborg site visit, en coronas suecas": words the title may not hold
+            elif not any(title in q.group(1) for q in _QUOTED_TITLE.finditer(self.message)) and re.search(
+                    rf",\s*{re.escape(title)}\W*$", self.message, re.IGNORECASE) and (
+                    first := re.match(r"[^\W\d_]+", title)) and lexicon.CATEGORY_WORDS.get(first.group(0).lower()) in (
+                    "taxi", "hotel", "meals", "travel") and first.group(0).lower() not in lexicon.WEAK_CATEGORY_WORDS:
+                self._leave("title", a.start, a.end)  # "new claim in CAD please, hotel in Montreal": an expense told?
             elif re.search(r"\b(?:and\s+then|then)\b", title, re.IGNORECASE) or (
                     _categories_in(title) and (re.search(r"\d", title) or number_words(title)) and not _QUOTED_TITLE.search(self.message)):
                 self._leave("title", a.start, a.end)  # "Frankfurt workshop and then the flight was 212": an expense too
@@ -1773,7 +1790,7 @@ _PAID_FIRST = (r"(?<!\bi\s)(?<!\bwe\s)(?:picked\s+up|treated\s+(?:us|me|everyone
                r"(?:he|she|they)\s+paid|(?:my|our|the)\s+(?:manager|boss|organi[sz]er|host|colleague|client|customer)\s+paid|"
                r"corporate\s+card|company\s+card")
 _OTHERS_PAID = re.compile(rf"\b(?:{_PAID_ABROAD}|{_PAID_FIRST})\b|"
-                          r"\b(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?\w+|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|"
+                          r"\b(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?\w+|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|catered\s+by|"
                           r"provided\s+by|comped|complimentary|free\s+of\s+charge)\b"
                           # who paid, said first: "the customer paid", "my manager Ms. Keller paid", "she paid"
                           r"|\b(?:the|my|our|their|his|her)\s+[^\W\d_]+(?:\s+(?-i:[A-Z][\w.'’-]*)){0,3}\s+(?:paid|covered|"
@@ -1781,7 +1798,7 @@ _OTHERS_PAID = re.compile(rf"\b(?:{_PAID_ABROAD}|{_PAID_FIRST})\b|"
 _STRONG = re.compile(r"\b(?:paid\s+(?:[\w-]+\s+){0,3}?by\s+(?:my|the|our|his|her|their|a)\s+(?:client|customer|company|host|"
                      r"department|colleague|colega|collega|kollege|coworker|boss|manager|partner|employer|office|firm|team|"
                      r"organi[sz]ers?|university|sponsor)s?\b|(?:was|were|is|are|got|gets)\s+(?:on\s+(?:the\s+)?(?:client|company|house|host|customer|boss|them|him|her|"
-                     r"us)|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|comped|complimentary|free\s+of\s+charge)|"
+                     r"us)|covered\s+by|paid\s+(?:for\s+)?by|hosted\s+by|catered\s+by|comped|complimentary|free\s+of\s+charge)|"
                      r"not|never|nope|n't|dont|didnt|doesnt|wasnt|isnt|forget|scratch|scrap|ditch|skip|ignore|nvm|never\s+mind|nah|"
                      # the same words in the languages people mix in ("ach nee, de koffie niet", "nein, das nicht",
                      # "nej, inte kaffet", "non, pas le café", "gratis", "vergeet", "glem", "oubliez", "lascia")

@@ -70,7 +70,7 @@ RETRACT = re.compile(
     r"(?:never\s*mind|nvm|forget\s+(?:it|that|this|about\s+(?:it|that)|the\s+[\w'-]+(?:\s+[\w'-]+)?)|"
     r"(?:scratch|bin|ditch)\s+(?:that|it|the\s+[\w'-]+)|"
     # "safety boots 89.00 -- no, drop boots": "drop" after a "no" takes back (alone, it may remove a line or a claim)
-    r"(?:(?<=no\s)|(?<=no,\s)|(?<=nope,\s)|(?<=actually\s)|(?<=actually,\s)|(?<=wait,\s))drop\s+(?:that|it|the\s+)?[\w'-]+|"
+    r"(?:(?<=no\s)|(?<=no,\s)|(?<=nope,\s))drop\s+(?:that|it|the\s+)?[\w'-]+|"
     r"cancel\s+(?:that|this)(?!\s+(?:claim|report|one|trip))|ignore\s+(?:that|it|this|the\s+[\w'-]+)|"
     r"leave\s+(?:it|that|things|everything)(?:\s+as\s+(?:it\s+is|is))?|keep\s+(?:it|that|them|both)(?:\s+as\s+(?:it\s+is|is))?(?!\s+(?:in|under|at)\b)|"
     r"don'?t\s+(?:do\s+(?:that|it)|bother|change\s+(?:it|that|anything))|do\s+not\s+do\s+(?:that|it)|"
@@ -152,6 +152,8 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      r"|\b(?:make|makes|made)\s+sense\b"
                      # "I just got back from New York": a journey home, no expense got, no claim opened
                      r"|\b(?:got|get|gets|getting|came|come|coming)\s+back\s+(?:from|home|to)\b"
+                     # "186,40 € (paid in euros)", "(I paid it by card)": how it was paid, an aside, no request to add
+                     r"|\(\s*(?:i\s+|we\s+)?(?:paid|payed|charged|booked|bought)\b[^()]{0,60}\)"
                      # "OK so we start. Monday …": the user beginning to tell, no claim opened
                      r"|\b(?:we|let'?s|let\s+us|i'?ll|i\s+will)\s+(?:start|begin)(?=\s*(?:[.!,:;]|$|with\b|now\b|then\b))"
                      r"|\bnew\s+(?:york|jersey|delhi|zealand|orleans|england|year(?:'s)?|hampshire|mexico|haven)\b"
@@ -542,6 +544,9 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
     pieces: list[tuple[int, int]] = []
     cursor = start
     for m in _SOFT.finditer(message, start, end):
+        if re.fullmatch(r"\s+[-–]\s+", m.group(0)) and re.search(r"\b[A-Z][^\W\d_]+$", message[cursor:m.start()]) and \
+                re.match(r"[A-Z][^\W\d_]+\b(?!\s*\d)", message[m.end():end]) and not re.search(r"\d", message[cursor:m.start()]):
+            continue  # "return flight Lyon - Manchester with easyJet, 186,40 €": a route between two places, one piece
         if m.start() > cursor:
             pieces.append((cursor, m.start()))
         cursor = m.end()
@@ -943,7 +948,8 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             r"\b(?:claim|report)\s+(?:called|titled|entitled|named)\b", last.text, re.IGNORECASE):
         return True  # "Could you open one in pounds sterling, titled 'Dublin workshop June'?": its title, quoted
     if last.kind == "act" and last.verb == "open" and _UNTITLED.search(last.text) and kind in ("item", "context", "act", "unknown") \
-            and verb in (None, "open") and not find_amounts(text) and not find_dates(text, today) and len(text) <= 80:
+            and verb in (None, "open") and not find_amounts(text) and not find_dates(text, today) and len(text) <= 80 \
+            and not [c for c in find_categories(text) if not c.weak]:
         return True  # "new claim please, Barcelona partner summit": the title, after the request for a claim
     if kind == "item" and last.kind == "act" and last.verb == "open" and _has_thing(text, today, strong=True) and (
             _priced(text, today)):

@@ -27,26 +27,12 @@ from .audit import _ATOM, _CATEGORY_RE, _values, find_days
 from .context import Claim, Context, another_meal, claim_addressed
 from .english import known_word
 
-# "was", "not", "instead of" and "wrong" in the languages people write their corrections in ("mist, rückfahrt di war
-# 129,90 nicht 148,90", "taxien … skulle vært 546 ikke 465", "paluu oli … 198,00€ ei 236"): a small closed set of
-# words, read only together with an old value that names exactly one line
-_WAS_ABROAD = (r"war|waren|var|era|eran|erano|oli|olivat|était|c'était|c’était|foi|fue|fueron|był|była|było|byl|byla|"
-               r"bylo|kostete|kostade|kostede|kostte|costava|costó|coûtait|skulle\s+vært|skulle\s+vara|skulle\s+være|"
-               r"sollte|doveva\s+essere|devrait\s+être|debería\s+ser|deveria\s+ser|moet\s+zijn|powinno\s+być")
-_WRONG_ABROAD = (r"korrektur|korrektion|rettelse|rättelse|correzione|correction|corrección|correção|correcção|oprava|"
-                 r"poprawka|korekta|fehler|falsch|fout|feil|fel|erreur|errore|error|erro|pomyłka|pomylka|chyba|"
-                 r"virhe|väärin|mist|verkeerd|sbagliato|faux|fausse|equivocado|errado")
-_NOT_ABROAD = (r"nicht|niet|ikke|inte|ei|non|pas|não|nao|nie|und\s+nicht|en\s+niet|et\s+pas|e\s+non|y\s+no|"
-               r"og\s+ikke|och\s+inte|i\s+nie|a\s+ne|e\s+não|e\s+nao|statt|anstatt|au\s+lieu\s+de|invece\s+di|"
-               r"en\s+lugar\s+de|em\s+vez\s+de|i\s+stedet\s+for|istället\s+för|in\s+plaats\s+van|zamiast|místo")
 _CUE = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|actually|really|only|not|instead\s+of|rather\s+than|"
-                  r"typo|misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it)|" + _WAS_ABROAD + "|" + _WRONG_ABROAD
-                  + r")\b", re.IGNORECASE)
+                  r"typo|misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it))\b", re.IGNORECASE)
 _STRONG = re.compile(r"\b(?:typo|misread|swapped|mistyped|mistake|wrong|(?:i|we)\s+(?:said|wrote|typed|entered)|should\s+(?:be|have\s+been)|make\s+(?:that|it)|"
-                     r"actually|sorry|correct(?:ion)?|oops|meant|misremembered|I\s+was\s+wrong|" + _WRONG_ABROAD + r")\b",
-                     re.IGNORECASE)
-_NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not|" + _NOT_ABROAD + r")\s+(?:the\s+)?(?:[€$£¥]\s?|"
-                  r"(?:eur|usd|gbp|chf|jpy|sek|nok|dkk|pln|czk|cad|kr|zł|kč)\s*)?$", re.IGNORECASE)
+                     r"actually|sorry|correct(?:ion)?|oops|meant|misremembered|I\s+was\s+wrong)\b", re.IGNORECASE)
+_NOT = re.compile(r"\b(?:not|instead\s+of|rather\s+than|and\s+not)\s+(?:the\s+)?(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|jpy|sek|nok|dkk|pln|"
+                  r"czk|cad)\s*)?$", re.IGNORECASE)
 _ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*(?:[€$£]\s*)?\d")
 # after what the user said before, the figure that is right instead, in the same breath: "… it's 124, I always swap
 # digits", "… but it's actually 124", "… the receipt says 124" (never "that's correct", nor another thing's price)
@@ -313,40 +299,9 @@ def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     names = [n.lower() for n in merchants_in(message, message)]
     if names and not any(n in str(line.get("merchant") or "").lower() for n in names):
         return None  # "the Markthal parking" names a merchant this line is not
-    if not _CUE_ENGLISH.search(message) and not _kind_or_name_said(_definite_stripped(message.lower()), line,
-                                                                    list(claim.lines)):
-        # told in another language, the old amount alone does not name the line: "rückfahrt di war 129,90 nicht
-        # 148,90" beside the outbound train of 148,90 (the return is not on the claim): its words must name it too
-        return None
     act = {"id": "c1", "act": "update_line", "case": {"id": claim.id},
            "args": {"line": int(line["ordinal"]), "amount": f"{new:.2f}"}, "evidence": message.strip()}
     return {"acts": [act]}
-
-
-_CUE_ENGLISH = re.compile(r"\b(?:was|were|is|are|should\s+(?:be|have\s+been)|not|instead\s+of|rather\s+than|typo|"
-                          r"misread|swapped|mistyped|mistake|wrong|make\s+(?:that|it))\b", re.IGNORECASE)
-
-
-def _kind_or_name_said(lowered: str, line: dict[str, Any], lines: list[dict[str, Any]]) -> bool:
-    """Do the words name the line: its merchant or description, or its kind in any language ("il parcheggio", "das
-    Abendessen") when no other meal is named instead ("die lunch" for a dinner)?"""
-    words = set(re.findall(r"[^\W\d_]+", lowered))
-    if another_meal(words, line):
-        return False
-    return _names(lowered, line, lines) or any(lexicon.CATEGORY_WORDS.get(w) == line.get("category") for w in words)
-
-
-def _definite_stripped(lowered: str) -> str:
-    """The words with the definite endings of the Nordic languages taken off where that leaves a kind of expense
-    ("taxien", "metroen", "hotellet", "toget" → "taxi", "metro", "hotell", "tog")."""
-    def word(m: re.Match[str]) -> str:
-        w = m.group(0)
-        for cut in (3, 2, 1):
-            if len(w) - cut >= 3 and w[:-cut] in lexicon.CATEGORY_WORDS and w[-cut:] in ("en", "et", "n", "t", "a", "na",
-                                                                                    "ne", "ene", "et", "et"):
-                return w[:-cut]
-        return w
-    return re.sub(r"[^\W\d_]+", word, lowered)
 
 
 def _kind_and_day(message: str, ctx: Context, claim: Claim) -> bool:

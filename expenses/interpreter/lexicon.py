@@ -219,7 +219,7 @@ FILLER = frozenset(
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm "
     "oops lol sigh phew perfeito perfetto parfait perfekt prima vale bueno obrigado obrigada gracias grazie merci "
     "danke".split()
-) | frozenset(GREETINGS_ABROAD.split())
+)
 
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,
 # never who was paid
@@ -379,3 +379,16 @@ CONVERT_ABROAD = (r"umrechn\w*|rechne\w*\s+(?:\w+\s+)?um|konvert\w*|omregn\w*|om
 # the same doubts ("but", "not") in those languages: an answer holding one is read afresh, never taken as the yes
 DOUBT_ABROAD = r"nie|nein|nicht|non|pas|niet|geen|inte|ikke|ne|ma|mais|aber|pero|però|mas|men|ale|jedoch"
 
+
+
+# the meals a person tells apart by name: "Lunch was catered by the client" is not "a coffee and a bagel" (a "meal" or
+# "the food" may be any of them)
+MEAL_NAMES = frozenset("breakfast breakfasts brunch lunch lunches dinner dinners supper coffee coffees".split())
+
+
+def meal_named_apart(said: str, told: list[str]) -> bool:
+    """Does ``said`` name a meal by a name none of the ``told`` expenses has, each of which has a meal name of its
+    own?"""
+    names = set(re.findall(r"[^\W\d_]+", said.lower())) & MEAL_NAMES
+    return bool(names) and bool(told) and all(
+        (own := set(re.findall(r"[^\W\d_]+", t.lower())) & MEAL_NAMES) and not own & names for t in told)

@@ -209,7 +209,10 @@ _TITLE_CUT = re.compile(
     re.IGNORECASE)
 _CURRENCY_PHRASE = re.compile(
     # "in USD", and the same in the languages people mix in ("w PLN", "v CZK", "i SEK", "en EUR", "em BRL")
-    r"(?:\b(?:in|w|v|i|en|em)\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])",
+    r"(?:\bin\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])"
+    # (the others only before a currency set apart: "w PLN: …", never "Szkolenie w CAD Kraków", design software)
+    r"|\b(?:w|v|i|en|em)\s+([A-Za-z]{3,9}|[€$£¥])(?![\w])(?=\s*(?:[:,.!?;\"“„'‘«(\-–—]|$|please\b|pls\b|prosím\b|prosim\b|"
+    r"proszę\b|prosze\b|tack\b|takk\b|bitte\b|svp\b))",
     re.IGNORECASE)
 
 
@@ -533,10 +536,32 @@ class Reader:
         """Where the sentence holding ``at`` starts."""
         return max((end for end in self._ends if end < at), default=0)
 
+    def _day_told(self, text: str) -> str | None:
+        """A sentence of the trip's story that tells its one day and nothing to act on ("Tuesday was the workshop
+        itself."): the day of what follows, like a heading. No figure, kind of expense, line, claim, verb of a request,
+        negation or question."""
+        days = [d for d in find_dates(text, self.ctx.today) if d.value]
+        if len(days) != 1 or len({d.value for d in find_dates(text, self.ctx.today)}) != 1:
+            return None
+        rest = mask(text, [(d.start, d.end) for d in days])
+        if re.search(r"\d|\?", rest) or find_categories(rest) or find_line_refs(rest) or verb_of(rest)[0] is not None \
+                or re.search(r"\b(?:not|no|never|don'?t|n't|forget|skip|cancel|instead|wrong|sorry|actually|claim|"
+                             r"paid|pay|cost|costs|was\s+on)\b", rest, re.IGNORECASE):
+            return None
+        if not re.fullmatch(r"\W*(?:the|on)?\s*", text[:days[0].start], re.IGNORECASE) or not re.fullmatch(
+                r"\s*(?:was|were|is)\s+(?:the|a|an|our|my)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,3}\W*", rest[days[0].end:],
+                re.IGNORECASE):
+            return None  # (only "<day> was the workshop (itself)": a day told by what it was)
+        return str(days[0].value)
+
     def _day_heads_sentence(self, at: int) -> bool:
         """Does the sentence holding ``at`` open with its one day ("Tuesday I go …", "The wednesday 4 I take …")?"""
         start, end = self._sentence_start_of(at), self._sentence_end(at)
         days = [d for d in find_dates(self.message[start:end], self.ctx.today) if d.value]
+        if re.search(r"\b(?:back|home|return\w*|left|leaving|check(?:ed)?[\s-]?out|before\s+that|zurück\w*|heim|retour|"
+                     r"rentr\w*|ritorno|tornat\w*|regres\w*|volta|voltei|powr\w*|terug|tilbage|hjem|hem)\b",
+                     self.message[start:end], re.IGNORECASE):
+            return False  # "Saturday I came back, …, the hotel 3 nights": the day of leaving, not of the first night
         return len(days) == 1 and bool(re.fullmatch(r"\W*(?:(?:so|and|then|ok|okay|right|well|on|the)\W+)*",
                                                      self.message[start:start + days[0].start], re.IGNORECASE))
 
@@ -634,7 +659,7 @@ class Reader:
         text = self.message[start:end]
         self._clause_text = text
         kind = clause.kind
-        if kind in ("value", "context") and (day := _day_only(text, self.ctx.today)) is not None:
+        if kind in ("value", "context") and (day := _day_only(text, self.ctx.today) or self._day_told(text)) is not None:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
             self._day_heading_end = end
             return _politeness(start, end, clause.text)
@@ -1003,7 +1028,7 @@ class Reader:
         intent = ActIntent(start, end, act="open_claim")
         currency_text = None
         for m in _CURRENCY_PHRASE.finditer(text):
-            code = _currency_code(m.group(1))
+            code = _currency_code(m.group(1) or m.group(2))
             if code:
                 currency_text = (m, code)
         if "currency" in self.overrides and not self.overrides["currency"]:
@@ -1032,7 +1057,7 @@ class Reader:
                 intent.args["title"] = self.overrides.get("title") or title or ""  # the title the user answered wins
                 intent.missing = "currency"
                 intent.problem = (f"Claims can be kept in {', '.join(reference_currencies())}; "
-                                  f"{m.group(1)} is not one of them, so I did not open the claim. "
+                                  f"{m.group(1) or m.group(2)} is not one of them, so I did not open the claim. "
                                   "Which of these currencies should it use?")
                 return intent
             intent.args["currency"] = code
@@ -1923,7 +1948,7 @@ _CURRENCY_WORD_LEFT = re.compile(r"[\s,]+(?:(?:in|en|em|auf)\s+)?(?:d[óo]lar(?:
 
 def _title(text: str) -> str:
     """The new claim's title as the user wrote it (quoted, "called X", "for the X", "X claim")."""
-    if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']|«\s*([^»]{1,120}?)\s*»|[„‚]([^“”‘’\"']{1,120})[“”‘’\"']|"
+    if m := re.search(r"[\"“‘']([^\"”’']{1,120})[\"”’']|«\s*([^»]{1,120}?)\s*»|„([^“”\"]{1,120})[“”\"]|‚([^‘’]{1,120})[‘’]|"
                       r"»\s*([^«]{1,120}?)\s*«|「([^」]{1,120})」", text):
         return _tidy_title(next(g for g in m.groups() if g), quoted=True)  # „Zürich Kundentermin“, »…«, 「…」
     patterns = [
