@@ -146,6 +146,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-23"]["passed"] >= 35
     assert parts["holdout-23"]["conversations"] >= 24
     assert parts["holdout-23"]["passed"] >= 28
+    # a seventeenth round (2026-12-06, eleventh session): 16 whole conversations written before the round's changes,
+    # then worked on (dev-24: 18 passed before, 1 unsafe; 31 after, 0 unsafe), and 24 more kept blind until the round's
+    # end (holdout-24: 21 passed before, 0 unsafe; 26 after, 0 unsafe; only its totals and unsafe items were looked at)
+    assert parts["dev-24"]["conversations"] >= 16
+    assert parts["dev-24"]["passed"] >= 29
+    assert parts["holdout-24"]["conversations"] >= 24
+    assert parts["holdout-24"]["passed"] >= 24
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

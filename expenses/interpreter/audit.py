@@ -712,7 +712,8 @@ class Audit:
             currencies = {a.currency() for a in acts}
             meant = currency_meant(mention)
             if currencies and currencies <= mention.codes and not (
-                    mention.kind != "code" and len(mention.codes) > 1 and meant is not None and {meant} != currencies):
+                    mention.kind != "code" and len(mention.codes) > 1 and meant is not None and {meant} != currencies
+                    and not any(a.args.get("currency") for a in acts)):
                 continue  # ("$11.50" on a CAD claim: a dollar, most often the US one; which is asked, never assumed)
             if not currencies:
                 continue
