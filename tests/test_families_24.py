@@ -282,3 +282,10 @@ def test_a_code_inside_a_title_or_an_expense_after_the_request_is_never_taken(te
     [plan] = conversation([text], **NONE)
     assert all(a.args.get("currency") != "CAD" and not str(a.args.get("title", "")).startswith("Hotel")
                for a in plan.acts) or plan.acts == []
+
+
+def test_a_day_before_a_colon_after_words_that_tell_nothing_dates_every_expense_after_it():
+    [plan] = conversation(["OK, again then, with your euro amounts. On 1 December: taxi hotel to client site 16.49 EUR; "
+                           "lunch 11.15 EUR; taxi back to the hotel 18.35 EUR."], **on_claim("EUR"))
+    assert [(a.args["amount"], a.args.get("date")) for a in plan.acts] == [
+        ("16.49", "2026-12-01"), ("11.15", "2026-12-01"), ("18.35", "2026-12-01")]

@@ -639,8 +639,12 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, colon, message[s_start:colon], "heading", question, heading, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
-        elif colon > s_start and re.search(r"\bday\s*\d", message[s_start:colon], re.IGNORECASE) and _only_a_day(
-                message[s_start:colon], today):
+        elif colon > s_start and (re.search(r"\bday\s*\d", message[s_start:colon], re.IGNORECASE) or (
+                clauses and all(c.kind == "context" for c in clauses) and re.match(
+                    r"\s*(?:on\s+)?(?:the\s+)?\d|\s*(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)", message[s_start:colon],
+                    re.IGNORECASE))) and _only_a_day(
+                re.sub(r"^\s*(?:on\s+)?(?:the\s+)?", "", message[s_start:colon], flags=re.IGNORECASE), today):
+            # ("OK, again then. On 1 December: taxi …; lunch …": after words that tell nothing, the day of what follows)
             # "Day 2, Tuesday: lunch 14, dinner 30": the day of what follows
             clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
             s_start = colon + 1
