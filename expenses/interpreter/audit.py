@@ -27,6 +27,7 @@ What must be accounted for, when the plan proposes any act:
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -1138,7 +1139,7 @@ class Audit:
             elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and a.args.get(
                     "category") == "hotel" and not a.args.get("date") and not a.args.get("merchant") and not (
                     _ADD_VERB.search(sentence) or _ONE_MORE.search(words) or find_days(words, self.ctx.today)) and any(
-                    line.get("category") == "hotel" and line.get("id") in self._told_here() for line in a.claim.lines
+                    line.get("category") == "hotel" and line.get("id") in self._told_here for line in a.claim.lines
             ) and len(words.split()) <= 4:
                 # "Hotel 298." just after a stay of 318 was told in this conversation: that stay, or another?
                 self._leave("correction", a.start, a.end)
@@ -1151,8 +1152,9 @@ class Audit:
                 # "Scusa, the cena at Figlmüller — … the importo is 48,90": the line the claim has, or another one?
                 self._leave("correction", a.start, a.end)
 
+    @functools.cached_property
     def _told_here(self) -> set[str]:
-        """The lines this conversation added or changed (its recent effects)."""
+        """The lines this conversation added or changed (its recent effects), read once per audit."""
         return {str((e.get("data") or {}).get("line_id")) for e in (self.ctx.recent or []) if (e.get("data") or {}).get(
             "line_id")}
 

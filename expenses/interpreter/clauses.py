@@ -661,8 +661,7 @@ def split(message: str, today) -> list[Clause]:
             # "I travelled Monday to Wednesday this week.": when the trip was, nothing to add
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
             continue
-        elif not question and _day_heading_sentence(message[s_start:s_end][LEADING.match(message[s_start:s_end]).end()
-                                                    if LEADING.match(message[s_start:s_end]) else 0:], today):
+        elif not question and _day_heading_sentence(strip_leading(message[s_start:s_end])[1], today):
             # "Day 1, Monday 16th." "Day 2, Tuesday.": a sentence that only says the day of what follows it
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
             continue

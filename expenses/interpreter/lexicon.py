@@ -208,7 +208,8 @@ UNKNOWN_ACTION_VERBS = frozenset(
     "copy duplicate merge split archive share schedule remind call order purchase invite".split()
 )
 
-# a greeting in the languages people write in ("Bonjour, pouvez-vous …", "Moi, uusi claim …"): filler, never a question
+# a greeting in the languages people write in, leading a message ("Bonjour, pouvez-vous …", "Moi, uusi claim …"): never a
+# question (clauses.LEADING; not filler elsewhere: "Ciao Italia" is a name)
 GREETINGS_ABROAD = ("bonjour bonsoir salut coucou hola buenas buongiorno buonasera ciao salve hallo moin servus grüezi "
                     "hej hei moi hoi olá oi ahoj cześć czesc goedemorgen goedemiddag goedenavond goeiemorgen "
                     "godmorgen")
@@ -309,7 +310,8 @@ WORDS_ABROAD = {
     # "… 19,40 en niet 14,90", "… 21,60 et pas 18,60", "… 48,00 e non 52": "and not" in the languages people write in
     "en niet": "and not", "et pas": "and not", "et non": "and not", "e non": "and not", "y no": "and not",
     "und nicht": "and not", "og ikke": "and not", "och inte": "and not", "a ne": "and not", "i nie": "and not",
-    "e não": "and not", "e nao": "and not", "eikä": "and not", "non": "not", "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
+    "e não": "and not", "e nao": "and not", "eikä": "and not", "non": "not",
+    "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
     "kosztował": "cost", "kosztowała": "cost", "kosztowało": "cost", "costava": "cost", "costó": "cost", "coûtait": "cost",
     "hinzufügen": "add", "toevoegen": "add", "dodaj": "add", "aggiungi": "add", "ajoute": "add", "ajouter": "add",
     "añade": "add", "agrega": "add", "tilføj": "add", "adicione": "add", "přidej": "add",

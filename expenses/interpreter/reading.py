@@ -540,8 +540,9 @@ class Reader:
         """A sentence of the trip's story that tells its one day and nothing to act on ("Tuesday was the workshop
         itself."): the day of what follows, like a heading. No figure, kind of expense, line, claim, verb of a request,
         negation or question."""
-        days = [d for d in find_dates(text, self.ctx.today) if d.value]
-        if len(days) != 1 or len({d.value for d in find_dates(text, self.ctx.today)}) != 1:
+        found = find_dates(text, self.ctx.today)
+        days = [d for d in found if d.value]
+        if len(days) != 1 or len({d.value for d in found}) != 1:
             return None
         rest = mask(text, [(d.start, d.end) for d in days])
         if re.search(r"\d|\?", rest) or find_categories(rest) or find_line_refs(rest) or verb_of(rest)[0] is not None \
