@@ -104,7 +104,8 @@ def interpret(request: Any) -> str:
         return settled
     if (settled := _answered_converted(request)) is not None:
         return _counted(request, settled)
-    return _offer_kept(request, _counted(request, _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(_interpret_whole(request))),
+    return _offer_kept(request, _counted(request, _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(
+        _offers_read(request, _interpret_whole(request)))),
                                              str(getattr(request, "message", "") or ""))))
 
 
@@ -122,8 +123,11 @@ def _offer_kept(request: Any, answer: str) -> str:
         return answer
     kept = {k: v for k, v in pending.items() if k not in ("message", "about")}
     plan["pending"] = {**kept, "about": earlier[:2000]}
+    told = [str(t.get("evidence")) for t in (pending.get("args") or {}).get("offered") or [] if isinstance(t, dict)]
+    shown = "”, “".join(t[:120] for t in told) if len(told) > 1 else earlier[:120]
     plan["answers"].append({"question": str(getattr(request, "message", ""))[:2000], "text": (
-        f"What I offered to add converted (“{earlier[:120]}”) still waits: say “yes” to add it.")})
+        f"What I offered to add converted (“{shown}”) still waits: say “yes” to add "
+        f"{'them' if len(told) > 1 else 'it'}.")})
     return json.dumps({"plan": plan}, ensure_ascii=False)
 
 
@@ -722,7 +726,7 @@ def _answered_converted(request: Any) -> str | None:
     elif not _ONLY.search(answer) and not _only_yes_words(answer):
         return None  # "tak, czekaj", "Da fehlt noch das Trinkgeld", "Ich rechne selbst um": more than a yes, read afresh
     settled = frozenset({"converted"})
-    reread = _reread(request, earlier, settled)
+    reread = _offered_again(request) or _reread(request, earlier, settled)
     if _ONLY.search(answer) and not re.search(r"\d", answer):  # "yes for the metro ticket only": the one named
         acts = (reread.get("plan") or {}).get("acts") or []
         chosen = _chosen(acts, answer)
@@ -737,6 +741,46 @@ def _answered_converted(request: Any) -> str | None:
             f"I could not add “{earlier[:120]}” converted after all, so nothing was added. {why}".strip())[:8000]}]}},
             ensure_ascii=False)
     return _audited_additions(request, acts, answer, settled)
+
+
+def _offers_read(request: Any, answer: str) -> str:
+    """Expenses offered converted beside others the message did ("monday: dinner £40 and taxi £22, and the hotel 2
+    nights at 150 eur"): the message read again now, with the conversion settled and the claim as it still is, and
+    the additions in the currencies offered kept with the pending question, so one "yes" adds every one offered, each
+    with the day it was told with (walk Y1). When that reading does not give exactly the ones offered, they are left
+    out, and the answer completes the words asked about first, as before."""
+    data = json.loads(answer)
+    pending = (data.get("plan") or {}).get("pending") if isinstance(data.get("plan"), dict) else None
+    told = ((pending or {}).get("args") or {}).get("offered")
+    if not told:
+        return answer
+    args = pending["args"]
+    offered = set(args.get("currencies") or [args.get("currency")])
+    message = str(getattr(request, "message", "") or "")
+    plan = _reread(request, message, frozenset({"converted"})).get("plan") or {}
+    adds = [a for a in plan.get("acts") or [] if a.get("act") == "add_line" and (a.get("args") or {}).get("currency")
+            in offered and str(a.get("evidence") or "") in message]
+    if len(adds) == len(told) and all(any(t in str(a["evidence"]) or str(a["evidence"]) in t for a in adds)
+                                      for t in told):
+        args["offered"] = [{"evidence": a["evidence"], "args": a.get("args") or {},
+                            **({"case": a["case"]} if a.get("case") else {})} for a in adds]
+    else:
+        args.pop("offered")
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _offered_again(request: Any) -> dict[str, Any] | None:
+    """The additions kept with the pending question when they were offered converted (``_offers_read``), as a reading
+    of the earlier message; None when none were kept."""
+    pending = getattr(request, "pending", None) or {}
+    told = (pending.get("args") or {}).get("offered") or []
+    whole = str(pending.get("message") or "")
+    if not told or not whole or not all(isinstance(t, dict) and str(t.get("evidence") or "") in whole
+                                        and isinstance(t.get("args"), dict) for t in told):
+        return None
+    return {"plan": {"acts": [{"id": f"a{n}", "act": "add_line", "args": dict(t["args"]), "evidence": t["evidence"],
+                               **({"case": t["case"]} if isinstance(t.get("case"), dict) else {})}
+                              for n, t in enumerate(told, 1)]}}
 
 
 def _described(answer: str, ctx: Context) -> str:
@@ -1845,6 +1889,15 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
         asked = next(i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing == "amount")
         case = asked.ref or ({"id": asked.claim.id} if asked.claim is not None else None)
         plan["plan"]["pending"] = {**pending[0], "about": asked.quote(message), **({"case": case} if case else {})}
+        offers = [i for i in intents if isinstance(i, ActIntent) and i.problem and not i.retracted and i.paid_in
+                  and i.act == "add_line" and i.missing == "amount"]
+        if offers and (pending[0].get("args") or {}).get("currency"):
+            # "monday: dinner £40 and taxi £22, and the hotel 2 nights at 150 eur": the hotel added, both others
+            # offered converted; one "yes" is for every one offered (walk Y1), read again in the whole message so
+            # each keeps the day it was told with
+            paid = sorted({str(i.paid_in) for i in offers})
+            plan["plan"]["pending"]["args"] = {**pending[0]["args"], "offered": [i.quote(message) for i in offers],
+                                               **({"currencies": paid} if len(paid) > 1 else {})}
     elif pending and not acts and all(i.paid_in and i.act == "add_line" and i.missing == "amount" and not i.retracted
                                       for i in intents if isinstance(i, ActIntent)):
         # several expenses in other currencies, offered converted: one "yes" (each line keeps the currency it was paid in)
