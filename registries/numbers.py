@@ -4,13 +4,15 @@ local interpreter, so an interpreter proposes only amounts the reducer will find
 - digits in the usual notations: ``120``, ``42,5``, ``1,200.50``, ``1.250,00``, ``1 200``;
 - number words (``fifty``, ``twenty-five``, ``a hundred and twenty``), read by ``text2num``;
 - a quantity times a unit price (``2 nights at 150 each``, ``3 x 12``, ``2 nights @ 95``): the
-  product is a number the user stated, as arithmetic on their own numbers.
+  product is a number the user stated, as arithmetic on their own numbers;
+- nights counted by the days named in a row (``Sunday and Monday night`` is 2 nights; ``… at 239/night`` is 478).
 
 Plain Python, no Django: the pure core imports it.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -80,6 +82,27 @@ _PRODUCT_HEADS = re.compile(
 # the unit price first: "metro 1,90 x 4", "3.20 × 2"
 _PRODUCT_AFTER = re.compile(rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:x|×|\*)\s*(?P<n>\d{{1,2}})(?![\d\w]|[.,]\d)",
                             re.IGNORECASE)
+
+
+# the nights of a stay counted by their days, in a row: "Sunday and Monday night", "fri + sat nights", "Tue, Wed and
+# Thu nights" (the count is the days named), and the price of each after them ("… at $239/night"): the product
+_WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
+_NIGHTS_LISTED = re.compile(
+    rf"(?<![\w])(?P<days>{_WEEKDAY}(?:\s*(?:,|and|&|\+)\s*{_WEEKDAY})+)\s+(?:nights?|nites?|nts?)\b"
+    rf"(?P<priced>[,\s]*(?:(?:at|@|for)\s*)?(?P<price>{_PRICE})\s*(?:/\s?(?:night|nite|nt|n)\b|(?:a|per|each|the)\s+"
+    rf"(?:night|nite)\b|each\b|pn\b))?", re.IGNORECASE)
+_DAY_INDEX = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+
+
+def _nights_listed(text: str) -> list[tuple[re.Match[str], int]]:
+    """Each run of days named as a stay's nights, with how many nights: only days in a row, each named once."""
+    found = []
+    for m in _NIGHTS_LISTED.finditer(text or ""):
+        days = [_DAY_INDEX[d[:3].lower()] for d in re.findall(r"[a-z]+", m.group("days"), re.IGNORECASE)
+                if d[:3].lower() in _DAY_INDEX]
+        if len(days) >= 2 and len(set(days)) == len(days) and all((b - a) % 7 == 1 for a, b in itertools.pairwise(days)):
+            found.append((m, len(days)))
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +184,10 @@ def quantity_products(text: str) -> list[NumberFound]:
         n, price = int(m.group("n")), _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if n >= 2 and price is not None:
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    for m, nights in _nights_listed(text or ""):  # "Sunday and Monday night at $239/night": 2 × 239
+        price = _decimal(re.sub(r"[^\d.,]", "", m.group("price") or ""))
+        if price is not None and not any(m.start() < f.end and f.start < m.end() for f in found):
+            found.append(NumberFound(m.start(), m.end(), Decimal(nights) * price, product=True, count=nights))
     found += _spoken_products(text or "", found)
     return sorted(found, key=lambda f: f.start)
 
@@ -246,6 +273,7 @@ def evidence_numbers(text: str) -> list[Decimal]:
     found += [n.value for n in number_words(text)]
     found += [n.value for n in quantity_products(text)]
     found += [n.value for n in money_phrases(text)]
+    found += [Decimal(nights) for _, nights in _nights_listed(text)]  # "Sunday and Monday night": 2 nights, counted
     return found
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from conversations.core.plan import ReadBatch, parse_model_answer
 from expenses.interpreter import interpret
-from tests.test_families_13 import on
+from tests.test_families_13 import line, on
 from tests.test_families_17 import TRIP
 from tests.test_families_21 import _offered
 from tests.test_interpreter import request
@@ -65,3 +65,159 @@ def test_the_offer_still_waits_after_a_message_not_understood_and_names_both():
 def test_a_yes_with_doubt_adds_nothing():
     _, maybe = _said_after("monday: dinner £40 and taxi £22, and the hotel 2 nights at 150 eur", "yes but not the taxi")
     assert not any(a.args.get("category") == "taxi" for a in maybe.acts)
+
+
+# ----------------------------------------------------------------- 2. a stay told by the days of its nights
+
+
+def _added(text: str, **kwargs) -> list[dict]:
+    plan = _offered(text, **kwargs)
+    return [dict(a.args) for a in plan.acts if a.act == "add_line"]
+
+
+@pytest.mark.parametrize(("text", "amount", "nights"), [
+    ("Hotel Hyatt, Sunday and Monday night at 239/night", "478.00", 2),
+    ("Hotel was the Hyatt Regency McCormick Place, Sunday and Monday night at 239/night.", "478.00", 2),
+    ("Hotel Hyatt Sunday and Monday nights at 239 a night", "478.00", 2),
+    ("Hotel Hyatt, Sunday and Monday night, 478", "478.00", 2),
+    ("hotel hyatt 2 nights (sun and mon) 239/night", "478.00", 2),
+])
+def test_a_stay_told_by_the_days_of_its_nights_is_one_line_from_the_first(text, amount, nights):
+    [line] = _added(text, **on(TRIP))
+    assert (line["category"], line["amount"], line.get("quantity"), line["date"]) == ("hotel", amount, nights,
+                                                                                       "2026-11-29")
+
+
+@pytest.mark.parametrize("text", [
+    "Hotel Hyatt, Sunday and Tuesday night at 239/night",  # not in a row: which nights?
+    "hotel 2 nights at 150 each, the 29th and 30th",  # days without their names: a line a night, or one? asked
+])
+def test_nights_not_told_as_one_stay_are_asked(text):
+    assert not [a for a in _added(text, **on(TRIP)) if a.get("category") == "hotel"]
+
+
+def test_the_engine_reads_the_nights_named_as_their_count_and_product():
+    from registries.numbers import evidence_numbers, quantity_products
+
+    assert [p.value for p in quantity_products("Sunday and Monday night at $239/night")] == [478]
+    assert 2 in evidence_numbers("Sunday and Monday night, $478")
+    assert quantity_products("Sunday and Tuesday night at $239/night") == []  # not in a row
+
+
+# ----------------------------------------------------------------- 3. the story between the expenses
+
+
+def test_a_day_told_by_what_it_was_ends_the_sentence_before_it_and_dates_what_follows():
+    lines = _added("Hotel was the Hyatt, Sunday and Monday night at 239/night. Monday was nuts, we scanned like 200 "
+                   "badges at the booth. Monday lunch for me and the two clinical specialists at the food court was "
+                   "112.60", **on(TRIP))
+    assert [(a["category"], a["amount"], a["date"]) for a in lines] == [("hotel", "478.00", "2026-11-29"),
+                                                                       ("meals", "112.60", "2026-11-30")]
+
+
+@pytest.mark.parametrize("text", ["we scanned like 200 badges at the booth", "we had like 300 visitors at the stand"])
+def test_a_number_of_things_that_are_no_expense_is_no_price(text):
+    plan = _offered(f"taxi 20 on monday. {text}.", **on(TRIP))
+    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("taxi", "20.00")]
+
+
+def test_things_bought_by_the_dozen_are_still_asked_about():
+    plan = _offered("we bought 20 lanyards, 45", **on(TRIP))
+    assert plan.acts == []  # which kind of expense: asked, never a count taken as no price
+
+
+def test_a_title_given_ends_its_sentence_so_the_trip_told_after_it_is_read():
+    plan = _offered('could you open a claim for me please, in euro, call it "Cork study days". I\'m doing this on the '
+                    "bus home so forgive the typos. Went down on Tuesday evening after my shift: Irish Rail to Cork "
+                    "€67.45 return, a toastie and tea on the train €7.50, and a taxi to the hotel €12.80.", **on(TRIP))
+    assert [a.act for a in plan.acts] == ["open_claim", "add_line", "add_line", "add_line"]
+    assert [a.args["amount"] for a in plan.acts[1:]] == ["67.45", "7.50", "12.80"]
+    assert all(a.args["date"] == "2026-12-01" for a in plan.acts[1:])
+
+
+def test_a_claim_named_in_the_next_clause_takes_what_follows():
+    plan = _offered("new claim pls in GBP - call it 'Amsterdam hackathon'. flew out sunday, easyJet EDI-AMS £142.98 "
+                    "return", **on(TRIP))
+    assert [(a.act, a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [
+        ("open_claim", None, None), ("add_line", "142.98", "2026-11-29")]
+
+
+def test_what_was_paid_then_a_question_about_it_after_so_is_told():
+    lines = _added("The hotel was the Imperial, two nights (Sun and Mon) at €172 a night, so I'm just under — it's 180 "
+                   "the limit, isn't it? Monday was the first study day, lunch was provided thank god, but I went for "
+                   "dinner with two of the girls after and paid my own share, €31.20.", **on(TRIP))
+    assert [(a["category"], a["amount"], a["date"]) for a in lines] == [("hotel", "344.00", "2026-11-29"),
+                                                                       ("meals", "31.20", "2026-11-30")]
+
+
+@pytest.mark.parametrize("text", [
+    "if the hotel was 172 a night, so it's under the limit, isn't it?",  # hypothetical: asked, never added
+    "lunch 30, is that ok?",
+])
+def test_a_question_about_a_price_still_adds_nothing(text):
+    assert _added(text, **on(TRIP)) == []
+
+
+def test_the_trip_told_beside_the_opening_dates_no_line():
+    plan = _offered('Could you please set up a new claim in pounds called "Edinburgh recce"? I was up there last week '
+                    "looking at venues. On the 1st: Cardiff to Edinburgh on the train, £134.60 return, and a taxi from "
+                    "Waverley to the hotel £11.20.", **on(TRIP))
+    assert [(a.act, a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [
+        ("open_claim", None, None), ("add_line", "134.60", "2026-12-01"), ("add_line", "11.20", "2026-12-01")]
+
+
+@pytest.mark.parametrize(("text", "added"), [
+    ("Tuesday the whole day we had meetings with Eurogate about the new slot planning, so only a broodje and coffee "
+     "€7.60.", [("meals", "7.60", "2026-12-01")]),
+    ("The first things: monday 30 the flight with Lufthansa 214,60 and the taxi from the airport 38,50",
+     [("travel", "214.60", "2026-11-30"), ("taxi", "38.50", "2026-11-30")]),
+    ("thursday 26 the RER to the airport CDG 11,80", [("travel", "11.80", "2026-11-26")]),
+])
+def test_a_day_told_in_the_story_dates_what_follows(text, added):
+    assert [(a["category"], a["amount"], a["date"]) for a in _added(text, **on(TRIP))] == added
+
+
+def test_a_place_after_to_the_airport_is_not_who_was_paid():
+    [line] = _added("thursday 26 the RER to the airport CDG 11,80", **on(TRIP))
+    assert line.get("merchant") == "RER"
+
+
+def test_staying_told_as_a_verb_is_no_stay_to_add():
+    plan = _offered("Hotel: the Rosewood, two nights (Sunday and Monday) at 310 a night. I suspect I've gone over — the "
+                    "client insisted we stay near Holborn.", **on(TRIP))
+    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("hotel", "620.00")]
+    assert not plan.answers  # no "how much was the hotel?" for the client's wish
+
+
+def test_a_yes_in_other_words_takes_the_conversion():
+    plans = _said_after("monday: dinner £40 and taxi £22, and the hotel 2 nights at 150 eur",
+                        "Fine, accept the conversion.")
+    assert [a.args["category"] for a in plans[1].acts] == ["meals", "taxi"]
+
+
+def test_a_stay_told_with_was_on_a_claim_without_one_is_added():
+    plan = _offered("The hotel was the Imperial on the South Mall, two nights (Sun and Mon) at €172 a night", **on(TRIP))
+    assert [(a.act, a.args.get("amount"), a.args.get("quantity")) for a in plan.acts] == [("add_line", "344.00", 2)]
+
+
+def test_a_stay_told_with_was_beside_a_stay_already_there_is_no_new_line():
+    stay = [line("ln_hotl0001", "2026-11-29", "hotel", "300.00")]
+    plan = _offered("The hotel was two nights at 172 a night", **on(stay))
+    assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+def test_a_place_a_ride_went_to_the_message_before_is_no_thing_told_before():
+    from expenses.interpreter.audit import Audit
+    from expenses.interpreter.context import Context
+
+    ctx = replace(Context.of(request("The hotel was the Imperial, 2 nights at 172 a night", **on(TRIP))),
+                  previous="a taxi from Kent station to the hotel €12.80")
+    assert not Audit(ctx.message, {"acts": []}, ctx)._told_before("The hotel was")
+    ctx = replace(ctx, previous="hotel 2 nights 300")
+    assert Audit(ctx.message, {"acts": []}, ctx)._told_before("The hotel was")
+
+
+@pytest.mark.parametrize("said", ["Grand, yes, take the converted figure.", "lovely, go with that"])
+def test_a_yes_in_the_words_of_the_isles_takes_the_conversion(said):
+    plans = _said_after("monday: dinner £40 and taxi £22, and the hotel 2 nights at 150 eur", said)
+    assert [a.args["category"] for a in plans[1].acts] == ["meals", "taxi"]

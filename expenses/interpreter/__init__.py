@@ -236,6 +236,7 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     return answer
 
 
+
 # a sentence that only announces corrections: "Two corrections.", "Correction:", "Sorry, some fixes:"
 _FIXES_HEADING = re.compile(r"^\W*(?:(?:sorry|ok|okay|and|also|so|please)\W+)*(?:(?:two|three|2|3|some|a\s+few|a\s+couple\s+of)\s+)?"
                             r"(?:corrections?|fixes|changes|mistakes?)(?:\s+please)?\W*$", re.IGNORECASE)
@@ -601,6 +602,7 @@ def _audited_additions(request: Any, acts: list[dict[str, Any]], answer: str, se
 # a plain yes to "say “yes” to add it converted": no figure of its own, no other request, no doubt
 _YES_LEAD = r"(?:(?:pode|podes|puoi|kannst\s+du|kunt\s+u|kun\s+je|peux-tu|pouvez-vous|vous\s+pouvez|puedes|can\s+you)\s+)?"
 _SAYS_YES = re.compile(r"^\W*" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|aye|alright|ok|okay|sure|fine|great|perfect|correct|right|please|pls|go\s+ahead|"
+                       r"grand|lovely|brilliant|cool|sound|accept(?:ed)?|take\s+the|go\s+with|"
                        rf"do\s+(?:it|that)|convert(?:ed)?|use\s+(?:that|the|it)|add|sounds\s+good|{lexicon.YES_ABROAD}|"
                        rf"{lexicon.CONVERT_ABROAD})(?![\w'’-])", re.IGNORECASE)
 _SAYS_CONVERT = re.compile(rf"\b(?:convert\w*|that\s+rate|the\s+rate|exchange|at\s+that|{lexicon.CONVERT_ABROAD})(?![\w'’-])",
@@ -649,7 +651,8 @@ _YES_WORDS = frozenset(
     "converter converta converte convierte conversion conversione conversão conversión proszę prosím prosze tack takk "
     "dank danke merci grazie gracias obrigado obrigada tak si same again for of then one ones bitte porfa por favor svp stp "
     "alsjeblieft graag gjerne gärna prego prima pour per para für voor til för pode podes puoi kannst kunt kun peux tu "
-    "pouvez vous puedes can du u je".split())
+    "pouvez vous puedes can du u je accept accepted take figure amount conversion grand sound lovely brilliant cool "
+    "fair enough".split())
 
 
 def _only_yes_words(answer: str) -> bool:
@@ -666,6 +669,7 @@ def _asks_another(answer: str) -> bool:
 
 # a yes that ends its sentence before the message goes on: "aye fine, add that. …", "Yes please for both. Also …"
 _YES_FIRST = re.compile(r"^\W*(?P<yes>" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|aye|ok|okay|sure|fine|great|perfect|alright|right|"
+                        r"grand|lovely|brilliant|cool|sound|"
                         rf"{lexicon.YES_ABROAD}|{lexicon.CONVERT_ABROAD})(?![\w'’-])(?:[^.!?;\d]|(?<=\s)[2-9](?=\s*[.!;]))"
                         r"{0,40}?)(?:[.!;]\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                         r"\b)|\s*,?\s+(?=(?:and\s+|e\s+|et\s+|y\s+|und\s+|en\s+|a\s+|och\s+|og\s+)?(?:then|after\s+that|"
@@ -1278,7 +1282,8 @@ def _someone_elses_among_the_added(intents: list[Intent], ctx: Context) -> list[
 def _named_apart(said: str, intents: list[Intent], ctx: Context) -> bool:
     """Does the thing said to be someone else's name itself apart from every expense added beside it ("Lunch was
     catered by the client" beside "a coffee and a bagel … $11.25": a lunch, not the coffee)?"""
-    quotes = [i.quote(ctx.message).lower() for i in intents if isinstance(i, ActIntent) and i.act == "add_line"]
+    quotes = [i.quote(ctx.message).lower() for i in intents if isinstance(i, ActIntent) and i.act == "add_line"
+              and i.args.get("category") in (None, "meals")]  # (a hotel beside it names no meal: "lunch" is apart)
     return meal_named_apart(said, quotes)
 
 

@@ -313,6 +313,8 @@ class Audit:
     # ----------------------------------------------------------------- numbers
 
     def _numbers(self) -> None:
+        from .values import things_counted
+
         message = self.message
         products = quantity_products(message)
         phrases = money_phrases(message)
@@ -363,7 +365,7 @@ class Audit:
             if (ordinal := _ORDINAL.match(message, start)) and self._a_day_unread(start, ordinal.end()):
                 self._leave("date", start, end)  # "The 5th taxi to airport 42 …" told as a new expense: the 5th
                 continue
-            if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end):
+            if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end) or things_counted(message, start, end):
                 continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
             if re.search(r"(?:^|[\n.!;]\s*)day\s*$", message[:start], re.IGNORECASE) and re.match(r"\s*[,:.–(-]", message[end:]) \
                     and message[start:end].isdigit():
@@ -883,7 +885,10 @@ class Audit:
         previous = (self.ctx.previous or "").lower()
         nouns = [w for w in re.findall(r"[a-zà-ÿ]{4,}", words.lower()) if w not in _NOT_A_NAME and w not in
                  ("that", "this", "those", "these", "their", "your")]
-        return bool(previous) and any(re.search(rf"\b{re.escape(n)}", previous) for n in nouns)
+        # (a place the thing was a ride to or from, "a taxi … to the hotel", tells no hotel)
+        return bool(previous) and any(m and not re.search(
+            r"(?:\b(?:to|from|at|into|towards|near)\s+(?:the\s+|my\s+|our\s+)?|->|→)$", previous[:m.start()])
+                                      for n in nouns for m in re.finditer(rf"\b{re.escape(n)}", previous))
 
     def _a_day_unread(self, start: int, end: int) -> bool:
         """Is "5th" in a plan that only adds lines a day of the month that none of them is dated on? ("the 2nd night",
@@ -1502,6 +1507,7 @@ _NOT_MINE_WORDS = frozenset("that this them those their there with from have bee
                             "include including adding expense expensing putting will shall which because since never "
                             "therefore hence".split())
 _TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\s+from|(?:was|were)\s+in|went\s+to|"
+                        r"(?:was|were)\s+(?:up|down|over|out)\s+(?:there|in|to)\b|"  # ("I was up there last week …")
                         r"flew\s+out|travell?ed\s+to|travell?ed\s+(?:from\s+|on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+"
                         r"(?:to|until|till|through)|(?:was|were)\s+(?:there|away)\s+from)\b", re.IGNORECASE)
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
@@ -1700,7 +1706,9 @@ def _in_any(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
 _COUNT_NOUN = re.compile(r"\s*(?:x\s+)?([a-z]{3,})", re.IGNORECASE)
 # things counted that are no expense of their own ("waiting on two receipts", "for 3 days")
 _CONTEXT_COUNT = re.compile(r"\s*(?:(?:[a-z]+\s+){1,2}(?:members|colleagues|clients|customers|guests|partners|friends|managers|"
-                            r"engineers|directors|students|attendees|delegates|visitors|people)\b|"
+                            r"engineers|directors|students|attendees|delegates|visitors|people|specialists|consultants|"
+                            r"coworkers|co-workers|teammates|reps|technicians|nurses|doctors|architects|auditors|"
+                            r"developers|analysts|trainees|interns|girls|guys|lads|ladies|kids|children)\b|"
                             r"(?:more\s+|other\s+)?(?:receipts?|documents?|invoices?|colleagues?|people|persons|ppl|pax|"
                             r"heads|of\s+us|h|hrs?|-?hours?|-?hr|"
                             r"guests|weeks?|days?|hours?|minutes?|mins?|times|km|kilometers?|kilometres?|miles?|stops?|"

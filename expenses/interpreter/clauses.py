@@ -119,7 +119,7 @@ NOT_AN_END = r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(
 _SENTENCE_END = re.compile(rf"[!?;\n…]+|(?!{DAY_DOT.pattern}){NOT_AN_END}\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl", "jan", "feb",
                   "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")  # "3 nov. Ryanair flight …"
-_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*(?<![^\W\d_][—–](?=[^\W\d_]))|\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
+_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*(?<![^\W\d_][—–](?=[^\W\d_]))|(?!(?<=\bme)\s+and\s+(?:the\s+|my\s+|our\s+|two\s+|three\s+|four\s+)*(?:[a-z]+\s+)?(?:colleagues?|clients?|customers?|team|specialists|guests?|boss|manager|engineers|partners?|people|staff|others|friends?|wife|husband)\b)\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
                    # ("to Oslo and back" is one return trip)
                    # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
                    r"|\s+(?=(?:actually|no\s+wait|wait|hmm+|on\s+second\s+thoughts?)\s+(?:no\b|nah\b|leave|never|"
@@ -334,6 +334,8 @@ OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|pa
                             rf"|(?:^|[,;.]\s*|\b(?:so|and|but)\s+)(?:she|he|they)\s+paid\b"
                             rf"|\b(?:was|were|is|are)\s+(?:provided|included|covered|paid)\s+(?:by|in|with)\s+(?:the\s+)?"
                             rf"(?:conference|event|ticket|fee|registration|organi[sz]ers?|hotel|room\s+rate)\b"
+                            rf"|\b(?:was|were)\s+(?:provided|laid\s+on)\b(?!\s+(?:for|at)\s)"  # ("lunch was provided thank god")
+                            rf"|\b(?:was|were)\s+(?:invited|treated|offered)\s+by\b"  # ("Lunch was invited by supplier")
                             rf"|\b(?:went|was|were|is|put|charged)\s+on\s+(?:the\s+|our\s+|a\s+)?(?:company|corporate|"
                             rf"fuel)(?:'s)?\s+(?:[\w-]+\s+)?card\b", re.IGNORECASE)
 # how it was paid, by someone else: "…, paid at checkout by my colleague" (asked about by the audit when it takes back)
@@ -533,7 +535,18 @@ ABOUT_IT = re.compile(r"[,;:\-–—]+\s*(?:(?:and|but|so)\s+)?(?=(?:is|are|woul
                       r"these|those|they)\b[^,;:?]*\??\W*$)", re.IGNORECASE)
 
 
+# "The hotel was … at €172 a night, so I'm just under — it's 180 the limit, isn't it?": what was paid, told, then a
+# question about it after ", so": the telling is no question (a "would", "if" or "can" in it keeps it one)
+_TOLD_THEN_ASKED = re.compile(r",\s+(?=so\s+(?:i'?m|i\s+am|that'?s|that\s+is|it'?s|it\s+is|we'?re)\b)", re.IGNORECASE)
+_PAID_TOLD = re.compile(r"\b(?:was|were|paid|cost|came\s+to|spent|had|took|got)\b", re.IGNORECASE)
+_HYPOTHETICAL = re.compile(r"\b(?:if|would|could|can|should|will|might|may|planning|plan|going\s+to|gonna)\b", re.IGNORECASE)
+
+
 def _asked_after(message: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
+    told = _TOLD_THEN_ASKED.search(message, start, end) if question else None
+    if told is not None and _PAID_TOLD.search(message, start, told.start()) and re.search(
+            r"\d", message[start:told.start()]) and not _HYPOTHETICAL.search(message, start, told.start()):
+        return [(start, told.start(), False), *_asked_after(message, told.end(), end, question)]
     cut = ABOUT_IT.search(message, start, end) if question else None
     if cut is None or not message[start:cut.start()].strip():
         return [(start, end, question)]
@@ -717,7 +730,17 @@ def split(message: str, today) -> list[Clause]:
                 # "…each one.\n7.07 - lunch 52 zł": a day heading its own line, never a value of the line before
                 clauses.append(Clause(f_start, f_end, text, "context", question, None))
                 continue
+            if f_start == s_start and kind != "question" and not question and day_told(text, today) is not None:
+                # "… at $239/night. Monday was nuts, …": the story's next day, never the day of the sentence before
+                clauses.append(Clause(f_start, f_end, text, "value", question, None, closed=True))
+                continue
             bulleted = f_start == s_start and re.search(r"\n[ \t]*[-–•*·][ \t]*$", message[:f_start]) is not None
+            if f_start == s_start and last is not None and _TITLE_GIVEN.search(last.text) and not re.match(
+                    r"\s*\(", message[f_start:]) and not (currency_named(text) and not _priced(text, today)):
+                # "… call it "Cork study days". I'm doing this on the bus …": the title is said, the next sentence
+                # is another thing
+                clauses.append(Clause(f_start, f_end, text, kind, question, verb))
+                continue
             if last is not None and not bulleted and not (
                     f_start == s_start and last.kind == "act" and last.verb == "open" and kind == "item"
                     and _has_thing(text, today, strong=True)) and not (
@@ -764,6 +787,16 @@ _GOES_ON = re.compile(r"\s*(?:total|in\s+total|each|per|a\s+night|tip|incl\w*|in
                       re.IGNORECASE)
 
 
+# a journey told with its day and nothing else: "flew out sunday", "we drove back on Tuesday", "took the train home mon"
+_TRAVEL_TOLD = re.compile(r"\W*(?:(?:and|then|so)\s+)?(?:i\s+|we\s+)?(?:flew|flying|flown|drove|driving|went|travell?ed|"
+                          r"took\s+the\s+(?:train|bus|ferry|flight|plane|coach)|got\s+the\s+(?:train|bus|ferry|flight|plane)|"
+                          r"came\s+back|returned)(?:\s+(?:out|back|home|there|in|down|up|over))?\s*(?:on\s+)?(?:the\s+)?\W*",
+                          re.IGNORECASE)
+# a claim's name given in quotes, ending the words: "call it "Cork study days"", "titled 'Q3 kickoff'"
+_TITLE_GIVEN = re.compile(r"\b(?:call(?:ed)?|name[d]?|titled?|entitled)\s+(?:it\s+)?:?\s*[\"“„'‘«»][^\"”“'’»«\n]{2,80}[\"”“'’»«]\W*$",
+                          re.IGNORECASE)
+
+
 def _priced(text: str, today) -> bool:
     return bool(find_amounts(mask(text, [(d.start, d.end) for d in find_dates(text, today)])))
 
@@ -782,6 +815,30 @@ def _priced_in_currency(text: str, last: str) -> bool:
 def _priced_and_dated(text: str, today) -> bool:
     days = find_dates(text, today)
     return bool(days) and bool(find_amounts(mask(text, [(d.start, d.end) for d in days])))
+
+
+def day_told(text: str, today) -> str | None:
+    """A sentence of the trip's story that tells its one day and nothing to act on ("Tuesday was the workshop
+    itself.", "Monday was nuts", "27th was audit day at supplier plant"): the day of what follows, like a heading. No
+    figure, kind of expense, line, claim, verb of a request, negation or question."""
+    found = find_dates(text, today)
+    days = [d for d in found if d.value]
+    if len(days) != 1 or len({d.value for d in found}) != 1:
+        return None
+    rest = mask(text, [(d.start, d.end) for d in days])
+    told = re.sub(r"\b(?:we|i)\s+had\b", " ", rest, flags=re.IGNORECASE)  # ("we had meetings …": no expense had)
+    if re.search(r"\d|\?", rest) or find_categories(rest) or find_line_refs(rest) or verb_of(told)[0] not in (None, "open") \
+            or re.search(r"\b(?:not|no|never|don'?t|n't|forget|skip|cancel|instead|wrong|sorry|actually|claim|"
+                         r"paid|pay|cost|costs|was\s+on|spent|bought|got|took)\b", rest, re.IGNORECASE):
+        return None
+    if not re.fullmatch(r"\W*(?:the|on)?\s*", text[:days[0].start], re.IGNORECASE) or not re.fullmatch(
+            r"\s*(?:(?:was|were|is)\s+(?:(?:the|a|an|our|my|all|pretty|so|very|really|super|quite|such|just|mostly)\s+)*"
+            r"[^\W\d_]+(?:\s+[^\W\d_]+){0,5}|,?\s*(?:the\s+whole\s+day|all\s+day|in\s+the\s+(?:morning|afternoon))?,?\s*"
+            r"(?:we|i)\s+(?:had|were|was|did|visited|met|worked|spent\s+the\s+day)\s+[^\W\d_]+(?:\s+[^\W\d_'’-]+){0,10})\W*",
+            rest[days[0].end:], re.IGNORECASE):
+        return None  # (only "<day> was the workshop (itself)", "<day> was nuts", "Tuesday the whole day we had
+        # meetings with Eurogate": a day told by what it was)
+    return str(days[0].value)
 
 
 def _day_heading_sentence(text: str, today) -> bool:
@@ -897,6 +954,9 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             r"\d", last.text) and _priced(text, today) and len(re.findall(r"[^\W\d_]+", last.text)) <= 3 and (
                 told := _kinds(last.text, today)) and (other := _kinds(text, today)) and not told & other:
         return True  # "taxi and train 45": one figure for two kinds, read together (and asked how it splits)
+    if kind == "item" and last.kind == "item" and _priced(text, today) and (days := find_dates(last.text, today)) and len(
+            days) == 1 and _TRAVEL_TOLD.fullmatch(mask(last.text, [(days[0].start, days[0].end)]).replace("\x00", "")):
+        return True  # "flew out sunday, easyJet EDI-AMS £142.98 return": the journey told, then what it cost
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(re.sub(r"^\s*and\s+(?=[^\W\d_])", "", text, flags=re.IGNORECASE)) \
             and _priced(text, today) and _priced(last.text, today) \
@@ -929,7 +989,8 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             text, re.IGNORECASE) and verb_of(text)[0] in (None, "update"):
         return True  # "… add a dinner to my claim? It was at The Witchery on the 18th and came to £64.50."
     if kind == "act" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
-            r"^\s*(?:and\s+)?(?:i\s+|we\s+)?(?:paid|spent|cost|costs|was|came\s+to)\s+[€$£¥]?\d", text,
+            r"^\s*(?:and\s+)?(?:i\s+|we\s+)?(?:paid|spent|cost|costs|was|came\s+to)\s+(?:(?:my|our)\s+(?:own\s+)?"
+            r"(?:share|part|half|bit|portion)\s*(?:[,:-]?\s*[€$£¥]?\d|$)|[€$£¥]?\d)", text,
             re.IGNORECASE) and not _has_thing(text, today) and not find_amounts(
                 mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
         return True  # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named

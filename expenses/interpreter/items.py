@@ -352,9 +352,9 @@ def merchants_in(words: str, message: str) -> list[str]:
         if not first or (re.search(r"(?:^|[.!?:]\s*|\n)\s*$", before) and " " not in name and not first.isupper()
                          and not re.match(r"\s+(?:hotel|restaurant|café|cafe|bistro|brasserie)\b", words[m.end():])):
             continue  # a single word that starts a sentence is capitalised anyway ("Thon hotel": a name)
-        if re.search(r"(?:\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)|->|→|=>)\s*(?:the\s+)?$",
-                     before, re.IGNORECASE):
-            continue  # "taxi from Midi", "train to Lyon": a place
+        if re.search(r"(?:\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)|->|→|=>)\s*(?:the\s+)?"
+                     r"(?:(?:airport|station|terminal|port)\s+)?$", before, re.IGNORECASE):
+            continue  # "taxi from Midi", "train to Lyon", "the RER to the airport CDG": a place
         if re.search(r"[^\W\d_]\s[-–]\s$", before) or (_PLACE_NAMED.search(name) and not any(
                 re.match(rf"{re.escape(key)}\b", name.lower()) for key in lexicon.MERCHANTS)):
             continue  # "hotel - Chopin Airport", "Hamburg Hbf": where a ride went, not who was paid
@@ -498,7 +498,7 @@ _THING_ENDS = frozenset("was were is are be been cost costs came comes spent pai
                         "morning evening afternoon noon night week weekend add put please pls can could would you "
                         "it that which who we i had got bought took checked check stayed arrived left starting started "
                         "until till went go goes going gone have has having did do does made drove rode used grabbed "
-                        "needed".split())
+                        "needed these those they them both all down up out over flew flown drove driven came walked".split())
 _THING_JOINS = frozenset("and of the to from with".split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
                          "receipts one ones thing things stuff item items line new another day days first second third "

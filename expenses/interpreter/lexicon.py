@@ -18,7 +18,8 @@ for _category, _words in {
     "meals": "meal meals dinner dinners lunch lunches breakfast breakfasts brunch restaurant restaurants food "
              "coffee coffees cafe café snack snacks drinks supper catering sandwich sandwiches pizza burger burgers "
              "sushi salad bagel croissant pastry pastries bakery takeaway takeout groceries supermarket beer beers "
-             "wine tea teas eat ate eating steak steaks steakhouse tapas noodles ramen bistro brasserie diner espresso",
+             "wine tea teas eat ate eating steak steaks steakhouse tapas noodles ramen bistro brasserie diner espresso "
+             "broodje broodjes toastie toasties panini panino wrap wraps muffin muffins scone scones",
     "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
@@ -83,7 +84,8 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "thalys": ("Thalys", "travel"), "lner": ("LNER", "travel"), "gwr": ("GWR", "travel"), "sj": ("SJ", "travel"),
     "shell": ("Shell", "travel"), "esso": ("Esso", "travel"), "aral": ("Aral", "travel"), "omv": ("OMV", "travel"),
     "uber": ("Uber", "taxi"), "lyft": ("Lyft", "taxi"), "bolt": ("Bolt", "taxi"), "freenow": ("FreeNow", "taxi"),
-    "deutsche bahn": ("Deutsche Bahn", "travel"), "sncf": ("SNCF", "travel"),
+    "deutsche bahn": ("Deutsche Bahn", "travel"), "sncf": ("SNCF", "travel"), "rer": ("RER", "travel"),
+    "ratp": ("RATP", "travel"),
     "eurostar": ("Eurostar", "travel"), "trenitalia": ("Trenitalia", "travel"), "amtrak": ("Amtrak", "travel"),
     "renfe": ("Renfe", "travel"), "lufthansa": ("Lufthansa", "travel"), "lot": ("LOT", "travel"), "ryanair": ("Ryanair", "travel"),
     "easyjet": ("easyJet", "travel"), "klm": ("KLM", "travel"), "air france": ("Air France", "travel"),

@@ -174,7 +174,8 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
     for m in _WEEKDAY_AND_DAY.finditer(text):
         said = m.group(0)
         heads = re.search(r"(?:^|[.!?;:\n(]|\b(?:now|on|then|so|and|also))\W*$", text[:m.start()], re.IGNORECASE) and \
-            re.match(r"\s*[,:]\s+(?!\d)", text[m.end():])
+            re.match(r"\s*[,:]\s+(?!\d)|\s+(?:the|a|an|my|our|we|i)\s+[^\W\d_]", text[m.end():], re.IGNORECASE)
+        # ("The first things: monday 16 the flight …": the day heads the words after it too)
         if not heads or re.search(r"\d(?:st|nd|rd|th)$|\bthe\s+\d", said, re.IGNORECASE) or re.match(
                 r"\s*(?::\d|nights?|nts?|nites?|x\b|days?)", text[m.end():], re.IGNORECASE) or re.search(
                 r"\b(?:last|this|next|past)\s+$", text[:m.start()], re.IGNORECASE):

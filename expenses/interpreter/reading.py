@@ -33,6 +33,7 @@ from .clauses import (
     Clause,
     _near_verb,
     conflicting_verbs,
+    day_told,
     evidence_bounds,
     sentences,
     strip_leading,
@@ -60,6 +61,7 @@ from .values import (
     DateFound,
     MerchantFound,
     best_category,
+    counts_only,
     currency_named,
     find_amounts,
     find_categories,
@@ -378,6 +380,36 @@ def _new_noun_quoted(text: str) -> bool:
                 or find_categories(noun) or re.search(r"\d", re.sub(r"\b(?:in|\()\s*[A-Z]{3}\b", "", outside)))
 
 
+# the nights of a stay told by their days: "Sunday and Monday night(s)", "fri + sat nite", "2 nights (sun and mon)",
+# "the nights of Tuesday and Wednesday" (the days themselves are blanked)
+_NIGHTS_OF_DAYS = re.compile(rf"\x00+(?:\s*(?:,|and|&|\+|und|et|y|e|en|og|och|i)\s*\x00+)+\s*(?:s?\s*(?:{lexicon.NIGHTS}|night|nite|nt)\b|"
+                             r"(?<=\x00)s?(?=\W*$|\W*[,;.(]|\s+(?:at|for|@)\b))|"
+                             rf"\b(?:{lexicon.NIGHTS}|night|nite)\s*(?:of\s+)?\(?\s*\x00+(?:\s*(?:,|and|&|\+)\s*\x00+)+\s*\)?",
+                             re.IGNORECASE)
+# a price for each night, said after it: "$239/night", "172 a night", "95 per nite", "110 pn", "80 each"
+_PER_NIGHT_AFTER = re.compile(r"\s*(?:[€$£]|eur\b|euros?\b|usd\b|gbp\b|chf\b|cad\b|kr\b|zł)?\s*(?:/\s*(?:night|nite|nt|n)\b|"
+                              r"(?:a|per|each|every|the|pro|par)\s+(?:night|nite|nt)\b|pn\b|p/n\b|each\b)", re.IGNORECASE)
+
+
+def _nights_named(text: str, dates: list[DateFound]) -> int:
+    """How many nights a stay is told by the days of its nights ("Sunday and Monday night at $239/night": 2), when
+    those days are in a row and said as nights; 0 when they are not."""
+    days = [d for d in dates if d.value]
+    ordered = sorted({date.fromisoformat(str(d.value)) for d in days})
+    if not all(_BARE_DAY_WORD.search(d.text) for d in days):
+        return 0  # ("the hotel is 2 nights (6th + 7th)" beside a pasted row: that row's nights, not a stay of its own)
+    if len(ordered) < 2 or len(ordered) != len(days) or any((b - a).days != 1 for a, b in pairwise(ordered)):
+        return 0
+    blanked = "".join("\x00" if any(d.start <= n < d.end for d in days) else ch for n, ch in enumerate(text))
+    said_night = re.search(r"\b(?:night|nite)s?\b", max(days, key=lambda d: d.start).text, re.IGNORECASE)
+    if not (m := _NIGHTS_OF_DAYS.search(blanked)) or not (said_night or re.search(
+            rf"\b(?:{lexicon.NIGHTS}|night|nite|nt)\b", m.group(0), re.IGNORECASE)):
+        return 0  # ("hotel 2 nights at 150 each, the 29th and 30th": a line a night, as the corpus reads it)
+    counts = {int(n.group(1)) if n.group(1).isdigit() else lexicon.NUMBER_WORDS[n.group(1).lower()] for n in re.finditer(
+        rf"\b(\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS})\b", blanked, re.IGNORECASE)}
+    return len(ordered) if counts <= {len(ordered)} else 0
+
+
 def _nights_by_their_days(masked: str, days: set) -> bool:
     """"two nights Monday and Tuesday", "Sunday and Monday night, so 2 nights": the nights counted, and as many days
     in a row named, are one stay (the days named with no count may be a line a night: asked)."""
@@ -450,6 +482,16 @@ class Reader:
                                                  _ANOTHER_DAY_SAID.search(self.message, self._day_heading_end, end)):
                 self.day_heading = None  # "Day 1, Monday 30th. … Day 2, Tuesday: lunch 14", "… Next day lunch 14": a
                 # day said after the heading ends it
+            opening = next((i for i in reversed(intents) if not isinstance(i, ContextIntent)), None)
+            if isinstance(opening, ActIntent) and opening.act == "open_claim" and opening.missing == "title" and \
+                    _NAMES_IT.match(self.message[start:end]) and not _ANOTHER_CLAIM.search(self.message[start:end]):
+                # "new claim pls in GBP - call it 'Amsterdam hackathon'. flew out sunday, …": the claim named at once,
+                # so what the message tells after it is told on the new claim
+                merged = self._open(self.message[opening.start:end], opening.start, end)
+                if not merged.problem:
+                    intents[intents.index(opening)] = merged
+                    self.opened = self.last_act = merged
+                    continue
             intent = self._read(clause, start, end)
             if isinstance(intent, list):
                 intents.extend(intent)
@@ -537,23 +579,7 @@ class Reader:
         return max((end for end in self._ends if end < at), default=0)
 
     def _day_told(self, text: str) -> str | None:
-        """A sentence of the trip's story that tells its one day and nothing to act on ("Tuesday was the workshop
-        itself."): the day of what follows, like a heading. No figure, kind of expense, line, claim, verb of a request,
-        negation or question."""
-        found = find_dates(text, self.ctx.today)
-        days = [d for d in found if d.value]
-        if len(days) != 1 or len({d.value for d in found}) != 1:
-            return None
-        rest = mask(text, [(d.start, d.end) for d in days])
-        if re.search(r"\d|\?", rest) or find_categories(rest) or find_line_refs(rest) or verb_of(rest)[0] is not None \
-                or re.search(r"\b(?:not|no|never|don'?t|n't|forget|skip|cancel|instead|wrong|sorry|actually|claim|"
-                             r"paid|pay|cost|costs|was\s+on)\b", rest, re.IGNORECASE):
-            return None
-        if not re.fullmatch(r"\W*(?:the|on)?\s*", text[:days[0].start], re.IGNORECASE) or not re.fullmatch(
-                r"\s*(?:was|were|is)\s+(?:the|a|an|our|my)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,3}\W*", rest[days[0].end:],
-                re.IGNORECASE):
-            return None  # (only "<day> was the workshop (itself)": a day told by what it was)
-        return str(days[0].value)
+        return day_told(text, self.ctx.today)
 
     def _day_heads_sentence(self, at: int) -> bool:
         """Does the sentence holding ``at`` open with its one day ("Tuesday I go …", "The wednesday 4 I take …")?"""
@@ -728,10 +754,15 @@ class Reader:
         if kind == "act" and clause.verb == "add" and self.last_act is not None and self.last_act.act == "add_line" and (
                 _pronoun_only(text)):
             return _politeness(start, end, text)  # "coffee 4.50, can you add it": the request for what was just said
+        if kind == "act" and clause.verb == "update" and self._stay_told_anew(text):
+            return self._add(text, start, end)  # "The hotel was the Imperial, two nights … at €172 a night" on a
+            # claim with no stay yet: the stay told, not a line changed
         if kind == "act":
             return self._act(clause.verb or "", text, start, end)
         if kind == "item" and _only_where_one_went(text, self.ctx.today):
             return _politeness(start, end, text)  # "and in the evening I go back to the hotel": the story, no expense
+        if kind == "item" and counts_only(text):
+            return _politeness(start, end, text)  # "we scanned like 200 badges at the booth": the story, no price
         if kind == "item" and self.last_act is not None and self.last_act.act == "add_line":
             intent = self._add(text, start, end)
             if not intent.problem:
@@ -776,6 +807,18 @@ class Reader:
 
     # ------------------------------------------------------------------ helpers
 
+    def _stay_told_anew(self, text: str) -> bool:
+        """"The hotel was the Imperial, two nights (Tues and Wed) at €172 a night": a stay told in full (its nights
+        counted and priced), on a claim that has no stay and no line it names: a new line, whatever "was" suggests."""
+        claim = self.ctx.default_claim()
+        kinds = {c.category for c in find_categories(text) if not c.weak}
+        if claim is None or kinds != {"hotel"} or any(line.get("category") == "hotel" for line in claim.lines) or \
+                find_line_refs(text) or any(self._merchant_lines(text, c) for c in self.ctx.open_claims) or re.search(
+                    r"\b(?:not|instead|rather|actually|wrong|should|change|correct\w*|typo|mistake)\b", text, re.IGNORECASE):
+            return False
+        return bool(re.search(rf"\b(?:\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS})\b", text,
+                              re.IGNORECASE)) and bool(_PER_NIGHT_AFTER.search(text))
+
     def _statement(self, text: str) -> bool:
         """An expense said without a verb: a thing bought and one amount, nothing that refers back."""
         if _UNSURE.search(text) or _CONDITION.search(text) or STRONG_UPDATE.search(text) or re.search(
@@ -787,6 +830,10 @@ class Reader:
         opening = text[dates[0].end:] if dated else text  # "The 17 the flight back …": the day, then what happened
         claim = self.ctx.default_claim()
         lines_to_edit = self.opened is None and claim is not None and bool(claim.lines)
+        kinds = {c.category for c in find_categories(text)}
+        if lines_to_edit and kinds and not any(line.get("category") in kinds for line in claim.lines) and not any(
+                self._merchant_lines(text, c) for c in self.ctx.open_claims):
+            lines_to_edit = False  # "the Rosewood, two nights … at £310 a night" on a claim with no stay yet: a new one
         if find_line_refs(text) or lines_to_edit and re.match(r"^[\s,]*(?:the|that|this|my)\b", opening, re.IGNORECASE) and not (
                 dated and re.match(r"^[\s,]*the\s+\w+\s+(?:back|out|home|there|return)\b", opening, re.IGNORECASE)):
             return False  # "the taxi 40" refers to a line: an edit, said too loosely to guess (none, on a claim with no
@@ -1192,6 +1239,7 @@ class Reader:
                 f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20.")
             intent.missing = "date" if intent.problem.startswith("Which") else intent.missing
             return intent
+        stay_nights = 0
         if len(date_values) == 2 and (category == "hotel" or lexicon.HIRE.search(text)) and _stay_span(text, dates):
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
@@ -1199,6 +1247,11 @@ class Reader:
         elif len(date_values) > 1 and category == "hotel" and not (chosen is not None and chosen.quantity) and \
                 _nights_by_their_days(masked, date_values):
             date_values = {min(str(d) for d in date_values)}  # "two nights, Monday and Tuesday, 356 for both": one stay, from its first
+        elif len(date_values) > 1 and category == "hotel" and chosen is not None and (
+                nights := _nights_named(text, dates)) and (not chosen.quantity or chosen.quantity == nights):
+            # "Sunday and Monday night at $239/night", "fri + sat night, 380", "two nights (Tues and Wed)": the nights
+            # told by their days in a row, one stay from the first (at a price a night, that price for each)
+            date_values, stay_nights = {min(str(d) for d in date_values)}, nights
         if len(date_values) > 1:
             intent.problem = f"“{text}” names more than one date; which day was the expense?"
             intent.missing = "date"
@@ -1207,6 +1260,17 @@ class Reader:
         intent.args = {"amount": money_text(chosen.amount), "category": category}
         if chosen.quantity and chosen.quantity > 1:
             intent.args["quantity"] = chosen.quantity
+        elif stay_nights:
+            product = next((p for p in quantity_products(text) if p.count == stay_nights
+                            and p.value == chosen.amount * stay_nights), None)
+            if product is not None:  # "Sunday and Monday night at $239/night": 478, the price of each night twice
+                intent.args["amount"], intent.args["quantity"] = money_text(product.value), stay_nights
+            elif _PER_NIGHT_AFTER.match(text, chosen.end) or stay_nights not in evidence_numbers(text):
+                intent.problem = (f"How much was “{text}” in all, for the {stay_nights} nights? I did not add it yet.")
+                intent.missing = "amount"
+                return intent
+            else:
+                intent.args["quantity"] = stay_nights  # ("Sunday and Monday night, $478": the stay's total, 2 nights)  # "$239/night" for each of the nights
         elif category == "hotel" and (nights := re.search(
                 rf"\b(\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS}|n)\b", masked, re.IGNORECASE)):
             count = int(nights.group(1)) if nights.group(1).isdigit() else lexicon.NUMBER_WORDS[nights.group(1).lower()]

@@ -22,7 +22,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, money_phrases, number_words, quantity_products
-from registries.currencies import currency_meant, currency_mentions
+from registries.currencies import currencies_named, currency_meant, currency_mentions
 from registries.numbers import NumberFound
 
 from ..exchange import reference_currencies
@@ -390,7 +390,9 @@ def _day_of_month(today: date, day: int) -> date | None:
 
 _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
                      # a currency may be glued on ("12.50eur", "30€"), no other letter
-                     r"(?!(?!(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|jpy)\b)[\w/:]|[.,]\d)", re.IGNORECASE)
+                     # ("239/night": a price for each night; "12/11" is a day)
+                     r"(?!(?!(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|jpy)\b)[\w:]|/(?!\s?(?:nights?|nites?|nts?|n|"
+                     r"days?|person|pax|head|ride)\b)|[.,]\d)", re.IGNORECASE)
 SPACED_THOUSANDS = re.compile(r"(?<![\w.,/:-])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d]|[.,]\d)")
 _SPACED_CURRENCY = re.compile(r"kr|kn|zł|zl|kč|ft|kronor|kroner|kronur|crowns?|korun[ay]?|złoty|zloty|forint", re.IGNORECASE)
 # with no currency beside it, thousands grouped by a space are one price only where a price stands: after "was", a
@@ -628,6 +630,35 @@ def _amount_of(raw: str) -> Decimal | None:
 reducer_numbers = evidence_numbers  # the engine's own reading, shared through the registries API
 
 
+def things_counted(text: str, start: int, end: int) -> bool:
+    """"we scanned like 200 badges at the booth": a number of things that are no expense and no unit of one (a plural
+    noun right after it, no currency, no kind of expense), not said as what something cost."""
+    m = re.match(r"\s*([^\W\d_]{4,})\b", text[end:])
+    if m is None or not text[start:end].isdigit() or re.search(r"[€$£¥]\s?$", text[max(0, start - 2):start]):
+        return False
+    noun = m.group(1).lower()
+    if not noun.endswith("s") or noun in lexicon.CURRENCY_WORDS or noun in _UNITS_OF_EXPENSES or any(
+            c.category != "other" for c in find_categories(noun)):  # ("200 badges": things, "other" if bought)
+        return False
+    return not re.search(r"\b(?:for|at|@|each|per|cost|costs|was|were|paid|total|of)\s*$", text[max(0, start - 16):start],
+                         re.IGNORECASE)
+
+
+# what an expense may be counted in ("2 nights", "3 rides", "4 coffees"): never a count of something else
+_UNITS_OF_EXPENSES = frozenset("nights nites rides tickets returns singles passes journeys items pieces rooms times units "
+                               "drinks coffees beers meals lunches dinners breakfasts sandwiches fares trips legs ways "
+                               "persons people guests pax heads euros dollars pounds francs".split())
+
+
+def counts_only(text: str) -> bool:
+    """Does ``text`` tell numbers of things only ("we scanned like 200 badges at the booth"): no currency, no kind of
+    expense, and each figure a count of things?"""
+    atoms = list(re.finditer(r"\d+(?:[.,]\d+)?", text))
+    return bool(atoms) and not currencies_named(text) and not [
+        c for c in find_categories(text) if not c.weak and c.category != "other"] and all(
+        things_counted(text, m.start(), m.end()) for m in atoms)
+
+
 def quotable(amount: Decimal, evidence: str) -> bool:
     """Will the reducer find ``amount`` in ``evidence``? (Numbers compare numerically.)"""
     return any(n == amount for n in reducer_numbers(evidence))
@@ -773,6 +804,10 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
         if category and (_INCLUDED.search(text[:w.start]) or word in ("breakfast", "bfast") and re.search(
                 r"\bw(?:ith|/)\s*$", text[:w.start], re.IGNORECASE)):
             continue  # "hotel 120 incl breakfast", "room with breakfast": what came with it, not what was bought
+        if category and word in ("stay", "stays") and re.search(
+                r"\b(?:we|they|you|to|would|could|should|must|'d)\s+$", text[:w.start], re.IGNORECASE) and not re.search(
+                    r"\d", text[w.end:w.end + 40]):
+            continue  # "the client insisted we stay near Holborn": staying told as a verb, no stay bought
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
     return found
