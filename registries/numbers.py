@@ -105,6 +105,12 @@ def _nights_listed(text: str) -> list[tuple[re.Match[str], int]]:
     return found
 
 
+# the price of each night first, then how many: "€165 a night for 2 nights", "165 per night x 3 nights", "€90/night, 2 nights"
+_PRODUCT_RATE_FIRST = re.compile(
+    rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:/\s?(?:night|nite|nt)|(?:a|per|each|the)\s+(?:night|nite))\b\s*,?\s*"
+    rf"(?:for|x|×|over|times)?\s*(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:nights?|nites?|nts?)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True, slots=True)
 class NumberFound:
     start: int
@@ -183,6 +189,12 @@ def quantity_products(text: str) -> list[NumberFound]:
             continue
         n, price = int(m.group("n")), _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if n >= 2 and price is not None:
+            found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
+    for m in _PRODUCT_RATE_FIRST.finditer(text or ""):  # "€165 a night for 2 nights": 2 × 165
+        raw_n = m.group("n")
+        n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
+        price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
+        if n and n >= 2 and price is not None and not any(m.start() < f.end and f.start < m.end() for f in found):
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))
     for m, nights in _nights_listed(text or ""):  # "Sunday and Monday night at $239/night": 2 × 239
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price") or ""))

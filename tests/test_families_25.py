@@ -221,3 +221,98 @@ def test_a_place_a_ride_went_to_the_message_before_is_no_thing_told_before():
 def test_a_yes_in_the_words_of_the_isles_takes_the_conversion(said):
     plans = _said_after("monday: dinner £40 and taxi £22, and the hotel 2 nights at 150 eur", said)
     assert [a.args["category"] for a in plans[1].acts] == ["meals", "taxi"]
+
+
+# ----------------------------------------------------------------- 4. a yes with more, a request in other words
+
+
+def test_a_yes_then_a_correction_told_with_was_does_both():
+    stay = [line("ln_febo0001", "2026-11-30", "meals", "7.65")]
+    first = _offered("monday dinner €24.50", **on_claim_gbp(stay))
+    pending = {**first.pending.model_dump(mode="json"), "message": "monday dinner €24.50"}
+    plan = parse_model_answer(interpret(replace(request("aye go with that. the dinner was £7.95 not 7.65 btw",
+                                                        **on_claim_gbp(stay)), pending=pending)))
+    assert sorted(a.act for a in plan.acts) == ["add_line", "update_line"]
+
+
+def test_a_yes_beside_a_question_does_the_yes_and_answers():
+    told = "monday night pizza i paid cash, £24.50. is there a limit on food per day?"
+    first = _offered(told, **on(TRIP))
+    pending = {**first.pending.model_dump(mode="json"), "message": told}
+    said = "ok yes convert. what is the meal limit per day?"
+    plan = parse_model_answer(interpret(replace(request(said, **on(TRIP)), pending=pending)))
+    while isinstance(plan, ReadBatch):
+        from tests.test_interpreter import _round
+        plan = parse_model_answer(interpret(replace(request(said, rounds=[_round(plan)], **on(TRIP)), pending=pending)))
+    assert [(a.act, a.args.get("currency")) for a in plan.acts] == [("add_line", "GBP")]
+    assert any("60" in a.text for a in plan.answers)
+
+
+@pytest.mark.parametrize("text", ["tu peux soumettre", "Lovely, submit it please. Diolch!"])
+def test_a_submit_said_in_other_words_is_a_submit(text):
+    assert [a.act for a in _offered(text, **on(TRIP)).acts] == ["submit_claim"]
+
+
+def test_a_claim_asked_for_with_tu_peux_is_opened():
+    plan = _offered("Bonjour, tu peux m'ouvrir une note de frais « Salon Genève » en euros ? Lundi : TGV Lyon–Genève "
+                    "aller-retour 58,00 €", **on(TRIP))
+    assert [(a.act, a.args.get("title"), a.args.get("amount")) for a in plan.acts] == [
+        ("open_claim", "Salon Genève", None), ("add_line", None, "58.00")]
+
+
+def on_claim_gbp(lines):
+    from tests.test_walkthrough_families import lyon_with
+
+    case = lyon_with(lines)
+    view = {**case.view, "currency": "GBP"}
+    return {"cases": (replace(case, view=view),), "active": "clm_LYON0001", "today": "2026-12-03"}
+
+
+# ----------------------------------------------------------------- 5. walk Z1 (a new user in the browser)
+
+
+def test_the_journey_told_then_what_it_cost_is_one_expense_of_that_day():
+    plan = _offered("cheers. ok so Tuesday I flew out from Manchester first thing, the return flight with KLM was "
+                    "186.40", **on(TRIP))
+    assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [
+        ("travel", "186.40", "2026-12-01")]
+
+
+def test_the_journey_the_price_is_of_is_no_day_told_apart():
+    plan = _offered("On Tuesday I was going by RegioJet from Prague, ticket 289, and from the station to the hotel taxi "
+                    "24.50", **on(TRIP))
+    assert [a.args["amount"] for a in plan.acts] == ["289.00", "24.50"]
+    assert plan.acts[0].args.get("merchant") == "RegioJet"
+
+
+def test_a_price_each_night_said_before_the_count_is_the_stay():
+    lines = _added("add: hotel 165 a night for 2 nights starting Tuesday, then for Wednesday a taxi 24, client lunch "
+                   "62 and a laptop charger 39.99", **on(TRIP))
+    assert [(a["category"], a["amount"], a.get("quantity"), a["date"]) for a in lines] == [
+        ("hotel", "330.00", 2, "2026-12-01"), ("taxi", "24.00", None, "2026-12-02"),
+        ("meals", "62.00", None, "2026-12-02"), ("other", "39.99", None, "2026-12-02")]
+
+
+def test_a_half_day_and_a_time_in_the_past_change_nothing_of_the_prices():
+    lines = _added("nice one. Wednesday was just a half day, breakfast at the hotel 12.80, taxi to Schiphol 41 and "
+                   "parking at the airport 54 when I got back", **on(TRIP))
+    assert [(a["category"], a["amount"], a["date"]) for a in lines] == [
+        ("meals", "12.80", "2026-12-02"), ("taxi", "41.00", "2026-12-02"), ("travel", "54.00", "2026-12-02")]
+
+
+@pytest.mark.parametrize("text", ["submit it when I get back", "add the taxi 20 after I check the receipt"])
+def test_a_request_on_a_condition_still_waits(text):
+    assert _offered(text, **on(TRIP)).acts == []
+
+
+def test_a_ride_taken_back_by_where_it_went_is_removed_when_it_is_the_only_one():
+    rides = [line("ln_fly00001", "2026-12-01", "travel", "186.40"), line("ln_taxi0001", "2026-12-03", "taxi", "35.30")]
+    plan = _offered("ah wait, scrap the taxi to Schiphol - my colleague Priya paid for that one", **on(rides))
+    assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 2)]
+    two = [*rides, line("ln_taxi0002", "2026-12-02", "taxi", "20.00")]
+    assert _offered("scrap the taxi to Schiphol", **on(two)).acts == []
+
+
+def test_words_of_an_apology_are_no_description():
+    [line_] = [a for a in _added("sorry, I mean: add my Tuesday expenses - return flight 186.40", **on(TRIP))]
+    assert line_.get("description") in (None, "return flight")

@@ -699,7 +699,8 @@ def _answered_converted(request: Any) -> str | None:
     pending = getattr(request, "pending", None) or {}
     answer = str(getattr(request, "message", "") or "").strip()
     rest = answer[first.end():] if (first := _YES_FIRST.match(answer)) else ""
-    if first and (find_categories(rest) or verb_of(spell_out(rest).text)[0] is not None) and (
+    if first and (find_categories(rest) or verb_of(spell_out(rest).text)[0] is not None or re.search(
+            r"\d", rest) and re.search(r"\b(?:was|were|is)\b", rest, re.IGNORECASE)) and (
             yes := _answered_converted(_Said(request, first.group("yes")))) is not None:
         # "aye fine, add that. tuesday dinner 26 …": the yes, then the rest of the message read on its own (a
         # conversion the rest asks about is asked again, never settled by this yes)
@@ -710,7 +711,8 @@ def _answered_converted(request: Any) -> str | None:
         both = json.loads(_with_the_rest(request, said, (plan, (0, first.end("yes"))), frozenset()))
         kinds = [(a.get("args") or {}).get("category") for a in (both.get("plan") or {}).get("acts") or []]
         if "plan" not in both or (len(kinds) == len(set(kinds)) and (not both["plan"].get("answers") or all(
-                str(a.get("text", "")).startswith((_NOT_YOURS, "I did not add anything yet")) for a in both["plan"]["answers"]))):
+                str(a.get("text", "")).startswith((_NOT_YOURS, "I did not add anything yet", "From the expense policy"))
+                for a in both["plan"]["answers"]))):
             return json.dumps(both, ensure_ascii=False)
         # "ok, then put 32,30 CHF for the lunch": the rest tells the same kind of expense again (the amount restated,
         # perhaps), or a part of it is asked about: read afresh, the conversion not taken
@@ -730,7 +732,7 @@ def _answered_converted(request: Any) -> str | None:
     elif not _ONLY.search(answer) and not _only_yes_words(answer):
         return None  # "tak, czekaj", "Da fehlt noch das Trinkgeld", "Ich rechne selbst um": more than a yes, read afresh
     settled = frozenset({"converted"})
-    reread = _offered_again(request) or _reread(request, earlier, settled)
+    reread = _offered_again(request) or _reread(request, earlier, settled, reads=False)  # (its questions answered)
     if _ONLY.search(answer) and not re.search(r"\d", answer):  # "yes for the metro ticket only": the one named
         acts = (reread.get("plan") or {}).get("acts") or []
         chosen = _chosen(acts, answer)
@@ -761,7 +763,7 @@ def _offers_read(request: Any, answer: str) -> str:
     args = pending["args"]
     offered = set(args.get("currencies") or [args.get("currency")])
     message = str(getattr(request, "message", "") or "")
-    plan = _reread(request, message, frozenset({"converted"})).get("plan") or {}
+    plan = _reread(request, message, frozenset({"converted"}), reads=False).get("plan") or {}
     adds = [a for a in plan.get("acts") or [] if a.get("act") == "add_line" and (a.get("args") or {}).get("currency")
             in offered and str(a.get("evidence") or "") in message]
     if len(adds) == len(told) and all(any(t in str(a["evidence"]) or str(a["evidence"]) in t for a in adds)

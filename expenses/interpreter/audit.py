@@ -1835,7 +1835,7 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
                    r"i\s+mean|it\s+was))|was|were|only|is\s+actually|came\s+to)\b", re.IGNORECASE)
 # a thing told before, told again by its pronoun: "it was only two nights", "that was just 12"
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
-_SPLIT = re.compile(r"\b(?:half|halves|split|shared|my\s+(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
+_SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)|halves|split|shared|my\s+(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
 # a change of mind inside a line's words
 _RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
@@ -1898,7 +1898,8 @@ _ASKING = re.compile(r"\b(?:how\s+much|how\s+many|what|whats|what's|which|when|w
                      r"could\s+i|should\s+i|am\s+i)\b", re.IGNORECASE)
 _POLITE = re.compile(r"\b(?:can|could|would|will|might|may)\s+(?:you|u|ya)\b|\bwould\s+you\s+mind\b|\bplease\b|\bpls\b|\bkindly\b"
                      # and the same request in the languages people write in ("pouvez-vous créer …?", "vil du oprette …?")
-                     r"|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu)\b|\b(?:können|könnten|kannst|könntest)\s+(?:sie|du)\b|"
+                     r"|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu)\b|\b(?:tu|vous)\s+(?:peux|pouvez|pourrais|pourriez)\b|"
+                     r"\b(?:können|könnten|kannst|könntest)\s+(?:sie|du)\b|"
                      r"\b(?:puedes|puede|podrías|podría|podes|pode|podia|può|puoi|potresti|potrebbe)\b|"
                      r"\b(?:kunt|kun|kan|vil|ville|kunne|kunde)\s+(?:u|je|jij|du|ni)\b|\bmożesz\b|\bmożna\b|\bmůžete\b|\bmůžeš\b",
                      re.IGNORECASE)

@@ -254,6 +254,9 @@ def verb_hits(core: str) -> list[tuple[int, frozenset[str]]]:
             continue
         if word.lower() == "plus":
             continue
+        if family == "open" and word.lower() in ("starting", "started", "start") and re.match(
+                r"\s+(?:on\s+|from\s+)?(?:the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|\d|last|this|that)", lowered[end:]):
+            continue  # "hotel €165 a night for 2 nights starting Tuesday": when the stay began, no claim opened
         if hits and start < hits[-1][1]:
             hits[-1][2].add(family)
             hits[-1] = (hits[-1][0], max(hits[-1][1], end), hits[-1][2])
@@ -730,7 +733,10 @@ def split(message: str, today) -> list[Clause]:
                 # "…each one.\n7.07 - lunch 52 zł": a day heading its own line, never a value of the line before
                 clauses.append(Clause(f_start, f_end, text, "context", question, None))
                 continue
-            if f_start == s_start and kind != "question" and not question and day_told(text, today) is not None:
+            after = re.split(r",\s+|\s+[-–—]\s+|\s+(?:and|so)\s+", message[f_end:s_end].strip(" ,;:-–—"), maxsplit=1)[0]
+            if f_start == s_start and kind != "question" and not question and day_told(text, today) is not None and (
+                    not _priced(after, today) or [c for c in find_categories(after) if not c.weak]):
+                # (not "On Tuesday I was going by RegioJet from Prague, ticket 289 Kč": the journey the price is of)
                 # "… at $239/night. Monday was nuts, …": the story's next day, never the day of the sentence before
                 clauses.append(Clause(f_start, f_end, text, "value", question, None, closed=True))
                 continue
@@ -788,10 +794,13 @@ _GOES_ON = re.compile(r"\s*(?:total|in\s+total|each|per|a\s+night|tip|incl\w*|in
 
 
 # a journey told with its day and nothing else: "flew out sunday", "we drove back on Tuesday", "took the train home mon"
-_TRAVEL_TOLD = re.compile(r"\W*(?:(?:and|then|so)\s+)?(?:i\s+|we\s+)?(?:flew|flying|flown|drove|driving|went|travell?ed|"
+_TRAVEL_TOLD = re.compile(r"\W*(?:(?:cheers|thanks|ok|okay|so|right|well|and|then)\W+)*(?:on\s+)?(?:the\s+)?\W*"
+                          r"(?:i\s+|we\s+)?(?:flew|flying|flown|drove|driving|went|travell?ed|"
                           r"took\s+the\s+(?:train|bus|ferry|flight|plane|coach)|got\s+the\s+(?:train|bus|ferry|flight|plane)|"
-                          r"came\s+back|returned)(?:\s+(?:out|back|home|there|in|down|up|over))?\s*(?:on\s+)?(?:the\s+)?\W*",
-                          re.IGNORECASE)
+                          r"came\s+back|returned)(?:\s+(?:out|back|home|there|in|down|up|over))?"
+                          r"(?:\s+(?:from|to|into)\s+[^\W\d_]+(?:\s+[A-Z][^\W\d_]+)?)?"
+                          r"(?:\s+(?:first\s+thing|early|late|in\s+the\s+(?:morning|evening|afternoon)))?"
+                          r"\s*(?:on\s+)?(?:the\s+)?\W*", re.IGNORECASE)
 # a claim's name given in quotes, ending the words: "call it "Cork study days"", "titled 'Q3 kickoff'"
 _TITLE_GIVEN = re.compile(r"\b(?:call(?:ed)?|name[d]?|titled?|entitled)\s+(?:it\s+)?:?\s*[\"“„'‘«»][^\"”“'’»«\n]{2,80}[\"”“'’»«]\W*$",
                           re.IGNORECASE)
@@ -834,7 +843,7 @@ def day_told(text: str, today) -> str | None:
     if not re.fullmatch(r"\W*(?:the|on)?\s*", text[:days[0].start], re.IGNORECASE) or not re.fullmatch(
             r"\s*(?:(?:was|were|is)\s+(?:(?:the|a|an|our|my|all|pretty|so|very|really|super|quite|such|just|mostly)\s+)*"
             r"[^\W\d_]+(?:\s+[^\W\d_]+){0,5}|,?\s*(?:the\s+whole\s+day|all\s+day|in\s+the\s+(?:morning|afternoon))?,?\s*"
-            r"(?:we|i)\s+(?:had|were|was|did|visited|met|worked|spent\s+the\s+day)\s+[^\W\d_]+(?:\s+[^\W\d_'’-]+){0,10})\W*",
+            r"(?:we|i)\s+(?:had|were|was|did|visited|met|worked|passed|went|stayed|spent\s+the\s+day)\s+[^\W\d_]+(?:\s+[^\W\d_'’-]+){0,10})\W*",
             rest[days[0].end:], re.IGNORECASE):
         return None  # (only "<day> was the workshop (itself)", "<day> was nuts", "Tuesday the whole day we had
         # meetings with Eurogate": a day told by what it was)
@@ -954,9 +963,14 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             r"\d", last.text) and _priced(text, today) and len(re.findall(r"[^\W\d_]+", last.text)) <= 3 and (
                 told := _kinds(last.text, today)) and (other := _kinds(text, today)) and not told & other:
         return True  # "taxi and train 45": one figure for two kinds, read together (and asked how it splits)
-    if kind == "item" and last.kind == "item" and _priced(text, today) and (days := find_dates(last.text, today)) and len(
-            days) == 1 and _TRAVEL_TOLD.fullmatch(mask(last.text, [(days[0].start, days[0].end)]).replace("\x00", "")):
-        return True  # "flew out sunday, easyJet EDI-AMS £142.98 return": the journey told, then what it cost
+    if kind == "act" and last.kind == "item" and re.match(r"^\s*(?:and\s+)?(?:i\s+|we\s+)?paid\s+(?:for\s+)?(?:it|that|them)\b",
+                                                          text, re.IGNORECASE) and not re.search(r"\d", last.text):
+        return True  # "airport parking back home, paid it yesterday when i landed, 45 eur": the thing, then its price
+    if kind in ("item", "act") and verb in (None, "update", "add") and last.kind == "item" and _priced(text, today) and (
+            days := find_dates(last.text, today)) and len(days) == 1 and not _priced(last.text, today) and (
+                _TRAVEL_TOLD.fullmatch(mask(last.text, [(days[0].start, days[0].end)]).replace("\x00", ""))):
+        return True  # "flew out sunday, easyJet EDI-AMS £142.98 return", "ok so Tuesday I flew out from Manchester
+        # first thing, the return flight with KLM was £186.40": the journey told, then what it cost
     if kind in ("item", "value") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*[^\W\d_]", text) and not _GOES_ON.match(re.sub(r"^\s*and\s+(?=[^\W\d_])", "", text, flags=re.IGNORECASE)) \
             and _priced(text, today) and _priced(last.text, today) \

@@ -498,7 +498,8 @@ _THING_ENDS = frozenset("was were is are be been cost costs came comes spent pai
                         "morning evening afternoon noon night week weekend add put please pls can could would you "
                         "it that which who we i had got bought took checked check stayed arrived left starting started "
                         "until till went go goes going gone have has having did do does made drove rode used grabbed "
-                        "needed these those they them both all down up out over flew flown drove driven came walked".split())
+                        "needed these those they them both all down up out over flew flown drove driven came walked sorry "
+                        "mean meant oops".split())
 _THING_JOINS = frozenset("and of the to from with".split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
                          "receipts one ones thing things stuff item items line new another day days first second third "

@@ -221,7 +221,7 @@ FILLER = frozenset(
     "please pls plz plase pleese kindly thanks thank thx ty cheers hi hello hey ok okay alright so oh um uh er "
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm "
     "oops lol sigh phew perfeito perfetto parfait perfekt prima vale bueno obrigado obrigada gracias grazie merci "
-    "danke".split()
+    "danke diolch".split()
 )
 
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,
@@ -320,7 +320,8 @@ WORDS_ABROAD = {
     "apri": "open", "aprire": "open", "eröffne": "open", "ouvre": "open", "ouvrir": "open", "abre": "open", "abrir": "open",
     "le": "the", "les": "the", "el": "the", "il": "the", "était": "was", "étaient": "were", "en fait": "actually", "en realidad": "actually", "eigentlich": "actually",
     "in realtà": "actually", "faktisk": "actually", "właściwie": "actually", "na verdade": "actually",
-    "peux-tu": "can you", "pouvez-vous": "can you", "ouvre-moi": "open", "une": "a", "eine": "a", "einen": "a", "una": "a", "crée": "open", "créer": "open", "créez": "open", "ouvrez": "open", "erstelle": "open", "erstellen": "open",
+    "peux-tu": "can you", "pouvez-vous": "can you", "tu peux": "can you", "vous pouvez": "can you", "ouvre-moi": "open",
+    "m'ouvrir": "open", "m'ouvre": "open", "une": "a", "eine": "a", "einen": "a", "una": "a", "crée": "open", "créer": "open", "créez": "open", "ouvrez": "open", "erstelle": "open", "erstellen": "open",
     "öffne": "open", "crea": "open", "creare": "open", "crear": "open", "otwórz": "open", "utwórz": "open",
     "oprette": "open", "opret": "open", "opprett": "open", "opprette": "open", "skapa": "open", "skapar": "open",
     "öppna": "open", "åbn": "open", "åbne": "open", "criar": "open", "crie": "open", "cria": "open", "abra": "open",

@@ -181,7 +181,8 @@ _PLAIN_WORDS = frozenset(
     # den sen", "Dank je, indienen maar", "Vous pouvez soumettre ensuite", "e depois submete tudo", "poi inviala")
     "den det die das es sie ihn la le lo ji to het dann danach jetzt nun poi ora adesso ensuite maintenant depois agora "
     "luego ahora sen sedan nu så daarna maar nou potem teraz pak nyní tudo todo tutto tout alles allt alt wszystko vše "
-    "vous pouvez pode puoi kannst du kun je kan du bitte proszę prosím prosze tack takk tak dank je merci grazie "
+    "vous pouvez tu peux peux pode puoi kannst du kun je kan du bitte proszę prosím prosze tack takk tak dank je merci "
+    "grazie diolch "
     "gracias obrigado obrigada danke e y og och und et en i a".split())
 _LINE_WORDS = frozenset("line lines item items entry entries row one expense receipt ticket".split())
 # words that leave a request open: the interpreter asks rather than picks ("a taxi for 20 or 30", "maybe")
@@ -191,8 +192,10 @@ _NEGATED = re.compile(r"^\s*(?:(?:oh|ok|okay|and|but|so|please|pls)[\s,]+)*(?:th
                       r"don'?t|dont|do\s+not|never|you\s+(?:don'?t|do\s+not)\s+(?:need|have)\s+to|"
                       r"i\s+(?:don'?t|do\s+not)\s+(?:want|need)\s+(?:you\s+)?to|no\s+(?=add|submit|remove|delete))\s*",
                       re.IGNORECASE)
-_CONDITION = re.compile(r"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)|after\s+(?:i|we)\b|"
-                        r"when\s+(?:i|we)\b|unless|only\s+if|if\s+(?:i|it|it'?s|its|the|that|this|you|we|there)\b|"
+# (a time told in the past, "when I got back", "after we landed", is when it was paid, no condition)
+_TOLD_PAST = r"(?!\s+(?:got|came|was|were|arrived|left|landed|returned|did|had|paid|went|flew|drove|checked|finished))"
+_CONDITION = re.compile(rf"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)\b{_TOLD_PAST}|after\s+(?:i|we)\b{_TOLD_PAST}|"
+                        rf"when\s+(?:i|we)\b{_TOLD_PAST}|unless|only\s+if|if\s+(?:i|it|it'?s|its|the|that|this|you|we|there)\b|"
                         r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
 _EVERY_CLAIM = re.compile(r"\b(?:both|all|every)\s+(?:of\s+)?(?:my\s+|the\s+|our\s+)?(?:\w+\s+)?claims?\b|"
                           r"\b(?:them\s+all|all\s+of\s+them|both\s+of\s+them)\b", re.IGNORECASE)
@@ -1006,7 +1009,10 @@ class Reader:
                       # "remove the 24.50 lunch": an amount one of the lines has names that line
                       + ([(a.start, a.end) for a in find_amounts(text) if a.amount in amounts] if family == "remove" else [])
                       # "get rid of the taxi on monday": the day names the line
-                      + ([(d.start, d.end) for d in find_dates(text, self.ctx.today)] if family == "remove" else []))
+                      + ([(d.start, d.end) for d in find_dates(text, self.ctx.today)] if family == "remove" else [])
+                      # "scrap the taxi to Schiphol": where the ride went names the ride (the audit checks it is the one)
+                      + ([m.span() for m in re.finditer(r"\b(?:to|from)\s+(?:the\s+)?(?-i:[A-Z][\w'’-]+)(?:\s+(?-i:[A-Z][\w'’-]+))?",
+                                                         text)] if family == "remove" else []))
         for w in re.findall(r"[^\W_][\w'’-]*", masked):
             word = plain(w)
             if not word or word in allowed or word in lexicon.FILLER:
