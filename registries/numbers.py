@@ -41,7 +41,7 @@ _PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?
           r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|zł|czk|kč|cad|jpy|yen))?")
 # ("at a 5-star hotel": part of a word; neither is a price)
 _PRODUCT = re.compile(
-    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@|à)"
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}(?!st|nd|rd|th)|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@|à)"
     rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"
     rf"person|head)|/\s?\w+|pp|p\.p\.))?",
     re.IGNORECASE)
@@ -57,7 +57,7 @@ _EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.
 # the gap may hold a comma ("2 nights, 170 the night"), a place ("2 nights at the Hotel Sacher at 175 per night"), a
 # day ("3 nights from 30/11, 139 per night") or the stay's days ("2 nights 23.-25.11, 135 per night")
 _PRODUCT_EACH = re.compile(
-    rf"(?<![\w.,])(?P<n>\d{{1,2}}|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}(?!st|nd|rd|th)|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
     rf"(?:[,\s]*(?:(?:à|a)\s+(?=\d))?|[,\s]+(?:(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{{0,6}}\.?(?:\s*(?:\+|&|and|-|–|/|to|till|until|through|thru)\s*)?){{1,3}}[,\s]+"
     rf"|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf|a\s+partir\s+d[eo]|à\s+partir\s+du|"
     rf"a\s+partire\s+da)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"

@@ -763,6 +763,13 @@ def _offers_read(request: Any, answer: str) -> str:
     args = pending["args"]
     offered = set(args.get("currencies") or [args.get("currency")])
     message = str(getattr(request, "message", "") or "")
+    lines = {str(line.get("category")) for case in getattr(request, "cases", None) or []
+             for line in ((getattr(case, "view", None) or {}).get("lines") or [])}
+    if _DOUBT.search(re.sub(r"\b(?:i|we)\s+paid\b|\?", " ", message, flags=re.IGNORECASE)) or _OFFER_ASIDE.search(message) or any(
+            (m := _ONE_OF_THE_LINES.search(t)) and find_categories(m.group(0)) and {
+                c.category for c in find_categories(m.group(0))} & lines for t in told):
+        args.pop("offered")  # "… taxi £22 (the taxi was Ana's)", "maybe a taxi", "the taxi £22" beside a taxi line:
+        return json.dumps(data, ensure_ascii=False)  # the yes completes the first one asked about, as before
     plan = _reread(request, message, frozenset({"converted"}), reads=False).get("plan") or {}
     adds = [a for a in plan.get("acts") or [] if a.get("act") == "add_line" and (a.get("args") or {}).get("currency")
             in offered and str(a.get("evidence") or "") in message]
@@ -773,6 +780,15 @@ def _offers_read(request: Any, answer: str) -> str:
     else:
         args.pop("offered")
     return json.dumps(data, ensure_ascii=False)
+
+
+# words beside an offer that may exclude one of several: an aside, whose it is, who else, later
+_OFFER_ASIDE = re.compile(r"[()]|\b\w+['’]s\b|\b(?:will|later|wife|husband|partner|friend|colleague|ana|her|his|their|"
+                          r"for\s+my|for\s+him|for\s+her|claim)\b", re.IGNORECASE)
+# an offer told with "the" / "that" / "my", which may be a line the claim has
+_ONE_OF_THE_LINES = re.compile(r"\b(?:the|that|this|my)\s+(?:[a-z]+\s+)?(?:taxi|cab|uber|train|flight|bus|metro|tram|dinner|lunch|"
+                               r"breakfast|coffee|hotel|parking|ticket|fare)\b(?!\s+(?:to|from|back|home|at|in)\b)",
+                               re.IGNORECASE)
 
 
 def _offered_again(request: Any) -> dict[str, Any] | None:

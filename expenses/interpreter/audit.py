@@ -644,6 +644,8 @@ class Audit:
         start, end = _sentence_span(self.message, day.start)
         if any(a.name != "open_claim" and a.start < end and start < a.end for a in self.acts):
             return False
+        if any(a.name == "add_line" and not a.args.get("date") for a in self.acts):
+            return False  # ("I was up there last week. Taxi 30": the taxi is not today's; which day is asked)
         return any(a.name == "open_claim" and a.start < end and start < a.end for a in self.acts) or bool(
             _TRIP_SAID.search(self.message, start, end))  # "I am back from Vienna since yesterday evening, here …:"
 
@@ -879,6 +881,19 @@ class Audit:
         words = self.message[sentence[0]:sentence[1]]
         return bool(_ABOUT_IT.search(words)) and any(sentence[0] <= a.start < sentence[1] for a in self.acts)
 
+    def _names_another_merchant(self, words: str, merchant: str) -> bool:
+        """Do the words name who was paid, and is that not the line's merchant?"""
+        from ..naming import city_aliases
+        from .values import find_merchants
+
+        titles = {w for c in self.ctx.claims for w in re.findall(r"[^\W\d_]{3,}", c.title.casefold())}
+        said = [m.name for m in find_merchants(words)  # (a name said as one: "the Imperial", "at Zapiecek"; never a
+                if re.search(r"\b(?:the|at|in|with|from|by|via)\s+$", words[:m.start], re.IGNORECASE)  # claim's city)
+                and not set(re.findall(r"[^\W\d_]{3,}", m.name.casefold())) & titles
+                and not city_aliases(m.name.split()[0])]
+        own = set(re.findall(r"[^\W\d_]{3,}", merchant.casefold()))
+        return bool(said) and not any(set(re.findall(r"[^\W\d_]{3,}", n.casefold())) & own for n in said)
+
     def _told_before(self, words: str) -> bool:
         """Does the message before this one tell of the thing these words name ("the coffee was …" after "9.40
         coffee with the auditors")? Then they correct it, whatever became of it."""
@@ -1057,6 +1072,11 @@ class Audit:
                         words = re.sub(re.escape(str(value)), " ", words, flags=re.IGNORECASE)
                 named = _lines_named(a.claim, words, self.ctx.claims)
                 target = _line(a.claim, a.args.get("line"))
+                if a.name == "update_line" and target is not None and target.get("category") == "hotel" and target.get(
+                        "merchant") and not a.args.get(
+                        "merchant") and self._names_another_merchant(words, str(target["merchant"])):
+                    self._leave("other", a.start, a.end)  # "The hotel was the Imperial, …" read on the Bristol line
+                    continue
                 if named and target not in named:
                     self._leave("other", a.start, a.end)  # "the koffieboon one", yet another line
                     continue

@@ -401,6 +401,9 @@ def _nights_named(text: str, dates: list[DateFound]) -> int:
     ordered = sorted({date.fromisoformat(str(d.value)) for d in days})
     if not all(_BARE_DAY_WORD.search(d.text) for d in days):
         return 0  # ("the hotel is 2 nights (6th + 7th)" beside a pasted row: that row's nights, not a stay of its own)
+    if re.search(r"\brooms?\b|\bper\s+(?:room|person|head)\b|\bfor\s+(?:me\s+and|us\s+(?:two|both)|both\s+of\s+us)\b", text,
+                 re.IGNORECASE):
+        return 0  # ("… at 239/night for me and my colleague, 2 rooms": how many rooms a night? asked)
     if len(ordered) < 2 or len(ordered) != len(days) or any((b - a).days != 1 for a, b in pairwise(ordered)):
         return 0
     blanked = "".join("\x00" if any(d.start <= n < d.end for d in days) else ch for n, ch in enumerate(text))
@@ -815,7 +818,10 @@ class Reader:
         counted and priced), on a claim that has no stay and no line it names: a new line, whatever "was" suggests."""
         claim = self.ctx.default_claim()
         kinds = {c.category for c in find_categories(text) if not c.weak}
-        if claim is None or kinds != {"hotel"} or any(line.get("category") == "hotel" for line in claim.lines) or \
+        told = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}" for line in claim.lines) if claim else ""
+        if claim is None or kinds != {"hotel"} or any(line.get("category") == "hotel" for line in claim.lines) or (
+                find_categories(told) and "hotel" in {c.category for c in find_categories(told)}) or re.search(
+                    r"\b(?:accommodation|lodging|stay|nights?|room)\b", told, re.IGNORECASE) or \
                 find_line_refs(text) or any(self._merchant_lines(text, c) for c in self.ctx.open_claims) or re.search(
                     r"\b(?:not|instead|rather|actually|wrong|should|change|correct\w*|typo|mistake)\b", text, re.IGNORECASE):
             return False
@@ -834,7 +840,9 @@ class Reader:
         claim = self.ctx.default_claim()
         lines_to_edit = self.opened is None and claim is not None and bool(claim.lines)
         kinds = {c.category for c in find_categories(text)}
-        if lines_to_edit and kinds and not any(line.get("category") in kinds for line in claim.lines) and not any(
+        told = {w for line in (claim.lines if claim is not None else []) for w in re.findall(
+            r"[^\W\d_]{4,}", f"{line.get('merchant') or ''} {line.get('description') or ''}".casefold())}
+        if lines_to_edit and kinds and not set(re.findall(r"[^\W\d_]{4,}", text.casefold())) & told and not any(line.get("category") in kinds for line in claim.lines) and not any(
                 self._merchant_lines(text, c) for c in self.ctx.open_claims):
             lines_to_edit = False  # "the Rosewood, two nights … at £310 a night" on a claim with no stay yet: a new one
         if find_line_refs(text) or lines_to_edit and re.match(r"^[\s,]*(?:the|that|this|my)\b", opening, re.IGNORECASE) and not (
@@ -1271,7 +1279,11 @@ class Reader:
                             and p.value == chosen.amount * stay_nights), None)
             if product is not None:  # "Sunday and Monday night at $239/night": 478, the price of each night twice
                 intent.args["amount"], intent.args["quantity"] = money_text(product.value), stay_nights
-            elif _PER_NIGHT_AFTER.match(text, chosen.end) or stay_nights not in evidence_numbers(text):
+            elif _PER_NIGHT_AFTER.match(text, chosen.end) or stay_nights not in evidence_numbers(text) or not re.search(
+                    r"(?:[,:;–—-]|\b(?:total|paid|came\s+to|was|is|for\s+both|altogether|in\s+all))\s*$",
+                    text[:chosen.start]) or re.search(r"\b(?:rate|nightly|avg|average|per|each|plus|incl\w*|rooms?)\b",
+                                                     text[chosen.end:], re.IGNORECASE):
+                # ("… at 239", "rate 239", "239 nightly", "239 plus breakfast": each night's, or all? asked)
                 intent.problem = (f"How much was “{text}” in all, for the {stay_nights} nights? I did not add it yet.")
                 intent.missing = "amount"
                 return intent
