@@ -213,7 +213,8 @@ def currency_mentions(text: str) -> list[CurrencyMention]:
         key = fold(word)
         if word[:1].isupper() and re.search(r"[A-ZÀ-Þ][^\W\d_]*\s+$", text[:m.start()]):
             continue  # "Chez Léon 42,80": a word of a name, not the leone
-        if key in heads and _beside_number(text, m.start(), end):
+        if key in heads and (_beside_number(text, m.start(), end) or (
+                key in _SAID_ALONE and _standing_alone(text, m.start(), end))):
             add(m.start(), end, heads[key], "name")
     return sorted(found, key=lambda f: f.start)
 
@@ -244,6 +245,17 @@ def _beside_number(text: str, start: int, end: int) -> bool:
     from .numbers import number_words  # words before it: "twenty pounds"
 
     return any(n.end == len(before) for n in number_words(before))
+
+
+# names of money that, said as a clause of their own, can mean nothing else ("tak." is thanks, not the taka)
+_SAID_ALONE = frozenset("pound pounds euro euros dollar dollars franc francs yen kroner kronor krone zloty zlotys zloty "
+                        "złoty złotych koruna korun rupee rupees lira real reais rand peso pesos yuan".split())
+
+
+def _standing_alone(text: str, start: int, end: int) -> bool:
+    """The word is a sentence or a clause of its own (``… called 'Cork'. pounds. taxi 20``, ``…, euros please``)."""
+    return bool(re.search(r"(?:^|[.!;:,(\-–—])\s*$", text[:start])) and bool(
+        re.match(r"\s*(?:please|pls|plz|thanks)?\s*(?:[.!;:,)\-–—]|$)", text[end:], re.IGNORECASE))
 
 
 def _adjacent(number: NumberFound, mention: CurrencyMention, text: str) -> bool:

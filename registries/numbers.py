@@ -38,10 +38,14 @@ _QTY_UNIT = (r"(?:nights?|nites?|nts|n(?=\s)|notti|n[äa]chte|noce|nocy|noci|n[�
 _PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?(?=\s?[^\W\d_€$£¥])"
           r"|\d+(?:[.,]\d{1,2})?)"
           r"(?![:h/]\d|\s*(?:am|pm|o'?clock)\b|\d|[.,]\d|-[^\W\d_])"  # "at 7:30", "at 6pm": a time; "30/11": a day;
-          r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kr|pln|zł|czk|kč|cad|jpy|yen))?")
+          r"(?:\s?(?:€|eur|euros?|usd|\$|gbp|£|pounds?|dollars?|chf|francs?|sek|nok|dkk|kronor|kroner|krona|krone|kr|pln|złotych|"
+          r"zlotych|złoty|zloty|zł|czk|kč|cad|jpy|yen))?")
 # ("at a 5-star hotel": part of a word; neither is a price)
+# the days of a stay's nights named between the count and the price: "2 nights, Wed and Thu, at $179", "(Mon and Tue)"
+_NIGHTS_DAYS = (r"(?:[,\s]*(?:\([^()]{1,40}\)|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?(?:\s*(?:,|and|&|\+|/)\s*"
+                r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?){1,3})[,\s]*)")
 _PRODUCT = re.compile(
-    rf"(?<![\w.,])(?P<n>\d{{1,2}}(?!st|nd|rd|th)|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@|à)"
+    rf"(?<![\w.,])(?P<n>\d{{1,2}}(?!st|nd|rd|th)|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}{_NIGHTS_DAYS}?\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@|à)"
     rf"|(?P<for>for|of))\s*(?P<price>{_PRICE})(?P<each>\s*(?:each|apiece|a\s+piece|per\s+\w+|a\s+(?:night|day|"
     rf"person|head)|/\s?\w+|pp|p\.p\.))?",
     re.IGNORECASE)
@@ -53,12 +57,19 @@ _EACH_ABROAD = (r"(?:cada|chaque|ogni|jede|je|pro|por|par|la|a|al|per|za|na|pr\.
                 r"night)\b|(?:cada|chaque|ogni)\s+(?:una|uno|une|un)\b|jeweils\b|cada\b|chacune?\b|ciascun[ao]\b")  # (a person's share is no night's price)
 
 
+# "at" before a price (never before a place: "at the Hilton")
+_AT_PRICE = r"(?:at|@|for)\s*(?=[€$£¥]|\d|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)"
+# the days of the month of a stay's nights, in a row: "16 and 17", "the 24th and 25th", "9 and 10 November"
+_DAYS_OF_MONTH = (r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s*(?:,|and|&|\+)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?){1,3}"
+                  r"(?:\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)?")
 # no "at" or "x", but a unit and "each"/"per …": "2 nights 145 per night", "3 rides 12 each"
 # the gap may hold a comma ("2 nights, 170 the night"), a place ("2 nights at the Hotel Sacher at 175 per night"), a
 # day ("3 nights from 30/11, 139 per night") or the stay's days ("2 nights 23.-25.11, 135 per night")
 _PRODUCT_EACH = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}(?!st|nd|rd|th)|{'|'.join(_UNITS[1:13])})\s*(?:[a-z]+\s+)?(?!x\b|×){_QTY_UNIT}(?:\s*\([^()]{{1,40}}\))?"
-    rf"(?:[,\s]*(?:(?:à|a)\s+(?=\d))?|[,\s]+(?:(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{{0,6}}\.?(?:\s*(?:\+|&|and|-|–|/|to|till|until|through|thru)\s*)?){{1,3}}[,\s]+"
+    rf"(?:[,\s]*(?:(?:à|a)\s+(?=\d)|{_AT_PRICE})?|[,\s]+(?:(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{{0,6}}\.?(?:\s*(?:\+|&|and|-|–|/|to|till|until|through|thru)\s*)?){{1,3}}[,\s]+(?:{_AT_PRICE})?"
+    rf"|[,\s]+{_DAYS_OF_MONTH}[,\s]+(?:{_AT_PRICE})?"
+    rf"|[,\s(]+(?:and|&|\+)[,\s)]+(?:{_AT_PRICE})?"  # (the same with the days read already, blanked: "2 nights,    and   , …")
     rf"|\s+(?:at|in|with|from|on|starting|da|dal|dalla|ab|von|depuis|desde|od|fra|från|vanaf|a\s+partir\s+d[eo]|à\s+partir\s+du|"
     rf"a\s+partire\s+da)\s+(?:(?=[\w'’&./-]*[^\W\d_]|\d{{1,2}}[./]\d|\d{{1,2}},?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
     rf"[\w'’&./-]+,?\s+){{0,5}}?,?\s*"
@@ -66,7 +77,7 @@ _PRODUCT_EACH = re.compile(
     rf"|\s+(?-i:[A-Z][\w'’&.-]*\s+){{1,4}}(?:at|@|à|a(?=\s+\d))\s*"  # ("2 nachten Hotel Alexandra à 1150 kr per nacht")
     rf"|\s+\d{{1,2}}[./](?:\d{{1,2}}\.?)?\s*[-–]\s*\d{{1,2}}[./]\d{{1,2}}\.?,?\s+)(?P<price>{_PRICE})\s*"
     rf"(?:each|ea\b|apiece|a\s+piece|per\s+\w+|pr\.?\s+(?:night|nite|natt|day)|a\s+(?:night|nite|day|person|head)|"
-    rf"the\s+(?:night|nite|day)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})(?!\w)"
+    rf"the\s+(?:night|nite|day)|for\s+(?:each\s+|every\s+|one\s+)?(?:night|nite)|/\s?\w+|pp|p\.p\.|{_EACH_ABROAD})(?!\w)"
     rf"(?!\s*,?\s*(?:per|a|each|for)\s+(?:room|person|head|guest|pax)|\s*,?\s*(?:for\s+)?\d+\s*(?:rooms?|people|persons?|guests?|pax))",
     re.IGNORECASE)
 # the Polish "po" before the price of each: "2 noce (nights) po 410 zł"
@@ -154,6 +165,16 @@ def number_words(text: str) -> list[NumberFound]:
     return found
 
 
+def _days_agree(gap: str, n: int | None) -> bool:
+    """Do the days of the nights listed between a count and its price ("2 nights, 16 and 17, …") number the count? A
+    single day or a range ("from mon", "23.-25.11") says when the stay began, not how many nights."""
+    days = re.findall(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b|(?<![\d./])\d{1,2}(?:st|nd|rd|th)?(?![\d./])", gap,
+                      re.IGNORECASE)
+    if len(days) < 2 or re.search(r"\b(?:to|till|until|through|thru|from)\b|[-–~]", gap, re.IGNORECASE):
+        return True
+    return len(days) == n
+
+
 def quantity_products(text: str) -> list[NumberFound]:
     """``2 nights at 150 each`` → 300 (the whole phrase); ``for`` needs ``each``/``per …`` to be a unit price."""
     found = []
@@ -162,6 +183,8 @@ def quantity_products(text: str) -> list[NumberFound]:
             continue
         raw_n = m.group("n")
         n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
+        if not _days_agree(text[m.end("n"):m.start("price")], n):
+            continue
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if not n or n < 2 or price is None:
             continue
@@ -171,6 +194,8 @@ def quantity_products(text: str) -> list[NumberFound]:
             continue
         raw_n = m.group("n")
         n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
+        if not _days_agree(text[m.end("n"):m.start("price")], n):
+            continue
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if n and n >= 2 and price is not None:
             found.append(NumberFound(m.start(), m.end(), Decimal(n) * price, product=True, count=n))

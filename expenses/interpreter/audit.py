@@ -50,6 +50,7 @@ from .normalize import (
     day_pairs_abroad,
     days_before_dotted,
     heading_days,
+    slashed_by_weekday,
     weekdays_with_their_day,
 )
 
@@ -729,8 +730,17 @@ class Audit:
     def _cues(self) -> None:
         message = self.message
         for m in _SPLIT.finditer(message):  # "half is mine", "split with Kasia": the amount is not the line's
+            told = _SHARE_TOLD.match(message, m.end())
+            if told and any(a.name in ("add_line", "update_line") and _decimal(a.args.get("amount")) == _decimal(
+                    told.group(1).replace(",", ".")) and a.start <= m.start() < a.end for a in self.acts):
+                continue  # "paid my own share, €31.20": the figure said is the share, and it is the line's amount
             if any(a.name in ("add_line", "update_line") for a in self.acts) and not self._touches_neutral(*m.span()):
                 self._leave("number", *_sentence_span(message, m.start()))
+                break
+        for m in _DOUBT.finditer(message):  # "…, 199/night, not sure which day to put": the user's own doubt
+            sentence = _sentence_span(message, m.start())
+            if any(a.name in ("add_line", "update_line") and a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
+                self._leave("question", *sentence)
                 break
         if _FIXES_ANNOUNCED.match(message):  # "2 corrections: taxi 23, lunch 14": corrections, never new lines
             for a in self.acts:
@@ -1528,6 +1538,9 @@ _NOT_MINE_WORDS = frozenset("that this them those their there with from have bee
                             "therefore hence".split())
 _TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\s+from|(?:was|were)\s+in|went\s+to|"
                         r"(?:was|were)\s+(?:up|down|over|out)\s+(?:there|in|to)\b|"  # ("I was up there last week …")
+                        r"(?:was|were|been)\s+(?:up|down|over|out|away|there)\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+)?"
+                        r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|travell?ed\s+(?:from|between)|stayed\s+(?:from|between)|"
+                        r"\btrip\s+(?:was|ran)\s+(?:from\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|"  # ("trip was Wed Dec 2 to …")
                         r"flew\s+out|travell?ed\s+to|travell?ed\s+(?:from\s+|on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+"
                         r"(?:to|until|till|through)|(?:was|were)\s+(?:there|away)\s+from)\b", re.IGNORECASE)
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
@@ -1855,8 +1868,13 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
                    r"i\s+mean|it\s+was))|was|were|only|is\s+actually|came\s+to)\b", re.IGNORECASE)
 # a thing told before, told again by its pronoun: "it was only two nights", "that was just 12"
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
-_SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)|halves|split|shared|my\s+(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
+_SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term|fare|fares|price|priced|card)\b)|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
+# the user unsure of what they tell: "not sure which day to put", "unsure about the amount"
+_DOUBT = re.compile(r"\b(?:not\s+(?:sure|certain)|unsure|no\s+idea)\s+(?:which|what|when|about)\b|\b(?:can'?t|cannot|don'?t)\s+"
+                    r"remember\s+(?:which|what|when|the\s+(?:day|date|amount|price))\b", re.IGNORECASE)
+# the share's own figure, said right after it: "my own share, €31.20", "my share was 18"
+_SHARE_TOLD = re.compile(r"\s*(?:[,:\-–—]|\b(?:was|is|came\s+to|of)\b)?\s*(?:[€$£¥]\s?)?(\d+(?:[.,]\d{1,2})?)\b")
 # a change of mind inside a line's words
 _RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
 _ADD_VERB = re.compile(r"\b(?:add|adding|put|plus|enter|log|include|book|claim|expense|record)\b|\+", re.IGNORECASE)
@@ -2099,7 +2117,7 @@ def _weekdays_joined(text: str, days: list[Day]) -> list[Day]:
         if out:
             last = out[-1]
             pair = {last.kind, day.kind}
-            if "weekday" in pair and len(pair) == 2 and re.fullmatch(r"[\s,]*(?:the\s*)?", text[last.end:day.start],
+            if "weekday" in pair and len(pair) == 2 and re.fullmatch(r"[\s,(]*(?:the\s*)?", text[last.end:day.start],
                                                                     re.IGNORECASE):
                 dated = day if last.kind == "weekday" else last
                 out[-1] = Day(last.start, day.end, dated.value, dated.kind)
@@ -2202,6 +2220,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     try:
         if kind == "iso":
             return date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
+        if kind == "dmy" and (beside := slashed_by_weekday(m.string, m.start(), m.end(), today))[0]:
+            return beside[1]  # "12/9 (Wed)": the reading that fell on that weekday, else unsure
         if kind == "dmy" and not m.group("y") and int(m.group("d")) <= 12 and int(m.group("m")) <= 12 and \
                 m.group("d") != m.group("m") and "/" in m.group(0):
             # "12/10": 12 October or December 10? The reading nearer today wins when the other is far; else unsure

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -29,6 +30,7 @@ from .values import (
     find_dates,
     find_line_refs,
     find_merchants,
+    is_destination,
     mask,
     plain,
 )
@@ -168,6 +170,12 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      re.IGNORECASE)
 
 
+# a label that says a question follows: "Question:", "Also one doubt —", "quick q:"
+_ASKED_LABEL = re.compile(r"\W*(?:(?:and|also|oh|ok|so)\s+)*(?:(?:a|one|quick|small|last|another)\s+)*(?:question|q|doubt|query)\s*"
+                          r"(?:for\s+you\s*)?[:\-–—]+\s*", re.IGNORECASE)
+_STARTING_DAY = re.compile(r"\b(?:starting|started|start)(?=\s+(?:on\s+|from\s+)?(?:the\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)"
+                           r"[a-z]*|\d+|last|this|that)\b)")
+_PLACE_NEW = re.compile(r"\bNew(?=\s+(?!(?:Claim|Expense|Report|One|Trip)\b)[A-Z])")
 _QUOTED_NAME = re.compile(r"\"[^\"]{1,120}\"|“[^”]{1,120}”|„[^“”]{1,120}[“”]|«[^»]{1,120}»")
 
 
@@ -176,6 +184,10 @@ def verb_of(core: str) -> tuple[str | None, int]:
     lowered = _IDIOMS.sub(lambda m: " " * len(m.group(0)), core.lower())
     # a name in quotes holds no request ('call it "NYC Ad Week"' asks for no "add")
     lowered = _QUOTED_NAME.sub(lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1], lowered)
+    for m in _PLACE_NEW.finditer(core):  # "New Street", "New York": a place's name, no request for a new claim
+        lowered = lowered[:m.start()] + "   " + lowered[m.start() + 3:]
+    for m in _STARTING_DAY.finditer(lowered):  # "three nights starting on the Monday": when, no claim opened
+        lowered = lowered[:m.start()] + " " * (m.end() - m.start()) + lowered[m.end():]
     best: tuple[int, str | None] = (-1, None)
     for family, verbs in lexicon.VERBS.items():
         for verb in verbs:
@@ -305,6 +317,10 @@ _ROUTE_OF_A_LINE = re.compile(r"^(?:the|my|that|this)\s+(?:[\w'’-]+\s+){0,3}?(
 
 _TAKEN_BACK_PRICE = re.compile(r"^\W*(?:no|nope|sorry|sry|oops|no\s+sorry|sorry\s+no|no\s+no|no\s+wait|wait)\W+(?:[€$£]\s?)?\d",
                                re.IGNORECASE)
+# a take-back, why, and the price said again: "no wait, I had the Sparpreis, 89.90"
+_TAKEN_BACK_THEN_PRICE = re.compile(r"^\W*(?:no\s+wait|no\s+sorry|sorry\s+no|wait\s+no|actually\s+no|no,?\s+actually|oops)\b"
+                                    r"(?P<why>[^.;!?\d]{0,60}?)[\s,:-]*(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?\s*(?:€|eur|euros?)?\W*$",
+                                    re.IGNORECASE)
 # an aside with its own subject, told after a request: "my phone swapped the numbers", "I always do that"
 _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|i'?ve|i'?d|i'?m|i\s+always|i\s+just)\s+"
                     r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)
@@ -338,6 +354,8 @@ OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|pa
                             rf"|\b(?:was|were|is|are)\s+(?:provided|included|covered|paid)\s+(?:by|in|with)\s+(?:the\s+)?"
                             rf"(?:conference|event|ticket|fee|registration|organi[sz]ers?|hotel|room\s+rate)\b"
                             rf"|\b(?:was|were)\s+(?:provided|laid\s+on)\b(?!\s+(?:for|at)\s)"  # ("lunch was provided thank god")
+                            rf"|\b(?:breakfast|lunch|dinner|meals?|food|coffee)\s+(?:was|were|is|are)\s+(?:also\s+)?included\b(?!\s+in\s+(?:the\s+)?"
+                            rf"(?:claim|total|list))"  # ("workshop all day, lunch is included")
                             rf"|\b(?:was|were)\s+(?:invited|treated|offered)\s+by\b"  # ("Lunch was invited by supplier")
                             rf"|\b(?:went|was|were|is|put|charged)\s+on\s+(?:the\s+|our\s+|a\s+)?(?:company|corporate|"
                             rf"fuel)(?:'s)?\s+(?:[\w-]+\s+)?card\b", re.IGNORECASE)
@@ -345,8 +363,18 @@ OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|pa
 PAID_BY_ANOTHER = re.compile(rf"^\W*(?:and\s+|but\s+)?(?:was\s+)?paid\s+(?:[\w-]+\s+){{0,3}}?by\s+(?:my|the|our|his|her|their|a)\s+"
                               rf"(?:{_PAYERS_WORDS})\b", re.IGNORECASE)
 # "I travelled Monday to Wednesday this week", "we were there from Tuesday to Thursday": the trip's days, told
-TRAVELLED_DAYS = re.compile(r"^\W*(?:(?:so|and|well|ok)\W+)*(?:i|we)\s+(?:travell?ed|was\s+there|were\s+there|was\s+away|were\s+away|"
-                            r"stayed)\s+(?:from\s+)?(?:on\s+)?(?:the\s+)?[^\W\d_]+\s+(?:to|until|till|through|-|–)\s+", re.IGNORECASE)
+TRAVELLED_DAYS = re.compile(
+    r"^\W*(?:(?:so|and|well|ok)\W+)*(?:"
+    # "I travelled Monday to Wednesday", "we were away tue - thu", "I travelled from Basel to Zurich on 17 November"
+    r"(?:i|we)\s+(?:travell?ed|was\s+there|were\s+there|was\s+away|were\s+away|stayed)\s+(?:from\s+)?(?:on\s+)?(?:the\s+)?"
+    r"[^\W\d_]+\s+(?:to|until|till|through|-|–)\s+"
+    # "I was down Tuesday to Thursday this week", "I was in Wroclaw from Monday 9 until Wednesday 11", "I went to New York
+    # 12/9 ~ 12/11 for workshop", "trip was Wed Dec 2 to Fri Dec 4": a day, then the day the trip ended
+    r"|(?:(?:i|we)\s+(?:had\s+)?(?:travell?ed|was|were|went|been|stayed)(?:\s+(?:there|away|down|up|over|out))?"
+    r"(?:\s+(?:in|to|at)\s+[^\W\d_][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})?(?:\s+for\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,4})?"
+    r"|(?:the\s+|my\s+|our\s+)?trip\s+(?:was|is|ran))"
+    r"\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d|(?:jan|feb|mar|apr|may|jun|"
+    r"jul|aug|sep|oct|nov|dec)[a-z]*\b)[^.;!?]{0,20}?\s*(?:\b(?:to|until|till|through|thru)\b|-|–|~)\s*)", re.IGNORECASE)
 TRIP_TOLD = re.compile(r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|i|we|just|finally|"
                        r"now)\s+)*(?:back|returned|home|got\s+back|came\s+back)\s+(?:home\s+)?from\b|"
                        r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|"
@@ -497,7 +525,7 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
 
 def _currency_only(text: str) -> bool:
     words_ = re.findall(r"[A-Za-z]+", text)
-    return bool(words_) and all(w.lower() in lexicon.CURRENCY_WORDS or w.lower() in ("in", "it", "make", "that")
+    return bool(words_) and all(w.lower() in lexicon.CURRENCY_WORDS or w.lower() in ("in", "it", "make", "that", "please", "pls", "plz")
                                 for w in words_) and any(w.lower() in lexicon.CURRENCY_WORDS for w in words_)
 
 
@@ -551,6 +579,8 @@ def _asked_after(message: str, start: int, end: int, question: bool) -> list[tup
             r"\d", message[start:told.start()]) and not _HYPOTHETICAL.search(message, start, told.start()):
         return [(start, told.start(), False), *_asked_after(message, told.end(), end, question)]
     cut = ABOUT_IT.search(message, start, end) if question else None
+    if cut is not None and QUESTION_START.match(message[start:cut.start()].strip()):
+        cut = None  # "What's the daily limit on food again, is it 60?": one question, the figure its guess
     if cut is None or not message[start:cut.start()].strip():
         return [(start, end, question)]
     return [(start, cut.start(), False), (cut.end(), end, True)]
@@ -649,6 +679,11 @@ def split(message: str, today) -> list[Clause]:
     clauses: list[Clause] = []
     for s_start, s_end, question in sentences(message):
         s_start, s_end = _trim(message, s_start, s_end)
+        if (label := _ASKED_LABEL.match(message, s_start, s_end)) is not None and label.end() < s_end:
+            # "Question: I want to know my total until now.": what follows the label is asked, "?" or not
+            clauses.append(Clause(s_start, label.end(), message[s_start:label.end()], "context", question, None, closed=True))
+            s_start, question = label.end(), True
+            s_start, s_end = _trim(message, s_start, s_end)
         colon = message.find(":", s_start, s_end)
         if colon > s_start and not clauses and (heading := heading_kind(message[s_start:colon], today)) is not None:
             # "And the taxis, both on 1/12: taxi hotel to client office 18,40 and …": the heading before the colon
@@ -656,6 +691,8 @@ def split(message: str, today) -> list[Clause]:
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
         elif colon > s_start and (re.search(r"\bday\s*\d", message[s_start:colon], re.IGNORECASE) or (
+                re.fullmatch(r"\s*\d{1,2}/\d{1,2}\s*\(\s*(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*\)\s*", message[s_start:colon],
+                             re.IGNORECASE)) or (
                 clauses and all(c.kind == "context" for c in clauses) and re.match(
                     r"\s*(?:on\s+)?(?:the\s+)?\d|\s*(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)", message[s_start:colon],
                     re.IGNORECASE))) and _only_a_day(
@@ -663,6 +700,11 @@ def split(message: str, today) -> list[Clause]:
             # ("OK, again then. On 1 December: taxi …; lunch …": after words that tell nothing, the day of what follows)
             # "Day 2, Tuesday: lunch 14, dinner 30": the day of what follows
             clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
+            s_start = colon + 1
+            s_start, s_end = _trim(message, s_start, s_end)
+        elif colon > s_start and not re.match(r"\s*\d", message[colon + 1:]) and day_told(message[s_start:colon], today):
+            # "Wednesday the meetings were out in the Berlaymont: taxi out there €18.00, …": the day of what follows
+            clauses.append(Clause(s_start, colon, message[s_start:colon], "value", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
         elif is_record(message[s_start:s_end], today):
@@ -707,6 +749,7 @@ def split(message: str, today) -> list[Clause]:
                 continue
             if clauses and _TAKEN_BACK_PRICE.match(text) and re.search(r"\d\s*$", message[clauses[-1].start:f_start]):
                 kind, verb = "correction", None  # "Breakfast 12 no sorry 21 at Hotel 7": the price said again
+
             if kind == "context" and clauses and clauses[-1].kind in ("act", "item") and re.search(r"\d", clauses[-1].text) \
                     and _ASIDE.match(text) and not re.search(r"\d", text) and not re.search(
                         rf"\b(?:{'|'.join(lexicon.NUMBER_WORDS)})\b", text, re.IGNORECASE):  # ("I swapped two digits")
@@ -742,7 +785,8 @@ def split(message: str, today) -> list[Clause]:
                 continue
             bulleted = f_start == s_start and re.search(r"\n[ \t]*[-–•*·][ \t]*$", message[:f_start]) is not None
             if f_start == s_start and last is not None and _TITLE_GIVEN.search(last.text) and not re.match(
-                    r"\s*\(", message[f_start:]) and not (currency_named(text) and not _priced(text, today)):
+                    r"\s*\(", message[f_start:]) and not ((currency_named(text) or _currency_only(text)) and not _priced(
+                        text, today)):
                 # "… call it "Cork study days". I'm doing this on the bus …": the title is said, the next sentence
                 # is another thing
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
@@ -767,6 +811,14 @@ def split(message: str, today) -> list[Clause]:
         headed = headed or clause.kind == "heading"
         if headed and clause.kind in ("value", "context") and _priced(clause.text, today):
             clause.kind = "item"
+    for last, clause in pairwise(clauses):
+        if clause.kind in ("item", "act") and last.kind in ("item", "act") and (
+                again := _TAKEN_BACK_THEN_PRICE.match(clause.text)) and re.search(
+                    r"\d\s*(?:€|eur|euros?|[$£])?\W*$", message[last.start:clause.start], re.IGNORECASE) and {
+                        c.category for c in find_categories(again.group("why")) if not c.weak} <= {
+                        c.category for c in find_categories(last.text)}:
+            # "ICE back 139.90 — no wait, I had the Sparpreis, 89.90": the price said again, with why
+            clause.kind, clause.verb = "correction", None
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
@@ -842,7 +894,8 @@ def day_told(text: str, today) -> str | None:
         return None
     if not re.fullmatch(r"\W*(?:the|on)?\s*", text[:days[0].start], re.IGNORECASE) or not re.fullmatch(
             r"\s*(?:(?:was|were|is)\s+(?:(?:the|a|an|our|my|all|pretty|so|very|really|super|quite|such|just|mostly)\s+)*"
-            r"[^\W\d_]+(?:\s+[^\W\d_]+){0,5}|,?\s*(?:the\s+whole\s+day|all\s+day|in\s+the\s+(?:morning|afternoon))?,?\s*"
+            r"[^\W\d_]+(?:\s+[^\W\d_]+){0,5}|,?\s*the\s+[^\W\d_]+\s+(?:was|were)\s+[^\W\d_]+(?:\s+[^\W\d_'’-]+){0,8}"
+            r"|,?\s*(?:the\s+whole\s+day|all\s+day|in\s+the\s+(?:morning|afternoon))?,?\s*"
             r"(?:we|i)\s+(?:had|were|was|did|visited|met|worked|passed|went|stayed|spent\s+the\s+day)\s+[^\W\d_]+(?:\s+[^\W\d_'’-]+){0,10})\W*",
             rest[days[0].end:], re.IGNORECASE):
         return None  # (only "<day> was the workshop (itself)", "<day> was nuts", "Tuesday the whole day we had
@@ -868,7 +921,7 @@ def _only_a_day(text: str, today) -> bool:
     if not days and re.fullmatch(r"\W*day\s*\d{1,2}\W*", text, re.IGNORECASE):
         return True  # "Day 2:": which day of the trip (its date is the lines', or asked)
     return bool(days) and not re.sub(r"\bday\s*\d{1,2}\b", "", mask(text, [(d.start, d.end) for d in days]),
-                                     flags=re.IGNORECASE).strip(" ,.;:!-–—")  # ("Day 2, Tuesday:")
+                                     flags=re.IGNORECASE).strip(" ,.;:!-–—()")  # ("Day 2, Tuesday:", "12/3 (Thu)")
 
 
 def heading_kind(text: str, today) -> str | None:
@@ -946,6 +999,19 @@ _NEXT_EVENT = re.compile(r"^\W*(?:and\s+)?(?:then|after\s+that|afterwards|later|
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:
     if last.closed:
         return False
+    if kind in ("value", "context", "item") and last.kind in ("item", "act") and last.verb in (None, "add") and re.match(
+            r"\s*(?:and|&|plus|then)\s+(?:a\s+|an\s+|the\s+|my\s+)?", text, re.IGNORECASE) and not re.search(
+                r"\d", text) and _priced(last.text, today) and [c for c in find_categories(text) if not c.weak and not
+                                                                is_destination(text, c)]:
+        return False  # "I had a bacon roll on site, £3.95, and dinner at a place round the corner, £22.80": another
+    if kind == "question" and last.kind == "question" and re.fullmatch(
+            r"\s*(?:by\s+the\s+way,?\s*)?(?:or\s+)?(?:is|was|isn'?t|wasn'?t|am\s+i|are\s+we)\s+(?:it|that|this|(?:fine|ok|okay|"
+            r"good|under|within|alright)(?:\s+(?:at|with))?)\s+(?:about\s+|around\s+|still\s+)?[€$£]?\d+(?:[.,]\d+)?"
+            r"\s*(?:€|eur|euros?|pounds?|a\s+day|a\s+night|per\s+day|per\s+night)?\W*", text, re.IGNORECASE):
+        return True  # "What's the daily limit on food again, is it 60?", "…, or am I fine at 89?": the question's guess
+    if kind == "question" and last.kind == "question" and re.fullmatch(r"\s*(?:by\s+the\s+way|btw|though|then|again)\W*",
+                                                                       text, re.IGNORECASE):
+        return True  # "Is there a cap on the hotel per night, by the way, …?"
     if kind in ("item", "value", "context", "question") and "?" not in text and last.kind in ("item", "act") and \
             _STAY_DAY.match(text) and re.search(r"\b(?:hotel|hostel|htl|nights?|nts?|nites?)\b", last.text,
                                                 re.IGNORECASE) and not _STAY_DAY.search(last.text):
@@ -1005,9 +1071,12 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     if kind == "act" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*(?:and\s+)?(?:i\s+|we\s+)?(?:paid|spent|cost|costs|was|came\s+to)\s+(?:(?:my|our)\s+(?:own\s+)?"
             r"(?:share|part|half|bit|portion)\s*(?:[,:-]?\s*[€$£¥]?\d|$)|[€$£¥]?\d)", text,
-            re.IGNORECASE) and not _has_thing(text, today) and not find_amounts(
-                mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])):
-        return True  # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named
+            re.IGNORECASE) and not _has_thing(text, today) and (not find_amounts(
+                mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])) or re.search(
+                    r"\b(?:my|our)\s+(?:own\s+)?(?:share|part|half|bit|portion)\b", text, re.IGNORECASE)):
+        # "a museum ticket in salzburg, paid 30 chf": the price of the thing just named; "dinner with the team 150,
+        # paid my own share, €31.20": what of it was the user's
+        return True
     if (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and (days := find_dates(text, today)) and \
             re.fullmatch(r"\s*(?:and\s+)?(?:(?:i|we)\s+)?(?:paid|bought|booked|charged|settled)?\s*(?:it|that|them|this)?\s*"
                          r"(?:on|dated)?\s*(?:itself|already|too|as\s+well)?\s*",
@@ -1022,7 +1091,7 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     if kind == "item" and re.match(r"^\s*(?:from|to|via)\s+[A-Z]", text) and not find_amounts(text):
         return last.kind not in ("retract", "hold", "question", "correction")  # "…, from Stuttgart": the route
     if last.kind == "act" and last.verb == "open" and re.match(
-            r"\s*(?:called|titled|entitled|named|title|name)\s*:?\s*[\"“„'‘«]", text, re.IGNORECASE) and not re.search(
+            r"\s*(?:called|titled|entitled|named|title|name|(?:call|name|title)\s+it)\s*:?\s*[\"“„'‘«]", text, re.IGNORECASE) and not re.search(
             r"\b(?:claim|report)\s+(?:called|titled|entitled|named)\b", last.text, re.IGNORECASE):
         return True  # "Could you open one in pounds sterling, titled 'Dublin workshop June'?": its title, quoted
     if last.kind == "act" and last.verb == "open" and _UNTITLED.search(last.text) and kind in ("item", "context", "act", "unknown") \

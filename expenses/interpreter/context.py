@@ -61,6 +61,7 @@ class Context:
     recent: list[dict[str, Any]] = field(default_factory=list)  # what the last turn with an effect committed
     open_cards: list[dict[str, Any]] = field(default_factory=list)  # cards waiting for a click
     previous: str | None = None  # the user's message before this one, as the conversation excerpt has it
+    earlier: tuple[str, ...] = ()  # the user's earlier messages the excerpt holds, latest last
     # what the user already settled by answering the interpreter's own question ("it's a new one"): the audit's
     # kinds of leftover ("correction") that no longer count against the reading of the earlier message
     settled: frozenset[str] = frozenset()
@@ -90,7 +91,9 @@ class Context:
                   pending=dict(getattr(request, "pending", None) or {}) or None,
                   recent=list(getattr(request, "recent", None) or []),
                   open_cards=list(getattr(request, "open_cards", None) or []),
-                  previous=_previous_message(getattr(request, "excerpt", None) or []))
+                  previous=_previous_message(getattr(request, "excerpt", None) or []),
+                  earlier=tuple(str(e.get("text") or "") for e in getattr(request, "excerpt", None) or []
+                                if isinstance(e, dict) and e.get("role") == "user"))
         for record in getattr(request, "rounds", None) or []:
             ctx.has_rounds = True
             if getattr(record, "status", "ok") != "ok":

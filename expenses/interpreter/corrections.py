@@ -272,6 +272,10 @@ def read_day_fix(message: str, ctx: Context) -> dict[str, Any] | None:
 
 def read_correction(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan changing one line's amount, or None when the message is not such a correction or its line is unsure."""
+    from .values import find_line_refs
+
+    if lexicon.ONE_OF_THEM.search(message) and not find_line_refs(message):
+        return None  # "one of the train tickets was 3.60 rather than 3.00": which one, the reader asks
     if (fix := read_merchant_fix(message, ctx) or read_kind_fix(message, ctx) or read_day_fix(message, ctx)) is not None:
         return fix
     if not (_CUE.search(message) or _ARROW.search(message)) or _ADD.search(message) or _ELSE.search(

@@ -117,9 +117,17 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
             r"\W*(?:yes|yeah|yep|ja|jo|tak|ano|si|sí|sim|oui|ok|okay|sure)\W+(?:(?:to|only|just|for|no\.?)\s+)?#?\d\W*", answer,
             re.IGNORECASE)):
         return None  # "yes, all 3" after "say yes to add it converted, or tell me the amount": a count, never the amount
+    if missing == "amount" and re.search(r"\b(?:rates?|exchange|fx|forex)\b|\bconver(?:ted|sion)\s+(?:at|of)\b", answer,
+                                         re.IGNORECASE) and re.search(r"\d", answer):
+        return None  # "go with the card rate, 1.17": a rate of exchange, never the amount
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
         return None
+    line_said = None
+    if missing == "amount" and pending.get("act") == "update_line" and (refs := find_line_refs(answer)):
+        if len(refs) > 1 or refs[0].ordinal is None:
+            return None
+        line_said = refs[0].ordinal  # "the dinner, line 3. 37.45 GBP": which line, and its new amount
     if pending.get("act") == "update_line" and missing == "amount" and (pending.get("args") or {}).get("quantity"):
         # "278,00" after "at 139.00 a night, 2 nights come to 278.00; what is the total?": the stay's new sum, with the
         # count of nights the earlier message said
@@ -143,7 +151,12 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if act is None:
         return None
     named = best_category([c for c in find_categories(answer) if not is_destination(answer, c)])  # not "→hotel"
-    if missing == "amount" and named is not None and named != act.args.get("category"):
+    if act.act == "update_line" and missing == "amount":
+        line = next((ln for c in ctx.claims for ln in c.lines if act.claim is not None and c.id == act.claim.id
+                     and ln["ordinal"] == act.args.get("line")), None)
+        if line is None or line_said not in (None, line["ordinal"]) or named not in (None, line["category"]):
+            return None  # the line the answer names is not the one the question was about: read afresh
+    elif missing == "amount" and named is not None and named != act.args.get("category"):
         return None  # "a sandwich, 6.50" after "how much was the museum ticket?": a new expense, not the answer
     if act.act == "add_line" and "date" not in act.args and (day := heading_day(earlier, ctx.today)) is not None:
         act.args["date"] = day  # "all on 1-12: … lunch at the airport?" … "meals, 14,20": the heading's day
@@ -179,7 +192,7 @@ def _day_told_beside(answer: str, ctx: Context) -> str | None:
 
 def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, Any]) -> Any:
     if missing == "amount":
-        amounts = find_amounts(answer)
+        amounts = find_amounts(mask(answer, [(r.start, r.end) for r in find_line_refs(answer)]))  # ("line 3, 37.45")
         chosen, problem = _choose_amount(amounts, answer, what="the expense")
         if problem or chosen is None:
             return None

@@ -166,15 +166,20 @@ _WEEKDAY_AND_DAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|satu
                               r"oct|nov|dec)[a-z]*\b)(?![./-]\d)", re.IGNORECASE)
 
 
-def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date]]:
+def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date | None]]:
     """(start, end, day) of each weekday said with the day of the month it fell on ("Monday 23" told on 5 Dec is 23
     Nov, a Monday), within the last month, when it heads what follows ("Now Monday 23, in kronor: …"; "the 24th",
-    "23rd" are days already); "lunch tue 28" is a price, "Tue 10:20" a time, "mon 3 nts" a count."""
+    "23rd" are days already); "lunch tue 28" is a price, "Tue 10:20" a time, "mon 3 nts" a count. A day of the
+    month that was not that weekday in the last month ("monday 17 the flight 240" told on Friday 20) is None: which
+    day was meant is asked, and the number is never a price."""
     out = []
     for m in _WEEKDAY_AND_DAY.finditer(text):
         said = m.group(0)
         heads = re.search(r"(?:^|[.!?;:\n(]|\b(?:now|on|then|so|and|also))\W*$", text[:m.start()], re.IGNORECASE) and \
             re.match(r"\s*[,:]\s+(?!\d)|\s+(?:the|a|an|my|our|we|i)\s+[^\W\d_]", text[m.end():], re.IGNORECASE)
+        heads = heads or (re.search(r"\b(?:from|since|between)\s+$", text[:m.start()], re.IGNORECASE) and re.match(
+            r"\s*(?:until|till|to|through|thru|and|-|–)\s", text[m.end():], re.IGNORECASE)) or re.search(
+            r"\b(?:until|till|through|thru)\s+$", text[:m.start()], re.IGNORECASE)  # "from Monday 9 until Wednesday 11"
         # ("The first things: monday 16 the flight …": the day heads the words after it too)
         if not heads or re.search(r"\d(?:st|nd|rd|th)$|\bthe\s+\d", said, re.IGNORECASE) or re.match(
                 r"\s*(?::\d|nights?|nts?|nites?|x\b|days?)", text[m.end():], re.IGNORECASE) or re.search(
@@ -186,7 +191,55 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
             if day.day == int(m.group(2)) and day.weekday() == weekday:
                 out.append((m.start(), m.end(), day))
                 break
+        else:
+            if 1 <= int(m.group(2)) <= 31 and re.match(r"\s+(?:the|a|an|my|our)\s+[^\W\d_]", text[m.end():], re.IGNORECASE):
+                out.append((m.start(), m.end(), None))
     return out
+
+
+def weekday_not_that_day(said: str, today: date) -> str | None:
+    """What is wrong with a weekday said with a day of the month it was not ("monday 17", told on Friday 20 November:
+    "Monday was the 16th, and the 17th was a Tuesday"), or None."""
+    m = _WEEKDAY_AND_DAY.fullmatch(said.strip())
+    if m is None:
+        return None
+    weekday = next(n for n, name in enumerate(_ENGLISH_DAYS) if name.startswith(m.group(1).lower()[:3]))
+    last = next(today - timedelta(days=back) for back in range(7) if (today - timedelta(days=back)).weekday() == weekday)
+    told = next((today - timedelta(days=back) for back in range(32) if (today - timedelta(days=back)).day == int(
+        m.group(2))), None)
+    if told is None:
+        return None
+    return (f"{_ENGLISH_DAYS[weekday].capitalize()} was the {_ordinal(last.day)}, and the {_ordinal(told.day)} was a "
+            f"{_ENGLISH_DAYS[told.weekday()].capitalize()}")
+
+
+_WEEKDAY_AFTER = re.compile(r"\s*\(\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*\)", re.IGNORECASE)
+_WEEKDAY_BEFORE = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*$", re.IGNORECASE)
+
+
+def slashed_by_weekday(text: str, start: int, end: int, today: date) -> tuple[bool, date | None]:
+    """A day written "12/9" with the weekday it fell on beside it ("12/9 (Wed)", "Wednesday 2/12"): (True, the one
+    reading of day and month, either order, in the last half year that fell on that weekday, or None when neither or both
+    did); (False, None) when no weekday is beside it."""
+    said = _WEEKDAY_AFTER.match(text, end) or _WEEKDAY_BEFORE.search(text[:start])
+    parts = re.fullmatch(r"\s*(\d{1,2})/(\d{1,2})\s*", text[start:end])
+    if said is None or parts is None:
+        return False, None
+    weekday = next(n for n, name in enumerate(_ENGLISH_DAYS) if name.startswith(said.group(1).lower()))
+    readings = set()
+    for day, month in ((int(parts.group(1)), int(parts.group(2))), (int(parts.group(2)), int(parts.group(1)))):
+        try:
+            guess = date(today.year, month, day)
+        except ValueError:
+            continue
+        guess = guess if guess <= today else guess.replace(year=today.year - 1)
+        if guess.weekday() == weekday and (today - guess).days <= 183:  # (a claim's days are of the last months)
+            readings.add(guess)
+    return True, (readings.pop() if len(readings) == 1 else None)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 @functools.cache

@@ -53,7 +53,7 @@ from .context import (
     thing_unmatched,
 )
 from .english import known_word, word_abroad
-from .normalize import ORIGINAL_ASIDE
+from .normalize import ORIGINAL_ASIDE, weekday_not_that_day
 from .patterns import word_search
 from .values import (
     ANOTHER_DAY,
@@ -416,6 +416,34 @@ def _nights_named(text: str, dates: list[DateFound]) -> int:
     return len(ordered) if counts <= {len(ordered)} else 0
 
 
+# a count of nights, then the days of the month they were, in a row: "2 nights, 16 and 17", "2 nights (9 and 10 November)",
+# "two nights, the 24th and 25th"
+_NIGHTS_THEN_DAYS = re.compile(
+    rf"\b(?:\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS})\b[,\s]*\(?\s*(?P<run>(?:the\s+)?(?P<a>\d{{1,2}})"
+    r"(?:st|nd|rd|th)?(?:\s*(?:,|and|&|\+)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?){1,3})(?P<month>\s+(?:jan|feb|mar|apr|may|jun|"
+    r"jul|aug|sep|oct|nov|dec)[a-z]*\.?)?(?![\d./:])", re.IGNORECASE)
+
+
+def _nights_days_of_month(text: str, dates: list[DateFound], today: date) -> list[DateFound]:
+    """The days of a stay's nights said by the day of the month after their count ("2 nights, 16 and 17", "2 nights
+    (9 and 10 November)"): each a day, instead of what was read of them alone ("10 November", nothing)."""
+    m = _NIGHTS_THEN_DAYS.search(text)
+    if m is None:
+        return dates
+    month = (m.group("month") or "").strip()
+    days: list[DateFound] = []
+    for n in re.finditer(r"\d{1,2}(?:st|nd|rd|th)?", m.group("run")):
+        start, end = m.start("run") + n.start(), m.start("run") + n.end()
+        number = re.match(r"\d+", n.group(0)).group(0)  # type: ignore[union-attr]
+        said = f"{number} {month}" if month else f"the {number}th"
+        found = find_dates(said, today)
+        if len(found) != 1 or not found[0].value:
+            return dates
+        days.append(DateFound(start, end, text[start:end], found[0].value))
+    end = m.end("month") if month else m.end("run")
+    return sorted([d for d in dates if d.end <= m.start("run") or d.start >= end] + days, key=lambda d: d.start)
+
+
 def _nights_by_their_days(masked: str, days: set) -> bool:
     """"two nights Monday and Tuesday", "Sunday and Monday night, so 2 nights": the nights counted, and as many days
     in a row named, are one stay (the days named with no count may be a line a night: asked)."""
@@ -462,8 +490,9 @@ class Reader:
         self.heading: str | None = None
         self.heading_at = 0
         self._sentence_ends: list[int] | None = None
-        self.day_heading: str | None = None
+        self.day_heading: str | None = None  # "": a day told whose week is unsure
         self._day_heading_end = 0
+        self._day_heading_text = ""
         self.told: list[Intent] = []
         self._clause_at = 0  # where the clause being read starts in the message
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
@@ -695,6 +724,10 @@ class Reader:
         if kind in ("value", "context") and (day := _day_only(text, self.ctx.today) or self._day_told(text)) is not None:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
             self._day_heading_end = end
+            days = find_dates(text, self.ctx.today)
+            if len(days) == 1 and _BARE_WEEKDAY_SAID.fullmatch(days[0].text.strip()) and \
+                    self._a_week_after_the_trip_told(date.fromisoformat(day)):
+                self.day_heading, self._day_heading_text = "", days[0].text  # which week's? asked
             return _politeness(start, end, clause.text)
         if kind == "value" and re.match(r"[ \t]*:[ \t]*\n", self.message[end:]) and (
                 days := find_dates(text, self.ctx.today)) and _only_days(text, days):
@@ -865,11 +898,24 @@ class Reader:
             return None
         day = date.fromisoformat(found[0].value)
         trip = in_the_trip(day, found[0].text, claim, self.ctx.today)
+        where = "in the dates of the claim's lines"
+        if trip == day and _BARE_WEEKDAY_SAID.fullmatch(found[0].text.strip()) and self._a_week_after_the_trip_told(day):
+            trip, where = day - timedelta(days=7), "in the trip you told me of"
         if trip == day:
             return None
         weekday = trip.strftime("%A")
-        return (f"Which {weekday} do you mean: {trip.day} {trip.strftime('%b')} (in the dates of the claim's lines) or "
+        return (f"Which {weekday} do you mean: {trip.day} {trip.strftime('%b')} ({where}) or "
                 f"{day.day} {day.strftime('%b')}? I did not {'change' if editing else 'add'} it yet.")
+
+    def _a_week_after_the_trip_told(self, said: date) -> bool:
+        """Is a bare weekday, read as the latest one, a week after the same weekday of a trip an earlier message told
+        by its days ("On the Monday I also took …" after "I was in London from Monday 16 to Thursday 19 November")?
+        Which week it was is then asked."""
+        told = sorted(date.fromisoformat(d.value) for said_before in self.ctx.earlier
+                      for d in find_dates(said_before, self.ctx.today)
+                      if d.value and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip()))
+        return len(told) >= 2 and told[0] <= said - timedelta(days=7) <= told[-1] and not (
+            told[0] <= said <= told[-1] + timedelta(days=1))
 
     def _in_the_trip(self, found: DateFound, claim: Claim | None) -> DateFound:
         """A bare weekday read against the claim's trip: "tue" when the trip was last week, or "wed" said on the
@@ -885,6 +931,8 @@ class Reader:
                     if d.value and d.text != found.text and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip())]
             if any(0 <= (said - timedelta(days=7) - d).days <= 6 for d in told) and not any(
                     0 <= (said - d).days <= 6 for d in told):
+                return replace(found, value=None)
+            if self._a_week_after_the_trip_told(said):
                 return replace(found, value=None)
         return found if trip == said else replace(found, value=None)
 
@@ -1148,7 +1196,7 @@ class Reader:
         ref, claim, problem, mention = self._target(text, start)
         intent.ref, intent.claim = ref, claim
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
-        dates = find_dates(text, self.ctx.today)
+        dates = _nights_days_of_month(text, find_dates(text, self.ctx.today), self.ctx.today)
         refs = find_line_refs(text)
         dates = self._anchored(dates)
         dates = [self._same_weekday_named(self._in_the_trip(d, claim)) for d in dates]
@@ -1161,6 +1209,10 @@ class Reader:
         bought = [c for c in said if plain(c.text) in lexicon.MEALS and not others - {"meals"} or (  # "went to dinner": a meal
             not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", outside[:c.start], re.IGNORECASE)
             and not is_destination(outside, c)
+            # "in train I eat in Wars 46 zł": the train is where, what was bought is said beside it
+            and not (c.category == "travel" and len(said) > 1 and re.search(r"\b(?:in|on|aboard)\s+(?:the\s+|a\s+)?$",
+                                                                            outside[:c.start], re.IGNORECASE)
+                     and any(d.category != "travel" for d in said))
             # "hotel to the office 21", "airport→hotel": where a ride started, not what was bought
             and not (c.category == "hotel" and re.match(r"\s*(?:to|->|→|-)\s*(?:the\s+)?[^\W\d_]", outside[c.end:])))]
         if bought != said and (bought or any(m.category for m in merchants)):
@@ -1232,6 +1284,8 @@ class Reader:
             category = self.overrides["category"]
         if "date" in self.overrides:
             dates = [DateFound(0, 0, "", self.overrides["date"])]
+        elif not dates and self.day_heading == "":
+            dates = [DateFound(0, 0, self._day_heading_text, None)]  # a weekday of which week? asked
         elif not dates and self.day_heading is not None:
             dates = [DateFound(0, 0, "", self.day_heading)]  # "On the last day, 2/12, I took …": the day told first
         if amount_problem:
@@ -1250,6 +1304,8 @@ class Reader:
         if None in date_values:
             bad = next(d.text for d in dates if d.value is None)
             intent.problem = self._which_week(bad) or (
+                f"{wrong}: which day was “{bad}”? I did not add it yet." if (
+                    wrong := weekday_not_that_day(bad, self.ctx.today)) else
                 f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20.")
             intent.missing = "date" if intent.problem.startswith("Which") else intent.missing
             return intent
@@ -1258,9 +1314,17 @@ class Reader:
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
             date_values = {sorted(str(v) for v in date_values)[0]}
-        elif len(date_values) > 1 and category == "hotel" and not (chosen is not None and chosen.quantity) and \
+        elif len(date_values) > 1 and category == "hotel" and (not (chosen is not None and chosen.quantity) or (
+                chosen.quantity == len(date_values) and all(chosen.start <= d.start and d.end <= chosen.end for d in dates
+                                                             if d.value in date_values))) and \
                 _nights_by_their_days(masked, date_values):
             date_values = {min(str(d) for d in date_values)}  # "two nights, Monday and Tuesday, 356 for both": one stay, from its first
+            if chosen is not None and not chosen.quantity and re.search(
+                    r"\b(?:night|nite|nt|nightly|each|per|rate|avg|average)\b|/\s?n\b", text[chosen.end:], re.IGNORECASE):
+                # "two nights, 25 and 26, 198 CHF for night": each night's price, or the stay's? asked
+                intent.problem = f"How much was “{text}” in all, for the nights it names? I did not add it yet."
+                intent.missing = "amount"
+                return intent
         elif len(date_values) > 1 and category == "hotel" and chosen is not None and (
                 nights := _nights_named(text, dates)) and (not chosen.quantity or chosen.quantity == nights):
             # "Sunday and Monday night at $239/night", "fri + sat night, 380", "two nights (Tues and Wed)": the nights
@@ -1432,6 +1496,16 @@ class Reader:
         intent.label = label
         if self._unsure(intent, problem, line_problem):
             return intent
+        if lexicon.ONE_OF_THEM.search(text) and not find_line_refs(text) and (line_claim or claim) is not None:
+            # "one of the train tickets was 3.60 rather than 3.00": the user knows of several; which one is asked,
+            # even when the claim holds one such line only
+            held = (line_claim or claim).lines
+            kind = next((ln["category"] for ln in held if ln["ordinal"] == line), None)
+            options = [ln["ordinal"] for ln in held if ln["category"] == kind]
+            intent.problem = (f"Which line do you mean? “{(line_claim or claim).title}” has: "
+                              f"{list_lines(line_claim or claim, options)}. Say “line {options[0]}”, for example.")
+            intent.missing, intent.options = "line", options
+            return intent
         if line_claim is not None and (ref is None or "match" in ref and mention and not mention.exact):
             ref = ref if ref is not None and mention is not None else {"id": line_claim.id}
         intent.ref, intent.claim = ref, line_claim or claim
@@ -1448,7 +1522,11 @@ class Reader:
         amounts = find_amounts(_blank_not_values(value_masked))
         changes: dict[str, Any] = {}
         chosen: AmountFound | None = None
-        if field_name in (None, "amount") and amounts:
+        if field_name in (None, "amount") and "amount" in self.overrides:
+            # the answer to "what should the new amount of line 3 be?", or to "… tell me its new amount in GBP"
+            chosen = self.overrides["amount"]
+            changes["amount"] = money_text(chosen.amount)
+        elif field_name in (None, "amount") and amounts:
             chosen, amount_problem = _choose_amount(amounts, text, what=f"line {line}", for_update=True)
             if amount_problem:
                 intent.problem = amount_problem
@@ -1512,6 +1590,8 @@ class Reader:
                     "description": "description"}.get(
                 field_name or "", "amount, date, merchant or category")
             intent.problem = f"What should the new {what} of line {line} be?"
+            if field_name in (None, "amount"):
+                intent.missing = "amount"  # "37.45" answers it
             return intent
         intent.args = {"line": line, **changes}
         intent.currency = chosen.currency if chosen else None

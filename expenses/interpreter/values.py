@@ -30,7 +30,7 @@ from ..money import is_iso_currency
 from ..naming import city_aliases
 from . import lexicon
 from .english import known_word
-from .normalize import heading_days, weekdays_with_their_day
+from .normalize import heading_days, slashed_by_weekday, weekdays_with_their_day
 from .patterns import word_finditer, word_search
 
 # --------------------------------------------------------------------------- masking
@@ -171,7 +171,7 @@ def find_dates(text: str, today: date) -> list[DateFound]:
     taken: list[tuple[int, int]] = []
     for start, end, day in weekdays_with_their_day(text, today):  # "Monday 23", "Tuesday the 24th"
         taken.append((start, end))
-        found.append(DateFound(start, end, text[start:end], day.isoformat()))
+        found.append(DateFound(start, end, text[start:end], day.isoformat() if day else None))
     for kind, pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
             if any(m.start() < end and start < m.end() for start, end in taken):
@@ -191,11 +191,13 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                     for n, day in zip((1, 3), ends, strict=True):
                         last = n + 1 if m.group(n + 1) else n  # "23.-25.11": the first day said without its month
                         start, end = m.start(n), m.end(last) + (text[m.end(last):m.end(last) + 1] == ".")
-                        found.append(DateFound(start, end, text[start:end], day.isoformat()))
+                        found.append(DateFound(start, end, text[start:end], day.isoformat() if day else None))
                 continue
             if kind.startswith("dotted") and re.search(r"[€$£¥]\s?$", text[:m.start()]):
                 continue  # "Flew easyJet to Edinburgh, £96.40.": a price with its full stop, never a day
             value = _resolve_date("dotted" if kind.startswith("dotted_") else kind, m, today)
+            if kind == "slash" and (beside := slashed_by_weekday(text, m.start(), m.end(), today))[0]:
+                value = beside[1].isoformat() if beside[1] else None  # "12/9 (Wed)": the reading that was a Wednesday
             if kind == "dotted_to" and not DATE_CHANGED_TO.search(text[:m.start()]):
                 continue
             if kind in ("dotted_near", "dotted_lead", "dotted_to", "dotted_beside", "dotted_was") and (
@@ -209,7 +211,7 @@ def find_dates(text: str, today: date) -> list[DateFound]:
     for start, end, day in heading_days(text, today):  # "Mo: ICE … Di: lunch …": other languages' short day names
         if not any(start < e and s < end for s, e in taken):
             taken.append((start, end))
-            found.append(DateFound(start, end, text[start:end], day.isoformat()))
+            found.append(DateFound(start, end, text[start:end], day.isoformat() if day else None))
     for m in re.finditer(r"[A-Za-z]{5,}", text):
         # a misspelt day word ("yesteday", "yesterady", "firday") is read as that day, never dropped for today
         if any(m.start() < end and start < m.end() for start, end in taken):
@@ -362,6 +364,13 @@ def _slash_date(text: str, today: date, *, day_first: bool = False) -> date | No
     parts = [int(p) for p in re.findall(r"\d+", text)]
     first, second = parts[0], parts[1]
     day, month = (second, first) if first <= 12 < second and not day_first else (first, second)
+    if not day_first and len(parts) == 2 and first != second and first <= 12 and second <= 12:
+        # "12/2" on 3 December: 2 December, not 12 February (the audit's reading too: the one near today, when the
+        # other is far; else the day first)
+        near = [(d, mo) for d, mo in ((first, second), (second, first)) if (r := _past_day(today, d, mo)) is not None
+                and (today - r).days <= 120]
+        if len(near) == 1:
+            day, month = near[0]
     year = parts[2] if len(parts) > 2 else today.year
     year = year + 2000 if year < 100 else year
     try:
@@ -371,6 +380,14 @@ def _slash_date(text: str, today: date, *, day_first: bool = False) -> date | No
     if len(parts) == 2 and value > today:
         value = value.replace(year=year - 1)
     return value if abs((today - value).days) <= 730 else None
+
+
+def _past_day(today: date, day: int, month: int) -> date | None:
+    try:
+        guess = date(today.year, month, day)
+    except ValueError:
+        return None
+    return guess if guess <= today else guess.replace(year=today.year - 1)
 
 
 def _day_of_month(today: date, day: int) -> date | None:
