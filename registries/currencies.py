@@ -254,8 +254,8 @@ _SAID_ALONE = frozenset("pound pounds euro euros dollar dollars franc francs yen
 
 def _standing_alone(text: str, start: int, end: int) -> bool:
     """The word is a sentence or a clause of its own (``… called 'Cork'. pounds. taxi 20``, ``…, euros please``)."""
-    return bool(re.search(r"(?:^|[.!;:,(\-–—])\s*$", text[:start])) and bool(
-        re.match(r"\s*(?:please|pls|plz|thanks)?\s*(?:[.!;:,)\-–—]|$)", text[end:], re.IGNORECASE))
+    return bool(re.search(r"(?:^|[.!;:,])\s*$", text[:start])) and bool(
+        re.match(r"\s*(?:please|pls|plz|thanks)?\s*(?:[.!;]|$)", text[end:], re.IGNORECASE))
 
 
 def _adjacent(number: NumberFound, mention: CurrencyMention, text: str) -> bool:

@@ -165,6 +165,12 @@ def number_words(text: str) -> list[NumberFound]:
     return found
 
 
+# the words that say a price is for all of them: "… at 300 total", "at 179 for both", "at 358 for the stay"
+_ALL_OF_IT = re.compile(r"\s*(?:€|eur|euros?|\$|usd|£|gbp|chf|sek|nok|dkk|kr|pln|zł)?\s*(?:,\s*)?(?:in\s+)?(?:total|all|altogether|"
+                        r"together|all\s+in|for\s+(?:both|all|the\s+(?:stay|lot|two|three|whole\s+stay)|them\s+all|the\s+nights?))\b",
+                        re.IGNORECASE)
+
+
 def _days_agree(gap: str, n: int | None) -> bool:
     """Do the days of the nights listed between a count and its price ("2 nights, 16 and 17, …") number the count? A
     single day or a range ("from mon", "23.-25.11") says when the stay began, not how many nights."""
@@ -172,19 +178,24 @@ def _days_agree(gap: str, n: int | None) -> bool:
                       re.IGNORECASE)
     if len(days) < 2 or re.search(r"\b(?:to|till|until|through|thru|from)\b|[-–~]", gap, re.IGNORECASE):
         return True
-    return len(days) == n
+    order = [int(re.match(r"\d+", d).group(0)) if d[:1].isdigit() else _DAY_INDEX[d[:3].lower()] for d in days]  # type: ignore[union-attr]
+    in_a_row = all((b - a) % (7 if not days[0][:1].isdigit() else 10**6) == 1 for a, b in itertools.pairwise(order))
+    return len(days) == n and in_a_row
 
 
 def quantity_products(text: str) -> list[NumberFound]:
     """``2 nights at 150 each`` → 300 (the whole phrase); ``for`` needs ``each``/``per …`` to be a unit price."""
     found = []
     for m in _PRODUCT.finditer(text or ""):
-        if m.group("for") and not m.group("each"):
-            continue
+        if m.group("for") and not m.group("each") and not (m.group("for").lower() == "of" and re.search(
+                r"\b(?:nights?|nites?|nts)\b", text[m.end("n"):m.start("for")], re.IGNORECASE)):
+            continue  # ("for 2, 30": two people, or 30 for both?; "2 nights of €124" is two nights at 124)
         raw_n = m.group("n")
         n = int(raw_n) if raw_n.isdigit() else word_number(raw_n)
         if not _days_agree(text[m.end("n"):m.start("price")], n):
             continue
+        if not m.group("each") and _ALL_OF_IT.match(text, m.end("price")):
+            continue  # "2 nights at 300 total", "… at 179 for both": the stay's sum, not each night's price
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
         if not n or n < 2 or price is None:
             continue

@@ -5,6 +5,7 @@ where the amount in the claim's currency was asked."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -237,12 +238,6 @@ def test_call_it_after_a_comma_names_the_claim_asked_for():
         ("open_claim", "Leeds depot audit", "GBP")]
 
 
-def test_a_pasted_stay_told_again_by_its_nights_is_one_line_from_its_first_night():
-    plan = plan_of("29/11 HOTEL LE GERMAIN 398.00\n\nthe hotel is 2 nights (29th + 30th), 199/night", **on(TRIP))
-    assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [
-        ("hotel", "398.00", "2026-11-29")]
-
-
 @pytest.mark.parametrize("text", ["12/1 (Tue): lunch 16.75", "Tuesday 1/12: lunch 16.75"])
 def test_a_day_written_with_slashes_is_read_by_the_weekday_beside_it(text):
     plan = plan_of(text, **on(TRIP))
@@ -282,3 +277,187 @@ def test_a_bare_weekday_a_week_after_the_trip_an_earlier_message_told_is_asked()
     plan = parse_model_answer(interpret(said))
     assert plan.acts == []
     assert "23 Nov (in the trip you told me of) or 30 Nov" in " ".join(a.text for a in plan.answers)
+
+
+def test_a_sentence_after_a_price_with_its_own_subject_and_price_is_its_own():
+    plan = plan_of("Tuesday: lunch 7.25, and the train home was 79.10. Oh and that lunch on Wednesday was 16.50, not 14.50.",
+                   **on(TRIP))
+    assert sorted((a.act, a.args.get("amount")) for a in plan.acts) == [
+        ("add_line", "7.25"), ("add_line", "79.10"), ("update_line", "16.50")]
+
+
+def test_a_day_heading_after_words_that_only_announce_the_expenses_dates_them():
+    plan = plan_of("Good morning. I want to put the expenses of my Lyon trip in the claim I have already. Monday 30/11: "
+                   "taxi to the hotel 16.40, and in the evening dinner near the station 27.50.", **on(TRIP))
+    assert [(a.args["category"], a.args["date"]) for a in plan.acts] == [("taxi", "2026-11-30"), ("meals", "2026-11-30")]
+
+
+def test_the_price_said_after_the_currency_it_was_paid_in_is_the_things_just_named():
+    plan = _offered("The flight Lyon–Paris with Air France on Monday 30, return ticket, I paid in dollars, 189.98 USD.",
+                    **on(TRIP))
+    assert plan.acts == [] and plan.pending is not None and (plan.pending.args or {}).get("currency") == "USD"
+
+
+def test_a_label_says_a_question_follows():
+    from datetime import date
+
+    from expenses.interpreter.clauses import split
+
+    said = split("Dinner with the other students 34.80 on tuesday. Question: I want to know my total until now.",
+                 date(2026, 12, 3))
+    assert [(c.kind, c.question) for c in said] == [("item", False), ("context", False), ("question", True)]
+
+
+def test_a_meal_included_is_nothing_to_claim_and_the_day_heading_still_dates_what_follows():
+    plan = plan_of("12/1 (Tue): workshop all day, lunch is included. Dinner with other PhD students 34.80.", **on(TRIP))
+    assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [
+        ("meals", "34.80", "2026-12-01")]
+
+
+# ----------------------------------------------------------------- 9. what the round's review found (asked or read)
+
+
+@pytest.mark.parametrize("text", ["taxi 40, Tom paid half fare", "dinner 150, half price because Anna covered the rest"])
+def test_half_of_a_price_another_paid_never_commits_the_whole(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.args.get("amount") in ("40.00", "150.00") for a in plan.acts)
+
+
+@pytest.mark.parametrize(("text", "amount"), [
+    ("hotel 2 nights (Mon and Tue) at 300 total", "300.00"),
+    ("hotel 2 nights, Mon and Tue, at 179 for both", "179.00"),
+])
+def test_a_stays_price_for_all_its_nights_is_never_multiplied(text, amount):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.args["amount"] for a in plan.acts] in ([amount], [])
+
+
+@pytest.mark.parametrize("text", ["hotel 2 nights at 300 total", "hotel 2 nights, 29 and 1, 100 per night, taxi 20 on the 2nd"])
+def test_nothing_multiplied_or_dated_by_another_days_words(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.args.get("amount") == "600.00" for a in plan.acts)
+    assert not any(a.args.get("category") == "hotel" and a.args.get("date") == "2026-12-02" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["hotel 2 nights, 29 and 1, 100 per night", "hotel 2 nights, Mon and Wed, at 100"])
+def test_nights_named_not_in_a_row_are_no_stay_of_that_many_nights(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.args.get("amount") == "200.00" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", [
+    "OCT 08 HOTEL LE GERMAIN 398.00\nthe hotel is 2 nights (6th + 7th), 199/night",
+    "OCT 08 HOTEL LE GERMAIN 400.00\nthe hotel is 2 nights (6th + 7th), 199/night",
+    "NOV 10 MARRIOTT 300.00\nthe Marriott was 2 nights, 9 and 10 November, 150 per night",
+])
+def test_a_pasted_stay_and_words_about_a_stay_are_never_two_lines(text):
+    plan = plan_of(text, **on(TRIP))
+    assert len([a for a in plan.acts if a.args.get("category") == "hotel"]) <= 1
+    assert not any(a.args.get("date") == "2026-11-06" for a in plan.acts)
+
+
+def test_two_hotels_at_one_amount_are_both_added():
+    plan = plan_of("Hotel Berlin 240 on the 29th, and hotel Munich 2 nights at 120 from the 30th", **on(TRIP))
+    assert [(a.args["amount"], a.args["date"]) for a in plan.acts] == [("240.00", "2026-11-29"), ("240.00", "2026-11-30")]
+
+
+@pytest.mark.parametrize("text", [
+    "lunch 14 on tuesday — no wait, plus a coffee, 3",
+    "taxi 20 on tuesday — oops, I forgot the tip, 3",
+    "dinner 45 on tuesday — no wait, also the wine, 12",
+    "train 45 on tuesday — no wait, that's the outbound, the return was 50",
+])
+def test_a_price_after_a_take_back_that_adds_something_is_asked(text):
+    plan = plan_of(text, **on(TRIP))
+    first = re.search(r"\b(\d+) on tuesday", text).group(1) + ".00"  # type: ignore[union-attr]
+    assert _amounts_after_corrections(plan) in ([], [first]) or first in _amounts_after_corrections(plan)
+
+
+@pytest.mark.parametrize("answer", ["half of 80", "two thirds of 60"])
+def test_a_share_answered_for_the_new_amount_is_never_the_amount(answer):
+    plan = _answered("the dinner amount is wrong", answer, DINNERS)
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("said", ["convert at 1.17", "at 1.17 please"])
+def test_a_rate_said_with_at_is_never_the_amount(said):
+    first = _offered("dinner 40 USD", **on(TRIP))
+    pending = {**first.pending.model_dump(mode="json"), "message": "dinner 40 USD"}
+    parsed = parse_model_answer(interpret(replace(request(said, **on(TRIP)), pending=pending)))
+    assert not isinstance(parsed, ReadBatch) and not any(a.args.get("amount") == "1.17" for a in parsed.acts)
+
+
+def test_the_amount_the_bank_charged_is_the_amount():
+    first = _offered("dinner 40 USD", **on(TRIP))
+    pending = {**first.pending.model_dump(mode="json"), "message": "dinner 40 USD"}
+    parsed = parse_model_answer(interpret(replace(request("my bank charged 36.90 at their rate", **on(TRIP)),
+                                                  pending=pending)))
+    assert not isinstance(parsed, ReadBatch) and [a.args["amount"] for a in parsed.acts] == ["36.90"]
+
+
+@pytest.mark.parametrize(("text", "opened"), [("New Berlin claim please, taxi 20", "Berlin"),
+                                              ("New Rome claim in euros please", "Rome")])
+def test_a_new_claim_named_after_a_place_is_opened(text, opened):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.args["title"] for a in plan.acts if a.act == "open_claim"] == [opened]
+
+
+@pytest.mark.parametrize("text", ["roll of tape for the booth 5", "a roll of bin bags 3"])
+def test_things_that_are_no_food_are_no_meal(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.args.get("category") == "meals" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["monday 1: flight 240", "monday 1 flight 240", "monday 1, flight 240"])
+def test_a_weekday_with_a_day_it_was_not_heading_a_price_is_asked(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.args.get("amount") == "1.00" for a in plan.acts)
+
+
+def test_the_lunch_with_one_of_the_clients_is_the_lunch():
+    plan = plan_of("the lunch with one of the clients was 16 not 14.50", **on(TRIP))
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [("update_line", "16.00")]
+
+
+def test_one_of_my_taxis_is_never_a_new_taxi():
+    plan = plan_of("one of my taxis was 35", **on(TRIP + [line("ln_taxi0002", "2026-11-30", "taxi", "30.00")]))
+    assert plan.acts == []
+
+
+def test_a_limit_told_is_no_expense():
+    plan = plan_of("I was over 50 on the meal limit on tuesday, dinner 65", **on(TRIP))
+    assert [a.args["amount"] for a in plan.acts] == ["65.00"]
+
+
+@pytest.mark.parametrize("text", ["dinner 40 on tuesday (Yen, the colleague, joined)", "taxi 20 on tuesday - real"])
+def test_a_currency_name_inside_other_words_is_no_currency(text):
+    plan = plan_of(text, **on(TRIP))
+    assert len(plan.acts) == 1
+
+
+def test_a_journey_told_after_an_opening_with_call_it_is_added():
+    plan = plan_of("Hi, need to open a new claim for my Rotterdam trip last week, call it Rotterdam client visit, in euros "
+                   "please. Flight out Mon 30 Nov was 189.40 and the flight back Wed 2 Dec was 162.10. Also the train from "
+                   "Schiphol into Rotterdam Centraal on the Monday, 17.80.", cases=(), active=None)
+    assert [(a.act, a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [
+        ("open_claim", None, None), ("add_line", "189.40", "2026-11-30"), ("add_line", "162.10", "2026-12-02"),
+        ("add_line", "17.80", "2026-11-30")]
+
+
+def test_what_the_user_says_of_their_own_words_is_no_description():
+    plan = plan_of("They are two separate things: flight back on Wed 2 Dec was 162.10, and the train on Mon 30 Nov was "
+                   "17.80.", **on(TRIP))
+    assert not any("separate" in str(a.args.get("description") or "") for a in plan.acts)
+
+
+def test_the_currency_said_again_after_a_price_asked_about_keeps_the_rest():
+    plan = _offered("Also the taxi home from Heathrow on Wed 2 Dec was £38, paid in pounds. And the wednesday lunch was "
+                    "actually 16.60 not 14.50, forgot the tip.", **on(TRIP))
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [("update_line", "16.60")]
+
+
+def test_an_edit_that_changes_nothing_says_so_in_plain_words():
+    from conversations.core.wording import notice_text
+
+    assert notice_text("no_change", "update_line", None, noun="claim", item="line") == (
+        "Nothing changed: that line of the claim already has those values.")

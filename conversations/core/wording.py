@@ -27,7 +27,7 @@ _NOTICE_COPY = {
     "undo_of_undo": "Your last change was already an undo; undoing it again would redo what you took back, so I "
                     "did not. Tell me what you want the {noun} to say instead.",
     "cannot_undo": "I cannot undo that: that change cannot be reversed, or the {noun} changed since.",
-    "no_change": "I did not {act}: {case} already has those values.",
+    "no_change": "Nothing changed: that {item} of {case} already has those values.",
     "currency_mismatch": "I did not {act}: the amount you wrote is in another currency than {case} is kept in. "
                          "Tell me the amount in its currency.",
     "currency_not_said": "I did not {act}: the currency I read is not the one you named. Tell me the currency "

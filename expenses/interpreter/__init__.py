@@ -1686,14 +1686,6 @@ def _stay_told_twice(intents: list[Intent], ctx: Context) -> None:
         i.args.get("category") == "hotel" or i.problem and "category" not in i.args and "hotel" in {
             c.category for c in find_categories(i.quote(ctx.message)) if not c.weak})]
     asked = next((i for i in stays if i.problem), None)
-    if asked is None and len(stays) == 2 and stays[0].args.get("amount") == stays[1].args.get("amount") and \
-            stays[1].args.get("quantity") and not stays[0].args.get("quantity"):
-        # "OCT 08 HOTEL LE GERMAIN 398.00" pasted, then "the hotel is 2 nights (6th + 7th), 199/night": one stay
-        # told twice at one amount, never two lines; the words that count its nights say when it began
-        first, told = stays
-        first.problem = (f"I did not add “{first.quote(ctx.message)[:80]}” on its own: the same message tells the "
-                         f"stay again (“{told.quote(ctx.message)[:80]}”), and I added it from those words.")
-        return
     if asked is None:
         return
     for intent in stays:

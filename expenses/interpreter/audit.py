@@ -408,6 +408,7 @@ class Audit:
         ids = _ids(self.message)
         spans += [(m.start(), m.end()) for m in _ATOM.finditer(self.message) if m.group(0) in ids]
         spans += [(m.start(), m.end()) for m in _DIGIT_TALK.finditer(self.message)]  # "I misread the 2 as a 1"
+        spans += [(m.start(), m.end()) for m in _LIMIT_TOLD.finditer(self.message)]  # "I was over 50 on the meal limit"
         totals = {_decimal(c.view.get("total")) for c in self.ctx.claims} - {None}
         spans += [(m.start("figure"), m.end("figure")) for m in _AGREED.finditer(self.message)
                   if _values(m.group("figure")) & totals]  # "539,60 is right, submit it": the claim's total, agreed
@@ -703,9 +704,17 @@ class Audit:
         return bool(codes) and holder.currency() not in codes and _decimal(holder.args.get("amount")) in told
 
     def _currencies(self) -> None:
-        for mention in currency_mentions(self.message):
+        mentions = currency_mentions(self.message)
+        for mention in mentions:
             if self._touches_neutral(mention.start, mention.end):
                 continue
+            sentence = _sentence_span(self.message, mention.start)
+            if re.search(r"\bin\s*$", self.message[:mention.start], re.IGNORECASE) and any(
+                    other is not mention and other.codes & mention.codes and sentence[0] <= other.start < sentence[1]
+                    and self._touches_neutral(other.start, other.end) and (re.search(r"\d\s*$", self.message[:other.start])
+                                                                          or re.match(r"\s*\d", self.message[other.end:]))
+                    for other in mentions):
+                continue  # "the taxi … was £38, paid in pounds": the currency of the words asked about, said again
             if _CONVERT_TO.search(self.message[:mention.start]) and any(
                     a.claim is not None and a.claim.currency in mention.codes for a in self.acts):
                 continue  # "385,00 DKK. Please convert to EUR": the claim's currency, asked for
@@ -1868,8 +1877,11 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
                    r"i\s+mean|it\s+was))|was|were|only|is\s+actually|came\s+to)\b", re.IGNORECASE)
 # a thing told before, told again by its pronoun: "it was only two nights", "that was just 12"
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
-_SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term|fare|fares|price|priced|card)\b)|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
+_SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)(?![\s-]+fare\))|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
+# a figure told as a limit, not as an expense: "over 50 on the meal limit", "under the 180 cap"
+_LIMIT_TOLD = re.compile(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*"
+                         r"(?:[^\W\d_]+\s+){0,3}?(?:limit|cap|allowance|budget|maximum|max)\b", re.IGNORECASE)
 # the user unsure of what they tell: "not sure which day to put", "unsure about the amount"
 _DOUBT = re.compile(r"\b(?:not\s+(?:sure|certain)|unsure|no\s+idea)\s+(?:which|what|when|about)\b|\b(?:can'?t|cannot|don'?t)\s+"
                     r"remember\s+(?:which|what|when|the\s+(?:day|date|amount|price))\b", re.IGNORECASE)
@@ -2090,7 +2102,7 @@ _DAY_PATTERNS = [
 def find_days(text: str, today: date) -> list[Day]:
     """Every day the text names, resolved against ``today`` on its own reading (not the reader's)."""
     found: list[Day] = [Day(s, e, day, "dmonth") for s, e, day in weekdays_with_their_day(text, today)] + [
-        Day(s, e, day, "dmonth") for s, e, day in days_before_dotted(text, today)]  # "pon. 6.07 PKP …"
+        Day(s, e, day, "dmonth") for s, e, day in days_before_dotted(text, today)] + _nights_by_day_of_month(text, today)
     taken: list[tuple[int, int]] = [(d.start, d.end) for d in found]
     for kind, pattern in _DAY_PATTERNS:
         for m in pattern.finditer(text):
@@ -2108,6 +2120,29 @@ def find_days(text: str, today: date) -> list[Day]:
     found += [Day(s, e, day, "weekday") for s, e, day in heading_days(text, today) + day_pairs_abroad(text, today) if not any(
         s < te and ts < e for ts, te in taken)]  # "Mo: ICE … Di: lunch …", "2 nuits mardi-mercredi"
     return _weekdays_joined(text, sorted(found, key=lambda d: d.start))
+
+
+# a count of nights, then the days of the month they were: "2 nights, 16 and 17", "2 nights (9 and 10 November)"
+_NIGHTS_DAYS = re.compile(r"\b(?:\d{1,2}|two|three|four|five)\s*(?:nights?|nites?|nts|n)\b[,\s]*\(?\s*(?P<run>(?:the\s+)?\d{1,2}"
+                          r"(?:st|nd|rd|th)?(?:\s*(?:,|and|&|\+)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?){1,3})(?P<month>\s+(?:jan|feb|"
+                          r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)?(?![\d./:])", re.IGNORECASE)
+
+
+def _nights_by_day_of_month(text: str, today: date) -> list[Day]:
+    """Each day of such a run, valued as the stay's first night: the day a stay told so is dated by."""
+    out: list[Day] = []
+    for m in _NIGHTS_DAYS.finditer(text):
+        numbers = list(re.finditer(r"\d{1,2}", m.group("run")))
+        month = _MONTHS.get(m.group("month").strip().lower().rstrip(".")[:3]) if m.group("month") else None
+        first = int(numbers[0].group(0))
+        try:
+            start = date(today.year, month, first) if month else (
+                today.replace(day=first) if first <= today.day else (today.replace(day=1) - timedelta(days=1)).replace(day=first))
+        except ValueError:
+            continue
+        start = start if start <= today else start.replace(year=start.year - 1)
+        out += [Day(m.start("run") + n.start(), m.start("run") + n.end(), start, "nights") for n in numbers]
+    return out
 
 
 def _weekdays_joined(text: str, days: list[Day]) -> list[Day]:

@@ -170,12 +170,17 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      re.IGNORECASE)
 
 
+# what the user says of the things they told: "They are two separate things", "those were different expenses"
+_SEPARATE_THINGS = re.compile(r"\W*(?:(?:no|sorry|ok|so)\W+)*(?:they|those|these|it)\s*(?:are|were|'re|is|was)\s+(?:(?:two|2|three|3|"
+                              r"both|all)\s+)?(?:separate|different|distinct)(?:\s+(?:things|items|expenses|lines|ones|costs))?\W*",
+                              re.IGNORECASE)
 # a label that says a question follows: "Question:", "Also one doubt —", "quick q:"
 _ASKED_LABEL = re.compile(r"\W*(?:(?:and|also|oh|ok|so)\s+)*(?:(?:a|one|quick|small|last|another)\s+)*(?:question|q|doubt|query)\s*"
                           r"(?:for\s+you\s*)?[:\-–—]+\s*", re.IGNORECASE)
 _STARTING_DAY = re.compile(r"\b(?:starting|started|start)(?=\s+(?:on\s+|from\s+)?(?:the\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)"
                            r"[a-z]*|\d+|last|this|that)\b)")
-_PLACE_NEW = re.compile(r"\bNew(?=\s+(?!(?:Claim|Expense|Report|One|Trip)\b)[A-Z])")
+_PLACE_NEW = re.compile(r"\b(?:from|to|at|in|into|near|via|the|of|around|outside)\s(New)(?=\s+(?!(?:Claim|Expense|Report|One|"
+                        r"Trip)\b)[A-Z](?![^,.;:!?]{0,30}\b(?:claim|trip|report)\b))")
 _QUOTED_NAME = re.compile(r"\"[^\"]{1,120}\"|“[^”]{1,120}”|„[^“”]{1,120}[“”]|«[^»]{1,120}»")
 
 
@@ -184,8 +189,8 @@ def verb_of(core: str) -> tuple[str | None, int]:
     lowered = _IDIOMS.sub(lambda m: " " * len(m.group(0)), core.lower())
     # a name in quotes holds no request ('call it "NYC Ad Week"' asks for no "add")
     lowered = _QUOTED_NAME.sub(lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1], lowered)
-    for m in _PLACE_NEW.finditer(core):  # "New Street", "New York": a place's name, no request for a new claim
-        lowered = lowered[:m.start()] + "   " + lowered[m.start() + 3:]
+    for m in _PLACE_NEW.finditer(core):  # "from New Street", "to New York": a place's name, no request for a new claim
+        lowered = lowered[:m.start(1)] + "   " + lowered[m.start(1) + 3:]
     for m in _STARTING_DAY.finditer(lowered):  # "three nights starting on the Monday": when, no claim opened
         lowered = lowered[:m.start()] + " " * (m.end() - m.start()) + lowered[m.end():]
     best: tuple[int, str | None] = (-1, None)
@@ -321,6 +326,9 @@ _TAKEN_BACK_PRICE = re.compile(r"^\W*(?:no|nope|sorry|sry|oops|no\s+sorry|sorry\
 _TAKEN_BACK_THEN_PRICE = re.compile(r"^\W*(?:no\s+wait|no\s+sorry|sorry\s+no|wait\s+no|actually\s+no|no,?\s+actually|oops)\b"
                                     r"(?P<why>[^.;!?\d]{0,60}?)[\s,:-]*(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?\s*(?:€|eur|euros?)?\W*$",
                                     re.IGNORECASE)
+# words that add to what was told rather than correct its price
+_SOMETHING_MORE = re.compile(r"\b(?:plus|also|another|forgot|forget|tip|extra|more|too|as\s+well|and|return|outbound|back|tax|"
+                             r"fee|second|other|one)\b", re.IGNORECASE)
 # an aside with its own subject, told after a request: "my phone swapped the numbers", "I always do that"
 _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|i'?ve|i'?d|i'?m|i\s+always|i\s+just)\s+"
                     r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)
@@ -396,6 +404,13 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
                                                 lowered) and re.match(r"(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s",
                                                                       lowered):
         return "retract", None  # "Sorry, the lunch please do not add": a take-back of what it names, never an addition
+    if re.search(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*(?:[^\W\d_]+\s+){0,3}?"
+                 r"(?:limit|cap|allowance|budget|maximum|max)\b", lowered) and not find_categories(re.sub(
+                     r"\b(?:meal|meals|hotel|food|daily|day|night|nightly|taxi)\s+(?:limit|cap|allowance|budget)\b", "", lowered)):
+        return "context", None  # "I was over 50 on the meal limit": the limit, no expense of 50
+    if not re.search(r"\d", core) and re.search(r"\b(?:put|add|enter|log|record|do)\s+(?:in\s+)?(?:all\s+)?(?:the|my|these|those)\s+"
+                                                r"(?:expenses|receipts|costs)\b", lowered) and not find_categories(core):
+        return "context", None  # "I want to put the expenses of my Milan trip in the claim I have already": what comes next
     if re.fullmatch(r"(?:(?:hmm+|um+|ok|okay|so|and|right|oh|now)[\s,]+)*what\s+else(?:\s+(?:is\s+there|was\s+there))?", lowered):
         return "context", None  # "hmm what else": thinking aloud, no question to answer
     if re.fullmatch(r"(?:(?:and|so|then|now)\s+)?(?:on\s+)?the\s+(?:first|second|third|last|final|next|other)\s+day|"
@@ -693,7 +708,7 @@ def split(message: str, today) -> list[Clause]:
         elif colon > s_start and (re.search(r"\bday\s*\d", message[s_start:colon], re.IGNORECASE) or (
                 re.fullmatch(r"\s*\d{1,2}/\d{1,2}\s*\(\s*(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*\)\s*", message[s_start:colon],
                              re.IGNORECASE)) or (
-                clauses and all(c.kind == "context" for c in clauses) and re.match(
+                clauses and (all(c.kind == "context" for c in clauses) or not re.search(r"\d", clauses[-1].text)) and re.match(
                     r"\s*(?:on\s+)?(?:the\s+)?\d|\s*(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)", message[s_start:colon],
                     re.IGNORECASE))) and _only_a_day(
                 re.sub(r"^\s*(?:on\s+)?(?:the\s+)?", "", message[s_start:colon], flags=re.IGNORECASE), today):
@@ -705,6 +720,11 @@ def split(message: str, today) -> list[Clause]:
         elif colon > s_start and not re.match(r"\s*\d", message[colon + 1:]) and day_told(message[s_start:colon], today):
             # "Wednesday the meetings were out in the Berlaymont: taxi out there €18.00, …": the day of what follows
             clauses.append(Clause(s_start, colon, message[s_start:colon], "value", question, None, closed=True))
+            s_start = colon + 1
+            s_start, s_end = _trim(message, s_start, s_end)
+        elif colon > s_start and _SEPARATE_THINGS.fullmatch(message[s_start:colon]):
+            # "They are two separate things: flight back …, and the train …": what the user says of their own words
+            clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
         elif is_record(message[s_start:s_end], today):
@@ -796,7 +816,21 @@ def split(message: str, today) -> list[Clause]:
                     and _has_thing(text, today, strong=True)) and not (
                     f_start == s_start and last.kind == "context" and kind == "item" and TRIP_TOLD.match(
                         strip_leading(last.text)[1].strip())) and not _kind_from_the_next_sentence(
-                    last, kind, text, message[s_start:s_end] if f_start == s_start else None, today) and _joins(last, kind, question, text, today, verb):
+                    last, kind, text, message[s_start:s_end] if f_start == s_start else None, today) and not (
+                    f_start == s_start and _priced(text, today) and not re.match(r"\s*\(", text) and (last.kind == "unknown" or (
+                        last.kind == "act" and last.verb == "open"))) and not (
+                    f_start == s_start and kind == "context" and re.fullmatch(
+                        r"\W*(?:oh|ah|and|also|right|ok|okay|so|plus|btw|oops|um+|hmm+)\W*", text, re.IGNORECASE)
+                    and _priced(message[f_end:s_end], today) and last.kind in ("act", "item")) and not (
+                    f_start == s_start and last.kind in ("act", "item") and _priced(message[f_start:s_end], today)
+                    and _priced(last.text, today)
+                    and ((kind == "act" and verb in ("update", "add")) or (kind == "item" and re.match(
+                        r"\W*(?:(?:oh|ah|and|also|plus|then)\W+)*(?:the|a|an|my|our)\s+[^\W\d_]{3,}", text, re.IGNORECASE)) or (
+                        kind == "value" and re.match(
+                        r"\W*(?:(?:oh|ah|and|also|plus)\W+)*(?:that|the|this|my|our)\s+(?!(?:one|same|total|price|amount|bill|"
+                        r"ticket|fare|cost)\b)[^\W\d_]{3,}", text, re.IGNORECASE)))) and _joins(last, kind, question, text, today, verb):
+                # (a sentence with its own request and its own price is its own: "… the train home was £79.10. That
+                # Italian on Wednesday was £24.80, not £22.80")
                 # (a sentence after the request for a claim that names a thing is an expense of its own: "open a
                 # claim … in SEK. Hotel Scandic 2 nights, 3 480 kr")
                 _merge(last, f_end, message, question, today)
@@ -817,8 +851,10 @@ def split(message: str, today) -> list[Clause]:
                     r"\d\s*(?:€|eur|euros?|[$£])?\W*$", message[last.start:clause.start], re.IGNORECASE) and {
                         c.category for c in find_categories(again.group("why")) if not c.weak} <= {
                         c.category for c in find_categories(last.text)}:
-            # "ICE back 139.90 — no wait, I had the Sparpreis, 89.90": the price said again, with why
-            clause.kind, clause.verb = "correction", None
+            # "ICE back 139.90 — no wait, I had the Sparpreis, 89.90": the price said again, with why (never "no wait,
+            # plus a coffee, 3", "oops, I forgot the tip, 3": something more)
+            if not _SOMETHING_MORE.search(again.group("why")):
+                clause.kind, clause.verb = "correction", None
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
@@ -920,8 +956,9 @@ def _only_a_day(text: str, today) -> bool:
     days = find_dates(text, today)
     if not days and re.fullmatch(r"\W*day\s*\d{1,2}\W*", text, re.IGNORECASE):
         return True  # "Day 2:": which day of the trip (its date is the lines', or asked)
-    return bool(days) and not re.sub(r"\bday\s*\d{1,2}\b", "", mask(text, [(d.start, d.end) for d in days]),
-                                     flags=re.IGNORECASE).strip(" ,.;:!-–—()")  # ("Day 2, Tuesday:", "12/3 (Thu)")
+    return bool(days) and not re.sub(r"\bday\s*\d{1,2}\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?", "", mask(
+        text, [(d.start, d.end) for d in days]), flags=re.IGNORECASE).strip(" ,.;:!-–—()")  # ("Day 2, Tuesday:",
+    # "12/3 (Thu)", "Monday 30/11": a weekday beside its date is part of it)
 
 
 def heading_kind(text: str, today) -> str | None:
@@ -999,6 +1036,8 @@ _NEXT_EVENT = re.compile(r"^\W*(?:and\s+)?(?:then|after\s+that|afterwards|later|
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:
     if last.closed:
         return False
+    if kind == "item" and last.kind == "context" and re.search(r"\d", last.text) and _priced(text, today):
+        return False  # "I was over 50 on the meal limit, dinner 65": the limit told, then an expense of its own
     if kind in ("value", "context", "item") and last.kind in ("item", "act") and last.verb in (None, "add") and re.match(
             r"\s*(?:and|&|plus|then)\s+(?:a\s+|an\s+|the\s+|my\s+)?", text, re.IGNORECASE) and not re.search(
                 r"\d", text) and _priced(last.text, today) and [c for c in find_categories(text) if not c.weak and not
@@ -1009,6 +1048,9 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
             r"good|under|within|alright)(?:\s+(?:at|with))?)\s+(?:about\s+|around\s+|still\s+)?[€$£]?\d+(?:[.,]\d+)?"
             r"\s*(?:€|eur|euros?|pounds?|a\s+day|a\s+night|per\s+day|per\s+night)?\W*", text, re.IGNORECASE):
         return True  # "What's the daily limit on food again, is it 60?", "…, or am I fine at 89?": the question's guess
+    if last.kind in ("item", "act") and re.fullmatch(r"\s*(?:and\s+)?(?:i\s+|we\s+)?(?:paid|charged|billed)\s+in\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\W*",
+                                                      text, re.IGNORECASE) and currency_named(text):
+        return True  # "the taxi home … was £38, paid in pounds": the currency of the price just told
     if kind == "question" and last.kind == "question" and re.fullmatch(r"\s*(?:by\s+the\s+way|btw|though|then|again)\W*",
                                                                        text, re.IGNORECASE):
         return True  # "Is there a cap on the hotel per night, by the way, …?"
@@ -1070,7 +1112,7 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
         return True  # "… add a dinner to my claim? It was at The Witchery on the 18th and came to £64.50."
     if kind == "act" and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
             r"^\s*(?:and\s+)?(?:i\s+|we\s+)?(?:paid|spent|cost|costs|was|came\s+to)\s+(?:(?:my|our)\s+(?:own\s+)?"
-            r"(?:share|part|half|bit|portion)\s*(?:[,:-]?\s*[€$£¥]?\d|$)|[€$£¥]?\d)", text,
+            r"(?:share|part|half|bit|portion)\s*(?:[,:-]?\s*[€$£¥]?\d|$)|[€$£¥]?\d|in\s+[^\W\d_]+\s*(?:,?\s*[€$£¥]?\d|$))", text,
             re.IGNORECASE) and not _has_thing(text, today) and (not find_amounts(
                 mask(last.text, [(d.start, d.end) for d in find_dates(last.text, today)])) or re.search(
                     r"\b(?:my|our)\s+(?:own\s+)?(?:share|part|half|bit|portion)\b", text, re.IGNORECASE)):
@@ -1091,7 +1133,8 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     if kind == "item" and re.match(r"^\s*(?:from|to|via)\s+[A-Z]", text) and not find_amounts(text):
         return last.kind not in ("retract", "hold", "question", "correction")  # "…, from Stuttgart": the route
     if last.kind == "act" and last.verb == "open" and re.match(
-            r"\s*(?:called|titled|entitled|named|title|name|(?:call|name|title)\s+it)\s*:?\s*[\"“„'‘«]", text, re.IGNORECASE) and not re.search(
+            r"\s*(?:called|titled|entitled|named|title|name|(?:call|name|title)\s+it)\s*:?\s*(?:[\"“„'‘«]|(?-i:[A-Z])[^\d]{2,60}$)", text,
+            re.IGNORECASE) and not re.search(
             r"\b(?:claim|report)\s+(?:called|titled|entitled|named)\b", last.text, re.IGNORECASE):
         return True  # "Could you open one in pounds sterling, titled 'Dublin workshop June'?": its title, quoted
     if last.kind == "act" and last.verb == "open" and _UNTITLED.search(last.text) and kind in ("item", "context", "act", "unknown") \

@@ -523,8 +523,8 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
         after = message[n.end:end]
         if _PER_NIGHT_AFTER.match(after) and re.match(r"\s*\S*\s*(?:a|per|/|each|every)\b", after, re.IGNORECASE):
             continue  # "2 nights at 279 a night, so 558": the rate, not the stay
-        if re.search(r"\b(?:at|@|x|×)\s*(?:[€$£]\s*)?$", message[max(m.end(), n.start - 6):n.start], re.IGNORECASE):
-            continue  # "2 nights at 279"
+        if re.search(r"\b(?:at|@|x|×|of)\s*(?:[€$£]\s*)?$", message[max(m.end(), n.start - 6):n.start], re.IGNORECASE):
+            continue  # "2 nights at 279", "2 nights of €124"
         if re.search(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:[€$£]\s*)?$", message[max(0, n.start - 14):n.start],
                      re.IGNORECASE):
             continue  # "558.00, not 598.00": what it was

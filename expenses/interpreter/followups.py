@@ -117,9 +117,10 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
             r"\W*(?:yes|yeah|yep|ja|jo|tak|ano|si|sí|sim|oui|ok|okay|sure)\W+(?:(?:to|only|just|for|no\.?)\s+)?#?\d\W*", answer,
             re.IGNORECASE)):
         return None  # "yes, all 3" after "say yes to add it converted, or tell me the amount": a count, never the amount
-    if missing == "amount" and re.search(r"\b(?:rates?|exchange|fx|forex)\b|\bconver(?:ted|sion)\s+(?:at|of)\b", answer,
-                                         re.IGNORECASE) and re.search(r"\d", answer):
-        return None  # "go with the card rate, 1.17": a rate of exchange, never the amount
+    if missing == "amount" and re.search(r"\b(?:rates?|exchange|fx|forex)\b[^\d]{0,20}\d|\bconver(?:t|ted|sion)?\s+(?:at|of)\s*\d|"
+                                         r"(?:^|\s)at\s+\d+[.,]\d+(?!\s*(?:€|eur|euros?|gbp|£|usd|\$|chf|sek|nok|dkk|pln|czk|cad|jpy))"
+                                         r"|\b(?:half|third|thirds|quarter|quarters|percent)\b|%", answer, re.IGNORECASE):
+        return None  # "go with the card rate, 1.17", "convert at 1.17": a rate, never the amount; "half of 80": a share
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
         return None

@@ -19,8 +19,8 @@ for _category, _words in {
              "coffee coffees cafe café snack snacks drinks supper catering sandwich sandwiches pizza burger burgers "
              "sushi salad bagel croissant pastry pastries bakery takeaway takeout groceries supermarket beer beers "
              "wine tea teas eat ate eating steak steaks steakhouse tapas noodles ramen bistro brasserie diner espresso "
-             "broodje broodjes toastie toasties panini panino wrap wraps muffin muffins scone scones roll rolls bap baps butty "
-             "butties pie pies kebab kebabs curry",
+             "broodje broodjes toastie toasties panini panino wrap wraps muffin muffins scone scones bacon bap baps butty "
+             "butties kebab kebabs",
     "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
@@ -401,4 +401,6 @@ def meal_named_apart(said: str, told: list[str]) -> bool:
 
 
 # a thing of several, not said which: "one of the train tickets", "one of my taxis"
-ONE_OF_THEM = re.compile(r"\bone\s+of\s+(?:the|my|our|those|these|them)\b", re.IGNORECASE)
+ONE_OF_THEM = re.compile(r"\bone\s+of\s+(?:the|my|our|those|these)\s+(?:\w+\s+)?(?:taxis|cabs|ubers|rides|tickets|trains|flights|"
+                         r"buses|trams|metros|lunches|dinners|breakfasts|meals|coffees|hotels|nights|lines|expenses|receipts|"
+                         r"items|fares|journeys|parkings|transfers|snacks)\b", re.IGNORECASE)

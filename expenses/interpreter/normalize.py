@@ -178,22 +178,29 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
         heads = re.search(r"(?:^|[.!?;:\n(]|\b(?:now|on|then|so|and|also))\W*$", text[:m.start()], re.IGNORECASE) and \
             re.match(r"\s*[,:]\s+(?!\d)|\s+(?:the|a|an|my|our|we|i)\s+[^\W\d_]", text[m.end():], re.IGNORECASE)
         heads = heads or (re.search(r"\b(?:from|since|between)\s+$", text[:m.start()], re.IGNORECASE) and re.match(
-            r"\s*(?:until|till|to|through|thru|and|-|–)\s", text[m.end():], re.IGNORECASE)) or re.search(
-            r"\b(?:until|till|through|thru)\s+$", text[:m.start()], re.IGNORECASE)  # "from Monday 9 until Wednesday 11"
-        # ("The first things: monday 16 the flight …": the day heads the words after it too)
-        if not heads or re.search(r"\d(?:st|nd|rd|th)$|\bthe\s+\d", said, re.IGNORECASE) or re.match(
-                r"\s*(?::\d|nights?|nts?|nites?|x\b|days?)", text[m.end():], re.IGNORECASE) or re.search(
-                r"\b(?:last|this|next|past)\s+$", text[:m.start()], re.IGNORECASE):
-            continue  # "lunch tue 28", "Tue 10:20", "mon 3 nts": a price, a time or a count beside the weekday
+            r"\s*(?:until|till|to|through|thru|and|-|–)\s", text[m.end():], re.IGNORECASE)) or (re.search(
+            r"\b(?:until|till|through|thru)\s+$", text[:m.start()], re.IGNORECASE) and re.search(
+                r"\b(?:from|since|between)\s+(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+\d{1,2}\b[^.;!?]{0,12}$", text[:m.start()],
+                re.IGNORECASE))  # "from Monday 9 until Wednesday 11": both ends of the trip
         weekday = next(n for n, name in enumerate(_ENGLISH_DAYS) if name.startswith(m.group(1).lower()[:3]))
-        for back in range(0, 32):
-            day = today - timedelta(days=back)
-            if day.day == int(m.group(2)) and day.weekday() == weekday:
-                out.append((m.start(), m.end(), day))
-                break
-        else:
-            if 1 <= int(m.group(2)) <= 31 and re.match(r"\s+(?:the|a|an|my|our)\s+[^\W\d_]", text[m.end():], re.IGNORECASE):
-                out.append((m.start(), m.end(), None))
+        fell = next((today - timedelta(days=back) for back in range(0, 32) if (today - timedelta(days=back)).day == int(
+            m.group(2)) and (today - timedelta(days=back)).weekday() == weekday), None)
+        skipped = re.search(r"\d(?:st|nd|rd|th)$|\bthe\s+\d", said, re.IGNORECASE) or re.match(
+            r"\s*(?::\d|nights?|nts?|nites?|x\b|days?)", text[m.end():], re.IGNORECASE) or re.search(
+            r"\b(?:last|this|next|past)\s+$", text[:m.start()], re.IGNORECASE)
+        if fell is None and not skipped and 1 <= int(m.group(2)) <= 31 and (
+                heads and re.match(r"\s+(?:the|a|an|my|our)\s+[^\W\d_]", text[m.end():], re.IGNORECASE) or (
+                    re.search(r"(?:^|[.!?;:\n(])\W*$", text[:m.start()]) and re.match(
+                        r"\s*[,:\-–]?\s*(?!(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)[^\W\d_]", text[m.end():], re.IGNORECASE)
+                    and re.search(r"\d", text[m.end():]))):
+            # ("monday 17 the flight 240", "monday 17: flight 240", "monday 17 flight 240" told on Friday 20: a day it
+            # was not, or a price?)
+            out.append((m.start(), m.end(), None))
+            continue
+        # ("The first things: monday 16 the flight …": the day heads the words after it too)
+        if not heads or skipped or fell is None:
+            continue  # "lunch tue 28", "Tue 10:20", "mon 3 nts": a price, a time or a count beside the weekday
+        out.append((m.start(), m.end(), fell))
     return out
 
 

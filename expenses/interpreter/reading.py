@@ -155,6 +155,10 @@ class ContextIntent(Intent):
 
 # --------------------------------------------------------------------------- shared patterns
 
+# words by which a price said after a take-back is of something more, not the price said again
+_MORE_NOT_INSTEAD = re.compile(r"\b(?:plus|also|another|forgot|forget|tip|extra|more|too|as\s+well|outbound|return|back|tax|"
+                               r"fee|second|other)\b", re.IGNORECASE)
+
 _NOT_VALUE = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)|(?:(?<=\bis)|(?<=\bwas)|(?<=\bare)|(?<=\bwere))n['’]?t)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
                         re.IGNORECASE)
 _VALUE_MARK = re.compile(
@@ -1196,7 +1200,17 @@ class Reader:
         ref, claim, problem, mention = self._target(text, start)
         intent.ref, intent.claim = ref, claim
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
-        dates = _nights_days_of_month(text, find_dates(text, self.ctx.today), self.ctx.today)
+        if lexicon.ONE_OF_THEM.search(text) and claim is not None and claim.lines:
+            # "one of my taxis was 35": one of the lines already on the claim, not said which; never a new one
+            intent.problem = (f"Is “{text}” about one of the lines already on “{claim.title}”? Tell me which line and "
+                              "its new value (“line 2 is 35”), or say it is a new expense. I did not change anything yet.")
+            return intent
+        dates = find_dates(text, self.ctx.today)
+        another_stay = any(c.category == "hotel" and not start <= c.start < end for c in find_categories(self.message))
+        if not another_stay:
+            # (beside another stay told, "OCT 08 HOTEL LE GERMAIN 398.00 … the hotel is 2 nights (6th + 7th)", which
+            # stay the days are of is asked, as the stay told twice)
+            dates = _nights_days_of_month(text, dates, self.ctx.today)
         refs = find_line_refs(text)
         dates = self._anchored(dates)
         dates = [self._same_weekday_named(self._in_the_trip(d, claim)) for d in dates]
@@ -1315,13 +1329,14 @@ class Reader:
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
             date_values = {sorted(str(v) for v in date_values)[0]}
         elif len(date_values) > 1 and category == "hotel" and (not (chosen is not None and chosen.quantity) or (
-                chosen.quantity == len(date_values) and all(chosen.start <= d.start and d.end <= chosen.end for d in dates
-                                                             if d.value in date_values))) and \
+                chosen.quantity == len(date_values) and not another_stay and all(
+                    chosen.start <= d.start and d.end <= chosen.end for d in dates if d.value in date_values))) and \
                 _nights_by_their_days(masked, date_values):
             date_values = {min(str(d) for d in date_values)}  # "two nights, Monday and Tuesday, 356 for both": one stay, from its first
             if chosen is not None and not chosen.quantity and re.search(
                     r"\b(?:night|nite|nt|nightly|each|per|rate|avg|average)\b|/\s?n\b", text[chosen.end:], re.IGNORECASE):
                 # "two nights, 25 and 26, 198 CHF for night": each night's price, or the stay's? asked
+                intent.args["category"] = category  # (a stay asked about: another told beside it waits with it)
                 intent.problem = f"How much was “{text}” in all, for the nights it names? I did not add it yet."
                 intent.missing = "amount"
                 return intent
@@ -1899,6 +1914,12 @@ class Reader:
         if amounts:
             chosen, problem = _choose_amount(amounts, text, what="the correction", for_update=True)
             intent.amount, intent.problem = chosen, problem
+        if amounts and _MORE_NOT_INSTEAD.search(text[:min(a.start for a in amounts)]) and not re.search(
+                r"\b(?:make\s+(?:that|it)|should\s+(?:be|have\s+been)|instead|i\s+meant|not\s+[€$£]?\d)", text, re.IGNORECASE):
+            # "taxi 20 — oops, I forgot the tip, 3", "dinner 45 — no wait, also the wine, 12": something more, or the
+            # price said again? Asked
+            intent.problem = (f"Is “{text.strip()}” a correction of the price before it, or something more? I did not "
+                              "add it yet.")
         lead = _PRICE_TAKEN_BACK.match(text)
         if lead is not None and (dates or len(amounts) != 1 or amounts[0].start != lead.start("price")):
             # "Lunch 22 no sorry 26 at 1 PM", "Lunch 18 no 19 Nov 24": which number is the new price? Asked
