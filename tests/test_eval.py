@@ -160,6 +160,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-25"]["passed"] >= 9
     assert parts["holdout-25"]["conversations"] >= 22
     assert parts["holdout-25"]["passed"] >= 14
+    # a nineteenth round (2026-12-06, thirteenth session): 14 whole conversations written before the round's changes,
+    # then worked on (dev-26: 1 passed before, 0 unsafe; 11 after), and 22 more kept blind until the round's end
+    # (holdout-26: 3 passed before, 3 unsafe; 6 after, 0 unsafe; only its totals and unsafe items were looked at)
+    assert parts["dev-26"]["conversations"] >= 14
+    assert parts["dev-26"]["passed"] >= 10
+    assert parts["holdout-26"]["conversations"] >= 22
+    assert parts["holdout-26"]["passed"] >= 5
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
