@@ -42,7 +42,7 @@ _PRICE = (r"(?:[€$£¥]\s?|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy)\s)?
           r"zlotych|złoty|zloty|zł|czk|kč|cad|jpy|yen))?")
 # ("at a 5-star hotel": part of a word; neither is a price)
 # the days of a stay's nights named between the count and the price: "2 nights, Wed and Thu, at $179", "(Mon and Tue)"
-_NIGHTS_DAYS = (r"(?:[,\s]*(?:\([^()]{1,40}\)|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?(?:\s*(?:,|and|&|\+|/)\s*"
+_NIGHTS_DAYS = (r"(?:[,\s]*(?:\((?![^()]*\b(?:rooms?|people|persons?|guests?|pax|of\s+us)\b)[^()]{1,40}\)|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?(?:\s*(?:,|and|&|\+|/)\s*"
                 r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?){1,3})[,\s]*)")
 _PRODUCT = re.compile(
     rf"(?<![\w.,])(?P<n>\d{{1,2}}(?!st|nd|rd|th)|{'|'.join(_UNITS[1:13])})\s*(?:(?:[a-z]+\s+)?{_QTY_UNIT}{_NIGHTS_DAYS}?\s*)?(?:(?P<times>x|×|\*)|(?P<at>at|@|à)"
@@ -166,9 +166,9 @@ def number_words(text: str) -> list[NumberFound]:
 
 
 # the words that say a price is for all of them: "… at 300 total", "at 179 for both", "at 358 for the stay"
-_ALL_OF_IT = re.compile(r"\s*(?:€|eur|euros?|\$|usd|£|gbp|chf|sek|nok|dkk|kr|pln|zł)?\s*(?:,\s*)?(?:in\s+)?(?:total|all|altogether|"
-                        r"together|all\s+in|for\s+(?:both|all|the\s+(?:stay|lot|two|three|whole\s+stay)|them\s+all|the\s+nights?))\b",
-                        re.IGNORECASE)
+_ALL_OF_IT = re.compile(r"\s*(?:€|eur|euros?|\$|usd|£|gbp|chf|sek|nok|dkk|kr|pln|zł)?\s*(?:,\s*)?(?:(?:in\s+)?total|altogether|"
+                        r"together(?=\s*(?:[.,;!?)]|$))|all\s+in\b(?!\w)|for\s+both(?!\s+of\s+us)\b|for\s+(?:the\s+(?:stay|lot|whole\s+stay)|"
+                        r"them\s+all|the\s+(?:two|three|\d)\s+nights|all\s+(?:two|three|\d)\s+nights))", re.IGNORECASE)
 
 
 def _days_agree(gap: str, n: int | None) -> bool:

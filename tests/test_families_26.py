@@ -461,3 +461,48 @@ def test_an_edit_that_changes_nothing_says_so_in_plain_words():
 
     assert notice_text("no_change", "update_line", None, noun="claim", item="line") == (
         "Nothing changed: that line of the claim already has those values.")
+
+
+# ----------------------------------------------------------------- 10. what the second review found (asked or read)
+
+
+@pytest.mark.parametrize("text", ["taxi to the airport on tuesday, half of 80, and lunch 14", "dinner on tuesday, my half of 90"])
+def test_half_of_a_price_is_never_the_price(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.args.get("amount") in ("80.00", "90.00") for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["lunch 12 and taxi £20 on tuesday — both paid in pounds",
+                                  "taxi £38 and dinner 45 on tuesday, both paid in pounds"])
+def test_a_currency_said_for_several_prices_is_never_dropped(text):
+    plan = _offered(text, **on(TRIP))
+    assert not any(a.args.get("amount") in ("12.00", "45.00") and not a.args.get("currency") for a in plan.acts)
+
+
+def test_the_same_thing_told_again_in_the_next_sentence_is_no_second_line():
+    plan = plan_of("Train 89 on tuesday. My ticket was first class, 119.", **on(TRIP))
+    assert len([a for a in plan.acts if a.act == "add_line"]) <= 1
+
+
+@pytest.mark.parametrize(("text", "amount"), [("hotel 2 nights at 110 all inclusive", "220.00"),
+                                              ("hotel 2 nights at 179 for both of us", "358.00")])
+def test_all_inclusive_and_both_of_us_are_no_total(text, amount):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.args["amount"] for a in plan.acts] == [amount]
+
+
+def test_a_limit_said_after_an_expense_keeps_the_expense():
+    plan = _offered("taxi 20 Monday and dinner 70, which is 10 above the 60 daily allowance", **on(TRIP))
+    assert sorted(a.args["amount"] for a in plan.acts) == ["20.00", "70.00"]
+
+
+def test_words_announcing_the_expenses_are_no_description():
+    plan = plan_of("I want to put the expenses of my Lyon trip in the claim: train 89 on tuesday, taxi 20 on tuesday",
+                   **on(TRIP))
+    assert [a.args.get("description") for a in plan.acts if a.args["amount"] == "89.00"] == ["train"]
+
+
+def test_a_question_label_before_a_priced_question_keeps_the_rest():
+    plan = _offered("Taxi 20 Monday, lunch 14 Tuesday. Also one doubt — dinner 70 on Tuesday is over the limit, right?",
+                   **on(TRIP))
+    assert [a.args["amount"] for a in plan.acts][:2] == ["20.00", "14.00"]

@@ -709,7 +709,8 @@ class Audit:
             if self._touches_neutral(mention.start, mention.end):
                 continue
             sentence = _sentence_span(self.message, mention.start)
-            if re.search(r"\bin\s*$", self.message[:mention.start], re.IGNORECASE) and any(
+            if re.search(r"\bin\s*$", self.message[:mention.start], re.IGNORECASE) and len(re.findall(
+                    r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w.,]*\d)", self.message[sentence[0]:sentence[1]])) == 1 and any(
                     other is not mention and other.codes & mention.codes and sentence[0] <= other.start < sentence[1]
                     and self._touches_neutral(other.start, other.end) and (re.search(r"\d\s*$", self.message[:other.start])
                                                                           or re.match(r"\s*\d", self.message[other.end:]))
@@ -739,7 +740,7 @@ class Audit:
     def _cues(self) -> None:
         message = self.message
         for m in _SPLIT.finditer(message):  # "half is mine", "split with Kasia": the amount is not the line's
-            told = _SHARE_TOLD.match(message, m.end())
+            told = _SHARE_TOLD.match(message, m.end()) if re.search(r"\b(?:share|part|portion)\b", m.group(0), re.IGNORECASE) else None
             if told and any(a.name in ("add_line", "update_line") and _decimal(a.args.get("amount")) == _decimal(
                     told.group(1).replace(",", ".")) and a.start <= m.start() < a.end for a in self.acts):
                 continue  # "paid my own share, €31.20": the figure said is the share, and it is the line's amount
@@ -1886,7 +1887,7 @@ _LIMIT_TOLD = re.compile(r"\b(?:over|above|under|below|within|exceeded?|past|bey
 _DOUBT = re.compile(r"\b(?:not\s+(?:sure|certain)|unsure|no\s+idea)\s+(?:which|what|when|about)\b|\b(?:can'?t|cannot|don'?t)\s+"
                     r"remember\s+(?:which|what|when|the\s+(?:day|date|amount|price))\b", re.IGNORECASE)
 # the share's own figure, said right after it: "my own share, €31.20", "my share was 18"
-_SHARE_TOLD = re.compile(r"\s*(?:[,:\-–—]|\b(?:was|is|came\s+to|of)\b)?\s*(?:[€$£¥]\s?)?(\d+(?:[.,]\d{1,2})?)\b")
+_SHARE_TOLD = re.compile(r"\s*(?:[,:\-–—]|\b(?:was|is|came\s+to)\b)?\s*(?:[€$£¥]\s?)?(\d+(?:[.,]\d{1,2})?)\b")
 # a change of mind inside a line's words
 _RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
 _ADD_VERB = re.compile(r"\b(?:add|adding|put|plus|enter|log|include|book|claim|expense|record)\b|\+", re.IGNORECASE)

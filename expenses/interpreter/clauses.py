@@ -170,6 +170,9 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
                      re.IGNORECASE)
 
 
+# words that only announce the expenses to come: "I want to put the expenses of my Milan trip in the claim"
+_EXPENSES_ANNOUNCED = re.compile(r"\b(?:put|add|enter|log|record|do)\s+(?:in\s+)?(?:all\s+)?(?:the|my|these|those)\s+"
+                                 r"(?:expenses|receipts|costs)\b", re.IGNORECASE)
 # what the user says of the things they told: "They are two separate things", "those were different expenses"
 _SEPARATE_THINGS = re.compile(r"\W*(?:(?:no|sorry|ok|so)\W+)*(?:they|those|these|it)\s*(?:are|were|'re|is|was)\s+(?:(?:two|2|three|3|"
                               r"both|all)\s+)?(?:separate|different|distinct)(?:\s+(?:things|items|expenses|lines|ones|costs))?\W*",
@@ -326,6 +329,15 @@ _TAKEN_BACK_PRICE = re.compile(r"^\W*(?:no|nope|sorry|sry|oops|no\s+sorry|sorry\
 _TAKEN_BACK_THEN_PRICE = re.compile(r"^\W*(?:no\s+wait|no\s+sorry|sorry\s+no|wait\s+no|actually\s+no|no,?\s+actually|oops)\b"
                                     r"(?P<why>[^.;!?\d]{0,60}?)[\s,:-]*(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?\s*(?:€|eur|euros?)?\W*$",
                                     re.IGNORECASE)
+def _another_thing(text: str, before: str) -> bool:
+    """Does ``text`` name a thing the words ``before`` did not: a kind of expense of its own, or a name ("that
+    Italian on Wednesday")? "My ticket was first class, 119" after "Train 89" names the same one."""
+    own = {plain(c.text) for c in find_categories(text) if not c.weak}
+    if own:
+        return not own & {plain(c.text) for c in find_categories(before) if not c.weak}
+    return bool(re.search(r"(?<!^)(?<![.!?]\s)\b(?-i:[A-Z])[a-z]{2,}", text.strip()))
+
+
 # words that add to what was told rather than correct its price
 _SOMETHING_MORE = re.compile(r"\b(?:plus|also|another|forgot|forget|tip|extra|more|too|as\s+well|and|return|outbound|back|tax|"
                              r"fee|second|other|one)\b", re.IGNORECASE)
@@ -404,12 +416,12 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
                                                 lowered) and re.match(r"(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s",
                                                                       lowered):
         return "retract", None  # "Sorry, the lunch please do not add": a take-back of what it names, never an addition
-    if re.search(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*(?:[^\W\d_]+\s+){0,3}?"
-                 r"(?:limit|cap|allowance|budget|maximum|max)\b", lowered) and not find_categories(re.sub(
+    if (limit := re.search(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*"
+                           r"(?:[^\W\d_]+\s+){0,3}?(?:limit|cap|allowance|budget|maximum|max)\b", lowered)) and not re.search(
+            r"\d", lowered[:limit.start()] + lowered[limit.end():]) and not find_categories(re.sub(
                      r"\b(?:meal|meals|hotel|food|daily|day|night|nightly|taxi)\s+(?:limit|cap|allowance|budget)\b", "", lowered)):
         return "context", None  # "I was over 50 on the meal limit": the limit, no expense of 50
-    if not re.search(r"\d", core) and re.search(r"\b(?:put|add|enter|log|record|do)\s+(?:in\s+)?(?:all\s+)?(?:the|my|these|those)\s+"
-                                                r"(?:expenses|receipts|costs)\b", lowered) and not find_categories(core):
+    if not re.search(r"\d", core) and _EXPENSES_ANNOUNCED.search(lowered) and not find_categories(core):
         return "context", None  # "I want to put the expenses of my Milan trip in the claim I have already": what comes next
     if re.fullmatch(r"(?:(?:hmm+|um+|ok|okay|so|and|right|oh|now)[\s,]+)*what\s+else(?:\s+(?:is\s+there|was\s+there))?", lowered):
         return "context", None  # "hmm what else": thinking aloud, no question to answer
@@ -694,7 +706,8 @@ def split(message: str, today) -> list[Clause]:
     clauses: list[Clause] = []
     for s_start, s_end, question in sentences(message):
         s_start, s_end = _trim(message, s_start, s_end)
-        if (label := _ASKED_LABEL.match(message, s_start, s_end)) is not None and label.end() < s_end:
+        if (label := _ASKED_LABEL.match(message, s_start, s_end)) is not None and label.end() < s_end and not re.search(
+                r"\d", message[label.end():s_end]):
             # "Question: I want to know my total until now.": what follows the label is asked, "?" or not
             clauses.append(Clause(s_start, label.end(), message[s_start:label.end()], "context", question, None, closed=True))
             s_start, question = label.end(), True
@@ -722,7 +735,9 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, colon, message[s_start:colon], "value", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
-        elif colon > s_start and _SEPARATE_THINGS.fullmatch(message[s_start:colon]):
+        elif colon > s_start and (_SEPARATE_THINGS.fullmatch(message[s_start:colon]) or (
+                _EXPENSES_ANNOUNCED.search(message[s_start:colon]) and not re.search(r"\d", message[s_start:colon]))):
+            # ("I want to put the expenses of my Lyon trip in the claim: train 89, taxi 20": what follows is told)
             # "They are two separate things: flight back …, and the train …": what the user says of their own words
             clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
             s_start = colon + 1
@@ -823,7 +838,7 @@ def split(message: str, today) -> list[Clause]:
                         r"\W*(?:oh|ah|and|also|right|ok|okay|so|plus|btw|oops|um+|hmm+)\W*", text, re.IGNORECASE)
                     and _priced(message[f_end:s_end], today) and last.kind in ("act", "item")) and not (
                     f_start == s_start and last.kind in ("act", "item") and _priced(message[f_start:s_end], today)
-                    and _priced(last.text, today)
+                    and _priced(last.text, today) and _another_thing(message[f_start:s_end], last.text)
                     and ((kind == "act" and verb in ("update", "add")) or (kind == "item" and re.match(
                         r"\W*(?:(?:oh|ah|and|also|plus|then)\W+)*(?:the|a|an|my|our)\s+[^\W\d_]{3,}", text, re.IGNORECASE)) or (
                         kind == "value" and re.match(
