@@ -339,8 +339,7 @@ def _another_thing(text: str, before: str) -> bool:
 
 
 # words that add to what was told rather than correct its price
-_SOMETHING_MORE = re.compile(r"\b(?:plus|also|another|forgot|forget|tip|extra|more|too|as\s+well|and|return|outbound|back|tax|"
-                             r"fee|second|other|one)\b", re.IGNORECASE)
+_SOMETHING_MORE = re.compile(rf"\b(?:{lexicon.SOMETHING_MORE}|and|one)\b", re.IGNORECASE)
 # an aside with its own subject, told after a request: "my phone swapped the numbers", "I always do that"
 _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|i'?ve|i'?d|i'?m|i\s+always|i\s+just)\s+"
                     r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)

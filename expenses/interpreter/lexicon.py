@@ -404,3 +404,8 @@ def meal_named_apart(said: str, told: list[str]) -> bool:
 ONE_OF_THEM = re.compile(r"\bone\s+of\s+(?:the|my|our|those|these)\s+(?:\w+\s+)?(?:taxis|cabs|ubers|rides|tickets|trains|flights|"
                          r"buses|trams|metros|lunches|dinners|breakfasts|meals|coffees|hotels|nights|lines|fares|journeys|parkings|"
                          r"transfers|snacks)\b", re.IGNORECASE)
+
+# words by which a price told after a take-back is of something more, not the price said again ("oops, I forgot the
+# tip, 3", "no wait, also the wine, 12")
+SOMETHING_MORE = (r"plus|also|another|forgot|forget|tip|extra|more|too|as\s+well|outbound|return|back|tax|fee|second|"
+                  r"other")

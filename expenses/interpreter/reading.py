@@ -156,8 +156,7 @@ class ContextIntent(Intent):
 # --------------------------------------------------------------------------- shared patterns
 
 # words by which a price said after a take-back is of something more, not the price said again
-_MORE_NOT_INSTEAD = re.compile(r"\b(?:plus|also|another|forgot|forget|tip|extra|more|too|as\s+well|outbound|return|back|tax|"
-                               r"fee|second|other)\b", re.IGNORECASE)
+_MORE_NOT_INSTEAD = re.compile(rf"\b(?:{lexicon.SOMETHING_MORE})\b", re.IGNORECASE)
 
 _NOT_VALUE = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)|(?:(?<=\bis)|(?<=\bwas)|(?<=\bare)|(?<=\bwere))n['’]?t)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
                         re.IGNORECASE)
