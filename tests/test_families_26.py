@@ -506,3 +506,31 @@ def test_a_question_label_before_a_priced_question_keeps_the_rest():
     plan = _offered("Taxi 20 Monday, lunch 14 Tuesday. Also one doubt — dinner 70 on Tuesday is over the limit, right?",
                    **on(TRIP))
     assert [a.args["amount"] for a in plan.acts][:2] == ["20.00", "14.00"]
+
+
+# ----------------------------------------------------------------- 11. walk Z3
+
+
+def test_a_food_heading_after_a_stay_heads_the_meals():
+    plan = plan_of("Hotel was the Novotel, 2 nights (Monday and Tuesday night) at 95 a night. Food: lunch Monday 14.50, "
+                   "dinner Tuesday 31", **on(TRIP))
+    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [
+        ("hotel", "190.00"), ("meals", "14.50"), ("meals", "31.00")]
+
+
+def test_the_stays_sum_answered_is_never_asked_again():
+    told = "Novotel hotel, 95 per night for Monday night and Tuesday night."
+    first = _offered(told, **on(TRIP))
+    assert first.acts == [] and first.pending is not None
+    pending = {**first.pending.model_dump(mode="json"), "message": told}
+    parsed = parse_model_answer(interpret(replace(request("190", **on(TRIP)), pending=pending)))
+    assert not isinstance(parsed, ReadBatch)
+    assert not any("in all" in a.text for a in parsed.answers)
+    assert all(a.args.get("amount") == "190.00" for a in parsed.acts)
+
+
+def test_a_sentence_told_then_with_a_thing_of_its_own_is_its_own():
+    plan = plan_of("ok so the flight out on Monday was 189.50 and the flight home Tuesday evening was 164.20. Then taxi "
+                   "from the airport to the hotel Monday, 38 euro", **on(TRIP))
+    assert [(a.args["amount"], a.args["date"]) for a in plan.acts] == [
+        ("189.50", "2026-11-30"), ("164.20", "2026-12-01"), ("38.00", "2026-11-30")]

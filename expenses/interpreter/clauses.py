@@ -839,7 +839,7 @@ def split(message: str, today) -> list[Clause]:
                     f_start == s_start and last.kind in ("act", "item") and _priced(message[f_start:s_end], today)
                     and _priced(last.text, today) and _another_thing(message[f_start:s_end], last.text)
                     and ((kind == "act" and verb in ("update", "add")) or (kind == "item" and re.match(
-                        r"\W*(?:(?:oh|ah|and|also|plus|then)\W+)*(?:the|a|an|my|our)\s+[^\W\d_]{3,}", text, re.IGNORECASE)) or (
+                        r"\W*(?:(?:oh|ah|and|also|plus|then)\W+)*(?:(?:the|a|an|my|our)\s+)?[^\W\d_]{3,}", text, re.IGNORECASE)) or (
                         kind == "value" and re.match(
                         r"\W*(?:(?:oh|ah|and|also|plus)\W+)*(?:that|the|this|my|our)\s+(?!(?:one|same|total|price|amount|bill|"
                         r"ticket|fare|cost)\b)[^\W\d_]{3,}", text, re.IGNORECASE)))) and _joins(last, kind, question, text, today, verb):
@@ -986,6 +986,8 @@ def heading_kind(text: str, today) -> str | None:
         return None
     words = [w.lower() for w in re.findall(r"[A-Za-z']+", text)]
     named = [w for w in words if w not in _HEADING_FILLER]
+    if named and set(named) <= {"food", "drinks", "drink", "eating", "meals"}:
+        return "meals"  # "Food: lunch Tuesday 14.50, dinner Tuesday 31"
     kinds = {c.category for c in find_categories(text) if not c.weak}
     if not named or len(named) > 2 or len(kinds) != 1 or any(w[:1].isupper() for w in re.findall(r"[A-Za-z']+", text)
                                                                 if w.lower() in named and w.lower() not in lexicon.CATEGORY_WORDS):

@@ -1332,7 +1332,7 @@ class Reader:
                     chosen.start <= d.start and d.end <= chosen.end for d in dates if d.value in date_values))) and \
                 _nights_by_their_days(masked, date_values):
             date_values = {min(str(d) for d in date_values)}  # "two nights, Monday and Tuesday, 356 for both": one stay, from its first
-            if chosen is not None and not chosen.quantity and re.search(
+            if chosen is not None and not chosen.quantity and "amount" not in self.overrides and re.search(
                     r"\b(?:night|nite|nt|nightly|each|per|rate|avg|average)\b|/\s?n\b", text[chosen.end:], re.IGNORECASE):
                 # "two nights, 25 and 26, 198 CHF for night": each night's price, or the stay's? asked
                 intent.args["category"] = category  # (a stay asked about: another told beside it waits with it)
@@ -1357,6 +1357,8 @@ class Reader:
                             and p.value == chosen.amount * stay_nights), None)
             if product is not None:  # "Sunday and Monday night at $239/night": 478, the price of each night twice
                 intent.args["amount"], intent.args["quantity"] = money_text(product.value), stay_nights
+            elif "amount" in self.overrides:
+                pass  # the answer to "how much was it in all, for the 2 nights?": the stay's sum
             elif _PER_NIGHT_AFTER.match(text, chosen.end) or stay_nights not in evidence_numbers(text) or not re.search(
                     r"(?:[,:;–—-]|\b(?:total|paid|came\s+to|was|is|for\s+both|altogether|in\s+all))\s*$",
                     text[:chosen.start]) or re.search(r"\b(?:rate|nightly|avg|average|per|each|plus|incl\w*|rooms?)\b",
