@@ -408,7 +408,7 @@ class Audit:
         ids = _ids(self.message)
         spans += [(m.start(), m.end()) for m in _ATOM.finditer(self.message) if m.group(0) in ids]
         spans += [(m.start(), m.end()) for m in _DIGIT_TALK.finditer(self.message)]  # "I misread the 2 as a 1"
-        spans += [(m.start(), m.end()) for m in _LIMIT_TOLD.finditer(self.message)]  # "I was over 50 on the meal limit"
+        spans += [(m.start(), m.end()) for m in lexicon.LIMIT_TOLD.finditer(self.message)]  # "I was over 50 on the meal limit"
         totals = {_decimal(c.view.get("total")) for c in self.ctx.claims} - {None}
         spans += [(m.start("figure"), m.end("figure")) for m in _AGREED.finditer(self.message)
                   if _values(m.group("figure")) & totals]  # "539,60 is right, submit it": the claim's total, agreed
@@ -1880,9 +1880,6 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)(?![\s-]+fare\))|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
-# a figure told as a limit, not as an expense: "over 50 on the meal limit", "under the 180 cap"
-_LIMIT_TOLD = re.compile(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*"
-                         r"(?:[^\W\d_]+\s+){0,3}?(?:limit|cap|allowance|budget|maximum|max)\b", re.IGNORECASE)
 # the user unsure of what they tell: "not sure which day to put", "unsure about the amount"
 _DOUBT = re.compile(r"\b(?:not\s+(?:sure|certain)|unsure|no\s+idea)\s+(?:which|what|when|about)\b|\b(?:can'?t|cannot|don'?t)\s+"
                     r"remember\s+(?:which|what|when|the\s+(?:day|date|amount|price))\b", re.IGNORECASE)

@@ -415,8 +415,7 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
                                                 lowered) and re.match(r"(?:(?:sorry|oops|ah|oh|and|but)[\s,]+)*(?:the|that|my)\s",
                                                                       lowered):
         return "retract", None  # "Sorry, the lunch please do not add": a take-back of what it names, never an addition
-    if (limit := re.search(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*"
-                           r"(?:[^\W\d_]+\s+){0,3}?(?:limit|cap|allowance|budget|maximum|max)\b", lowered)) and not re.search(
+    if (limit := lexicon.LIMIT_TOLD.search(lowered)) and not re.search(
             r"\d", lowered[:limit.start()] + lowered[limit.end():]) and not find_categories(re.sub(
                      r"\b(?:meal|meals|hotel|food|daily|day|night|nightly|taxi)\s+(?:limit|cap|allowance|budget)\b", "", lowered)):
         return "context", None  # "I was over 50 on the meal limit": the limit, no expense of 50

@@ -409,3 +409,7 @@ ONE_OF_THEM = re.compile(r"\bone\s+of\s+(?:the|my|our|those|these)\s+(?:\w+\s+)?
 # tip, 3", "no wait, also the wine, 12")
 SOMETHING_MORE = (r"plus|also|another|forgot|forget|tip|extra|more|too|as\s+well|outbound|return|back|tax|fee|second|"
                   r"other")
+
+# a figure told as a limit, not as an expense: "over 50 on the meal limit", "under the 180 cap"
+LIMIT_TOLD = re.compile(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*"
+                        r"(?:[^\W\d_]+\s+){0,3}?(?:limit|cap|allowance|budget|maximum|max)\b", re.IGNORECASE)

@@ -496,6 +496,7 @@ class Reader:
         self.day_heading: str | None = None  # "": a day told whose week is unsure
         self._day_heading_end = 0
         self._day_heading_text = ""
+        self._trip_told: list[date] | None = None  # the days earlier messages of the conversation told
         self.told: list[Intent] = []
         self._clause_at = 0  # where the clause being read starts in the message
         self._clause_text = ""  # the clause being read, whole (a line's day or old amount may stand after its name)
@@ -914,9 +915,11 @@ class Reader:
         """Is a bare weekday, read as the latest one, a week after the same weekday of a trip an earlier message told
         by its days ("On the Monday I also took …" after "I was in London from Monday 16 to Thursday 19 November")?
         Which week it was is then asked."""
-        told = sorted(date.fromisoformat(d.value) for said_before in self.ctx.earlier
-                      for d in find_dates(said_before, self.ctx.today)
-                      if d.value and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip()))
+        if self._trip_told is None:  # read once a message, whatever number of weekdays it says
+            self._trip_told = sorted(date.fromisoformat(d.value) for said_before in self.ctx.earlier
+                                     for d in find_dates(said_before, self.ctx.today)
+                                     if d.value and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip()))
+        told = self._trip_told
         return len(told) >= 2 and told[0] <= said - timedelta(days=7) <= told[-1] and not (
             told[0] <= said <= told[-1] + timedelta(days=1))
 
