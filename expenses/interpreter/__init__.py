@@ -41,6 +41,7 @@ from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, sentences, sp
 from .context import Context, claim_addressed, claims_named, find_mention, read_key
 from .corrections import (
     is_note,
+    note_runs_on,
     read_correction,
     read_day_fix,
     read_merchant_fix,
@@ -201,10 +202,13 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
     if not getattr(request, "repair_error", None) and (nights := read_nights_fix(said.message, said)) is not None:
         return _with_the_rest(request, said, nights, settled)  # and the rest of the message read on its own
     if is_note(said.message) and "update_line" in ctx.acts:
-        # a note whose line is not exactly one: asked about, never read as a new expense
-        return json.dumps({"plan": {"acts": [], "answers": [{"question": said.message[:2000], "text": (
-            "Which line is that note for? Say it with the line's number, e.g. “note for line 2: …”.")}]}},
-            ensure_ascii=False)
+        # a note whose line is not exactly one, or whose words run on into another request: asked about, never read
+        # as a new expense
+        text = (f"I did not set that note: its words run on into another request (“{run_on}”). Send the note alone, "
+                "then the rest." if (run_on := note_runs_on(said.message)) else
+                "Which line is that note for? Say it with the line's number, e.g. “note for line 2: …”.")
+        return json.dumps({"plan": {"acts": [], "answers": [{"question": said.message[:2000], "text": text}]}},
+                          ensure_ascii=False)
     spelled = spell_out(ctx.message)
     earlier = spell_out(str((ctx.pending or {}).get("message") or ""))
     ctx = replace(ctx, message=spelled.text,
@@ -281,9 +285,9 @@ def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> s
     the rest read on its own as told on the new claim (a rest that names another claim, or does more than add, is not
     read so); both audited together on the whole message."""
     told = sentences(said.message)
-    for _start, end, asked in told[:2]:
-        head, rest = said.message[:end], said.message[end:].lstrip(" .!;")
-        if asked or verb_of(head)[0] != "open":
+    for _start, end, asked in told[:3]:
+        head, rest = said.message[:end], said.message[end:].lstrip(" .!?;")
+        if asked and not _ASKED_TO_OPEN.search(head) or verb_of(head)[0] != "open":
             continue
         if not re.search(r"\d", rest) or claims_named(rest, said.claims) or isinstance(request, _Earlier):
             return None  # (never within a reading of a part: one split of a message)
@@ -295,17 +299,45 @@ def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> s
         if "reads" in other:
             return json.dumps(other, ensure_ascii=False)  # its lookups first; the next round reads it again
         acts = (other.get("plan") or {}).get("acts") or []
-        if not acts or any(a.get("act") != "add_line" or (a.get("case") or {}).get("id", _NEW_CLAIM) != _NEW_CLAIM
-                           for a in acts):
-            return None
-        for act in acts:
-            act.pop("case", None)  # the claim this message opens
-        merged = {"acts": opened + acts, "answers": (other.get("plan") or {}).get("answers") or []}
-        for number, act in enumerate(merged["acts"], 1):
-            act["id"] = f"a{number}"
-        audited_plan = audited(json.dumps({"plan": merged}, ensure_ascii=False), said.message, said)
-        return audited_plan if json.loads(audited_plan)["plan"].get("acts") else None
+        if acts and all(a.get("act") == "add_line" and (a.get("case") or {}).get("id", _NEW_CLAIM) == _NEW_CLAIM
+                        for a in acts):
+            for act in acts:
+                act.pop("case", None)  # the claim this message opens
+            merged = {"acts": opened + acts, "answers": (other.get("plan") or {}).get("answers") or []}
+            for number, act in enumerate(merged["acts"], 1):
+                act["id"] = f"a{number}"
+            audited_plan = audited(json.dumps({"plan": merged}, ensure_ascii=False), said.message, said)
+            if json.loads(audited_plan)["plan"].get("acts"):
+                return audited_plan
+        return _opened_alone(said, head, rest, opened)
     return None
+
+
+# a request to open a claim said as a question: "can we call it "Montreal venue walkthrough"?", "could you open …?"
+_ASKED_TO_OPEN = re.compile(r"\b(?:can|could|would|will)\s+(?:you|we|u|i)\s+(?:please\s+|pls\s+|just\s+)?(?:open|create|start|"
+                            r"make|set\s+up|call|name|title)\b", re.IGNORECASE)
+# words after an opening that may take it back or send the expenses elsewhere: then nothing is opened on its own
+_OPENING_DOUBTED = re.compile(r"\b(?:don'?t|do\s+not|never\s*mind|nvm|cancel|scratch|instead|existing|already|same\s+claim|"
+                              r"other\s+claim|old\s+claim|that\s+claim|this\s+claim|not\s+a\s+new|no\s+new|wrong|rename|"
+                              r"call\s+it|name\s+it|title|claims?\b(?!\s+(?:it|them|this|that)\b))", re.IGNORECASE)
+
+
+def _opened_alone(said: Context, head: str, rest: str, opened: list[dict[str, Any]]) -> str | None:
+    """The claim the first sentences open, plainly asked for, opened on its own when the expenses told after it could
+    not be read whole: nothing of them is added, and the reply says so (they are asked again on the claim, which is
+    then the active one); None when the rest may take the opening back or point elsewhere."""
+    if _OPENING_DOUBTED.search(rest):
+        return None
+    ctx = replace(said, message=head)
+    plan = json.loads(audited(json.dumps({"plan": {"acts": opened}}, ensure_ascii=False), head, ctx)).get("plan") or {}
+    if [a.get("act") for a in plan.get("acts") or []] != ["open_claim"]:
+        return None
+    title = str(plan["acts"][0].get("args", {}).get("title") or "")
+    plan["answers"] = [*(plan.get("answers") or []), {"question": rest[:2000], "text": (
+        f"I opened “{title}”, but I did not add any of the expenses you told after it: I could not read all of them "
+        "for sure. Tell me them again, a few at a time (for example “Monday: flight 189.40, taxi 32”), and they go on "
+        "this claim.")}]
+    return json.dumps({"plan": plan}, ensure_ascii=False)
 
 
 # a request of another kind in the message, which the fallback readings (a correction, a list of expenses) do not read
@@ -378,7 +410,7 @@ def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple
     """A fix read from one part of the message, and the rest of the message read on its own; the two plans together
     audited on the whole message (an expense of the rest not read whole: nothing changes, its question is asked)."""
     plan, (start, end) = fix
-    rest = (said.message[:start].rstrip() + " " + said.message[end:].lstrip(" .,;")).strip()
+    rest = (said.message[:start].rstrip() + " " + said.message[end:].lstrip(" .,;-–—")).strip()
     merged: dict[str, Any] = {"acts": list(plan.get("acts") or []), "answers": list(plan.get("answers") or [])}
     if plan.get("pending"):
         merged["pending"] = plan["pending"]  # its question's answer completes it (dropped if the rest adds anything)
@@ -652,7 +684,7 @@ _YES_WORDS = frozenset(
     "dank danke merci grazie gracias obrigado obrigada tak si same again for of then one ones bitte porfa por favor svp stp "
     "alsjeblieft graag gjerne gärna prego prima pour per para für voor til för pode podes puoi kannst kunt kun peux tu "
     "pouvez vous puedes can du u je accept accepted take figure amount conversion grand sound lovely brilliant cool "
-    "fair enough".split())
+    "fair enough your ur that's thats it's its is good".split())
 
 
 def _only_yes_words(answer: str) -> bool:
@@ -671,7 +703,7 @@ def _asks_another(answer: str) -> bool:
 _YES_FIRST = re.compile(r"^\W*(?P<yes>" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|aye|ok|okay|sure|fine|great|perfect|alright|right|"
                         r"grand|lovely|brilliant|cool|sound|"
                         rf"{lexicon.YES_ABROAD}|{lexicon.CONVERT_ABROAD})(?![\w'’-])(?:[^.!?;\d]|(?<=\s)[2-9](?=\s*[.!;]))"
-                        r"{0,40}?)(?:[.!;]\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+                        r"{0,40}?)(?:[.!;]\s+|\s+[-–—]+\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                         r"\b)|\s*,?\s+(?=(?:and\s+|e\s+|et\s+|y\s+|und\s+|en\s+|a\s+|och\s+|og\s+)?(?:then|after\s+that|"
                         r"depois|dann|danach|puis|ensuite|poi|luego|después|daarna|dan|potem|pak|sen|så|sedan)\b))", re.IGNORECASE)
 # "all 3", "wszystkie 3", "alle drei": how many the yes is for (asked again when that is not how many were offered)
@@ -713,6 +745,29 @@ def _answered_converted(request: Any) -> str | None:
         if "plan" not in both or (len(kinds) == len(set(kinds)) and (not both["plan"].get("answers") or all(
                 str(a.get("text", "")).startswith((_NOT_YOURS, "I did not add anything yet", "From the expense policy"))
                 for a in both["plan"]["answers"]))):
+            return json.dumps(both, ensure_ascii=False)
+        offered = {(a.get("args") or {}).get("category") for a in plan["acts"]}
+        told = [str(a.get("earlier_evidence") or a.get("evidence") or "") for a in plan["acts"]]
+        same = [a for a in (both.get("plan") or {}).get("acts") or [] if a not in plan["acts"] and a.get(
+            "act") == "add_line" and (a.get("args") or {}).get("category") in offered and not (a.get("args") or {}).get(
+            "currency")]
+        if same and not both["plan"].get("answers") and all(re.search(
+                rf"\b(?:{lexicon.SOMETHING_MORE})\b", str(a.get("evidence") or ""), re.IGNORECASE) or meal_named_apart(
+                str(a.get("evidence") or ""), told) for a in same):
+            # "yes that's fine - taxi back 22", "fine, use your rate - airport lunch 14.55" after a dinner: one more of
+            # the kind offered, named apart from it ("then put the parking as 153,70 zl" is its amount: read afresh)
+            return json.dumps(both, ensure_ascii=False)
+        if "plan" in both and not both["plan"].get("acts") and both["plan"].get("answers") and not any(
+                str(a.get("text", "")).startswith("I did not understand") for a in both["plan"]["answers"]):
+            # "yes that's fine - taxi back 22" with its day in doubt: the rest's question asked, the offer kept for the
+            # next "yes" (never a new reading that takes the yes for the expense's words)
+            earlier = str(pending.get("about") or pending.get("message") or "")
+            both["plan"]["pending"] = {**{k: v for k, v in pending.items() if k not in ("message", "about")},
+                                       "about": earlier[:2000]}
+            both["plan"]["answers"] = [a for a in both["plan"]["answers"] if a.get("question") != first.group("yes")] + [
+                {"question": first.group("yes")[:2000], "text": (
+                    f"I have not added what I offered converted (“{earlier[:120]}”) yet, since the rest of your message "
+                    "is still open: say “yes” again to add it.")}]
             return json.dumps(both, ensure_ascii=False)
         # "ok, then put 32,30 CHF for the lunch": the rest tells the same kind of expense again (the amount restated,
         # perhaps), or a part of it is asked about: read afresh, the conversion not taken

@@ -53,6 +53,7 @@ from .normalize import (
     slashed_by_weekday,
     weekdays_with_their_day,
 )
+from .values import ABOARD, TRAVEL_TIME, bought_aboard
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -482,6 +483,9 @@ class Audit:
                 continue
             if own:
                 continue
+            if (earlier := str(a.act.get("earlier_evidence") or "")) and a.args.get("date") in {
+                    d.value.isoformat() for d in find_days(earlier, self.ctx.today) if d.value is not None}:
+                continue  # a yes to an offer ("fine, use your rate - …"): its day is the one the offered words told
             before_it = [d for d in said if d.end <= _sentence_span(self.message, a.start)[0] and d.value is not None]
             here = self._day_of_one_before(a, said) if a.args.get("category") != "hotel" else None
             headed = [d for d in said if _sentence_span(self.message, a.start)[0] <= d.start and d.end <= a.start
@@ -1103,6 +1107,9 @@ class Audit:
                 if target is not None and not _line_fits_words(target, words):
                     self._leave("other", a.start, a.end)  # "the second bolt" read as line 2, a flight
                     continue
+                if target is not None and not _LINE_REF.search(words) and _another_route(target, words):
+                    self._leave("other", a.start, a.end)  # "the taxi to the airport" read as the one to the office
+                    continue
                 if target is not None and not named and not _LINE_REF.search(words) and not self._agrees(a, target, words):
                     self._leave("other", a.start, a.end)  # "the Monday dinner …, pls remove it" read as the last line
                     continue
@@ -1131,8 +1138,7 @@ class Audit:
                 days = [(d.start, d.end) for d in find_days(words, self.ctx.today)]
                 undated = "".join(" " if any(s <= i < e for s, e in days) else ch for i, ch in enumerate(words))
                 kinds = _categories_in(undated)
-                present = _categories_in(_PLACE_LEFT.sub("", _PLACE_REACHED.sub(
-                    lambda m: m.group(0)[:m.start("place") - m.start()], undated)))  # "site→hotel": where it went
+                present = _categories_in(_not_bought(undated))  # "site→hotel": where it went
                 if present and category not in present and not (category == "other" and len(present) > 1):
                     self._leave("other", a.start, a.end)  # "heliport car park … " read as a hotel
                     continue
@@ -1195,6 +1201,10 @@ class Audit:
                     str(line.get("merchant") or "").casefold() == str(a.args["merchant"]).casefold()
                     and line.get("category") == a.args.get("category") for line in a.claim.lines):
                 # "Scusa, the cena at Figlmüller — … the importo is 48,90": the line the claim has, or another one?
+                self._leave("correction", a.start, a.end)
+            elif a.name == "add_line" and not a.act.get("earlier_evidence") and _ITS_AMOUNT_IS.search(words) and not \
+                    _ADD_VERB.search(sentence):
+                # "Sorry one more, the Uber amount is 18.40": what a line already told costs, never a new one
                 self._leave("correction", a.start, a.end)
 
     @functools.cached_property
@@ -1349,14 +1359,16 @@ _CATEGORY_WORDS = {
     "travel": r"travel|travell?ed|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
               r"nmbs|sncb|regiojet|flixbus|overground|[su][\s-]?bahn|rer|railway|intercity|day\s+pass|(?:24|48|72)\s?h(?:ours?|r)?\s+pass|"
               r"travel\s?pass|transit\s+pass|travelcard|"
-              r"flights?|plane|airfare|rail|ice|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
-              r"tube|ferry|parking|car\s+park|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
+              r"flights?|plane|airfare|rail|ice|(?-i:IC)|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
+              r"tube|ferry|parking|car\s+park|park(?:ed)?(?=\s+(?:the|my|our|a|his|her)\s+(?:rental\s+)?(?:car|van|vehicle|truck|motorbike|bike)\b)|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
               r"car\s+rental|mileage|train\s+ticket|boarding|luggage|baggage|sbb|ÖBB|obb|db|sncf|renfe|trenitalia|"
               r"lufthansa|ryanair|easyjet|klm|airline|airport\s+express|scooter|bike",
     "hotel": r"hotels?|hostel|motel|airbnb|b&b|bnb|guesthouse|accommodation|lodging|inn|htl|nights?|nites?|nts|hôtel|"
              r"albergo|nuits?|notte|notti|n[äa]chte|nacht|noce|noc|nocy|noches?",
 }
-_CATEGORY_RE = {name: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for name, words in _CATEGORY_WORDS.items()}
+# (the words people mix in from their own languages, as the clause reader knows them: "almoço", "Abendessen", "Zug")
+_CATEGORY_RE = {name: re.compile(rf"\b(?:{words}|{'|'.join(sorted(map(re.escape, lexicon.ABROAD_WORDS & {w for w, c in lexicon.CATEGORY_WORDS.items() if c == name}), key=len, reverse=True)) or '(?!)'})\b", re.IGNORECASE)
+                for name, words in _CATEGORY_WORDS.items()}
 _PLACE_HOTEL = re.compile(r"\b(?:to|from|at|near|of|back\s+to|in)\s+(?:the|my|our)\s+(?:hotels?|hostel|airbnb)\b",
                           re.IGNORECASE)
 
@@ -1387,8 +1399,7 @@ def _kind_beside_amount(words: str, category: str, amount: Any) -> bool:
     for part in _PARTS.split(words):
         if value is not None and any(_decimal(m.group(0).replace(",", ".")) == value
                                      for m in re.finditer(r"\d+(?:[.,]\d{1,2})?", part)):
-            kinds = _categories_in(_PLACE_LEFT.sub("", _PLACE_REACHED.sub(
-                lambda m: m.group(0)[:m.start("place") - m.start()], part)))  # "hotel to the office 21": where it went
+            kinds = _categories_in(_not_bought(part))  # "hotel to the office 21": where it went
             return bool(kinds) and category not in kinds and not (category == "other" and len(kinds) > 1)
     return False
 
@@ -1701,6 +1712,17 @@ def _line_fits_words(line: dict[str, Any], words: str) -> bool:
     return True
 
 
+_ROUTE_PLACE = re.compile(r"\b(?:to|from)\s+(?:the\s+)?([^\W\d_]{3,})", re.IGNORECASE)
+
+
+def _another_route(line: dict[str, Any], words: str) -> bool:
+    """Do the words name a ride by where it went ("the taxi to the airport") that the line, told with a route of its
+    own ("to the customer office"), never went?"""
+    said = {w.lower() for w in _ROUTE_PLACE.findall(words)} - {"claim", "line", "list", "total"}
+    told = {w.lower() for w in _ROUTE_PLACE.findall(str(line.get("description") or ""))}
+    return bool(said and told and not said & told)
+
+
 _GENERIC_MERCHANT_WORDS = frozenset("hotel hotels taxi taxis restaurant cafe café bar airport station parking the and "
                                     "city central grand international express"
                                     .split())
@@ -1916,6 +1938,10 @@ def _other_leg(words: str, line: dict[str, Any]) -> bool:
 
 
 # an expense told as one already known, with no day of its own: "the taxi 40", "my hotel 129"
+# the amount of a thing already told: "the Uber amount is 18.40", "the price of the taxi was 22"
+_ITS_AMOUNT_IS = re.compile(r"\b(?:the|that|this)\s+(?:[^\W\d_]+\s+){1,2}?(?:amount|price|cost|fare|total|sum)\s+"
+                            r"(?:is|was|should\s+be|shld\s+be|must\s+be|=|:)|\b(?:the|that)\s+(?:amount|price|cost|fare)\s+"
+                            r"(?:of|for)\s+(?:the|that|this|my)\s+", re.IGNORECASE)
 _THE_KIND = re.compile(r"\W*(?:and\s+|also\s+)?(?:the|that|this|my)\s+(?!\d)", re.IGNORECASE)
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
 # the question the last reply asked is answered by dropping it, not completing it
@@ -2007,6 +2033,17 @@ _PLACE_REACHED = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|ou
                             r"(?P<place>(?!(?:breakfast|brunch|lunch|dinner|supper)\b)[^\W\d_]+)", re.IGNORECASE)
 # the place a ride started from ("hotel to the office", "hotel→airport")
 _PLACE_LEFT = re.compile(r"\bhotels?(?=\s*(?:to|->|→)\s)", re.IGNORECASE)
+
+
+def _not_bought(words: str) -> str:
+    """``words`` without the places a ride went to or left from, nor the journey something else was bought on or
+    before: what is left names what was bought."""
+    words = _PLACE_LEFT.sub("", _PLACE_REACHED.sub(lambda m: m.group(0)[:m.start("place") - m.start()], words))
+    words = TRAVEL_TIME.sub(lambda m: m.group(0)[:m.start("place") - m.start()], words)
+    return ABOARD.sub(lambda m: m.group(0)[:m.start("place") - m.start()] if bought_aboard(words, m.start()) else m.group(0),
+                      words)
+
+
 # a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                            r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(?<![\d.,])\d\.(?:0[1-9]|1[0-2]))|(?<=(?<![\d.,])\d\d\.(?:0[1-9]|1[0-2])))\.\s+(?-i:[a-z\d]))"  # "10.11. taxi 42"

@@ -112,7 +112,8 @@ REQUEST_START = re.compile(
     r"may\s+i\s+ask\s+you\s+to|please\s+(?:could|would|can)\s+you|(?:could|can|would)\s+you\s+possibly|"
     r"can\s+you|could\s+you|would\s+you|will\s+you|would\s+you\s+mind|can\s+u|could\s+u|"
     r"i'd\s+like\s+(?:you\s+)?to|i\s+would\s+like\s+(?:you\s+)?to|i\s+want\s+(?:you\s+)?to|i\s+need\s+(?:you\s+)?to|"
-    r"let's|lets|let\s+us|go\s+ahead\s+and|please|you\s+can|u\s+can|you\s+may)\b",
+    r"let's|lets|let\s+us|go\s+ahead\s+and|please|"
+    r"(?:(?:after(?:wards)?|then|after\s+that|and\s+then|now)\s*,?\s+)?(?:you\s+can|u\s+can|you\s+may))\b",
     re.IGNORECASE)
 
 # a full stop ends no sentence after a dotted day before what follows in lower case ("10.11. taxi 42"), nor after an
@@ -329,6 +330,20 @@ _TAKEN_BACK_PRICE = re.compile(r"^\W*(?:no|nope|sorry|sry|oops|no\s+sorry|sorry\
 _TAKEN_BACK_THEN_PRICE = re.compile(r"^\W*(?:no\s+wait|no\s+sorry|sorry\s+no|wait\s+no|actually\s+no|no,?\s+actually|oops)\b"
                                     r"(?P<why>[^.;!?\d]{0,60}?)[\s,:-]*(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?\s*(?:€|eur|euros?)?\W*$",
                                     re.IGNORECASE)
+def _priced_thing_apart(last: Clause, kind: str, text: str, today) -> bool:
+    """"Vignette for Austria (10 days) 12,40 EUR. Lunch at the Rasthof 16,90": a price of a thing of no kind the
+    interpreter knows, then a sentence with its own kind and price: two expenses (the first is asked its kind), never
+    one with two amounts."""
+    return (last.kind == "value" and kind == "item" and _priced(text, today) and _priced(last.text, today)
+            and bool([c for c in find_categories(text) if not c.weak])
+            and not [c for c in find_categories(last.text) if not c.weak]
+            and re.match(r"\W*(?:(?:oh|ah|and|also|plus|then)\W+)*(?:(?:a|an)\s+)?[^\W\d_]{3,}", text, re.IGNORECASE) is not None
+            and re.match(r"\W*(?:(?:oh|ah|and|also|plus|then)\W+)*(?:the|that|this|my|our|it|its|it's)\b", text,
+                         re.IGNORECASE) is None
+            and re.match(r"\W*(?:[^\W\d_]{3,})", last.text) is not None
+            and re.match(r"\W*(?:it|that|this|was|is|the\s+same)\b", last.text, re.IGNORECASE) is None)
+
+
 def _another_thing(text: str, before: str) -> bool:
     """Does ``text`` name a thing the words ``before`` did not: a kind of expense of its own, or a name ("that
     Italian on Wednesday")? "My ticket was first class, 119" after "Train 89" names the same one."""
@@ -343,6 +358,13 @@ _SOMETHING_MORE = re.compile(rf"\b(?:{lexicon.SOMETHING_MORE}|and|one)\b", re.IG
 # an aside with its own subject, told after a request: "my phone swapped the numbers", "I always do that"
 _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|i'?ve|i'?d|i'?m|i\s+always|i\s+just)\s+"
                     r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)
+# when a claim is wanted, said after the request to send it: "they want it today", "my boss needs it by Friday",
+# "deadline is friday", "it's due tomorrow"
+_WANTED_BY = re.compile(r"^\W*(?:(?:and|because|since|as|cos|coz|so|but)\s+)?(?:(?:they|he|she|finance|accounts|hr|"
+                        r"(?:my|our|the)\s+[^\W\d_]+)\s+(?:want|wants|need|needs|expect|expects|asked\s+for|asks\s+for)\s+"
+                        r"(?:it|them|this|that)\b|(?:the\s+)?deadline\s+is\b|it'?s\s+due\b|(?:it\s+)?(?:is\s+)?due\s+"
+                        r"(?:today|tomorrow|tmrw|tonight|this|by|on|before|mon|tue|wed|thu|fri|sat|sun))[^.;!?\n]{0,40}$",
+                        re.IGNORECASE)
 # a sentence that says a line is right as it is: "the return one 3/12 is ok", "the hotel is fine"
 _LEFT_AS_IS = re.compile(r"^\W*(?:and\s+|but\s+)?(?:the|that|this|my)\s+[^.;!?\n]{1,40}?\b(?:is|was|are|were)\s+(?:ok|okay|fine|"
                          r"right|correct|good|all\s+right)\W*$", re.IGNORECASE)
@@ -482,8 +504,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if not question and re.match(r"^(?:(?:it\s+)?(?:is|was|were|are|cost|costs|came\s+to)|it['’]?s)\s+(?:about\s+|around\s+)?"
                                  r"[€$£¥]?\d", lowered):
         return "value", None  # "the hotel is not 176, is 167": the value, its subject said before
-    if re.match(r"^(?:please\s+)?(?:confirm|state|give\s+me|tell\s+me|show(?:\s+me)?)\b.*\b(?:total|subtotal|sum|status|"
-                r"balance|number\s+of\s+lines|how\s+many)\b", lowered) and not amounts:
+    if re.match(r"^(?:(?:please|kindly|pls|can\s+you|could\s+you|would\s+you)\s+)*(?:confirm|state|give\s+me|tell\s+me|"
+                r"show(?:\s+me)?|share|send\s+me|let\s+me\s+(?:see|have))\b.*\b(?:total|subtotal|sum|status|balance|"
+                r"number\s+of\s+lines|how\s+many|list|summary|overview|breakdown|lines)\b", lowered) and not amounts:
         return "question", None  # "Please confirm the claim total."
     request = REQUEST_START.match(core)
     if request and re.match(r"^(?:\s*(?:kindly|please|pls|just|quickly)\b)*\s*(?:tell\s+me|let\s+me\s+know|explain|"
@@ -704,8 +727,8 @@ def split(message: str, today) -> list[Clause]:
     clauses: list[Clause] = []
     for s_start, s_end, question in sentences(message):
         s_start, s_end = _trim(message, s_start, s_end)
-        if (label := _ASKED_LABEL.match(message, s_start, s_end)) is not None and label.end() < s_end and not re.search(
-                r"\d", message[label.end():s_end]):
+        if (label := _ASKED_LABEL.match(message, s_start, s_end)) is not None and label.end() < s_end and (
+                question or not re.search(r"\d", message[label.end():s_end])):
             # "Question: I want to know my total until now.": what follows the label is asked, "?" or not
             clauses.append(Clause(s_start, label.end(), message[s_start:label.end()], "context", question, None, closed=True))
             s_start, question = label.end(), True
@@ -789,6 +812,11 @@ def split(message: str, today) -> list[Clause]:
                 # "the hotel isn't 420, it's 402, my phone swapped the numbers": why, told after the request
                 clauses.append(Clause(f_start, f_end, text, "context", question, None))
                 continue
+            if clauses and clauses[-1].kind == "act" and clauses[-1].verb in ("submit", "withdraw") and not question and \
+                    _WANTED_BY.match(text) and not re.search(r"\d", text):
+                # "go ahead and submit it, they want it today": when it is wanted, told after the request
+                clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
+                continue
             if f_start == s_start and f_end == s_end and not question and clauses and _LEFT_AS_IS.search(text):
                 # "… was 49,90 not 59,90. the return one 3/12 is ok": a line said to be right, nothing to do
                 clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
@@ -841,13 +869,17 @@ def split(message: str, today) -> list[Clause]:
                         r"\W*(?:(?:oh|ah|and|also|plus|then)\W+)*(?:(?:the|a|an|my|our)\s+)?[^\W\d_]{3,}", text, re.IGNORECASE)) or (
                         kind == "value" and re.match(
                         r"\W*(?:(?:oh|ah|and|also|plus)\W+)*(?:that|the|this|my|our)\s+(?!(?:one|same|total|price|amount|bill|"
-                        r"ticket|fare|cost)\b)[^\W\d_]{3,}", text, re.IGNORECASE)))) and _joins(last, kind, question, text, today, verb):
+                        r"ticket|fare|cost)\b)[^\W\d_]{3,}", text, re.IGNORECASE)))) and not (
+                    f_start == s_start and _priced_thing_apart(last, kind, text, today)) and _joins(
+                        last, kind, question, text, today, verb):
                 # (a sentence with its own request and its own price is its own: "… the train home was £79.10. That
                 # Italian on Wednesday was £24.80, not £22.80")
                 # (a sentence after the request for a claim that names a thing is an expense of its own: "open a
                 # claim … in SEK. Hotel Scandic 2 nights, 3 480 kr")
                 _merge(last, f_end, message, question, today)
             else:
+                if last is not None and f_start == s_start and _priced_thing_apart(last, kind, text, today):
+                    last.kind = "item"  # (its kind is asked)
                 clauses.append(Clause(f_start, f_end, text, kind, question, verb))
     for i, clause in enumerate(clauses):  # "please add the following:" before record lines only introduces them
         if clause.kind == "act" and clause.verb == "add" and i + 1 < len(clauses) and clauses[i + 1].closed and (

@@ -178,6 +178,18 @@ def is_note(message: str) -> bool:
     return any(p.match(message.strip()) for p in _NOTES)
 
 
+def note_runs_on(message: str) -> str | None:
+    """The words of another request a note's words run on into ("…: airport to hotel, and add the parking 8"), or
+    None."""
+    m = next((m for p in _NOTES if (m := p.match(message.strip()))), None)
+    if m is None:
+        return None
+    text = m.group("text")
+    if (submit := _NOTE_THEN_SUBMIT.search(text)) is not None:
+        text = text[:submit.start()]
+    return on.group(0).strip(" ,;.") + text[on.end():] if (on := _NOTE_RUNS_ON.search(text)) else None
+
+
 def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
     """"note for the 54 EUR taxi: hotel to airport with the boxes": the words the line is described with (a reason, a
     route, a note) set on the one line named by its number, amount, merchant, description or kind; None when the
@@ -193,6 +205,11 @@ def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
     if claim is None or claim.status != "draft" or not claim.lines:
         return None
     which, text = m.group("which"), re.sub(r"^that\s+", "", m.group("text").strip(), flags=re.IGNORECASE)
+    submit = _NOTE_THEN_SUBMIT.search(text)
+    if submit:
+        text = text[:submit.start()].rstrip(" ,;")  # "…: outbound flight Dublin-Gdansk, then submit it please"
+    if _NOTE_RUNS_ON.search(text):
+        return None  # "…: airport to hotel, and add the parking 8": another request, asked about, never a note's words
     if re.match(r"(?:wrong|incorrect|not\s+right|off|bad|weird|strange|garbled|messed|broken|odd)\b", text, re.IGNORECASE):
         return None  # "line 5 description is wrong, … make it lunch": what the note is not, then what to do
     if len(text) > 120:
@@ -213,7 +230,20 @@ def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
         return None
     act = {"id": "n1", "act": "update_line", "case": {"id": claim.id},
            "args": {"line": int(lines[0]["ordinal"]), "description": text}, "evidence": message.strip()}
+    if submit:
+        return {"acts": [act, {"id": "n2", "act": "submit_claim", "case": {"id": claim.id}, "args": {},
+                               "evidence": submit.group(0).strip(" ,;")}]}
     return {"acts": [act]}
+
+
+# a note's words that end in a request to submit ("…, then submit it please"): the note, then the submit
+_NOTE_THEN_SUBMIT = re.compile(r"[,;.]?\s*(?:(?:and|then|&)\s+)*(?:please\s+|pls\s+|now\s+)?(?:submit|send)"
+                               r"(?:\s+(?:it|the\s+claim|the\s+whole\s+thing|everything))?(?:\s+(?:in|off))?"
+                               r"(?:\s+(?:please|pls|now|thanks?|thank\s+you))*\W*$", re.IGNORECASE)
+# a note's words that run on into another request: the note is not set, the message is asked about
+_NOTE_RUNS_ON = re.compile(r"(?:[,;.]|\b(?:and|then))\s*(?:(?:and|then|also|please|pls|now|can\s+you|could\s+you)\s+)*"
+                           r"(?:submit|send|add|remove|delete|drop|change|update|put|open|withdraw|cancel)\b",
+                           re.IGNORECASE)
 
 
 def _valid_day(month: date, day: int) -> bool:

@@ -47,10 +47,14 @@ from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
 from .patterns import word_search
 from .reading import name_before_price
 from .values import (
+    ABOARD,
+    AIRPORTS,
     ANOTHER_DAY,
     DAY_DOT,
     REQUEST_HEAD,
+    TRAVEL_TIME,
     a_route,
+    bought_aboard,
     everyday_name_meant,
     one_reading,
     rows_kept_by_place,
@@ -362,7 +366,8 @@ def merchants_in(words: str, message: str) -> list[str]:
                 re.search(r"\bwith\s+$", before, re.IGNORECASE) and ((name.isupper() and len(name) > 1) or
                                                                      _KIND_NAMED.search(name))):
             continue  # "dinner with Anna": a person ("flew with LOT": an airline, in capitals)
-        if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or (city_aliases(first) and not _KIND_NAMED.search(name)) or \
+        if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or name.lower() in AIRPORTS or (
+                city_aliases(first) and not _KIND_NAMED.search(name)) or \
                 _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
             continue
         if re.fullmatch(r"[A-Z]{3}", name) and (re.search(r"\b[A-Z]{3}\s*[-–—/]\s*$", before) or re.match(
@@ -442,10 +447,18 @@ _REASON = re.compile(r"(?:,\s*|\s+)(?P<reason>(?:because|since|as|due\s+to)\s+[^
                      r"\W*$", re.IGNORECASE)
 
 
+# a yes that ends its clause before an expense is told: "fine, use your rate - …", "ok go ahead. …", "sure; …"
+_YES_CLAUSE = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfect|alright|cool|good|grand|lovely|"
+                         r"brilliant|right|thanks|cheers|go\s+ahead)\b[^.!?;:\d\n–—-]{0,40}?(?:[.!;:]\s+|\s+[-–—]+\s+)",
+                         re.IGNORECASE)
+
+
 def describe(words: str, ctx: Context) -> str | None:
     """What the expense was, in the user's words, and why when they say it: "taxi from the messe to the hbf because
     the s-bahn was on strike" → "from the messe to the hbf because the s-bahn was on strike" (a route and a reason
     are what a taxi over the limit needs noted)."""
+    if (yes := _YES_CLAUSE.match(words)) and re.search(r"[^\W\d_]", words[yes.end():]):
+        words = words[yes.end():]  # "fine, use your rate - airport lunch 14.55": the yes is no word of the thing
     said = _described_phrase(words, ctx)
     reason = _REASON.search(words)
     if reason is None or claims_named(reason.group(0), ctx.claims):
@@ -501,7 +514,7 @@ _THING_ENDS = frozenset("was were is are be been cost costs came comes spent pai
                         "needed these those they them both all down up out over flew flown drove driven came walked sorry "
                         "mean meant oops".split())
 _THING_JOINS = frozenset("and of the to from with".split())
-_THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt "
+_THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt amount amounts price prices sum "
                          "receipts one ones thing things stuff item items line new another day days first second third "
                          "final back home there arrived returned returning".split()) | lexicon.FILLER
 # ("Last day, 26.11.: lunch …", "Back in München on 3 December: parking …": no thing)
@@ -639,6 +652,8 @@ def _masked(words: str, today: date) -> str:
     spans = [(d.start, d.end) for d in find_days(words, today)]
     spans += [m.span("place") for m in _PLACE_REACHED.finditer(words)]  # "dinner 58 last nite", "site→hotel"
     spans += [m.span() for m in _MEAL_TIME.finditer(words)]  # "after lunch I took a taxi": when, not what
+    spans += [m.span("place") for m in TRAVEL_TIME.finditer(words)]  # "almoço … before the flight 12,80": when
+    spans += [m.span("place") for m in ABOARD.finditer(words) if bought_aboard(words, m.start())]  # "Kafi … in the train"
     # a masked word is a mark, not a gap: "like to record the train" must not read as "to the train"
     return "".join(("·" if not ch.isspace() else ch) if any(s <= i < e for s, e in spans) else ch
                    for i, ch in enumerate(words))
@@ -647,6 +662,7 @@ def _masked(words: str, today: date) -> str:
 def _category(words: str) -> str | None:
     present = {c for c in _categories_in(words) if not all(
         re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", words[:m.start()], re.IGNORECASE)
+        and not re.match(r"park", m.group(0), re.IGNORECASE)
         for m in _CATEGORY_RE[c].finditer(words))}  # "back to the hotel": where it went, not what it was
     if len(present) == 1:
         return next(iter(present))

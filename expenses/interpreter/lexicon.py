@@ -49,7 +49,7 @@ for _category, _words in {
 CAPITALISED_ONLY = frozenset({"enterprise", "alamo", "via rail"})
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
-TRAIN_SERVICES = frozenset("ICE AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)
+TRAIN_SERVICES = frozenset("ICE IC AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)
 
 # when several category words occur, the more specific one wins: "hotel taxi" is a taxi,
 # "hotel breakfast" a meal (the policy counts it so), "train to the hotel" travel
@@ -112,6 +112,8 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "sofitel": ("Sofitel", "hotel"), "pullman": ("Pullman", "hotel"), "best western": ("Best Western", "hotel"),
     "booking.com": ("Booking.com", "hotel"), "sheraton": ("Sheraton", "hotel"), "westin": ("Westin", "hotel"),
     "costa": ("Costa", "meals"), "burger king": ("Burger King", "meals"), "kfc": ("KFC", "meals"),
+    "greggs": ("Greggs", "meals"), "maccas": ("McDonald's", "meals"), "chipotle": ("Chipotle", "meals"),
+    "screwfix": ("Screwfix", "other"),
     "deliveroo": ("Deliveroo", "meals"), "uber eats": ("Uber Eats", "meals"), "ubereats": ("Uber Eats", "meals"),
     "wolt": ("Wolt", "meals"), "lieferando": ("Lieferando", "meals"), "just eat": ("Just Eat", "meals"),
     "five guys": ("Five Guys", "meals"), "wagamama": ("Wagamama", "meals"), "dunkin": ("Dunkin", "meals"),
@@ -222,7 +224,8 @@ FILLER = frozenset(
     "please pls plz plase pleese kindly thanks thank thx ty cheers hi hello hey ok okay alright so oh um uh er "
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm "
     "oops lol sigh phew perfeito perfetto parfait perfekt prima vale bueno obrigado obrigada gracias grazie merci "
-    "danke diolch".split()
+    "danke diolch bye doei tschüss tschuss adiós adios dziękuję dziekuje dzięki dzieki děkuji dekuji tack takk kiitos "
+    "bedankt gràcies".split()
 )
 
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,

@@ -27,7 +27,7 @@ _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july
 _NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis"})
 # the languages whose days and months people write among their English ("lunedì: taxi 18,50", "Vy train tirsdag",
 # "kolacja środa", "am 3. Dezember")
-_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs")
+_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs", "pt")
 
 
 @functools.cache
@@ -43,7 +43,7 @@ def _pieces() -> re.Pattern[str]:
 _NAME_LEADS = frozenset("at with for by from mr mrs ms dr herr frau chez bei hotel trattoria restaurant ristorante "
                         "restaurante cafe café bar brasserie osteria taverna pizzeria club team".split())
 # words before a day or a month in the languages people mix in: "am Montag", "le lundi", "el martes", "w środę"
-_DATE_LEADS = frozenset("on am le el il lo w we på i om op den de du au al vom bis seit ab dal del desde od do hasta "
+_DATE_LEADS = frozenset("on am le el il lo w we på i om op den de du au al vom bis seit ab dal del desde od do hasta na no "
                         "fino since until till".split())
 _MONTHS_EN = frozenset(_ENGLISH_MONTHS)
 
@@ -59,8 +59,10 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     before = re.findall(r"[^\W\d_]+", message[:start].lower())[-2:]
     if message[:start].count('"') % 2 or message[:start].count("“") > message[:start].count("”"):
         return False  # a quoted title ("Nuova Sede", "Domingo festival")
-    if any(w in _NAME_LEADS for w in before):
-        return False
+    if any(w in _NAME_LEADS for w in before) and not (before and before[-1] in ("from", "de", "du", "dal", "desde", "von") and (
+            ahead := re.match(r"\s+(?:to|until|till|au|à|a|al|bis|hasta|até|tot)\s+([^\W\d_]+)", message[end:])) and (
+            ahead.group(1).lower() in calendar_abroad() or ahead.group(1).lower() in _ENGLISH_DAYS)):
+        return False  # ("from lundi to jeudi": a stay's days, never a name)
     capitalised = token[:1].isupper()
     left = re.search(r"([^\W\d_][\w'’-]*)\W{0,2}$", message[:start])
     right = re.match(r"\W{0,2}([^\W\d_][\w'’-]*)", message[end:])
@@ -97,6 +99,8 @@ def calendar_abroad() -> dict[str, str]:
         for index, name in get_day_names("wide", locale=locale).items():
             for form in {name.lower(), unidecode(name).lower()}:
                 names.setdefault(form, _ENGLISH_DAYS[index])
+                if form.endswith("-feira"):
+                    names.setdefault(form.removesuffix("-feira"), _ENGLISH_DAYS[index])  # "na segunda": Monday
         for context in ("format", "stand-alone"):
             for width in ("wide", "abbreviated") if locale not in ("pl", "cs") else ("wide",):  # "Dezember", "Dez."
                 for number, name in get_month_names(width, context=context, locale=locale).items():

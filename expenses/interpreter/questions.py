@@ -75,7 +75,7 @@ _HOWTO_FAMILY = {"start": "open", "create": "open", "edit": "change", "update": 
 _LIST = re.compile(r"\b(?:claims|which\s+claim|what\s+claim|any\s+claim)\b", re.IGNORECASE)
 _CASE = re.compile(
     r"\b(?:total|totals|sum|how\s+much|spent|spend|status|state|lines?|items?|entries|summary|overview|"
-    r"breakdown|what'?s\s+on|what\s+is\s+on|look\s+like|looks?|show|details?|where|how\s+many|approved|"
+    r"breakdown|list|what'?s\s+on|what\s+is\s+on|look\s+like|looks?|show|details?|where|how\s+many|approved|"
     r"rejected|submitted|draft|locked|open|on\s+it|in\s+it|what\s+about|expenses?|claim|currency|"
     r"biggest|largest|highest|priciest|most\s+expensive|smallest|cheapest|lowest|comes?\s+to|come\s+to|add\s+up|"
     r"adds\s+up|overall)\b",

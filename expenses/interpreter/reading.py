@@ -61,6 +61,7 @@ from .values import (
     DateFound,
     MerchantFound,
     best_category,
+    bought_aboard,
     counts_only,
     currency_named,
     find_amounts,
@@ -696,11 +697,34 @@ class Reader:
                         self.message, self._sentence_start_of(act.start)) or _AFTER_IT.search(act.quote(self.message))):
                 act.args["date"] = before[-1].value  # "Tuesday I flew … . Also the metro from the airport, 2,60"
                 continue
+            if (arrived := self._stay_from_arrival(act, said)) is not None:
+                act.args["date"] = arrived  # "premier inn 2 nights at 79. wed greggs 5.35": from the day the trip began
+                continue
             # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
             # one's is not (nor any before it); today is a guess
             act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? You gave the days of the others, not "
                            "of this one, so I did not add it yet.")
             act.missing = "date"
+
+    def _stay_from_arrival(self, act: ActIntent, said: list[Any]) -> str | None:
+        """The first night of a stay told by its nights alone, beside expenses of its days ("premier inn 2 nights at
+        79. wed greggs 5.35, …"): the day the trip on its claim began (its first line), when every day this message
+        tells lies within the stay's nights and the morning after; None otherwise (the day is asked)."""
+        nights = act.args.get("quantity")
+        claim = act.claim
+        if act.args.get("category") != "hotel" or not isinstance(nights, int) or nights < 1 or claim is None:
+            return None
+        days = sorted({str(line.get("date")) for line in claim.lines if line.get("date")})
+        if not days or any(line.get("category") == "hotel" for line in claim.lines):
+            return None
+        try:
+            first = date.fromisoformat(days[0])
+        except ValueError:
+            return None
+        if (self.ctx.today - first).days > 21 or not said or not all(
+                first <= date.fromisoformat(str(d.value)) <= first + timedelta(days=nights) for d in said):
+            return None
+        return first.isoformat()
 
     def _day_said_apart(self, intents: list[Intent], adds: list[ActIntent]) -> None:
         undated = [i for i in adds if "date" not in i.args]
@@ -1223,12 +1247,20 @@ class Reader:
         said = find_categories(outside)
         others = {c.category for c in said if plain(c.text) not in lexicon.MEALS and not c.weak}
         bought = [c for c in said if plain(c.text) in lexicon.MEALS and not others - {"meals"} or (  # "went to dinner": a meal
-            not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", outside[:c.start], re.IGNORECASE)
+            (not re.search(r"\b(?:to|from|into|at)\s+(?:the\s+|my\s+|our\s+)?$", outside[:c.start], re.IGNORECASE)
+             or plain(c.text) in ("park", "parked"))  # ("paid $25 to park the van": what was paid for)
             and not is_destination(outside, c)
             # "in train I eat in Wars 46 zł": the train is where, what was bought is said beside it
             and not (c.category == "travel" and len(said) > 1 and re.search(r"\b(?:in|on|aboard)\s+(?:the\s+|a\s+)?$",
                                                                             outside[:c.start], re.IGNORECASE)
                      and any(d.category != "travel" for d in said))
+            # "feed at the airport before the flight 19.30": when it was bought, never what; "Kafi und Gipfeli in the
+            # train": where something unknown was bought
+            and not (c.category == "travel" and re.search(r"\b(?:before|after|during)\s+(?:the|my|our|a)\s+$",
+                                                          outside[:c.start], re.IGNORECASE))
+            and not (c.category == "travel" and (aboard := re.search(r"\b(?:in|on|aboard)\s+(?:the\s+|a\s+)?$",
+                                                                      outside[:c.start], re.IGNORECASE))
+                     and bought_aboard(outside, aboard.start()))
             # "hotel to the office 21", "airport→hotel": where a ride started, not what was bought
             and not (c.category == "hotel" and re.match(r"\s*(?:to|->|→|-)\s*(?:the\s+)?[^\W\d_]", outside[c.end:])))]
         if bought != said and (bought or any(m.category for m in merchants)):
@@ -1258,8 +1290,12 @@ class Reader:
         if category is None:
             inside = [c for m in merchants for c in find_categories(m.text)]
             category = best_category(inside)
-        if self.heading is not None and self._sentence_of(start) > self.heading_at + 1:
-            self.heading = None  # a heading tells what follows it, not the rest of a long message
+        if self.heading is not None and (self._sentence_of(start) > self.heading_at + 1 or (
+                self._sentence_of(start) > self.heading_at and re.search(r"\b(?:also|too|as\s+well|paid|bought)\b", text,
+                                                                          re.IGNORECASE))):
+            # a heading tells what follows it, not the rest of a long message; nor a next sentence that tells something
+            # more ("Hotels: … $139. Friday I also paid $25 to park the van …")
+            self.heading = None
         if self.heading is not None and category is not None and category != self.heading and [
                 c for c in find_categories(outside) if not c.weak]:
             self.heading = None  # "… and the taxis, 18 from the airport": a kind of its own ends the heading's

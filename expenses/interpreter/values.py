@@ -127,6 +127,10 @@ _DATE_PATTERNS = [
     ("weekday", re.compile("(?:" + "|".join(rf"(?<=\b{w}\s)" for w in (
         "lunch dinner breakfast brunch coffee drinks taxi cab uber bolt train flight bus metro parking hotel fuel petrol "
         "ferry tram snack snacks ticket tickets").split()) + r")()(wed|sat|sun)\.?(?=\s+(?:[€$£]\s*)?\d)", re.IGNORECASE)),
+    # heading what was bought: "sat lunch 12,50", "sun train back 79,90" (never "sat down", "sun was out")
+    ("weekday", re.compile(r"(?:^|(?<=[.!;,]\s))[ \t]*()(sat|sun)\b\.?(?=[ \t]+(?:(?:the|a|my)\s+)?(?:lunch|dinner|breakfast|"
+                           r"brunch|brekkie|coffee|drinks|taxi|cab|uber|bolt|lyft|train|flight|bus|metro|tram|parking|hotel|"
+                           r"fuel|petrol|ferry|snacks?|tickets?)\b)", re.IGNORECASE | re.MULTILINE)),
     # heading its line
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
@@ -812,6 +816,9 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
         word = plain(w.text)
         category = lexicon.CATEGORY_WORDS.get(word) or ("travel" if w.text in lexicon.TRAIN_SERVICES and not re.match(
             r"\s+[A-Z]{2,}\b", text[w.end:]) else None)  # ("ICE LATTE 5,40": a statement row in capitals)
+        if word in ("park", "parked") and re.match(r"\s+(?:the|my|our|a|his|her)\s+(?:rental\s+)?(?:car|van|vehicle|truck|"
+                                                   r"motorbike|bike)\b", text[w.end:], re.IGNORECASE):
+            category = "travel"  # "paid $25 to park the van": parking, said as a verb
         if word in ("room", "rooms") and re.search(r"\b(?:meeting|conference|seminar|workshop|event|function)\s+$",
                                                     text[:w.start], re.IGNORECASE):
             category = "other"  # "the meeting room at Dogpatch Labs": hired for a meeting, no night's stay
@@ -828,6 +835,25 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
     return found
+
+
+# a journey said as when something else was bought ("lunch before the flight", "a sandwich after the train"): the
+# journey is no expense of its own there
+TRAVEL_TIME = re.compile(r"\b(?:before|after|during)\s+(?:the|my|our|a)\s+(?P<place>flights?|plane|trains?|bus|"
+                         r"coach|ferry|tram|metro|zug|treno)\b(?!\s*(?:ticket|fare|pass)s?\b)", re.IGNORECASE)
+# a journey said as where something was bought ("Kafi und Gipfeli in the train"): no expense of its own when the words
+# before it say a thing the interpreter does not know (it is asked what kind it was, never filed as the journey)
+ABOARD = re.compile(r"\b(?:in|on|aboard)\s+(?:the\s+|a\s+)?(?P<place>flights?|plane|trains?|bus|coach|ferry|tram|zug|treno)\b"
+                    r"(?!\s*(?:ticket|fare|pass)s?\b)", re.IGNORECASE)
+
+
+def bought_aboard(words: str, at: int) -> bool:
+    """Do the words before ``at`` (where "in the train" starts) name something unknown that was bought there: a word
+    that is no English word, no city, no name the interpreter knows and no kind of expense ("Kafi und Gipfeli")?"""
+    told = re.findall(r"[^\W\d_]{3,}", words[:at])
+    return bool(told) and any(not known_word(w.lower()) and not city_aliases(w) and w.lower() not in lexicon.MERCHANTS
+                              and w.lower() not in lexicon.CATEGORY_WORDS and not re.fullmatch(r"[A-Z]{2,}", w)
+                              for w in told)
 
 
 # where an expense went to or came from ("to the hotel", "site→hotel", "gare -> site"): a place, not what was bought
@@ -982,7 +1008,9 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
         only_category = all(w in lexicon.CATEGORY_WORDS or w in _CONNECTORS for w in name_words)
         next_word = text[end:].strip().split()[0].lower().strip(",.;:") if text[end:].strip() else ""
         before_category = next_word in lexicon.CATEGORY_WORDS
-        place = prev_word in ("in", "to", "for", "into", "on", "of")
+        place = prev_word in ("in", "to", "for", "into", "on", "of") or next_word in ("airport", "station", "hbf") or \
+            name.lower() in _PLACES
+        # ("at Lisbon airport": where it was, nobody paid)
         if place and re.search(r"\b(?:check(?:ed)?\s+in(?:to)?(?:\s+at)?|paid\b[^.;!?]{0,40}?\bto|stay(?:ed)?\s+(?:at|in))"
                                r"(?:\s+the)?$", before):
             place, determiner = False, True  # "checked into the Clarion Post", "paid … to ESC Congress Services"
@@ -1092,9 +1120,13 @@ def _near_merchant(word: str) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-_PLACES = frozenset("home work airport station office hotel venue conference event client clients customer site "
+_PLACES: frozenset[str] = frozenset("home work airport station office hotel venue conference event client clients customer site "
                     "night noon lunchtime breakfast dinner lunch morning evening weekend least most first last all "
                     "once least about around approx approximately roughly".split())
+# airports named alone ("maccas at schiphol", "lunch at Heathrow"): where it was, nobody paid
+AIRPORTS = frozenset("schiphol heathrow gatwick stansted luton zaventem fiumicino malpensa linate orly barajas kastrup "
+                     "arlanda gardermoen vantaa okecie o'hare ohare jfk".split())
+_PLACES |= AIRPORTS
 
 
 def _capitalised(word: str) -> bool:

@@ -1,0 +1,275 @@
+"""Families of the twentieth round (issue 19), with sentences of our own. First the two wrong commits walk Z3 left
+(a note's words that run on into a request, a yes that became an expense's description), then what the worked set
+dev-27 showed: a journey said as when or where something else was bought, a claim opened on its own when what follows
+it cannot be read, "the Uber amount is 18.40" on a claim with no Uber, a stay told by its nights beside the days of a
+trip, and smaller words (InterCity trains, "sat lunch", farewells abroad, "share the total", a wanted-by date)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from conversations.core.plan import ReadBatch, parse_model_answer
+from expenses.interpreter import interpret
+from tests.test_families_13 import line, on
+from tests.test_families_17 import TRIP
+from tests.test_families_21 import _offered, _yes
+from tests.test_interpreter import answer, plan_of, request
+
+
+def _said(plan) -> str:
+    return " ".join([plan.say or "", *(a.text for a in plan.answers)])
+
+
+# ----------------------------------------------------------------- 1. a note's words that run on into a request
+
+
+@pytest.mark.parametrize("text", [
+    "line 1 description: outbound flight Dublin-Gdansk, then submit it please",
+    "line 1 description: outbound flight Dublin-Gdansk, please submit it",
+    "note for line 1: outbound flight Dublin-Gdansk. Send it please",
+])
+def test_a_note_then_a_submit_sets_the_note_alone_and_asks_to_submit(text):
+    plan = plan_of(text, **on(TRIP))
+    assert [(a.act, a.args.get("description")) for a in plan.acts] == [
+        ("update_line", "outbound flight Dublin-Gdansk"), ("submit_claim", None)]
+
+
+@pytest.mark.parametrize("text", [
+    "line 1 description: outbound flight, and add the parking 8",
+    "note for line 1: airport to hotel, then remove the lunch",
+])
+def test_a_note_that_runs_on_into_another_request_sets_nothing_and_says_why(text):
+    plan = plan_of(text, **on(TRIP))
+    assert plan.acts == []
+    assert "run on into another request" in _said(plan)
+
+
+def test_a_note_of_several_words_with_then_in_it_is_set_whole():
+    plan = plan_of("line 1 description: team dinner then drinks", **on(TRIP))
+    assert [a.args.get("description") for a in plan.acts] == ["team dinner then drinks"]
+
+
+# ----------------------------------------------------------------- 2. a yes, then an expense, in one message
+
+
+def test_a_yes_before_an_expense_is_no_words_of_the_expense():
+    plan = _yes("dinner on tuesday 120 PLN", "fine, use your rate - airport lunch today 14.55")
+    added = [a.args for a in plan.acts if a.act == "add_line"]
+    assert [(a["category"], a.get("currency"), a.get("description")) for a in added] == [
+        ("meals", "PLN", "dinner"), ("meals", None, "airport lunch")]
+
+
+def test_one_more_of_the_kind_offered_named_apart_adds_both():
+    plan = _yes("taxi on tuesday 80 PLN", "yes that's fine - taxi back today 22")
+    added = [a.args for a in plan.acts if a.act == "add_line"]
+    assert [(a["amount"], a.get("currency")) for a in added] == [("80.00", "PLN"), ("22.00", None)]
+
+
+def test_a_yes_then_an_expense_whose_day_is_asked_keeps_the_offer():
+    told = "taxi on tuesday 80 PLN"
+    first = _offered(told, **on(TRIP))
+    pending = {**first.pending.model_dump(mode="json"), "message": told}
+    parsed = parse_model_answer(interpret(replace(request("yes that's fine - taxi back about 22", **on(TRIP)),
+                                                  pending=pending)))
+    assert not isinstance(parsed, ReadBatch)
+    assert parsed.acts == []  # the rest asked (an estimate), the yes kept for when it is answered
+    assert parsed.pending is not None and parsed.pending.missing == ["amount"]
+    assert "say “yes” again" in _said(parsed)
+
+
+@pytest.mark.parametrize("said", ["yes that's fine - taxi back 22", "ok. taxi back 22", "sure - the other taxi 22"])
+def test_an_amount_answer_led_by_a_yes_is_never_the_offered_ones_amount(said):
+    told = "taxi on tuesday 80 PLN"
+    first = _offered(told, **on(TRIP))
+    pending = {**first.pending.model_dump(mode="json"), "message": told}
+    parsed = parse_model_answer(interpret(replace(request(said, **on(TRIP)), pending=pending)))
+    assert not isinstance(parsed, ReadBatch)
+    assert not any(a.args.get("amount") == "22.00" and a.args.get("date") == "2026-12-01" for a in parsed.acts)
+
+
+# ----------------------------------------------------------------- 3. a journey as when or where something was bought
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("almoço at Lisbon airport before the flight 12,80", "meals"),
+    ("sandwich before the flight 7", "meals"),
+    ("coffee on the train 4.50", "meals"),
+    ("Cardiff to Edinburgh on the train, 134.60", "travel"),
+    ("the train 89", "travel"),
+])
+def test_a_journey_said_as_when_something_was_bought_never_files_it_as_travel(text, category):
+    plan = plan_of(text, **on([]))
+    assert [a.args["category"] for a in plan.acts] == [category]
+
+
+@pytest.mark.parametrize("text", [
+    "feed at the airport before the flight 19.30",
+    "Kafi und Gipfeli in the train 8.40",
+])
+def test_something_unknown_bought_before_or_on_a_journey_is_asked_its_kind(text):
+    plan = plan_of(text, **on([]))
+    assert plan.acts == []
+
+
+def test_a_city_before_airport_is_no_merchant():
+    plan = plan_of("almoço at Lisbon airport 12,80", **on([]))
+    assert [a.args.get("merchant") for a in plan.acts] == [None]
+
+
+def test_words_mixed_in_from_another_language_name_the_meal_for_the_audit_too():
+    plan = plan_of("the jantar with the consortium 45", **on([]))
+    assert [a.args["category"] for a in plan.acts] == ["meals"]
+
+
+# ----------------------------------------------------------------- 4. the claim opened on its own
+
+
+def test_a_claim_asked_for_is_opened_when_the_expenses_after_it_cannot_be_read():
+    text = ("Hola! I want to open a new claim, the name \"Milan supplier visit\", in euros. The Monday 30 I took the "
+            "flight with Ryanair, 87,45 with the maleta included, we pay each one separate, mine was 31,50.")
+    plan = plan_of(text, cases=(), active=None)
+    assert [(a.act, a.args.get("title")) for a in plan.acts] == [("open_claim", "Milan supplier visit")]
+    assert "did not add any of the expenses" in _said(plan)
+
+
+def test_a_claim_asked_for_as_a_question_is_opened():
+    text = ("First time using this. I need a new claim in US dollars, can we call it \"Montreal walkthrough\"? "
+            "Then the round trip was $512.80 on my Amex, we split some of it, I paid 40 of the 80.")
+    plan = plan_of(text, cases=(), active=None)
+    assert [a.act for a in plan.acts][:1] == ["open_claim"]
+
+
+@pytest.mark.parametrize("rest", [
+    "Actually don't open it, use the existing one: taxi 20 and we split a dinner 40, mine was 20.",
+])
+def test_an_opening_the_rest_may_take_back_is_never_opened_on_its_own(rest):
+    plan = plan_of(f"Please open a claim \"Lyon fair\". {rest}", cases=(), active=None)
+    assert not any(a.act == "open_claim" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 5. the amount of a thing already told
+
+
+@pytest.mark.parametrize("text", ["Sorry one more, the Uber amount is 18.40", "the price of the ferry was 22"])
+def test_the_amount_of_a_thing_already_told_is_never_a_new_line(text):
+    plan = plan_of(text, **on([]))
+    assert not any(a.act == "add_line" for a in plan.acts)
+
+
+def test_the_word_amount_is_no_description():
+    plan = plan_of("add the uber, the amount is 18.40", **on([]))
+    assert [a.args.get("description") for a in plan.acts if a.act == "add_line"] == [None]
+
+
+# ----------------------------------------------------------------- 6. a stay told by its nights beside a trip's days
+
+
+def test_a_stay_told_by_its_nights_beside_the_trips_days_starts_on_the_trips_first_day():
+    plan = plan_of("premier inn 2 nights at 79. wed greggs 5.35, tea from the chippy 11.90", **on(TRIP))
+    assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [
+        ("hotel", "158.00", "2026-12-01"), ("meals", "5.35", "2026-12-02"), ("meals", "11.90", "2026-12-02")]
+
+
+@pytest.mark.parametrize(("lines", "text"), [
+    # the other days lie outside the stay's nights: which night it began is asked
+    (TRIP, "hotel 1 night at 79. fri lunch 12"),
+    # a stay already on the claim: another one, or that one again?
+    (TRIP + [line("ln_hotl0001", "2026-12-01", "hotel", "158.00")], "hotel 2 nights at 79. wed lunch 12"),
+    # a trip that began weeks ago is no trip of these days
+    ([line("ln_old00001", "2026-10-01", "taxi", "20.00")], "hotel 2 nights at 79. wed lunch 12"),
+])
+def test_a_stay_told_by_its_nights_is_asked_its_day_when_the_trip_does_not_say_it(lines, text):
+    plan = plan_of(text, **on(lines))
+    assert not any(a.args.get("category") == "hotel" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 7. smaller words
+
+
+def test_an_intercity_train_named_by_its_letters_is_travel_and_its_own_sentence():
+    plan = plan_of("fri 27/11 IC utrecht-berlin 79,90", **on([]))
+    assert [(a.args["category"], a.args["date"]) for a in plan.acts] == [("travel", "2026-11-27")]
+
+
+@pytest.mark.parametrize(("text", "day"), [("sat lunch 12,50 dinner 24,90", "2026-11-28"),
+                                            ("sun train back 79,90", "2026-11-29")])
+def test_sat_and_sun_heading_what_was_bought_are_days(text, day):
+    plan = plan_of(text, **on([]))
+    assert plan.acts and {a.args["date"] for a in plan.acts} == {day}
+
+
+def test_sat_as_a_verb_is_no_day():
+    plan = plan_of("I sat down for lunch 12", **on([]))
+    assert all(a.args.get("date") in (None, "2026-12-03") for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["ok submit. doei", "ok submit. tschüss", "Obrigada! Submit please.",
+                                  "Ok, good. Submit please. Dziękuję!"])
+def test_a_farewell_or_thanks_abroad_never_stops_a_submit(text):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+
+
+@pytest.mark.parametrize("text", ["Kindly share the total now.", "can you give me the list?",
+                                  "What is on the claim now, can you give me the list?"])
+def test_asked_for_the_total_or_the_list_looks_the_claim_up(text):
+    parsed = answer(text, **on(TRIP))
+    assert isinstance(parsed, ReadBatch)
+    assert [r.tool for r in parsed.reads] == ["get_case"]
+
+
+@pytest.mark.parametrize("text", ["Go ahead and submit it, they want it today.", "submit it, my boss needs it by friday",
+                                  "submit, deadline is friday", "After you can submit, it's all. Merci !"])
+def test_when_a_claim_is_wanted_said_beside_the_submit_is_no_request(text):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+
+
+def test_a_question_label_before_a_priced_question_asks_it():
+    parsed = answer("taxi back 36,20. Question : the lunch 127,50 for 3 persons, it is ok with the limit ?", **on(TRIP))
+    assert isinstance(parsed, ReadBatch)  # the policy looked up first; nothing is added from the question
+
+
+def test_a_price_of_something_unknown_then_a_priced_meal_are_two_things():
+    plan = plan_of("Vignette for Austria (10 days) 12,40. Lunch at the Rasthof Irschenberg 16,90.", **on([]))
+    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("meals", "16.90")]
+    assert "What kind of expense is “Vignette" in _said(plan)
+
+
+# ----------------------------------------------------------------- 8. what the corpus showed once the claim was opened
+
+
+def test_a_removal_naming_a_route_never_removes_the_ride_told_with_another():
+    lines = [line("ln_lnch0001", "2026-11-25", "meals", "88.50", "lunch with the customer"),
+             line("ln_taxi0001", "2026-11-25", "taxi", "26.40", "to the customer office")]
+    plan = plan_of("Oh no, I see now that my colleague has paid the taxi to the airport with the company card. "
+                   "Please delete it.", **on(lines))
+    assert not any(a.act == "remove_line" for a in plan.acts)
+
+
+def test_a_heading_never_carries_to_a_next_sentence_that_tells_something_more():
+    plan = plan_of("Hotels: Hampton Inn 164. Friday I also paid 25 to park the van at the Magic Stick", **on([]))
+    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("hotel", "164.00")]
+
+
+# ----------------------------------------------------------------- 9. days in the languages people mix in
+
+
+def test_a_stay_from_one_day_to_another_in_french_starts_on_the_first():
+    # told on Thursday 3 December: Monday the 30th to Wednesday, two nights
+    plan = plan_of("hotel Cornavin from lundi to mercredi, 2 nuits, 231 per night", **on([]))
+    assert [(a.args["amount"], a.args["date"]) for a in plan.acts] == [("462.00", "2026-11-30")]
+
+
+@pytest.mark.parametrize("text", ["a SIM card 15,00 and the badges printed 42,30, both on segunda",
+                                  "almoço na segunda 12"])
+def test_portuguese_weekdays_date_what_they_head(text):
+    plan = plan_of(text, **on([]))
+    assert plan.acts and {a.args["date"] for a in plan.acts} == {"2026-11-30"}
+
+
+def test_a_portuguese_ordinal_beside_a_noun_is_no_day():
+    plan = plan_of("the segunda taxi was 20", **on(TRIP))
+    assert not any(a.args.get("date") == "2026-11-30" for a in plan.acts)
