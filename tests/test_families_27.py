@@ -227,9 +227,12 @@ def test_when_a_claim_is_wanted_said_beside_the_submit_is_no_request(text):
     assert [a.act for a in plan.acts] == ["submit_claim"]
 
 
-def test_a_question_label_before_a_priced_question_asks_it():
-    parsed = answer("taxi back 36,20. Question : the lunch 127,50 for 3 persons, it is ok with the limit ?", **on(TRIP))
-    assert isinstance(parsed, ReadBatch)  # the policy looked up first; nothing is added from the question
+def test_a_question_label_before_a_priced_question_asks_it_and_adds_nothing_of_it():
+    told = ("lunch with the customer, 3 persons, I paid 127,50, and taxi back 36,20. Question : the lunch 127,50 for 3 "
+            "persons, it is ok with the limit ?")
+    plan = _offered(told, **on(TRIP))  # (after the policy is looked up)
+    assert sorted(a.args["amount"] for a in plan.acts) == ["127.50", "36.20"]  # the lunch once, never again
+    assert "within the meals limit" in _said(plan)
 
 
 def test_a_price_of_something_unknown_then_a_priced_meal_are_two_things():
@@ -273,3 +276,99 @@ def test_portuguese_weekdays_date_what_they_head(text):
 def test_a_portuguese_ordinal_beside_a_noun_is_no_day():
     plan = plan_of("the segunda taxi was 20", **on(TRIP))
     assert not any(a.args.get("date") == "2026-11-30" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 10. walk Z4
+
+
+def test_an_expense_told_right_after_a_question_about_a_limit_waits_for_the_users_word():
+    plan = _offered("Is there a max per day for food? Tuesday I have lunch and dinner together 58 euro.", **on(TRIP))
+    assert plan.acts == []
+    assert "You asked about the limit" in _said(plan) and "60 EUR per day" in _said(plan)
+
+
+@pytest.mark.parametrize("text", ["Hotel 2 nights from monday, 298 in all. One doubt, what is the hotel limit per night?",
+                                  "what's the limit for taxis? add the taxi tuesday 55 anyway"])
+def test_an_expense_told_before_a_limit_question_or_asked_to_be_added_is_added(text):
+    plan = _offered(text, **on(TRIP))
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+# ----------------------------------------------------------------- 11. what the round's review found
+
+
+@pytest.mark.parametrize("text", [
+    "note for line 1: do not submit", "line 1 description: taxi; don't send",
+    "line 2 description: lunch with the team, not ready to submit", "note for line 1: to check with Anna before I submit",
+    "line 1 description: receipt still to send", "note for line 2: client lunch, receipt to resend",
+    "note for line 1: Godsend", "line 1 description: taxi, or should I submit",
+])
+def test_a_note_that_only_mentions_sending_is_never_a_submit(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.act == "submit_claim" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", [
+    'Open a claim "Leeds audit 2". Actually no. Train 45, hotel split 200 mine 100.',
+    'Open a claim "Rome". Or not. Taxi 20, dinner split 60 mine 30.',
+    'Open a claim for Berlin. On second thought, not yet, I\'ll send the 3 receipts tomorrow.',
+    'Please open a claim "Berlin offsite" in EUR. Sorry, in GBP I mean. taxi 20, dinner split 60 mine 30',
+    'Open a claim "Vienna". Not in EUR, in CHF. taxi 20, dinner split 60 mine 30',
+    'Open a claim "Rome" in EUR. I mean "Roma 2026". taxi 20, dinner split 60 mine 30',
+    'can you open a claim "Rome"? just asking if it\'s possible. taxi 20, dinner split 60 mine 30',
+    'Can we open a claim "Rome" later? taxi 20, dinner split 60 mine 30',
+    'Could we open a claim "Hamburg"? My boss must approve first. taxi 20, dinner split 60 mine 30',
+    'Open a claim called Prague. taxi 20, dinner split 60 mine 30. Actually make it in CZK.',
+])
+def test_an_opening_taken_back_changed_or_only_wondered_about_is_never_opened_on_its_own(text):
+    plan = plan_of(text, cases=(), active=None)
+    assert not any(a.act == "open_claim" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["submit it, but my boss wants it after I add the hotel",
+                                  "submit it, my boss needs it without the lunch",
+                                  "submit it, my manager asked for it without the taxi"])
+def test_a_wanted_by_that_carries_a_condition_never_lets_the_submit_through(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.act == "submit_claim" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["Quinta do Lago hotel 2 nights 300", "Quinta da Marinha golf lunch 60"])
+def test_a_portuguese_place_is_no_weekday(text):
+    plan = plan_of(text, **on([]))
+    assert not any(a.args.get("date") == "2026-11-26" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["IC Hotels Green Park 2 nights 240", "IC card reader 20"])
+def test_ic_is_a_train_only_with_its_number_or_route(text):
+    plan = plan_of(text, **on([]))
+    assert not any(a.args.get("category") == "travel" for a in plan.acts)
+
+
+def test_a_yes_then_a_figure_naming_nothing_is_asked_never_added_twice():
+    plan = _yes("taxi on tuesday 80 PLN", "yes - 18,90 with fees")
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("said", ["yes - 18.60 on the card statement", "no, 18.90"])
+def test_an_amount_answer_after_a_yes_or_no_with_no_thing_of_its_own_is_the_amount(said):
+    told = "taxi on tuesday 80 PLN"
+    first = _offered(told, **on(TRIP))
+    pending = {**first.pending.model_dump(mode="json"), "message": told}
+    parsed = parse_model_answer(interpret(replace(request(said, **on(TRIP)), pending=pending)))
+    assert [(a.args["category"], a.args["date"], a.args.get("description")) for a in parsed.acts] == [
+        ("taxi", "2026-12-01", None)]
+
+
+@pytest.mark.parametrize("lines", [
+    # the claim's first line is no journey there (a registration), or a stay would end after today
+    [line("ln_reg00001", "2026-11-29", "other", "150.00"), line("ln_taxi0001", "2026-12-01", "taxi", "32.00")],
+])
+def test_a_stay_is_dated_by_the_trips_start_only_when_the_trip_begins_with_its_journey(lines):
+    plan = plan_of("hotel 2 nights 180. mon dinner 20, tue lunch 12", **on(lines))
+    assert not any(a.args.get("category") == "hotel" for a in plan.acts)
+
+
+def test_a_stay_longer_than_the_days_since_the_trip_began_is_asked():
+    plan = plan_of("hotel 3 nights 300. wed dinner 20", **on(TRIP))
+    assert not any(a.args.get("category") == "hotel" for a in plan.acts)

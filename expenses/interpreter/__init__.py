@@ -285,14 +285,20 @@ def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> s
     the rest read on its own as told on the new claim (a rest that names another claim, or does more than add, is not
     read so); both audited together on the whole message."""
     told = sentences(said.message)
-    for _start, end, asked in told[:3]:
-        head, rest = said.message[:end], said.message[end:].lstrip(" .!?;")
-        if asked and not _ASKED_TO_OPEN.search(head) or verb_of(head)[0] != "open":
+    for start, end, asked in told[:3]:
+        sentence, head, rest = said.message[start:end], said.message[:end], said.message[end:].lstrip(" .!?;")
+        if asked and not _ASKED_TO_OPEN.search(sentence) or verb_of(head)[0] != "open" and verb_of(sentence)[0] != "open":
             continue
-        if not re.search(r"\d", rest) or claims_named(rest, said.claims) or isinstance(request, _Earlier):
+        if not re.search(r"\d", rest) or claims_named(rest, said.claims) or isinstance(request, _Earlier) or re.search(
+                r"\d", said.message[:start]):
             return None  # (never within a reading of a part: one split of a message)
-        first = json.loads(_interpret_whole(_Earlier(request, head), settled=settled))
-        opened = (first.get("plan") or {}).get("acts") or []
+        opened: list[dict[str, Any]] = []
+        for words in dict.fromkeys((head, sentence)):  # ("Hi! Right so I've never done one of these …. Can you open …")
+            first = json.loads(_interpret_whole(_Earlier(request, words), settled=settled))
+            opened = (first.get("plan") or {}).get("acts") or []
+            if [a.get("act") for a in opened] == ["open_claim"]:
+                head = words
+                break
         if [a.get("act") for a in opened] != ["open_claim"]:
             return None
         other = json.loads(_interpret_whole(_OnNewClaim(request, rest, opened[0]["args"]), settled=settled))
@@ -316,17 +322,31 @@ def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> s
 # a request to open a claim said as a question: "can we call it "Montreal venue walkthrough"?", "could you open …?"
 _ASKED_TO_OPEN = re.compile(r"\b(?:can|could|would|will)\s+(?:you|we|u|i)\s+(?:please\s+|pls\s+|just\s+)?(?:open|create|start|"
                             r"make|set\s+up|call|name|title)\b", re.IGNORECASE)
-# words after an opening that may take it back or send the expenses elsewhere: then nothing is opened on its own
-_OPENING_DOUBTED = re.compile(r"\b(?:don'?t|do\s+not|never\s*mind|nvm|cancel|scratch|instead|existing|already|same\s+claim|"
-                              r"other\s+claim|old\s+claim|that\s+claim|this\s+claim|not\s+a\s+new|no\s+new|wrong|rename|"
-                              r"call\s+it|name\s+it|title|claims?\b(?!\s+(?:it|them|this|that)\b))", re.IGNORECASE)
+# words anywhere in a message that may take an opening back, change its title or currency, or send the expenses
+# elsewhere: then nothing is opened on its own ("Actually no.", "Sorry, in GBP I mean.", "… or is it better …?")
+_OPENING_DOUBTED = re.compile(r"\?|\b(?:no|not|nope|nah|don'?t|dont|do\s+not|never|cancel\w*|scratch|scrap|forget|actually|"
+                              r"instead|wait|hold|hmm+|later|joke|kidding|second\s+thoughts?|sorry|mean|meant|rather|better|"
+                              r"maybe|perhaps|possible|asking|approv\w*|must|or|existing|already\s+(?:have|has|got|open\w*|exist\w*)|same|"
+                              r"other|colleague|"
+                              r"rename|call\s+it|name\s+it|make\s+it|change|wrong|oops|tomorrow|yet|if|whether)\b",
+                              re.IGNORECASE)
 
 
 def _opened_alone(said: Context, head: str, rest: str, opened: list[dict[str, Any]]) -> str | None:
     """The claim the first sentences open, plainly asked for, opened on its own when the expenses told after it could
     not be read whole: nothing of them is added, and the reply says so (they are asked again on the claim, which is
     then the active one); None when the rest may take the opening back or point elsewhere."""
-    if _OPENING_DOUBTED.search(rest):
+    opening = str(opened[0].get("evidence") or "")
+    title = str((opened[0].get("args") or {}).get("title") or "")
+    at = said.message.find(opening) if opening else -1
+    if at < 0:
+        return None
+    after = said.message[at + len(opening):]
+    asked = re.match(r"[\s\"'”’]*\?", after)  # "can we call it "Montreal venue walkthrough"?": the request, asked
+    beside = after[asked.end():] if asked else after  # (what comes before it is a greeting, a preamble: no figure)
+    if _OPENING_DOUBTED.search(beside.replace(title, " ") if title else beside) or (asked and _OPENING_DOUBTED.search(
+            re.sub(r"\b(?:call|name|title)\s+it\b", " ", opening.replace(title, " ") if title else opening,
+                   flags=re.IGNORECASE))):
         return None
     ctx = replace(said, message=head)
     plan = json.loads(audited(json.dumps({"plan": {"acts": opened}}, ensure_ascii=False), head, ctx)).get("plan") or {}
@@ -742,6 +762,16 @@ def _answered_converted(request: Any) -> str | None:
         said = replace(Context.of(request), settled=frozenset({"converted"}))
         both = json.loads(_with_the_rest(request, said, (plan, (0, first.end("yes"))), frozenset()))
         kinds = [(a.get("args") or {}).get("category") for a in (both.get("plan") or {}).get("acts") or []]
+        unnamed = [a for a in (both.get("plan") or {}).get("acts") or [] if a not in plan["acts"] and not [
+            c for c in find_categories(str(a.get("evidence") or "")) if not c.weak] and not merchants_in(
+                str(a.get("evidence") or ""), answer)]
+        if unnamed:
+            # "yes - 18,90 with fees": a figure after the yes that names no thing of its own: the offered one's amount
+            # (as the card charged it), or another expense? Asked, nothing added
+            return json.dumps({"plan": {"acts": [], "answers": [{"question": answer[:2000], "text": (
+                f"I did not add anything yet: is “{str(unnamed[0].get('evidence') or '')[:120]}” the amount of what I "
+                "offered converted, or another expense? Say “yes” alone to add it converted, or tell me its amount in "
+                "the claim's currency (for example “18.90 EUR”).")}]}}, ensure_ascii=False)
         if "plan" not in both or (len(kinds) == len(set(kinds)) and (not both["plan"].get("answers") or all(
                 str(a.get("text", "")).startswith((_NOT_YOURS, "I did not add anything yet", "From the expense policy"))
                 for a in both["plan"]["answers"]))):
@@ -1703,12 +1733,37 @@ def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
     asks = [m for m in re.finditer(r"[^.?!\n]*\?", ctx.message) if _MAY_CLAIM.search(m.group(0)) or _OK_ASKED.search(
         m.group(0))]
     if not asks:
+        _held_after_a_limit_asked(intents, ctx)
         return
     for intent in intents:
         if isinstance(intent, ActIntent) and intent.act == "add_line" and not intent.problem and not intent.retracted:
             intent.problem = (f"You asked {_ASKED_MAY_CLAIM}, so I did not add “{intent.quote(ctx.message)}” yet. If "
                               "you want it on the claim, tell me to add it (for example “yes, add it”).")
             intent.missing = "allowed"
+
+
+# a question about a limit of the policy: "Is there a max per day for food?", "what is the hotel limit?"
+_LIMIT_ASKED = re.compile(r"\b(?:max(?:imum)?|limits?|cap|allowance|how\s+much\s+(?:can|may|could)\s+(?:i|we))\b",
+                          re.IGNORECASE)
+
+
+def _held_after_a_limit_asked(intents: list[Intent], ctx: Context) -> None:
+    """An expense told in the sentence right after a question about a limit, with no word asking to add it ("Is there a
+    max per day for food? Tuesday I have lunch and dinner together 58 euro."): what the question is about, not an
+    expense to add; the addition waits for the user's word, the question is answered."""
+    for ask in re.finditer(r"[^.?!\n]*\?", ctx.message):
+        if not _LIMIT_ASKED.search(ask.group(0)):
+            continue
+        nxt = re.match(r"\s*([^.?!\n]*)", ctx.message[ask.end():])
+        start, end = ask.end() + nxt.start(1), ask.end() + nxt.end(1)
+        if re.search(r"\b(?:add|put|enter|log|include|claim|book|record)\b", ctx.message[start:end], re.IGNORECASE):
+            continue
+        for intent in intents:
+            if isinstance(intent, ActIntent) and intent.act == "add_line" and not intent.problem and \
+                    not intent.retracted and start <= intent.start < end:
+                intent.problem = (f"You asked about the limit, so I did not add “{intent.quote(ctx.message)}” yet. If "
+                                  "you want it on the claim, tell me to add it (for example “yes, add it”).")
+                intent.missing = "allowed"
 
 
 def _unread_taken_back(intents: list[Intent], ctx: Context) -> list[Intent]:

@@ -1359,7 +1359,7 @@ _CATEGORY_WORDS = {
     "travel": r"travel|travell?ed|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
               r"nmbs|sncb|regiojet|flixbus|overground|[su][\s-]?bahn|rer|railway|intercity|day\s+pass|(?:24|48|72)\s?h(?:ours?|r)?\s+pass|"
               r"travel\s?pass|transit\s+pass|travelcard|"
-              r"flights?|plane|airfare|rail|ice|(?-i:IC)|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
+              r"flights?|plane|airfare|rail|ice|(?-i:IC)(?=\s*\d{2,5}\b|\s+[^\W\d_]+\s*[-–]\s*[^\W\d_]+|\s+(?:to|from)\s+(?-i:[A-Z]))|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
               r"tube|ferry|parking|car\s+park|park(?:ed)?(?=\s+(?:the|my|our|a|his|her)\s+(?:rental\s+)?(?:car|van|vehicle|truck|motorbike|bike)\b)|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
               r"car\s+rental|mileage|train\s+ticket|boarding|luggage|baggage|sbb|ÖBB|obb|db|sncf|renfe|trenitalia|"
               r"lufthansa|ryanair|easyjet|klm|airline|airport\s+express|scooter|bike",

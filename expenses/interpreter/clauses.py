@@ -360,11 +360,12 @@ _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|
                     r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)
 # when a claim is wanted, said after the request to send it: "they want it today", "my boss needs it by Friday",
 # "deadline is friday", "it's due tomorrow"
-_WANTED_BY = re.compile(r"^\W*(?:(?:and|because|since|as|cos|coz|so|but)\s+)?(?:(?:they|he|she|finance|accounts|hr|"
-                        r"(?:my|our|the)\s+[^\W\d_]+)\s+(?:want|wants|need|needs|expect|expects|asked\s+for|asks\s+for)\s+"
-                        r"(?:it|them|this|that)\b|(?:the\s+)?deadline\s+is\b|it'?s\s+due\b|(?:it\s+)?(?:is\s+)?due\s+"
-                        r"(?:today|tomorrow|tmrw|tonight|this|by|on|before|mon|tue|wed|thu|fri|sat|sun))[^.;!?\n]{0,40}$",
-                        re.IGNORECASE)
+_WANTED_BY = re.compile(r"^\W*(?:(?:and|because|since|as|cos|coz|so|but)\s+)?(?:(?:(?:they|he|she|finance|accounts|hr|"
+                        r"(?:my|our|the)\s+[^\W\d_]+)\s+(?:want|wants|need|needs|expect|expects)\s+(?:it|them|this|that)|"
+                        r"(?:the\s+)?deadline\s+is|it'?s\s+due|(?:it\s+)?(?:is\s+)?due)\s+)"
+                        r"(?:(?:by|on|before)\s+)?(?:today|tonight|tomorrow|tmrw|asap|now|soon|urgently|this\s+(?:week|morning|"
+                        r"afternoon|evening)|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:day|week|month)|eod|eow|(?:mon|tues|wednes|thurs|"
+                        r"fri|satur|sun)day|mon|tue|wed|thu|fri)\W*$", re.IGNORECASE)
 # a sentence that says a line is right as it is: "the return one 3/12 is ok", "the hotel is fine"
 _LEFT_AS_IS = re.compile(r"^\W*(?:and\s+|but\s+)?(?:the|that|this|my)\s+[^.;!?\n]{1,40}?\b(?:is|was|are|were)\s+(?:ok|okay|fine|"
                          r"right|correct|good|all\s+right)\W*$", re.IGNORECASE)
@@ -733,6 +734,11 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, label.end(), message[s_start:label.end()], "context", question, None, closed=True))
             s_start, question = label.end(), True
             s_start, s_end = _trim(message, s_start, s_end)
+            if re.search(r"\d", message[s_start:s_end]):
+                # "Question : the lunch 127,50 € for 3 persons, it is ok with the limit ?": a priced thing asked about
+                # whole, never an expense told
+                clauses.append(Clause(s_start, s_end, message[s_start:s_end], "question", True, None, closed=True))
+                continue
         colon = message.find(":", s_start, s_end)
         if colon > s_start and not clauses and (heading := heading_kind(message[s_start:colon], today)) is not None:
             # "And the taxis, both on 1/12: taxi hotel to client office 18,40 and …": the heading before the colon

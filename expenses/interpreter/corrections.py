@@ -232,14 +232,14 @@ def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
            "args": {"line": int(lines[0]["ordinal"]), "description": text}, "evidence": message.strip()}
     if submit:
         return {"acts": [act, {"id": "n2", "act": "submit_claim", "case": {"id": claim.id}, "args": {},
-                               "evidence": submit.group(0).strip(" ,;")}]}
+                               "evidence": submit.group(0).strip(" ,;.")}]}
     return {"acts": [act]}
 
 
 # a note's words that end in a request to submit ("…, then submit it please"): the note, then the submit
-_NOTE_THEN_SUBMIT = re.compile(r"[,;.]?\s*(?:(?:and|then|&)\s+)*(?:please\s+|pls\s+|now\s+)?(?:submit|send)"
-                               r"(?:\s+(?:it|the\s+claim|the\s+whole\s+thing|everything))?(?:\s+(?:in|off))?"
-                               r"(?:\s+(?:please|pls|now|thanks?|thank\s+you))*\W*$", re.IGNORECASE)
+_NOTE_THEN_SUBMIT = re.compile(r"(?:[,;.]\s*(?:(?:and|then|&)\s+)*|\s+(?:and\s+then|then|&\s+then)\s+)(?:please\s+|pls\s+|"
+                               r"now\s+)?(?<![\w'’])(?:submit|send)(?:\s+(?:it|the\s+claim|the\s+whole\s+thing|everything))?"
+                               r"(?:\s+(?:in|off))?(?:\s+(?:please|pls|now|thanks?|thank\s+you))*[\s.!]*$", re.IGNORECASE)
 # a note's words that run on into another request: the note is not set, the message is asked about
 _NOTE_RUNS_ON = re.compile(r"(?:[,;.]|\b(?:and|then))\s*(?:(?:and|then|also|please|pls|now|can\s+you|could\s+you)\s+)*"
                            r"(?:submit|send|add|remove|delete|drop|change|update|put|open|withdraw|cancel)\b",

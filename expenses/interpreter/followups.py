@@ -121,8 +121,8 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
                                          r"(?:^|\s)at\s+\d+[.,]\d+(?!\s*(?:€|eur|euros?|gbp|£|usd|\$|chf|sek|nok|dkk|pln|czk|cad|jpy))"
                                          r"|\b(?:half|third|thirds|quarter|quarters|percent)\b|%", answer, re.IGNORECASE):
         return None  # "go with the card rate, 1.17", "convert at 1.17": a rate, never the amount; "half of 80": a share
-    if missing == "amount" and (yes := _YES_THEN.match(answer)) and re.search(
-            r"[^\W\d_]", re.sub(_AMOUNT_WORDS, " ", answer[yes.end():], flags=re.IGNORECASE)):
+    if missing == "amount" and (yes := _YES_THEN.match(answer)) and [c for c in find_categories(answer[yes.end():])
+                                                                      if not c.weak]:
         return None  # "yes that's fine - taxi back 22": the yes is for what was offered, the figure another expense's
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
@@ -177,12 +177,10 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     return {"acts": [planned]}
 
 
-# a yes, and its clause ended, before an answer goes on: "yes that's fine - …", "ok. …", "sure, …"
-_YES_THEN = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfect|alright|cool|go\s+ahead)\b"
+# a yes (or a no), and its clause ended, before an answer goes on: "yes that's fine - …", "ok. …", "no - …"
+_YES_THEN = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfect|alright|cool|go\s+ahead|no|nope|nah)\b"
                        r"[^.!?;:\d\n–—-]{0,40}?(?:[.!;]\s+|\s+[-–—]+\s+)(?!.*\b(?:this|that|it|same)\b)", re.IGNORECASE)
-# the words an amount given as an answer may come with ("make it 20 euros", "it's 18.78 EUR")
-_AMOUNT_WORDS = (r"\d+(?:[.,]\d+)?|€|\$|£|\b(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|sek|nok|dkk|pln|czk|cad|jpy|kr|zł|zl|"
-                 r"the|amount|is|it|its|it's|that|make|in|was|total|please|pls|thanks|then|just|so|use|enter|put)\b")
+
 
 # "other. It was on the 30/11.", "meals, on monday": a kind of expense, then the day it was
 _KIND_THEN_DAY = re.compile(r"^\W*(?P<kind>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s*[.,;:-]+\s*(?:(?:and\s+)?(?:it|that)\s+(?:was|is)\s+)?"

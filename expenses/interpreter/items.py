@@ -447,9 +447,9 @@ _REASON = re.compile(r"(?:,\s*|\s+)(?P<reason>(?:because|since|as|due\s+to)\s+[^
                      r"\W*$", re.IGNORECASE)
 
 
-# a yes that ends its clause before an expense is told: "fine, use your rate - …", "ok go ahead. …", "sure; …"
+# a yes (or a no) that ends its clause before an expense is told: "fine, use your rate - …", "ok go ahead. …", "no - …"
 _YES_CLAUSE = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfect|alright|cool|good|grand|lovely|"
-                         r"brilliant|right|thanks|cheers|go\s+ahead)\b[^.!?;:\d\n–—-]{0,40}?(?:[.!;:]\s+|\s+[-–—]+\s+)",
+                         r"brilliant|right|thanks|cheers|go\s+ahead|no|nope|nah)\b[^.!?;:\d\n–—-]{0,40}?(?:[.!;:]\s+|\s+[-–—]+\s+)",
                          re.IGNORECASE)
 
 
@@ -560,7 +560,7 @@ _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals foo
                            "rooms night nights nite nites stay accommodation".split())
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
-_LEADING = frozenset("yes yeah yep ok okay sure add put a an the my our and plus also for on at in of to i we had got "
+_LEADING = frozenset("yes yeah yep ok okay sure no nope nah add put a an the my our and plus also for on at in of to i we had got "
                      "paid bought took all both please pls then yesterday today".split()) | lexicon.GREETINGS
 
 

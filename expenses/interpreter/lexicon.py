@@ -49,7 +49,7 @@ for _category, _words in {
 CAPITALISED_ONLY = frozenset({"enterprise", "alamo", "via rail"})
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
-TRAIN_SERVICES = frozenset("ICE IC AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)
+TRAIN_SERVICES = frozenset("ICE AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)
 
 # when several category words occur, the more specific one wins: "hotel taxi" is a taxi,
 # "hotel breakfast" a meal (the policy counts it so), "train to the hotel" travel

@@ -48,6 +48,16 @@ _DATE_LEADS = frozenset("on am le el il lo w we på i om op den de du au al vom 
 _MONTHS_EN = frozenset(_ENGLISH_MONTHS)
 
 
+# Portuguese weekdays said without "-feira" ("na segunda"), which are ordinals and names too ("Quinta do Lago")
+_DAYS_SHORT_PT = frozenset("segunda terca quarta quinta sexta".split())
+
+
+def _folded(word: str) -> str:
+    from unidecode import unidecode
+
+    return unidecode(word).lower()
+
+
 def abroad_meant(message: str, start: int, end: int) -> bool:
     """Does the word of another language at ``start:end`` mean what it says there, or is it part of a name?
 
@@ -77,6 +87,8 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
         return False  # "Trattoria Domenica", "Domingo Festival": a name of several capitalised words
     if english is None:
         return True  # a request's word ("Neue Claim bitte", "invia pure", "fjern den")
+    if _folded(token) in _DAYS_SHORT_PT and not (before and before[-1] in _DATE_LEADS):
+        return False  # "na quinta", "on segunda": a day; "Quinta do Lago", "a segunda viagem": a place, an ordinal
     if english in _MONTHS_EN:
         return bool(re.search(r"\b\d{1,2}\.?\s*(?:de\s+|of\s+)?$", message[:start])
                     or re.match(r"\s*\d{1,2}\b(?![.,]\d)", message[end:]))

@@ -714,15 +714,19 @@ class Reader:
         claim = act.claim
         if act.args.get("category") != "hotel" or not isinstance(nights, int) or nights < 1 or claim is None:
             return None
-        days = sorted({str(line.get("date")) for line in claim.lines if line.get("date")})
-        if not days or any(line.get("category") == "hotel" for line in claim.lines):
-            return None
+        dated = sorted((str(line.get("date")), str(line.get("category"))) for line in claim.lines if line.get("date"))
+        if not dated or not any(day == dated[0][0] and kind in ("travel", "taxi") for day, kind in dated) or any(
+                line.get("category") == "hotel" for line in claim.lines):
+            return None  # (the trip begins with its journey there)
         try:
-            first = date.fromisoformat(days[0])
+            first = date.fromisoformat(dated[0][0])
+            told = {date.fromisoformat(str(d.value)) for d in said}
+            kept = {date.fromisoformat(day) for day, _ in dated}
         except ValueError:
             return None
-        if (self.ctx.today - first).days > 21 or not said or not all(
-                first <= date.fromisoformat(str(d.value)) <= first + timedelta(days=nights) for d in said):
+        out = first + timedelta(days=nights)
+        if out > self.ctx.today or first + timedelta(days=1) not in told or not all(first <= d <= out for d in told | kept):
+            # (checked out by today; the day after the first one told here, and every day of the trip within the stay)
             return None
         return first.isoformat()
 

@@ -815,7 +815,8 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     for w in words(text):
         word = plain(w.text)
         category = lexicon.CATEGORY_WORDS.get(word) or ("travel" if w.text in lexicon.TRAIN_SERVICES and not re.match(
-            r"\s+[A-Z]{2,}\b", text[w.end:]) else None)  # ("ICE LATTE 5,40": a statement row in capitals)
+            r"\s+[A-Z]{2,}\b", text[w.end:]) else None) or (  # ("ICE LATTE 5,40": a statement row in capitals)
+            "travel" if w.text == "IC" and INTERCITY.match(text, w.end) else None)
         if word in ("park", "parked") and re.match(r"\s+(?:the|my|our|a|his|her)\s+(?:rental\s+)?(?:car|van|vehicle|truck|"
                                                    r"motorbike|bike)\b", text[w.end:], re.IGNORECASE):
             category = "travel"  # "paid $25 to park the van": parking, said as a verb
@@ -856,6 +857,9 @@ def bought_aboard(words: str, at: int) -> bool:
                               for w in told)
 
 
+# an InterCity train named by its letters, told with its number or its route: "IC 2413", "IC utrecht-berlin", "IC to
+# Brussels" (never "IC Hotels", "IC card reader")
+INTERCITY = re.compile(r"\s*\d{2,5}\b|\s+[^\W\d_]+\s*[-–]\s*[^\W\d_]+|\s+(?:to|from)\s+[A-Z]")
 # where an expense went to or came from ("to the hotel", "site→hotel", "gare -> site"): a place, not what was bought
 _TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*|[^\W\d_]\s[-–]\s)$",
                       re.IGNORECASE)  # ("client office - hotel": a route's end)
