@@ -372,3 +372,20 @@ def test_a_stay_is_dated_by_the_trips_start_only_when_the_trip_begins_with_its_j
 def test_a_stay_longer_than_the_days_since_the_trip_began_is_asked():
     plan = plan_of("hotel 3 nights 300. wed dinner 20", **on(TRIP))
     assert not any(a.args.get("category") == "hotel" for a in plan.acts)
+
+
+def test_a_quoted_description_keeps_all_its_words():
+    plan = plan_of('Change the description of line 1 to "hotel to Lyon airport, early flight, no tram yet"', **on(TRIP))
+    assert [a.args.get("description") for a in plan.acts] == ["hotel to Lyon airport, early flight, no tram yet"]
+
+
+def test_a_line_that_needs_a_note_gets_it():
+    plan = plan_of("Taxi of 32 on tuesday needs the note: hotel to Lyon airport, early flight", **on(TRIP))
+    assert [(a.act, a.args.get("line"), a.args.get("description")) for a in plan.acts] == [
+        ("update_line", 1, "hotel to Lyon airport, early flight")]
+
+
+def test_a_stay_with_no_day_beside_expenses_of_other_days_is_never_dated_today():
+    plan = plan_of("The hotel was the Memmo Alfama, two nights, 356 all in. Tuesday I had lunch with the client team at a "
+                   "tiny place called Taberna da Rua das Flores, 64.80.", **on([]))
+    assert not any(a.args.get("category") == "hotel" for a in plan.acts)

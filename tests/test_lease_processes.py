@@ -46,7 +46,8 @@ def lane(tmp_path):
     answers = {}
     for text, category, amount in MESSAGES:
         step = plan(act("a1", "add_line", text, case={"id": cases["berlin"].id}, category=category, amount=amount))
-        answers[text] = {"primary": [{**step, "delay_s": 6} if text.startswith("slowly") else step]}
+        # (slow enough that a restart on a loaded machine, then more than a lease, still finds it running)
+        answers[text] = {"primary": [{**step, "delay_s": 12} if text.startswith("slowly") else step]}
     script.write_text(json.dumps({"messages": answers}))
     return type("Lane", (), {"conversation": conversation, "token": token, "script": script,
                              "berlin": cases["berlin"], "logs": tmp_path})

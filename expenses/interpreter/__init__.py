@@ -762,7 +762,8 @@ def _answered_converted(request: Any) -> str | None:
         said = replace(Context.of(request), settled=frozenset({"converted"}))
         both = json.loads(_with_the_rest(request, said, (plan, (0, first.end("yes"))), frozenset()))
         kinds = [(a.get("args") or {}).get("category") for a in (both.get("plan") or {}).get("acts") or []]
-        unnamed = [a for a in (both.get("plan") or {}).get("acts") or [] if a not in plan["acts"] and not [
+        unnamed = [a for a in (both.get("plan") or {}).get("acts") or [] if a not in plan["acts"] and a.get(
+            "act") == "add_line" and not [
             c for c in find_categories(str(a.get("evidence") or "")) if not c.weak] and not merchants_in(
                 str(a.get("evidence") or ""), answer)]
         if unnamed:
@@ -1752,15 +1753,16 @@ def _held_after_a_limit_asked(intents: list[Intent], ctx: Context) -> None:
     max per day for food? Tuesday I have lunch and dinner together 58 euro."): what the question is about, not an
     expense to add; the addition waits for the user's word, the question is answered."""
     for ask in re.finditer(r"[^.?!\n]*\?", ctx.message):
-        if not _LIMIT_ASKED.search(ask.group(0)):
-            continue
+        kinds = {c.category for c in find_categories(ask.group(0))}
+        if not _LIMIT_ASKED.search(ask.group(0)) or not kinds:
+            continue  # (a limit of a kind: what is told of that kind right after is what it asks about)
         nxt = re.match(r"\s*([^.?!\n]*)", ctx.message[ask.end():])
         start, end = ask.end() + nxt.start(1), ask.end() + nxt.end(1)
         if re.search(r"\b(?:add|put|enter|log|include|claim|book|record)\b", ctx.message[start:end], re.IGNORECASE):
             continue
         for intent in intents:
             if isinstance(intent, ActIntent) and intent.act == "add_line" and not intent.problem and \
-                    not intent.retracted and start <= intent.start < end:
+                    not intent.retracted and start <= intent.start < end and intent.args.get("category") in kinds:
                 intent.problem = (f"You asked about the limit, so I did not add “{intent.quote(ctx.message)}” yet. If "
                                   "you want it on the claim, tell me to add it (for example “yes, add it”).")
                 intent.missing = "allowed"

@@ -486,6 +486,10 @@ class Audit:
             if (earlier := str(a.act.get("earlier_evidence") or "")) and a.args.get("date") in {
                     d.value.isoformat() for d in find_days(earlier, self.ctx.today) if d.value is not None}:
                 continue  # a yes to an offer ("fine, use your rate - …"): its day is the one the offered words told
+            if a.args.get("category") == "hotel" and not a.args.get("date") and any(
+                    o.name == "add_line" and o.args.get("date") not in (None, self.ctx.today.isoformat()) for o in self.acts):
+                self._leave("date", a.start, a.end)  # "The hotel was …, two nights, 356 all in. Tuesday I had lunch …":
+                continue  # the other expenses' days are said, the stay's is not; today is a guess
             before_it = [d for d in said if d.end <= _sentence_span(self.message, a.start)[0] and d.value is not None]
             here = self._day_of_one_before(a, said) if a.args.get("category") != "hotel" else None
             headed = [d for d in said if _sentence_span(self.message, a.start)[0] <= d.start and d.end <= a.start

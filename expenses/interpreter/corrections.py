@@ -157,7 +157,7 @@ def read_merchant_set(message: str, ctx: Context) -> dict[str, Any] | None:
 
 
 _NOTE_FIELD = r"(?:note|notes|reason|justification|comment|description|explanation)"
-_NOTE_TEXT = r"(?P<text>[^\W_].{2,400}?(?:\)(?=[\s.,;:!?]*$))?)[\s.,;:!?\"'”’]*$"  # "… (Fabbri srl)": its bracket kept
+_NOTE_TEXT = r"[\"“'‘]?(?P<text>[^\W_].{2,400}?(?:\)(?=[\s.,;:!?]*$))?)[\s.,;:!?\"'”’]*$"  # "… (Fabbri srl)": its bracket kept
 # "note for the 54 EUR taxi: …", "add a note to line 8: …", "change the description of line 8 to: …", "line 8
 # description should be: …", "for line 7 the reason is: …": what a line is noted with, never a new expense
 _NOTES = [re.compile(p, re.IGNORECASE | re.DOTALL) for p in (
@@ -170,6 +170,9 @@ _NOTES = [re.compile(p, re.IGNORECASE | re.DOTALL) for p in (
     rf"(?:should\s+be|is|to|reads?|says?)\b:?)\s*{_NOTE_TEXT}",
     rf"^\W*(?:(?:ok|okay|so|and|also)\W+)*for\s+(?P<which>[^:\n,]{{1,60}}?)\s*,?\s+the\s+{_NOTE_FIELD}\s+(?:is|was)\b\s*:?\s*"
     rf"{_NOTE_TEXT}",
+    # "Taxi of 58 on wednesday needs the note: hotel to the airport, early flight" (walk Z4)
+    rf"^\W*(?:(?:ok|okay|so|and|also)\W+)*(?:the\s+)?(?P<which>[^:\n]{{1,60}}?)\s+(?:needs|gets|should\s+get|should\s+have)\s+"
+    rf"(?:the|a|this)\s+(?:short\s+)?{_NOTE_FIELD}\s*:\s*{_NOTE_TEXT}",
 )]
 
 
