@@ -328,8 +328,16 @@ _OPENING_DOUBTED = re.compile(r"\?|\b(?:no|not|nope|nah|don'?t|dont|do\s+not|nev
                               r"instead|wait|hold|hmm+|later|joke|kidding|second\s+thoughts?|sorry|mean|meant|rather|better|"
                               r"maybe|perhaps|possible|asking|approv\w*|must|or|existing|already\s+(?:have|has|got|open\w*|exist\w*)|same|"
                               r"other|colleague|"
-                              r"rename|call\s+it|name\s+it|make\s+it|change|wrong|oops|tomorrow|yet|if|whether)\b",
+                              r"rename|call\s+it|name\s+it|make\s+it|change|wrong|oops|tomorrow|yet|if|whether|claims?|though|goes|"
+                              r"belongs?|title|typo|autocorrect|test\w*|lol|jk|drop|delete|undo|ignore|skip|stop|abort|"
+                              r"leave|matter|confirm|check|ask|undecided|unsure|nein|non|não|nao|esquece|annule|"
+                              r"(?:add|put|move)\s+(?:them|these|those|it|all)\s+(?:to|on|in))\b",
                               re.IGNORECASE)
+
+
+# doubt said before the request to open: "Hypothetically, would you open …", "Maybe I should wait, but open …"
+_WONDERED_BEFORE = re.compile(r"\b(?:maybe|perhaps|hypothetic\w*|wait|if|whether|unsure|not\s+sure|should\s+i|or|later|"
+                              r"possibl\w*|approv\w*|test\w*)\b", re.IGNORECASE)
 
 
 def _opened_alone(said: Context, head: str, rest: str, opened: list[dict[str, Any]]) -> str | None:
@@ -342,11 +350,16 @@ def _opened_alone(said: Context, head: str, rest: str, opened: list[dict[str, An
     if at < 0:
         return None
     after = said.message[at + len(opening):]
+    if title:  # "I need a new claim in US dollars, can we call it "Montreal walkthrough"?": still the opening's words
+        after = re.sub(r"^\W*(?:(?:and\s+)?(?:can|could)\s+(?:we|you|u)\s+)?(?:call|name|title)\s+it\s*[\"“'‘]?"
+                       + re.escape(title) + r"[\"”'’]?", "", after, flags=re.IGNORECASE)
     asked = re.match(r"[\s\"'”’]*\?", after)  # "can we call it "Montreal venue walkthrough"?": the request, asked
     beside = after[asked.end():] if asked else after  # (what comes before it is a greeting, a preamble: no figure)
-    if _OPENING_DOUBTED.search(beside.replace(title, " ") if title else beside) or (asked and _OPENING_DOUBTED.search(
-            re.sub(r"\b(?:call|name|title)\s+it\b", " ", opening.replace(title, " ") if title else opening,
-                   flags=re.IGNORECASE))):
+    told = [beside[s:e] for s, e, _ in sentences(beside) if re.search(r"[^\W_]", beside[s:e])]
+    if not told or any(not re.search(r"(?<![^\W\d_])\d", t) for t in told) or _WONDERED_BEFORE.search(said.message[:at]):
+        return None  # every sentence after the opening tells a price ("Drop it.", "GBP.", "It's for Tom." never)
+    if _OPENING_DOUBTED.search(beside.replace(title, " ") if title else beside) or (asked and _WONDERED_BEFORE.search(
+            opening.replace(title, " ") if title else opening)):
         return None
     ctx = replace(said, message=head)
     plan = json.loads(audited(json.dumps({"plan": {"acts": opened}}, ensure_ascii=False), head, ctx)).get("plan") or {}

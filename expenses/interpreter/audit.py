@@ -1363,7 +1363,7 @@ _CATEGORY_WORDS = {
     "travel": r"travel|travell?ed|trains?|flt|flew|fly|flying|shinkansen|frecciarossa|italo|avanti|lner|gwr|ave|renfe|sj|vy|ns|"
               r"nmbs|sncb|regiojet|flixbus|overground|[su][\s-]?bahn|rer|railway|intercity|day\s+pass|(?:24|48|72)\s?h(?:ours?|r)?\s+pass|"
               r"travel\s?pass|transit\s+pass|travelcard|"
-              r"flights?|plane|airfare|rail|ice|(?-i:IC)(?=\s*\d{2,5}\b|\s+[^\W\d_]+\s*[-–]\s*[^\W\d_]+|\s+(?:to|from)\s+(?-i:[A-Z]))|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
+              r"flights?|plane|airfare|rail|ice|(?-i:IC)(?=\s*\d{2,5}\b)|tgv|eurostar|thalys|bus|coach|tram|metro|subway|underground|"
               r"tube|ferry|parking|car\s+park|park(?:ed)?(?=\s+(?:the|my|our|a|his|her)\s+(?:rental\s+)?(?:car|van|vehicle|truck|motorbike|bike)\b)|garage|toll|tolls|fuel|petrol|gas|diesel|car\s+hire|rental\s+car|"
               r"car\s+rental|mileage|train\s+ticket|boarding|luggage|baggage|sbb|ÖBB|obb|db|sncf|renfe|trenitalia|"
               r"lufthansa|ryanair|easyjet|klm|airline|airport\s+express|scooter|bike",
@@ -1723,8 +1723,11 @@ def _another_route(line: dict[str, Any], words: str) -> bool:
     """Do the words name a ride by where it went ("the taxi to the airport") that the line, told with a route of its
     own ("to the customer office"), never went?"""
     said = {w.lower() for w in _ROUTE_PLACE.findall(words)} - {"claim", "line", "list", "total"}
-    told = {w.lower() for w in _ROUTE_PLACE.findall(str(line.get("description") or ""))}
-    return bool(said and told and not said & told)
+    description = str(line.get("description") or "")
+    if not _ROUTE_PLACE.search(description):
+        return False  # (a line told with no route of its own)
+    told = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", f"{description} {line.get('merchant') or ''}")}
+    return bool(said and not said & told)
 
 
 _GENERIC_MERCHANT_WORDS = frozenset("hotel hotels taxi taxis restaurant cafe café bar airport station parking the and "

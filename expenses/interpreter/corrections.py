@@ -209,6 +209,9 @@ def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
         return None
     which, text = m.group("which"), re.sub(r"^that\s+", "", m.group("text").strip(), flags=re.IGNORECASE)
     submit = _NOTE_THEN_SUBMIT.search(text)
+    if submit and re.search(r"\b(?:not|no|hold|wait|don'?t|dont|later|yet|before|after|until)\b", text[:submit.start()],
+                            re.IGNORECASE):
+        return None  # "line 2 note: Tom, not yet, then submit": whether to submit now is in doubt, asked
     if submit:
         text = text[:submit.start()].rstrip(" ,;")  # "…: outbound flight Dublin-Gdansk, then submit it please"
     if _NOTE_RUNS_ON.search(text):

@@ -87,7 +87,8 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
         return False  # "Trattoria Domenica", "Domingo Festival": a name of several capitalised words
     if english is None:
         return True  # a request's word ("Neue Claim bitte", "invia pure", "fjern den")
-    if _folded(token) in _DAYS_SHORT_PT and not (before and before[-1] in _DATE_LEADS):
+    if _folded(token) in _DAYS_SHORT_PT and (not (before and before[-1] in _DATE_LEADS) or re.match(
+            r"\s+(?:do|da|dos|das|de|del)\b", message[end:], re.IGNORECASE)):
         return False  # "na quinta", "on segunda": a day; "Quinta do Lago", "a segunda viagem": a place, an ordinal
     if english in _MONTHS_EN:
         return bool(re.search(r"\b\d{1,2}\.?\s*(?:de\s+|of\s+)?$", message[:start])

@@ -697,38 +697,11 @@ class Reader:
                         self.message, self._sentence_start_of(act.start)) or _AFTER_IT.search(act.quote(self.message))):
                 act.args["date"] = before[-1].value  # "Tuesday I flew … . Also the metro from the airport, 2,60"
                 continue
-            if (arrived := self._stay_from_arrival(act, said)) is not None:
-                act.args["date"] = arrived  # "premier inn 2 nights at 79. wed greggs 5.35": from the day the trip began
-                continue
             # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
             # one's is not (nor any before it); today is a guess
             act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? You gave the days of the others, not "
                            "of this one, so I did not add it yet.")
             act.missing = "date"
-
-    def _stay_from_arrival(self, act: ActIntent, said: list[Any]) -> str | None:
-        """The first night of a stay told by its nights alone, beside expenses of its days ("premier inn 2 nights at
-        79. wed greggs 5.35, …"): the day the trip on its claim began (its first line), when every day this message
-        tells lies within the stay's nights and the morning after; None otherwise (the day is asked)."""
-        nights = act.args.get("quantity")
-        claim = act.claim
-        if act.args.get("category") != "hotel" or not isinstance(nights, int) or nights < 1 or claim is None:
-            return None
-        dated = sorted((str(line.get("date")), str(line.get("category"))) for line in claim.lines if line.get("date"))
-        if not dated or not any(day == dated[0][0] and kind in ("travel", "taxi") for day, kind in dated) or any(
-                line.get("category") == "hotel" for line in claim.lines):
-            return None  # (the trip begins with its journey there)
-        try:
-            first = date.fromisoformat(dated[0][0])
-            told = {date.fromisoformat(str(d.value)) for d in said}
-            kept = {date.fromisoformat(day) for day, _ in dated}
-        except ValueError:
-            return None
-        out = first + timedelta(days=nights)
-        if out > self.ctx.today or first + timedelta(days=1) not in told or not all(first <= d <= out for d in told | kept):
-            # (checked out by today; the day after the first one told here, and every day of the trip within the stay)
-            return None
-        return first.isoformat()
 
     def _day_said_apart(self, intents: list[Intent], adds: list[ActIntent]) -> None:
         undated = [i for i in adds if "date" not in i.args]

@@ -816,7 +816,7 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
         word = plain(w.text)
         category = lexicon.CATEGORY_WORDS.get(word) or ("travel" if w.text in lexicon.TRAIN_SERVICES and not re.match(
             r"\s+[A-Z]{2,}\b", text[w.end:]) else None) or (  # ("ICE LATTE 5,40": a statement row in capitals)
-            "travel" if w.text == "IC" and INTERCITY.match(text, w.end) else None)
+            "travel" if w.text == "IC" and _intercity(text, w.end) else None)
         if word in ("park", "parked") and re.match(r"\s+(?:the|my|our|a|his|her)\s+(?:rental\s+)?(?:car|van|vehicle|truck|"
                                                    r"motorbike|bike)\b", text[w.end:], re.IGNORECASE):
             category = "travel"  # "paid $25 to park the van": parking, said as a verb
@@ -859,7 +859,14 @@ def bought_aboard(words: str, at: int) -> bool:
 
 # an InterCity train named by its letters, told with its number or its route: "IC 2413", "IC utrecht-berlin", "IC to
 # Brussels" (never "IC Hotels", "IC card reader")
-INTERCITY = re.compile(r"\s*\d{2,5}\b|\s+[^\W\d_]+\s*[-–]\s*[^\W\d_]+|\s+(?:to|from)\s+[A-Z]")
+INTERCITY = re.compile(r"\s*\d{2,5}\b|\s+(?P<a>[^\W\d_]+)\s*[-–]\s*(?P<b>[^\W\d_]+)|\s+(?:to|from)\s+(?P<c>[A-Z][^\W\d_]+)")
+
+
+def _intercity(text: str, at: int) -> bool:
+    m = INTERCITY.match(text, at)
+    if m is None:
+        return False
+    return all(city_aliases(p) for p in (m.group("a"), m.group("b"), m.group("c")) if p)
 # where an expense went to or came from ("to the hotel", "site→hotel", "gare -> site"): a place, not what was bought
 _TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*|[^\W\d_]\s[-–]\s)$",
                       re.IGNORECASE)  # ("client office - hotel": a route's end)
