@@ -283,7 +283,8 @@ def _opened_then_told(request: Any, said: Context, settled: frozenset[str]) -> s
     """"Please create a claim 'Zurich ML summit' in EUR. The conference registration was 420 EUR, paid on Monday
     itself.": a message that no reading took whole, whose first sentences only open a claim, is that claim opened and
     the rest read on its own as told on the new claim (a rest that names another claim, or does more than add, is not
-    read so); both audited together on the whole message."""
+    read so); both audited together on the whole message. When the rest cannot be read so, the claim may still be
+    opened on its own (``_opened_alone``)."""
     told = sentences(said.message)
     for start, end, asked in told[:3]:
         sentence, head, rest = said.message[start:end], said.message[:end], said.message[end:].lstrip(" .!?;")
@@ -324,15 +325,19 @@ _ASKED_TO_OPEN = re.compile(r"\b(?:can|could|would|will)\s+(?:you|we|u|i)\s+(?:p
                             r"make|set\s+up|call|name|title)\b", re.IGNORECASE)
 # words anywhere in a message that may take an opening back, change its title or currency, or send the expenses
 # elsewhere: then nothing is opened on its own ("Actually no.", "Sorry, in GBP I mean.", "… or is it better …?")
-_OPENING_DOUBTED = re.compile(r"\?|\b(?:no|not|nope|nah|don'?t|dont|do\s+not|never|cancel\w*|scratch|scrap|forget|actually|"
-                              r"instead|wait|hold|hmm+|later|joke|kidding|second\s+thoughts?|sorry|mean|meant|rather|better|"
-                              r"maybe|perhaps|possible|asking|approv\w*|must|or|existing|already\s+(?:have|has|got|open\w*|exist\w*)|same|"
-                              r"other|colleague|"
-                              r"rename|call\s+it|name\s+it|make\s+it|change|wrong|oops|tomorrow|yet|if|whether|claims?|though|goes|"
-                              r"belongs?|title|typo|autocorrect|test\w*|lol|jk|drop|delete|undo|ignore|skip|stop|abort|"
-                              r"leave|matter|confirm|check|ask|undecided|unsure|nein|non|não|nao|esquece|annule|"
-                              r"(?:add|put|move)\s+(?:them|these|those|it|all)\s+(?:to|on|in))\b",
-                              re.IGNORECASE)
+_OPENING_DOUBTED = re.compile(
+    r"\?|\b(?:"
+    # taken back, or wondered about
+    r"no|not|nope|nah|don'?t|dont|do\s+not|never|cancel\w*|scratch|scrap|forget|actually|instead|wait|hold|hmm+|later|"
+    r"joke|kidding|second\s+thoughts?|sorry|mean|meant|rather|better|maybe|perhaps|possible|asking|approv\w*|must|or|"
+    r"yet|if|whether|oops|wrong|tomorrow|test\w*|lol|jk|drop|delete|undo|ignore|skip|stop|abort|leave|matter|confirm|"
+    r"check|ask|undecided|unsure|nein|non|não|nao|esquece|annule|"
+    # its title or currency changed
+    r"rename|call\s+it|name\s+it|make\s+it|change|title|typo|autocorrect|"
+    # the expenses sent elsewhere
+    r"existing|already\s+(?:have|has|got|open\w*|exist\w*)|same|other|colleague|claims?|though|goes|belongs?|"
+    r"(?:add|put|move)\s+(?:them|these|those|it|all)\s+(?:to|on|in))\b",
+    re.IGNORECASE)
 
 
 # doubt said before the request to open: "Hypothetically, would you open …", "Maybe I should wait, but open …"

@@ -176,15 +176,20 @@ _NOTES = [re.compile(p, re.IGNORECASE | re.DOTALL) for p in (
 )]
 
 
+def _note_said(message: str) -> re.Match[str] | None:
+    """The words of a note for a line ("note for the taxi: …"): which line, and the note's text."""
+    return next((m for p in _NOTES if (m := p.match(message.strip()))), None)
+
+
 def is_note(message: str) -> bool:
     """Is the message a note for a line ("note for the taxi: …")? Then it never tells a new expense."""
-    return any(p.match(message.strip()) for p in _NOTES)
+    return _note_said(message) is not None
 
 
 def note_runs_on(message: str) -> str | None:
     """The words of another request a note's words run on into ("…: airport to hotel, and add the parking 8"), or
     None."""
-    m = next((m for p in _NOTES if (m := p.match(message.strip()))), None)
+    m = _note_said(message)
     if m is None:
         return None
     text = m.group("text")
@@ -201,7 +206,7 @@ def read_note(message: str, ctx: Context) -> dict[str, Any] | None:
 
     if "update_line" not in ctx.acts:
         return None
-    m = next((m for p in _NOTES if (m := p.match(message.strip()))), None)
+    m = _note_said(message)
     if m is None:
         return None
     claim = claim_addressed(message, ctx) or ctx.default_claim()
