@@ -364,7 +364,10 @@ class Audit:
                 continue
             if holder is not None and _is_count(message, start, end, holder):
                 continue
-            if (ordinal := _ORDINAL.match(message, start)) and self._a_day_unread(start, ordinal.end()):
+            if (ordinal := _ORDINAL.match(message, start)) and re.match(r"[\s-]+class\b", message[ordinal.end():],
+                                                                       re.IGNORECASE):
+                continue  # "1st class upgrade": a class of travel, no day
+            if ordinal and self._a_day_unread(start, ordinal.end()):
                 self._leave("date", start, end)  # "The 5th taxi to airport 42 …" told as a new expense: the 5th
                 continue
             if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end) or things_counted(message, start, end):
@@ -753,6 +756,15 @@ class Audit:
                     told.group(1).replace(",", ".")) and a.start <= m.start() < a.end for a in self.acts):
                 continue  # "paid my own share, €31.20": the figure said is the share, and it is the line's amount
             if any(a.name in ("add_line", "update_line") for a in self.acts) and not self._touches_neutral(*m.span()):
+                self._leave("number", *_sentence_span(message, m.start()))
+                break
+        for m in _LABELLED_QUESTION.finditer(message):  # "Question: taxi 45": what follows is asked, never told
+            sentence = _sentence_span(message, m.end())
+            if any(a.name in ("add_line", "update_line", "remove_line") and a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
+                self._leave("question", *sentence)
+                break
+        for m in _PART_OF.finditer(message):  # "Restaurant bill 80. Dinner was 60 of it, wine 20.": a bill's parts
+            if sum(a.name == "add_line" for a in self.acts) > 1 and not self._touches_neutral(*m.span()):
                 self._leave("number", *_sentence_span(message, m.start()))
                 break
         for m in _DOUBT.finditer(message):  # "…, 199/night, not sure which day to put": the user's own doubt
@@ -1909,6 +1921,9 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)(?![\s-]+fare\))|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
+# a figure told as a part of another: "60 of it", "20 out of that", "of which 15 was wine"
+_PART_OF = re.compile(r"\d\s*(?:[€$£]|eur|euros?|usd|gbp|chf)?\s+(?:out\s+)?of\s+(?:it|that|this|them|those|the\s+(?:bill|total|"
+                      r"amount|receipt|sum))\b|\b(?:of|out\s+of)\s+which\b", re.IGNORECASE)
 # the user unsure of what they tell: "not sure which day to put", "unsure about the amount"
 _DOUBT = re.compile(r"\b(?:not\s+(?:sure|certain)|unsure|no\s+idea)\s+(?:which|what|when|about)\b|\b(?:can'?t|cannot|don'?t)\s+"
                     r"remember\s+(?:which|what|when|the\s+(?:day|date|amount|price))\b", re.IGNORECASE)
@@ -1951,6 +1966,9 @@ _ITS_AMOUNT_IS = re.compile(r"\b(?:the|that|this)\s+(?:[^\W\d_]+\s+){1,2}?(?:amo
                             r"(?:of|for)\s+(?:the|that|this|my)\s+", re.IGNORECASE)
 _THE_KIND = re.compile(r"\W*(?:and\s+|also\s+)?(?:the|that|this|my)\s+(?!\d)", re.IGNORECASE)
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
+# a label that says what follows is a question: "Question: taxi 45", "Quick doubt - the hotel 180"
+_LABELLED_QUESTION = re.compile(r"(?:^|(?<=[.!?\n]))\s*(?:(?:and|also|oh|ok|so)\s+)*(?:(?:a|one|quick|small|last|another)\s+)*"
+                                r"(?:question|doubt|query)\s*(?:for\s+you\s*)?[:\-–—]+", re.IGNORECASE)
 # the question the last reply asked is answered by dropping it, not completing it
 _GIVE_UP = re.compile(r"\b(?:no\s+no|undo|forget\s+it|never\s*mind|nvm|leave\s+it|was\s+(?:right|correct|fine)|"
                       r"(?:is|was)\s+correct|cancel\s+that|don'?t\s+(?:change|bother))\b", re.IGNORECASE)

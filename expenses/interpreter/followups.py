@@ -121,9 +121,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
                                          r"(?:^|\s)at\s+\d+[.,]\d+(?!\s*(?:€|eur|euros?|gbp|£|usd|\$|chf|sek|nok|dkk|pln|czk|cad|jpy))"
                                          r"|\b(?:half|third|thirds|quarter|quarters|percent)\b|%", answer, re.IGNORECASE):
         return None  # "go with the card rate, 1.17", "convert at 1.17": a rate, never the amount; "half of 80": a share
-    if missing == "amount" and (yes := _YES_THEN.match(answer)) and [c for c in find_categories(answer[yes.end():])
-                                                                      if not c.weak]:
-        return None  # "yes that's fine - taxi back 22": the yes is for what was offered, the figure another expense's
+    if missing == "amount" and (yes := _YES_THEN.match(answer)) and (
+            [c for c in find_categories(answer[yes.end():]) if not c.weak] or _THING_NAMED.search(answer, yes.end())):
+        return None  # "yes that's fine - taxi back 22", "yes - tip 5": the yes is for what was offered, the figure another thing's
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
         return None
@@ -180,6 +180,12 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
 # a yes (or a no), and its clause ended, before an answer goes on: "yes that's fine - …", "ok. …", "no - …"
 _YES_THEN = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfect|alright|cool|go\s+ahead|no|nope|nah)\b"
                        r"[^.!?;:\d\n–—-]{0,40}?(?:[.!;]\s+|\s+[-–—]+\s+)(?!.*\b(?:this|that|it|same)\b)", re.IGNORECASE)
+
+
+# a word naming a thing after a yes, not a currency nor words around an amount ("yes - tip 5", not "yes - 21.44 EUR")
+_THING_NAMED = re.compile(r"(?!\b(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|dollars?|pounds?|francs?|kronor|kroner|crowns?|"
+                          r"zloty|zł|bucks|quid|it|its|it's|was|is|that|that's|the|then|in|total|amount|please|pls|thanks|"
+                          r"thank|you|fine|ok|okay|so|make|use|put|on|my|per|from|to|according|card|statement|bank|receipt|says?)\b)\b[^\W\d_]{2,}", re.IGNORECASE)
 
 
 # "other. It was on the 30/11.", "meals, on monday": a kind of expense, then the day it was

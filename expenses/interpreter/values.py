@@ -145,22 +145,22 @@ _DATE_PATTERNS = [
     ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+|in\s+)?that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:in\s+)?(?:the\s+)?same\s+"
                             r"(?:morning|afternoon|evening|night)|(?:on\s+)?the\s+(?:day|night)\s+"
                             r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
-    ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
+    ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))",
                        re.IGNORECASE)),
     # "lnch 18th 38": an ordinal day on its own
-    ("dom", re.compile(r"(?<![\w.,/])(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|night|nite|time|"
+    ("dom", re.compile(r"(?<![\w.,/])(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary|night|nite|time|"
                        r"floor|place|day|week|year|person|people|guest)s?\b)(?!\s+of\s+(?!jan|feb|mar|apr|may|jun|jul|aug|"
                        r"sep|oct|nov|dec))", re.IGNORECASE)),
     # "the dinner of the 25", "on the 23": a day of the month said without its suffix (never money: no decimals,
     # no currency after it)
     ("dom", re.compile(r"\b(?:of|on|from)\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
                        r"days?|people|lines?|items?))", re.IGNORECASE)),
-    ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense))",
+    ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))",
                        re.IGNORECASE)),  # "the 29th and 30th"
     # "The 17 the flight back …": a sentence opened by a day of the month, before what happened that day
     ("dom", re.compile(r"(?:^|(?<=[.:;!]\s))the\s+(\d{1,2})\b(?=,?\s+(?:the|i|we|a|an|my|our)\b)", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\bon\s)|(?<=\bdate\s)|(?<=\bdated\s))(\d{1,2})(?:st|nd|rd|th)\b"
-                       r"(?!\s+(?:line|item|entry|row|one|expense))", re.IGNORECASE)),
+                       r"(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))", re.IGNORECASE)),
 ]
 
 

@@ -1,0 +1,53 @@
+"""Families of the twenty-first round (issue 19), with sentences of our own. First the wrong commits earlier rounds
+left (a "Question:" label without "?", a bill told with its parts, "1st class" read as a day, a figure after a yes
+to a conversion offer taken as the offered amount)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_families_13 import on
+from tests.test_families_17 import TRIP
+from tests.test_families_21 import _yes
+from tests.test_interpreter import plan_of
+
+
+def _said(plan) -> str:
+    return " ".join([plan.say or "", *(a.text for a in plan.answers)])
+
+
+# ----------------------------------------------------------------- 1. wrong commits left by earlier rounds
+
+
+@pytest.mark.parametrize("text", ["Question: taxi 45", "Quick question - the hotel 180", "One doubt: lunch 22 on monday"])
+def test_what_follows_a_question_label_is_asked_never_added(text):
+    plan = plan_of(text, **on(TRIP))
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("text", [
+    "Restaurant bill 80. Dinner was 60 of it, wine 20.",
+    "hotel 300, of which 40 was the minibar, and taxi 20",
+    "dinner 90, 30 out of that was drinks, and lunch 12",
+])
+def test_a_bill_told_with_its_parts_is_asked_never_added_whole_and_in_parts(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+@pytest.mark.parametrize("text", ["1st class upgrade on the train back 25", "2nd class ticket Lyon-Paris 45"])
+def test_a_class_of_travel_is_no_day_of_the_month(text):
+    plan = plan_of(text, **on(TRIP))
+    assert all(a.args.get("date") not in ("2026-12-01", "2026-12-02", "2026-11-01", "2026-11-02") for a in plan.acts)
+
+
+@pytest.mark.parametrize("said", ["yes - tip 5", "ok - parking 5", "sure. tip 5"])
+def test_a_figure_after_a_yes_that_names_another_thing_is_never_the_offered_amount(said):
+    plan = _yes("taxi on tuesday 80 PLN", said)
+    assert not any(a.args.get("category") == "taxi" and a.args.get("amount") in ("5.00", "90.00") for a in plan.acts)
+
+
+@pytest.mark.parametrize(("said", "amount"), [("yes - 21.44 EUR", "21.44"), ("ok. 22.10 eur it was", "22.10")])
+def test_a_figure_in_the_claims_currency_after_a_yes_is_the_offered_amount(said, amount):
+    plan = _yes("taxi on tuesday 80 PLN", said)
+    assert [(a.args.get("category"), a.args.get("amount")) for a in plan.acts] == [("taxi", amount)]
