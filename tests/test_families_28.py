@@ -51,3 +51,30 @@ def test_a_figure_after_a_yes_that_names_another_thing_is_never_the_offered_amou
 def test_a_figure_in_the_claims_currency_after_a_yes_is_the_offered_amount(said, amount):
     plan = _yes("taxi on tuesday 80 PLN", said)
     assert [(a.args.get("category"), a.args.get("amount")) for a in plan.acts] == [("taxi", amount)]
+
+
+# ----------------------------------------------------------------- 2. what the worked set dev-28 showed
+
+
+def test_a_day_heading_a_later_sentence_is_never_the_day_of_a_stay_before_it():
+    plan = plan_of("The hotel was near Part-Dieu, two nights at 112 a night. Friday was the fair itself - I bought "
+                   "gaffer tape for the stand, 24.30, then lunch at the fair was 16.50.", **on([]))
+    assert not any(a.args.get("category") == "hotel" and a.args.get("date") == "2026-11-27" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["hotel Motel One, 2 nachten à 94.\nwo 2/12: diner 31.50, taxi terminal-hotel 18.00",
+                                  "hotel Ibis, 2 nuits à 94.\nmer. 2/12: dîner 31.50, taxi 18.00"])
+def test_a_short_weekday_of_another_language_before_a_date_heads_what_follows_only(text):
+    plan = plan_of(text, **on([]))
+    assert not any(a.args.get("category") == "hotel" and a.args.get("date") for a in plan.acts)
+    assert all(a.args.get("date") == "2026-12-02" for a in plan.acts if a.args.get("category") in ("meals", "taxi"))
+
+
+@pytest.mark.parametrize(("text", "merchant"), [
+    ("HDMI adapter from Currys cos theirs was broken 24.99", "Currys"),
+    ("bought a USB hub from Maplin 19.99", "Maplin"),
+])
+def test_a_thing_bought_from_a_shop_names_the_shop_never_the_things_abbreviation(text, merchant):
+    plan = plan_of(text, **on([]))
+    assert [a.args.get("merchant") for a in plan.acts] in ([merchant], [None])
+    assert not any(a.args.get("merchant") in ("HDMI", "USB") for a in plan.acts)

@@ -757,6 +757,13 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
+        elif colon > s_start and not re.match(r"\s*\d", message[colon + 1:]) and re.fullmatch(
+                r"\s*[^\W\d_]{2,3}\.?\s+\d{1,2}[./]\d{1,2}(?:[./](?:20)?\d\d)?\.?\s*", message[s_start:colon]) and not \
+                find_categories(message[s_start:colon]) and len(find_dates(message[s_start:colon], today)) == 1:
+            # "wo 18/11: diner 31.50, …", "mer. 25.11: …": a short weekday of any language before the date of what follows
+            clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
+            s_start = colon + 1
+            s_start, s_end = _trim(message, s_start, s_end)
         elif colon > s_start and not re.match(r"\s*\d", message[colon + 1:]) and day_told(message[s_start:colon], today):
             # "Wednesday the meetings were out in the Berlaymont: taxi out there €18.00, …": the day of what follows
             clauses.append(Clause(s_start, colon, message[s_start:colon], "value", question, None, closed=True))

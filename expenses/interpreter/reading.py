@@ -301,7 +301,10 @@ def _only_days(text: str, days: list[DateFound]) -> bool:
     rest = mask(text, [(d.start, d.end) for d in days])
     return not re.sub(r"\b(?:on|the|last|first|second|third|final|next|day(?:\s*\d)?|and|so|then|now|ok|okay|right|well|receipts?|"
                       r"expenses?|costs?|items|for|from|of|my|i|we|arrived|arrive|landed|got\s+in|got\s+there|came\s+in|"
-                      r"started|there|in|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?)"
+                      r"started|there|in|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?|"
+                      # the short weekdays of other languages, beside the date they go with ("wo 18/11", "mer. 25.11")
+                      r"ma|di|wo|do|vr|za|zo|mo|mi|fr|sa|so|lu|me|je|ve|lun|mar|mer|jeu|ven|sam|dim|mié|mie|jue|vie|sáb|"
+                      r"sab|dom|gio|seg|ter|qua|qui|sex)"
                       r"\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE)
 
 
@@ -711,7 +714,11 @@ class Reader:
         act = undated[0]
         found = [d for d in self._anchored(find_dates(self.message, self.ctx.today))
                  if not any(s <= d.start < e for s, e in spans) and not (
-                     d.end <= act.start and _ANOTHER_DAY_SAID.search(self.message, d.end, act.end))]
+                     d.end <= act.start and _ANOTHER_DAY_SAID.search(self.message, d.end, act.end)) and not (
+                     d.start >= self._sentence_end(act.end) and any(
+                         d.end <= i.start < self._sentence_end(d.end) for i in adds if i is not act))]
+        # ("hotel, 2 nights à 94. / wo 18/11: diner 31.50, …", "two nights at 112. Thursday was the fair - lunch
+        # 16.50": a day that heads a later sentence's expenses is theirs, not the stay's before it)
         if not found:
             return  # ("Day 1, Monday. Taxi 20. Day 2. Dinner 30.": Monday is not the dinner's day)
         days = {d.value for d in found}
