@@ -8,7 +8,7 @@ import pytest
 
 from tests.test_families_13 import on
 from tests.test_families_17 import TRIP
-from tests.test_families_21 import _yes
+from tests.test_families_21 import _offered, _yes
 from tests.test_interpreter import plan_of
 
 
@@ -78,3 +78,47 @@ def test_a_thing_bought_from_a_shop_names_the_shop_never_the_things_abbreviation
     plan = plan_of(text, **on([]))
     assert [a.args.get("merchant") for a in plan.acts] in ([merchant], [None])
     assert not any(a.args.get("merchant") in ("HDMI", "USB") for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 3. what walk Z5 and the blind set's unsafe items showed
+
+
+@pytest.mark.parametrize("text", ["taxi 20 CHF. Please add.", "airport train on 30 Nov, ticket was 36 DKK. Kindly add the same."])
+def test_a_bare_request_to_add_after_an_expense_asks_nothing_of_its_own(text):
+    plan = _offered(text, **on(TRIP))
+    assert "How much was the expense" not in _said(plan)
+
+
+@pytest.mark.parametrize("text", [
+    "Lunch is fine as it was for 3 persons only, so per head it is 32 EUR.",
+    "breakfast 12 per person",
+    "lunch 14 each for me and Anna",
+])
+def test_a_figure_said_per_head_is_never_a_lines_amount(text):
+    plan = plan_of(text, **on(TRIP))
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("text", ["2 coffees at 3.50 each", "dinner 90 for 3 people, 30 per head"])
+def test_a_figure_per_head_times_its_count_is_the_lines_amount(text):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+@pytest.mark.parametrize("text", ["Perdona, la cena fue 68,50, no 86,50.", "the taxi was 20, no 25", "o jantar foi 68,50, não 86,50"])
+def test_was_one_figure_no_another_is_asked_never_added(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+def test_a_portuguese_weekday_beside_an_expense_or_alone_between_commas_is_its_day():
+    plan = plan_of("Hotel em Matosinhos, 1 noite, segunda, 78,00. Jantar segunda 19,80 e almoço terça com o encarregado "
+                   "da obra 31,60.", **on([]))
+    assert [(a.args["category"], a.args["date"]) for a in plan.acts] == [
+        ("hotel", "2026-11-30"), ("meals", "2026-11-30"), ("meals", "2026-12-01")]
+
+
+@pytest.mark.parametrize("text", ["a segunda noite foi 80", "la deuxième nuit 80", "hotel 2 nights, first night 90, second night 80"])
+def test_one_night_of_a_stay_told_by_its_place_is_asked(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not [a for a in plan.acts if a.act == "add_line"]

@@ -763,6 +763,20 @@ class Audit:
             if any(a.name in ("add_line", "update_line", "remove_line") and a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
                 self._leave("question", *sentence)
                 break
+        for m in _ORDINAL_NIGHT.finditer(message):  # "a segunda noite foi 80": a night of a stay told, which one is
+            sentence = _sentence_span(message, m.start())  # it on the claim? never a new stay
+            if any(a.name == "add_line" and a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
+                self._leave("correction", *sentence)
+                break
+        for m in _WAS_A_NO_B.finditer(message):  # "la cena fue 68,50, no 86,50": "not 86,50", or "no, 86,50"?
+            if self.acts:
+                self._leave("correction", *_sentence_span(message, m.start()))
+                break
+        for m in _PER_HEAD.finditer(message):  # "so per head it is 32 EUR": a share of a bill, never a line's amount
+            value = _decimal((m.group("n") or m.group("n2")).replace(",", "."))
+            if any(a.name in ("add_line", "update_line") and _decimal(a.args.get("amount")) == value for a in self.acts):
+                self._leave("number", *_sentence_span(message, m.start()))
+                break
         for m in _PART_OF.finditer(message):  # "Restaurant bill 80. Dinner was 60 of it, wine 20.": a bill's parts
             if sum(a.name == "add_line" for a in self.acts) > 1 and not self._touches_neutral(*m.span()):
                 self._leave("number", *_sentence_span(message, m.start()))
@@ -1921,6 +1935,22 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)(?![\s-]+fare\))|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
+# one night of a stay, by its place in it, in the languages people mix in: "the second night", "a segunda noite"
+_ORDINAL_NIGHT = re.compile(r"\b(?:first|second|third|last|1st|2nd|3rd|primeira|segunda|terceira|[uú]ltima|primera|tercera|"
+                            r"prima|seconda|terza|premi[eè]re|deuxi[eè]me|seconde|troisi[eè]me|derni[eè]re|erste[n]?|"
+                            r"zweite[n]?|dritte[n]?|letzte[n]?|eerste|tweede|derde|laatste|pierwsza|druga|trzecia|ostatnia|"
+                            r"f[oö]rsta|andra|tredje|sista)\s+(?:night|nite|noite|noche|notte|nuit|nacht|noc|natt|nat)\b",
+                            re.IGNORECASE)
+# a figure said with "was" (in any language), then "no" and another: "fue 68,50, no 86,50" says "not 86,50" in Spanish,
+# "no, 86,50" in English; which one is asked
+_WAS_A_NO_B = re.compile(r"\b(?:was|is|were|fue|fueron|era|es|foi|é|è|era|war|ist|était|est|var|är|er|jest|był|była|było|"
+                         r"byl|byla|bylo|wynosił|wynosiła|kostete|costaba|costó|custou|costava)\s+(?:de\s+)?(?:[€$£]\s?)?"
+                         r"\d[\d.,]*\s*(?:€|eur|euros?|[$£]|zł|pln|kr|chf)?\s*,?\s+(?:no|nie|ne|nee|nein)\s*,?\s+(?:[€$£]\s?)?\d",
+                         re.IGNORECASE)
+# a figure said to be each person's: "per head it is 32", "32 per person", "€30 each", "that's 25 pp"
+_PER_HEAD = re.compile(r"\b(?:per\s+(?:head|person|pax|capita)|a\s+head|each|pp|p\.p\.)\s+(?:it\s+(?:is|was)\s+|(?:is|was|that's|comes\s+to)\s+)?"
+                       r"(?:[€$£]\s?)?(?P<n>\d+(?:[.,]\d{1,2})?)\b|(?:[€$£]\s?)?(?P<n2>\d+(?:[.,]\d{1,2})?)\s*(?:€|eur|euros?|[$£])?\s*"
+                       r"(?:per\s+(?:head|person|pax|capita)|a\s+head|each|pp|p\.p\.)(?!\w)", re.IGNORECASE)
 # a figure told as a part of another: "60 of it", "20 out of that", "of which 15 was wine"
 _PART_OF = re.compile(r"\d\s*(?:[€$£]|eur|euros?|usd|gbp|chf)?\s+(?:out\s+)?of\s+(?:it|that|this|them|those|the\s+(?:bill|total|"
                       r"amount|receipt|sum))\b|\b(?:of|out\s+of)\s+which\b", re.IGNORECASE)

@@ -178,6 +178,10 @@ _EXPENSES_ANNOUNCED = re.compile(r"\b(?:put|add|enter|log|record|do)\s+(?:in\s+)
 _SEPARATE_THINGS = re.compile(r"\W*(?:(?:no|sorry|ok|so)\W+)*(?:they|those|these|it)\s*(?:are|were|'re|is|was)\s+(?:(?:two|2|three|3|"
                               r"both|all)\s+)?(?:separate|different|distinct)(?:\s+(?:things|items|expenses|lines|ones|costs))?\W*",
                               re.IGNORECASE)
+# a request to add that names nothing of its own: "Please add.", "kindly add the same", "add them pls"
+_BARE_ADD = re.compile(r"\W*(?:(?:so|and|then|ok|okay)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:add|enter|put|include)"
+                       r"(?:\s+(?:it|them|this|these|that|those|the\s+same|same|all|both|(?:it|them)\s+(?:in|on|to)\s+(?:the\s+)?claim))?"
+                       r"(?:\s+(?:please|pls|plz|too|also|as\s+well))?\W*", re.IGNORECASE)
 # a label that says a question follows: "Question:", "Also one doubt —", "quick q:"
 _ASKED_LABEL = re.compile(r"\W*(?:(?:and|also|oh|ok|so)\s+)*(?:(?:a|one|quick|small|last|another)\s+)*(?:question|q|doubt|query)\s*"
                           r"(?:for\s+you\s*)?[:\-–—]+\s*", re.IGNORECASE)
@@ -913,6 +917,9 @@ def split(message: str, today) -> list[Clause]:
             # plus a coffee, 3", "oops, I forgot the tip, 3": something more)
             if not _SOMETHING_MORE.search(again.group("why")):
                 clause.kind, clause.verb = "correction", None
+    for last, clause in pairwise(clauses):
+        if clause.kind == "act" and clause.verb == "add" and last.kind == "item" and _BARE_ADD.fullmatch(clause.text):
+            clause.kind, clause.verb = "context", None  # "…, ticket was 36 DKK. Please add.": the request for what was told
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"

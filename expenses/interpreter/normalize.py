@@ -48,6 +48,9 @@ _DATE_LEADS = frozenset("on am le el il lo w we på i om op den de du au al vom 
 _MONTHS_EN = frozenset(_ENGLISH_MONTHS)
 
 
+# what was paid for, said right before the day it was ("jantar segunda 19,80")
+_EXPENSE_BEFORE_A_DAY = frozenset("jantar almoco lanche cafe pequeno taxi uber bolt hotel comboio voo estacionamento "
+                                  "gasolina portagem dinner lunch breakfast train flight parking".split())
 # Portuguese weekdays said without "-feira" ("na segunda"), which are ordinals and names too ("Quinta do Lago")
 _DAYS_SHORT_PT = frozenset("segunda terca quarta quinta sexta".split())
 
@@ -87,8 +90,11 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
         return False  # "Trattoria Domenica", "Domingo Festival": a name of several capitalised words
     if english is None:
         return True  # a request's word ("Neue Claim bitte", "invia pure", "fjern den")
-    if _folded(token) in _DAYS_SHORT_PT and (not (before and before[-1] in _DATE_LEADS) or re.match(
-            r"\s+(?:do|da|dos|das|de|del)\b", message[end:], re.IGNORECASE)):
+    if _folded(token) in _DAYS_SHORT_PT and (not (before and (before[-1] in _DATE_LEADS or (
+            # "1 noite, segunda, 78,00", "Jantar segunda 19,80", "almoço terça com …": after an expense, or alone
+            # before a figure or a stop, a day ("a segunda noite": an ordinal)
+            _folded(before[-1]) in _EXPENSE_BEFORE_A_DAY or (re.search(r"[,;]\s*$", message[:start]) and re.match(
+                r"\s*(?:[,;.]|\d)", message[end:]))))) or re.match(r"\s+(?:do|da|dos|das|de|del)\b", message[end:], re.IGNORECASE)):
         return False  # "na quinta", "on segunda": a day; "Quinta do Lago", "a segunda viagem": a place, an ordinal
     if english in _MONTHS_EN:
         return bool(re.search(r"\b\d{1,2}\.?\s*(?:de\s+|of\s+)?$", message[:start])
