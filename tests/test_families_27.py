@@ -255,7 +255,8 @@ def test_a_removal_naming_a_route_never_removes_the_ride_told_with_another():
 
 def test_a_heading_never_carries_to_a_next_sentence_that_tells_something_more():
     plan = plan_of("Hotels: Hampton Inn 164. Friday I also paid 25 to park the van at the Magic Stick", **on([]))
-    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("hotel", "164.00")]
+    assert not any(a.args.get("category") == "hotel" and a.args.get("amount") == "25.00" for a in plan.acts)
+    # (the stay's day is asked since the twenty-first round: a day told beside it is another expense's)
 
 
 # ----------------------------------------------------------------- 9. days in the languages people mix in

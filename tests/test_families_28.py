@@ -122,3 +122,18 @@ def test_a_portuguese_weekday_beside_an_expense_or_alone_between_commas_is_its_d
 def test_one_night_of_a_stay_told_by_its_place_is_asked(text):
     plan = plan_of(text, **on(TRIP))
     assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+@pytest.mark.parametrize("text", ["parking 12 - ach nein, vergiss es", "dîner 40, et un parking 12 - non, laisse tomber",
+                                  "parking 12, lascia perdere", "parking 12 - glöm det"])
+def test_a_take_back_in_another_language_is_never_added(text):
+    plan = plan_of(text, **on(TRIP))
+    taken_back = {r.act for r in plan.retractions}
+    assert not any(a.act == "add_line" and a.args.get("amount") == "12.00" and a.id not in taken_back for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["Taxi to the station 29.50. I also bought pens 5.", "Taxi to the station 29.50. We then had dinner 30."])
+def test_a_pronoun_before_also_or_then_goes_with_its_verb_never_with_the_expense_before(text):
+    plan = plan_of(text, **on([]))
+    assert "I did not understand" not in _said(plan)
+    assert [a.args.get("amount") for a in plan.acts][:1] == ["29.50"]

@@ -203,6 +203,7 @@ class Audit:
         self._claims()
         self._old_amount_said()
         self._undated_beside_a_day()
+        self._asked_amount_told_apart()
         self._as_the_engine_reads()
         return self.leftovers
 
@@ -241,6 +242,20 @@ class Audit:
         for a in adds:
             if any(d.value.isoformat() not in used and not any(_night_of_stay(b, d.value, True) for b in self.acts)
                    for d in said):
+                self._leave("day", a.start, a.end)
+
+    def _asked_amount_told_apart(self) -> None:
+        """The amount the last reply asked for, told inside a longer message ("found it - cardiff parking was 8.50. oh n the
+        train was …" after "How much was the parking?"): the expense asked about was told earlier with its day, so an
+        add of it with no day of its own is never dated today; its day is asked."""
+        pending = self.ctx.pending or {}
+        about = str(pending.get("about") or pending.get("message") or "")
+        if (pending.get("missing") or [None])[0] != "amount" or not about:
+            return
+        asked = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", about)} - _PLAIN_WORDS
+        for a in self.acts:
+            if a.name == "add_line" and not a.args.get("date") and not a.act.get("earlier_evidence") and asked & {
+                    w.lower() for w in re.findall(r"[^\W\d_]{4,}", self.message[a.start:a.end])}:
                 self._leave("day", a.start, a.end)
 
     def _old_amount_said(self) -> None:
@@ -1935,6 +1950,10 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)(?![\s-]+fare\))|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
+# words of four letters or more that name nothing paid for
+_PLAIN_WORDS = frozenset("that this there then with from have been were what when where which your yours mine just also "
+                         "find found receipt receipts amount much still later know remember sure cant can't dont don't "
+                         "yet will would could should".split())
 # one night of a stay, by its place in it, in the languages people mix in: "the second night", "a segunda noite"
 _ORDINAL_NIGHT = re.compile(r"\b(?:first|second|third|last|1st|2nd|3rd|primeira|segunda|terceira|[uú]ltima|primera|tercera|"
                             r"prima|seconda|terza|premi[eè]re|deuxi[eè]me|seconde|troisi[eè]me|derni[eè]re|erste[n]?|"

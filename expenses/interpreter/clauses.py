@@ -122,8 +122,8 @@ NOT_AN_END = r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(
 _SENTENCE_END = re.compile(rf"[!?;\n…]+|(?!{DAY_DOT.pattern}){NOT_AN_END}\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl", "jan", "feb",
                   "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")  # "3 nov. Ryanair flight …"
-_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*(?<![^\W\d_][—–](?=[^\W\d_]))|(?!(?<=\bme)\s+and\s+(?:the\s+|my\s+|our\s+|two\s+|three\s+|four\s+)*(?:[a-z]+\s+)?(?:colleagues?|clients?|customers?|team|specialists|guests?|boss|manager|engineers|partners?|people|staff|others|friends?|wife|husband)\b)\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
-                   # ("to Oslo and back" is one return trip)
+_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*(?<![^\W\d_][—–](?=[^\W\d_]))|(?!(?<=\bme)\s+and\s+(?:the\s+|my\s+|our\s+|two\s+|three\s+|four\s+)*(?:[a-z]+\s+)?(?:colleagues?|clients?|customers?|team|specialists|guests?|boss|manager|engineers|partners?|people|staff|others|friends?|wife|husband)\b)(?<!\bi)(?<!\bwe)(?<!\bthey)(?<!\bhe)(?<!\bshe)(?<!\byou)\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
+                   # ("to Oslo and back" is one return trip; "I also bought …": the pronoun goes with its verb)
                    # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
                    r"|\s+(?=(?:actually|no\s+wait|wait|hmm+|on\s+second\s+thoughts?)\s+(?:no\b|nah\b|leave|never|"
                    r"forget|don'?t|keep|scratch|ignore|cancel|skip))"

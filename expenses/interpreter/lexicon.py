@@ -342,6 +342,12 @@ WORDS_ABROAD = {
     "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove",
     "totale": "total", "totaal": "total", "gesamt": "total", "insgesamt": "total", "summe": "total", "razem": "total",
     "suma": "total", "totalt": "total",
+    # a take-back in the languages people mix in: "19,99 - ach nein, vergiss es", "laisse tomber", "lascia perdere"
+    "vergiss es": "forget it", "vergiss das": "forget that", "vergeet het": "forget it", "vergeet dat": "forget that",
+    "laat maar": "never mind", "oublie ça": "forget that", "oublie ca": "forget that", "laisse tomber": "never mind",
+    "olvídalo": "forget it", "olvidalo": "forget it", "olvida eso": "forget that", "esquece isso": "forget that",
+    "esqueça isso": "forget that", "lascia perdere": "never mind", "lascia stare": "never mind", "dimenticalo": "forget it",
+    "zapomnij o tym": "forget that", "glöm det": "forget it", "glem det": "forget it",
     **{word: "yesterday" for word in YESTERDAY_ABROAD}, **{word: "today" for word in TODAY_ABROAD},
     **{word: "the day before yesterday" for word in BEFORE_YESTERDAY_ABROAD},
 }
