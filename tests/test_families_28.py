@@ -47,7 +47,9 @@ def test_a_figure_after_a_yes_that_names_another_thing_is_never_the_offered_amou
     assert not any(a.args.get("category") == "taxi" and a.args.get("amount") in ("5.00", "90.00") for a in plan.acts)
 
 
-@pytest.mark.parametrize(("said", "amount"), [("yes - 21.44 EUR", "21.44"), ("ok. 22.10 eur it was", "22.10")])
+@pytest.mark.parametrize(("said", "amount"), [("yes - 21.44 EUR", "21.44"), ("ok. 22.10 eur it was", "22.10"),
+                                             ("yes - with the tip 25", "25.00"), ("yes. 22.10 EUR incl fees", "22.10"),
+                                             ("ok - 25 mit Trinkgeld", "25.00")])
 def test_a_figure_in_the_claims_currency_after_a_yes_is_the_offered_amount(said, amount):
     plan = _yes("taxi on tuesday 80 PLN", said)
     assert [(a.args.get("category"), a.args.get("amount")) for a in plan.acts] == [("taxi", amount)]
@@ -137,3 +139,29 @@ def test_a_pronoun_before_also_or_then_goes_with_its_verb_never_with_the_expense
     plan = plan_of(text, **on([]))
     assert "I did not understand" not in _said(plan)
     assert [a.args.get("amount") for a in plan.acts][:1] == ["29.50"]
+
+
+@pytest.mark.parametrize("text", ["hotel last nite 220", "dinner last night at Fiskeriet, 41", "hotel 2nd night 180 on the 1st"])
+def test_last_night_and_a_night_told_with_its_day_are_added(text):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+@pytest.mark.parametrize("text", ["comboio segunda classe 30", "taxi segunda vez 12", "parking quinta planta 15",
+                                  "taxi quarta volta 10"])
+def test_a_portuguese_ordinal_after_an_expense_is_no_day(text):
+    plan = plan_of(text, **on(TRIP))
+    assert all(a.args.get("date") in (None, "2026-12-03") for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["got from Canary Wharf to Soho by taxi 25", "Train: got from Kings Cross to York 45"])
+def test_got_from_a_place_to_another_is_a_journey_never_a_shop(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not any(a.args.get("merchant") for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["Pregunta: taxi 45", "Frage: Taxi 45", "cena 30 por persona", "hotel was 100, no. 5 on the receipt",
+                                  "hotel quinta noche 80"])
+def test_the_new_cues_in_the_languages_people_mix_in_ask(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not [a for a in plan.acts if a.act == "add_line"]

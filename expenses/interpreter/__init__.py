@@ -741,7 +741,7 @@ def _asks_another(answer: str) -> bool:
 _YES_FIRST = re.compile(r"^\W*(?P<yes>" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|aye|ok|okay|sure|fine|great|perfect|alright|right|"
                         r"grand|lovely|brilliant|cool|sound|"
                         rf"{lexicon.YES_ABROAD}|{lexicon.CONVERT_ABROAD})(?![\w'’-])(?:[^.!?;\d]|(?<=\s)[2-9](?=\s*[.!;]))"
-                        r"{0,40}?)(?:[.!;]\s+|\s+[-–—]+\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+                        r"{0,70}?)(?:[.!;]\s+|\s+[-–—]+\s+|\s*[,:-]\s+(?=(?:also|and\s+also|plus|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                         r"\b)|\s*,?\s+(?=(?:and\s+|e\s+|et\s+|y\s+|und\s+|en\s+|a\s+|och\s+|og\s+)?(?:then|after\s+that|"
                         r"depois|dann|danach|puis|ensuite|poi|luego|después|daarna|dan|potem|pak|sen|så|sedan)\b))", re.IGNORECASE)
 # "all 3", "wszystkie 3", "alle drei": how many the yes is for (asked again when that is not how many were offered)

@@ -779,7 +779,9 @@ class Audit:
                 self._leave("question", *sentence)
                 break
         for m in _ORDINAL_NIGHT.finditer(message):  # "a segunda noite foi 80": a night of a stay told, which one is
-            sentence = _sentence_span(message, m.start())  # it on the claim? never a new stay
+            sentence = _sentence_span(message, m.start())  # it on the claim? never a new stay ("2nd night 180 on the
+            if find_days(message[sentence[0]:sentence[1]], self.ctx.today):  # 17th": that night, told with its day)
+                continue
             if any(a.name == "add_line" and a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
                 self._leave("correction", *sentence)
                 break
@@ -1955,21 +1957,25 @@ _PLAIN_WORDS = frozenset("that this there then with from have been were what whe
                          "find found receipt receipts amount much still later know remember sure cant can't dont don't "
                          "yet will would could should".split())
 # one night of a stay, by its place in it, in the languages people mix in: "the second night", "a segunda noite"
-_ORDINAL_NIGHT = re.compile(r"\b(?:first|second|third|last|1st|2nd|3rd|primeira|segunda|terceira|[uú]ltima|primera|tercera|"
-                            r"prima|seconda|terza|premi[eè]re|deuxi[eè]me|seconde|troisi[eè]me|derni[eè]re|erste[n]?|"
-                            r"zweite[n]?|dritte[n]?|letzte[n]?|eerste|tweede|derde|laatste|pierwsza|druga|trzecia|ostatnia|"
-                            r"f[oö]rsta|andra|tredje|sista)\s+(?:night|nite|noite|noche|notte|nuit|nacht|noc|natt|nat)\b",
+# ("last night" is a day: yesterday)
+_ORDINAL_NIGHT = re.compile(r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|primeira|segunda|terceira|quarta|quinta|"
+                            r"primera|tercera|cuarta|"
+                            r"prima|seconda|terza|premi[eè]re|deuxi[eè]me|seconde|troisi[eè]me|erste[n]?|"
+                            r"zweite[n]?|dritte[n]?|eerste|tweede|derde|pierwsza|druga|trzecia|"
+                            r"f[oö]rsta|andra|tredje)\s+(?:night|nite|noite|noche|notte|nuit|nacht|noc|natt|nat)\b",
                             re.IGNORECASE)
 # a figure said with "was" (in any language), then "no" and another: "fue 68,50, no 86,50" says "not 86,50" in Spanish,
 # "no, 86,50" in English; which one is asked
 _WAS_A_NO_B = re.compile(r"\b(?:was|is|were|fue|fueron|era|es|foi|é|è|era|war|ist|était|est|var|är|er|jest|był|była|było|"
                          r"byl|byla|bylo|wynosił|wynosiła|kostete|costaba|costó|custou|costava)\s+(?:de\s+)?(?:[€$£]\s?)?"
-                         r"\d[\d.,]*\s*(?:€|eur|euros?|[$£]|zł|pln|kr|chf)?\s*,?\s+(?:no|nie|ne|nee|nein)\s*,?\s+(?:[€$£]\s?)?\d",
+                         r"\d[\d.,]*\s*(?:€|eur|euros?|[$£]|zł|pln|kr|chf)?\s*,?\s+(?:no|nie|ne|nee|nein)\.?\s*,?\s+(?:[€$£]\s?)?\d",
                          re.IGNORECASE)
 # a figure said to be each person's: "per head it is 32", "32 per person", "€30 each", "that's 25 pp"
-_PER_HEAD = re.compile(r"\b(?:per\s+(?:head|person|pax|capita)|a\s+head|each|pp|p\.p\.)\s+(?:it\s+(?:is|was)\s+|(?:is|was|that's|comes\s+to)\s+)?"
+_PER_HEAD_WORDS = (r"(?:per\s+(?:head|person|pax|capita|persoon)|a\s+head|each|pp|p\.p\.|por\s+(?:persona|pessoa|cabe[cç]a)|pro\s+(?:person|"
+                   r"kopf)|par\s+personne|a\s+(?:testa|persona)|na\s+osob[eę]|per\s+styck|per\s+pers\.?)")
+_PER_HEAD = re.compile(rf"\b{_PER_HEAD_WORDS}\s+(?:it\s+(?:is|was)\s+|(?:is|was|that's|comes\s+to)\s+)?"
                        r"(?:[€$£]\s?)?(?P<n>\d+(?:[.,]\d{1,2})?)\b|(?:[€$£]\s?)?(?P<n2>\d+(?:[.,]\d{1,2})?)\s*(?:€|eur|euros?|[$£])?\s*"
-                       r"(?:per\s+(?:head|person|pax|capita)|a\s+head|each|pp|p\.p\.)(?!\w)", re.IGNORECASE)
+                       rf"{_PER_HEAD_WORDS}(?!\w)", re.IGNORECASE)
 # a figure told as a part of another: "60 of it", "20 out of that", "of which 15 was wine"
 _PART_OF = re.compile(r"\d\s*(?:[€$£]|eur|euros?|usd|gbp|chf)?\s+(?:out\s+)?of\s+(?:it|that|this|them|those|the\s+(?:bill|total|"
                       r"amount|receipt|sum))\b|\b(?:of|out\s+of)\s+which\b", re.IGNORECASE)
@@ -2017,7 +2023,8 @@ _THE_KIND = re.compile(r"\W*(?:and\s+|also\s+)?(?:the|that|this|my)\s+(?!\d)", r
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
 # a label that says what follows is a question: "Question: taxi 45", "Quick doubt - the hotel 180"
 _LABELLED_QUESTION = re.compile(r"(?:^|(?<=[.!?\n]))\s*(?:(?:and|also|oh|ok|so)\s+)*(?:(?:a|one|quick|small|last|another)\s+)*"
-                                r"(?:question|doubt|query)\s*(?:for\s+you\s*)?[:\-–—]+", re.IGNORECASE)
+                                r"(?:question|doubt|query|pregunta|duda|frage|domanda|pergunta|d[uú]vida|vraag|pytanie|"
+                                r"fr[aå]ga|sp[oø]rsm[aå]l|ot[aá]zka)\s*(?:for\s+you\s*)?[:\-–—]+", re.IGNORECASE)
 # the question the last reply asked is answered by dropping it, not completing it
 _GIVE_UP = re.compile(r"\b(?:no\s+no|undo|forget\s+it|never\s*mind|nvm|leave\s+it|was\s+(?:right|correct|fine)|"
                       r"(?:is|was)\s+correct|cancel\s+that|don'?t\s+(?:change|bother))\b", re.IGNORECASE)

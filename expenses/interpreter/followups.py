@@ -121,9 +121,15 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
                                          r"(?:^|\s)at\s+\d+[.,]\d+(?!\s*(?:€|eur|euros?|gbp|£|usd|\$|chf|sek|nok|dkk|pln|czk|cad|jpy))"
                                          r"|\b(?:half|third|thirds|quarter|quarters|percent)\b|%", answer, re.IGNORECASE):
         return None  # "go with the card rate, 1.17", "convert at 1.17": a rate, never the amount; "half of 80": a share
-    if missing == "amount" and (yes := _YES_THEN.match(answer)) and (
-            [c for c in find_categories(answer[yes.end():]) if not c.weak] or _THING_NAMED.search(answer, yes.end())):
-        return None  # "yes that's fine - taxi back 22", "yes - tip 5": the yes is for what was offered, the figure another thing's
+    if missing == "amount" and (yes := _YES_THEN.match(answer)) and [c for c in find_categories(answer[yes.end():])
+                                                                      if not c.weak]:
+        return None  # "yes that's fine - taxi back 22": the yes is for what was offered, the figure another expense's
+    if missing == "amount" and _TIP_APART.search(answer) and not _INCLUDED.search(answer):
+        # "yes - tip 5", "ok. tip 5 too": the offered expense's amount, or a tip of its own? Asked, the question kept
+        return {"acts": [], "answers": [{"question": answer[:2000], "text": (
+            f"I did not add anything yet: is “{answer[:120]}” the amount of what I asked about (“{earlier[:120]}”), or "
+            "a tip of its own? Tell me the amount of the first (for example “25 with the tip”), and the tip apart if "
+            "it is one.")}], "pending": {**{k: v for k, v in pending.items() if k != "message"}, "about": earlier[:2000]}}
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
         return None
@@ -182,10 +188,11 @@ _YES_THEN = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfect
                        r"[^.!?;:\d\n–—-]{0,40}?(?:[.!;]\s+|\s+[-–—]+\s+)(?!.*\b(?:this|that|it|same)\b)", re.IGNORECASE)
 
 
-# a word naming a thing after a yes, not a currency nor words around an amount ("yes - tip 5", not "yes - 21.44 EUR")
-_THING_NAMED = re.compile(r"(?!\b(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|dollars?|pounds?|francs?|kronor|kroner|crowns?|"
-                          r"zloty|zł|bucks|quid|it|its|it's|was|is|that|that's|the|then|in|total|amount|please|pls|thanks|"
-                          r"thank|you|fine|ok|okay|so|make|use|put|on|my|per|from|to|according|card|statement|bank|receipt|says?)\b)\b[^\W\d_]{2,}", re.IGNORECASE)
+# a tip told apart ("yes - tip 5"), unless said to be part of the amount ("with the tip 25", "25 incl. tip")
+_TIP_APART = re.compile(r"\b(?:tips?|gratuity|trinkgeld|propina|pourboire|mancia|gorjeta|napiwek|dricks|drikkepenger|fooi)\b",
+                        re.IGNORECASE)
+_INCLUDED = re.compile(r"\b(?:with|incl|including|included|inc|inkl|inklusive|mit|con|com|avec|compris|incluso|incluida|"
+                       r"incluído|incluido|w/)\b|\bw/", re.IGNORECASE)
 
 
 # "other. It was on the 30/11.", "meals, on monday": a kind of expense, then the day it was

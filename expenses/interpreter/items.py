@@ -358,8 +358,9 @@ def merchants_in(words: str, message: str) -> list[str]:
             continue  # a single word that starts a sentence is capitalised anyway ("Thon hotel": a name)
         if re.search(r"(?:\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)|->|→|=>)\s*(?:the\s+)?"
                      r"(?:(?:airport|station|terminal|port)\s+)?$", before, re.IGNORECASE) and not (
-                re.search(r"\b(?:bought|got|picked\s+up|ordered|adapter|cable|charger|tape|stationery|supplies|batter(?:y|ies)|"
-                          r"plug|lead|notebook|pens?)\s+from\s+$", before, re.IGNORECASE)):
+                re.search(r"\b(?:bought|picked\s+up|ordered|adapter|cable|charger|tape|stationery|supplies|batter(?:y|ies)|"
+                          r"plug|lead|notebook|pens?)\s+from\s+$", before, re.IGNORECASE) and not re.match(
+                              r"[^.,;:!?\n]{0,40}\b(?:to|into|towards)\b", words[m.end():], re.IGNORECASE)):
             continue  # "taxi from Midi", "train to Lyon", "the RER to the airport CDG": a place
         if re.search(r"[^\W\d_]\s[-–]\s$", before) or (_PLACE_NAMED.search(name) and not any(
                 re.match(rf"{re.escape(key)}\b", name.lower()) for key in lexicon.MERCHANTS)):
@@ -428,7 +429,11 @@ _NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay asap fyi cfo ceo cto coo vp 
                        "september october november december jan feb mar apr jun jul aug sep sept oct nov dec eur usd gbp "
                        "chf sek nok dkk pln czk jpy cad total tip vat a an the "
                        # things bought, named by their abbreviation ("HDMI adapter from Currys": Currys was paid)
-                       "usb hdmi sim esim sd vga dvi led lcd pc tv dvd cd gps aa aaa ssd hdd ram pdf a4 a3".split()) | {
+                       "usb hdmi sim esim sd vga dvi led lcd pc tv dvd cd gps aa aaa ssd hdd ram pdf a4 a3 "
+                       # the country before a currency's name ("in Czech koruna"): no one paid
+                       "czech swiss danish swedish norwegian polish british hungarian canadian australian japanese "
+                       "koruna korun kroner kronor krona zloty złoty forint franc francs "
+                       "trinkgeld propina pourboire mancia gorjeta fooi napiwek dricks".split()) | {
                            w.lower() for w in lexicon.TRAIN_SERVICES}  # "TGV Paris-Toulouse": the train and its route
 
 

@@ -91,10 +91,11 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     if english is None:
         return True  # a request's word ("Neue Claim bitte", "invia pure", "fjern den")
     if _folded(token) in _DAYS_SHORT_PT and (not (before and (before[-1] in _DATE_LEADS or (
-            # "1 noite, segunda, 78,00", "Jantar segunda 19,80", "almoço terça com …": after an expense, or alone
-            # before a figure or a stop, a day ("a segunda noite": an ordinal)
-            _folded(before[-1]) in _EXPENSE_BEFORE_A_DAY or (re.search(r"[,;]\s*$", message[:start]) and re.match(
-                r"\s*(?:[,;.]|\d)", message[end:]))))) or re.match(r"\s+(?:do|da|dos|das|de|del)\b", message[end:], re.IGNORECASE)):
+            # "1 noite, segunda, 78,00", "Jantar segunda 19,80", "almoço terça com …": after an expense and before a
+            # figure, a stop or "e"/"com", or alone between commas, a day ("taxi segunda vez", "a segunda noite": ordinals)
+            (_folded(before[-1]) in _EXPENSE_BEFORE_A_DAY and re.match(r"\s*(?:[,;.:]|\d|[€$£]|(?:e|com|and)\s|$)", message[end:]))
+            or (re.search(r"[,;]\s*$", message[:start]) and re.match(r"\s*(?:[,;.]|\d)", message[end:]))))) or re.match(
+                r"\s+(?:do|da|dos|das|de|del)\b", message[end:], re.IGNORECASE)):
         return False  # "na quinta", "on segunda": a day; "Quinta do Lago", "a segunda viagem": a place, an ordinal
     if english in _MONTHS_EN:
         return bool(re.search(r"\b\d{1,2}\.?\s*(?:de\s+|of\s+)?$", message[:start])
