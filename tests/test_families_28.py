@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_families_13 import on
+from tests.test_families_13 import line, on
 from tests.test_families_17 import TRIP
 from tests.test_families_21 import _offered, _yes
 from tests.test_interpreter import plan_of
@@ -165,3 +165,21 @@ def test_got_from_a_place_to_another_is_a_journey_never_a_shop(text):
 def test_the_new_cues_in_the_languages_people_mix_in_ask(text):
     plan = plan_of(text, **on(TRIP))
     assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+def test_a_correction_beside_another_expense_never_adds_the_corrected_one():
+    lines = [line("ln_trn00001", "2026-11-24", "travel", "34.10")]
+    plan = plan_of("the train was 35.10 not 34.10, and coffee 3 on tuesday", **on(lines))
+    assert not any(a.act == "add_line" and a.args.get("amount") == "35.10" for a in plan.acts)
+
+
+def test_one_mistake_announced_is_its_sentences_and_the_next_sentence_adds():
+    lines = [line("ln_lnch0001", "2026-12-01", "meals", "12.00", "lunch")]
+    plan = plan_of("Sorry, mistake: lunch was 14 not 12. Taxi 20 on tuesday", **on(lines))
+    assert sorted((a.act, a.args.get("amount")) for a in plan.acts) == [("add_line", "20.00"), ("update_line", "14.00")]
+
+
+def test_an_undated_expense_beside_a_correction_of_another_day_asks_its_day():
+    lines = [line("ln_trn00001", "2026-11-24", "travel", "31.40", "train")]
+    plan = plan_of("found it - cardiff parking was 8.50. oh n the train was 34.10 not 31.40", **on(lines))
+    assert not any(a.act == "add_line" for a in plan.acts)

@@ -204,6 +204,7 @@ class Audit:
         self._old_amount_said()
         self._undated_beside_a_day()
         self._asked_amount_told_apart()
+        self._undated_beside_a_correction()
         self._as_the_engine_reads()
         return self.leftovers
 
@@ -256,6 +257,25 @@ class Audit:
         for a in self.acts:
             if a.name == "add_line" and not a.args.get("date") and not a.act.get("earlier_evidence") and asked & {
                     w.lower() for w in re.findall(r"[^\W\d_]{4,}", self.message[a.start:a.end])}:
+                self._leave("day", a.start, a.end)
+
+    def _undated_beside_a_correction(self) -> None:
+        """An expense told with no day beside a correction of a line of another day ("found it - the parking was 8.50.
+        oh and the train was 34.10 not 31.40"): the message is about the trip, not today; its day is asked."""
+        today = self.ctx.today.isoformat()
+        corrected = []
+        for a in self.acts:
+            if a.name != "update_line" or a.claim is None:
+                continue
+            try:
+                line = a.claim.lines[int(a.args.get("line")) - 1]
+            except (TypeError, ValueError, IndexError):
+                continue
+            corrected.append(str(line.get("date") or ""))
+        if not corrected or all(d == today for d in corrected) or find_days(self.message, self.ctx.today):
+            return
+        for a in self.acts:
+            if a.name == "add_line" and not a.args.get("date") and not a.act.get("earlier_evidence"):
                 self._leave("day", a.start, a.end)
 
     def _old_amount_said(self) -> None:
@@ -803,9 +823,12 @@ class Audit:
             if any(a.name in ("add_line", "update_line") and a.start < sentence[1] and sentence[0] < a.end for a in self.acts):
                 self._leave("question", *sentence)
                 break
-        if _FIXES_ANNOUNCED.match(message):  # "2 corrections: taxi 23, lunch 14": corrections, never new lines
+        if announced := _FIXES_ANNOUNCED.match(message):  # "2 corrections: taxi 23, lunch 14": corrections, never new lines
+            # (one announced, "mistake: lunch was 14 not 12. Taxi 20 on tuesday": its sentence's, not the next ones')
+            one = not re.search(r"(?:mistakes|errors|fixes|corrections|typos|changes)\b|\d", announced.group(0), re.IGNORECASE)
+            ends = _sentence_span(message, announced.end())[1] if one else len(message)
             for a in self.acts:
-                if a.name == "add_line" and not a.act.get("earlier_evidence"):
+                if a.name == "add_line" and not a.act.get("earlier_evidence") and a.start < ends:
                     self._leave("correction", a.start, a.end)
         for pattern, kind in ((_STRONG, "negation"), (_CORRECTION, "correction"), (_SOFT, "correction")):
             for m in pattern.finditer(message):

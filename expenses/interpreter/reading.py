@@ -308,6 +308,18 @@ def _only_days(text: str, days: list[DateFound]) -> bool:
                       r"\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE)
 
 
+# the old figure a correction says it is not: "… was 35.10 not 34.10", "instead of 34.10"
+_NOT_THE_OLD = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?:[€$£]\s?)?(\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)",
+                          re.IGNORECASE)
+
+
+def _same_amount(amount: Any, said: str) -> bool:
+    try:
+        return Decimal(str(amount)) == Decimal(said.replace(",", "."))
+    except (ArithmeticError, ValueError):
+        return False
+
+
 # "22 back on wednesday": the price of the way back, then "back"
 _PRICED_BACK = re.compile(r"^\s*(?:and\s+)?(?:[€$£]\s*)?\d[\d.,]*\s*(?:€|eur|euros?)?\s+back\b", re.IGNORECASE)
 
@@ -1495,7 +1507,10 @@ class Reader:
                                       f"correction of the line on “{others[0]}”? I did not add or change anything yet.")
                 return intent
             if problem is None and claim is not None and not self._line_words(
-                    text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text):
+                    text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text) and not (
+                    (old := _NOT_THE_OLD.search(text)) and any(_same_amount(line.get("amount"), old.group(1))
+                                                               for line in claim.lines)):
+                # ("the train was 35.10 not 34.10" beside a line of 34.10: that line corrected, never a new one)
                 intent = self._add(text, start, end)
                 sentence = self.message[_sentence_start(self.message, start):]
                 sentence = sentence[:m.end()] if (m := re.search(r"[.!?\n;]", sentence)) else sentence
