@@ -13,6 +13,7 @@ Each act's policy is a pure function ``(case | None, validated args) -> PolicyDe
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -57,6 +58,21 @@ CATEGORY_LIMITS: dict[str, tuple[Decimal, str]] = {
 }
 
 
+# the cities where a hotel night may cost up to 250 EUR (knowledge/expense-policy.md, "Hotels"), as people write them
+HIGHER_HOTEL_LIMIT = Decimal("250")
+_HIGHER_HOTEL_CITIES = re.compile(r"\b(?:london|z[uü]rich|zuerich|geneva|gen[eè]ve|genf|ginevra|oslo|new\s+york|nyc)\b",
+                                  re.IGNORECASE)
+
+
+def limit_of(category: str, *said: str) -> Decimal:
+    """The per-unit limit of ``category`` in EUR: a hotel in one of the dearer cities named in ``said`` (the claim's
+    title, the line's words) has the higher one."""
+    limit = CATEGORY_LIMITS[category][0]
+    if category == "hotel" and any(_HIGHER_HOTEL_CITIES.search(text or "") for text in said):
+        return HIGHER_HOTEL_LIMIT
+    return limit
+
+
 def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str, str], ...]:
     """Advice when the line this act leaves is above its category's limit (meals: per day, all meal lines)."""
     lines = list(case.state.get("lines") or [])
@@ -66,7 +82,10 @@ def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str
     amount = getattr(args, "amount", None) or before.get("amount")
     if category not in CATEGORY_LIMITS or amount is None:
         return ()
-    limit, rule = CATEGORY_LIMITS[category]
+    rule = CATEGORY_LIMITS[category][1]
+    limit = limit_of(category, case.title,
+                     str(getattr(args, "merchant", None) or before.get("merchant") or ""),
+                     str(getattr(args, "description", None) or before.get("description") or ""))
     currency = str(case.state.get("currency", "EUR"))
     day = getattr(args, "date", None) or before.get("date")
     quantity = getattr(args, "quantity", None) or before.get("quantity") or 1

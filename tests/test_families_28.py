@@ -183,3 +183,30 @@ def test_an_undated_expense_beside_a_correction_of_another_day_asks_its_day():
     lines = [line("ln_trn00001", "2026-11-24", "travel", "31.40", "train")]
     plan = plan_of("found it - cardiff parking was 8.50. oh n the train was 34.10 not 31.40", **on(lines))
     assert not any(a.act == "add_line" for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 4. the dearer cities' hotel limit, a franc by its German name
+
+
+def test_a_hotel_night_asked_about_in_a_dearer_city_is_measured_against_its_own_limit():
+    plan = _offered("is 238 a night ok for the hotel in Zurich?", **on(TRIP))
+    assert "within the hotel limit (250 EUR a night)" in _said(plan)
+
+
+def test_an_amount_in_franken_asked_about_is_converted_before_it_is_measured():
+    plan = _offered("Kurze Frage: what is the hotel limit per night in Zürich? Hoffentlich waren die 238 Franken ok.",
+                    **on(TRIP))
+    assert "238.00 CHF a night (about" in _said(plan)
+
+
+def test_a_hotel_line_in_a_dearer_city_gets_no_note_below_its_limit():
+    from types import SimpleNamespace
+
+    from expenses.policies import category_limit_notes
+
+    args = SimpleNamespace(line=None, category="hotel", amount="476.00", quantity=2, date="2026-11-23", merchant=None,
+                           description=None)
+    case = SimpleNamespace(title="Zürich Kundentermin", state={"currency": "EUR", "lines": []})
+    assert category_limit_notes(case, args) == ()
+    case = SimpleNamespace(title="Lyon trip", state={"currency": "EUR", "lines": []})
+    assert [code for code, _ in category_limit_notes(case, args)] == ["over_policy_limit"]

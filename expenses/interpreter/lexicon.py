@@ -152,7 +152,7 @@ CURRENCY_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY"}
 CURRENCY_WORDS = {
     "eur": "EUR", "euro": "EUR", "euros": "EUR", "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD",
     "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "sterling": "GBP", "chf": "CHF",
-    "franc": "CHF", "francs": "CHF", "jpy": "JPY", "yen": "JPY", "sek": "SEK", "nok": "NOK", "dkk": "DKK",
+    "franc": "CHF", "francs": "CHF", "franken": "CHF", "stutz": "CHF", "jpy": "JPY", "yen": "JPY", "sek": "SEK", "nok": "NOK", "dkk": "DKK",
     "pln": "PLN", "zloty": "PLN", "zlotys": "PLN", "czk": "CZK", "koruna": "CZK", "cad": "CAD",
 }
 # a night, in English and in the languages people mix in ("2 Nächte", "2 nuits", "2 noce")

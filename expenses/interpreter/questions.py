@@ -23,7 +23,7 @@ from babel.numbers import format_decimal
 from ..calculator import calculation_result
 from ..exchange import to_reference_base
 from ..knowledge import terms
-from ..policies import CATEGORY_LIMITS, claim_review
+from ..policies import CATEGORY_LIMITS, claim_review, limit_of
 from . import lexicon
 from .clauses import CHECK_ASKED as _CHECK
 from .context import Context, find_mention, named_reference, read_key
@@ -589,8 +589,11 @@ def policy_verdict(text: str, ctx: Context) -> str | None:
         in_eur = to_reference_base(per, currency)
     except LookupError:
         return None
-    limit, rule = CATEGORY_LIMITS[kind]
+    rule = CATEGORY_LIMITS[kind][1]
+    limit = limit_of(kind, text, claim.title if claim is not None else "")  # ("in Zürich": the dearer cities' limit)
     said = f"{per:.2f} {currency}" + (f" a {unit}" if per != found.amount or _PER_UNIT.search(masked) else "")
+    if currency != "EUR":
+        said += f" (about {in_eur:.2f} EUR at the reference rate)"
     if in_eur <= limit:
         return f"Yes: {said} is within the {kind} limit ({limit:.0f} EUR a {'person and day' if kind == 'meals' else unit})."
     return f"{said} is above the {kind} limit: {rule[0].upper()}{rule[1:]}."
