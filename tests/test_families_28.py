@@ -210,3 +210,20 @@ def test_a_hotel_line_in_a_dearer_city_gets_no_note_below_its_limit():
     assert category_limit_notes(case, args) == ()
     case = SimpleNamespace(title="Lyon trip", state={"currency": "EUR", "lines": []})
     assert [code for code, _ in category_limit_notes(case, args)] == ["over_policy_limit"]
+
+
+@pytest.mark.parametrize("text", ["again: taxi 20", "ok so, easier: taxi 20", "ok, simpler: taxi 20"])
+def test_words_leading_in_are_no_description(text):
+    plan = plan_of(text, **on(TRIP))
+    assert [a.args.get("description") for a in plan.acts] == [None]
+
+
+def test_a_pasted_row_of_its_own_day_and_price_is_its_own_expense():
+    plan = plan_of("12/1 Uber hotel to DEN 61.80\n12/1 United DEN-IAH 181.40", **on([]))
+    assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("taxi", "61.80"), ("travel", "181.40")]
+
+
+def test_the_reason_a_line_goes_beside_its_removal_takes_nothing_back():
+    lines = [line("ln_lnch0001", "2026-12-01", "meals", "18.90", "lunch at gardermoen")]
+    plan = plan_of("drop the gardermoen lunch, lost the receipt, not worth it", **on(lines))
+    assert [a.act for a in plan.acts] == ["remove_line"]

@@ -856,6 +856,10 @@ class Audit:
         start, end = m.start(), m.end()
         if self._touches_neutral(start, end) or _harmless(self.message, start):
             return
+        if _WHY_REMOVED.match(self.message, start) and any(
+                a.name == "remove_line" and a.start < _sentence_span(self.message, start)[1] and
+                _sentence_span(self.message, start)[0] < a.end for a in self.acts):
+            return  # "drop the gardermoen lunch, lost the receipt, not worth it": why it goes, beside its removal
         if any(0 <= s - end <= 3 and not self.message[end:s].strip(" ,-–—:;") for s, _ in self.neutral):
             return  # "…, actually don't submit yet": it opens the hold (or take-back) the plan keeps
         holder = self._holder(start, end)
@@ -2124,6 +2128,9 @@ def _harmless(message: str, start: int) -> bool:
                for m in re.finditer(r"\((?:it|i|we|there|the|because|as|since)\b[^()\d]{0,120}\)", message, re.IGNORECASE))
 
 
+# why a line goes, said beside its removal: "not worth it", "not claimable", "not needed after all"
+_WHY_REMOVED = re.compile(r"not\s+(?:worth\s+(?:it|claiming|the\s+(?:hassle|bother))|claimable|needed|business|for\s+work|"
+                          r"reimbursable|allowed)\b", re.IGNORECASE)
 _MONEY_BACK = re.compile(r"\b(?:refund\w*|credited|credit\s+note|money\s+back|chargeback|reimbursed\s+(?:me|to\s+me))\b",
                          re.IGNORECASE)
 # a take-back said even in brackets ("(not the coffee)", "(forget the parking)")

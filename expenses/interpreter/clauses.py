@@ -334,6 +334,11 @@ _TAKEN_BACK_PRICE = re.compile(r"^\W*(?:no|nope|sorry|sry|oops|no\s+sorry|sorry\
 _TAKEN_BACK_THEN_PRICE = re.compile(r"^\W*(?:no\s+wait|no\s+sorry|sorry\s+no|wait\s+no|actually\s+no|no,?\s+actually|oops)\b"
                                     r"(?P<why>[^.;!?\d]{0,60}?)[\s,:-]*(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?\s*(?:€|eur|euros?)?\W*$",
                                     re.IGNORECASE)
+# a row of notes: its day first, its price last ("12/2 United DEN-IAH 181.40", "11/30 Uber DEN to hotel 64.20")
+_DATED_ROW = re.compile(r"\s*\d{1,2}[/.]\d{1,2}(?:[/.](?:20)?\d\d)?\.?\s+[^\n]*?[^\W\d_][^\n]*?\s(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?"
+                        r"\s*(?:€|eur|usd|gbp|chf|\$|£)?\s*", re.IGNORECASE)
+
+
 def _priced_thing_apart(last: Clause, kind: str, text: str, today) -> bool:
     """"Vignette for Austria (10 days) 12,40 EUR. Lunch at the Rasthof 16,90": a price of a thing of no kind the
     interpreter knows, then a sentence with its own kind and price: two expenses (the first is asked its kind), never
@@ -887,8 +892,11 @@ def split(message: str, today) -> list[Clause]:
                         kind == "value" and re.match(
                         r"\W*(?:(?:oh|ah|and|also|plus)\W+)*(?:that|the|this|my|our)\s+(?!(?:one|same|total|price|amount|bill|"
                         r"ticket|fare|cost)\b)[^\W\d_]{3,}", text, re.IGNORECASE)))) and not (
-                    f_start == s_start and _priced_thing_apart(last, kind, text, today)) and _joins(
+                    f_start == s_start and _priced_thing_apart(last, kind, text, today)) and not (
+                    f_start == s_start and message[:s_start].rstrip(" \t").endswith("\n") and _DATED_ROW.fullmatch(
+                        message[s_start:s_end]) and _DATED_ROW.fullmatch(last.text.rsplit("\n", 1)[-1])) and _joins(
                         last, kind, question, text, today, verb):
+                # (a pasted row of its own day and price is its own: "12/2 Uber hotel to DEN 61.80 / 12/2 United …")
                 # (a sentence with its own request and its own price is its own: "… the train home was £79.10. That
                 # Italian on Wednesday was £24.80, not £22.80")
                 # (a sentence after the request for a claim that names a thing is an expense of its own: "open a

@@ -462,12 +462,20 @@ _YES_CLAUSE = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfe
                          re.IGNORECASE)
 
 
+# words leading in to what is told, before a colon or a dash: "ok, simpler:", "again -", "so, once more:"
+_LEAD_IN = re.compile(r"^\W*(?:(?:ok|okay|so|and|then|right|fine|well|sorry|oops)\W+)*(?:again|simpler|easier|simply|instead|"
+                      r"also|plus|next|finally|lastly|anyway|once\s+more|one\s+more\s+time|let'?s\s+try\s+again|in\s+short|"
+                      r"short(?:er)?\s+version|ok|okay|so)\s*[:\-–—]+\s*", re.IGNORECASE)
+
+
 def describe(words: str, ctx: Context) -> str | None:
     """What the expense was, in the user's words, and why when they say it: "taxi from the messe to the hbf because
     the s-bahn was on strike" → "from the messe to the hbf because the s-bahn was on strike" (a route and a reason
     are what a taxi over the limit needs noted)."""
     if (yes := _YES_CLAUSE.match(words)) and re.search(r"[^\W\d_]", words[yes.end():]):
         words = words[yes.end():]  # "fine, use your rate - airport lunch 14.55": the yes is no word of the thing
+    if (lead := _LEAD_IN.match(words)) and re.search(r"[^\W\d_]", words[lead.end():]):
+        words = words[lead.end():]  # "ok, simpler: hotel Madrid 256", "again: taxi 20": how it is said, not what it was
     said = _described_phrase(words, ctx)
     reason = _REASON.search(words)
     if reason is None or claims_named(reason.group(0), ctx.claims):

@@ -1509,8 +1509,10 @@ class Reader:
             if problem is None and claim is not None and not self._line_words(
                     text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text) and not (
                     (old := _NOT_THE_OLD.search(text)) and any(_same_amount(line.get("amount"), old.group(1))
-                                                               for line in claim.lines)):
-                # ("the train was 35.10 not 34.10" beside a line of 34.10: that line corrected, never a new one)
+                                                               for line in claim.lines)
+                    and re.search(r"\d", self.message[:start] + " " + self.message[end:])):
+                # ("the train was 35.10 not 34.10, and coffee 3" beside a line of 34.10: that line corrected, never a
+                # new one; said alone, the correction is read whole further on)
                 intent = self._add(text, start, end)
                 sentence = self.message[_sentence_start(self.message, start):]
                 sentence = sentence[:m.end()] if (m := re.search(r"[.!?\n;]", sentence)) else sentence
