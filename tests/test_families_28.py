@@ -227,3 +227,12 @@ def test_the_reason_a_line_goes_beside_its_removal_takes_nothing_back():
     lines = [line("ln_lnch0001", "2026-12-01", "meals", "18.90", "lunch at gardermoen")]
     plan = plan_of("drop the gardermoen lunch, lost the receipt, not worth it", **on(lines))
     assert [a.act for a in plan.acts] == ["remove_line"]
+
+
+@pytest.mark.parametrize("text", [
+    "Add a new line: hotel in Madrid, 2 nights at 128 EUR per night, check-in 1 Dec",
+    "Both are new expenses. Add the hotel, 2 nights x 128 EUR, check-in 1 Dec",
+])
+def test_a_request_or_an_answer_before_a_stay_told_whole_leaves_the_stay_read(text):
+    plan = plan_of(text, **on([]))
+    assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [("hotel", "256.00", "2026-12-01")]

@@ -174,10 +174,14 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
 # words that only announce the expenses to come: "I want to put the expenses of my Milan trip in the claim"
 _EXPENSES_ANNOUNCED = re.compile(r"\b(?:put|add|enter|log|record|do)\s+(?:in\s+)?(?:all\s+)?(?:the|my|these|those)\s+"
                                  r"(?:expenses|receipts|costs)\b", re.IGNORECASE)
+# a request for a new line before what it is: "Add a new line: hotel, 2 nights at 128 EUR per night, check-in 3 Dec"
+_NEW_LINE_ASKED = re.compile(r"\W*(?:(?:please|pls|kindly|can\s+you|could\s+you)\s+)?(?:add|create|make|enter|put)\s+(?:a\s+|one\s+)?"
+                             r"(?:new\s+)?(?:line|item|entry|expense|row)(?:\s+(?:to|on|in)\s+(?:the|my|this)\s+claim)?"
+                             r"(?:\s+(?:please|pls))?\W*", re.IGNORECASE)
 # what the user says of the things they told: "They are two separate things", "those were different expenses"
-_SEPARATE_THINGS = re.compile(r"\W*(?:(?:no|sorry|ok|so)\W+)*(?:they|those|these|it)\s*(?:are|were|'re|is|was)\s+(?:(?:two|2|three|3|"
-                              r"both|all)\s+)?(?:separate|different|distinct)(?:\s+(?:things|items|expenses|lines|ones|costs))?\W*",
-                              re.IGNORECASE)
+_SEPARATE_THINGS = re.compile(r"\W*(?:(?:no|sorry|ok|so)\W+)*(?:they|those|these|it|both|all|both\s+of\s+them|all\s+of\s+them)\s*"
+                              r"(?:are|were|'re|is|was)\s+(?:(?:two|2|three|3|both|all|a)\s+)?(?:separate|different|distinct|"
+                              r"new)(?:\s+(?:things?|items?|expenses?|lines?|ones?|costs?))?\W*", re.IGNORECASE)
 # a request to add that names nothing of its own: "Please add.", "kindly add the same", "add them pls"
 _BARE_ADD = re.compile(r"\W*(?:(?:so|and|then|ok|okay)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:add|enter|put|include)"
                        r"(?:\s+(?:it|them|this|these|that|those|the\s+same|same|all|both|(?:it|them)\s+(?:in|on|to)\s+(?:the\s+)?claim))?"
@@ -778,13 +782,18 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, colon, message[s_start:colon], "value", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
-        elif colon > s_start and (_SEPARATE_THINGS.fullmatch(message[s_start:colon]) or (
+        elif colon > s_start and (_SEPARATE_THINGS.fullmatch(message[s_start:colon]) or _NEW_LINE_ASKED.fullmatch(
+                message[s_start:colon]) or (
                 _EXPENSES_ANNOUNCED.search(message[s_start:colon]) and not re.search(r"\d", message[s_start:colon]))):
             # ("I want to put the expenses of my Lyon trip in the claim: train 89, taxi 20": what follows is told)
             # "They are two separate things: flight back …, and the train …": what the user says of their own words
             clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
+        elif _SEPARATE_THINGS.fullmatch(message[s_start:s_end]):
+            # "Both are new expenses.": what the user says of the things told (the question's answer), nothing to act on
+            clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
+            continue
         elif is_record(message[s_start:s_end], today):
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
             continue
