@@ -236,3 +236,46 @@ def test_the_reason_a_line_goes_beside_its_removal_takes_nothing_back():
 def test_a_request_or_an_answer_before_a_stay_told_whole_leaves_the_stay_read(text):
     plan = plan_of(text, **on([]))
     assert [(a.args["category"], a.args["amount"], a.args["date"]) for a in plan.acts] == [("hotel", "256.00", "2026-12-01")]
+
+
+# ----------------------------------------------------------------- 5. what the second review found
+
+
+@pytest.mark.parametrize("text", ["Typo in the taxi: 28. Taxi 28 on the 1st", "Sorry, mistake: lunch 16.50 not 14.50. Lunch 16.50 wednesday",
+                                  "Mistake! Lunch 16.50. Taxi 28 on the 1st."])
+def test_after_one_mistake_announced_an_expense_of_a_kind_the_claim_has_is_asked(text):
+    plan = plan_of(text, **on(TRIP))
+    assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+@pytest.mark.parametrize(("text", "amounts"), [("Flight 230 we also paid a taxi 40", ["230.00", "40.00"]),
+                                               ("Train 45 I then took a taxi 12", ["45.00", "12.00"])])
+def test_a_pronoun_inside_a_sentence_never_joins_two_priced_things(text, amounts):
+    plan = plan_of(text, **on([]))
+    assert [a.args.get("amount") for a in plan.acts] in (amounts, [])
+
+
+@pytest.mark.parametrize("text", ["lunch 15 yesterday, taxi 20 yesterday, vergiss das Mittagessen",
+                                  "dinner 30 yesterday and parking 8 yesterday - lascia perdere la cena",
+                                  "parking 12 - vergiss es nicht"])
+def test_a_take_back_abroad_followed_by_words_is_asked(text):
+    plan = plan_of(text, **on(TRIP))
+    taken_back = {r.act for r in plan.retractions}
+    assert not [a for a in plan.acts if a.act == "add_line" and a.id not in taken_back]
+
+
+@pytest.mark.parametrize("text", ["taxi segunda e terceira viagem 24", "comboio segunda e terceira classe 60"])
+def test_a_portuguese_ordinal_before_e_and_another_ordinal_is_no_day(text):
+    plan = plan_of(text, **on(TRIP))
+    assert all(a.args.get("date") in (None, "2026-12-03") for a in plan.acts)
+
+
+def test_a_yes_for_one_of_several_offered_is_asked():
+    plan = _yes("metro ticket 3,40 USD and lunch 22 USD on tuesday",
+                "yes please for one of them, thank you, the company rate is fine. Taxi 12 yesterday")
+    assert not any(a.args.get("currency") == "USD" for a in plan.acts)
+
+
+def test_a_carrier_named_with_its_airlines_word_is_paid_by_its_whole_name():
+    plan = plan_of("Aegean Airlines ATH-AMS 10/11 EUR 286.40", **on([]))
+    assert [(a.args.get("merchant"), a.args.get("category")) for a in plan.acts] == [("Aegean Airlines", "travel")]

@@ -746,10 +746,10 @@ _YES_FIRST = re.compile(r"^\W*(?P<yes>" + _YES_LEAD + r"(?:yes|yeah|yep|yup|ya|a
                         r"depois|dann|danach|puis|ensuite|poi|luego|después|daarna|dan|potem|pak|sen|så|sedan)\b))", re.IGNORECASE)
 # "all 3", "wszystkie 3", "alle drei": how many the yes is for (asked again when that is not how many were offered)
 _YES_COUNT = re.compile(r"\b(?:all|alle|alla|allt|wszystkie|wszystkich|tutti|tutte|todos|todas|tous|toutes|všechny|kaikki|"
-                        r"the|de|die|les|le)\s+([2-9])(?![\d.,])|\b(two|both|three|four|five|beide|beiden|oba|obie|obydwa|begge|båda|"
+                        r"the|de|die|les|le)\s+([2-9])(?![\d.,])|\b(one(?:\s+of\s+them)?|that\s+one|this\s+one|two|both|three|four|five|beide|beiden|oba|obie|obydwa|begge|båda|"
                         r"tous\s+les\s+deux|les\s+deux|entrambi|ambos|ambas|drei|trois|tre|tres|três|trzy|tři|vier|quatre|quattro|"
                         r"cztery|čtyři|fire|fyra)\b", re.IGNORECASE)
-_COUNT_WORDS = {"two": 2, "both": 2, "beide": 2, "beiden": 2, "oba": 2, "obie": 2, "obydwa": 2, "begge": 2, "båda": 2,
+_COUNT_WORDS = {"one": 1, "one of them": 1, "that one": 1, "this one": 1, "two": 2, "both": 2, "beide": 2, "beiden": 2, "oba": 2, "obie": 2, "obydwa": 2, "begge": 2, "båda": 2,
                 "tous les deux": 2, "les deux": 2, "entrambi": 2, "ambos": 2, "ambas": 2, "three": 3, "drei": 3, "trois": 3,
                 "tre": 3, "tres": 3, "três": 3, "trzy": 3, "tři": 3, "four": 4, "vier": 4, "quatre": 4, "quattro": 4,
                 "cztery": 4, "čtyři": 4, "fire": 4, "fyra": 4}
@@ -757,8 +757,10 @@ _COUNT_WORDS = {"two": 2, "both": 2, "beide": 2, "beiden": 2, "oba": 2, "obie": 
 
 def _count_said(answer: str) -> int | None:
     """How many expenses a yes says it is for ("yes to both", "ja alla tre", "przelicz wszystkie 3"), if it says."""
-    counts = {int(m.group(1)) if m.group(1) else _COUNT_WORDS[re.sub(r"\s+", " ", m.group(2).lower())]
-              for m in _YES_COUNT.finditer(answer)}
+    first = re.search(r"[.!?;]\s", answer)  # ("… Btw the hotel was paid by the client so don't put that one in": one
+    counts = {int(m.group(1)) if m.group(1) else _COUNT_WORDS[re.sub(r"\s+", " ", m.group(2).lower())]  # of others)
+              for m in _YES_COUNT.finditer(answer) if not (
+                  m.group(2) and _COUNT_WORDS.get(re.sub(r"\s+", " ", m.group(2).lower())) == 1 and first and m.start() > first.start())}
     return counts.pop() if len(counts) == 1 else (-1 if counts else None)
 
 
@@ -1756,9 +1758,27 @@ def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
         return
     for intent in intents:
         if isinstance(intent, ActIntent) and intent.act == "add_line" and not intent.problem and not intent.retracted:
+            if _asked_about_a_line(intent, ctx):
+                continue
             intent.problem = (f"You asked {_ASKED_MAY_CLAIM}, so I did not add “{intent.quote(ctx.message)}” yet. If "
                               "you want it on the claim, tell me to add it (for example “yes, add it”).")
             intent.missing = "allowed"
+
+
+def _asked_about_a_line(intent: ActIntent, ctx: Context) -> bool:
+    """The expense a question is about is a line the claim already has (its kind and amount): the question is answered
+    and nothing is offered to add again ("is the almoço for 4 within the policy? it was 118" beside its line)."""
+    claim = ctx.default_claim()
+    if claim is None or intent.args.get("amount") is None:
+        return False
+    line = next((ln for ln in claim.lines if ln.get("category") == intent.args.get("category") and str(
+        ln.get("amount")) == str(intent.args.get("amount"))), None)
+    if line is None:
+        return False
+    intent.problem = (f"“{intent.quote(ctx.message)[:80]}” is already on “{claim.title}” (line {line.get('ordinal')}), so "
+                      "I did not add it again.")
+    intent.missing = None
+    return True
 
 
 # a question about a limit of the policy: "Is there a max per day for food?", "what is the hotel limit?"
@@ -1781,6 +1801,8 @@ def _held_after_a_limit_asked(intents: list[Intent], ctx: Context) -> None:
         for intent in intents:
             if isinstance(intent, ActIntent) and intent.act == "add_line" and not intent.problem and \
                     not intent.retracted and start <= intent.start < end and intent.args.get("category") in kinds:
+                if _asked_about_a_line(intent, ctx):
+                    continue
                 intent.problem = (f"You asked about the limit, so I did not add “{intent.quote(ctx.message)}” yet. If "
                                   "you want it on the claim, tell me to add it (for example “yes, add it”).")
                 intent.missing = "allowed"

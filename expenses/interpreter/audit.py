@@ -827,8 +827,10 @@ class Audit:
             # (one announced, "mistake: lunch was 14 not 12. Taxi 20 on tuesday": its sentence's, not the next ones')
             one = not re.search(r"(?:mistakes|errors|fixes|corrections|typos|changes)\b|\d", announced.group(0), re.IGNORECASE)
             ends = _sentence_span(message, announced.end())[1] if one else len(message)
-            for a in self.acts:
-                if a.name == "add_line" and not a.act.get("earlier_evidence") and a.start < ends:
+            kinds = {str(line.get("category")) for a in self.acts if a.claim is not None for line in a.claim.lines}
+            for a in self.acts:  # (after it, a kind the claim has may be the fix told again: asked too)
+                if a.name == "add_line" and not a.act.get("earlier_evidence") and (
+                        a.start < ends or a.args.get("category") in kinds):
                     self._leave("correction", a.start, a.end)
         for pattern, kind in ((_STRONG, "negation"), (_CORRECTION, "correction"), (_SOFT, "correction")):
             for m in pattern.finditer(message):

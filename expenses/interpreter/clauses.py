@@ -122,8 +122,8 @@ NOT_AN_END = r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(
 _SENTENCE_END = re.compile(rf"[!?;\n…]+|(?!{DAY_DOT.pattern}){NOT_AN_END}\.(?!\d)(?=\s|$)|\s[/|]\s", re.IGNORECASE)  # " / ": a new group
 _ABBREVIATIONS = ("st", "mr", "mrs", "ms", "dr", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "incl", "jan", "feb",
                   "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")  # "3 nov. Ryanair flight …"
-_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*(?<![^\W\d_][—–](?=[^\W\d_]))|(?!(?<=\bme)\s+and\s+(?:the\s+|my\s+|our\s+|two\s+|three\s+|four\s+)*(?:[a-z]+\s+)?(?:colleagues?|clients?|customers?|team|specialists|guests?|boss|manager|engineers|partners?|people|staff|others|friends?|wife|husband)\b)(?<!\bi)(?<!\bwe)(?<!\bthey)(?<!\bhe)(?<!\bshe)(?<!\byou)\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
-                   # ("to Oslo and back" is one return trip; "I also bought …": the pronoun goes with its verb)
+_SOFT = re.compile(r",\s+|,(?=[A-Za-z])|\s*:\s+|\s+[-–—]+\s+|\s*[—–]\s*(?<![^\W\d_][—–](?=[^\W\d_]))|(?!(?<=\bme)\s+and\s+(?:the\s+|my\s+|our\s+|two\s+|three\s+|four\s+)*(?:[a-z]+\s+)?(?:colleagues?|clients?|customers?|team|specialists|guests?|boss|manager|engineers|partners?|people|staff|others|friends?|wife|husband)\b)\s+(?=(?:and(?!\s+back\b)|then|also|but|plus)\b|[+&]\s)"
+                   # ("to Oslo and back" is one return trip)
                    # a take-back said without punctuation: "change the renfe to 70 actually leave it as is"
                    r"|\s+(?=(?:actually|no\s+wait|wait|hmm+|on\s+second\s+thoughts?)\s+(?:no\b|nah\b|leave|never|"
                    r"forget|don'?t|keep|scratch|ignore|cancel|skip))"
@@ -660,6 +660,10 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
         cursor = m.end()
     if cursor < end:
         pieces.append((cursor, end))
+    for n in range(len(pieces) - 2, -1, -1):  # ". I also bought pens 5": a sentence's subject alone goes with its verb
+        if n == 0 and pieces[n][0] == start and re.fullmatch(r"\s*(?:i|we|they|he|she|you)\s*", message[pieces[n][0]:pieces[n][1]],
+                                                            re.IGNORECASE):
+            pieces[n:n + 2] = [(pieces[n][0], pieces[n + 1][1])]
     pieces = [piece for s, e in pieces for piece in _and_abroad(message, s, e)]
     pieces = [piece for s, e in pieces for piece in _next_priced_kind(message, s, e)]
     split_legs: list[tuple[int, int]] = []

@@ -392,6 +392,9 @@ def merchants_in(words: str, message: str) -> list[str]:
                                          for c in carriers)]
     names = [n for n in names if not any(n != o and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", o.lower())
                                          for o in names)]
+    # "Aegean Airlines ATH-AMS": the carrier's whole name
+    names = [m.group(0) if (m := re.search(rf"(?<!\w){re.escape(n)}\s+(?:Airlines|Airways|Airline|Air\s+Lines)\b", words))
+             else n for n in names]
     return list(dict.fromkeys(names))
 
 

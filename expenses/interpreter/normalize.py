@@ -69,6 +69,9 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     inside quotes, after "at"/"with"/"Mr"/"Hotel" ("coffee at Enero", "lunch with Avril 12", "Hotel Juli 2 nights"), nor
     beside another capitalised word of the same name ("Domingo Festival")."""
     token = message[start:end]
+    if lexicon.WORDS_ABROAD.get(" ".join(token.lower().split())) in ("forget it", "forget that", "never mind") and re.match(
+            r"[ \t]*[^\W\d_]", message[end:]):
+        return False  # "vergiss das Mittagessen", "vergiss es nicht": what it leaves out, or not at all, is for the audit
     before = re.findall(r"[^\W\d_]+", message[:start].lower())[-2:]
     if message[:start].count('"') % 2 or message[:start].count("“") > message[:start].count("”"):
         return False  # a quoted title ("Nuova Sede", "Domingo festival")
@@ -93,7 +96,8 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     if _folded(token) in _DAYS_SHORT_PT and (not (before and (before[-1] in _DATE_LEADS or (
             # "1 noite, segunda, 78,00", "Jantar segunda 19,80", "almoço terça com …": after an expense and before a
             # figure, a stop or "e"/"com", or alone between commas, a day ("taxi segunda vez", "a segunda noite": ordinals)
-            (_folded(before[-1]) in _EXPENSE_BEFORE_A_DAY and re.match(r"\s*(?:[,;.:]|\d|[€$£]|(?:e|com|and)\s|$)", message[end:]))
+            (_folded(before[-1]) in _EXPENSE_BEFORE_A_DAY and re.match(r"\s*(?:[,;.:]|\d|[€$£]|com\s|(?:e|and)\s+(?:segunda|ter[cç]a|quarta|quinta|sexta|s[áa]bado|domingo)\b|$)",
+                                                                         message[end:], re.IGNORECASE))
             or (re.search(r"[,;]\s*$", message[:start]) and re.match(r"\s*(?:[,;.]|\d)", message[end:]))))) or re.match(
                 r"\s+(?:do|da|dos|das|de|del)\b", message[end:], re.IGNORECASE)):
         return False  # "na quinta", "on segunda": a day; "Quinta do Lago", "a segunda viagem": a place, an ordinal

@@ -1308,6 +1308,9 @@ class Reader:
         elif not paid and merchants and all(not m.category for m in merchants):
             merchants = []  # "a taxi from gare du nord to the hotel": where it went, not who was paid
         merchant = merchants[0].name[:80] if merchants else None
+        if merchant and (carrier := re.search(rf"(?<!\w){re.escape(merchant)}\s+(?:Airlines|Airways|Airline|Air\s+Lines)\b",
+                                              text)):
+            merchant = carrier.group(0)  # "Aegean Airlines ATH-AMS": the carrier's whole name
         if merchant is None and dates and not text[:dates[0].start].strip() and (
                 row := _ROW_NAME.match(masked[dates[0].end:])) is not None and not find_categories(row.group(1)):
             if " " in row.group(1) or not known_word(row.group(1).lower()):

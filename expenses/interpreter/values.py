@@ -836,7 +836,7 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
     for m in _AIRPORT_CODES_ROUTE.finditer(text):  # "United DEN-IAH 181.40", "BGO-OSL": a flight between two airports
-        if not ({m.group(1), m.group(2)} & _CURRENCY_CODES) and not any(f.start <= m.start() < f.end for f in found):
+        if not ({m.group(1), m.group(2)} & _CURRENCY_CODES) and not [f for f in found if not f.weak]:
             found.append(CategoryFound(m.start(), m.end(), m.group(0), "travel", False))
     return sorted(found, key=lambda f: f.start)
 
