@@ -279,3 +279,16 @@ def test_a_yes_for_one_of_several_offered_is_asked():
 def test_a_carrier_named_with_its_airlines_word_is_paid_by_its_whole_name():
     plan = plan_of("Aegean Airlines ATH-AMS 10/11 EUR 286.40", **on([]))
     assert [(a.args.get("merchant"), a.args.get("category")) for a in plan.acts] == [("Aegean Airlines", "travel")]
+
+
+def test_a_thing_told_in_an_earlier_message_and_priced_now_with_no_day_asks_its_day():
+    from dataclasses import replace as _replace
+
+    from conversations.core.plan import parse_model_answer
+    from expenses.interpreter import interpret
+    from tests.test_interpreter import request
+
+    said = _replace(request("found it - cardiff parking was 8.50", **on([])), excerpt=[
+        {"role": "user", "text": "tues train to cardiff 31.40, parking at cardiff too but no receipt yet"}])
+    plan = parse_model_answer(interpret(said))
+    assert not [a for a in plan.acts if a.act == "add_line"]

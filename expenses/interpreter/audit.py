@@ -205,6 +205,7 @@ class Audit:
         self._undated_beside_a_day()
         self._asked_amount_told_apart()
         self._undated_beside_a_correction()
+        self._told_before_with_no_day()
         self._as_the_engine_reads()
         return self.leftovers
 
@@ -257,6 +258,24 @@ class Audit:
         for a in self.acts:
             if a.name == "add_line" and not a.args.get("date") and not a.act.get("earlier_evidence") and asked & {
                     w.lower() for w in re.findall(r"[^\W\d_]{4,}", self.message[a.start:a.end])}:
+                self._leave("day", a.start, a.end)
+
+    def _told_before_with_no_day(self) -> None:
+        """"found it - cardiff parking was 8.50" when an earlier message told of the parking (its day with it) and the
+        claim has no such line: that expense, whose day is not said here, is never dated today; its day is asked."""
+        earlier = " ".join([*(self.ctx.earlier or ()), self.ctx.previous or ""]).lower()
+        if not earlier.strip():
+            return
+        for a in self.acts:
+            if a.name != "add_line" or a.args.get("date") or a.act.get("earlier_evidence"):
+                continue
+            said = self.message[a.start:a.end]
+            if not _WAS_ITS_PRICE.search(said) or find_days(said, self.ctx.today):
+                continue
+            words = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", said)} - _PLAIN_WORDS - {"was", "were", "cost"}
+            on_claim = " ".join(str(line.get(k) or "") for line in (a.claim.lines if a.claim else ()) for k in (
+                "description", "merchant")).lower()
+            if any(re.search(rf"\b{re.escape(w)}\b", earlier) and w not in on_claim for w in words):
                 self._leave("day", a.start, a.end)
 
     def _undated_beside_a_correction(self) -> None:
@@ -1981,6 +2000,8 @@ _SOFT = re.compile(r"\b(?:actually|sorry|wrong|oops|wait|hold\s+on|rather|no(?=\
 _SAID_AGAIN = re.compile(r"\b(?:it|that|this|they)\s+(?:was|were|is|'s)\s+(?:only|just|actually|really)\b", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time|board|way|marathon|term)\b)(?![\s-]+fare\))|halves|split|shared|my\s+(?:own\s+)?(?:share|part|half|portion)|50\s?%|(?:each|we)\s+paid\s+"
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
+# a thing's price told as what it was: "cardiff parking was 8.50", "the cab came to 13.20"
+_WAS_ITS_PRICE = re.compile(r"[^\W\d_]\s+(?:was|were|came\s+to|cost)\s+(?:only\s+|just\s+)?[€$£]?\s?\d", re.IGNORECASE)
 # words of four letters or more that name nothing paid for
 _PLAIN_WORDS = frozenset("that this there then with from have been were what when where which your yours mine just also "
                          "find found receipt receipts amount much still later know remember sure cant can't dont don't "
