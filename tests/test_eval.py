@@ -174,6 +174,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-27"]["passed"] >= 4
     assert parts["holdout-27"]["conversations"] >= 22
     assert parts["holdout-27"]["passed"] >= 10
+    # a twenty-first round (2026-12-06, fifteenth session): 14 whole claims written before the round's changes, then
+    # worked on (dev-28: 7 passed before, 3 unsafe; 11 after, 0 unsafe), and 22 more kept blind until the round's end
+    # (holdout-28: 16 passed before, 3 unsafe; 16 after, 0 unsafe; only its totals and unsafe items were looked at)
+    assert parts["dev-28"]["conversations"] >= 14
+    assert parts["dev-28"]["passed"] >= 10
+    assert parts["holdout-28"]["conversations"] >= 22
+    assert parts["holdout-28"]["passed"] >= 15
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
