@@ -292,3 +292,9 @@ def test_a_thing_told_in_an_earlier_message_and_priced_now_with_no_day_asks_its_
         {"role": "user", "text": "tues train to cardiff 31.40, parking at cardiff too but no receipt yet"}])
     plan = parse_model_answer(interpret(said))
     assert not [a for a in plan.acts if a.act == "add_line"]
+
+
+def test_a_mistake_announced_first_corrects_the_line_its_old_amount_names():
+    lines = [line("ln_kola0001", "2026-11-25", "meals", "96.00", "kolacja with colleagues")]
+    plan = plan_of("Sorry, mistake: kolacja was 86, not 96.", **on(lines))
+    assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plan.acts] == [("update_line", 1, "86.00")]

@@ -1475,7 +1475,10 @@ class Reader:
         said = best_category(find_categories(mask(text, [(d.start, d.end) for d in dates])))
         if self.last_act is None or self.last_act.act not in ("add_line", "update_line"):
             # nothing told before it: only a correction said as one ("Corr: 25/11 lunch 19,20"), not "hmm no, it was …"
-            named = re.match(r"\W*(?:correction|typo)\b", text, re.IGNORECASE) and (said is not None or dates)
+            named = re.match(r"\W*(?:(?:sorry|oops|ah|oh|my)\W+)*(?:correction|typo|mistake|error)\b", text, re.IGNORECASE) and (
+                said is not None or dates or ((old := _OLD_AMOUNT.search(text)) is not None and any(
+                    _same_amount(line.get("amount"), old.group(1)) for claim in self.ctx.open_claims for line in claim.lines)))
+            # ("Sorry, mistake: kolacja was 86 zł, not 96": the line of 96 on the claim, named by its old amount)
             return ("claim", None) if named else ("last", None)
         old = _OLD_AMOUNT.search(text)
         was = Decimal(old.group(1).replace(",", ".")) if old else None
