@@ -64,13 +64,21 @@ _HIGHER_HOTEL_CITIES = re.compile(r"\b(?:london|z[uü]rich|zuerich|geneva|gen[e�
                                   re.IGNORECASE)
 
 
-def limit_of(category: str, *said: str) -> Decimal:
-    """The per-unit limit of ``category`` in EUR: a hotel in one of the dearer cities named in ``said`` (the claim's
-    title, the line's words) has the higher one."""
+def limit_of(category: str, title: str, asked: str = "") -> Decimal:
+    """The per-unit limit of ``category`` in EUR: a hotel in one of the dearer cities has the higher one. The city is
+    the one a question puts the hotel in ("the hotel in Zurich": the first place after "in"), else the claim's title's
+    ("is 240 ok for the hotel in Bergen? Oslo was cheaper" is Bergen's)."""
     limit = CATEGORY_LIMITS[category][0]
-    if category == "hotel" and any(_HIGHER_HOTEL_CITIES.search(text or "") for text in said):
-        return HIGHER_HOTEL_LIMIT
-    return limit
+    if category != "hotel":
+        return limit
+    place = _HOTEL_IN.search(asked)
+    if place is not None:
+        return HIGHER_HOTEL_LIMIT if _HIGHER_HOTEL_CITIES.fullmatch(place.group(1)) else limit
+    return HIGHER_HOTEL_LIMIT if _HIGHER_HOTEL_CITIES.search(title or "") else limit
+
+
+# the place a question puts its hotel in: "the hotel in Zurich", "hotel limit per night in Zürich", "in New London"
+_HOTEL_IN = re.compile(r"\bin\s+(?:the\s+)?([A-ZÀ-Ý][\w'-]+(?:\s+[A-ZÀ-Ý][\w'-]+)?)")
 
 
 def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str, str], ...]:
@@ -83,9 +91,7 @@ def category_limit_notes(case: CaseSnapshot, args: BaseModel) -> tuple[tuple[str
     if category not in CATEGORY_LIMITS or amount is None:
         return ()
     rule = CATEGORY_LIMITS[category][1]
-    limit = limit_of(category, case.title,
-                     str(getattr(args, "merchant", None) or before.get("merchant") or ""),
-                     str(getattr(args, "description", None) or before.get("description") or ""))
+    limit = limit_of(category, case.title)  # (the trip's city: a hotel's own name may hold another, "Hotel Geneva Lyon")
     currency = str(case.state.get("currency", "EUR"))
     day = getattr(args, "date", None) or before.get("date")
     quantity = getattr(args, "quantity", None) or before.get("quantity") or 1

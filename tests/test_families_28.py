@@ -219,7 +219,7 @@ def test_words_leading_in_are_no_description(text):
 
 
 def test_a_pasted_row_of_its_own_day_and_price_is_its_own_expense():
-    plan = plan_of("12/1 Uber hotel to DEN 61.80\n12/1 United DEN-IAH 181.40", **on([]))
+    plan = plan_of("12/1 Uber hotel to DEN 61.80\n12/1 United flight DEN-IAH 181.40", **on([]))
     assert [(a.args["category"], a.args["amount"]) for a in plan.acts] == [("taxi", "61.80"), ("travel", "181.40")]
 
 
@@ -298,3 +298,30 @@ def test_a_mistake_announced_first_corrects_the_line_its_old_amount_names():
     lines = [line("ln_kola0001", "2026-11-25", "meals", "96.00", "kolacja with colleagues")]
     plan = plan_of("Sorry, mistake: kolacja was 86, not 96.", **on(lines))
     assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plan.acts] == [("update_line", 1, "86.00")]
+
+
+
+# ----------------------------------------------------------------- 6. what the third review found
+
+
+@pytest.mark.parametrize("text", ["Sorry, mistake: the taxi on the 1st was actually a train. Train 32 on the 1st.",
+                                  "Both are new expenses. The taxi was 28 and the lunch 16",
+                                  "Add a new line: the taxi was 28 not 32",
+                                  "parking 8 yesterday, taxi 20 yesterday - laat maar, de parkeerkosten betaalt de klant",
+                                  "Taxi 29.50. They then invited us to dinner 40.",
+                                  "Courier DHL-UPS 25 yesterday"])
+def test_what_the_third_review_found_commits_nothing_wrong(text):
+    plan = plan_of(text, **on(TRIP))
+    taken_back = {r.act for r in plan.retractions}
+    acts = [a for a in plan.acts if a.id not in taken_back]
+    assert not any(a.act == "update_line" for a in acts)
+    assert not any(a.act == "add_line" and (a.args.get("category") in ("travel", "meals") or a.args.get("amount") in (
+        "8.00", "20.00")) for a in acts)
+
+
+@pytest.mark.parametrize(("text", "limit"), [("is 240 ok for the hotel in Bergen? Oslo was cheaper", None),
+                                              ("the hotel in Lyon was 240 a night, more than in London, is that ok?", None),
+                                              ("is 240 ok for the hotel in Oslo?", "250 EUR a night")])
+def test_the_dearer_limit_is_the_city_the_hotel_was_in(text, limit):
+    plan = _offered(text, **on(TRIP))
+    assert ("within the hotel limit" in _said(plan)) == (limit is not None)

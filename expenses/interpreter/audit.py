@@ -846,10 +846,18 @@ class Audit:
             # (one announced, "mistake: lunch was 14 not 12. Taxi 20 on tuesday": its sentence's, not the next ones')
             one = not re.search(r"(?:mistakes|errors|fixes|corrections|typos|changes)\b|\d", announced.group(0), re.IGNORECASE)
             ends = _sentence_span(message, announced.end())[1] if one else len(message)
-            kinds = {str(line.get("category")) for a in self.acts if a.claim is not None for line in a.claim.lines}
-            for a in self.acts:  # (after it, a kind the claim has may be the fix told again: asked too)
+            kinds = {str(line.get("category")) for a in self.acts if a.claim is not None for line in a.claim.lines} | {
+                str(a.args.get("category")) for a in self.acts if a.name == "update_line" and a.args.get("category")}
+            fixed = {_decimal(line.get("amount")) for a in self.acts if a.name == "update_line" and a.claim is not None
+                     for n, line in enumerate(a.claim.lines, 1) if a.args.get("line") == n} | {
+                _decimal(a.args.get("amount")) for a in self.acts if a.name == "update_line" and a.args.get("amount")}
+            for a in self.acts:  # (after it, a kind the claim has, or the fixed line's amount, may be the fix told again)
                 if a.name == "add_line" and not a.act.get("earlier_evidence") and (
-                        a.start < ends or a.args.get("category") in kinds):
+                        a.start < ends or a.args.get("category") in kinds or _decimal(a.args.get("amount")) in fixed):
+                    self._leave("correction", a.start, a.end)
+        if _SAID_NEW.search(message) and any(a.name == "update_line" for a in self.acts):
+            for a in self.acts:  # "Both are new expenses. The taxi was 28 …": new, yet read as a change: asked
+                if a.name == "update_line":
                     self._leave("correction", a.start, a.end)
         for pattern, kind in ((_STRONG, "negation"), (_CORRECTION, "correction"), (_SOFT, "correction")):
             for m in pattern.finditer(message):
@@ -2151,6 +2159,9 @@ def _harmless(message: str, start: int) -> bool:
                for m in re.finditer(r"\((?:it|i|we|there|the|because|as|since)\b[^()\d]{0,120}\)", message, re.IGNORECASE))
 
 
+# the user saying what follows is new: "Both are new expenses.", "Add a new line:", "it's a new one"
+_SAID_NEW = re.compile(r"\b(?:(?:are|is|'s|re)\s+(?:both\s+|all\s+)?(?:a\s+)?new(?:\s+(?:ones?|expenses?|lines?|items?))?\b|"
+                       r"(?:add|create|enter)\s+(?:a\s+|one\s+)?new\s+(?:line|item|entry|expense|row)\b)", re.IGNORECASE)
 # why a line goes, said beside its removal: "not worth it", "not claimable", "not needed after all"
 _WHY_REMOVED = re.compile(r"not\s+(?:worth\s+(?:it|claiming|the\s+(?:hassle|bother))|claimable|needed|business|for\s+work|"
                           r"reimbursable|allowed)\b", re.IGNORECASE)

@@ -661,8 +661,8 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
     if cursor < end:
         pieces.append((cursor, end))
     for n in range(len(pieces) - 2, -1, -1):  # ". I also bought pens 5": a sentence's subject alone goes with its verb
-        if n == 0 and pieces[n][0] == start and re.fullmatch(r"\s*(?:i|we|they|he|she|you)\s*", message[pieces[n][0]:pieces[n][1]],
-                                                            re.IGNORECASE):
+        if n == 0 and pieces[n][0] == start and re.fullmatch(r"\s*(?:i|we)\s*", message[pieces[n][0]:pieces[n][1]],
+                                                            re.IGNORECASE):  # (never "They then invited us …")
             pieces[n:n + 2] = [(pieces[n][0], pieces[n + 1][1])]
     pieces = [piece for s, e in pieces for piece in _and_abroad(message, s, e)]
     pieces = [piece for s, e in pieces for piece in _next_priced_kind(message, s, e)]

@@ -70,7 +70,7 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     beside another capitalised word of the same name ("Domingo Festival")."""
     token = message[start:end]
     if lexicon.WORDS_ABROAD.get(" ".join(token.lower().split())) in ("forget it", "forget that", "never mind") and re.match(
-            r"[ \t]*[^\W\d_]", message[end:]):
+            r"[ \t]*[,:;–—-]?[ \t]*[^\W\d_]", message[end:]):
         return False  # "vergiss das Mittagessen", "vergiss es nicht": what it leaves out, or not at all, is for the audit
     before = re.findall(r"[^\W\d_]+", message[:start].lower())[-2:]
     if message[:start].count('"') % 2 or message[:start].count("“") > message[:start].count("”"):

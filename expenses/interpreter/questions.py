@@ -590,7 +590,7 @@ def policy_verdict(text: str, ctx: Context) -> str | None:
     except LookupError:
         return None
     rule = CATEGORY_LIMITS[kind][1]
-    limit = limit_of(kind, text, claim.title if claim is not None else "")  # ("in Zürich": the dearer cities' limit)
+    limit = limit_of(kind, claim.title if claim is not None else "", text)  # ("in Zürich": the dearer cities' limit)
     said = f"{per:.2f} {currency}" + (f" a {unit}" if per != found.amount or _PER_UNIT.search(masked) else "")
     if currency != "EUR":
         said += f" (about {in_eur:.2f} EUR at the reference rate)"

@@ -835,16 +835,7 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
             continue  # "the client insisted we stay near Holborn": staying told as a verb, no stay bought
         if category:
             found.append(CategoryFound(w.start, w.end, w.text, category, word in lexicon.WEAK_CATEGORY_WORDS))
-    for m in _AIRPORT_CODES_ROUTE.finditer(text):  # "United DEN-IAH 181.40", "BGO-OSL": a flight between two airports
-        if not ({m.group(1), m.group(2)} & _CURRENCY_CODES) and not [f for f in found if not f.weak]:
-            found.append(CategoryFound(m.start(), m.end(), m.group(0), "travel", False))
-    return sorted(found, key=lambda f: f.start)
-
-
-# two airports by their codes, in capitals, as a route (never two currencies: "EUR-USD")
-_AIRPORT_CODES_ROUTE = re.compile(r"(?<![\w-])([A-Z]{3})\s?(?:-|–|—|/|>|->|→|to)\s?([A-Z]{3})(?![\w-])")
-_CURRENCY_CODES = frozenset("EUR USD GBP CHF SEK NOK DKK PLN CZK JPY CAD AUD HUF RON BGN TRY CNY INR BRL MXN ZAR NZD SGD "
-                            "HKD KRW ISK".split())
+    return found
 
 
 # a journey said as when something else was bought ("lunch before the flight", "a sandwich after the train"): the
