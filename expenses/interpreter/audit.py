@@ -264,8 +264,8 @@ class Audit:
         """"found it - cardiff parking was 8.50" when an earlier message told of the parking (its day with it) and the
         claim has no such line: that expense, whose day is not said here, is never dated today; its day is asked."""
         earlier = " ".join([*(self.ctx.earlier or ()), self.ctx.previous or ""]).lower()
-        if not earlier.strip():
-            return
+        if not earlier.strip() or self.ctx.pending or self.ctx.settled:
+            return  # (an answer to the last reply's question completes what it asked about, told then)
         for a in self.acts:
             if a.name != "add_line" or a.args.get("date") or a.act.get("earlier_evidence"):
                 continue
