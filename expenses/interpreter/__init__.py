@@ -757,8 +757,10 @@ _COUNT_WORDS = {"one": 1, "one of them": 1, "that one": 1, "this one": 1, "two":
 
 def _count_said(answer: str) -> int | None:
     """How many expenses a yes says it is for ("yes to both", "ja alla tre", "przelicz wszystkie 3"), if it says."""
-    first = re.search(r"[.!?;]\s", answer)  # ("… Btw the hotel was paid by the client so don't put that one in": one
-    counts = {int(m.group(1)) if m.group(1) else _COUNT_WORDS[re.sub(r"\s+", " ", m.group(2).lower())]  # of others)
+    # "one", "that one" count only in the yes's own sentence ("ok, convert them. Btw the hotel was paid by the client so
+    # don't put that one in": that one is another expense)
+    first = re.search(r"[.!?;]\s", answer)
+    counts = {int(m.group(1)) if m.group(1) else _COUNT_WORDS[re.sub(r"\s+", " ", m.group(2).lower())]
               for m in _YES_COUNT.finditer(answer) if not (
                   m.group(2) and _COUNT_WORDS.get(re.sub(r"\s+", " ", m.group(2).lower())) == 1 and first and m.start() > first.start())}
     return counts.pop() if len(counts) == 1 else (-1 if counts else None)
