@@ -230,11 +230,15 @@ class Audit:
         return bool(named) and not any(b.name == "add_line" and any(
             re.search(rf"\b{re.escape(w)}\b", self.message[b.start:b.end].lower()) for w in named) for b in self.acts)
 
+    def _undated_adds(self) -> list[ActSpan]:
+        """The additions with no day of their own (today, unless something says otherwise), not completing an earlier
+        message."""
+        return [a for a in self.acts if a.name == "add_line" and not a.args.get("date") and not a.act.get("earlier_evidence")]
+
     def _undated_beside_a_day(self) -> None:
         """An expense told with no day, in a message that says a day apart from every expense's words that no act took
         ("23.11 is the check-in date. taxi was 18,50"): which day is asked, never today assumed."""
-        adds = [a for a in self.acts if a.name == "add_line" and not a.args.get("date") and not a.act.get(
-            "earlier_evidence")]
+        adds = self._undated_adds()
         if not adds:
             return
         used = {str(a.args.get("date")) for a in self.acts if a.args.get("date")}
@@ -254,10 +258,9 @@ class Audit:
         about = str(pending.get("about") or pending.get("message") or "")
         if (pending.get("missing") or [None])[0] != "amount" or not about:
             return
-        asked = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", about)} - _PLAIN_WORDS
-        for a in self.acts:
-            if a.name == "add_line" and not a.args.get("date") and not a.act.get("earlier_evidence") and asked & {
-                    w.lower() for w in re.findall(r"[^\W\d_]{4,}", self.message[a.start:a.end])}:
+        asked = _content_words(about)
+        for a in self._undated_adds():
+            if asked & _content_words(self.message[a.start:a.end]):
                 self._leave("day", a.start, a.end)
 
     def _told_before_with_no_day(self) -> None:
@@ -266,13 +269,11 @@ class Audit:
         earlier = " ".join([*(self.ctx.earlier or ()), self.ctx.previous or ""]).lower()
         if not earlier.strip() or self.ctx.pending or self.ctx.settled:
             return  # (an answer to the last reply's question completes what it asked about, told then)
-        for a in self.acts:
-            if a.name != "add_line" or a.args.get("date") or a.act.get("earlier_evidence"):
-                continue
+        for a in self._undated_adds():
             said = self.message[a.start:a.end]
             if not _WAS_ITS_PRICE.search(said) or find_days(said, self.ctx.today):
                 continue
-            words = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", said)} - _PLAIN_WORDS - {"was", "were", "cost"}
+            words = _content_words(said) - {"cost"}
             on_claim = " ".join(str(line.get(k) or "") for line in (a.claim.lines if a.claim else ()) for k in (
                 "description", "merchant")).lower()
             if any(re.search(rf"\b{re.escape(w)}\b", earlier) and w not in on_claim for w in words):
@@ -282,20 +283,12 @@ class Audit:
         """An expense told with no day beside a correction of a line of another day ("found it - the parking was 8.50.
         oh and the train was 34.10 not 31.40"): the message is about the trip, not today; its day is asked."""
         today = self.ctx.today.isoformat()
-        corrected = []
-        for a in self.acts:
-            if a.name != "update_line" or a.claim is None:
-                continue
-            try:
-                line = a.claim.lines[int(a.args.get("line")) - 1]
-            except (TypeError, ValueError, IndexError):
-                continue
-            corrected.append(str(line.get("date") or ""))
+        corrected = [str(line.get("date") or "") for a in self.acts if a.name == "update_line" and a.claim is not None
+                     and (line := _line(a.claim, a.args.get("line"))) is not None]
         if not corrected or all(d == today for d in corrected) or find_days(self.message, self.ctx.today):
             return
-        for a in self.acts:
-            if a.name == "add_line" and not a.args.get("date") and not a.act.get("earlier_evidence"):
-                self._leave("day", a.start, a.end)
+        for a in self._undated_adds():
+            self._leave("day", a.start, a.end)
 
     def _old_amount_said(self) -> None:
         """"the taxi 23.11 was 28,50" beside a taxi of 23.11: a new taxi of the 23rd, or that one corrected? Asked."""
@@ -849,7 +842,7 @@ class Audit:
             kinds = {str(line.get("category")) for a in self.acts if a.claim is not None for line in a.claim.lines} | {
                 str(a.args.get("category")) for a in self.acts if a.name == "update_line" and a.args.get("category")}
             fixed = {_decimal(line.get("amount")) for a in self.acts if a.name == "update_line" and a.claim is not None
-                     for n, line in enumerate(a.claim.lines, 1) if a.args.get("line") == n} | {
+                     and (line := _line(a.claim, a.args.get("line"))) is not None} | {
                 _decimal(a.args.get("amount")) for a in self.acts if a.name == "update_line" and a.args.get("amount")}
             for a in self.acts:  # (after it, a kind the claim has, or the fixed line's amount, may be the fix told again)
                 if a.name == "add_line" and not a.act.get("earlier_evidence") and (
@@ -2010,6 +2003,11 @@ _SPLIT = re.compile(r"\b(?:half(?![\s-]+(?:a\s+)?(?:day|days|hour|an\s+hour|time
                     r"(?:half|our\s+own))\b", re.IGNORECASE)
 # a thing's price told as what it was: "cardiff parking was 8.50", "the cab came to 13.20"
 _WAS_ITS_PRICE = re.compile(r"[^\W\d_]\s+(?:was|were|came\s+to|cost)\s+(?:only\s+|just\s+)?[€$£]?\s?\d", re.IGNORECASE)
+def _content_words(text: str) -> set[str]:
+    """The words of four letters or more of ``text`` that may name a thing paid for."""
+    return {w.lower() for w in re.findall(r"[^\W\d_]{4,}", text)} - _PLAIN_WORDS
+
+
 # words of four letters or more that name nothing paid for
 _PLAIN_WORDS = frozenset("that this there then with from have been were what when where which your yours mine just also "
                          "find found receipt receipts amount much still later know remember sure cant can't dont don't "

@@ -45,7 +45,7 @@ from .audit import (
 from .clauses import NOT_AN_END
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
 from .patterns import word_search
-from .reading import name_before_price
+from .reading import name_before_price, with_carrier_word
 from .values import (
     ABOARD,
     AIRPORTS,
@@ -392,10 +392,8 @@ def merchants_in(words: str, message: str) -> list[str]:
                                          for c in carriers)]
     names = [n for n in names if not any(n != o and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", o.lower())
                                          for o in names)]
-    # "Aegean Airlines ATH-AMS": the carrier's whole name
-    names = [m.group(0) if (m := re.search(rf"(?<!\w){re.escape(n)}\s+(?:Airlines|Airways|Airline|Air\s+Lines)\b", words))
-             else n for n in names]
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(with_carrier_word(n, words) for n in names))
+
 
 
 # "the board dinner at Rules": a capitalised word where a meal was eaten is the place's name, English word or not

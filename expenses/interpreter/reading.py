@@ -308,12 +308,14 @@ def _only_days(text: str, days: list[DateFound]) -> bool:
                       r"\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE)
 
 
-# the old figure a correction says it is not: "… was 35.10 not 34.10", "instead of 34.10"
-_NOT_THE_OLD = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?:[€$£]\s?)?(\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)",
-                          re.IGNORECASE)
+def with_carrier_word(name: str, words: str) -> str:
+    """A carrier's whole name, when ``words`` say "Airlines" after it ("Aegean Airlines ATH-AMS": Aegean Airlines)."""
+    said = re.search(rf"(?<!\w){re.escape(name)}\s+(?:Airlines|Airways|Airline|Air\s+Lines)\b", words)
+    return said.group(0) if said else name
 
 
 def _same_amount(amount: Any, said: str) -> bool:
+    """Is a line's ``amount`` the figure ``said`` ("34,10" or "34.10")?"""
     try:
         return Decimal(str(amount)) == Decimal(said.replace(",", "."))
     except (ArithmeticError, ValueError):
@@ -1307,10 +1309,7 @@ class Reader:
             merchants = paid  # "my flight from Frankfurt to Valencia … with Lufthansa": the places are the route
         elif not paid and merchants and all(not m.category for m in merchants):
             merchants = []  # "a taxi from gare du nord to the hotel": where it went, not who was paid
-        merchant = merchants[0].name[:80] if merchants else None
-        if merchant and (carrier := re.search(rf"(?<!\w){re.escape(merchant)}\s+(?:Airlines|Airways|Airline|Air\s+Lines)\b",
-                                              text)):
-            merchant = carrier.group(0)  # "Aegean Airlines ATH-AMS": the carrier's whole name
+        merchant = with_carrier_word(merchants[0].name[:80], text) if merchants else None
         if merchant is None and dates and not text[:dates[0].start].strip() and (
                 row := _ROW_NAME.match(masked[dates[0].end:])) is not None and not find_categories(row.group(1)):
             if " " in row.group(1) or not known_word(row.group(1).lower()):
@@ -1514,7 +1513,7 @@ class Reader:
                 return intent
             if problem is None and claim is not None and not self._line_words(
                     text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text) and not (
-                    (old := _NOT_THE_OLD.search(text)) and any(_same_amount(line.get("amount"), old.group(1))
+                    (old := _OLD_AMOUNT.search(text)) and any(_same_amount(line.get("amount"), old.group(1))
                                                                for line in claim.lines)
                     and re.search(r"\d", self.message[:start] + " " + self.message[end:])):
                 # ("the train was 35.10 not 34.10, and coffee 3" beside a line of 34.10: that line corrected, never a
@@ -2081,7 +2080,9 @@ def _the(what: str) -> str:
 
 
 # what a correction says the amount was not: "… was 25.40, not 24.50", "27.40 instead of 24.70"
-_OLD_AMOUNT = re.compile(r"\b(?:not|instead\s+of)\s+[€$£]?\s?(\d+(?:[.,]\d{1,2})?)(?![\d.,]\d)", re.IGNORECASE)
+# the old figure a correction says it is not: "… was 35.10 not 34.10", "instead of 34.10", "rather than the 34.10"
+_OLD_AMOUNT = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?[€$£]?\s?(\d+(?:[.,]\d{1,2})?)(?![\d.,]\d)",
+                         re.IGNORECASE)
 
 # "the cab was 13.20", "that taxi came to 31": an expense named as one told before, with its amount and nothing else
 _TOLD_BEFORE = re.compile(r"\W*(?:the|that|this)\s+(?:[\w'’-]+\s+){0,2}?(?:was|is|came\s+to|cost)\s+(?:only\s+|just\s+)?"
