@@ -925,7 +925,8 @@ def _described(answer: str, ctx: Context) -> str:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
             told = [act.get("earlier_evidence") or "", act.get("evidence", "")]  # what it was: in the words it was told in
-            phrase = describe(told[0], ctx) or describe(told[1], ctx)
+            # (an answer to a question about the earlier words says a value, never what the thing was: "a week ago")
+            phrase = describe(told[0], ctx) or ("" if told[0] else describe(told[1], ctx))
             titled = any(set(re.findall(r"\w+", phrase.casefold())) <= set(re.findall(r"\w+", c.title.casefold()))
                          for c in ctx.claims) if phrase else False  # "For Madrid sales kickoff: …": the claim's name
             if phrase and re.search(r"\b(?:claim|claims|report|app|statement|copied|pasted|banking)\b", phrase, re.IGNORECASE):

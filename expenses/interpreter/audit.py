@@ -41,7 +41,7 @@ from registries import money_phrases, number_words, quantity_products, word_numb
 from registries.currencies import currencies_named, currency_meant, currency_mentions
 
 from . import lexicon
-from .context import Claim, Context, claims_named, in_the_trip
+from .context import Claim, Context, claims_named, day_answered, in_the_trip, week_answered
 from .english import known_word
 from .normalize import (
     ORIGINAL_ASIDE,
@@ -206,6 +206,7 @@ class Audit:
         self._asked_amount_told_apart()
         self._undated_beside_a_correction()
         self._told_before_with_no_day()
+        self._undated_after_the_trip()
         self._as_the_engine_reads()
         return self.leftovers
 
@@ -277,6 +278,21 @@ class Audit:
             on_claim = " ".join(str(line.get(k) or "") for line in (a.claim.lines if a.claim else ()) for k in (
                 "description", "merchant")).lower()
             if any(re.search(rf"\b{re.escape(w)}\b", earlier) and w not in on_claim for w in words):
+                self._leave("day", a.start, a.end)
+
+    def _undated_after_the_trip(self) -> None:
+        """"taxi 185" after messages that told a past trip by its days ("onsdag: tog … 398 kr", "On 8.12 I had …"), the
+        latest of them two days ago or more: the person is going through that trip, so today would be a guess; which
+        day is asked. (With no day told before in the conversation, an expense with no day is today's, as before.)"""
+        today = self.ctx.today
+        if any(d.value is not None and d.value == today for d in find_days(self.message, today)):
+            return  # ("today", "tonight": said)
+        told = [d.value for said in (*(self.ctx.earlier or ()), self.ctx.previous or "") for d in find_days(said, today)
+                if d.value is not None and d.kind not in ("vague", "future")]
+        if not told or max(told) >= today - timedelta(days=1):
+            return  # (a trip told up to yesterday may well go on today)
+        for a in self._undated_adds():
+            if a.claim is None or a.claim.open and a.claim.status == "draft":  # (a locked claim refuses it anyway)
                 self._leave("day", a.start, a.end)
 
     def _undated_beside_a_correction(self) -> None:
@@ -715,6 +731,9 @@ class Audit:
             return False  # "… Monday 23 Nov. And parking … (paid on Wednesday)" on 5 Dec: 25 Nov or 2 Dec?
         if day.value is None and day.kind == "dmy" and self._day_first(act):
             day = replace(day, value=_day_first(self.message[day.start:day.end], self.ctx.today))
+        if day.value is None and act.act.get("earlier_evidence") and said and \
+                week_answered(self.message, self.ctx.pending, self.ctx.today) == date.fromisoformat(str(said)):
+            return True  # "last week", answering "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?"
         if day.value is None and day.kind != "same":
             return False  # "12/10": 12 October or 10 December? Only the user can say
         if day.value is None:  # "same day", "that night": the day of the line told last, else any day the reader set
@@ -2306,9 +2325,21 @@ _NIGHTS_DAYS = re.compile(r"\b(?:\d{1,2}|two|three|four|five)\s*(?:nights?|nites
                           r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)?(?![\d./:])", re.IGNORECASE)
 
 
+# the same, each day dotted with its month: "2 nights (25.11 and 26.11)"
+_NIGHTS_DOTTED = re.compile(r"\b(?:\d{1,2}|two|three|four|five)\s*(?:nights?|nites?|nts|n)\b[,\s]*\(?\s*(?P<run>\d{1,2}\.\d{1,2}"
+                            r"\.?(?:\s*(?:,|and|&|\+)\s*\d{1,2}\.\d{1,2}\.?){1,3})(?![\d/:]|[.,]\d)", re.IGNORECASE)
+
+
 def _nights_by_day_of_month(text: str, today: date) -> list[Day]:
     """Each day of such a run, valued as the stay's first night: the day a stay told so is dated by."""
     out: list[Day] = []
+    for m in _NIGHTS_DOTTED.finditer(text):
+        pairs = list(re.finditer(r"(\d{1,2})\.(\d{1,2})\.?", m.group("run")))
+        first = _resolve("dmy", re.match(r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})(?P<y>)", pairs[0].group(0)), today)
+        if first is None or (today - first).days > 92:
+            continue
+        out += [Day(m.start("run") + n.start(), m.start("run") + n.end(), first, "nights") for n in pairs]
+    taken = [(d.start, d.end) for d in out]
     for m in _NIGHTS_DAYS.finditer(text):
         numbers = list(re.finditer(r"\d{1,2}", m.group("run")))
         month = _MONTHS.get(m.group("month").strip().lower().rstrip(".")[:3]) if m.group("month") else None
@@ -2319,7 +2350,8 @@ def _nights_by_day_of_month(text: str, today: date) -> list[Day]:
         except ValueError:
             continue
         start = start if start <= today else start.replace(year=start.year - 1)
-        out += [Day(m.start("run") + n.start(), m.start("run") + n.end(), start, "nights") for n in numbers]
+        out += [Day(m.start("run") + n.start(), m.start("run") + n.end(), start, "nights") for n in numbers
+                if not any(s <= m.start("run") + n.start() < e for s, e in taken)]
     return out
 
 
@@ -2411,8 +2443,8 @@ _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[
 _ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa|abt|something\s+like|more\s+or\s+less|almost|"
                        r"nearly|at\s+least|give\s+or\s+take))\s*(?:[€$£]|eur\b|usd\b|gbp\b|chf\b)?\s*\d[\d.,]*$", re.IGNORECASE)
 # a dotted day opening a part of the message, before what was bought and a price written as one
-_LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
-_LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
+_LEAD_START = re.compile(r"(?:^|[;\n]|[;,.!?]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
+_LEAD_REST = re.compile(r"\.?[ \t]+(?:[-–][ \t]+)?[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
 # the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)
 _MONEY_WORD = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
@@ -2582,6 +2614,10 @@ def audited(answer: str, message: str, ctx: Context) -> str:
         return _asking(plan, message, leftovers)
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer  # nothing would run (an undo reverses a committed event the server holds, not these words)
+    acts = plan["acts"]
+    if (ctx.pending or {}).get("missing") == ["date"] and len(acts) == 1 and acts[0].get("earlier_evidence") and \
+            (acts[0].get("args") or {}).get("date") == day_answered(message, ctx.today) is not None:
+        return answer  # "19.11" answering "Which day was “taxi 15”?": the day asked for, and nothing else
     try:
         leftovers = Audit(message, plan, ctx).run()
     except Exception:  # noqa: BLE001 - an audit that cannot finish cannot vouch for the reading: ask instead
@@ -2605,4 +2641,14 @@ def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover]) -> st
     if first.kind == "title" and [a.get("act") for a in plan.get("acts", [])] == ["open_claim"]:
         # "… I need a new expense claim for it, in EUR please": the title the user gives next opens it
         asked["pending"] = {"question": prose[:2000], "act": "open_claim", "missing": ["title"]}
+    acts = plan.get("acts", [])
+    if len(acts) == 1 and acts[0].get("act") == "add_line" and not (acts[0].get("args") or {}).get("date") and not \
+            acts[0].get("earlier_evidence") and all(lo.kind == "day" and " ".join(lo.text.split()) == " ".join(
+                str(acts[0].get("evidence") or "").split()) for lo in leftovers):
+        # "taxi 15" on a claim of last week's trip: the one expense waits for its day, which the next message can
+        # give alone ("monday", "the 18th")
+        answers[-1]["text"] = prose = (f"Which day was “{text}”? I did not add it yet: tell me its day (“Monday”, "
+                                       "“18.11”), and I will add it.")
+        asked["pending"] = {"question": prose[:2000], "act": "add_line", "missing": ["date"],
+                            **({"case": acts[0]["case"]} if isinstance(acts[0].get("case"), dict) else {})}
     return json.dumps({"plan": asked}, ensure_ascii=False)

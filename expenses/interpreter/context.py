@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
@@ -24,7 +25,7 @@ from ..domain import TERMINAL_STATUSES
 from ..naming import claim_mentions
 from . import lexicon
 from .patterns import word_search
-from .values import find_categories, words
+from .values import day_of_month, find_categories, words
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,66 @@ def in_the_trip(day: date, words: str, claim: Claim | None, today: date | None =
         return earlier
     # "Wed: metro 175" told on a Wednesday, on a claim whose lines are this Monday and Tuesday: today, not last week
     return later if today is not None and later == today and day < first <= later else day
+
+
+def todays_weekday_unsure(day: date, words: str, claim: Claim | None, today: date, before: str = "",
+                          told: Iterable[date] = ()) -> bool:
+    """"taxi thursday 12" said on a Thursday: today, or last week's Thursday? Unsure when the weekday is bare
+    (no "last", "this", no day of the month) and nothing dates the trip near it: no line of the claim and no other
+    day the message names (``told``) falls in the week before today. The claim's own lines decide otherwise
+    (``in_the_trip``)."""
+    if day not in (today, today - timedelta(days=7)) or not _BARE_WEEKDAY.match(words or "") or re.search(
+            r"\b(?:last|past|this|next)\s*$", before, re.IGNORECASE):
+        return False
+    window = today - timedelta(days=8)
+    lines = (date.fromisoformat(str(line["date"])) for line in (claim.lines if claim else ()) if line.get("date"))
+    return not any(window <= d <= today for d in (*lines, *told))
+
+
+# which of the two weeks a "Which Thursday do you mean: …?" named: the one before, or this one
+_WEEK_SAID = re.compile(r"\W*(?:(?:oh|ah|ok|okay|sorry|yes|no|it\s+was|that\s+was|the\s+one)\W+)*(?:(?P<before>(?:last|previous|"
+                        r"past|prior)\s+week|the\s+week\s+before|(?:the\s+)?(?:earlier|older|first)\s+one|(?:letzte|vorige)\s+woche|"
+                        r"(?:la\s+)?semana\s+pasada|(?:la\s+)?semaine\s+derni[eè]re|vorige\s+week|(?:la\s+)?settimana\s+scorsa|"
+                        r"(?:w\s+)?zesz[łl]ym\s+tygodniu|zesz[łl]y\s+tydzie[ńn]|f[öo]rra\s+veckan)|this\s+week|(?:the\s+)?(?:later|"
+                        r"second|recent)\s+one|this\s+one|diese\s+woche|esta\s+semana|cette\s+semaine|deze\s+week|questa\s+"
+                        r"settimana|w\s+tym\s+tygodniu|denna\s+vecka)\W*", re.IGNORECASE)
+_ASKED_DAY = re.compile(r"\b(\d{1,2})\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
+
+
+def week_answered(answer: str, pending: dict[str, Any] | None, today: date) -> date | None:
+    """"last week" (or "this week") answering "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?":
+    the day of the week it names among the two the question offered; None for any other answer or question."""
+    week = _WEEK_SAID.fullmatch(answer)
+    question = str((pending or {}).get("question") or "")
+    if week is None or not re.match(r"Which (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) do you mean", question):
+        return None
+    months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+    days = set()
+    for m in _ASKED_DAY.finditer(question):
+        day = date(today.year, months.index(m.group(2)) + 1, int(m.group(1)))
+        days.add(day if day <= today else day.replace(year=day.year - 1))
+    two = sorted(days)
+    return (two[0] if week.group("before") else two[1]) if len(two) == 2 else None
+
+
+# a day said alone, answering which day: "19.11", "the 19.11", "it was 17", "17th"
+_BARE_DAY_ANSWER = re.compile(r"\W*(?:(?:oh|ah|ok|okay|sorry|so)\W+)*(?:(?:it\s+was|that\s+was|was)\s+)?(?:on\s+)?(?:the\s+)?"
+                              r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?:[./](?P<month>\d{1,2})\.?)?\W*", re.IGNORECASE)
+
+
+def day_answered(answer: str, today: date) -> str | None:
+    """The day a bare answer to "which day?" names ("19.11", "it was 17"), as ISO; None for any other answer."""
+    if (m := _BARE_DAY_ANSWER.fullmatch(answer)) is None:
+        return None
+    day, month = int(m.group("day")), int(m.group("month")) if m.group("month") else None
+    if month is None:
+        found = day_of_month(today, day)
+        return found.isoformat() if found else None
+    try:
+        found = date(today.year, month, day)
+    except ValueError:
+        return None
+    return (found if found <= today else found.replace(year=found.year - 1)).isoformat()
 
 
 def another_meal(said: set[str], line: dict[str, Any]) -> bool:

@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Any
 
 from .clauses import MARKER, _trim, split, verb_of
-from .context import Claim, Context, find_mention, thing_unmatched
+from .context import Claim, Context, day_answered, find_mention, thing_unmatched, week_answered
 from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
 from .values import (
     best_category,
@@ -232,6 +232,10 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         return best_category(find_categories(answer))
     if missing == "date":
         days = {d.value for d in find_dates(answer, ctx.today)}
+        if not days and (bare := day_answered(answer, ctx.today)) is not None:
+            return bare  # "19.11", "it was 17" answering which day: a day (of the month), as the question asked for one
+        if (week := week_answered(answer, pending, ctx.today)) is not None:
+            return week.isoformat()  # "last week" after "Which Thursday do you mean: today (3 Dec) or … (26 Nov)?"
         if not days and (m := re.fullmatch(r"\W*(?:the\s+)?(first|1st|second|2nd|last|earlier|later)(?:\s+(?:one|day|date|"
                                              r"night))?\W*", answer, re.IGNORECASE)):
             # "the first one": of the days the earlier message named, in their order

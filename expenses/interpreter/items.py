@@ -43,7 +43,7 @@ from .audit import (
     relative_offset,
 )
 from .clauses import NOT_AN_END
-from .context import Claim, Context, claim_addressed, claims_named, in_the_trip
+from .context import Claim, Context, claim_addressed, claims_named, in_the_trip, todays_weekday_unsure
 from .patterns import word_search
 from .reading import name_before_price, with_carrier_word
 from .values import (
@@ -281,6 +281,10 @@ def _items(message: str, ctx: Context) -> list[Item]:
                 item.day, message[own[0].start:own[0].end], claim, today, message[:own[0].start]) != item.day:
             return []  # "tue" on a claim whose trip was last week (or "wed" on the Wednesday of this week's trip):
             # this week's or the trip's? Only the user can say
+        if own and item.day is not None and todays_weekday_unsure(
+                item.day, message[own[0].start:own[0].end], claim, today, message[:own[0].start],
+                [d.value for d in days if d.kind != "weekday" and d.value]):
+            return []  # "taxi thursday 12" told on a Thursday: today's or last week's? (asked)
     for item in amounts:
         names = _merchants(message, item)
         if len(names) > 1:

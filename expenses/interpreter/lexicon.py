@@ -306,7 +306,7 @@ WORDS_ABROAD = {
     "nové": "new", "novou": "new", "uusi": "new", "nytt": "new",
     "waluta": "currency", "währung": "currency", "devise": "currency", "valuta": "currency", "moeda": "currency",
     "moneda": "currency", "měna": "currency", "titre": "title", "titolo": "title", "título": "title", "titulo": "title",
-    "titel": "title", "tytuł": "title", "tytul": "title", "název": "title",
+    "titel": "title", "tytuł": "title", "tytul": "title", "název": "title", "tittel": "title", "otsikko": "title",
     "nee": "no", "nej": "no", "och": "and", "und": "and", "ach": "oh", "oj": "oh", "åh": "oh",
     "inte": "not", "ikke": "not", "nicht": "not", "niet": "not", "não": "not", "nao": "not", "nie": "not",
     "var": "was", "war": "was", "foi": "was", "fue": "was", "był": "was", "była": "was", "było": "was", "byl": "was",
@@ -339,7 +339,8 @@ WORDS_ABROAD = {
     "invialo": "submit it", "mandala": "submit it", "envíala": "submit it", "enviala": "submit it",
     "elimina": "remove", "togli": "remove", "cancella": "remove", "löschen": "remove", "lösche": "remove", "entferne": "remove",
     "supprime": "remove", "supprimer": "remove", "borra": "remove", "quita": "remove", "usuń": "remove", "usun": "remove",
-    "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove",
+    "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove", "stryk": "remove", "streich": "remove",
+    "streiche": "remove",
     "totale": "total", "totaal": "total", "gesamt": "total", "insgesamt": "total", "summe": "total", "razem": "total",
     "suma": "total", "totalt": "total",
     # a take-back in the languages people mix in: "19,99 - ach nein, vergiss es", "laisse tomber", "lascia perdere"

@@ -51,6 +51,7 @@ from .context import (
     named_reference,
     other_claim,
     thing_unmatched,
+    todays_weekday_unsure,
 )
 from .english import known_word, word_abroad
 from .normalize import ORIGINAL_ASIDE, weekday_not_that_day
@@ -445,9 +446,37 @@ _NIGHTS_THEN_DAYS = re.compile(
     r"jul|aug|sep|oct|nov|dec)[a-z]*\.?)?(?![\d./:])", re.IGNORECASE)
 
 
+# the same with each day dotted with its month: "2 nights (25.11 and 26.11)", "2 nts 25.11 + 26.11"
+_NIGHTS_THEN_DOTTED = re.compile(
+    rf"\b(?:\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS})\b[,\s]*\(?\s*(?P<run>\d{{1,2}}\.\d{{1,2}}\.?"
+    r"(?:\s*(?:,|and|&|\+)\s*\d{1,2}\.\d{1,2}\.?){1,3})(?![\d/:]|[.,]\d)", re.IGNORECASE)
+
+
+def _nights_dotted(text: str, dates: list[DateFound], today: date) -> list[DateFound] | None:
+    """"2 nights (25.11 and 26.11)": each dotted day of the run a day (alone, "25.11" may be a price); None when the
+    message has no such run, or a day of it is none of the last three months."""
+    m = _NIGHTS_THEN_DOTTED.search(text)
+    if m is None:
+        return None
+    days: list[DateFound] = []
+    for n in re.finditer(r"(\d{1,2})\.(\d{1,2})\.?", m.group("run")):
+        try:
+            day = date(today.year, int(n.group(2)), int(n.group(1)))
+        except ValueError:
+            return None
+        day = day if day <= today else day.replace(year=day.year - 1)
+        if (today - day).days > 92:
+            return None
+        start, end = m.start("run") + n.start(), m.start("run") + n.end()
+        days.append(DateFound(start, end, text[start:end], day.isoformat()))
+    return sorted([d for d in dates if d.end <= m.start("run") or d.start >= m.end("run")] + days, key=lambda d: d.start)
+
+
 def _nights_days_of_month(text: str, dates: list[DateFound], today: date) -> list[DateFound]:
     """The days of a stay's nights said by the day of the month after their count ("2 nights, 16 and 17", "2 nights
     (9 and 10 November)"): each a day, instead of what was read of them alone ("10 November", nothing)."""
+    if (dotted := _nights_dotted(text, dates, today)) is not None:
+        return dotted
     m = _NIGHTS_THEN_DAYS.search(text)
     if m is None:
         return dates
@@ -925,6 +954,11 @@ class Reader:
         day = date.fromisoformat(found[0].value)
         trip = in_the_trip(day, found[0].text, claim, self.ctx.today)
         where = "in the dates of the claim's lines"
+        if self._todays_weekday_unsure(found[0], day, claim):
+            other = day - timedelta(days=7) if day == self.ctx.today else day
+            return (f"Which {day.strftime('%A')} do you mean: today ({self.ctx.today.day} "
+                    f"{self.ctx.today.strftime('%b')}) or a week ago ({other.day} {other.strftime('%b')})? "
+                    f"I did not {'change' if editing else 'add'} it yet.")
         if trip == day and _BARE_WEEKDAY_SAID.fullmatch(found[0].text.strip()) and self._a_week_after_the_trip_told(day):
             trip, where = day - timedelta(days=7), "in the trip you told me of"
         if trip == day:
@@ -932,6 +966,12 @@ class Reader:
         weekday = trip.strftime("%A")
         return (f"Which {weekday} do you mean: {trip.day} {trip.strftime('%b')} ({where}) or "
                 f"{day.day} {day.strftime('%b')}? I did not {'change' if editing else 'add'} it yet.")
+
+    def _todays_weekday_unsure(self, found: DateFound, said: date, claim: Claim | None) -> bool:
+        """"taxi thursday 12" told on a Thursday, with no line or other day of the message near it: which week's?"""
+        told = [date.fromisoformat(d.value) for d in find_dates(self.message, self.ctx.today)
+                if d.value and d.text != found.text and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip())]
+        return todays_weekday_unsure(said, found.text, claim, self.ctx.today, "", told)
 
     def _a_week_after_the_trip_told(self, said: date) -> bool:
         """Is a bare weekday, read as the latest one, a week after the same weekday of a trip an earlier message told
@@ -952,6 +992,8 @@ class Reader:
             return found
         said = date.fromisoformat(found.value)
         trip = in_the_trip(said, found.text, claim, self.ctx.today)  # found.text holds "last" when said
+        if self._todays_weekday_unsure(found, said, claim):
+            return replace(found, value=None)
         if trip == said and _BARE_WEEKDAY_SAID.fullmatch(found.text.strip()):
             # "… on Monday 23 Nov. And parking … (I paid it on Wednesday when I came back)" told on 5 Dec: the
             # Wednesday of that trip (25 Nov) or of this week (2 Dec)? The days the message names make it unsure

@@ -90,9 +90,9 @@ _DATE_PATTERNS = [
     # alone may be a price; together, and in order within a month, they are days)
     ("dotted_range", re.compile(r"(?<![\w.,/-])(\d{1,2})\.(?:(\d{1,2})\.?)?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\.?"
                                 r"(?![\w/-]|[.,]\d)", re.IGNORECASE)),
-    # "2.12 lunch site canteen 13,20 eur; 3.12 coffee 4,50": a dotted day and month opening a part of the message, before
-    # what was bought and its price (a day of the last three months only)
-    ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,]\s)|(?<=^- )|(?<=\n- )|(?<=^\* )|(?<=\n\* )|(?<=^• )|(?<=\n• ))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|"
+    # "2.12 lunch site canteen 13,20 eur; 3.12 coffee 4,50", "… convert. 27.11 - lunch - 11.20": a dotted day and month
+    # opening a part of the message, before what was bought and its price (a day of the last three months only)
+    ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,.!?]\s)|(?<=^- )|(?<=\n- )|(?<=^\* )|(?<=\n\* )|(?<=^• )|(?<=\n• ))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+(?:[-–][ \t]+)?[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|"
                                r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE | re.MULTILINE)),
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
@@ -350,7 +350,7 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
         value = today - timedelta(days=back)
     elif kind == "dom":
         day = int(m.group(1))
-        value = _day_of_month(today, day)
+        value = day_of_month(today, day)
     elif kind == "slash":
         value = _slash_date(m.group(0), today)
     elif kind == "dashed":
@@ -394,7 +394,7 @@ def _past_day(today: date, day: int, month: int) -> date | None:
     return guess if guess <= today else guess.replace(year=today.year - 1)
 
 
-def _day_of_month(today: date, day: int) -> date | None:
+def day_of_month(today: date, day: int) -> date | None:
     """"on the 20th": this month's 20th when it is not in the future, else last month's."""
     year, month = today.year, today.month
     if day > today.day:

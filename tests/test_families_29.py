@@ -1,0 +1,128 @@
+"""Families of the twenty-second round (issue 19), with sentences of our own: a weekday said on that weekday, an
+expense with no day told amid a past trip, the answers to "which day?", dotted days the readers did not see, and a
+claim's title after "tittel:"."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from conversations.core.plan import UserTurnPlan, parse_model_answer
+from conversations.core.reducer import validate_plan
+from expenses.interpreter import interpret
+from registries import get_registry
+from tests.test_families_13 import TODAY, line, on
+from tests.test_interpreter import plan_of, request
+
+
+def _said(plan) -> str:
+    return " ".join([plan.say or "", *(a.text for a in plan.answers)])
+
+
+def _talk(messages: list[str], **kwargs: Any) -> list[UserTurnPlan]:
+    """Each message's plan, with the question a reply leaves open and the user's earlier messages handed on, as the
+    server hands them."""
+    plans, pending, excerpt = [], None, []
+    for message in messages:
+        parsed = parse_model_answer(interpret(replace(request(message, **kwargs), pending=pending,
+                                                      excerpt=list(excerpt))))
+        assert isinstance(parsed, UserTurnPlan), parsed
+        validate_plan(parsed, get_registry())
+        plans.append(parsed)
+        pending = {**parsed.pending.model_dump(mode="json"), "message": message} if parsed.pending else None
+        excerpt.append({"role": "user", "text": message})
+    return plans
+
+
+# TODAY is Thursday 3 December 2026
+TRIP_LAST_WEEK = [line("ln_trai0001", "2026-11-25", "travel", "29.99")]
+
+# ----------------------------------------------------------------- 1. a weekday said on that weekday
+
+
+@pytest.mark.parametrize("text", ["taxi thursday 12", "taxi on thursday 12", "thursday taxi 12", "taxi quinta 12",
+                                  "taxi donnerstag 12"])
+def test_todays_weekday_with_nothing_near_it_is_asked_never_dated_a_week_back(text):
+    plan = plan_of(text, **on([]))
+    assert plan.acts == []
+    assert "today (3 Dec)" in _said(plan) and "26 Nov" in _said(plan)
+
+
+def test_last_thursday_said_on_a_thursday_is_a_week_back():
+    plan = plan_of("taxi last thursday 12", **on([]))
+    assert [a.args.get("date") for a in plan.acts] == ["2026-11-26"]
+
+
+def test_the_claims_lines_of_this_week_still_date_todays_weekday():
+    plan = plan_of("taxi thursday 12", **on([line("ln_taxi0001", "2026-12-01", "taxi", "32.00")]))
+    assert [a.args.get("date") for a in plan.acts] == ["2026-12-03"]
+
+
+@pytest.mark.parametrize(("answer", "day"), [("last week", "2026-11-26"), ("the week before", "2026-11-26"),
+                                             ("the earlier one", "2026-11-26"), ("a week ago", "2026-11-26"),
+                                             ("this week", "2026-12-03"), ("today", "2026-12-03"),
+                                             ("letzte Woche", "2026-11-26")])
+def test_which_week_is_answered_by_naming_the_week(answer, day):
+    plans = _talk(["taxi thursday 12", answer], **on([]))
+    assert [(a.args.get("category"), a.args.get("amount"), a.args.get("date")) for a in plans[1].acts] == [
+        ("taxi", "12.00", day)]
+    assert not plans[1].acts[0].args.get("description")  # ("a week ago" says when, never what it was)
+
+
+# ----------------------------------------------------------------- 2. no day, amid a past trip
+
+
+def test_an_expense_with_no_day_after_messages_that_told_a_past_trip_is_asked_its_day():
+    plans = _talk(["Wednesday 25.11: train to Lyon 64,20 and lunch 18,50", "taxi 15"], **on([]))
+    assert plans[1].acts == []
+    assert "Which day was “taxi 15”" in _said(plans[1])
+
+
+@pytest.mark.parametrize(("answer", "day"), [("the 24th", "2026-11-24"), ("the 26th", "2026-11-26"),
+                                             ("26.11", "2026-11-26"), ("on the 26.11", "2026-11-26"),
+                                             ("it was 24", "2026-11-24")])
+def test_the_day_asked_for_is_given_alone_and_the_expense_added(answer, day):
+    plans = _talk(["Wednesday 25.11: train to Lyon 64,20 and lunch 18,50", "taxi 15", answer], **on(TRIP_LAST_WEEK))
+    assert [(a.args.get("category"), a.args.get("amount"), a.args.get("date")) for a in plans[2].acts] == [
+        ("taxi", "15.00", day)]
+
+
+@pytest.mark.parametrize("first", ["add dinner yesterday 34,50", "add the parking, 8, on wednesday"])
+def test_a_trip_told_up_to_yesterday_or_no_day_told_keeps_today(first):
+    plans = _talk([first, "and a taxi 15"], **on([]))
+    assert [a.args.get("date") for a in plans[1].acts] in ([None], ["2026-12-03"])
+
+
+def test_an_expense_told_today_amid_a_past_trip_is_todays():
+    plans = _talk(["Wednesday 25.11: train to Lyon 64,20", "taxi 15 today"], **on([]))
+    assert [a.args.get("date") for a in plans[1].acts] == ["2026-12-03"]
+
+
+# ----------------------------------------------------------------- 3. dotted days the readers did not see
+
+
+def test_a_dotted_day_opening_a_row_after_a_sentence_dates_the_row():
+    plan = plan_of("Here the rest. 27.11 - lunch - 11.20", **on(TRIP_LAST_WEEK))
+    assert [(a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [("11.20", "2026-11-27")]
+
+
+def test_the_dotted_days_of_a_stays_nights_are_never_its_amount():
+    plan = plan_of("The hostel in Zurich for 2 nights (25.11 and 26.11), 164 total.", **on(TRIP_LAST_WEEK))
+    assert not any(a.args.get("amount") in ("25.11", "26.11") for a in plan.acts)
+
+
+
+
+# ----------------------------------------------------------------- 4. a claim's title after a label in Norwegian
+
+
+def test_tittel_labels_the_title_never_opens_it():
+    plan = plan_of("ny reiseregning i NOK, tittel: Aberdeen turbinservice", **on([]))
+    assert [(a.act, a.args.get("title"), a.args.get("currency")) for a in plan.acts] == [
+        ("open_claim", "Aberdeen turbinservice", "NOK")]
+
+
+def test_today_is_a_thursday():
+    assert TODAY == "2026-12-03"
