@@ -14,7 +14,7 @@ from conversations.core.reducer import validate_plan
 from expenses.interpreter import interpret
 from registries import get_registry
 from tests.test_families_13 import TODAY, line, on
-from tests.test_interpreter import plan_of, request
+from tests.test_interpreter import claim, plan_of, request
 
 
 def _said(plan) -> str:
@@ -82,7 +82,7 @@ def test_an_expense_with_no_day_after_messages_that_told_a_past_trip_is_asked_it
 
 @pytest.mark.parametrize(("answer", "day"), [("the 24th", "2026-11-24"), ("the 26th", "2026-11-26"),
                                              ("26.11", "2026-11-26"), ("on the 26.11", "2026-11-26"),
-                                             ("it was 24", "2026-11-24")])
+                                             ("24th", "2026-11-24")])
 def test_the_day_asked_for_is_given_alone_and_the_expense_added(answer, day):
     plans = _talk(["Wednesday 25.11: train to Lyon 64,20 and lunch 18,50", "taxi 15", answer], **on(TRIP_LAST_WEEK))
     assert [(a.args.get("category"), a.args.get("amount"), a.args.get("date")) for a in plans[2].acts] == [
@@ -126,3 +126,86 @@ def test_tittel_labels_the_title_never_opens_it():
 
 def test_today_is_a_thursday():
     assert TODAY == "2026-12-03"
+
+
+# ----------------------------------------------------------------- 5. what the round's safety review found
+
+
+@pytest.mark.parametrize("text", ["Cheers. 9.10 breakfast, 12.50 lunch", "Right. 13.11 taxi, 1.50 tip",
+                                  "Ok. 21.10 lunch and 3.10 coffee", "coffee 3, 9.10 breakfast, 12.50 lunch"])
+def test_a_dotted_figure_after_a_sentence_or_comma_never_dates_a_line_by_taking_the_next_price(text):
+    plan = plan_of(text, **on(TRIP_LAST_WEEK))
+    assert not any(str(a.args.get("date") or "").startswith(("2026-10-", "2026-11-13", "2026-11-21")) for a in plan.acts)
+
+
+@pytest.mark.parametrize("said", ["actually it was 18", "make that 18", "no wait, it was 18", "it was 18 eur"])
+def test_it_while_a_day_is_asked_is_the_expense_asked_about_never_the_claims_last_line(said):
+    plans = _talk(["On 24.11 I had a taxi 20 and lunch 14", "taxi 15", said], **on([
+        line("ln_taxi0001", "2026-11-24", "taxi", "20.00"), line("ln_lnch0001", "2026-11-24", "meals", "14.00", "lunch")]))
+    assert plans[1].acts == []
+    assert plans[2].acts == []
+    assert "day of “taxi 15”, or its amount" in _said(plans[2])
+
+
+@pytest.mark.parametrize("first", ["taxi thursday 12 or 13", "taxi thursday about 12", "taxi thursday 12, personal"])
+def test_the_week_answered_never_commits_the_other_doubts_of_the_message(first):
+    plans = _talk([first, "last week"], **on([]))
+    assert plans[1].acts == []
+
+
+@pytest.mark.parametrize("answer", ["12", "2", "the 1st", "the 19th", "24.11"])
+def test_a_day_that_is_neither_of_the_two_offered_answers_nothing(answer):
+    plans = _talk(["taxi thursday 12", answer], **on([]))
+    assert not [a for a in plans[1].acts if a.act == "add_line"]
+
+
+@pytest.mark.parametrize(("answer", "day"), [("the first one", "2026-12-03"), ("the second one", "2026-11-26"),
+                                             ("the later one", "2026-12-03"), ("the earlier one", "2026-11-26")])
+def test_the_first_one_is_the_first_day_the_question_named(answer, day):
+    plans = _talk(["taxi thursday 12", answer], **on([]))
+    assert [a.args.get("date") for a in plans[1].acts] == [day]
+
+
+def test_last_week_is_the_calendar_week_before_this_one():
+    # Tuesday 8 Dec: "Which Wednesday: 25 Nov or 2 Dec?" — 2 Dec is in last week, 25 Nov the week before
+    lines = [line("ln_hotl0001", "2026-11-23", "hotel", "50.00"), line("ln_taxi0001", "2026-11-24", "taxi", "20.00")]
+    plans = _talk(["lunch wed 15", "last week"], **{**on(lines), "today": "2026-12-08"})
+    assert "25 Nov" in _said(plans[0]) and "2 Dec" in _said(plans[0])
+    assert [a.args.get("date") for a in plans[1].acts] in ([], ["2026-12-02"])
+
+
+def test_this_thursday_said_on_a_thursday_is_today():
+    plan = plan_of("taxi this thursday 12", **on([]))
+    assert [a.args.get("date") for a in plan.acts] == ["2026-12-03"]
+
+
+def test_an_answer_to_a_kind_question_still_describes_the_line():
+    plans = _talk(["add an expense of 45 on monday", "dinner with the client from Acme"], **on([]))
+    assert [a.args.get("description") for a in plans[1].acts] == ["dinner with the client from Acme"]
+
+
+def test_a_week_said_in_another_language_names_nobody():
+    plans = _talk(["taxi thursday 12", "letzte Woche"], **on([]))
+    assert [(a.args.get("date"), a.args.get("merchant"), a.args.get("description")) for a in plans[1].acts] == [
+        ("2026-11-26", None, None)]
+
+
+@pytest.mark.parametrize(("text", "merchant"), [("Flew United out of Newark tuesday, $318 roundtrip", "United"),
+                                                ("Monday I flew out of O'Hare on United, the fare was $412.60", "United")])
+def test_united_flown_is_the_airline_and_a_roundtrip_nobody(text, merchant):
+    chicago = claim("clm_CHIC0001", "Chicago distributor visit", [], currency="USD")
+    plan = plan_of(text, cases=(chicago,), active="clm_CHIC0001", today="2026-11-19")
+    assert [a.args.get("merchant") for a in plan.acts] == [merchant]
+
+
+@pytest.mark.parametrize("text", ["ok. send inn", "ok, trudno. wysyłaj", "Perfeito, podes submeter. Obrigado!",
+                                  "Très bien, vous pouvez soumettre la note. Merci.",
+                                  "That is all. Please submit the claim. 감사합니다!"])
+def test_a_submit_in_the_words_people_use_abroad_asks_its_card(text):
+    plan = plan_of(text, **on(TRIP_LAST_WEEK))
+    assert [a.act for a in plan.acts] == ["submit_claim"]
+
+
+def test_title_it_names_the_claim():
+    plan = plan_of("need a new claim in USD, title it NYC deposition trip", **on([]))
+    assert [(a.act, a.args.get("title")) for a in plan.acts] == [("open_claim", "NYC deposition trip")]

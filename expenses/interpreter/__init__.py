@@ -38,7 +38,7 @@ from registries.currencies import currencies_named, english_frequency
 from . import lexicon
 from .audit import audited, completed_day, goes_on
 from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, sentences, split, verb_of
-from .context import Context, claim_addressed, claims_named, find_mention, read_key
+from .context import Context, claim_addressed, claims_named, day_answered, find_mention, read_key, week_answered
 from .corrections import (
     is_note,
     note_runs_on,
@@ -76,6 +76,7 @@ from .values import (
     find_dates,
     find_line_refs,
     heading_day,
+    mask,
     money_text,
     rows_kept_by_place,
 )
@@ -913,6 +914,17 @@ def _offered_again(request: Any) -> dict[str, Any] | None:
                               for n, t in enumerate(told, 1)]}}
 
 
+def _only_a_day(answer: str, ctx: Context) -> bool:
+    """"a week ago", "last week", "the 24th": an answer that names a day and nothing else."""
+    if week_answered(answer, ctx.pending, ctx.today) is not None or day_answered(answer, ctx.today) is not None:
+        return True
+    days = find_dates(answer, ctx.today)
+    rest = mask(answer, [(d.start, d.end) for d in days])
+    return bool(days) and not re.search(r"[^\W\d_]{3,}", rest) or bool(re.fullmatch(
+        r"\W*(?:(?:last|this|previous|the)\s+)?(?:week|one|first|second|earlier|later)(?:\s+(?:one|week|before))?\W*",
+        answer, re.IGNORECASE))
+
+
 def _described(answer: str, ctx: Context) -> str:
     """Each added line told with what it was ("taxi from the airport to the hotel") gets that as its description, and
     one told with who was paid and no merchant read gets that name."""
@@ -925,8 +937,12 @@ def _described(answer: str, ctx: Context) -> str:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
             told = [act.get("earlier_evidence") or "", act.get("evidence", "")]  # what it was: in the words it was told in
-            # (an answer to a question about the earlier words says a value, never what the thing was: "a week ago")
-            phrase = describe(told[0], ctx) or ("" if told[0] else describe(told[1], ctx))
+            # (an answer that says only a day, "a week ago", "last week", says when, never what the thing was)
+            phrase = describe(told[0], ctx) or ("" if told[0] and _only_a_day(told[1], ctx) else describe(told[1], ctx))
+            if told[0] and _only_a_day(told[1], ctx):  # (nor who was paid: "letzte Woche" names nobody)
+                if phrase and phrase.casefold() != str(args.get("merchant") or "").casefold():
+                    args["description"] = phrase
+                continue
             titled = any(set(re.findall(r"\w+", phrase.casefold())) <= set(re.findall(r"\w+", c.title.casefold()))
                          for c in ctx.claims) if phrase else False  # "For Madrid sales kickoff: …": the claim's name
             if phrase and re.search(r"\b(?:claim|claims|report|app|statement|copied|pasted|banking)\b", phrase, re.IGNORECASE):
@@ -1145,7 +1161,7 @@ def _name_after_amount(words: str) -> str | None:
         return None
     tokens = tail.group(1).split()
     if any(english_frequency(t) > 1e-7 or t.lower() in _WEEKDAYS or t.lower() in _MONTHS or t.lower() in _SHORTHAND
-           or t.lower() in _EACH_ABROAD
+           or t.lower() in _EACH_ABROAD or t.lower() in ("roundtrip", "oneway", "rtn")  # ("$318 roundtrip")
            or city_aliases(t) or currencies_named(t) for t in tokens):
         return None
     return " ".join(t if not t.islower() else t.capitalize() for t in tokens)

@@ -285,8 +285,8 @@ class Audit:
         latest of them two days ago or more: the person is going through that trip, so today would be a guess; which
         day is asked. (With no day told before in the conversation, an expense with no day is today's, as before.)"""
         today = self.ctx.today
-        if any(d.value is not None and d.value == today for d in find_days(self.message, today)):
-            return  # ("today", "tonight": said)
+        if self.ctx.pending or any(d.value is not None and d.value == today for d in find_days(self.message, today)):
+            return  # ("today", "tonight": said; an answer to the last reply's question completes what it asked about)
         told = [d.value for said in (*(self.ctx.earlier or ()), self.ctx.previous or "") for d in find_days(said, today)
                 if d.value is not None and d.kind not in ("vague", "future")]
         if not told or max(told) >= today - timedelta(days=1):
@@ -585,6 +585,9 @@ class Audit:
                 # "Flight was 412.60 on Monday, and the Uber … was 38.25": a day said once covers what is told with it
                 # in the sentence (as every set of conversations written for the corpus reads it), never today
                 self._leave("date", told.start, told.end)
+            week = week_answered(self.message, self.ctx.pending, self.ctx.today)
+            if a.act.get("earlier_evidence") and week is not None and week.isoformat() == dated:
+                continue  # "the later one", answering "Which Thursday do you mean: today (3 Dec) or …?": the day chosen
             back = self._day_referred_back(a) or self._day_of_completed(a)
             if back is not None and back.isoformat() != dated:
                 self._leave("date", a.start, a.end)  # "17.13 for that taxi": the taxi of the last message, its day
@@ -727,13 +730,13 @@ class Audit:
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
+        if act.act.get("earlier_evidence") and said and \
+                week_answered(self.message, self.ctx.pending, self.ctx.today) == date.fromisoformat(str(said)):
+            return True  # "last week", "the first one", answering "Which Thursday do you mean: today (3 Dec) or …?"
         if day.kind == "weekday" and said and self._other_week(date.fromisoformat(str(said)), day):
             return False  # "… Monday 23 Nov. And parking … (paid on Wednesday)" on 5 Dec: 25 Nov or 2 Dec?
         if day.value is None and day.kind == "dmy" and self._day_first(act):
             day = replace(day, value=_day_first(self.message[day.start:day.end], self.ctx.today))
-        if day.value is None and act.act.get("earlier_evidence") and said and \
-                week_answered(self.message, self.ctx.pending, self.ctx.today) == date.fromisoformat(str(said)):
-            return True  # "last week", answering "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?"
         if day.value is None and day.kind != "same":
             return False  # "12/10": 12 October or 10 December? Only the user can say
         if day.value is None:  # "same day", "that night": the day of the line told last, else any day the reader set
@@ -2410,6 +2413,10 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         if weekday is not None:  # "Mon 23.11: …", "lunch friday 27.11": the weekday it fell on says it is a day
             day = _resolve("dmy", m, today)
             return day is not None and day.strftime("%a").lower() == weekday.group("wd").lower()[:3]
+        if re.match(r"[ \t]+[-–][ \t]+[^\W\d_][^,;.!?\n]*?[ \t][-–][ \t]+(?:[€$£]\s?)?\d+(?:[.,]\d\d)?(?![\d.,]\d)", text[m.end():]) and \
+                re.search(r"(?:^|[.!?;,]\s)[ \t]*$", text[:m.start()]):
+            day = _resolve("dmy", m, today)  # "… convert. 27.11 - lunch - 11.20": a row of day, thing and price
+            return day is not None and 0 <= (today - day).days <= 92
         if not re.match(r"[ \t]*[:–-][ \t]", text[m.end():]):
             return False
         return bool(_LINE_HEAD.search(text[:m.start()]))
@@ -2443,8 +2450,8 @@ _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[
 _ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa|abt|something\s+like|more\s+or\s+less|almost|"
                        r"nearly|at\s+least|give\s+or\s+take))\s*(?:[€$£]|eur\b|usd\b|gbp\b|chf\b)?\s*\d[\d.,]*$", re.IGNORECASE)
 # a dotted day opening a part of the message, before what was bought and a price written as one
-_LEAD_START = re.compile(r"(?:^|[;\n]|[;,.!?]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
-_LEAD_REST = re.compile(r"\.?[ \t]+(?:[-–][ \t]+)?[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
+_LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
+_LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
 # the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)
 _MONEY_WORD = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
@@ -2512,7 +2519,9 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
             return today - timedelta(days=n) if n else None
         if kind == "weekday":
             wanted = _WEEKDAYS[m.group("w").lower()]
-            back = (today.weekday() - wanted) % 7 or 7
+            back = (today.weekday() - wanted) % 7
+            if back == 0 and not re.search(r"\bthis\s+$", m.string[:m.start()], re.IGNORECASE):
+                back = 7  # (the weekday of today, bare: a week ago; "this thursday" said on a Thursday: today)
             return today - timedelta(days=back)
     except ValueError:
         return None
@@ -2615,7 +2624,8 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer  # nothing would run (an undo reverses a committed event the server holds, not these words)
     acts = plan["acts"]
-    if (ctx.pending or {}).get("missing") == ["date"] and len(acts) == 1 and acts[0].get("earlier_evidence") and \
+    if (ctx.pending or {}).get("missing") == ["date"] and str((ctx.pending or {}).get("question") or "").startswith(
+            "Which day was") and len(acts) == 1 and acts[0].get("earlier_evidence") and \
             (acts[0].get("args") or {}).get("date") == day_answered(message, ctx.today) is not None:
         return answer  # "19.11" answering "Which day was “taxi 15”?": the day asked for, and nothing else
     try:

@@ -369,39 +369,62 @@ def todays_weekday_unsure(day: date, words: str, claim: Claim | None, today: dat
     return not any(window <= d <= today for d in (*lines, *told))
 
 
-# which of the two weeks a "Which Thursday do you mean: …?" named: the one before, or this one
-_WEEK_SAID = re.compile(r"\W*(?:(?:oh|ah|ok|okay|sorry|yes|no|it\s+was|that\s+was|the\s+one)\W+)*(?:(?P<before>(?:last|previous|"
-                        r"past|prior)\s+week|the\s+week\s+before|(?:the\s+)?(?:earlier|older|first)\s+one|(?:letzte|vorige)\s+woche|"
-                        r"(?:la\s+)?semana\s+pasada|(?:la\s+)?semaine\s+derni[eè]re|vorige\s+week|(?:la\s+)?settimana\s+scorsa|"
-                        r"(?:w\s+)?zesz[łl]ym\s+tygodniu|zesz[łl]y\s+tydzie[ńn]|f[öo]rra\s+veckan)|this\s+week|(?:the\s+)?(?:later|"
-                        r"second|recent)\s+one|this\s+one|diese\s+woche|esta\s+semana|cette\s+semaine|deze\s+week|questa\s+"
+# an answer to "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?" that names one of the two by its week
+# or its place: "last week", "this week", "the first one", "the earlier one" (and the weeks in the languages people mix in)
+_FILLER_BEFORE = r"\W*(?:(?:oh|ah|ok|okay|sorry|yes|no|it\s+was|that\s+was|the\s+one)\W+)*"
+_LAST_WEEK = re.compile(_FILLER_BEFORE + r"(?:(?:last|previous|past|prior)\s+week|the\s+week\s+before|(?:letzte|vorige)\s+"
+                        r"woche|(?:la\s+)?semana\s+pasada|(?:la\s+)?semaine\s+derni[eè]re|vorige\s+week|(?:la\s+)?settimana\s+"
+                        r"scorsa|(?:w\s+)?zesz[łl]ym\s+tygodniu|zesz[łl]y\s+tydzie[ńn]|f[öo]rra\s+veckan)\W*", re.IGNORECASE)
+_THIS_WEEK = re.compile(_FILLER_BEFORE + r"(?:this\s+week|diese\s+woche|esta\s+semana|cette\s+semaine|deze\s+week|questa\s+"
                         r"settimana|w\s+tym\s+tygodniu|denna\s+vecka)\W*", re.IGNORECASE)
+_PLACE = re.compile(_FILLER_BEFORE + r"(?:the\s+)?(?:(?P<which>first|former|second|latter|earlier|older|later|more\s+recent|"
+                    r"recent)(?:\s+(?:one|day|date))?|(?P<numbered>1st|2nd)\s+one)\W*", re.IGNORECASE)  # ("the 1st" is a day)
 _ASKED_DAY = re.compile(r"\b(\d{1,2})\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def days_offered(pending: dict[str, Any] | None, today: date) -> list[date]:
+    """The two days a "Which <weekday> do you mean: <day> … or <day>?" question offered, in the order it named them;
+    empty for any other question."""
+    question = str((pending or {}).get("question") or "")
+    if not re.match(r"Which (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) do you mean", question):
+        return []
+    days: list[date] = []
+    for m in _ASKED_DAY.finditer(question):
+        day = date(today.year, _MONTHS.index(m.group(2)) + 1, int(m.group(1)))
+        day = day if day <= today else day.replace(year=day.year - 1)
+        if day not in days:
+            days.append(day)
+    return days if len(days) == 2 else []
 
 
 def week_answered(answer: str, pending: dict[str, Any] | None, today: date) -> date | None:
-    """"last week" (or "this week") answering "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?":
-    the day of the week it names among the two the question offered; None for any other answer or question."""
-    week = _WEEK_SAID.fullmatch(answer)
-    question = str((pending or {}).get("question") or "")
-    if week is None or not re.match(r"Which (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) do you mean", question):
+    """Which of the two offered days an answer names: by its calendar week ("last week", "this week"), its place in the
+    question ("the first one") or its age ("the earlier one"); None when it names neither, or both."""
+    offered = days_offered(pending, today)
+    if not offered:
         return None
-    months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-    days = set()
-    for m in _ASKED_DAY.finditer(question):
-        day = date(today.year, months.index(m.group(2)) + 1, int(m.group(1)))
-        days.add(day if day <= today else day.replace(year=day.year - 1))
-    two = sorted(days)
-    return (two[0] if week.group("before") else two[1]) if len(two) == 2 else None
+    monday = today - timedelta(days=today.weekday())
+    if _LAST_WEEK.fullmatch(answer):
+        hits = [d for d in offered if monday - timedelta(days=7) <= d < monday]
+    elif _THIS_WEEK.fullmatch(answer):
+        hits = [d for d in offered if monday <= d <= today]
+    elif m := _PLACE.fullmatch(answer):
+        which = (m.group("which") or {"1st": "first", "2nd": "second"}[m.group("numbered").lower()]).lower()
+        hits = [offered[0] if which in ("first", "1st", "former") else offered[1] if which in ("second", "2nd", "latter")
+                else min(offered) if which in ("earlier", "older") else max(offered)]
+    else:
+        hits = []
+    return hits[0] if len(hits) == 1 else None
 
 
-# a day said alone, answering which day: "19.11", "the 19.11", "it was 17", "17th"
-_BARE_DAY_ANSWER = re.compile(r"\W*(?:(?:oh|ah|ok|okay|sorry|so)\W+)*(?:(?:it\s+was|that\s+was|was)\s+)?(?:on\s+)?(?:the\s+)?"
+# a day said alone, answering which day: "19.11", "the 19.11", "17th" ("it was 17" may be the amount: asked)
+_BARE_DAY_ANSWER = re.compile(r"\W*(?:(?:oh|ah|ok|okay|sorry|so)\W+)*(?:on\s+)?(?:the\s+)?"
                               r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?:[./](?P<month>\d{1,2})\.?)?\W*", re.IGNORECASE)
 
 
 def day_answered(answer: str, today: date) -> str | None:
-    """The day a bare answer to "which day?" names ("19.11", "it was 17"), as ISO; None for any other answer."""
+    """The day a bare answer to "which day?" names ("19.11", "the 17th"), as ISO; None for any other answer."""
     if (m := _BARE_DAY_ANSWER.fullmatch(answer)) is None:
         return None
     day, month = int(m.group("day")), int(m.group("month")) if m.group("month") else None

@@ -18,12 +18,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from datetime import date
 from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
+from .audit import Audit
 from .clauses import MARKER, _trim, split, verb_of
-from .context import Claim, Context, day_answered, find_mention, thing_unmatched, week_answered
+from .context import Claim, Context, day_answered, days_offered, find_mention, thing_unmatched, week_answered
 from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
 from .values import (
     best_category,
@@ -79,10 +81,30 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
             "nothing was done yet.")}]}
     if ctx.pending and (plan := _complete(ctx, start, end)) is not None:
         return plan
+    if ctx.pending and (asked := _it_while_a_day_is_asked(ctx, message[start:end])) is not None:
+        return asked
     return _on_recent(ctx, start, end) or _on_previous(ctx, start, end)
 
 
 # --------------------------------------------------------------------------- a pending question
+
+
+# "actually it was 18", "make that 18": words about "it" while the reply asked which day an expense not yet added was
+_IT_WAS = re.compile(r"\b(?:it|that|this)\s*(?:was|is|'s|’s|should\s+be|were)\b|\bmake\s+(?:it|that)\b", re.IGNORECASE)
+
+
+def _it_while_a_day_is_asked(ctx: Context, answer: str) -> dict[str, Any] | None:
+    """"actually it was 18" while "Which day was “taxi 15”?" is open: "it" is the expense asked about, which is on no
+    line yet (never the claim's last line); whether 18 is its day or its amount is asked, the question kept."""
+    pending = ctx.pending or {}
+    if pending.get("act") != "add_line" or pending.get("missing") != ["date"] or not _IT_WAS.search(answer) or \
+            find_line_refs(answer) or [c for c in find_categories(answer) if not c.weak]:
+        return None
+    about = str(pending.get("about") or pending.get("message") or "")
+    return {"acts": [], "answers": [{"question": answer[:2000], "text": (
+        f"I did not add or change anything yet: is “{answer[:80]}” the day of “{about[:120]}”, or its amount? Say "
+        "“the 18th” for its day, or tell me the expense again with its amount and day.")}],
+            "pending": {k: v for k, v in pending.items() if k != "message"} | {"about": about[:2000]}}
 
 
 _TAKES_BACK = re.compile(r"\b(?:actually\s+no|no\s+wait|never\s*mind|nvm|forget\s+(?:it|that)|scratch\s+that|don'?t\s+add|"
@@ -180,7 +202,25 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         planned["case"] = pending["case"]  # the claim the whole message was read on
     elif act.ref is not None and act.act != "open_claim":
         planned["case"] = act.ref
+    if missing == "date" and _doubts_left(earlier, planned, ctx):
+        # "taxi thursday 12 or 13" … "last week": the day was one doubt of several; the rest is asked, nothing added
+        day = date.fromisoformat(str(planned["args"]["date"]))
+        return {"acts": [], "answers": [{"question": answer[:2000], "text": (
+            f"That is {day.day} {day.strftime('%b')}, but I still could not read all of “{act.quote(earlier)[:120]}”, "
+            f"so I did not add it. Could you say it again whole, with its day (“… on {day.day}.{day.month}.”)?")}]}
     return {"acts": [planned]}
+
+
+def _doubts_left(earlier: str, planned: dict[str, Any], ctx: Context) -> bool:
+    """Would the earlier message, had it said the day it was asked for, still leave something unread ("12 or 13",
+    "about 12", "split with a colleague")? Its reading then asked only the first of its doubts (which day)."""
+    said = {**planned, "evidence": planned["earlier_evidence"]}
+    said.pop("earlier_evidence")
+    try:
+        leftovers = Audit(earlier, {"acts": [said]}, replace(_with_message(ctx, earlier), settled=frozenset())).run()
+    except Exception:  # noqa: BLE001 - an audit that cannot finish vouches for nothing
+        return True
+    return any(lo.kind not in ("date", "day") for lo in leftovers)
 
 
 # a yes (or a no), and its clause ended, before an answer goes on: "yes that's fine - …", "ok. …", "no - …"
@@ -214,6 +254,9 @@ def _day_told_beside(answer: str, ctx: Context) -> str | None:
 
 def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, Any]) -> Any:
     if missing == "amount":
+        if (day := day_answered(answer, ctx.today)) is not None and "." in answer and \
+                (ctx.today - date.fromisoformat(day)).days <= 92:
+            return None  # "24.11" after "how much was it?": a recent day as much as an amount (read afresh: asked)
         amounts = find_amounts(mask(answer, [(r.start, r.end) for r in find_line_refs(answer)]))  # ("line 3, 37.45")
         chosen, problem = _choose_amount(amounts, answer, what="the expense")
         if problem or chosen is None:
@@ -232,10 +275,15 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         return best_category(find_categories(answer))
     if missing == "date":
         days = {d.value for d in find_dates(answer, ctx.today)}
+        if offered := days_offered(pending, ctx.today):
+            # "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?": one of the two, by its week, its place
+            # or its day; any other day answers nothing
+            if (week := week_answered(answer, pending, ctx.today)) is not None:
+                return week.isoformat()
+            said = days or ({bare} if (bare := day_answered(answer, ctx.today)) else set())
+            return next(iter(said)) if len(said) == 1 and next(iter(said)) in {d.isoformat() for d in offered} else None
         if not days and (bare := day_answered(answer, ctx.today)) is not None:
-            return bare  # "19.11", "it was 17" answering which day: a day (of the month), as the question asked for one
-        if (week := week_answered(answer, pending, ctx.today)) is not None:
-            return week.isoformat()  # "last week" after "Which Thursday do you mean: today (3 Dec) or … (26 Nov)?"
+            return bare  # "19.11", "the 17th" answering which day: a day (of the month), as the question asked for one
         if not days and (m := re.fullmatch(r"\W*(?:the\s+)?(first|1st|second|2nd|last|earlier|later)(?:\s+(?:one|day|date|"
                                              r"night))?\W*", answer, re.IGNORECASE)):
             # "the first one": of the days the earlier message named, in their order

@@ -46,7 +46,7 @@ for _category, _words in {
             ABROAD_WORDS.add(_word)  # read only as written: "Doce" is never "noce" misspelt
 
 # names that are everyday words too, read as who was paid only as written with a capital ("Enterprise", not "enterprise")
-CAPITALISED_ONLY = frozenset({"enterprise", "alamo", "via rail"})
+CAPITALISED_ONLY = frozenset({"enterprise", "alamo", "via rail", "united"})
 
 # trains named by their service, read only as written in capitals ("ICE muc-hh", never "ice cream")
 TRAIN_SERVICES = frozenset("ICE AVE TGV Shinkansen".split())  # ("EC card", "gift for RJ": no trains)
@@ -134,7 +134,7 @@ MERCHANTS: dict[str, tuple[str, str]] = {
     "turkish airlines": ("Turkish Airlines", "travel"), "austrian airlines": ("Austrian Airlines", "travel"),
     "interparking": ("Interparking", "travel"), "apcoa": ("APCOA", "travel"), "q-park": ("Q-Park", "travel"),
     "contipark": ("Contipark", "travel"),
-    "sas": ("SAS", "travel"), "delta": ("Delta", "travel"), "ita airways": ("ITA Airways", "travel"),
+    "sas": ("SAS", "travel"), "delta": ("Delta", "travel"), "united": ("United", "travel"), "ita airways": ("ITA Airways", "travel"),
     "tgv lyria": ("TGV Lyria", "travel"), "lyria": ("TGV Lyria", "travel"),
     "flybussen": ("Flybussen", "travel"), "orlen": ("Orlen", "travel"), "bp": ("BP", "travel"),
     "scandic": ("Scandic", "hotel"), "nh hotel": ("NH Hotel", "hotel"), "nh": ("NH", "hotel"), "shake shack": ("Shake Shack", "meals"),
@@ -225,7 +225,8 @@ FILLER = frozenset(
     "erm well great cool good morning afternoon evening dear assistant bot just quickly quick ugh argh meh hmm "
     "oops lol sigh phew perfeito perfetto parfait perfekt prima vale bueno obrigado obrigada gracias grazie merci "
     "danke diolch bye doei tschüss tschuss adiós adios dziękuję dziekuje dzięki dzieki děkuji dekuji tack takk kiitos "
-    "bedankt gràcies".split()
+    "bedankt gràcies efharisto ευχαριστώ teşekkürler tesekkurler 감사합니다 고맙습니다 ありがとう ありがとうございます 谢谢 "
+    "спасибо".split()
 )
 
 # words for places in the languages people mix into their English ("lunch 17.11. fiera 18,50": at the fair): where,
@@ -325,6 +326,8 @@ WORDS_ABROAD = {
     "le": "the", "les": "the", "el": "the", "il": "the", "était": "was", "étaient": "were", "en fait": "actually", "en realidad": "actually", "eigentlich": "actually",
     "in realtà": "actually", "faktisk": "actually", "właściwie": "actually", "na verdade": "actually",
     "peux-tu": "can you", "pouvez-vous": "can you", "tu peux": "can you", "vous pouvez": "can you", "ouvre-moi": "open",
+    "podes": "can you", "pode": "can you", "puedes": "can you", "puoi": "can you", "kannst du": "can you",
+    "können sie": "can you", "możesz": "can you", "kan du": "can you", "kun je": "can you",
     "m'ouvrir": "open", "m'ouvre": "open", "une": "a", "eine": "a", "einen": "a", "una": "a", "crée": "open", "créer": "open", "créez": "open", "ouvrez": "open", "erstelle": "open", "erstellen": "open",
     "öffne": "open", "crea": "open", "creare": "open", "crear": "open", "otwórz": "open", "utwórz": "open",
     "oprette": "open", "opret": "open", "opprett": "open", "opprette": "open", "skapa": "open", "skapar": "open",
@@ -335,12 +338,12 @@ WORDS_ABROAD = {
     "wyślij": "submit", "wyslij": "submit", "indsend": "submit", "skicka": "submit",
     "soumettre": "submit", "soumets": "submit", "soumettez": "submit", "submete": "submit", "submeter": "submit",
     "submeta": "submit", "indienen": "submit", "indien": "submit", "insturen": "submit", "verstuur": "submit",
-    "versturen": "submit", "odešli": "submit", "odeslat": "submit", "inviala": "submit it",
+    "versturen": "submit", "odešli": "submit", "odeslat": "submit", "wysyłaj": "submit", "wysylaj": "submit",
+    "wysłać": "submit", "send inn": "submit", "sende inn": "submit", "send ind": "submit", "skicka in": "submit", "inviala": "submit it",
     "invialo": "submit it", "mandala": "submit it", "envíala": "submit it", "enviala": "submit it",
     "elimina": "remove", "togli": "remove", "cancella": "remove", "löschen": "remove", "lösche": "remove", "entferne": "remove",
     "supprime": "remove", "supprimer": "remove", "borra": "remove", "quita": "remove", "usuń": "remove", "usun": "remove",
-    "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove", "stryk": "remove", "streich": "remove",
-    "streiche": "remove",
+    "fjern": "remove", "slett": "remove", "ta bort": "remove", "verwijder": "remove",
     "totale": "total", "totaal": "total", "gesamt": "total", "insgesamt": "total", "summe": "total", "razem": "total",
     "suma": "total", "totalt": "total",
     # a take-back in the languages people mix in: "19,99 - ach nein, vergiss es", "laisse tomber", "lascia perdere"
@@ -355,7 +358,9 @@ WORDS_ABROAD = {
 
 # "please" and "thanks", in English and in the languages people mix in ("…, NOK takk", "… porfa"): a regex alternation
 PLEASE = (r"please|pls|plz|thanks|thank\s+you|thx|porfa|por\s+favor|bitte|danke|svp|stp|s'il\s+(?:te|vous)\s+pla[iî]t|merci|"
-          r"per\s+favore|grazie|prosz[eę]|pros[ií]m|dzięki|takk|tack|tak|dank\s+je|alsjeblieft|graag")
+          r"per\s+favore|grazie|prosz[eę]|pros[ií]m|dzięki|takk|tack|tak|dank\s+je|alsjeblieft|graag|gracias|obrigad[oa]|"
+          r"efharisto|dziękuję|dziekuje|děkuji|dekuji|teşekkürler|tesekkurler|감사합니다|고맙습니다|ありがとう(?:ございます)?|"
+          r"谢谢|спасибо|ευχαριστώ")
 
 # a claim called by its name in the languages people mix into their English ("nuova nota spese: …"), read as "claim"
 CHAT_PHRASES = {
@@ -369,7 +374,8 @@ CHAT_PHRASES = {
                                    "kuluraportti", "matkalasku", "cestovní příkaz", "vyúčtování", "despesa nova",
                                    "nova despesa", "relatório de despesas novo", "declaração de despesas",
                                    "reiskostendeclaratie", "nota spese nuova", "note de frais nouvelle")
-} | {phrase: "new claim" for phrase in ("ny claim", "nyt claim", "nytt claim", "ny reseräkning", "ny rejseafregning",
+} | {phrase: "submit the claim" for phrase in ("soumettre la note", "soumettez la note", "envoyer la note", "soumets la note")
+     } | {phrase: "new claim" for phrase in ("ny claim", "nyt claim", "nytt claim", "ny reseräkning", "ny rejseafregning",
                                         "ny reiseregning", "nytt krav", "ny udgiftsrapport")
      } | {phrase: "submit it" for phrase in ("invia pure", "manda pure", "vai pure", "schick es ab", "envoie-la", "wyślij to")
      } | {phrase: "remove it" for phrase in ("fjern den", "fjern det", "ta bort den", "ta bort det", "slett den", "slett det",

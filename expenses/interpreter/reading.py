@@ -273,6 +273,7 @@ def _unknown_name(word: str) -> bool:
     if any(DamerauLevenshtein.distance(low, day) <= 2 for day in _DAY_NAMES):
         return False  # "tmorow", "yestrday": a day misspelt
     return not (known_word(low) or low in lexicon.CATEGORY_WORDS or low in lexicon.CHAT_WORDS or low in lexicon.FILLER
+                or low in ("roundtrip", "round-trip", "oneway", "one-way", "rtn", "r/t", "o/w")  # ("$318 roundtrip")
                 or find_categories(word) or find_dates(word, date(2026, 1, 1)) or low in lexicon.CURRENCY_WORDS
                 or _currency_code(word) or re.search(r"(?:day|days|ly|ing|ed)$", low))
 
@@ -2226,7 +2227,7 @@ def _title(text: str) -> str:
                       r"»\s*([^«]{1,120}?)\s*«|「([^」]{1,120})」", text):
         return _tidy_title(next(g for g in m.groups() if g), quoted=True)  # „Zürich Kundentermin“, »…«, 「…」
     patterns = [
-        r"\b(?:called|named|titled|entitled|title|name|call\s+it|name\s+it)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?"
+        r"\b(?:called|named|titled|entitled|title\s+it|title|name\s+it|name|call\s+it)(?:\s+(?:is|will\s+be|should\s+be|shall\s+be))?"
         r"\s*:?\s+(.+)$",
         r"\bclaim\s*:\s*(.+)$",
         # "new claim please, Barcelona partner summit", "ok new one: Boston customer visit", "New claim - Oslo"

@@ -60,6 +60,10 @@ _MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?
 _MONEY_MARK = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
 # (the price right after it, or after "was", "paid", "for", …: never another thing's price after more words, as in
 # "coffee 3.12 and cake 4,10", where 3.12 is the coffee's)
+# a dotted day heading a row whose thing and price are joined by dashes ("27.11 - lunch - 11.20"), after a sentence's end
+# or a comma
+DASHED_ROW_DAY = (r"(?:(?<=[.!?;,]\s)|^)[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[-–][ \t]+[^\W\d_][^,;.!?\n]*?[ \t][-–][ \t]+"
+                  r"(?:[€$£]\s?)?\d+(?:[.,]\d\d)?(?![\d.,]\d))")
 DOTTED_BESIDE = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)(?!\s*" + _MONEY_MARK + r")"
                  r"(?=\s+(?:(?:was|were|is|paid|cost|costs|came\s+to|for|at|total|eur|€)\s+)?(?:[€$£]\s*)?"
                  r"(?:\d+,\d{2}(?![\d,.])|\d[\d.,]*\s?" + _MONEY_MARK + r"))")
@@ -90,14 +94,17 @@ _DATE_PATTERNS = [
     # alone may be a price; together, and in order within a month, they are days)
     ("dotted_range", re.compile(r"(?<![\w.,/-])(\d{1,2})\.(?:(\d{1,2})\.?)?[ \t]*(?:[-–]|to|till|until)[ \t]*(\d{1,2})\.(\d{1,2})\.?"
                                 r"(?![\w/-]|[.,]\d)", re.IGNORECASE)),
-    # "2.12 lunch site canteen 13,20 eur; 3.12 coffee 4,50", "… convert. 27.11 - lunch - 11.20": a dotted day and month
-    # opening a part of the message, before what was bought and its price (a day of the last three months only)
-    ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,.!?]\s)|(?<=^- )|(?<=\n- )|(?<=^\* )|(?<=\n\* )|(?<=^• )|(?<=\n• ))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+(?:[-–][ \t]+)?[^\W\d_][^;\n]*?\d(?:[.,]\d\d\b|"
+    # "2.12 lunch site canteen 13,20 eur; 3.12 coffee 4,50": a dotted day and month opening a part of the message, before
+    # what was bought and its price (a day of the last three months only)
+    ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,]\s)|(?<=^- )|(?<=\n- )|(?<=^\* )|(?<=\n\* )|(?<=^• )|(?<=\n• ))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|"
                                r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE | re.MULTILINE)),
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
     ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
+    # "… convert. 27.11 - lunch - 11.20, 27.11 - Flixbus back - 34.99": a row of day, thing and price joined by dashes,
+    # after a sentence or between commas (the thing's words hold no comma: the price is the row's own)
+    ("dotted_near", re.compile(DASHED_ROW_DAY)),
     # "taxi from the airport 23.11 18,50", "border shop 25.11 snacks 320 CZK", "flight 23.11 was 289.40": a dotted day
     # and month beside the price, which is written as money is (a decimal comma, a currency) or said after "was"
     ("dotted_beside", re.compile(DOTTED_BESIDE, re.IGNORECASE)),
@@ -926,6 +933,9 @@ def everyday_name_meant(text: str, start: int, end: int) -> bool:
     said = text[start:end]
     if said.lower() not in lexicon.CAPITALISED_ONLY:
         return True
+    if re.match(r"\s+(?:kingdom|states|nations|arab|airlines)\b|\s+(?:fc|f\.c\.)", text[end:], re.IGNORECASE) and \
+            said.lower() == "united":
+        return False  # "United Kingdom", "Manchester United": no airline (with "Airlines", the longer name is read)
     if re.match(r"\s+(?:car|cars|rental|van|suv)\b", text[end:], re.IGNORECASE):
         return True
     if " " in said:  # "VIA Rail": every word capitalised, never "via rail" (by rail)
@@ -1083,7 +1093,8 @@ def a_route(name: str) -> bool:
         re.fullmatch(r"[A-Z]{3}", p) or city_aliases(p) for p in parts)
 
 
-REQUEST_HEAD = re.compile(rf"^(?:(?:{_REQUEST_WORDS}|Breakfast|Lunch|Dinner|Brunch|Supper)\s+)+(?=\S)")  # "Dinner Le Comptoir"
+REQUEST_HEAD = re.compile(rf"^(?:(?:{_REQUEST_WORDS}|Breakfast|Lunch|Dinner|Brunch|Supper|Flew|Took|Caught|Grabbed|Rode|"
+                          r"Drove|Booked)\s+)+(?=\S)")  # "Dinner Le Comptoir", "Flew United out of Newark"
 
 
 def _without_request_verb(found: MerchantFound) -> MerchantFound:
