@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from conversations.core.plan import UserTurnPlan, parse_model_answer
+from conversations.core.plan import ReadBatch, UserTurnPlan, parse_model_answer
 from conversations.core.reducer import validate_plan
 from expenses.interpreter import interpret
 from registries import get_registry
 from tests.test_families_13 import TODAY, line, on
-from tests.test_interpreter import claim, plan_of, request
+from tests.test_interpreter import _round, claim, plan_of, request
 
 
 def _said(plan) -> str:
@@ -26,8 +26,10 @@ def _talk(messages: list[str], **kwargs: Any) -> list[UserTurnPlan]:
     server hands them."""
     plans, pending, excerpt = [], None, []
     for message in messages:
-        parsed = parse_model_answer(interpret(replace(request(message, **kwargs), pending=pending,
-                                                      excerpt=list(excerpt))))
+        rounds: list = []
+        while isinstance(parsed := parse_model_answer(interpret(replace(
+                request(message, rounds=rounds, **kwargs), pending=pending, excerpt=list(excerpt)))), ReadBatch):
+            rounds.append(_round(parsed))  # (an exchange rate read, as the runtime reads it)
         assert isinstance(parsed, UserTurnPlan), parsed
         validate_plan(parsed, get_registry())
         plans.append(parsed)
@@ -209,3 +211,16 @@ def test_a_submit_in_the_words_people_use_abroad_asks_its_card(text):
 def test_title_it_names_the_claim():
     plan = plan_of("need a new claim in USD, title it NYC deposition trip", **on([]))
     assert [(a.act, a.args.get("title")) for a in plan.acts] == [("open_claim", "NYC deposition trip")]
+
+
+@pytest.mark.parametrize("text", ["stryk lunsjen 03.11, kunden spanderte", "taxi 04.11 hotel"])
+def test_a_figure_written_as_a_recent_day_is_never_an_amount(text):
+    plan = plan_of(text, **{**on([]), "today": "2026-11-05"})
+    assert not any(a.args.get("amount") in ("3.11", "4.11") for a in plan.acts)
+
+
+def test_a_yes_to_a_conversion_amid_a_past_trip_asks_the_day_and_promises_no_completion():
+    lines = [line("ln_lnch0001", "2026-11-24", "meals", "14.00", "lunch")]
+    plans = _talk(["On 24.11 I had lunch 14", "taxi 200 NOK", "yes"], **on(lines))
+    assert plans[2].acts == [] and plans[2].pending is None
+    assert "again with its day" in _said(plans[2])

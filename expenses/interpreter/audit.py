@@ -207,6 +207,7 @@ class Audit:
         self._undated_beside_a_correction()
         self._told_before_with_no_day()
         self._undated_after_the_trip()
+        self._day_as_amount()
         self._as_the_engine_reads()
         return self.leftovers
 
@@ -280,13 +281,30 @@ class Audit:
             if any(re.search(rf"\b{re.escape(w)}\b", earlier) and w not in on_claim for w in words):
                 self._leave("day", a.start, a.end)
 
+    def _day_as_amount(self) -> None:
+        """"stryk lunsjen 03.11, kunden spanderte": a figure written as a day is (a leading zero, a month, a day of the
+        last three months, no currency beside it) is never a line's amount; what it is, is asked."""
+        for a in self.acts:
+            amount = _decimal(a.args.get("amount"))
+            if amount is None:
+                continue
+            for m in re.finditer(r"(?<![\d.,])(0\d)[.,](\d\d)(?![\d.,]?\d)", self.message[a.start:a.end]):
+                at = a.start + m.start()
+                if _decimal(m.group(0).replace(",", ".")) != amount or _MONEY_NEAR.search(
+                        self.message[max(0, at - 3):a.start + m.end() + 5]):
+                    continue
+                day = _past(self.ctx.today, int(m.group(2)), int(m.group(1))) if 1 <= int(m.group(2)) <= 12 else None
+                if day is not None and (self.ctx.today - day).days <= 92:
+                    self._leave("number", at, a.start + m.end())
+
     def _undated_after_the_trip(self) -> None:
         """"taxi 185" after messages that told a past trip by its days ("onsdag: tog … 398 kr", "On 8.12 I had …"), the
         latest of them two days ago or more: the person is going through that trip, so today would be a guess; which
-        day is asked. (With no day told before in the conversation, an expense with no day is today's, as before.)"""
+        day is asked. (With no day told before in the conversation, an expense with no day is today's, as before: the
+        corpus's writers expect it so on a claim of an earlier trip, "add a taxi for 20".)"""
         today = self.ctx.today
-        if self.ctx.pending or any(d.value is not None and d.value == today for d in find_days(self.message, today)):
-            return  # ("today", "tonight": said; an answer to the last reply's question completes what it asked about)
+        if any(d.value is not None and d.value == today for d in find_days(self.message, today)):
+            return  # ("today", "tonight": said. An expense offered converted is asked its day at the yes: safe, if late)
         told = [d.value for said in (*(self.ctx.earlier or ()), self.ctx.previous or "") for d in find_days(said, today)
                 if d.value is not None and d.kind not in ("vague", "future")]
         if not told or max(told) >= today - timedelta(days=1):
@@ -2450,6 +2468,7 @@ _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[
 _ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa|abt|something\s+like|more\s+or\s+less|almost|"
                        r"nearly|at\s+least|give\s+or\s+take))\s*(?:[€$£]|eur\b|usd\b|gbp\b|chf\b)?\s*\d[\d.,]*$", re.IGNORECASE)
 # a dotted day opening a part of the message, before what was bought and a price written as one
+_MONEY_NEAR = re.compile(r"[€$£¥]|\b(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy|kr|zł|kč)\b", re.IGNORECASE)
 _LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
