@@ -224,3 +224,59 @@ def test_a_yes_to_a_conversion_amid_a_past_trip_asks_the_day_and_promises_no_com
     plans = _talk(["On 24.11 I had lunch 14", "taxi 200 NOK", "yes"], **on(lines))
     assert plans[2].acts == [] and plans[2].pending is None
     assert "again with its day" in _said(plans[2])
+
+
+# ----------------------------------------------------------------- 6. what the second review and walk Z7 found
+
+_TRIP_TOLD = "On 24.11 I had a taxi 20 and lunch 15"
+_TRIP_LINES = [line("ln_taxi0001", "2026-11-24", "taxi", "20.00"), line("ln_lnch0001", "2026-11-24", "meals", "15.00", "lunch")]
+
+
+@pytest.mark.parametrize("said", ["€18", "18€", "18 €", "$18", "£18", "18,-", "-18", "24.11 €"])
+def test_a_money_figure_never_answers_which_day(said):
+    plans = _talk([_TRIP_TOLD, "taxi 15", said], **on(_TRIP_LINES))
+    assert not any(a.args.get("date") in ("2026-11-18", "2026-11-24") for a in plans[2].acts if a.act == "add_line")
+
+
+@pytest.mark.parametrize("said", ["sorry, 18 not 15", "18 not 15", "not 15 but 18", "18 rather than 15"])
+def test_a_correction_while_a_day_is_asked_is_asked_back_never_a_change_of_another_line(said):
+    plans = _talk([_TRIP_TOLD, "taxi 15", said], **on(_TRIP_LINES))
+    assert plans[2].acts == []
+
+
+@pytest.mark.parametrize("text", ["new claim, title it later", "new claim, I'll title it tomorrow",
+                                  "open a claim and title it as Berlin offsite", "new claim - title it something like Berlin",
+                                  "new claim, title it the same as last time"])
+def test_title_it_with_no_name_yet_opens_nothing(text):
+    plan = plan_of(text, **on([]))
+    assert not [a for a in plan.acts if a.act == "open_claim"]
+
+
+def test_a_day_to_come_answering_which_day_is_never_last_years():
+    plans = _talk([_TRIP_TOLD, "taxi 15", "4.12"], **on(_TRIP_LINES))
+    assert not any(str(a.args.get("date") or "").startswith("2025") for a in plans[2].acts)
+
+
+@pytest.mark.parametrize("said", ["on the 25th I think", "25th, same trip"])
+def test_the_other_words_of_a_day_answer_describe_nothing(said):
+    plans = _talk([_TRIP_TOLD, "taxi 15", said], **on(_TRIP_LINES))
+    assert all(not a.args.get("description") and not a.args.get("merchant") for a in plans[2].acts)
+
+
+@pytest.mark.parametrize("text", ["shirt at United Colors of Benetton 40 on monday", "dinner at the United Club 40 on monday",
+                                  "United States ESTA 21 on monday"])
+def test_united_not_flown_is_no_airline(text):
+    plan = plan_of(text, **on([]))
+    assert not any(a.args.get("merchant") == "United" or (a.args.get("category") == "travel" and "ESTA" not in text)
+                   for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["taxi 20 спасибо on monday", "lunch 15 감사합니다 on monday", "dinner 45 gracias on monday"])
+def test_thanks_after_an_amount_is_nobody_paid(text):
+    plan = plan_of(text, **on([]))
+    assert [a.args.get("merchant") for a in plan.acts] in ([None], [])
+
+
+def test_a_turkish_dinner_near_the_hotel_is_a_meal():
+    plan = plan_of("akşam yemeği monday 30 nov near hotel 32,50", **on([]))
+    assert [(a.args.get("category"), a.args.get("amount")) for a in plan.acts] == [("meals", "32.50")]

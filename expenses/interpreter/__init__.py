@@ -919,8 +919,9 @@ def _offered_again(request: Any) -> dict[str, Any] | None:
 
 def _only_a_day(answer: str, ctx: Context) -> bool:
     """"a week ago", "last week", "the 24th": an answer that names a day and nothing else."""
-    if week_answered(answer, ctx.pending, ctx.today) is not None or day_answered(answer, ctx.today) is not None:
-        return True
+    if week_answered(answer, ctx.pending, ctx.today) is not None or day_answered(answer, ctx.today) is not None or (
+            (ctx.pending or {}).get("missing") == ["date"]):
+        return True  # (an answer to "which day?" tells the day: its other words, "I think", "as well", describe nothing)
     days = find_dates(answer, ctx.today)
     rest = mask(answer, [(d.start, d.end) for d in days])
     return bool(days) and not re.search(r"[^\W\d_]{3,}", rest) or bool(re.fullmatch(
@@ -1165,6 +1166,7 @@ def _name_after_amount(words: str) -> str | None:
     tokens = tail.group(1).split()
     if any(english_frequency(t) > 1e-7 or t.lower() in _WEEKDAYS or t.lower() in _MONTHS or t.lower() in _SHORTHAND
            or t.lower() in _EACH_ABROAD or t.lower() in ("roundtrip", "oneway", "rtn")  # ("$318 roundtrip")
+           or t.lower() in lexicon.FILLER  # ("taxi 20 спасибо")
            or city_aliases(t) or currencies_named(t) for t in tokens):
         return None
     return " ".join(t if not t.islower() else t.capitalize() for t in tokens)

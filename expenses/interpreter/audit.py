@@ -305,11 +305,17 @@ class Audit:
         today = self.ctx.today
         if any(d.value is not None and d.value == today for d in find_days(self.message, today)):
             return  # ("today", "tonight": said. An expense offered converted is asked its day at the yes: safe, if late)
-        told = [d.value for said in (*(self.ctx.earlier or ()), self.ctx.previous or "") for d in find_days(said, today)
+        said_before = [s for s in (*(self.ctx.earlier or ()), self.ctx.previous or "") if s.strip()]
+        told = [d.value for said in said_before for d in find_days(said, today)
                 if d.value is not None and d.kind not in ("vague", "future")]
-        if not told or max(told) >= today - timedelta(days=1):
-            return  # (a trip told up to yesterday may well go on today)
         for a in self._undated_adds():
+            lines = [date.fromisoformat(str(line["date"])) for line in (a.claim.lines if a.claim else ()) if line.get("date")]
+            # a claim whose trip ended this past week, told of again in this conversation, is being completed too
+            recent = [d for d in lines if d <= today] if said_before and lines and \
+                today - timedelta(days=7) <= max(lines) else []
+            days = told + recent
+            if not days or max(days) >= today - timedelta(days=1):
+                continue  # (a trip told up to yesterday may well go on today)
             if a.claim is None or a.claim.open and a.claim.status == "draft":  # (a locked claim refuses it anyway)
                 self._leave("day", a.start, a.end)
 
@@ -2468,6 +2474,9 @@ _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[
 _ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa|abt|something\s+like|more\s+or\s+less|almost|"
                        r"nearly|at\s+least|give\s+or\s+take))\s*(?:[€$£]|eur\b|usd\b|gbp\b|chf\b)?\s*\d[\d.,]*$", re.IGNORECASE)
 # a dotted day opening a part of the message, before what was bought and a price written as one
+# money written as such in an answer to "which day?": a currency sign or code, "18,-", "-18"
+_MONEY_SAID = re.compile(r"[€$£¥]|\d\s*,-|^\s*-\s*\d|\d\s*(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|kr|zł|kč)\b",
+                         re.IGNORECASE)
 _MONEY_NEAR = re.compile(r"[€$£¥]|\b(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy|kr|zł|kč)\b", re.IGNORECASE)
 _LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
@@ -2643,6 +2652,9 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer  # nothing would run (an undo reverses a committed event the server holds, not these words)
     acts = plan["acts"]
+    if (ctx.pending or {}).get("missing") == ["date"] and any(a.get("earlier_evidence") for a in acts) and \
+            _MONEY_SAID.search(message):
+        return _asking(plan, message, [Leftover("number", message, 0)])  # "18,-", "€18" answering which day: money
     if (ctx.pending or {}).get("missing") == ["date"] and str((ctx.pending or {}).get("question") or "").startswith(
             "Which day was") and len(acts) == 1 and acts[0].get("earlier_evidence") and \
             (acts[0].get("args") or {}).get("date") == day_answered(message, ctx.today) is not None:

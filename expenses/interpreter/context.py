@@ -419,8 +419,9 @@ def week_answered(answer: str, pending: dict[str, Any] | None, today: date) -> d
 
 
 # a day said alone, answering which day: "19.11", "the 19.11", "17th" ("it was 17" may be the amount: asked)
-_BARE_DAY_ANSWER = re.compile(r"\W*(?:(?:oh|ah|ok|okay|sorry|so)\W+)*(?:on\s+)?(?:the\s+)?"
-                              r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?:[./](?P<month>\d{1,2})\.?)?\W*", re.IGNORECASE)
+_BARE_DAY_ANSWER = re.compile(r"[\s.,!:;\"'“”()]*(?:(?:oh|ah|ok|okay|sorry|so)[\s.,!:;]+)*(?:on\s+)?(?:the\s+)?"
+                              r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?:[./](?P<month>\d{1,2})\.?)?[\s.!\"'“”()]*",
+                              re.IGNORECASE)  # (never beside a currency sign or a dash: "€18", "18,-" are amounts)
 
 
 def day_answered(answer: str, today: date) -> str | None:
@@ -435,7 +436,10 @@ def day_answered(answer: str, today: date) -> str | None:
         found = date(today.year, month, day)
     except ValueError:
         return None
-    return (found if found <= today else found.replace(year=found.year - 1)).isoformat()
+    if found > today:  # "28.12" said on 3 January: last year's; "4.12" said on 3 December: a day to come, asked
+        found = found.replace(year=found.year - 1)
+        return found.isoformat() if (today - found).days <= 183 else None
+    return found.isoformat()
 
 
 def another_meal(said: set[str], line: dict[str, Any]) -> bool:

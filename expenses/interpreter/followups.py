@@ -90,7 +90,8 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
 
 
 # "actually it was 18", "make that 18": words about "it" while the reply asked which day an expense not yet added was
-_IT_WAS = re.compile(r"\b(?:it|that|this)\s*(?:was|is|'s|’s|should\s+be|were)\b|\bmake\s+(?:it|that)\b", re.IGNORECASE)
+_IT_WAS = re.compile(r"\b(?:it|that|this)\s*(?:was|is|'s|’s|should\s+be|were)\b|\bmake\s+(?:it|that)\b|"
+                     r"\bnot\s+(?:[€$£]\s*)?\d|\brather\s+than\s+(?:[€$£]\s*)?\d|\bnot\s+\d", re.IGNORECASE)  # ("18 not 15")
 
 
 def _it_while_a_day_is_asked(ctx: Context, answer: str) -> dict[str, Any] | None:

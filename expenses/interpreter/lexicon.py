@@ -32,7 +32,8 @@ for _category, _words in {
                     "frühstück fruhstuck obiad kolacja śniadanie sniadanie almuerzo desayuno lunsj middag middagen frokost frukost "
                     "aftensmad kawa kaffe kaffee koffie caffè souper jantar almoço almoco lanche refeição refeicao "
                     "comida cena ceny obiadu kolację kolacje večeře vecere oběd obed snídaně snidane ontbijt lunchen "
-                    "avondeten middageten frokosten middagen lunchen frukosten kaffet lounas illallinen aamiainen",
+                    "avondeten middageten frokosten middagen lunchen frukosten kaffet lounas illallinen aamiainen "
+                    "yemeği yemegi yemek kahvaltı kahvalti",  # (Turkish: "akşam yemeği", dinner)
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina tog tåg vlak trein comboio "
                      "parkering parkeren parkovné estacionamento estacionamiento aparcamiento",
     "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)

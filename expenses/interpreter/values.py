@@ -875,12 +875,13 @@ def _intercity(text: str, at: int) -> bool:
         return False
     return all(city_aliases(p) for p in (m.group("a"), m.group("b"), m.group("c")) if p)
 # where an expense went to or came from ("to the hotel", "site→hotel", "gare -> site"): a place, not what was bought
-_TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*|[^\W\d_]\s[-–]\s)$",
+_TOWARDS = re.compile(r"(?:\b(?:to|from|into|towards|near|beside|opposite|outside|next\s+to|across\s+from)\s+(?:the\s+|my\s+|our\s+)?|(?:→|->|=>|⇒|➔|➝)\s*|[^\W\d_]\s[-–]\s)$",
                       re.IGNORECASE)  # ("client office - hotel": a route's end)
 
 
 def is_destination(text: str, found: Found) -> bool:
-    """Is the category word ``found`` of ``text`` the place a ride went to or came from ("taxi back to the hotel")?
+    """Is the category word ``found`` of ``text`` the place a ride went to or came from ("taxi back to the hotel"), or
+    where something was bought ("dinner near the hotel")?
     A meal one goes to is the meal ("I invited the partners to dinner")."""
     if plain(text[found.start:found.end]) in lexicon.MEALS:
         return False
@@ -933,9 +934,11 @@ def everyday_name_meant(text: str, start: int, end: int) -> bool:
     said = text[start:end]
     if said.lower() not in lexicon.CAPITALISED_ONLY:
         return True
-    if re.match(r"\s+(?:kingdom|states|nations|arab|airlines)\b|\s+(?:fc|f\.c\.)", text[end:], re.IGNORECASE) and \
-            said.lower() == "united":
-        return False  # "United Kingdom", "Manchester United": no airline (with "Airlines", the longer name is read)
+    if said.lower() == "united":  # the airline only as flown: "flew United", "on United", "United flight 918"
+        return said == "United" and (bool(re.search(r"\b(?:flew|fly|flying|flights?|on|with|via|booked)\s+$", text[:start],
+                                                    re.IGNORECASE)) or bool(re.match(r"\s+(?:flight|fare|ticket)\b",
+                                                                                       text[end:], re.IGNORECASE))) and \
+            not re.match(r"\s+[A-Z]", text[end:])  # ("United Kingdom", "United Club", "United Colors of Benetton")
     if re.match(r"\s+(?:car|cars|rental|van|suv)\b", text[end:], re.IGNORECASE):
         return True
     if " " in said:  # "VIA Rail": every word capitalised, never "via rail" (by rail)
