@@ -181,6 +181,12 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-28"]["passed"] >= 10
     assert parts["holdout-28"]["conversations"] >= 22
     assert parts["holdout-28"]["passed"] >= 15
+    # a twenty-second round (2026-12-07, sixteenth session): 14 whole claims written before the round's changes, then
+    # worked on (dev-29: 4 passed before, 5 unsafe; 4 after, 0 unsafe). Its 24 blind conversations (holdout-29: 17
+    # passed before, 6 unsafe; 18 after, 1 unsafe left open) are kept apart in tests/heldout/holdout-29, outside the
+    # corpus this test holds to zero unsafe: docs/evaluation.md
+    assert parts["dev-29"]["conversations"] >= 14
+    assert parts["dev-29"]["passed"] >= 4
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -280,3 +280,22 @@ def test_thanks_after_an_amount_is_nobody_paid(text):
 def test_a_turkish_dinner_near_the_hotel_is_a_meal():
     plan = plan_of("akşam yemeği monday 30 nov near hotel 32,50", **on([]))
     assert [(a.args.get("category"), a.args.get("amount")) for a in plan.acts] == [("meals", "32.50")]
+
+
+def test_call_it_after_a_request_for_a_claim_that_was_asked_its_name_opens_it():
+    plans = _talk(["Hi, I need to do expense claim for my trip to Rotterdam last week, site acceptance test. Paid "
+                   "everyting in euro. Can you open claim in EUR pls", "Call it Rotterdam SAT"], cases=(), active=None)
+    assert [(a.act, a.args.get("title")) for a in plans[1].acts] == [("open_claim", "Rotterdam SAT")]
+
+
+def test_call_it_after_a_claim_was_opened_opens_no_second_one():
+    plans = _talk(["open a claim for Berlin", "call it Berlin offsite"], cases=(), active=None)
+    assert not [a for a in plans[1].acts if a.act == "open_claim"]
+
+
+def test_a_weekday_answering_which_day_amid_last_weeks_trip_is_the_trips():
+    lines = [line("ln_flig0001", "2026-11-30", "travel", "289.40"), line("ln_trai0001", "2026-11-30", "travel", "71.90")]
+    plans = _talk(["flight istanbul - amsterdam on monday 30 nov, 289,40 eur", "train schiphol to rotterdam same day 71,90",
+                   "also sim card at schiphol 15 eur", "monday"], **{**on(lines), "today": "2026-12-07"})
+    assert "Which day was" in _said(plans[2])
+    assert [(a.args.get("amount"), a.args.get("date")) for a in plans[3].acts] == [("15.00", "2026-11-30")]

@@ -853,7 +853,7 @@ def _answered_converted(request: Any) -> str | None:
         # the yes was plain; the earlier words no longer read as one expense to convert: say why, never "not understood"
         why = " ".join(a.get("text", "") for a in (reread.get("plan") or {}).get("answers", []))
         # (no question stays open here: the day is told again with the expense, never alone)
-        why = re.sub(r"I did not add it yet: tell me its day \(“Monday”, “18\.11”\), and I will add it\.",
+        why = re.sub(r"I did not add it yet: tell me its day \(“the 24th”, “24\.11”\), and I will add it\.",
                      "Tell me the expense again with its day (“… on 24.11”).", why)
         return json.dumps({"plan": {"acts": [], "answers": [{"question": answer[:2000], "text": (
             f"I could not add “{earlier[:120]}” converted after all, so nothing was added. {why}".strip())[:8000]}]}},

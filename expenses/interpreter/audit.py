@@ -754,6 +754,10 @@ class Audit:
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
+        if act.act.get("earlier_evidence") and said and day.value is not None and day.kind == "weekday" and str(
+                (self.ctx.pending or {}).get("question") or "").startswith("Which day was") and act.claim is not None and \
+                in_the_trip(day.value, self.message[day.start:day.end], act.claim, self.ctx.today).isoformat() == said:
+            return True  # "monday", answering which day an expense told amid last week's trip was: the trip's Monday
         if act.act.get("earlier_evidence") and said and \
                 week_answered(self.message, self.ctx.pending, self.ctx.today) == date.fromisoformat(str(said)):
             return True  # "last week", "the first one", answering "Which Thursday do you mean: today (3 Dec) or …?"
@@ -2687,9 +2691,9 @@ def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover]) -> st
             acts[0].get("earlier_evidence") and all(lo.kind == "day" and " ".join(lo.text.split()) == " ".join(
                 str(acts[0].get("evidence") or "").split()) for lo in leftovers):
         # "taxi 15" on a claim of last week's trip: the one expense waits for its day, which the next message can
-        # give alone ("monday", "the 18th")
-        answers[-1]["text"] = prose = (f"Which day was “{text}”? I did not add it yet: tell me its day (“Monday”, "
-                                       "“18.11”), and I will add it.")
+        # give alone ("the 24th", "24.11", "tuesday": the trip's Tuesday)
+        answers[-1]["text"] = prose = (f"Which day was “{text}”? I did not add it yet: tell me its day (“the 24th”, "
+                                       "“24.11”), and I will add it.")
         asked["pending"] = {"question": prose[:2000], "act": "add_line", "missing": ["date"],
                             **({"case": acts[0]["case"]} if isinstance(acts[0].get("case"), dict) else {})}
     return json.dumps({"plan": asked}, ensure_ascii=False)

@@ -23,9 +23,19 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
+from ..exchange import reference_currencies
 from .audit import Audit
 from .clauses import MARKER, _trim, split, verb_of
-from .context import Claim, Context, day_answered, days_offered, find_mention, thing_unmatched, week_answered
+from .context import (
+    Claim,
+    Context,
+    day_answered,
+    days_offered,
+    find_mention,
+    in_the_trip,
+    thing_unmatched,
+    week_answered,
+)
 from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
 from .values import (
     best_category,
@@ -83,10 +93,40 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
         return plan
     if ctx.pending and (asked := _it_while_a_day_is_asked(ctx, message[start:end])) is not None:
         return asked
+    if (named := _claim_named_now(ctx, message[start:end])) is not None:
+        return named
     return _on_recent(ctx, start, end) or _on_previous(ctx, start, end)
 
 
 # --------------------------------------------------------------------------- a pending question
+
+
+def _claim_named_now(ctx: Context, answer: str) -> dict[str, Any] | None:
+    """"Call it Rotterdam SAT" after a message that asked for a claim and was asked its name (beside another question):
+    the claim is opened with that name, in the currency the earlier message named."""
+    pending = ctx.pending or {}
+    earlier = str(pending.get("message") or ctx.previous or "")
+    if pending.get("missing") == ["title"] or not _TITLE_ANSWER.match(answer) or re.search(r"\d", answer) or not re.search(
+            r"\b(?:open|start|create|new|make|need|do)\b[^.?!]{0,40}\b(?:claim|expense\s+report)\b", earlier, re.IGNORECASE):
+        return None
+    try:  # the earlier message asked for a claim it could not name (never one it opened: "call it …" then renames)
+        intents = Reader(_with_message(ctx, earlier)).read(split(earlier, ctx.today))
+    except Exception:  # noqa: BLE001 - a reading that cannot finish names nothing
+        return None
+    if not any(isinstance(i, ActIntent) and i.act == "open_claim" and i.problem for i in intents) or any(
+            isinstance(i, ActIntent) and i.act == "open_claim" and not i.problem for i in intents):
+        return None
+    value = _answer_value("title", answer, ctx, {**pending, "missing": ["title"]})
+    if value is None:
+        return None
+    title, code = value
+    if code is not None and code not in reference_currencies():  # "Rotterdam SAT": the name's last word, no currency
+        title, code = _tidy_title(_TITLE_ANSWER.sub("", answer).strip(" .!")), None
+    said = currency_named(earlier)
+    if code is None and said is not None and said[0] != "EUR":
+        return None  # (a currency told only in the earlier message is no evidence of this one: asked again)
+    return {"acts": [{"id": "a1", "act": "open_claim", "args": {"title": title, **({"currency": code} if code else {})},
+                      "evidence": answer}]}
 
 
 # "actually it was 18", "make that 18": words about "it" while the reply asked which day an expense not yet added was
@@ -285,6 +325,11 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             return next(iter(said)) if len(said) == 1 and next(iter(said)) in {d.isoformat() for d in offered} else None
         if not days and (bare := day_answered(answer, ctx.today)) is not None:
             return bare  # "19.11", "the 17th" answering which day: a day (of the month), as the question asked for one
+        found = find_dates(answer, ctx.today)
+        if str(pending.get("question") or "").startswith("Which day was") and len(found) == 1 and found[0].value:
+            # "monday", answering which day an expense told amid last week's trip was: the trip's Monday
+            return in_the_trip(date.fromisoformat(found[0].value), found[0].text, _pending_claim(ctx, pending) or
+                               ctx.default_claim(), ctx.today).isoformat()
         if not days and (m := re.fullmatch(r"\W*(?:the\s+)?(first|1st|second|2nd|last|earlier|later)(?:\s+(?:one|day|date|"
                                              r"night))?\W*", answer, re.IGNORECASE)):
             # "the first one": of the days the earlier message named, in their order
