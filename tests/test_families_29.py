@@ -299,3 +299,14 @@ def test_a_weekday_answering_which_day_amid_last_weeks_trip_is_the_trips():
                    "also sim card at schiphol 15 eur", "monday"], **{**on(lines), "today": "2026-12-07"})
     assert "Which day was" in _said(plans[2])
     assert [(a.args.get("amount"), a.args.get("date")) for a in plans[3].acts] == [("15.00", "2026-11-30")]
+
+
+def test_forget_the_thing_a_line_holds_removes_it_on_a_card():
+    lines = [line("ln_park0001", "2026-12-01", "travel", "12.00", "parking"), line("ln_lnch0001", "2026-12-01", "meals", "30.00")]
+    plan = plan_of("forget the parking, the client paid it", **{**on(lines), "today": "2026-12-07"})
+    assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 1)]
+
+
+def test_a_take_back_of_an_expense_that_was_asked_about_instead_leaves_a_valid_plan():
+    plan = plan_of("taxi 20 on monday and parking 12, forget the parking", **{**on([]), "today": "2026-12-07"})
+    assert plan.acts == [] and plan.retractions == []

@@ -103,12 +103,28 @@ _NEUTRAL = {
 def interpret(request: Any) -> str:
     """One model answer for ``request`` (a ``ModelRequest``, read by attribute) as JSON text."""
     if (settled := _answered_as_new(request)) is not None:
-        return settled
+        return _no_dangling_references(settled)
     if (settled := _answered_converted(request)) is not None:
-        return _counted(request, settled)
-    return _offer_kept(request, _counted(request, _nothing_locked_beside_a_question(_held_if_asked(request, _asked_if_new(
-        _offers_read(request, _interpret_whole(request)))),
-                                             str(getattr(request, "message", "") or ""))))
+        return _no_dangling_references(_counted(request, settled))
+    return _no_dangling_references(_offer_kept(request, _counted(request, _nothing_locked_beside_a_question(
+        _held_if_asked(request, _asked_if_new(_offers_read(request, _interpret_whole(request)))),
+        str(getattr(request, "message", "") or "")))))
+
+
+def _no_dangling_references(answer: str) -> str:
+    """A take-back or correction of an act the plan no longer holds (it was asked about instead: "taxi 20 on monday
+    and parking 12, forget the parking" said on a Monday) names nothing: it is left out, as the act was."""
+    data = json.loads(answer)
+    plan = data.get("plan")
+    if not isinstance(plan, dict):
+        return answer
+    ids = {a.get("id") for a in plan.get("acts") or []}
+    kept = {part: [r for r in plan.get(part) or [] if r.get("act") in ids] for part in ("retractions", "corrections")
+            if plan.get(part)}
+    if all(len(kept[part]) == len(plan[part]) for part in kept):
+        return answer
+    plan.update(kept)
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _offer_kept(request: Any, answer: str) -> str:

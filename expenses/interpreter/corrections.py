@@ -624,6 +624,7 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
 # a line taken off the claim, with the reason around it: "remove nordsee pls colleague paid", "the dinner at Lutter &
 # Wegner has to go, the client picked up the bill", "the lunch of 28,40 was personal, please take it out"
 _REMOVAL = re.compile(r"\b(?:remove|delete|drop(?!\s*-?\s*off)|scratch|scrap|strike\s+(?:out|off|through)|erase|rm|ditch|cross\s+out|get\s+rid\s+of|"
+                      r"forget(?:\s+about)?(?=\s+(?:the|my|that)\s+[^\W\d_])|"  # "forget the parking, the client paid it"
                       r"take\s+(?:(?:it|that|this|them|those|the\s+\w+(?:\s+\w+)?|\w+)\s+)?(?:off|out)|"
                       r"(?:has|have|needs?)\s+to\s+go(?=\s*(?:[,.;!—–-]|$))|leave\s+(?:it|that|this|(?:the\s+)?\w+(?:\s+\w+)?)\s+out)\b",
                       re.IGNORECASE)
