@@ -310,3 +310,32 @@ def test_forget_the_thing_a_line_holds_removes_it_on_a_card():
 def test_a_take_back_of_an_expense_that_was_asked_about_instead_leaves_a_valid_plan():
     plan = plan_of("taxi 20 on monday and parking 12, forget the parking", **{**on([]), "today": "2026-12-07"})
     assert plan.acts == [] and plan.retractions == []
+
+
+# ----------------------------------------------------------------- 7. what the third review found
+
+
+@pytest.mark.parametrize("said", ["forget the parking, it was 12 not 15", "forget the parking amount, it's 12",
+                                  "forget the dinner receipt, I'll upload it later"])
+def test_forget_a_line_that_was_not_paid_by_someone_else_removes_nothing(said):
+    lines = [line("ln_park0001", "2026-12-01", "travel", "15.00", "parking"), line("ln_dinn0001", "2026-12-02", "meals", "40.00", "dinner")]
+    plan = plan_of(said, **{**on(lines), "today": "2026-12-07"})
+    assert not [a for a in plan.acts if a.act == "remove_line"]
+
+
+@pytest.mark.parametrize("said", ["call it a day", "name it after the client", "call it whatever"])
+def test_call_it_with_no_name_opens_nothing(said):
+    plans = _talk(["Hi, I need to do expense claim for my trip, can you open claim in EUR pls", said], cases=(), active=None)
+    assert not [a for a in plans[1].acts if a.act == "open_claim"]
+
+
+@pytest.mark.parametrize("said", ["the monday after", "monday", "wednesday"])
+def test_a_weekday_the_trip_has_no_line_on_is_asked_again(said):
+    plans = _talk([_TRIP_TOLD, "taxi 15", said], **on(_TRIP_LINES))
+    assert not [a for a in plans[2].acts if a.act == "add_line"]
+
+
+def test_a_claim_line_of_yesterday_never_stops_the_day_question_of_a_trip_told():
+    lines = [*_TRIP_LINES, line("ln_taxi0002", "2026-12-02", "taxi", "20.00")]
+    plans = _talk([_TRIP_TOLD, "taxi 15"], **on(lines))
+    assert plans[1].acts == []

@@ -313,7 +313,7 @@ class Audit:
             # a claim whose trip ended this past week, told of again in this conversation, is being completed too
             recent = [d for d in lines if d <= today] if said_before and lines and \
                 today - timedelta(days=7) <= max(lines) else []
-            days = told + recent
+            days = told or recent  # (the days the person told decide; the claim's own lines only when none was told)
             if not days or max(days) >= today - timedelta(days=1):
                 continue  # (a trip told up to yesterday may well go on today)
             if a.claim is None or a.claim.open and a.claim.status == "draft":  # (a locked claim refuses it anyway)
@@ -756,7 +756,8 @@ class Audit:
         said = act.args.get("date")
         if act.act.get("earlier_evidence") and said and day.value is not None and day.kind == "weekday" and str(
                 (self.ctx.pending or {}).get("question") or "").startswith("Which day was") and act.claim is not None and \
-                in_the_trip(day.value, self.message[day.start:day.end], act.claim, self.ctx.today).isoformat() == said:
+                in_the_trip(day.value, self.message[day.start:day.end], act.claim, self.ctx.today).isoformat() == said and \
+                said in {str(line.get("date")) for line in act.claim.lines}:
             return True  # "monday", answering which day an expense told amid last week's trip was: the trip's Monday
         if act.act.get("earlier_evidence") and said and \
                 week_answered(self.message, self.ctx.pending, self.ctx.today) == date.fromisoformat(str(said)):

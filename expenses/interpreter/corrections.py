@@ -662,6 +662,9 @@ _NOT_A_REMOVAL = re.compile(r"\b(?:keep|keeps|kept|stay|stays|fine|ok|okay|corre
 # a negation just before the removal: "don't remove the taxi", "no need to drop it"
 _REMOVAL_NEGATED = re.compile(r"\b(?:not|don'?t|dont|do\s+not|never|no\s+need\s+to|no)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 # why it goes, in words that would otherwise read as a request: "the customer has paid it for me", "colleague paid"
+# "forget the dinner receipt", "forget the tip on the dinner": a part of a line or its paper, never the line
+_FORGET_A_PART = re.compile(r"\bforget(?:\s+about)?\s+(?:the|my|that)\s+(?:\w+\s+)?(?:receipts?|amount|thing|tip|vat|tax|"
+                            r"description|merchant|number|date|day|paper|invoice|bill|part)\b", re.IGNORECASE)
 _PAID_BY_OTHERS = re.compile(r"\b(?:colleague|customer|client|company|host|hosts|boss|manager|partner|someone|somebody|"
                              r"he|she|they|we|organi[sz]ers?|employer|office|firm)\b(?:\s+\w+){0,2}?\s+(?:has\s+|had\s+|have\s+|"
                              r"already\s+|actually\s+)*(?:paid|covered|picked\s+up|took\s+care\s+of|settled)\b", re.IGNORECASE)
@@ -682,6 +685,10 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     if "remove_line" not in ctx.acts:
         return None
     found = list(_REMOVAL.finditer(message))
+    if any(m.group(0).lower().startswith("forget") for m in found) and (
+            not _PAID_BY_OTHERS.search(message) or re.search(r"\d", message) or _FORGET_A_PART.search(message)):
+        return None  # "forget the parking" removes only when someone else paid it; never "forget the parking, it was
+        # 12 not 15", "forget the dinner receipt", "forget the tip on the dinner"
     verbless = not found  # "pret lunch out", "del lunch 1.12.": no removal verb, only "out" or a phone's "del"
     found = found or _verbless_removals(message)
     if len(found) != 1 or _NOT_A_REMOVAL.search(message) or _REMOVAL_NEGATED.search(message[:found[0].start()]):

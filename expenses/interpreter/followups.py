@@ -101,6 +101,14 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- a pending question
 
 
+# what follows "call it" when no name is given: "a day", "quits", "off", "after the client", "whatever", "later"
+_NOT_A_NAME_YET = re.compile(r"\W*(?:a\s+day|a\s+night|quits|off|done|even|after|later|tomorrow|soon|something|the\s+same|same|"
+                             r"as|like|whatever|anything|then|when|once)\b", re.IGNORECASE)
+# a weekday said alone: "monday", "on tuesday", "tue." (never "the monday after")
+_WEEKDAY_ALONE = re.compile(r"\W*(?:(?:oh|ok|okay|sorry|it\s+was)\W+)?(?:on\s+)?(?:the\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|"
+                            r"fri|sat(?:ur)?|sun)(?:day)?\.?\W*", re.IGNORECASE)
+
+
 def _claim_named_now(ctx: Context, answer: str) -> dict[str, Any] | None:
     """"Call it Rotterdam SAT" after a message that asked for a claim and was asked its name (beside another question):
     the claim is opened with that name, in the currency the earlier message named."""
@@ -122,6 +130,8 @@ def _claim_named_now(ctx: Context, answer: str) -> dict[str, Any] | None:
     title, code = value
     if code is not None and code not in reference_currencies():  # "Rotterdam SAT": the name's last word, no currency
         title, code = _tidy_title(_TITLE_ANSWER.sub("", answer).strip(" .!")), None
+    if not title or _NOT_A_NAME_YET.match(_TITLE_ANSWER.sub("", answer)):
+        return None  # "call it a day", "name it after the client", "call it whatever": no name given
     said = currency_named(earlier)
     if code is None and said is not None and said[0] != "EUR":
         return None  # (a currency told only in the earlier message is no evidence of this one: asked again)
@@ -326,10 +336,14 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         if not days and (bare := day_answered(answer, ctx.today)) is not None:
             return bare  # "19.11", "the 17th" answering which day: a day (of the month), as the question asked for one
         found = find_dates(answer, ctx.today)
-        if str(pending.get("question") or "").startswith("Which day was") and len(found) == 1 and found[0].value:
-            # "monday", answering which day an expense told amid last week's trip was: the trip's Monday
-            return in_the_trip(date.fromisoformat(found[0].value), found[0].text, _pending_claim(ctx, pending) or
-                               ctx.default_claim(), ctx.today).isoformat()
+        if str(pending.get("question") or "").startswith("Which day was") and len(found) == 1 and found[0].value and \
+                _WEEKDAY_ALONE.fullmatch(answer):
+            # "monday", answering which day an expense told amid last week's trip was: the trip's Monday, when the trip
+            # has a line that day (else which Monday is asked again)
+            claim = _pending_claim(ctx, pending) or ctx.default_claim()
+            trip = in_the_trip(date.fromisoformat(found[0].value), found[0].text, claim, ctx.today).isoformat()
+            if trip != found[0].value:  # (the latest such weekday, when the trip does not move it, as any day said)
+                return trip if claim is not None and trip in {str(line.get("date")) for line in claim.lines} else None
         if not days and (m := re.fullmatch(r"\W*(?:the\s+)?(first|1st|second|2nd|last|earlier|later)(?:\s+(?:one|day|date|"
                                              r"night))?\W*", answer, re.IGNORECASE)):
             # "the first one": of the days the earlier message named, in their order
@@ -379,8 +393,9 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
         elif m := re.search(r"\bin\s+(euros?|dollars?|pounds?|francs?|yen)\b", raw, re.IGNORECASE):
             code, raw = _currency_code(m.group(1)), raw[:m.start()] + raw[m.end():]
         title = _tidy_title(re.sub(r"(?:[\s,(-]+(?:in|pls|please|thanks|thx)?)+\W*$", "", _TITLE_FILLER.sub("", raw)))
-        if not title or len(title) > 60 or find_amounts(title) or verb_of(title)[0] is not None:
-            return None
+        if not title or len(title) > 60 or find_amounts(title) or verb_of(title)[0] is not None or \
+                _NOT_A_NAME_YET.match(raw):
+            return None  # ("call it a day", "name it after the client": no name given)
         return title, code
     if missing == "case":  # "put it on my berlin one", "sorry i meant hamburg": one of the user's open claims
         mention = find_mention(answer, ctx.claims)
