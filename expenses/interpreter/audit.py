@@ -550,6 +550,7 @@ class Audit:
             self._leave("date", day.start, day.end)
         said = [d for d in days if not self._touches_neutral(d.start, d.end)]
         outside = [d for d in said if self._holder(d.start, d.end) is None]
+        week = week_answered(self.message, self.ctx.pending, self.ctx.today)  # (the day a week's answer chose)
         for a in self.acts:
             if a.name in ("add_line", "update_line") and a.args.get("date"):
                 try:
@@ -609,7 +610,6 @@ class Audit:
                 # "Flight was 412.60 on Monday, and the Uber … was 38.25": a day said once covers what is told with it
                 # in the sentence (as every set of conversations written for the corpus reads it), never today
                 self._leave("date", told.start, told.end)
-            week = week_answered(self.message, self.ctx.pending, self.ctx.today)
             if a.act.get("earlier_evidence") and week is not None and week.isoformat() == dated:
                 continue  # "the later one", answering "Which Thursday do you mean: today (3 Dec) or …?": the day chosen
             back = self._day_referred_back(a) or self._day_of_completed(a)
@@ -2479,10 +2479,11 @@ _AGREED = re.compile(r"(?:^|(?<=[.,;!\n]))[^\S\n]*(?:\w+\W+){0,2}?(?P<figure>\d[
 _ESTIMATE = re.compile(r"(?:~|≈|\b(?:about|around|approx\w*|roughly|ca\.|circa|abt|something\s+like|more\s+or\s+less|almost|"
                        r"nearly|at\s+least|give\s+or\s+take))\s*(?:[€$£]|eur\b|usd\b|gbp\b|chf\b)?\s*\d[\d.,]*$", re.IGNORECASE)
 # a dotted day opening a part of the message, before what was bought and a price written as one
-# money written as such in an answer to "which day?": a currency sign or code, "18,-", "-18"
-_MONEY_SAID = re.compile(r"[€$£¥]|\d\s*,-|^\s*-\s*\d|\d\s*(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|kr|zł|kč)\b",
-                         re.IGNORECASE)
-_MONEY_NEAR = re.compile(r"[€$£¥]|\b(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy|kr|zł|kč)\b", re.IGNORECASE)
+# a currency beside a figure: its sign or code
+_MONEY_CODES = r"eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|czk|cad|jpy|kr|zł|kč"
+_MONEY_NEAR = re.compile(rf"[€$£¥]|\b(?:{_MONEY_CODES})\b", re.IGNORECASE)
+# money written as such in an answer to "which day?": a currency ("18eur" too), "18,-", "-18"
+_MONEY_SAID = re.compile(rf"[€$£¥]|\b(?:{_MONEY_CODES})\b|\d\s*(?:{_MONEY_CODES})\b|\d\s*,-|^\s*-\s*\d", re.IGNORECASE)
 _LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)

@@ -411,7 +411,7 @@ def week_answered(answer: str, pending: dict[str, Any] | None, today: date) -> d
         hits = [d for d in offered if monday <= d <= today]
     elif m := _PLACE.fullmatch(answer):
         which = (m.group("which") or {"1st": "first", "2nd": "second"}[m.group("numbered").lower()]).lower()
-        hits = [offered[0] if which in ("first", "1st", "former") else offered[1] if which in ("second", "2nd", "latter")
+        hits = [offered[0] if which in ("first", "former") else offered[1] if which in ("second", "latter")
                 else min(offered) if which in ("earlier", "older") else max(offered)]
     else:
         hits = []

@@ -36,7 +36,7 @@ from .context import (
     thing_unmatched,
     week_answered,
 )
-from .reading import ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
+from .reading import NO_TITLE_YET, ActIntent, Reader, _choose_amount, _currency_code, _tidy_title
 from .values import (
     best_category,
     currency_named,
@@ -101,9 +101,6 @@ def follow_up(ctx: Context) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- a pending question
 
 
-# what follows "call it" when no name is given: "a day", "quits", "off", "after the client", "whatever", "later"
-_NOT_A_NAME_YET = re.compile(r"\W*(?:a\s+day|a\s+night|quits|off|done|even|after|later|tomorrow|soon|something|the\s+same|same|"
-                             r"as|like|whatever|anything|then|when|once)\b", re.IGNORECASE)
 # a weekday said alone: "monday", "on tuesday", "tue." (never "the monday after")
 _WEEKDAY_ALONE = re.compile(r"\W*(?:(?:oh|ok|okay|sorry|it\s+was)\W+)?(?:on\s+)?(?:the\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|"
                             r"fri|sat(?:ur)?|sun)(?:day)?\.?\W*", re.IGNORECASE)
@@ -111,7 +108,8 @@ _WEEKDAY_ALONE = re.compile(r"\W*(?:(?:oh|ok|okay|sorry|it\s+was)\W+)?(?:on\s+)?
 
 def _claim_named_now(ctx: Context, answer: str) -> dict[str, Any] | None:
     """"Call it Rotterdam SAT" after a message that asked for a claim and was asked its name (beside another question):
-    the claim is opened with that name, in the currency the earlier message named."""
+    the claim is opened with that name, in euros or the currency the answer names (a currency the earlier message
+    named is no evidence of this one, so it is asked again)."""
     pending = ctx.pending or {}
     earlier = str(pending.get("message") or ctx.previous or "")
     if pending.get("missing") == ["title"] or not _TITLE_ANSWER.match(answer) or re.search(r"\d", answer) or not re.search(
@@ -128,20 +126,21 @@ def _claim_named_now(ctx: Context, answer: str) -> dict[str, Any] | None:
     if value is None:
         return None
     title, code = value
+    named = _TITLE_ANSWER.sub("", answer)
     if code is not None and code not in reference_currencies():  # "Rotterdam SAT": the name's last word, no currency
-        title, code = _tidy_title(_TITLE_ANSWER.sub("", answer).strip(" .!")), None
-    if not title or _NOT_A_NAME_YET.match(_TITLE_ANSWER.sub("", answer)):
+        title, code = _tidy_title(named.strip(" .!")), None
+    if not title or NO_TITLE_YET.match(named):
         return None  # "call it a day", "name it after the client", "call it whatever": no name given
     said = currency_named(earlier)
     if code is None and said is not None and said[0] != "EUR":
-        return None  # (a currency told only in the earlier message is no evidence of this one: asked again)
+        return None
     return {"acts": [{"id": "a1", "act": "open_claim", "args": {"title": title, **({"currency": code} if code else {})},
                       "evidence": answer}]}
 
 
 # "actually it was 18", "make that 18": words about "it" while the reply asked which day an expense not yet added was
 _IT_WAS = re.compile(r"\b(?:it|that|this)\s*(?:was|is|'s|’s|should\s+be|were)\b|\bmake\s+(?:it|that)\b|"
-                     r"\bnot\s+(?:[€$£]\s*)?\d|\brather\s+than\s+(?:[€$£]\s*)?\d|\bnot\s+\d", re.IGNORECASE)  # ("18 not 15")
+                     r"\b(?:not|rather\s+than)\s+(?:[€$£]\s*)?\d", re.IGNORECASE)  # ("18 not 15")
 
 
 def _it_while_a_day_is_asked(ctx: Context, answer: str) -> dict[str, Any] | None:
@@ -325,7 +324,8 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             return None  # "the second taxi was on thursday actually": about a line already told, read afresh
         return best_category(find_categories(answer))
     if missing == "date":
-        days = {d.value for d in find_dates(answer, ctx.today)}
+        found = find_dates(answer, ctx.today)
+        days = {d.value for d in found}
         if offered := days_offered(pending, ctx.today):
             # "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?": one of the two, by its week, its place
             # or its day; any other day answers nothing
@@ -335,7 +335,6 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             return next(iter(said)) if len(said) == 1 and next(iter(said)) in {d.isoformat() for d in offered} else None
         if not days and (bare := day_answered(answer, ctx.today)) is not None:
             return bare  # "19.11", "the 17th" answering which day: a day (of the month), as the question asked for one
-        found = find_dates(answer, ctx.today)
         if str(pending.get("question") or "").startswith("Which day was") and len(found) == 1 and found[0].value and \
                 _WEEKDAY_ALONE.fullmatch(answer):
             # "monday", answering which day an expense told amid last week's trip was: the trip's Monday, when the trip
@@ -394,7 +393,7 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
             code, raw = _currency_code(m.group(1)), raw[:m.start()] + raw[m.end():]
         title = _tidy_title(re.sub(r"(?:[\s,(-]+(?:in|pls|please|thanks|thx)?)+\W*$", "", _TITLE_FILLER.sub("", raw)))
         if not title or len(title) > 60 or find_amounts(title) or verb_of(title)[0] is not None or \
-                _NOT_A_NAME_YET.match(raw):
+                NO_TITLE_YET.match(raw):
             return None  # ("call it a day", "name it after the client": no name given)
         return title, code
     if missing == "case":  # "put it on my berlin one", "sorry i meant hamburg": one of the user's open claims

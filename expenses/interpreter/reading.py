@@ -2244,14 +2244,15 @@ def _title(text: str) -> str:
     for pattern in patterns:
         if m := re.search(pattern, text, re.IGNORECASE):
             title = _tidy_title(m.group(1))
-            if title and title.lower() not in ("new", "expense", "a", "an", "the") and not _NO_TITLE_YET.match(title):
+            if title and title.lower() not in ("new", "expense", "a", "an", "the") and not NO_TITLE_YET.match(title):
                 return title
     return ""
 
 
-# what follows "title it" / "name it" when no name is given yet: "later", "tomorrow", "as …", "something like …"
-_NO_TITLE_YET = re.compile(r"(?:later|tomorrow|soon|afterwards?|after|something|same|the\s+same|as|like|whatever|anything|"
-                           r"whatever|then|when|once|once\s+i)\b", re.IGNORECASE)
+# what follows "title it", "call it" or "name it" when no name is given yet: "later", "tomorrow", "as …", "something like
+# …", "a day", "after the client", "whatever"
+NO_TITLE_YET = re.compile(r"\W*(?:a\s+day|a\s+night|quits|off|done|even|later|tomorrow|soon|afterwards?|after|something|"
+                          r"the\s+same|same|as|like|whatever|anything|then|when|once)\b", re.IGNORECASE)
 
 
 def _tidy_title(raw: str, quoted: bool = False) -> str:
