@@ -114,6 +114,8 @@ def interpret(request: Any) -> str:
 def _no_dangling_references(answer: str) -> str:
     """A take-back or correction of an act the plan no longer holds (it was asked about instead: "taxi 20 on monday
     and parking 12, forget the parking" said on a Monday) names nothing: it is left out, as the act was."""
+    if '"retractions"' not in answer and '"corrections"' not in answer:
+        return answer  # (most answers hold neither: no second parse on a turn's path)
     data = json.loads(answer)
     plan = data.get("plan")
     if not isinstance(plan, dict):
@@ -958,8 +960,9 @@ def _described(answer: str, ctx: Context) -> str:
         if act.get("act") == "add_line" and "description" not in args:
             told = [act.get("earlier_evidence") or "", act.get("evidence", "")]  # what it was: in the words it was told in
             # (an answer that says only a day, "a week ago", "last week", says when, never what the thing was)
-            phrase = describe(told[0], ctx) or ("" if told[0] and _only_a_day(told[1], ctx) else describe(told[1], ctx))
-            if told[0] and _only_a_day(told[1], ctx):  # (nor who was paid: "letzte Woche" names nobody)
+            day_only = bool(told[0]) and _only_a_day(told[1], ctx)
+            phrase = describe(told[0], ctx) or ("" if day_only else describe(told[1], ctx))
+            if day_only:  # (nor who was paid: "letzte Woche" names nobody)
                 if phrase and phrase.casefold() != str(args.get("merchant") or "").casefold():
                     args["description"] = phrase
                 continue

@@ -303,12 +303,13 @@ class Audit:
         day is asked. (With no day told before in the conversation, an expense with no day is today's, as before: the
         corpus's writers expect it so on a claim of an earlier trip, "add a taxi for 20".)"""
         today = self.ctx.today
-        if any(d.value is not None and d.value == today for d in find_days(self.message, today)):
+        undated = self._undated_adds()
+        if not undated or any(d.value is not None and d.value == today for d in find_days(self.message, today)):
             return  # ("today", "tonight": said. An expense offered converted is asked its day at the yes: safe, if late)
         said_before = [s for s in (*(self.ctx.earlier or ()), self.ctx.previous or "") if s.strip()]
         told = [d.value for said in said_before for d in find_days(said, today)
                 if d.value is not None and d.kind not in ("vague", "future")]
-        for a in self._undated_adds():
+        for a in undated:
             lines = [date.fromisoformat(str(line["date"])) for line in (a.claim.lines if a.claim else ()) if line.get("date")]
             # a claim whose trip ended this past week, told of again in this conversation, is being completed too
             recent = [d for d in lines if d <= today] if said_before and lines and \

@@ -970,6 +970,8 @@ class Reader:
 
     def _todays_weekday_unsure(self, found: DateFound, said: date, claim: Claim | None) -> bool:
         """"taxi thursday 12" told on a Thursday, with no line or other day of the message near it: which week's?"""
+        if said not in (self.ctx.today, self.ctx.today - timedelta(days=7)):
+            return False  # (any other day is no weekday of today's: the message is not read again for it)
         told = [date.fromisoformat(d.value) for d in find_dates(self.message, self.ctx.today)
                 if d.value and d.text != found.text and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip())]
         return todays_weekday_unsure(said, found.text, claim, self.ctx.today, "", told)
