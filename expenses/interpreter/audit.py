@@ -31,7 +31,8 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
@@ -53,7 +54,7 @@ from .normalize import (
     slashed_by_weekday,
     weekdays_with_their_day,
 )
-from .values import ABOARD, TRAVEL_TIME, bought_aboard
+from .values import ABOARD, DAY_NUMBERED, TRAVEL_TIME, bought_aboard
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -148,6 +149,7 @@ class Audit:
     acts: list[ActSpan] = field(default_factory=list)
     neutral: list[tuple[int, int]] = field(default_factory=list)  # answered, taken back, corrected, held
     leftovers: list[Leftover] = field(default_factory=list)
+    _figures_seen: dict[tuple[int, Decimal], list[int]] = field(default_factory=dict)  # (act, value): where said
 
     def run(self) -> list[Leftover]:
         for act in self.plan.get("acts", []):
@@ -310,8 +312,10 @@ class Audit:
         told = [d.value for said in said_before for d in find_days(said, today)
                 if d.value is not None and d.kind not in ("vague", "future")]
         for a in undated:
-            lines = [date.fromisoformat(str(line["date"])) for line in (a.claim.lines if a.claim else ()) if line.get("date")]
             # a claim whose trip ended this past week, told of again in this conversation, is being completed too
+            # (a stay of several nights dated today tells no trip going on today: it would end in days to come)
+            lines = [date.fromisoformat(str(line["date"])) for line in (a.claim.lines if a.claim else ())
+                     if line.get("date") and not _stay_from_today(line, today)]
             recent = [d for d in lines if d <= today] if said_before and lines and \
                 today - timedelta(days=7) <= max(lines) else []
             days = told or recent  # (the days the person told decide; the claim's own lines only when none was told)
@@ -448,6 +452,10 @@ class Audit:
                         all(a.args.get("quantity") in (None,) for a in used):
                     self._leave("number", product.start, product.end)  # "2 returns at 11.40" read as 11.40
                     continue
+            if used and holder is not None and phrase is None and message[start:end][:1].isdigit() and \
+                    not self._used_again(holder, values, start):
+                self._leave("number", start, end)  # "the lunch of day 24 …, it was 24": one 24 is the amount, the other?
+                continue
             if used:
                 continue
             if holder is not None and _is_count(message, start, end, holder):
@@ -479,6 +487,19 @@ class Audit:
             if self._count_of_the_told(start, end):
                 continue  # "yes, add all three" after three offered converted: how many, said back
             self._leave("number", start, end)
+
+    def _used_again(self, holder: ActSpan, values: set[Decimal], start: int) -> bool:
+        """May a figure of the act's words stand for one of the act's numbers, those before it of the same value
+        counted? Each of its values (amount, quantity, unit price, line, the parts of its date) accounts for one. (Only
+        the amount's figure is counted: a price said twice may hide a day or another price.)"""
+        roles = _number_roles(holder)
+        value = _decimal(holder.args.get("amount"))
+        if value is None or value not in values:
+            return True
+        seen = self._figures_seen.setdefault((id(holder), value), [])
+        if start not in seen:
+            seen.append(start)
+        return seen.index(start) < roles[value]
 
     def _trip_day_unplaced(self, end: int) -> bool:
         """After "Day 2" with no date of its own ("Day 2: …", not "Day 2, Tuesday 24.11.:"), an expense added with no
@@ -1753,6 +1774,21 @@ def _decimal(value: object) -> Decimal | None:
         return None
 
 
+def _number_roles(act: ActSpan) -> Counter[Decimal]:
+    """The numbers an act uses, each as often as it has a role in the act (amount 24 on the 24th: twice)."""
+    args = act.args
+    out: Counter[Decimal] = Counter(n for key in ("amount", "quantity", "line") if (n := _decimal(args.get(key))) is not None)
+    if args.get("amount") and args.get("quantity"):
+        out[(_decimal(args["amount"]) / Decimal(int(args["quantity"]))).quantize(Decimal("0.01"))] += 1
+    if isinstance(args.get("date"), str):
+        try:
+            d = date.fromisoformat(args["date"])
+        except ValueError:
+            return out
+        out.update({Decimal(d.day), Decimal(d.month), Decimal(d.year), Decimal(d.year % 100)})
+    return out
+
+
 def _numbers_of(act: ActSpan) -> set[Decimal]:
     """The numbers an act uses: its amount, quantity and line, the day, month and year of its date."""
     out: set[Decimal] = set()
@@ -1786,6 +1822,12 @@ def _numbers_of(act: ActSpan) -> set[Decimal]:
             except ValueError:
                 pass
     return out
+
+
+def _stay_from_today(line: Mapping[str, Any], today: date) -> bool:
+    """A stay of several nights whose first night is today: dated so by default, for it would end in days to come."""
+    return line.get("category") == "hotel" and str(line.get("date")) == today.isoformat() and \
+        int(line.get("quantity") or 1) > 1
 
 
 def _line(claim: Claim, ordinal: object) -> dict[str, Any] | None:
@@ -2300,6 +2342,7 @@ _DAY_PATTERNS = [
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
+    ("ordinal", re.compile(DAY_NUMBERED.replace("([12]", "(?P<d>[12]").replace("|[89])", "|[89])", 1), re.IGNORECASE)),
     # "on the 1st dinner at …": after "on", a day, whatever follows it
     ("ordinal", re.compile(r"\bon\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|time|floor|stop|"
                            r"class|round|attempt)s?\b)", re.IGNORECASE)),
@@ -2307,7 +2350,7 @@ _DAY_PATTERNS = [
                            r"time|floor|stop|class|round|attempt|day|week|month|year|place|taxi|cab|bolt|uber|coffee|"
                            r"lunch|dinner|breakfast|hotel|ticket|train|flight)s?\b)", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|yday|yest|ystd|today|tdy|tonight|"
-                            r"this\s+(?:morning|afternoon|evening)|last\s+(?:night|nite|evening)|earlier\s+today)\b",
+                            r"this\s+(?:morning|afternoon|evening|am\b|a\.m(?=\.))|last\s+(?:night|nite|evening)|earlier\s+today)\b",
                             re.IGNORECASE)),
     # the same days in the languages people mix in ("ayer almuerzo 14", "Taxi gestern 8.80")
     ("abroad", re.compile(rf"(?<![\w'-])(?P<a>{'|'.join(map(re.escape, sorted(_RELATIVE_ABROAD, key=len, reverse=True)))})"

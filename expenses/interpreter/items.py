@@ -534,8 +534,11 @@ _THING_ENDS = frozenset("was were is are be been cost costs came comes spent pai
                         "it that which who we i had got bought took checked check stayed arrived left starting started "
                         "until till went go goes going gone have has having did do does made drove rode used grabbed "
                         "needed these those they them both all down up out over flew flown drove driven came walked sorry "
-                        "mean meant oops".split())
+                        "mean meant oops need needed want wanted dia día giorno".split())
 _THING_JOINS = frozenset("and of the to from with".split())
+# the words of a request in the languages people mix in ("kan du lägga till en taxi 245 kr"): no words of the thing
+_ASKING_ABROAD = frozenset(word for phrase, english in lexicon.WORDS_ABROAD.items()
+                           if english in ("add", "can you", "open", "please") for word in phrase.casefold().split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt amount amounts price prices sum "
                          "receipts one ones thing things stuff item items line new another day days first second third "
                          "final back home there arrived returned returning".split()) | lexicon.FILLER
@@ -556,7 +559,7 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
         token = m.group(0)
         low = token.casefold()
         ends = (not (token[0].isalpha() or re.fullmatch(r"\d+h(?:rs?|ours?)?", token)) or low in _THING_ENDS or low in lexicon.SPOKEN_NUMBERS or low in _WEEKDAYS or low in _MONTHS or low in paid
-                or _currency_word(token))
+                or _currency_word(token) or low in _ASKING_ABROAD)
         if not run:
             if not ends and low not in _LEADING and low not in _THING_JOINS:
                 run.append(token)
@@ -582,7 +585,7 @@ _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals foo
                            "rooms night nights nite nites stay accommodation".split())
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
-_LEADING = frozenset("yes yeah yep ok okay sure no nope nah add put a an the my our and plus also for on at in of to i we had got "
+_LEADING = frozenset("yes yeah yep ok okay sure no nope nah add put a an en the my our and plus also for on at in of to i we had got "
                      "paid bought took all both please pls then yesterday today".split()) | lexicon.GREETINGS
 
 

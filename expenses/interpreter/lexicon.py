@@ -320,6 +320,12 @@ WORDS_ABROAD = {
     "und nicht": "and not", "og ikke": "and not", "och inte": "and not", "a ne": "and not", "i nie": "and not",
     "e não": "and not", "e nao": "and not", "eikä": "and not", "non": "not",
     "kostete": "cost", "kostade": "cost", "kostede": "cost", "kostte": "cost",
+    # Swedish and Danish "last Friday": "kvittot är från i fredags", "taxa i mandags"
+    **{f"i {day}s": f"last {english}" for day, english in (
+        ("måndag", "monday"), ("tisdag", "tuesday"), ("onsdag", "wednesday"), ("torsdag", "thursday"), ("fredag", "friday"),
+        ("lördag", "saturday"), ("söndag", "sunday"), ("mandag", "monday"), ("tirsdag", "tuesday"), ("lørdag", "saturday"),
+        ("søndag", "sunday"))},
+    "lägga till": "add", "lägg till": "add", "legg til": "add", "legge til": "add", "læg til": "add",
     "kosztował": "cost", "kosztowała": "cost", "kosztowało": "cost", "costava": "cost", "costó": "cost", "coûtait": "cost",
     "hinzufügen": "add", "toevoegen": "add", "dodaj": "add", "aggiungi": "add", "ajoute": "add", "ajouter": "add",
     "añade": "add", "agrega": "add", "tilføj": "add", "adicione": "add", "přidej": "add",

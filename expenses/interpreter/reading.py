@@ -212,7 +212,9 @@ _MERCHANT_COMMON = frozenset(
     "king the and air line lines express international group company store shop berlin paris london".split()
 )
 _TITLE_CUT = re.compile(
-    r"\s+(?:in|with\s+currency|currency)\s+(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
+    # ("… workshop and the currency SEK because …": the currency, told after the name)
+    r"(?:\s*,?\s+and\s+(?:the\s+)?(?=currency)|\s+)(?:in|with\s+currency|currency(?:\s+(?:is|will\s+be|should\s+be))?\s*:?)\s+"
+    r"(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
     r"(?:[A-Za-z]{3}|euros?|dollars?|pounds?|francs?|yen|zloty|[€$£¥])\b.*$"
     rf"|(?:\s*,?\s*\b(?:{lexicon.PLEASE})\b|\s+(?:last|this|next)\s+(?:week|month|year)|"
     r"\s+(?:tomorrow|today|yesterday))+\s*$",

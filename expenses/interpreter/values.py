@@ -73,6 +73,10 @@ DOTTED_WAS = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)"
               r"(?=\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d)")
 DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# "the lunch of day 24", "on day 12", "dia 23": the day of the month, the way Portuguese, Spanish and Italian say it (from
+# 8 on: "day 2" is as likely the trip's second day, and "Day 2:" heads one)
+DAY_NUMBERED = (r"(?:\b(?:of|on|from|for)\s+(?:the\s+)?day|\b(?:d[ií]a|giorno))\s+([12]\d|3[01]|[89])\b(?![.,:]\d|\s*(?:[:€$£]|"
+                r"eur\b|euros?\b|usd\b|gbp\b|chf\b|kr\b|of\s+(?:the|my|our)\b|nights?\b|days?\b|x\b|%))")
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _DATE_PATTERNS = [
     ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
@@ -118,7 +122,7 @@ _DATE_PATTERNS = [
                           r"(?![\w/-]|:\d|[.,]\d)(?!\s*(?:nights?|nites?|days?|people|persons?|pax|hours?|hrs?|h\b|times|x\b|%|€|"
                           r"eur|euros?|\$|of\s+(?:us|them)|am\b|pm\b|o'?clock|min))", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.IGNORECASE)),
-    ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|last\s+nite|last\s+nyt|ystrdy|yest|tonite|2nite)\b",
+    ("relative", re.compile(r"\b(?:yesterday|yday|today|tonight|this\s+(?:morning|afternoon|evening|am\b|a\.m(?=\.))|last\s+night|last\s+nite|last\s+nyt|ystrdy|yest|tonite|2nite)\b",
                             re.IGNORECASE)),
     ("ago", re.compile(r"\b(\d{1,2}|a|an|one|two|three|four|five|six|seven)\s+(day|week)s?\s+ago\b", re.IGNORECASE)),
     # "tuesday night", "monday morning": the day, never a hotel night
@@ -168,6 +172,7 @@ _DATE_PATTERNS = [
     ("dom", re.compile(r"(?:^|(?<=[.:;!]\s))the\s+(\d{1,2})\b(?=,?\s+(?:the|i|we|a|an|my|our)\b)", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\bon\s)|(?<=\bdate\s)|(?<=\bdated\s))(\d{1,2})(?:st|nd|rd|th)\b"
                        r"(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))", re.IGNORECASE)),
+    ("dom", re.compile(DAY_NUMBERED, re.IGNORECASE)),
 ]
 
 
