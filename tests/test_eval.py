@@ -187,6 +187,10 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # corpus this test holds to zero unsafe: docs/evaluation.md
     assert parts["dev-29"]["conversations"] >= 14
     assert parts["dev-29"]["passed"] >= 4
+    # a twenty-third round (2026-12-07, seventeenth session) closed holdout-29's open unsafe item (a stay of several
+    # nights dated today told no trip going on today: 22 passed after, 0 unsafe), so it joins the corpus
+    assert parts["holdout-29"]["conversations"] >= 24
+    assert parts["holdout-29"]["passed"] >= 21
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

@@ -102,3 +102,83 @@ def test_the_currency_told_after_the_name_is_no_part_of_it(text):
     plan = plan_of(text, **on([]))
     opened = [a.args for a in plan.acts if a.act == "open_claim"]
     assert [(o.get("title"), o.get("currency")) for o in opened] == [("Gothenburg workshop", "SEK")]
+
+
+# ----------------------------------------------------------------- 4. what the first review found (d54af51)
+
+
+@pytest.mark.parametrize("text", ["dinner 45, 45 with tip", "taxi 32, 32 with tip", "dinner 45 (45 incl tip)"])
+def test_a_price_said_again_with_the_tip_is_never_a_second_line(text):
+    plan = plan_of(text, **on([]))
+    assert len([a for a in plan.acts if a.act == "add_line"]) <= 1
+
+
+@pytest.mark.parametrize("text", ["open a new claim for my London trip, currency is the pound",
+                                  "open a claim called Warsaw and the currency is the zloty",
+                                  "new claim for Oslo trip, the currency is the krone"])
+def test_a_currency_told_as_the_name_of_one_never_opens_the_claim_in_euros(text):
+    plan = plan_of(text, **on([]))
+    opened = [a.args for a in plan.acts if a.act == "open_claim"]
+    assert all(o.get("currency") not in (None, "EUR") and "the" not in str(o.get("title")).split() for o in opened)
+
+
+@pytest.mark.parametrize("text", ["On day 10 of this trip, taxi 30", "on day 12 of Web Summit, lunch 20",
+                                  "We arrived on day 1 and on day 10 we flew back, flight 220", "Dia 9: almoço 14",
+                                  "on day 10 in Lisbon we had dinner 48", "cena el día 28 de octubre, 40",
+                                  "il giorno 12 di ottobre, cena 40", "bom dia 15 taxi 20", "jantar no dia 10 da viagem 45",
+                                  "on day 15, October, taxi 20", "lunch on day 12 and dinner on day 13"])
+def test_a_numbered_day_that_may_be_the_trips_or_has_its_month_is_never_dated_this_month(text):
+    plan = plan_of(text, **on([]))
+    assert not any(str(a.args.get("date") or "").startswith("2026-11") for a in plan.acts)
+
+
+def test_a_restaurant_named_with_an_apostrophe_s_is_its_merchant():
+    plan = plan_of("lunch at Joe's Pizza 14.25 yesterday, dinner at Carmine's 41.10 yesterday", **on([]))
+    assert [a.args.get("merchant") for a in plan.acts] == ["Joe's Pizza", "Carmine's"]
+
+
+@pytest.mark.parametrize(("text", "day"), [("lunch 125 i måndags", "2026-11-30"), ("taxi 245 i fredags", "2026-11-27")])
+def test_last_weekday_in_swedish_is_what_the_audit_reads_too(text, day):
+    """The claim holds that very line already: the same figure on the same day is asked about, never added today."""
+    category = "meals" if "lunch" in text else "taxi"
+    amount = "125.00" if "lunch" in text else "245.00"
+    plan = plan_of(text, **on([line("ln_same0001", day, category, amount)]))
+    assert all(a.args.get("date") == day for a in plan.acts)
+
+
+# ----------------------------------------------------------------- 5. the trip's days told in a sentence of their own
+
+
+@pytest.mark.parametrize("text", ["trip was 2.11–4.11\n2.11 arlanda express 32 eur",
+                                  "I was at the conference from onsdag 4/11 to fredag 6/11. On the 4th: train 42,90 eur",
+                                  "I went over 11/23 thru 11/25. Flight on 11/23 was 245 eur"])
+def test_a_sentence_telling_the_trips_days_dates_nothing_and_the_expenses_keep_their_own(text):
+    plan = plan_of(text, **on([]))
+    assert [a.act for a in plan.acts] == ["add_line"]
+    assert plan.acts[0].args.get("date") in ("2026-11-02", "2026-11-04", "2026-11-23")
+
+
+def test_put_it_in_dkk_is_the_currency_of_the_claim_opened():
+    plan = plan_of('I need to make a new claim, please call it "Aarhus conference" and put it in DKK.', **on([]))
+    assert [(a.args.get("title"), a.args.get("currency")) for a in plan.acts if a.act == "open_claim"] == [
+        ("Aarhus conference", "DKK")]
+
+
+def test_put_it_in_dkk_beside_an_expense_is_never_its_currency():
+    plan = plan_of("taxi 30 and put it in DKK", **on([]))
+    assert plan.acts == []
+
+
+def test_new_york_in_a_quoted_title_is_a_city():
+    plan = plan_of('Please open a new claim titled "New York deposition", in Canadian dollars.', **on([]))
+    assert [(a.args.get("title"), a.args.get("currency")) for a in plan.acts] == [("New York deposition", "CAD")]
+
+
+def test_a_day_and_month_dotted_with_a_space_is_a_day():
+    plan = plan_of("Hotel Ibis, 2 nights from 9. 11., 348 eur", **on([]))
+    assert [(a.args.get("category"), a.args.get("date")) for a in plan.acts] == [("hotel", "2026-11-09")]
+
+
+def test_an_expense_with_no_day_the_day_after_a_trip_told_to_end_yesterday_is_asked():
+    plans = _talk(["Training was 30. 11. – 2. 12. Hotel 348 eur on 30.11.", "Taxi 42 eur."], **on([]))
+    assert plans[1].acts == [] and "Which day was" in _said(plans[1])

@@ -31,8 +31,7 @@ import functools
 import json
 import logging
 import re
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
@@ -54,7 +53,7 @@ from .normalize import (
     slashed_by_weekday,
     weekdays_with_their_day,
 )
-from .values import ABOARD, DAY_NUMBERED, TRAVEL_TIME, bought_aboard
+from .values import ABOARD, DAY_NUMBERED, SPACED_DOTTED_DAY, TRAVEL_TIME, bought_aboard
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -149,7 +148,6 @@ class Audit:
     acts: list[ActSpan] = field(default_factory=list)
     neutral: list[tuple[int, int]] = field(default_factory=list)  # answered, taken back, corrected, held
     leftovers: list[Leftover] = field(default_factory=list)
-    _figures_seen: dict[tuple[int, Decimal], list[int]] = field(default_factory=dict)  # (act, value): where said
 
     def run(self) -> list[Leftover]:
         for act in self.plan.get("acts", []):
@@ -319,8 +317,9 @@ class Audit:
             recent = [d for d in lines if d <= today] if said_before and lines and \
                 today - timedelta(days=7) <= max(lines) else []
             days = told or recent  # (the days the person told decide; the claim's own lines only when none was told)
-            if not days or max(days) >= today - timedelta(days=1):
-                continue  # (a trip told up to yesterday may well go on today)
+            if not days or max(days) >= today or (max(days) == today - timedelta(days=1) and
+                                                   _span_told(said_before, today) != max(days)):
+                continue  # (a trip told up to yesterday may well go on today, unless it was told to end then)
             if a.claim is None or a.claim.open and a.claim.status == "draft":  # (a locked claim refuses it anyway)
                 self._leave("day", a.start, a.end)
 
@@ -434,6 +433,10 @@ class Audit:
                 if any(_decimal(a.args.get("amount")) in values for a in self.acts):
                     self._leave("number", start, end)  # "a 5-star hotel" read as 5.00
                 continue  # "7-Eleven", "a 3-day pass": part of a name or a count, never a price
+            if message[start:end].isdigit() and re.search(r"(?:\b(?:on|of|from|for)\s+(?:the\s+)?day|\bd[ií]a|\bgiorno)\s+$",
+                                                          message[:start], re.IGNORECASE):
+                self._leave("date", start, end)  # "lunch on day 5 …, it was 5": the trip's fifth day, or the 5th? Asked
+                continue
             holder = self._holder(start, end)
             phrase = next((p for p in phrases if p.start <= start and end <= p.end), None)
             if phrase is not None:  # "two euro forty", "twenty-four francs fifty": the phrase is the number
@@ -452,10 +455,6 @@ class Audit:
                         all(a.args.get("quantity") in (None,) for a in used):
                     self._leave("number", product.start, product.end)  # "2 returns at 11.40" read as 11.40
                     continue
-            if used and holder is not None and phrase is None and message[start:end][:1].isdigit() and \
-                    not self._used_again(holder, values, start):
-                self._leave("number", start, end)  # "the lunch of day 24 …, it was 24": one 24 is the amount, the other?
-                continue
             if used:
                 continue
             if holder is not None and _is_count(message, start, end, holder):
@@ -487,19 +486,6 @@ class Audit:
             if self._count_of_the_told(start, end):
                 continue  # "yes, add all three" after three offered converted: how many, said back
             self._leave("number", start, end)
-
-    def _used_again(self, holder: ActSpan, values: set[Decimal], start: int) -> bool:
-        """May a figure of the act's words stand for one of the act's numbers, those before it of the same value
-        counted? Each of its values (amount, quantity, unit price, line, the parts of its date) accounts for one. (Only
-        the amount's figure is counted: a price said twice may hide a day or another price.)"""
-        roles = _number_roles(holder)
-        value = _decimal(holder.args.get("amount"))
-        if value is None or value not in values:
-            return True
-        seen = self._figures_seen.setdefault((id(holder), value), [])
-        if start not in seen:
-            seen.append(start)
-        return seen.index(start) < roles[value]
 
     def _trip_day_unplaced(self, end: int) -> bool:
         """After "Day 2" with no date of its own ("Day 2: …", not "Day 2, Tuesday 24.11.:"), an expense added with no
@@ -774,6 +760,12 @@ class Audit:
         return any(a.name == "open_claim" and a.start < end and start < a.end for a in self.acts) or bool(
             _TRIP_SAID.search(self.message, start, end))  # "I am back from Vienna since yesterday evening, here …:"
 
+    @functools.cached_property
+    def _trip_told(self) -> tuple[date, date] | None:
+        """The first and last day of the trip a sentence of this message tells, where it tells no expense."""
+        return _trip_days_told(self.message, self.ctx.today, lambda start, end: any(
+            a.name != "open_claim" and a.start < end and start < a.end for a in self.acts))
+
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
         if act.act.get("earlier_evidence") and said and day.value is not None and day.kind == "weekday" and str(
@@ -784,6 +776,10 @@ class Audit:
         if act.act.get("earlier_evidence") and said and \
                 week_answered(self.message, self.ctx.pending, self.ctx.today) == date.fromisoformat(str(said)):
             return True  # "last week", "the first one", answering "Which Thursday do you mean: today (3 Dec) or …?"
+        if day.kind == "weekday" and said and day.value is not None and (span := self._trip_told) and \
+                span[0] <= date.fromisoformat(str(said)) <= span[1] and date.fromisoformat(str(said)).weekday() == \
+                day.value.weekday():
+            return True  # "Training was 9. 11. – 11. 11. Monday: RegioJet …": the Monday of the trip told
         if day.kind == "weekday" and said and self._other_week(date.fromisoformat(str(said)), day):
             return False  # "… Monday 23 Nov. And parking … (paid on Wednesday)" on 5 Dec: 25 Nov or 2 Dec?
         if day.value is None and day.kind == "dmy" and self._day_first(act):
@@ -1220,7 +1216,8 @@ class Audit:
                 continue
             title = str(a.args.get("title") or "")
             # whole words in any script ("distributoři" holds no "i"); "IT" in capitals is no pronoun
-            words = {w.lower() for w in re.findall(r"[^\W\d_][\w']*", title) if not (w.isupper() and len(w) > 1)}
+            words = {w.lower() for w in re.findall(r"[^\W\d_][\w']*", re.sub(r"\bNew(?=\s+[A-Z])", " ", title))
+                     if not (w.isupper() and len(w) > 1)}  # ("New York deposition": a city's name, no request)
             if words & _REQUEST_WORDS or re.search(r"^\W*(?:d|ll|ve|m|s)\b", title, re.IGNORECASE) or not title[:1].isalnum() \
                     or (re.search(r"[.!?;]\s+\S", title) and not (
                         any(title in q.group(1) for q in _QUOTED_TITLE.finditer(self.message)))):
@@ -1665,9 +1662,12 @@ def _night_of_stay(act: ActSpan, day: date, ends_said: bool = False) -> bool:
 def _odd_merchant(merchant: str, message: str) -> bool:
     """A merchant no shop is called: a person ("Herr Albrecht's"), or an everyday word the user wrote as a word, not
     as a name ("Had to grab an Uber")."""
-    if _PERSON.search(merchant.strip()):
-        return True
     word = merchant.strip()
+    if _PERSON.search(word):
+        # "dinner at Carmine's", "lunch at Nando's": where a meal was eaten, a restaurant's name (never "Herr Albrecht's")
+        return not (re.search(r"['’]s$", word) and not re.match(r"(?:herr|frau|mr|mrs|ms|miss|dr|prof)\b", word, re.IGNORECASE)
+                    and re.search(rf"\b(?:breakfast|brunch|lunch|dinner|supper|drinks|meal|coffee|food)\s+at\s+{re.escape(word)}",
+                                  message, re.IGNORECASE))
     if word.lower() in _known_merchants():
         return False  # "shell" is a word, and a petrol station the user named
     if " " not in word and _common(word.lower()):
@@ -1730,7 +1730,9 @@ _TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\
                         r"(?:was|were)\s+(?:up|down|over|out)\s+(?:there|in|to)\b|"  # ("I was up there last week …")
                         r"(?:was|were|been)\s+(?:up|down|over|out|away|there)\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+)?"
                         r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|travell?ed\s+(?:from|between)|stayed\s+(?:from|between)|"
-                        r"\btrip\s+(?:was|ran)\s+(?:from\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|"  # ("trip was Wed Dec 2 to …")
+                        r"\b(?:trip|training|conference|course|visit|workshop|fair|audit|seminar)\s+(?:was|ran|lasted)\s+(?:from\s+)?"
+                        r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|"  # ("trip was Wed Dec 2 to …", "Training was 9. 11. – …")
+                        r"^\W*trip\s*:?\s+\d+|(?:was|were)\s+at\s+(?:the\s+)?[^\W\d_]+\s+from|went\s+(?:over|out|up|down)\s+(?:on\s+)?\d+|"
                         r"flew\s+out|travell?ed\s+to|travell?ed\s+(?:from\s+|on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+"
                         r"(?:to|until|till|through)|(?:was|were)\s+(?:there|away)\s+from)\b", re.IGNORECASE)
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
@@ -1774,21 +1776,6 @@ def _decimal(value: object) -> Decimal | None:
         return None
 
 
-def _number_roles(act: ActSpan) -> Counter[Decimal]:
-    """The numbers an act uses, each as often as it has a role in the act (amount 24 on the 24th: twice)."""
-    args = act.args
-    out: Counter[Decimal] = Counter(n for key in ("amount", "quantity", "line") if (n := _decimal(args.get(key))) is not None)
-    if args.get("amount") and args.get("quantity"):
-        out[(_decimal(args["amount"]) / Decimal(int(args["quantity"]))).quantize(Decimal("0.01"))] += 1
-    if isinstance(args.get("date"), str):
-        try:
-            d = date.fromisoformat(args["date"])
-        except ValueError:
-            return out
-        out.update({Decimal(d.day), Decimal(d.month), Decimal(d.year), Decimal(d.year % 100)})
-    return out
-
-
 def _numbers_of(act: ActSpan) -> set[Decimal]:
     """The numbers an act uses: its amount, quantity and line, the day, month and year of its date."""
     out: set[Decimal] = set()
@@ -1822,6 +1809,32 @@ def _numbers_of(act: ActSpan) -> set[Decimal]:
             except ValueError:
                 pass
     return out
+
+
+def _trip_days_told(said: str, today: date, tells_more: Callable[[int, int], bool]) -> tuple[date, date] | None:
+    """The first and last day of a trip a sentence of ``said`` tells from one to the other ("The trip was 2.11–4.11",
+    "Training was 9. 11. – 11. 11.", "I went over 11/23 thru 11/25"), a fortnight at most, where ``tells_more`` finds
+    nothing else in that sentence (an expense, a price)."""
+    for day in find_days(said, today):
+        start, end = _sentence_span(said, day.start)
+        if day.value is None or not _TRIP_SAID.search(said, start, end) or tells_more(start, end):
+            continue
+        days = [d.value for d in find_days(said[start:end], today) if d.value is not None]
+        if len(days) >= 2 and 0 < (max(days) - min(days)).days <= 14:
+            return min(days), max(days)
+    return None
+
+
+def _span_told(messages: Iterable[str], today: date) -> date | None:
+    """The last day of a trip an earlier message told from its first day to its last, in a sentence with no price."""
+    for said in messages:
+        if span := _trip_days_told(said, today, lambda start, end, said=said: bool(_ATOM_PRICE.search(said, start, end))):
+            return span[1]
+    return None
+
+
+_ATOM_PRICE = re.compile(r"\d+[.,]\d{2}\b(?![.,]\d)|[€$£]\s?\d|\d\s?(?:€|eur\b|kr\b|kč|zł|chf\b|sek\b|nok\b|dkk\b|usd\b|gbp\b)",
+                         re.IGNORECASE)
 
 
 def _stay_from_today(line: Mapping[str, Any], today: date) -> bool:
@@ -2283,6 +2296,8 @@ def _not_bought(words: str) -> str:
 
 # a full stop ends a sentence, but not the one after a day's number before its month ("3. December")
 _SENTENCE_END = re.compile(r"(?!(?<=\d)\.\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+                           r"(?!(?<=(?<![\d.,])\d)\.[ \u00a0](?:1[0-2]|0?[1-9])\.)(?!(?<=(?<![\d.,])\d\d)\.[ \u00a0](?:1[0-2]|0?[1-9])\.)"  # "9. 11."
+                           r"(?!(?<=\d)\.\s*(?:[-–—~]|(?:to|until|till|thru|through|bis)\s))"  # "18.11. to 20.11.", "9. 11. – 11. 11."
                            r"(?!(?:(?<=(?<![\d.,])\d\.[1-9])|(?<=(?<![\d.,])\d\d\.[1-9])|(?<=(?<![\d.,])\d\.(?:0[1-9]|1[0-2]))|(?<=(?<![\d.,])\d\d\.(?:0[1-9]|1[0-2])))\.\s+(?-i:[a-z\d]))"  # "10.11. taxi 42"
                            r"(?!(?<=(?<![\w.])(?-i:[A-Z]))\.\s+(?-i:[A-Z][a-z]))"  # "S. Byrne"
                            r"[.!?;](?=\s|$)|\n|…|(?<=\s)[/|](?=\s)", re.IGNORECASE)  # " / " opens a new group of lines
@@ -2335,6 +2350,8 @@ _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_PATTERNS = [
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
     ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?!\d|[.,]\d)")),
+    # "9. 11.", "9. 11. 2026": a day and its month dotted with a space between, as Czechs, Slovaks and Germans write them
+    ("dmy", re.compile(SPACED_DOTTED_DAY)),
     ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\.?\s*[-–]\s*\d{{1,2}}"
                          rf"(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
     # ("1.–3. December": the German way, each day with its dot)
@@ -2342,7 +2359,7 @@ _DAY_PATTERNS = [
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
-    ("ordinal", re.compile(DAY_NUMBERED.replace("([12]", "(?P<d>[12]").replace("|[89])", "|[89])", 1), re.IGNORECASE)),
+    ("ordinal", re.compile(DAY_NUMBERED.replace("([12]", "(?P<d>[12]"), re.IGNORECASE)),
     # "on the 1st dinner at …": after "on", a day, whatever follows it
     ("ordinal", re.compile(r"\bon\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|time|floor|stop|"
                            r"class|round|attempt)s?\b)", re.IGNORECASE)),
@@ -2369,6 +2386,9 @@ _DAY_PATTERNS = [
     ("weekday", re.compile(r"\b(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|"
                            r"fri|sat|sun)\b", re.IGNORECASE)),
     ("weekday", re.compile(rf"(?<![\w-])(?P<w>{'|'.join(sorted(_DAYS_ABROAD, key=len, reverse=True))})(?![\w-])", re.IGNORECASE)),
+    # Swedish and Danish "i fredags", "i mandags": last Friday, last Monday
+    ("weekday", re.compile(r"\bi\s+(?P<w>måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|mandag|tirsdag|lørdag|søndag)s\b",
+                           re.IGNORECASE)),
 ]
 
 
@@ -2460,6 +2480,8 @@ def _weekday_meant(text: str, m: re.Match[str]) -> bool:
 
 def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
     d, mo = int(m.group("d")), int(m.group("m"))
+    if "/" in m.group(0) and 1 <= d <= 12 < mo <= 31:
+        return True  # "11/23 thru 11/25": the month first, as only it can be
     if not (1 <= d <= 31 and 1 <= mo <= 12):
         return False
     raw = m.group(0)
@@ -2559,6 +2581,11 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
             readings = [_past(today, int(m.group("m")), int(m.group("d"))), _past(today, int(m.group("d")), int(m.group("m")))]
             near = [r for r in readings if r is not None and (today - r).days <= 120]
             return near[0] if len(near) == 1 else None
+        if kind == "dmy" and "/" in m.group(0) and int(m.group("d")) <= 12 < int(m.group("m")):
+            day, month = int(m.group("m")), int(m.group("d"))  # "11/23": 23 November, the month first
+            if m.group("y"):
+                return date(int(m.group("y")) + (2000 if len(m.group("y")) == 2 else 0), month, day)
+            return _past(today, month, day)
         if kind in ("dmy", "dmonth", "monthd"):
             month = int(m.group("m")) if kind == "dmy" else _MONTHS[m.group("mon").lower().rstrip(".")]
             year = m.group("y")

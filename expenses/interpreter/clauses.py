@@ -422,14 +422,19 @@ TRAVELLED_DAYS = re.compile(
     r"^\W*(?:(?:so|and|well|ok)\W+)*(?:"
     # "I travelled Monday to Wednesday", "we were away tue - thu", "I travelled from Basel to Zurich on 17 November"
     r"(?:i|we)\s+(?:travell?ed|was\s+there|were\s+there|was\s+away|were\s+away|stayed)\s+(?:from\s+)?(?:on\s+)?(?:the\s+)?"
-    r"[^\W\d_]+\s+(?:to|until|till|through|-|–)\s+"
+    r"[^\W\d_]+,?(?:\s+[^\W\d_]+\s+\d{1,2}(?:st|nd|rd|th)?)?\s+(?:to|until|till|through|thru|-|–)\s+"  # ("Monday, November 16 through …")
     # "I was down Tuesday to Thursday this week", "I was in Wroclaw from Monday 9 until Wednesday 11", "I went to New York
     # 12/9 ~ 12/11 for workshop", "trip was Wed Dec 2 to Fri Dec 4": a day, then the day the trip ended
     r"|(?:(?:i|we)\s+(?:had\s+)?(?:travell?ed|was|were|went|been|stayed)(?:\s+(?:there|away|down|up|over|out))?"
-    r"(?:\s+(?:in|to|at)\s+[^\W\d_][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})?(?:\s+for\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,4})?"
-    r"|(?:the\s+|my\s+|our\s+)?trip\s+(?:was|is|ran))"
-    r"\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d|(?:jan|feb|mar|apr|may|jun|"
-    r"jul|aug|sep|oct|nov|dec)[a-z]*\b)[^.;!?]{0,20}?\s*(?:\b(?:to|until|till|through|thru)\b|-|–|~)\s*)", re.IGNORECASE)
+    r"(?:\s+(?:in|to|at)\s+(?:the\s+)?[^\W\d_][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})?(?:\s+for\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,4})?"
+    # "the training was 9. 11. – 11. 11.", "Trip 1–3 Dec.": the time of what the claim is for
+    r"|(?:the\s+|my\s+|our\s+)?(?:business\s+)?(?:trip|training|conference|course|visit|workshop|fair|meeting|audit|seminar|"
+    r"stay|event)\s+(?:was|is|ran|went|lasted)|^(?:the\s+)?trip\s*:?(?=\s+\d))"
+    r"\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|(?:[^\W\d_]{3,10}\s+)?\d|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+    # (a dot within a day, "2.11–4.11", "18.11. to 20.11.", is no sentence's end)
+    r"(?:[^.;!?]|\.(?=\s?\d)|\.(?=\s*(?:to\b|until\b|till\b|through\b|thru\b|-|–|~))){0,20}?"
+    r"\s*(?:\b(?:to|until|till|through|thru)\b|-|–|~)\s*)", re.IGNORECASE)
 TRIP_TOLD = re.compile(r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are|i|we|just|finally|"
                        r"now)\s+)*(?:back|returned|home|got\s+back|came\s+back)\s+(?:home\s+)?from\b|"
                        r"^(?:[^\W\d_]{2,12}[,!]+\s+)?(?:(?:hi|hey|hello|so|ok|okay|right|well|and)\W+)*(?:i|we)\s+(?:was|were|went|"
@@ -530,6 +535,10 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
     if not marker and not verb and not amounts and re.fullmatch(r"\s*(?:in|currency:?)?\s*(?:the\s+)?[A-Za-z ]{3,30}",
                                                                core) and (_currency_only(core) or currency_named(core)):
         return "value", None  # ", in Danish kroner": the currency of the request before it
+    if not amounts and (kept := re.fullmatch(r"\s*(?:and\s+)?(?:(?:please|pls|also)\s+)?(?:put|keep|make|set|have|do)\s+(?:it|the\s+claim|"
+                                             r"that|this)\s+(?:in|to|as)\s+(?:the\s+)?([A-Za-z ]{3,30})", core, re.IGNORECASE)) and (
+            _currency_only(kept.group(1)) or currency_named(kept.group(1))):
+        return "value", None  # "… and put it in DKK": the currency of the claim the request before it opens
     if verb is not None and re.match(r"^do\s+(?!(?:i|you|we|they|u|it|not)\b)", lowered) and verb_of(core[3:])[1] == 0:
         return "act", verb  # "do change it to 170": an emphatic request, not a question
     if QUESTION_START.match(core) and not request:

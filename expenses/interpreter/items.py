@@ -585,7 +585,7 @@ _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals foo
                            "rooms night nights nite nites stay accommodation".split())
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
-_LEADING = frozenset("yes yeah yep ok okay sure no nope nah add put a an en the my our and plus also for on at in of to i we had got "
+_LEADING = frozenset("yes yeah yep ok okay sure no nope nah add put a an en the bom buen buenos buon hola ola olá ciao my our and plus also for on at in of to i we had got "
                      "paid bought took all both please pls then yesterday today".split()) | lexicon.GREETINGS
 
 

@@ -418,6 +418,9 @@ def spell_out(message: str) -> Spelled:
         _leading_short_days(message))  # "pon. 6.07 PKP …", "di taxi vom hotel …"
     pairs = [(m.start(i), m.end(i), None) for m in _DAY_PAIR.finditer(message) if all(
         calendar_abroad().get(m.group(i).lower()) in _ENGLISH_DAYS for i in (1, 2)) for i in (1, 2)]  # "mardi-mercredi"
+    from .values import SPACED_DOTTED_DAY
+
+    pairs += [(m.start(), m.end(), re.sub(r"\s", "", m.group(0))) for m in re.finditer(SPACED_DOTTED_DAY, message)]  # "9. 11."
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *pairs, *(
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])

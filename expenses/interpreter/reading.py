@@ -213,8 +213,8 @@ _MERCHANT_COMMON = frozenset(
 )
 _TITLE_CUT = re.compile(
     # ("… workshop and the currency SEK because …": the currency, told after the name)
-    r"(?:\s*,?\s+and\s+(?:the\s+)?(?=currency)|\s+)(?:in|with\s+currency|currency(?:\s+(?:is|will\s+be|should\s+be))?\s*:?)\s+"
-    r"(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
+    r"(?:\s*,?\s+(?:and\s+)?(?:the\s+)?(?=currency)|\s+)(?:in|with\s+currency|currency(?:\s+(?:is|will\s+be|should\s+be))?\s*:?)\s+"
+    r"(?!(?:the|our|any|its|one|all|not|tbd|same|a|an)\b)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
     r"(?:[A-Za-z]{3}|euros?|dollars?|pounds?|francs?|yen|zloty|[€$£¥])\b.*$"
     rf"|(?:\s*,?\s*\b(?:{lexicon.PLEASE})\b|\s+(?:last|this|next)\s+(?:week|month|year)|"
     r"\s+(?:tomorrow|today|yesterday))+\s*$",

@@ -73,10 +73,17 @@ DOTTED_WAS = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)"
               r"(?=\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d)")
 DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-# "the lunch of day 24", "on day 12", "dia 23": the day of the month, the way Portuguese, Spanish and Italian say it (from
-# 8 on: "day 2" is as likely the trip's second day, and "Day 2:" heads one)
-DAY_NUMBERED = (r"(?:\b(?:of|on|from|for)\s+(?:the\s+)?day|\b(?:d[ií]a|giorno))\s+([12]\d|3[01]|[89])\b(?![.,:]\d|\s*(?:[:€$£]|"
-                r"eur\b|euros?\b|usd\b|gbp\b|chf\b|kr\b|of\s+(?:the|my|our)\b|nights?\b|days?\b|x\b|%))")
+# "the lunch of day 24", "dia 23", "giorno 9": the day of the month, the way Portuguese, Spanish and Italian say it (in
+# English from the 15th on: "on day 10" is as likely the trip's tenth day; abroad after another word, never "Dia 1"
+# heading an itinerary), before a price, a place or the sentence's end, with no month after it: never "Dia 9:" heading
+# a trip's day, "day 10 of the trip", "el día 28 de octubre" (its month said), "bom dia 15 taxi …"
+DAY_NUMBERED = (r"(?:\b(?:of|on|from|for)\s+(?:the\s+)?day\s+(?=(?:1[5-9]|2\d|3[01])\b)|(?<!\bbom\s)(?<!\bbuon\s)(?<!\bbuen\s)"
+                r"(?<=\w\s)(?:d[ií]a|giorno)\s+)([12]\d|3[01]|0?[1-9])\b(?=\s*(?:$|[,;)!?]|\.(?!\d)|\d|(?:in|at|was|were|with|"
+                r"and|e|y|en|em|a|na|no)\b))(?![,\s]*(?:(?:of|de|di|del)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
+                r"ene|gen|fev|fév|avr|abr|mai|mag|giu|lug|ago|set|out|okt|ott|dez|déc|dic)[^\W\d_]*\b)")
+# "9. 11.", "9. 11. 2026": a day and its month, each closed by a dot, a space between them (never "12.50. 3.")
+SPACED_DOTTED_DAY = (r"(?<![\d.,/])(?P<d>[12]\d|3[01]|0?[1-9])\.[ \u00a0](?P<m>1[0-2]|0?[1-9])\.(?:[ \u00a0]?(?P<y>20\d\d))?"
+                     r"(?![\d]|[.,]\d)")
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _DATE_PATTERNS = [
     ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
