@@ -191,6 +191,13 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     # nights dated today told no trip going on today: 22 passed after, 0 unsafe), so it joins the corpus
     assert parts["holdout-29"]["conversations"] >= 24
     assert parts["holdout-29"]["passed"] >= 21
+    # its own sets, written before the round's changes: 14 whole claims worked on (dev-30: 2 passed before, 0 unsafe; 9
+    # after) and 24 conversations kept blind until the round's end (holdout-30: 27 passed before, 6 unsafe; 39 after, 0
+    # unsafe; only its totals and unsafe items were looked at)
+    assert parts["dev-30"]["conversations"] >= 14
+    assert parts["dev-30"]["passed"] >= 8
+    assert parts["holdout-30"]["conversations"] >= 24
+    assert parts["holdout-30"]["passed"] >= 37
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

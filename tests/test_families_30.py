@@ -182,3 +182,92 @@ def test_a_day_and_month_dotted_with_a_space_is_a_day():
 def test_an_expense_with_no_day_the_day_after_a_trip_told_to_end_yesterday_is_asked():
     plans = _talk(["Training was 30. 11. – 2. 12. Hotel 348 eur on 30.11.", "Taxi 42 eur."], **on([]))
     assert plans[1].acts == [] and "Which day was" in _said(plans[1])
+
+
+# ----------------------------------------------------------------- 6. what the second review found (f36cd40)
+
+
+@pytest.mark.parametrize("text", ["I went over 11/23 thru 11/25. Dinner on Tuesday was 60 eur.",
+                                  "The conference was 23.11-25.11. Dinner on Tuesday 45"])
+def test_a_weekday_after_the_trips_days_is_never_a_day_outside_them(text):
+    plan = plan_of(text, **on([]))
+    assert all(a.args.get("date") in (None, "2026-11-24") for a in plan.acts)
+    assert all(a.args.get("date") != "2026-12-01" for a in plan.acts)
+
+
+def test_each_weekday_after_the_trips_days_dates_its_own_expense():
+    plan = plan_of("Trip 30.11–2.12. Tuesday taxi 30, Wednesday lunch 14", **on([]))
+    assert [(a.args.get("category"), a.args.get("date")) for a in plan.acts] in (
+        [("taxi", "2026-12-01"), ("meals", "2026-12-02")], [])
+
+
+@pytest.mark.parametrize("text", ["Car rental for the day 29, petrol 25", "Parking for the day 18. Taxi 12",
+                                  "menu of the day 18, coffee 3", "parking 1 dia 15", "parking 1 dia 15 e jantar 30",
+                                  "taxi 25, parking 1 día 18"])
+def test_a_day_hired_or_counted_is_no_day_of_the_month(text):
+    plan = plan_of(text, **on([]))
+    assert not any(str(a.args.get("date") or "").startswith("2026-11") for a in plan.acts)
+
+
+@pytest.mark.parametrize(("text", "title", "currency"), [
+    ("open a claim called Oslo and the currency NOK", "Oslo", "NOK"),
+    ("open a claim called New York and the currency USD", "New York", "USD"),
+    ("new claim Gothenburg workshop, the currency SEK", "Gothenburg workshop", "SEK")])
+def test_and_the_currency_is_never_part_of_the_title(text, title, currency):
+    plan = plan_of(text, **on([]))
+    assert [(a.args.get("title"), a.args.get("currency")) for a in plan.acts if a.act == "open_claim"] in (
+        [(title, currency)], [])
+
+
+@pytest.mark.parametrize("text", ["Expenses: 1. train 45. 2. taxi 12. 3. lunch 9.", "Taxi 25. 3. lunch 14"])
+def test_a_numbered_list_after_a_price_is_no_day(text):
+    plan = plan_of(text, **on([]))
+    assert not any(str(a.args.get("date") or "") < "2026-09-01" and a.args.get("date") for a in plan.acts)
+    assert all(a.args.get("category") != "taxi" or a.args.get("amount") != "9.00" for a in plan.acts)
+
+
+def test_a_weekday_pair_with_its_days_is_never_a_price():
+    plan = plan_of("The hotel was the Marriott, 2 noches (lunes 30 and martes 1), 524 eur total", **on([]))
+    assert all(a.args.get("amount") not in ("30.00", "1.00") for a in plan.acts)
+
+
+def test_taxi_thursday_12_is_still_a_price_on_a_thursday():
+    plan = plan_of("taxi tuesday 12", **on([]))
+    assert [(a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [("12.00", "2026-12-01")]
+
+
+def test_a_change_by_kind_after_two_of_that_kind_were_told_and_one_is_on_the_claim_is_asked():
+    taxi = line("ln_taxi0001", "2026-12-01", "taxi", "19.80")
+    plans = _talk(["on tuesday there were two times taxi, to the plant and back, both 19.80 EUR. Please add the second "
+                   "one also.", "Also please change the taxi amount to 21.30 EUR."], **on([taxi]))
+    assert plans[1].acts == []
+
+
+def test_a_question_about_the_assistants_note_adds_nothing():
+    [plan] = _talk(["about the note for meals 72 on tuesday: the lunch was with the supplier, is it still in the 60 "
+                    "limit? do I need to do something?"], **on([line("ln_lunc0001", "2026-12-01", "meals", "27.80")]))
+    assert all(a.act != "add_line" for a in plan.acts)
+
+
+def test_about_my_trip_then_an_expense_still_adds_it():
+    plan = plan_of("about my trip: taxi 20 yesterday", **on([]))
+    assert [a.act for a in plan.acts] == ["add_line"]
+
+
+def test_a_restaurant_near_the_hotel_tells_no_second_stay():
+    plan = plan_of("Hotel Motel One, 2 nuits (30/11 and 1/12), total 238.00. Also dinner on monday evening at a "
+                   "restaurant near the hotel 34,90", **on([line("ln_trai0001", "2026-11-30", "travel", "189.40")]))
+    assert [(a.args.get("category"), a.args.get("amount")) for a in plan.acts][:1] == [("hotel", "238.00")]
+    assert "nuits" not in str(plan.acts[0].args.get("description") or "")
+
+
+def test_year_first_days_are_days():
+    plan = plan_of("2026.11.16. dinner 96,00 eur\n2026/11/17 lunch 54,00 eur", **on([]))
+    assert [(a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [("96.00", "2026-11-16"),
+                                                                               ("54.00", "2026-11-17")]
+
+
+def test_first_day_heading_keeps_every_row_and_the_claim_opened():
+    plan = plan_of('Please open claim "Poznan audit", currency PLN. First day:\n16.11.2026 dinner 38,50 PLN\n'
+                   "16.11.2026 lunch 18,50 PLN", cases=(), active=None, today="2026-12-03")
+    assert [a.act for a in plan.acts] == ["open_claim", "add_line", "add_line"]

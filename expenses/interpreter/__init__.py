@@ -1874,12 +1874,17 @@ def _unread_taken_back(intents: list[Intent], ctx: Context) -> list[Intent]:
     return out
 
 
+# a hotel named as where something was ("a restaurant near the hotel", "taxi to the hotel"): no stay told
+_HOTEL_AS_PLACE = re.compile(r"\b(?:near|to|from|at|by|outside|behind|opposite|next\s+to|in\s+front\s+of|back\s+to)\s+(?:the|my|our)\s+"
+                             r"hotel\b", re.IGNORECASE)
+
+
 def _stay_told_twice(intents: list[Intent], ctx: Context) -> None:
     """A stay told twice in one message, once asked about ("OCT 08 HOTEL LE GERMAIN 398.00" pasted, then "the hotel is
     2 nights (6th + 7th), 199/night"): both words are of one stay, so the one read waits with the one asked."""
     stays = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.retracted and (
         i.args.get("category") == "hotel" or i.problem and "category" not in i.args and "hotel" in {
-            c.category for c in find_categories(i.quote(ctx.message)) if not c.weak})]
+            c.category for c in find_categories(_HOTEL_AS_PLACE.sub(" ", i.quote(ctx.message))) if not c.weak})]
     asked = next((i for i in stays if i.problem), None)
     if asked is None:
         return
@@ -2093,18 +2098,19 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
     asked_too = pending and pending[0]["missing"] == ["allowed"] and len([
         i for i in intents if isinstance(i, ActIntent)]) == 1  # the question whether it may be claimed stays open too
     asked_beside = not acts and len(intents) == 1 + sum(isinstance(i, (ContextIntent, QuestionIntent)) for i in intents)
-    asker = next((i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing == "amount"), None)
+    asker = next((i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing in ("amount", "date")), None)
     on_claim = {asker.claim.id} if asker is not None and asker.claim is not None else set()
     mentioned = find_mention(message, ctx.claims)
-    asked_among = bool(acts) and len(pending) == 1 and pending[0]["missing"] == ["amount"] and pending[0]["act"] == (
+    asked_among = bool(acts) and len(pending) == 1 and pending[0]["missing"] in (["amount"], ["date"]) and pending[0]["act"] == (
         "add_line") and not retractions and not corrections and {c.id for c in claims_named(message, ctx.claims)} <= (
         on_claim) and (mentioned is None or {c.id for c in mentioned.claims} <= on_claim) and (
         not claims_named(message, ctx.claims) or bool(on_claim))
-    # ("dinner 45 and a taxi …" (how much was the taxi?), on no claim named but the one it lands on)
+    # ("dinner 45 and a taxi …" (how much was the taxi?), "hotel …, and diner lundi 34,90" (which Monday?), on no claim
+    # named but the one it lands on)
     if pending and (asked_too or asked_beside):  # (a question answered beside it keeps the one asked back open)
         plan["plan"]["pending"] = pending[0]  # one request that lacked one thing: its answer completes it
     elif asked_among:  # its answer completes the words it was about, never the others (on the claim asked about)
-        asked = next(i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing == "amount")
+        asked = next(i for i in intents if isinstance(i, ActIntent) and i.problem and i.missing in ("amount", "date"))
         case = asked.ref or ({"id": asked.claim.id} if asked.claim is not None else None)
         plan["plan"]["pending"] = {**pending[0], "about": asked.quote(message), **({"case": case} if case else {})}
         offers = [i for i in intents if isinstance(i, ActIntent) and i.problem and not i.retracted and i.paid_in

@@ -198,6 +198,7 @@ class Audit:
         self._dates()
         self._currencies()
         self._cues()
+        self._topics()
         self._titles()
         self._lines()
         self._claims()
@@ -296,6 +297,12 @@ class Audit:
                 day = _past(self.ctx.today, int(m.group(2)), int(m.group(1))) if 1 <= int(m.group(2)) <= 12 else None
                 if day is not None and (self.ctx.today - day).days <= 92:
                     self._leave("number", at, a.start + m.end())
+            # "2 noches (lunes 16 and martes 17), … CAD 524.00" read as 16.00: an amount whose every figure in the act's
+            # words is a day's
+            figures = [m for m in _ATOM.finditer(self.message, a.start, a.end) if amount in _values(m.group(0))]
+            days = [(d.start, d.end) for d in find_days(self.message, self.ctx.today)]
+            if figures and all(any(s <= m.start() and m.end() <= e for s, e in days) for m in figures):
+                self._leave("number", figures[0].start(), figures[0].end())
 
     def _undated_after_the_trip(self) -> None:
         """"taxi 185" after messages that told a past trip by its days ("onsdag: tog … 398 kr", "On 8.12 I had …"), the
@@ -433,7 +440,7 @@ class Audit:
                 if any(_decimal(a.args.get("amount")) in values for a in self.acts):
                     self._leave("number", start, end)  # "a 5-star hotel" read as 5.00
                 continue  # "7-Eleven", "a 3-day pass": part of a name or a count, never a price
-            if message[start:end].isdigit() and re.search(r"(?:\b(?:on|of|from|for)\s+(?:the\s+)?day|\bd[ií]a|\bgiorno)\s+$",
+            if message[start:end].isdigit() and re.search(r"(?:\b(?:on|of|from)\s+day|(?<=[^\W\d]\s)d[ií]a|(?<=[^\W\d]\s)giorno)\s+$",
                                                           message[:start], re.IGNORECASE):
                 self._leave("date", start, end)  # "lunch on day 5 …, it was 5": the trip's fifth day, or the 5th? Asked
                 continue
@@ -486,6 +493,16 @@ class Audit:
             if self._count_of_the_told(start, end):
                 continue  # "yes, add all three" after three offered converted: how many, said back
             self._leave("number", start, end)
+
+    def _more_told_before(self, target: dict[str, Any], claim: Claim) -> bool:
+        """The claim holds one line of the kind, and the user's message before this one told of two ("on 5th there were
+        two times [taxi], … both 19.80 EUR. Please add the second one also"): the change by its kind may mean the one
+        the claim does not hold."""
+        previous, kind = self.ctx.previous or "", str(target.get("category"))
+        return bool(previous) and kind in _categories_in(previous) and sum(
+            1 for line in claim.lines if line.get("category") == kind) == 1 and bool(re.search(
+                r"\b(?:two|2)\s+times\b|\bboth\s+(?:were\s+|at\s+|for\s+|cost\s+)?(?:[€$£]\s?)?\d|\bthe\s+(?:second|other)\s+one\b|\btwo\s+(?:taxis|cabs|rides|lunches|dinners|"
+                r"breakfasts|coffees|tickets|trains|flights|meals|hotels)\b", previous, re.IGNORECASE))
 
     def _trip_day_unplaced(self, end: int) -> bool:
         """After "Day 2" with no date of its own ("Day 2: …", not "Day 2, Tuesday 24.11.:"), an expense added with no
@@ -776,10 +793,10 @@ class Audit:
         if act.act.get("earlier_evidence") and said and \
                 week_answered(self.message, self.ctx.pending, self.ctx.today) == date.fromisoformat(str(said)):
             return True  # "last week", "the first one", answering "Which Thursday do you mean: today (3 Dec) or …?"
-        if day.kind == "weekday" and said and day.value is not None and (span := self._trip_told) and \
-                span[0] <= date.fromisoformat(str(said)) <= span[1] and date.fromisoformat(str(said)).weekday() == \
-                day.value.weekday():
-            return True  # "Training was 9. 11. – 11. 11. Monday: RegioJet …": the Monday of the trip told
+        if day.kind == "weekday" and said and day.value is not None and (span := self._trip_told):
+            # "Training was 9. 11. – 11. 11. Monday: RegioJet …": the Monday of the trip told, and no other day
+            return span[0] <= date.fromisoformat(str(said)) <= span[1] and date.fromisoformat(str(said)).weekday() == \
+                day.value.weekday()
         if day.kind == "weekday" and said and self._other_week(date.fromisoformat(str(said)), day):
             return False  # "… Monday 23 Nov. And parking … (paid on Wednesday)" on 5 Dec: 25 Nov or 2 Dec?
         if day.value is None and day.kind == "dmy" and self._day_first(act):
@@ -863,6 +880,19 @@ class Audit:
             self._leave("currency", mention.start, mention.end)
 
     # ----------------------------------------------------------------- words that change the meaning
+
+    def _topics(self) -> None:
+        """"about the note for meals 72 on tuesday: …, is it still in the 60 limit?": what a question is about, said
+        first, is no expense to add (an addition read in words that open on "about", "regarding", "as for" is asked)."""
+        for a in self.acts:
+            if a.name != "add_line":
+                continue
+            start, _ = _sentence_span(self.message, a.start)
+            lead = self.message[start:a.start] + self.message[a.start:a.end][:40]
+            lead = lead[:m.start()] if (m := re.search(r"\d", lead)) else lead  # (up to its figure)
+            if ":" not in lead and (_TOPIC.match(lead) or re.search(r"\b(?:the|your|that|this)\s+(?:note|notice|warning|"
+                                                                    r"message)\b", lead, re.IGNORECASE)):
+                self._leave("question", a.start, a.end)
 
     def _cues(self) -> None:
         message = self.message
@@ -1275,6 +1305,9 @@ class Audit:
                     continue
                 if target is not None and not _LINE_REF.search(words) and _another_route(target, words):
                     self._leave("other", a.start, a.end)  # "the taxi to the airport" read as the one to the office
+                    continue
+                if target is not None and not _LINE_REF.search(words) and self._more_told_before(target, a.claim):
+                    self._leave("other", a.start, a.end)  # "change the taxi amount" after "there were two taxis …"
                     continue
                 if target is not None and not named and not _LINE_REF.search(words) and not self._agrees(a, target, words):
                     self._leave("other", a.start, a.end)  # "the Monday dinner …, pls remove it" read as the last line
@@ -1735,6 +1768,9 @@ _TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\
                         r"^\W*trip\s*:?\s+\d+|(?:was|were)\s+at\s+(?:the\s+)?[^\W\d_]+\s+from|went\s+(?:over|out|up|down)\s+(?:on\s+)?\d+|"
                         r"flew\s+out|travell?ed\s+to|travell?ed\s+(?:from\s+|on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+"
                         r"(?:to|until|till|through)|(?:was|were)\s+(?:there|away)\s+from)\b", re.IGNORECASE)
+# words that say what follows is asked about, not told: "about the …", "regarding …", "as for …", "re: …"
+_TOPIC = re.compile(r"\W*(?:(?:and|so|ok|okay|also|now|btw|one\s+more\s+thing)\W+)*(?:about|regarding|concerning|re\b:?|as\s+for|"
+                    r"what\s+about|with\s+regard\s+to|on\s+the\s+subject\s+of)\s", re.IGNORECASE)
 _GLUED = re.compile(r"-[^\W\d_]")  # a number joined to a word ("7-Eleven", "3-day")
 # thousands grouped by a space: one price beside a currency ("3 480 kr", "€ 1 250"), after "was", a comma or a dash
 # ("Hotel Oleana, 2 150"), or before "in total" ("3 890 in total"); else the digits are two numbers, each placed alone
@@ -1828,7 +1864,9 @@ def _trip_days_told(said: str, today: date, tells_more: Callable[[int, int], boo
 def _span_told(messages: Iterable[str], today: date) -> date | None:
     """The last day of a trip an earlier message told from its first day to its last, in a sentence with no price."""
     for said in messages:
-        if span := _trip_days_told(said, today, lambda start, end, said=said: bool(_ATOM_PRICE.search(said, start, end))):
+        if span := _trip_days_told(said, today, lambda start, end, said=said: any(
+                not any(d.start <= m.start() < d.end for d in find_days(said, today))
+                for m in _ATOM_PRICE.finditer(said, start, end))):
             return span[1]
     return None
 
@@ -2347,8 +2385,15 @@ _CALENDAR_ABROAD = frozenset(_DAYS_ABROAD) | frozenset(_MONTHS_ABROAD)
 _WEEKDAYS.update(_DAYS_ABROAD)
 _MONTHS.update(_MONTHS_ABROAD)
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_WEEKDAY_WORDS = "|".join(sorted({*_DAYS_ABROAD, *(w for w in _WEEKDAYS if len(w) > 3)}, key=len, reverse=True))
 _DAY_PATTERNS = [
+    # "(lunes 16 and martes 17)", "Monday 16 - Tuesday 17": two weekdays, each with its day of the month, one day after
+    # the other (a weekday alone before a figure, "taxi thursday 12", is a price's day, not the 12th)
+    ("ordinal", re.compile(rf"(?<![\w-])(?:{_WEEKDAY_WORDS})\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s*(?:,|and|y|e|&|-|–|to|"
+                           rf"until|till|al|bis)\s*(?:{_WEEKDAY_WORDS})\s+(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\b(?![.,]\d|[ \u00a0]\d{{3}}\b)",
+                           re.IGNORECASE)),
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
+    ("iso", re.compile(r"(?<![\d.,/])(?P<y>20\d\d)([./])(?P<m>1[0-2]|0?[1-9])\2(?P<d>[12]\d|3[01]|0?[1-9])\.?(?![\d]|[.,]\d)")),  # "2026.11.16."
     ("dmy", re.compile(r"(?<![\d.,/])(?P<d>\d{1,2})[./](?P<m>\d{1,2})(?:[./](?P<y>(?:20)?\d\d))?\.?(?!\d|[.,]\d)")),
     # "9. 11.", "9. 11. 2026": a day and its month dotted with a space between, as Czechs, Slovaks and Germans write them
     ("dmy", re.compile(SPACED_DOTTED_DAY)),
@@ -2458,9 +2503,11 @@ def _weekdays_joined(text: str, days: list[Day]) -> list[Day]:
         if out:
             last = out[-1]
             pair = {last.kind, day.kind}
+            weekday, dated = (last, day) if last.kind == "weekday" else (day, last)
             if "weekday" in pair and len(pair) == 2 and re.fullmatch(r"[\s,(]*(?:the\s*)?", text[last.end:day.start],
-                                                                    re.IGNORECASE):
-                dated = day if last.kind == "weekday" else last
+                                                                    re.IGNORECASE) and not (
+                    weekday.value and dated.value and weekday.value.weekday() != dated.value.weekday()):
+                # ("Trip 30.11–2.12. Tuesday taxi 30": a Wednesday's date, then another day's weekday: two days)
                 out[-1] = Day(last.start, day.end, dated.value, dated.kind)
                 continue
         out.append(day)
@@ -2493,6 +2540,9 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
             return True  # "taxi 22,10 on 30.11", "3 nights from 24.11.": a day, as the reading takes it
         if _dotted_stay(text, m, today):
             return True  # "2 nights 30.11-2.12": a stay's first and last day
+        if re.match(r"\.?\s*[–-]\s*\d{1,2}\.\d{1,2}(?!\d|[.,]\d\d)", text[m.end():]) or re.search(
+                r"(?<![\d.,])\d{1,2}\.\d{1,2}\.?\s*[–-]\s*$", text[:m.start()]):
+            return True  # "Trip 30.11–2.12.": the first and last day of a trip
         if re.search(r"\b(?:date|day)\b[^.;\n]{0,40}\bto\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "change the date of line 2 to 1.12"
         if re.match(r",?\s+\d{1,2}\s*(?:nights?|nites?|nts?|n)\b", text[m.end():], re.IGNORECASE):

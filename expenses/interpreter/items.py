@@ -541,7 +541,7 @@ _ASKING_ABROAD = frozenset(word for phrase, english in lexicon.WORDS_ABROAD.item
                            if english in ("add", "can you", "open", "please") for word in phrase.casefold().split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt amount amounts price prices sum "
                          "receipts one ones thing things stuff item items line new another day days first second third "
-                         "final back home there arrived returned returning".split()) | lexicon.FILLER
+                         "final back home there arrived returned returning again".split()) | lexicon.FILLER
 # ("Last day, 26.11.: lunch …", "Back in München on 3 December: parking …": no thing)
 
 
@@ -582,7 +582,8 @@ def _residual_thing(words: str, ctx: Context) -> str | None:
 
 # words that say no more than the category does
 _GENERIC_KINDS = frozenset("taxi taxis cab cabs uber hotel hotels meal meals food travel expense expenses other room "
-                           "rooms night nights nite nites stay accommodation".split())
+                           "rooms night nights nite nites stay accommodation nuit nuits noche noches notte notti nacht "
+                           "nächte natt nätter nat nætter noc noci".split())
 _NAMED_THING = re.compile(r"(?:^|[,:;]\s*|\b(?:and|plus|also)\s+)(?P<thing>(?:[^\W\d_][\w'’-]*\s+){1,5}?)"
                           r"(?:€\s*|eur\s*)?\d", re.IGNORECASE)
 _LEADING = frozenset("yes yeah yep ok okay sure no nope nah add put a an en the bom buen buenos buon hola ola olá ciao my our and plus also for on at in of to i we had got "

@@ -405,6 +405,11 @@ class Spelled:
         return self.original[start:end]
 
 
+# a day written year first, dotted or slashed ("2026.11.16.", "2026/12/02")
+_YEAR_FIRST = re.compile(r"(?<![\d.,/])(?P<y>20\d\d)([./])(?P<m>1[0-2]|0[1-9]|[1-9])\2(?P<d>[12]\d|3[01]|0[1-9]|[1-9])"
+                         r"(?P<end>\.?)(?![\d]|[.,]\d)")
+
+
 def spell_out(message: str) -> Spelled:
     """``message`` with the shorthand of ``lexicon.CHAT_WORDS`` replaced by the words it stands for."""
     parts: list[str] = []
@@ -421,6 +426,8 @@ def spell_out(message: str) -> Spelled:
     from .values import SPACED_DOTTED_DAY
 
     pairs += [(m.start(), m.end(), re.sub(r"\s", "", m.group(0))) for m in re.finditer(SPACED_DOTTED_DAY, message)]  # "9. 11."
+    pairs += [(m.start(), m.end(), f"{m.group('d')}.{m.group('m')}.{m.group('y')}{' ' if m.group('end') else ''}")
+              for m in _YEAR_FIRST.finditer(message)]  # "2026.11.16." read as "16.11.2026 " (as long: positions hold)
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *pairs, *(
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])

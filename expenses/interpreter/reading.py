@@ -1224,7 +1224,8 @@ class Reader:
             currency_text = (re.match(r"(.*)", text[at:to]), code)
             head = re.sub(r"[\s,]+(?:in|en|em|auf|with)$", "", text[:at].rstrip(" ,(-–"), flags=re.IGNORECASE)  # "new claim in pounds for …"
             text = head + text[to:]
-            text = re.sub(r"\s+(?:in|with\s+currency|currency)\s*$", "", text, flags=re.IGNORECASE)
+            text = re.sub(r"(?:\s*,?\s+(?:and\s+)?(?:the\s+)?(?=currency)|\s+)(?:in|with\s+currency|currency(?:\s+(?:is|will\s+be|"
+                          r"should\s+be))?)\s*:?\s*$", "", text, flags=re.IGNORECASE)  # ("… Oslo and the currency NOK")
             text = _currency_said_again(text, code)
         elif currency_text is not None and re.search(r"\b(?:claim|one|report)\s*$", text[:currency_text[0].start()],
                                                      re.IGNORECASE) and re.match(

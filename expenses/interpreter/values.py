@@ -76,17 +76,22 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 # "the lunch of day 24", "dia 23", "giorno 9": the day of the month, the way Portuguese, Spanish and Italian say it (in
 # English from the 15th on: "on day 10" is as likely the trip's tenth day; abroad after another word, never "Dia 1"
 # heading an itinerary), before a price, a place or the sentence's end, with no month after it: never "Dia 9:" heading
-# a trip's day, "day 10 of the trip", "el día 28 de octubre" (its month said), "bom dia 15 taxi …"
-DAY_NUMBERED = (r"(?:\b(?:of|on|from|for)\s+(?:the\s+)?day\s+(?=(?:1[5-9]|2\d|3[01])\b)|(?<!\bbom\s)(?<!\bbuon\s)(?<!\bbuen\s)"
-                r"(?<=\w\s)(?:d[ií]a|giorno)\s+)([12]\d|3[01]|0?[1-9])\b(?=\s*(?:$|[,;)!?]|\.(?!\d)|\d|(?:in|at|was|were|with|"
+# a trip's day, "day 10 of the trip", "el día 28 de octubre" (its month said), "bom dia 15 taxi …", "parking 1 dia 15" (one
+# day's), "car rental for the day 29" (a day's hire)
+DAY_NUMBERED = (r"(?:\b(?:of|on|from)\s+day\s+(?=(?:1[5-9]|2\d|3[01])\b)|(?<!\bbom\s)(?<!\bbuon\s)(?<!\bbuen\s)"
+                r"(?<=[^\W\d]\s)(?:d[ií]a|giorno)\s+)([12]\d|3[01]|0?[1-9])\b(?=\s*(?:$|[,;)!?]|\.(?!\d)|\d|(?:in|at|was|were|with|"
                 r"and|e|y|en|em|a|na|no)\b))(?![,\s]*(?:(?:of|de|di|del)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
                 r"ene|gen|fev|fév|avr|abr|mai|mag|giu|lug|ago|set|out|okt|ott|dez|déc|dic)[^\W\d_]*\b)")
 # "9. 11.", "9. 11. 2026": a day and its month, each closed by a dot, a space between them (never "12.50. 3.")
-SPACED_DOTTED_DAY = (r"(?<![\d.,/])(?P<d>[12]\d|3[01]|0?[1-9])\.[ \u00a0](?P<m>1[0-2]|0?[1-9])\.(?:[ \u00a0]?(?P<y>20\d\d))?"
+SPACED_DOTTED_DAY = (r"(?:^|(?<=\n)|(?<=[–(,:;-])|(?<=[–(,:;-]\s)|(?<=\b(?:on|am|od|do|by)\s)|(?<=\b(?:was|dne)\s)|"
+                     r"(?<=\b(?:from|paid|also|till)\s)|(?<=\buntil\s))(?P<d>[12]\d|3[01]|0?[1-9])\.[ \u00a0](?P<m>1[0-2]|0?[1-9])\.(?:[ \u00a0]?(?P<y>20\d\d))?"
                      r"(?![\d]|[.,]\d)")
+# ("1. train 45. 2. taxi 12. 3. lunch 9.": a numbered list, after a price, is no day)
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _DATE_PATTERNS = [
     ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
+    # "2026.11.16.", "2026/12/02": the year first, dotted as Hungarians write it or slashed as the Japanese do
+    ("iso", re.compile(r"(?<![\d.,/])20\d\d([./])(?:1[0-2]|0?[1-9])\1(?:[12]\d|3[01]|0?[1-9])\.?(?![\d]|[.,]\d)")),
     # "1.–3. December", "16-18 Nov": a stay's first and last day before their month's name
     ("named_range", re.compile(rf"(?<![\w.,/-])(\d{{1,2}})\.?[ \t]*[-–][ \t]*(\d{{1,2}})\.?[ \t]+(?:of[ \t]+)?({_MONTHS})\b",
                                re.IGNORECASE)),
@@ -333,7 +338,8 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
     value: date | None
     if kind == "iso":
         try:
-            value = date.fromisoformat(m.group(0))
+            year, month, day = (int(n) for n in re.findall(r"\d+", m.group(0)))
+            value = date(year, month, day)
         except ValueError:
             value = None
     elif kind == "relative":
@@ -1185,7 +1191,9 @@ def _verb_like(word: str) -> bool:
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                   "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
 _ORD = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(?:[1-9]|1[0-9])(?:st|nd|rd|th))"
-_ORDINAL_LIST = re.compile(rf"\b(?:the\s+)?{_ORD}(?:\s*(?:,|\band\b|&)\s*(?:the\s+)?{_ORD})*\b", re.IGNORECASE)
+# (never "First day:", "the second night": which day of the trip, no row of a list)
+_ORDINAL_LIST = re.compile(rf"\b(?:the\s+)?{_ORD}(?:\s*(?:,|\band\b|&)\s*(?:the\s+)?{_ORD})*\b(?!\s+(?:days?|nights?|nites?|"
+                           r"mornings?|evenings?|afternoons?|weeks?|time|class|round|stop|floor|leg)\b)", re.IGNORECASE)
 _KEEP_CUE = re.compile(r"\b(?:work|business|keep|only|claim|claimable|company|job|add)\b", re.IGNORECASE)
 
 
@@ -1204,8 +1212,9 @@ def rows_kept_by_place(message: str) -> RowsKept | None:
     lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", message)]
     for start, end in lines:
         text = message[start:end]
-        if re.search(r"\d(?!(?:st|nd|rd|th)\b)", text) or not _KEEP_CUE.search(text):
-            continue
+        if re.search(r"\d(?!(?:st|nd|rd|th)\b)", text) or not _KEEP_CUE.search(text) or re.search(
+                r"\b(?:open|start|create|make|new)\b[^.!?\n]{0,30}\b(?:claim|report)\b", text, re.IGNORECASE):
+            continue  # ("Please open claim "…", currency PLN. …": a request of its own, no filter of the rows)
         found = _ORDINAL_LIST.search(text)
         if found is None:
             continue
