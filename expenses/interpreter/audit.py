@@ -285,6 +285,7 @@ class Audit:
     def _day_as_amount(self) -> None:
         """"stryk lunsjen 03.11, kunden spanderte": a figure written as a day is (a leading zero, a month, a day of the
         last three months, no currency beside it) is never a line's amount; what it is, is asked."""
+        days: list[tuple[int, int]] | None = None
         for a in self.acts:
             amount = _decimal(a.args.get("amount"))
             if amount is None:
@@ -300,7 +301,8 @@ class Audit:
             # "2 noches (lunes 16 and martes 17), … CAD 524.00" read as 16.00: an amount whose every figure in the act's
             # words is a day's
             figures = [m for m in _ATOM.finditer(self.message, a.start, a.end) if amount in _values(m.group(0))]
-            days = [(d.start, d.end) for d in find_days(self.message, self.ctx.today)]
+            if days is None:  # (the message's days, read once)
+                days = [(d.start, d.end) for d in find_days(self.message, self.ctx.today)]
             if figures and all(any(s <= m.start() and m.end() <= e for s, e in days) for m in figures):
                 self._leave("number", figures[0].start(), figures[0].end())
 
@@ -1864,9 +1866,9 @@ def _trip_days_told(said: str, today: date, tells_more: Callable[[int, int], boo
 def _span_told(messages: Iterable[str], today: date) -> date | None:
     """The last day of a trip an earlier message told from its first day to its last, in a sentence with no price."""
     for said in messages:
-        if span := _trip_days_told(said, today, lambda start, end, said=said: any(
-                not any(d.start <= m.start() < d.end for d in find_days(said, today))
-                for m in _ATOM_PRICE.finditer(said, start, end))):
+        days = find_days(said, today)  # (a day's figures, "1.12–2.12", are no price)
+        if span := _trip_days_told(said, today, lambda start, end, said=said, days=days: any(
+                not any(d.start <= m.start() < d.end for d in days) for m in _ATOM_PRICE.finditer(said, start, end))):
             return span[1]
     return None
 

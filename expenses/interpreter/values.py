@@ -82,11 +82,12 @@ DAY_NUMBERED = (r"(?:\b(?:of|on|from)\s+day\s+(?=(?:1[5-9]|2\d|3[01])\b)|(?<!\bb
                 r"(?<=[^\W\d]\s)(?:d[ií]a|giorno)\s+)([12]\d|3[01]|0?[1-9])\b(?=\s*(?:$|[,;)!?]|\.(?!\d)|\d|(?:in|at|was|were|with|"
                 r"and|e|y|en|em|a|na|no)\b))(?![,\s]*(?:(?:of|de|di|del)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
                 r"ene|gen|fev|fév|avr|abr|mai|mag|giu|lug|ago|set|out|okt|ott|dez|déc|dic)[^\W\d_]*\b)")
-# "9. 11.", "9. 11. 2026": a day and its month, each closed by a dot, a space between them (never "12.50. 3.")
+# "9. 11.", "9. 11. 2026": a day and its month, each closed by a dot, a space between them, where a day is said (at a
+# line's start, after a dash, "on", "was", "from", "paid" …): never "1. train 45. 2. taxi 12. 3. lunch 9.", a numbered
+# list after a price
 SPACED_DOTTED_DAY = (r"(?:^|(?<=\n)|(?<=[–(,:;-])|(?<=[–(,:;-]\s)|(?<=\b(?:on|am|od|do|by)\s)|(?<=\b(?:was|dne)\s)|"
                      r"(?<=\b(?:from|paid|also|till)\s)|(?<=\buntil\s))(?P<d>[12]\d|3[01]|0?[1-9])\.[ \u00a0](?P<m>1[0-2]|0?[1-9])\.(?:[ \u00a0]?(?P<y>20\d\d))?"
                      r"(?![\d]|[.,]\d)")
-# ("1. train 45. 2. taxi 12. 3. lunch 9.": a numbered list, after a price, is no day)
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _DATE_PATTERNS = [
     ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
