@@ -300,6 +300,8 @@ class Audit:
                     self._leave("number", at, a.start + m.end())
             # "2 noches (lunes 16 and martes 17), … CAD 524.00" read as 16.00: an amount whose every figure in the act's
             # words is a day's
+            if a.act.get("earlier_evidence"):
+                continue  # ("30 nov" answering which day "parking 30 eur on 30 nov and 1 dec" was: the price is earlier)
             figures = [m for m in _ATOM.finditer(self.message, a.start, a.end) if amount in _values(m.group(0))]
             if days is None:  # (the message's days, read once)
                 days = [(d.start, d.end) for d in find_days(self.message, self.ctx.today)]
