@@ -2408,7 +2408,7 @@ _DAY_PATTERNS = [
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
-    ("ordinal", re.compile(DAY_NUMBERED.replace("([12]", "(?P<d>[12]"), re.IGNORECASE)),
+    ("ordinal", re.compile(DAY_NUMBERED, re.IGNORECASE)),
     # "on the 1st dinner at …": after "on", a day, whatever follows it
     ("ordinal", re.compile(r"\bon\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|time|floor|stop|"
                            r"class|round|attempt)s?\b)", re.IGNORECASE)),

@@ -211,9 +211,12 @@ _MERCHANT_COMMON = frozenset(
     "time out market bar cafe café restaurant hotel taxi inn house city central station grand palace new old best "
     "king the and air line lines express international group company store shop berlin paris london".split()
 )
+# the words that tell a claim's currency after its name: "in", "with currency", ", and the currency is", ", currency"
+_CURRENCY_TOLD = (r"(?:\s*,?\s+(?:and\s+)?(?:the\s+)?(?=currency)|\s+)(?:in|with\s+currency|currency(?:\s+(?:is|will\s+be|"
+                  r"should\s+be))?)")
 _TITLE_CUT = re.compile(
     # ("… workshop and the currency SEK because …": the currency, told after the name)
-    r"(?:\s*,?\s+(?:and\s+)?(?:the\s+)?(?=currency)|\s+)(?:in|with\s+currency|currency(?:\s+(?:is|will\s+be|should\s+be))?\s*:?)\s+"
+    rf"{_CURRENCY_TOLD}\s*:?\s+"
     r"(?!(?:the|our|any|its|one|all|not|tbd|same|a|an)\b)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?"
     r"(?:[A-Za-z]{3}|euros?|dollars?|pounds?|francs?|yen|zloty|[€$£¥])\b.*$"
     rf"|(?:\s*,?\s*\b(?:{lexicon.PLEASE})\b|\s+(?:last|this|next)\s+(?:week|month|year)|"
@@ -1224,8 +1227,7 @@ class Reader:
             currency_text = (re.match(r"(.*)", text[at:to]), code)
             head = re.sub(r"[\s,]+(?:in|en|em|auf|with)$", "", text[:at].rstrip(" ,(-–"), flags=re.IGNORECASE)  # "new claim in pounds for …"
             text = head + text[to:]
-            text = re.sub(r"(?:\s*,?\s+(?:and\s+)?(?:the\s+)?(?=currency)|\s+)(?:in|with\s+currency|currency(?:\s+(?:is|will\s+be|"
-                          r"should\s+be))?)\s*:?\s*$", "", text, flags=re.IGNORECASE)  # ("… Oslo and the currency NOK")
+            text = re.sub(rf"{_CURRENCY_TOLD}\s*:?\s*$", "", text, flags=re.IGNORECASE)  # ("… Oslo and the currency NOK")
             text = _currency_said_again(text, code)
         elif currency_text is not None and re.search(r"\b(?:claim|one|report)\s*$", text[:currency_text[0].start()],
                                                      re.IGNORECASE) and re.match(

@@ -79,7 +79,7 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 # a trip's day, "day 10 of the trip", "el día 28 de octubre" (its month said), "bom dia 15 taxi …", "parking 1 dia 15" (one
 # day's), "car rental for the day 29" (a day's hire)
 DAY_NUMBERED = (r"(?:\b(?:of|on|from)\s+day\s+(?=(?:1[5-9]|2\d|3[01])\b)|(?<!\bbom\s)(?<!\bbuon\s)(?<!\bbuen\s)"
-                r"(?<=[^\W\d]\s)(?:d[ií]a|giorno)\s+)([12]\d|3[01]|0?[1-9])\b(?=\s*(?:$|[,;)!?]|\.(?!\d)|\d|(?:in|at|was|were|with|"
+                r"(?<=[^\W\d]\s)(?:d[ií]a|giorno)\s+)(?P<d>[12]\d|3[01]|0?[1-9])\b(?=\s*(?:$|[,;)!?]|\.(?!\d)|\d|(?:in|at|was|were|with|"
                 r"and|e|y|en|em|a|na|no)\b))(?![,\s]*(?:(?:of|de|di|del)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
                 r"ene|gen|fev|fév|avr|abr|mai|mag|giu|lug|ago|set|out|okt|ott|dez|déc|dic)[^\W\d_]*\b)")
 # "9. 11.", "9. 11. 2026": a day and its month, each closed by a dot, a space between them, where a day is said (at a
