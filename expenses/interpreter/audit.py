@@ -245,7 +245,7 @@ class Audit:
         if not adds:
             return
         used = {str(a.args.get("date")) for a in self.acts if a.args.get("date")}
-        said = [d for d in find_days(self.message, self.ctx.today) if d.value is not None and d.value != self.ctx.today
+        said = [d for d in self._days if d.value is not None and d.value != self.ctx.today
                 and d.kind not in ("vague", "future") and self._holder(d.start, d.end) is None
                 and not _QUESTION.search(_sentence(self.message, d.start))]  # "what was the rate on 1.12?": asked
         for a in adds:
@@ -304,7 +304,7 @@ class Audit:
                 continue  # ("30 nov" answering which day "parking 30 eur on 30 nov and 1 dec" was: the price is earlier)
             figures = [m for m in _ATOM.finditer(self.message, a.start, a.end) if amount in _values(m.group(0))]
             if days is None:  # (the message's days, read once)
-                days = [(d.start, d.end) for d in find_days(self.message, self.ctx.today)]
+                days = [(d.start, d.end) for d in self._days]
             if figures and all(any(s <= m.start() and m.end() <= e for s, e in days) for m in figures):
                 self._leave("number", figures[0].start(), figures[0].end())
 
@@ -315,7 +315,7 @@ class Audit:
         corpus's writers expect it so on a claim of an earlier trip, "add a taxi for 20".)"""
         today = self.ctx.today
         undated = self._undated_adds()
-        if not undated or any(d.value is not None and d.value == today for d in find_days(self.message, today)):
+        if not undated or any(d.value is not None and d.value == today for d in self._days):
             return  # ("today", "tonight": said. An expense offered converted is asked its day at the yes: safe, if late)
         said_before = [s for s in (*(self.ctx.earlier or ()), self.ctx.previous or "") if s.strip()]
         told = [d.value for said in said_before for d in find_days(said, today)
@@ -340,7 +340,7 @@ class Audit:
         today = self.ctx.today.isoformat()
         corrected = [str(line.get("date") or "") for a in self.acts if a.name == "update_line" and a.claim is not None
                      and (line := _line(a.claim, a.args.get("line"))) is not None]
-        if not corrected or all(d == today for d in corrected) or find_days(self.message, self.ctx.today):
+        if not corrected or all(d == today for d in corrected) or self._days:
             return
         for a in self._undated_adds():
             self._leave("day", a.start, a.end)
@@ -543,13 +543,13 @@ class Audit:
                 spans.append(span)
         for m in _LINE_WORDS.finditer(self.message):
             spans.append((m.start(), m.end()))
-        spans += [(d.start, d.end) for d in find_days(self.message, self.ctx.today)]  # days are checked as days
+        spans += [(d.start, d.end) for d in self._days]  # days are checked as days
         return spans
 
     # ----------------------------------------------------------------- days
 
     def _dates(self) -> None:
-        days = find_days(self.message, self.ctx.today)
+        days = self._days
         going_on = goes_on(self.message)
         if going_on and not days and (not going_on[1] or self.ctx.last_day_told is None) and any(
                 a.name == "add_line" and not a.args.get("date") for a in self.acts):
@@ -743,7 +743,7 @@ class Audit:
         sentence = _sentence_span(self.message, act.start)
         if sentence[0] >= act.start and act.start > 0:
             return None
-        days = find_days(self.message, self.ctx.today)
+        days = self._days
         number = next((m for m in _ATOM.finditer(self.message, sentence[0], sentence[1])
                        if not any(d.start <= m.start() < d.end for d in days)), None)
         for day in days:
@@ -757,7 +757,7 @@ class Audit:
 
     def _weekday_dated_elsewhere(self, day: Day) -> str | None:
         """The one date the message gives to the weekday ``day`` names ("mon 23/11"), as ISO; else None."""
-        named = {d.value.isoformat() for d in find_days(self.message, self.ctx.today) if d.value is not None and d.kind
+        named = {d.value.isoformat() for d in self._days if d.value is not None and d.kind
                  != "weekday" and d.value.weekday() == day.value.weekday() and re.search(
                      r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*(?:\d|$)", self.message[max(0, d.start - 12):d.end],
                      re.IGNORECASE)}  # "mon 23/11": said beside its weekday
@@ -766,7 +766,7 @@ class Audit:
     def _other_week(self, said: date, day: Day) -> bool:
         """A bare weekday dated in the week before today while the message names a day (not a weekday) of the week
         before that one, which the weekday would fall in: which week is for the user to say."""
-        told = [d.value for d in find_days(self.message, self.ctx.today) if d.value is not None and d.kind != "weekday"
+        told = [d.value for d in self._days if d.value is not None and d.kind != "weekday"
                 and not (d.start <= day.start < d.end)]
         return any(0 <= (said - timedelta(days=7) - d).days <= 6 for d in told) and not any(
             0 <= (said - d).days <= 6 or 0 <= (d - said).days <= 6 for d in told)
@@ -780,6 +780,11 @@ class Audit:
             return False  # ("I was up there last week. Taxi 30": the taxi is not today's; which day is asked)
         return any(a.name == "open_claim" and a.start < end and start < a.end for a in self.acts) or bool(
             _TRIP_SAID.search(self.message, start, end))  # "I am back from Vienna since yesterday evening, here …:"
+
+    @functools.cached_property
+    def _days(self) -> tuple[Day, ...]:
+        """Every day the message names, read once (the checks below ask for them often)."""
+        return tuple(find_days(self.message, self.ctx.today))
 
     @functools.cached_property
     def _trip_told(self) -> tuple[date, date] | None:
