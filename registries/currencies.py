@@ -92,10 +92,11 @@ def _lexicon() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], di
                 names.setdefault(form, set()).update(found)
     heads: dict[str, set[str]] = {}
     for name, found in names.items():
-        words = re.findall(r"[^\W\d_]+", name)
-        if len(words) > 1:  # "swedish krona" → "krona"; "korona szwedzka" → "korona"; both ends of a name
-            for word in (words[0], words[-1]):
-                heads.setdefault(word, set()).update(found)
+        words = name.split()
+        if len(words) > 1:  # "swedish krona" → "krona"; "korona szwedzka" → "korona"; both ends of a name, each a
+            for word in (words[0], words[-1]):  # word of its own ("zuid" of "zuid-afrikaanse rand" is Dutch "south")
+                if re.fullmatch(r"[^\W\d_]+", word):
+                    heads.setdefault(word, set()).update(found)
     for name, found in names.items():
         if " " not in name:
             heads.setdefault(name, set()).update(found)

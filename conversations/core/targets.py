@@ -42,9 +42,11 @@ def resolve(ref: CaseRef | None, definition: ActDefinition,
     if ref is not None and ref.match:
         needle = norm(ref.match)
         hits = [c for c in open_of_kind if needle in norm(c.title)]
+        if not hits:  # "the Poznan claim" for “Poznań warehouse audit”: the same letters, written without accents
+            hits = [c for c in open_of_kind if grounding.fold(needle) in grounding.fold(norm(c.title))]
         if not hits:
-            words = [w for w in needle.split() if len(w) > 2]
-            hits = [c for c in open_of_kind if words and all(w in norm(c.title) for w in words)]
+            words = [w for w in grounding.fold(needle).split() if len(w) > 2]
+            hits = [c for c in open_of_kind if words and all(w in grounding.fold(norm(c.title)) for w in words)]
         if len(hits) == 1:
             return hits[0].id, "match", []
         return None, "", sorted(c.id for c in hits) if len(hits) > 1 else []

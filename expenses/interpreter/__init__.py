@@ -52,7 +52,7 @@ from .corrections import (
     removals_said,
 )
 from .followups import follow_up, plan_json
-from .items import describe, merchants_in, read_items
+from .items import describe, kind_of_merchant, merchants_in, read_items
 from .lexicon import meal_named_apart
 from .normalize import ORIGINAL_ASIDE, Spelled, spell_out
 from .questions import answer as answer_question
@@ -72,6 +72,7 @@ from .reading import (
 )
 from .values import (
     best_category,
+    find_amounts,
     find_categories,
     find_dates,
     find_line_refs,
@@ -1161,12 +1162,14 @@ def _heading_merchant(message: str, plan: dict[str, Any]) -> tuple[str, str] | N
 def _merchant_again(words: str, acts: list[dict[str, Any]], ctx: Context) -> str | None:
     """"with austrian too", "again with lufthansa": a word that begins the name of exactly one merchant already on
     the user's claims or in this plan is that merchant."""
+    known = {str(line.get("merchant") or "") for claim in ctx.claims for line in claim.lines}
+    known |= {str((a.get("args") or {}).get("merchant") or "") for a in acts}
+    if (code := re.search(r"\d\s+([A-Z]{2,5})\W*$", words)) and code.group(1) in known:
+        return code.group(1)  # "flight home today 198 ITA" beside the outbound flight "with ITA": that airline again
     said = re.search(r"\b(?:with|by|on|again|also)\s+([^\W\d_]{4,})\b(?:\s+(?:too|again|as\s+well))?", words, re.IGNORECASE)
     if said is None:
         return None
     word = said.group(1).casefold()
-    known = {str(line.get("merchant") or "") for claim in ctx.claims for line in claim.lines}
-    known |= {str((a.get("args") or {}).get("merchant") or "") for a in acts}
     hits = {name for name in known if name and name.split()[0].casefold() == word}
     return hits.pop() if len(hits) == 1 else None
 
@@ -1345,10 +1348,11 @@ def _interpret(ctx: Context, request: Any) -> str:
             _just_talk(i.quote(ctx.message), ctx) or _small_talk(i.quote(ctx.message), ctx)
             or opening and _about_the_trip(i.quote(ctx.message), ctx)
             or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
+    intents = _merchant_alone(intents, ctx)  # (before the asides: ", also Deutsche Bahn" names a line as well)
     intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
     intents = _someone_elses_among_the_added(intents, ctx)
     intents = _kept_rows(intents, ctx)
-    intents = _merchant_alone(intents, ctx)
+    intents = _same_thing_another_day(intents, ctx)
     intents = _taken_back_as_told(intents, ctx)
     intents = _asked_once(intents)
     _return_leg_of_the_same(intents, ctx)
@@ -1688,13 +1692,20 @@ def _merchant_alone(intents: list[Intent], ctx: Context) -> list[Intent]:
         if re.search(r"\w", between) and not re.fullmatch(r"\W*(?:and|also|plus)?\W*", between, re.IGNORECASE):
             continue  # not told side by side
         sentence = [i for i in adds if _same_sentence(ctx.message, i.start, orphan.start)]
-        if len(adds) > 1 and sentence != [other]:
-            continue  # "lunch 25, taxi 30, Vapiano": whose name it is, asked
         text = orphan.quote(ctx.message)
         rest = text[_ALONE_LEAD.match(text).end():]
-        names = merchants_in(rest, ctx.message)
+        if (told := re.match(r"(.*?[^\W\d_].*?)[.!?;]\s+(?:and\s+)?(?:a|one|my|the)?\s*(?:small\s+|little\s+)?(?:correction|change|fix|"
+                             r"update|question|thing|note)\s*:?\s*$", rest, re.IGNORECASE | re.DOTALL)):
+            rest = told.group(1)  # "…, also Deutsche Bahn. And a correction:": the name; the heading is the next request's
+        names = merchants_in(rest, ctx.message) or merchants_in(text.strip(" ,;.!"), ctx.message)  # ("at Lokál": a name
+        # by the word before it)
         if len(names) != 1 or re.search(r"\d", rest) or find_dates(rest, ctx.today):
             continue
+        if len(adds) > 1 and sentence != [other] and not (
+                (kind := kind_of_merchant(names[0])) and kind == other.args.get("category")
+                and sum(1 for i in sentence if i.args.get("category") == kind) == 1):
+            continue  # "lunch 25, taxi 30, Vapiano": whose name it is, asked (not "…, the train back 89,90, also
+            # Deutsche Bahn": the one expense of the railway's kind)
         left = re.sub(re.escape(names[0]), " ", rest, count=1, flags=re.IGNORECASE)
         kinds = {c.category for c in find_categories(left)}
         words_left = [w for w in re.findall(r"[^\W\d_]+", left.lower()) if w not in _NARRATION]
@@ -1704,6 +1715,44 @@ def _merchant_alone(intents: list[Intent], ctx: Context) -> list[Intent]:
         other.start, other.end = min(other.start, orphan.start), max(other.end, orphan.end)
         intents = [i for i in intents if i is not orphan]
     return intents
+
+
+# what may stand beside a day and a price said after an expense ("…, Tuesday night 171.00", "and Wed 146")
+_ANOTHER_DAY_WORDS = re.compile(r"^[\W\x00]*(?:(?:and|also|plus|the|on|for|night|nite|evening|same|again|[\x00]+)\W*)*$",
+                                re.IGNORECASE)
+
+
+def _same_thing_another_day(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """"Hotel Monday 146.00 and Tuesday 146.00", "Tuesday night 171.00, Wednesday night 171.00": a day and a price said
+    right after an expense, with nothing else, is one more of the same kind on that day (the same hotel for a night).
+    Only a day within the week after the expense told before it, before today, and a price in the same currency."""
+    out: list[Intent] = []
+    for intent in intents:
+        before = out[-1] if out else None
+        if not (isinstance(intent, UnknownIntent) and isinstance(before, ActIntent) and before.act == "add_line"
+                and not before.problem and not before.retracted and not before.paid_in
+                and {"category", "date", "amount"} <= set(before.args)):
+            out.append(intent)
+            continue
+        text = intent.quote(ctx.message)
+        days = find_dates(text, ctx.today)
+        amounts = find_amounts(mask(text, [(d.start, d.end) for d in days]))
+        told = date.fromisoformat(str(before.args["date"]))
+        day = date.fromisoformat(days[0].value) if len(days) == 1 and days[0].value else None
+        if day is None or len(amounts) != 1 or amounts[0].amount is None or (
+                amounts[0].currency not in (None, before.currency)) or not (told < day < ctx.today) or (
+                day - told).days > 6 or not _ANOTHER_DAY_WORDS.match(
+                    mask(text, [(d.start, d.end) for d in days] + [(amounts[0].start, amounts[0].end)])) or not (
+                _same_sentence(ctx.message, before.start, intent.start) or re.fullmatch(r"[\s,;.]*", ctx.message[
+                    before.end:intent.start])):
+            out.append(intent)
+            continue
+        args = {"category": before.args["category"], "date": day.isoformat(), "amount": money_text(amounts[0].amount)}
+        if before.args["category"] == "hotel" and before.args.get("merchant"):
+            args["merchant"] = before.args["merchant"]  # the night after, at the same hotel
+        out.append(ActIntent(intent.start, intent.end, act="add_line", args=args, ref=before.ref, claim=before.claim,
+                             currency=before.currency, label=before.label))
+    return out
 
 
 def _same_sentence(message: str, a: int, b: int) -> bool:

@@ -95,7 +95,7 @@ _DROPS_THE_LAST = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|hmm+|anyway)[,\s]+)?(?:nev
 
 # a message that goes on from the one before: "then …", "after that …", "and later …" (the day told before), or
 # "after lunch …" (the day of some lunch: which one is the user's to say)
-_GOES_ON = re.compile(r"^\W*(?:and\W+)?(?:(?P<then>then|after\s+that|afterwards|later(?:\s+on)?|from\s+there)|after\s+(?:the\s+)?"
+_GOES_ON = re.compile(r"^\W*(?:and\W+)?(?:(?P<then>then(?!\s+the\b)|after\s+that|afterwards|later(?:\s+on)?|from\s+there)|after\s+(?:the\s+)?"
                       r"(?:lunch|dinner|breakfast|meeting|workshop))\b(?!\W+(?:just|please|pls|put|add|include|log|submit|"
                       r"send|remove|delete|drop|change|make|do|go|it|that|ok)\b)", re.IGNORECASE)
 
@@ -434,6 +434,9 @@ class Audit:
         atoms += [(w.start, w.end, {w.value}) for w in words
                   if not any(s <= w.start < e for s, e, _ in atoms)]
         for start, end, values in atoms:
+            if self._price_beside_an_opening(start, end):
+                self._leave("number", start, end)  # "open … 'X3' in EUR. Expenses: SAS flight … - 212.40 EUR": a price
+                continue  # the opening's words ran on over, added to nothing
             if self._touches_neutral(start, end) or _in_any(start, end, self._context_spans()):
                 continue
             if message[start - 1:start] == "#" and message[start:end].isdigit():
@@ -518,6 +521,19 @@ class Audit:
         stop = end + following.start() if following else len(self.message)
         return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
                                                                                    self.ctx.today) for a in self.acts)
+
+    def _price_beside_an_opening(self, start: int, end: int) -> bool:
+        """A price (decimals, or a currency beside it) inside the words an opening of a claim was read from, in a
+        sentence after the one that opens it, that no other act uses: an expense the reading left out."""
+        opening = next((a for a in self.acts if a.name == "open_claim" and a.start <= start and end <= a.end), None)
+        if opening is None or any(a.name != "open_claim" and a.start <= start and end <= a.end for a in self.acts):
+            return False
+        if not re.search(r"[.!?\n]\s", self.message[opening.start:start]) or any(
+                start >= a.start and (at := locate(str(a.args.get("title") or ""), self.message)) and at[0] <= start < at[1]
+                for a in self.acts if a.name == "open_claim"):
+            return False
+        said = self.message[max(0, start - 4):min(len(self.message), end + 5)]
+        return bool(re.fullmatch(r"\d{1,6}[.,]\d\d", self.message[start:end]) or _MONEY_SAID.search(said))
 
     def _context_spans(self) -> list[tuple[int, int]]:
         """Numbers that are no value of any act: clock times, figures inside a claim's title or a merchant the plan
@@ -1708,8 +1724,9 @@ def _odd_merchant(merchant: str, message: str) -> bool:
     if _PERSON.search(word):
         # "dinner at Carmine's", "lunch at Nando's": where a meal was eaten, a restaurant's name (never "Herr Albrecht's")
         return not (re.search(r"['’]s$", word) and not re.match(r"(?:herr|frau|mr|mrs|ms|miss|dr|prof)\b", word, re.IGNORECASE)
-                    and re.search(rf"\b(?:breakfast|brunch|lunch|dinner|supper|drinks|meal|coffee|food)\s+at\s+{re.escape(word)}",
-                                  message, re.IGNORECASE))
+                    and re.search(rf"(?:\b(?:breakfast|brunch|lunch|dinner|supper|drinks|meal|coffee|food|gas|fuel|petrol|"
+                                  rf"diesel|groceries|snacks?)|\d)\s+at\s+{re.escape(word)}", message, re.IGNORECASE))
+        # ("$48.20 at Casey's": a price paid at a shop of that name)
     if word.lower() in _known_merchants():
         return False  # "shell" is a word, and a petrol station the user named
     if " " not in word and _common(word.lower()):
@@ -2414,6 +2431,14 @@ _DAY_PATTERNS = [
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
     ("ordinal", re.compile(DAY_NUMBERED, re.IGNORECASE)),
+    # "the dinner of the 25", "on the 23", "I paid it the 26": a day of the month said without its suffix (never money:
+    # no decimals, no currency after it)
+    ("ordinal", re.compile(r"\b(?:of|on|from|paid(?:\s+(?:it|that|this|them|for\s+it))?)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])\b"
+                           r"(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|days?|people|lines?|items?))",
+                           re.IGNORECASE)),
+    # "The 17 the flight back …", "The 26 I have invited the client": a sentence opened by a day of the month
+    ("ordinal", re.compile(r"(?:^|(?<=[.:;!]\s))the\s+(?P<d>[12]\d|3[01]|0?[1-9])\b(?=,?\s+(?:the|i|we|a|an|my|our)\b)",
+                           re.IGNORECASE)),
     # "on the 1st dinner at …": after "on", a day, whatever follows it
     ("ordinal", re.compile(r"\bon\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|time|floor|stop|"
                            r"class|round|attempt)s?\b)", re.IGNORECASE)),
@@ -2803,10 +2828,10 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     leftovers = [lo for lo in leftovers if lo.kind not in ctx.settled]
     if not leftovers:
         return answer
-    return _asking(plan, message, leftovers)
+    return _asking(plan, message, leftovers, ctx.today)
 
 
-def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover]) -> str:
+def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover], today: date | None = None) -> str:
     first = min(leftovers, key=lambda lo: lo.start)
     text = " ".join(first.text.split())
     if len(text) > 160:
@@ -2819,7 +2844,9 @@ def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover]) -> st
         # "… I need a new expense claim for it, in EUR please": the title the user gives next opens it
         asked["pending"] = {"question": prose[:2000], "act": "open_claim", "missing": ["title"]}
     acts = plan.get("acts", [])
-    if len(acts) == 1 and acts[0].get("act") == "add_line" and not (acts[0].get("args") or {}).get("date") and not \
+    told = (acts[0].get("args") or {}).get("date") if len(acts) == 1 else None
+    if len(acts) == 1 and acts[0].get("act") == "add_line" and (not told or today is not None and told == today.isoformat(
+            ) and not find_days(str(acts[0].get("evidence") or ""), today)) and not \
             acts[0].get("earlier_evidence") and all(lo.kind == "day" and " ".join(lo.text.split()) == " ".join(
                 str(acts[0].get("evidence") or "").split()) for lo in leftovers):
         # "taxi 15" on a claim of last week's trip: the one expense waits for its day, which the next message can

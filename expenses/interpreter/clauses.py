@@ -1133,6 +1133,13 @@ _NEXT_EVENT = re.compile(r"^\W*(?:and\s+)?(?:then|after\s+that|afterwards|later|
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:
     if last.closed:
         return False
+    if kind in ("item", "value", "context") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and (
+            pair := re.match(r"\s*(?:and|&|\+)\s+(?!(?:a|an|the|my|some|one|two)\b)(?P<thing>[^\W\d_]+)\b", text,
+                             re.IGNORECASE)) and not re.search(r"\d", text) and _priced(last.text, today) and (
+            kinds := _kinds(pair.group("thing"), today)) and kinds <= _kinds(last.text, today) and re.search(
+                r"\b(?:a|an|one)\s+(?:[€$£]\s?)?\d[\d.,]*\s*(?:€|eur|euros?|chf|gbp|usd|sek|nok|dkk|pln|czk|kr)?\s*[^\W\d_]+\s*$",
+                last.text, re.IGNORECASE):
+        return True  # "a €12 coffee and croissant at the airport": one price before both, the thing said in two words
     if kind == "item" and last.kind == "context" and re.search(r"\d", last.text) and _priced(text, today):
         return False  # "I was over 50 on the meal limit, dinner 65": the limit told, then an expense of its own
     if kind in ("value", "context", "item") and last.kind in ("item", "act") and last.verb in (None, "add") and re.match(
@@ -1257,6 +1264,10 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
                 _priced(text, today)) and _has_thing(text, today, strong=True) and not _has_thing(last.text, today) and \
                 re.match(r"^\s*(?:and\s+)?(?:a|an|the|some|my)\s", text, re.IGNORECASE) and not _GOES_ON.match(text):
             return False  # "the entry of the fair 35 €, a coffee and a sfogliatella … 4,20 €": a thing of its own
+        if last.kind in ("item", "value") and _priced(last.text, today) and _priced(text, today) and _has_thing(
+                text, today, strong=True) and re.match(r"\s*(?:and\s+)?(?:also\s+)?(?:the|a|an|my|our)\s", text, re.IGNORECASE):
+            return False  # "…: Monday 146.00 and Tuesday 146.00. And the easyJet flight back … 79.40": a thing of its
+            # own, with its own price (the night before it has its price already)
         if last.kind == "item" or (last.kind == "act" and last.verb == "add"):
             # a new item names its own thing; "2 nights" or "room" only says more about the last one, and so
             # does a bare category after a name with no amount yet ("Café Majestic, meals, 21.30 EUR")

@@ -163,7 +163,8 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
             w = replace(w, text=w.text[:len(token)], end=w.start + len(token))
         if len(token) < 3 or token in lexicon.GENERIC_TITLE_WORDS or token in lexicon.CATEGORY_WORDS:
             continue
-        exact = tuple(c for c in claims if token in _distinctive(c.title))
+        exact = tuple(c for c in claims if token in _distinctive(c.title) or unidecode(token) in {
+            unidecode(d) for d in _distinctive(c.title)})  # "the Poznan claim": “Poznań warehouse audit”
         if exact:
             candidate = Mention(exact, w.text, w.start, w.end, True)
         elif len(token) >= 5 and w.text[:1].isupper() and not _in_name(text, w.start, w.end):
@@ -444,9 +445,9 @@ def day_answered(answer: str, today: date) -> str | None:
 
 def another_meal(said: set[str], line: dict[str, Any]) -> bool:
     """"the lunch" does not name a meals line told as a dinner (its description says which meal it was)."""
-    meals = said & lexicon.MEALS
-    described = set(re.findall(r"[a-z]+", str(line.get("description") or "").casefold()))
-    told = described & lexicon.MEALS
+    meals = {lexicon.MEALS_ABROAD.get(w, w) for w in said} & lexicon.MEALS
+    described = set(re.findall(r"[^\W\d_]+", str(line.get("description") or "").casefold()))
+    told = {lexicon.MEALS_ABROAD.get(w, w) for w in described} & lexicon.MEALS
     if meals and not told:  # "the dinner" never names a line told as a coffee or a snack, or paid to a coffee bar
         merchant = set(re.findall(r"[a-z]+", str(line.get("merchant") or "").casefold()))
         return bool((described | merchant) & _NOT_A_MEAL)

@@ -7,6 +7,7 @@ words of their own and are never read as "cafe", "wine" or "beer".
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from spellchecker import SpellChecker
@@ -27,6 +28,17 @@ def _frequencies():
 def known_word(word: str) -> bool:
     """True when ``word`` (lower case) is an English word in its own right."""
     return _frequencies()[word.lower()] >= _KNOWN
+
+
+def known_verb_form(word: str) -> bool:
+    """True when ``word`` is a past or -ing form of an English verb the corpus knows ("refunded", "reimbursing"), though
+    the form itself is rarer than a word spelt right: never a category noun misspelt ("refunded" is no "refueled")."""
+    low = word.lower()
+    if not re.search(r"(?:ed|ing)$", low):
+        return False
+    import lemminflect  # loaded on first use: its tables take a moment to read
+
+    return any(_frequencies()[lemma] >= _KNOWN for lemma in lemminflect.getLemma(low, upos="VERB", lemmatize_oov=False))
 
 
 @cache

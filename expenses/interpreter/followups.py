@@ -469,6 +469,9 @@ def _on_recent(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     found = amounts[0]
     if found.currency is not None and found.currency != claim.currency:
         return None
+    if found.currency is None and re.search(r"\bthe\s+$", text[:found.start], re.IGNORECASE) and re.fullmatch(
+            r"[12]?\d|3[01]", text[found.start:found.end].strip()):
+        return None  # "Sorry, the 25": a day of the month as likely as a price; read afresh (and asked about)
     if _ANOTHER.match(text) and not find_categories(text):
         days = {d.value for d in find_dates(text, ctx.today)}
         if None in days or len(days) > 1:

@@ -292,11 +292,15 @@ def _items(message: str, ctx: Context) -> list[Item]:
         own = [d for d in days if item.start <= d.start and d.end <= item.amount_start]
         item.merchant = names[0] if names else name_before_price(message[own[-1].end:item.amount_end]) if (
             own and item.category == "meals") else None  # a restaurant, as a phone types it ("lunch 17.11. hiltl 34,50")
+        if item.merchant is None and (after := _MERCHANT_AFTER.match(message, item.end)) and not any(
+                other.start < after.end() and item.end < other.end for other in amounts if other is not item) and len(
+                told := merchants_in(after.group("name"), message)) == 1:
+            item.merchant = told[0]  # "the train back on Thursday 89,90 EUR, also Deutsche Bahn."
         item.description = describe(message[item.start:item.end], ctx)
     if not _shared_merchant(message, amounts):
         return []
     for k, item in enumerate(amounts):  # "ICE out on mon 112.40, back wed 108.90": the way back is the same kind
-        if item.category is None and item.merchant and (kind := _kind_of_merchant(item.merchant)):
+        if item.category is None and item.merchant and (kind := kind_of_merchant(item.merchant)):
             item.category = kind  # "SAS back 231.40": the airline's kind
             continue
         if item.category is None and k and _RETURN.search(message[item.start:item.end]) and (
@@ -313,7 +317,7 @@ _PLACE_NAMED = re.compile(r"\b(?:airport|station|hbf|hauptbahnhof|bahnhof|termin
 _KIND_NAMED = re.compile(r"\b(?:Air|Airways|Airlines?|Rail|Railways?|Express)$")
 
 
-def _kind_of_merchant(name: str) -> str | None:
+def kind_of_merchant(name: str) -> str | None:
     """The kind of expense a merchant's name says: a known name's, or travel for an airline or a railway."""
     if (kind := _known_kinds().get(name.casefold())) is not None:
         return kind
@@ -322,6 +326,11 @@ def _kind_of_merchant(name: str) -> str | None:
     if re.search(r"\b(?:air|airways|airlines?|rail|railways?)\b", name, re.IGNORECASE):
         return "travel"
     return None
+
+
+# who was paid, said after the price in a clause of its own: ", also Deutsche Bahn.", ", again with Lufthansa"
+_MERCHANT_AFTER = re.compile(r"\s*[,(–-]\s*(?:(?:also|again|both)\s+)?(?:(?:with|by|from|at)\s+)?(?P<name>[^\W\d_][\w'’&.-]*(?:\s+[^\W\d_][\w'’&.-]*){0,2}?)"
+                             r"(?:\s+(?:again|too|as\s+well))?\s*\)?\s*(?:[.;!\n]|$)", re.IGNORECASE)
 
 
 def _merchants(message: str, item: Item) -> list[str]:
@@ -470,7 +479,9 @@ _YES_CLAUSE = re.compile(r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfe
 # words leading in to what is told, before a colon or a dash: "ok, simpler:", "again -", "so, once more:"
 _LEAD_IN = re.compile(r"^\W*(?:(?:ok|okay|so|and|then|right|fine|well|sorry|oops)\W+)*(?:again|simpler|easier|simply|instead|"
                       r"also|plus|next|finally|lastly|anyway|once\s+more|one\s+more\s+time|let'?s\s+try\s+again|in\s+short|"
-                      r"short(?:er)?\s+version|ok|okay|so)\s*[:\-–—]+\s*", re.IGNORECASE)
+                      r"short(?:er)?\s+version|ok|okay|so|further(?:more)?|moreover|additionally|besides|in\s+addition|"
+                      r"(?:the\s+)?following(?:\s+(?:expenses|costs|items|ones))?|(?:my\s+|the\s+|other\s+)?(?:expenses|costs)|"
+                      r"here(?:\s+(?:they\s+)?are|\s+you\s+go)?)\s*[:\-–—]+\s*", re.IGNORECASE)
 
 
 def describe(words: str, ctx: Context) -> str | None:

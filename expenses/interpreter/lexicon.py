@@ -67,7 +67,11 @@ WEAK_CATEGORY_WORDS = frozenset({"express", "eat", "ate", "eating", "ticket", "t
 REFERRING_WORDS: dict[str, frozenset[str]] = {
     "taxi": frozenset("taxi taxis cab cabs ride rides taxicab".split()),
     "hotel": frozenset("hotel hotels accommodation room stay lodging".split()),
-    "meals": frozenset("meal meals dinner dinners lunch lunches breakfast brunch supper restaurant food".split()),
+    "meals": frozenset("meal meals dinner dinners lunch lunches breakfast brunch supper restaurant food "
+                       # the meals named in the languages people mix in ("take out the Frühstück")
+                       "frühstück fruhstuck mittagessen abendessen petit-déjeuner petit-dejeuner déjeuner dejeuner dîner "
+                       "pranzo cena colazione desayuno almuerzo śniadanie sniadanie obiad kolacja jantar almoço almoco "
+                       "ontbijt avondeten lunsj frokost frukost middag".split()),
     "travel": frozenset("travel ticket tickets transport fare".split()),
     "other": frozenset("other misc miscellaneous".split()),
 }
@@ -390,6 +394,11 @@ CHAT_PHRASES = {
                                             "supprime-le", "supprime-la", "bórralo", "quítalo")}
 
 MEALS = frozenset("breakfast brunch lunch dinner supper".split())  # which meal a meals line was
+# the same meals in the languages people mix in: "the Frühstück" is the breakfast, never the dinner
+MEALS_ABROAD = {**dict.fromkeys("frühstück fruhstuck petit-déjeuner petit-dejeuner colazione desayuno śniadanie sniadanie "
+                                "ontbijt frokost frukost".split(), "breakfast"),
+                **dict.fromkeys("mittagessen déjeuner dejeuner pranzo almuerzo obiad almoço almoco lunsj".split(), "lunch"),
+                **dict.fromkeys("abendessen dîner cena kolacja jantar avondeten middag".split(), "dinner")}
 
 # small words of the languages people mix in, never a misspelt kind of expense ("inte 214": not "inn")
 FUNCTION_WORDS_ABROAD = frozenset("inte ikke nicht niet var war och und oder eller også auch aussi anche ook także też "

@@ -24,10 +24,12 @@ _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july
                    "november", "december")
 # May in Polish, and a name ("for Maja: lunch 14"); the months' short forms that are everyday words of other languages
 # ("Hôtel des Arts", "cada uno", "sie")
-_NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis"})
+_NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis", "joi", "sali", "jula", "juna", "cuma", "mája"})
 # the languages whose days and months people write among their English ("lunedì: taxi 18,50", "Vy train tirsdag",
 # "kolacja środa", "am 3. Dezember")
-_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs", "pt")
+_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs", "pt", "ro", "hu", "fi", "tr", "sk", "sl", "hr")
+# the languages whose short month names are too like other words to be read ("mai", "máj"): their whole names only
+_WIDE_MONTHS_ONLY = ("pl", "cs", "ro", "hu", "fi", "tr", "sk", "sl", "hr")
 
 
 @functools.cache
@@ -126,7 +128,7 @@ def calendar_abroad() -> dict[str, str]:
                 if form.endswith("-feira"):
                     names.setdefault(form.removesuffix("-feira"), _ENGLISH_DAYS[index])  # "na segunda": Monday
         for context in ("format", "stand-alone"):
-            for width in ("wide", "abbreviated") if locale not in ("pl", "cs") else ("wide",):  # "Dezember", "Dez."
+            for width in ("wide", "abbreviated") if locale not in _WIDE_MONTHS_ONLY else ("wide",):  # "Dezember", "Dez."
                 for number, name in get_month_names(width, context=context, locale=locale).items():
                     for form in {name.lower().rstrip("."), unidecode(name).lower().rstrip(".")}:
                         if len(form) >= 3 and not any(english.startswith(form) for english in _ENGLISH_MONTHS):
@@ -216,6 +218,7 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
         skipped = re.search(r"\d(?:st|nd|rd|th)$|\bthe\s+\d", said, re.IGNORECASE) or re.match(
             r"\s*(?::\d|nights?|nts?|nites?|x\b|days?)", text[m.end():], re.IGNORECASE) or re.search(
             r"\b(?:last|this|next|past)\s+$", text[:m.start()], re.IGNORECASE)
+        heads = heads or _told_as_the_day(text, m)
         if fell is None and not skipped and 1 <= int(m.group(2)) <= 31 and (
                 heads and re.match(r"\s+(?:the|a|an|my|our)\s+[^\W\d_]", text[m.end():], re.IGNORECASE) or (
                     re.search(r"(?:^|[.!?;:\n(])\W*$", text[:m.start()]) and re.match(
@@ -230,6 +233,20 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
             continue  # "lunch tue 28", "Tue 10:20", "mon 3 nts": a price, a time or a count beside the weekday
         out.append((m.start(), m.end(), fell))
     return out
+
+
+def _told_as_the_day(text: str, m: re.Match[str]) -> bool:
+    """"the flight on monday 9 was 214,60", "taxi on wednesday 11, 20 eur", "It was wednesday 11, from the hotel …":
+    the weekday said as the day something happened, its number the day of the month: after "on" with a price told
+    elsewhere in the message, or as the answer "it was …"; the number is no price, a count or a time."""
+    before, after = text[:m.start()], text[m.end():]
+    if not re.match(r"\s*(?:$|[,;:.!?)–-]|\s(?:was|were|is|came|cost|costs|for|at|in|from|to|i|we|the|a|an|my|our|and)\b)",
+                    after, re.IGNORECASE):
+        return False
+    if re.search(r"(?:^|[.!?\n]|\b(?:it|that))\s*(?:was|is|it'?s|it’s)\s+(?:on\s+)?$", before, re.IGNORECASE) and not re.search(
+            r"\d", before):
+        return True  # "It was wednesday 11, from the hotel to the gare du Midi": which day, answered
+    return bool(re.search(r"\b(?:on|of)\s+$", before, re.IGNORECASE)) and bool(re.search(r"\d", before + " " + after))
 
 
 def weekday_not_that_day(said: str, today: date) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
@@ -18,7 +19,7 @@ from typing import Any
 from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, quantity_products
-from registries.currencies import currency_meant, currency_mentions
+from registries.currencies import currencies_named, currency_meant, currency_mentions
 
 from ..exchange import reference_currencies
 from ..money import format_money
@@ -58,6 +59,7 @@ from .normalize import ORIGINAL_ASIDE, weekday_not_that_day
 from .patterns import word_search
 from .values import (
     ANOTHER_DAY,
+    TRAVEL_BOOKER,
     AmountFound,
     DateFound,
     MerchantFound,
@@ -266,8 +268,9 @@ def name_before_price(after_day: str) -> str | None:
     words = [t for t in tokens if t.casefold() not in _NAME_JOINS]
     if not words or not all(len(t) >= 3 and _unknown_name(t) and not city_aliases(t) and t.casefold() not in
                             lexicon.PLACE_NOUNS and not word_abroad(t) and not re.search(r"[\d-]", t)
-                            and not (t.isupper() and len(t) <= 4) for t in words):
-        return None  # ("pranzo", "Zimmer": a word of the writer's language; "CDG", "LH1234", "muc-hh": codes, routes)
+                            and not (t.isupper() and len(t) <= 4) and not currencies_named(t) for t in words):
+        return None  # ("pranzo", "Zimmer": a word of the writer's language; "CDG", "LH1234", "muc-hh": codes, routes;
+        # "289 korun": the money's name)
     return " ".join(t if (k and t.casefold() in _NAME_JOINS) or not t.islower() else t[0].upper() + t[1:]
                     for k, t in enumerate(tokens))
 
@@ -530,6 +533,11 @@ _BACK_FROM = re.compile(r"^\W*(?:(?:hi|hey|hello|so|ok|okay|right)\W+)*(?:i'?m\s
 _TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|so)\W+)*(?:the\s+)?(?:total\s+(?:of\s+|is\s+|=\s*)?)?"
                            r"(?P<amount>(?:€|eur\s)?\s?\d[\d.,]*\s?(?:€|eur|euros?)?)\s*(?:total\s+)?(?:is|looks|sounds|seems|=)?\s*"
                            r"(?:right|correct|ok|okay|fine|good|about\s+right|spot\s+on)\W*$", re.IGNORECASE)
+
+
+# the reason told after what a request names ("…, it was in the hotel rate after all", "…, because the client paid")
+_WHY_AFTER = re.compile(r"\s*[,;(–-]\s*(?:(?:it|that|this|they|he|she|we|i)\s+(?:was|were|is|are|had|has|got|paid|did|didn'?t|"
+                        r"wasn'?t|isn'?t)\b|(?:because|since|as|cause|coz|cos)\b)", re.IGNORECASE)
 
 
 class Reader:
@@ -1364,7 +1372,8 @@ class Reader:
                 row := _ROW_NAME.match(masked[dates[0].end:])) is not None and not find_categories(row.group(1)):
             if " " in row.group(1) or not known_word(row.group(1).lower()):
                 merchant = row.group(1)  # "03 NOV   Pestana   342.00 EUR   (hotel, 2 nights)": a statement row's payee
-        if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)):
+        if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)) and not (
+                currencies_named(tail.group(1))):  # ("lunch …, 289 korun": the money's name)
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
         if merchant is None and dates and category == "meals" and (name := name_before_price(text[dates[-1].end:])):
             merchant = name  # "lunch 17.11. hiltl 34,50": who was paid, between the day and the price
@@ -1716,7 +1725,10 @@ class Reader:
         intent = ActIntent(start, end, act="remove_line")
         ref, claim, problem, mention = self._target(text, start, new_claim_ok=False)
         skip = [(mention.start - start, mention.end - start)] if mention and start <= mention.start < end else []
-        line, line_claim, line_problem, label = self._line(text, 0, claim, skip, mention)
+        # "take out the Frühstück, it was in the hotel rate after all": the line is named before why, never by the
+        # reason's words (the hotel)
+        why = _WHY_AFTER.search(text)
+        line, line_claim, line_problem, label = self._line(text[:why.start()] if why else text, 0, claim, skip, mention)
         intent.label = label
         if self._unsure(intent, problem, line_problem):
             return intent
@@ -1749,6 +1761,10 @@ class Reader:
         parts = re.split(r"\s*(?:,|&|\band\b|\bplus\b)\s*", text[max(at, 0):], flags=re.IGNORECASE)
         if len(parts) < 2:
             return None
+        if any(re.match(r"(?:it|that|this|they|he|she|we|i|you|which|because|since|as|but|so|after|when)\b|[^\W\d_]+\s+"
+                        r"(?:was|were|is|are|had|has|paid|refunded|covered|included)\b", part, re.IGNORECASE)
+               for part in parts[1:]):
+            return None  # "take out the Frühstück, it was in the hotel rate after all": why, not a second line
         intents: list[Intent] = []
         for part in parts:
             probe = ActIntent(start, end, act="remove_line")
@@ -1910,7 +1926,8 @@ class Reader:
 
     def _category_lines(self, tokens: list, claim: Claim) -> tuple[list[int], str]:
         """Lines named by a referring word of their category ("the hotel", "the train")."""
-        said = {plain(w.text) for w in tokens}
+        said = {plain(w.text) for w, after in zip(tokens, [*tokens[1:], None], strict=False) if not (
+            plain(w.text) == "travel" and after is not None and TRAVEL_BOOKER.match(" " + after.text))}  # "travel office"
         # a misspelt referring word ("the hotell") names its category's lines like the word itself
         said |= {c.category for w in tokens if plain(w.text) not in lexicon.CATEGORY_WORDS
                  for c in find_categories(w.text)}
@@ -2264,6 +2281,8 @@ NO_TITLE_YET = re.compile(r"\W*(?:a\s+day|a\s+night|quits|off|done|even|later|to
 
 def _tidy_title(raw: str, quoted: bool = False) -> str:
     """``quoted``: the user's own quotes delimit the title, full stops and all ("Dublin summit - S. Byrne")."""
+    # ("Leeds trip 🙏": a picture beside the words, no letter of the name)
+    raw = "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Sk", "Cs", "Co") and ch not in "\u200d\ufe0f")
     title, before = raw.strip() if quoted else re.split(r"(?<=[^\s.])[.!?;]\s+(?=\S)", raw.strip(), maxsplit=1)[0], None
     while title != before:  # "my zurich trip last month pls, in CHF": the currency, then the rest, each cut off
         before, title = title, _TITLE_CUT.sub("", title).strip(" ,;")

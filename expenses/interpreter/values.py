@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
+from itertools import pairwise
 
 import dateparser
 from babel import Locale
@@ -29,7 +30,7 @@ from ..exchange import reference_currencies
 from ..money import is_iso_currency
 from ..naming import city_aliases
 from . import lexicon
-from .english import known_word
+from .english import known_verb_form, known_word
 from .normalize import heading_days, slashed_by_weekday, weekdays_with_their_day
 from .patterns import word_finditer, word_search
 
@@ -175,9 +176,9 @@ _DATE_PATTERNS = [
     ("dom", re.compile(r"(?<![\w.,/])(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary|night|nite|time|"
                        r"floor|place|day|week|year|person|people|guest)s?\b)(?!\s+of\s+(?!jan|feb|mar|apr|may|jun|jul|aug|"
                        r"sep|oct|nov|dec))", re.IGNORECASE)),
-    # "the dinner of the 25", "on the 23": a day of the month said without its suffix (never money: no decimals,
-    # no currency after it)
-    ("dom", re.compile(r"\b(?:of|on|from)\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
+    # "the dinner of the 25", "on the 23", "I paid it the 26": a day of the month said without its suffix (never money:
+    # no decimals, no currency after it)
+    ("dom", re.compile(r"\b(?:of|on|from|paid(?:\s+(?:it|that|this|them|for\s+it))?)\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
                        r"days?|people|lines?|items?))", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))",
                        re.IGNORECASE)),  # "the 29th and 30th"
@@ -519,6 +520,12 @@ _CLAUSE_BREAK = re.compile(r"[.;!?\n]|,\s*(?:and\s+)?(?:then\s+)?(?=(?:i|we|a|an
                            re.IGNORECASE)
 
 
+# what happened at an hour: "the flight was at 6", "the train left at 5", "boarding at 7"
+_AT_THE_HOUR = re.compile(r"\b(?:flight|train|bus|plane|boarding|departure|arrival|meeting|it|that|which|we|i|was|were|left|"
+                          r"leaves|leaving|departed|departs|boarded|landed|arrived|arrives|started|starts|ended|ends|"
+                          r"finished|woke|got\s+up)\s+(?:was\s+|is\s+)?(?:at|around|about)\s+$", re.IGNORECASE)
+
+
 def find_amounts(text: str) -> list[AmountFound]:
     """Numbers that may be money in ``text`` (already masked of dates and line references).
 
@@ -585,6 +592,9 @@ def find_amounts(text: str) -> list[AmountFound]:
             continue  # "Day 2 (Tue 24.11.): lunch …": which day of the trip, never a price
         if not marked and re.match(r"\s*of\s+(?:us|them|you)\b", text[end:], re.IGNORECASE):
             continue  # "4 of us": how many ate, not what it cost
+        if not marked and m.group(0).isdigit() and int(m.group(0)) <= 12 and _AT_THE_HOUR.search(before) and not re.match(
+                r"\s*(?:each|a\s+night|per|x\b|/)", text[end:], re.IGNORECASE):
+            continue  # "flight was at 6 so no buses": the hour, never a price
         if not marked and re.match(r"-[^\W\d_]", text[end:]) and m.group(0).isdigit():
             continue  # "7-Eleven", "a 3-day pass": part of a name or a count, never a price
         if not marked and following and (following.group(1).lower() in lexicon.QUANTITY_UNITS
@@ -835,6 +845,11 @@ class CategoryFound(Found):
 _INCLUDED = re.compile(r"\b(?:incl\.?|including|inc\.?|included)\s*(?:the\s+)?$", re.IGNORECASE)
 
 
+# after "travel": who booked or pays ("our travel desk", "the travel agency"), never a journey bought
+TRAVEL_BOOKER = re.compile(r"\s+(?:desk|agency|agent|agents|office|team|department|dept|management|manager|booking\s+tool|"
+                           r"tool|portal|policy|app)\b", re.IGNORECASE)
+
+
 def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[CategoryFound]:
     """Category nouns in ``text`` (synonyms, and near-miss spellings of longer ones)."""
     found = []
@@ -850,11 +865,13 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
                                                     text[:w.start], re.IGNORECASE):
             category = "other"  # "the meeting room at Dogpatch Labs": hired for a meeting, no night's stay
         if category is None and len(word) >= 4 and word not in known and word not in _KNOWN_WORDS and not (
-                known_word(word)):
+                known_word(word)) and not known_verb_form(word):
             category = _near_category(word)
         if category and (_INCLUDED.search(text[:w.start]) or word in ("breakfast", "bfast") and re.search(
                 r"\bw(?:ith|/)\s*$", text[:w.start], re.IGNORECASE)):
             continue  # "hotel 120 incl breakfast", "room with breakfast": what came with it, not what was bought
+        if category == "travel" and word == "travel" and TRAVEL_BOOKER.match(text, w.end):
+            continue  # "booked by the travel desk", "our travel agency": who booked it, not a journey bought
         if category and word in ("stay", "stays") and re.search(
                 r"\b(?:we|they|you|to|would|could|should|must|'d)\s+$", text[:w.start], re.IGNORECASE) and not re.search(
                     r"\d", text[w.end:w.end + 40]):
@@ -1003,7 +1020,14 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                     m.start() < f.end and f.start < m.end() for f in found):
                 continue
             name, category = lexicon.MERCHANTS[key]
-            found.append(MerchantFound(m.start(), m.end(), text[m.start():m.end()], name, category))
+            end = m.end()
+            if (aside := re.match(r"((?:\s+[^\W\d_][\w'’&.-]*){1,3})\s*\)", text[end:])) and re.search(r"\(\s*$", text[:m.start()]) \
+                    and not any(end < e and s < end + aside.end(1) for s, e in skip):
+                # "the hotel (hyatt regency)": the whole name in its brackets, the known one its first word
+                end += aside.end(1)
+                said = text[m.start():end]
+                name = said if said != said.lower() else said.title()
+            found.append(MerchantFound(m.start(), end, text[m.start():end], name, category))
     for m in re.finditer(r"(?:^|(?<=[,;:]))\s*([A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|de|del|la|le|von|van|der|of|&))*)"
                          r"(?:\s+(?:again|too|also|as\s+well))?\s*(?=[,;]|$)", text):
         # a field of a list the user typed: "2026-11-18, Hotel Amigo, hotel, 1 night, 179.00 EUR"
@@ -1038,6 +1062,11 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 or (tokens[j + 1].text.lower() in _CONNECTORS and j + 2 < len(tokens)
                     and _capitalised(tokens[j + 2].text) and _adjacent(text, tokens[j + 1], tokens[j + 2]))):
             j += 1
+        if (j + 3 < len(tokens) and tokens[j + 1].text.lower() in ("in", "on", "of", "by", "at") and tokens[
+                j + 2].text.lower() == "the" and _capitalised(tokens[j + 3].text) and tokens[j + 3].text.lower() not in
+                _NOT_NAMES and re.search(r"\b(?:at|from)\s+$", text[:tokens[i].start], re.IGNORECASE) and all(
+                    _adjacent(text, a, b) for a, b in pairwise(tokens[j:j + 4]))):
+            j += 3  # "at Whiskey in the Jar", "at Bar on the Pier": a name with its small words inside
         start, end = tokens[i].start, tokens[j].end
         name = text[start:end].strip(".'’-")
         before = text[:start].rstrip().lower()
