@@ -92,17 +92,16 @@ def _lexicon() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], di
                 names.setdefault(form, set()).update(found)
     heads: dict[str, set[str]] = {}
     for name, found in names.items():
-        words = name.split()
-        if len(words) > 1:  # "swedish krona" → "krona"; "korona szwedzka" → "korona"; both ends of a name, each a
-            for word in (words[0], words[-1]):  # word of its own ("zuid" of "zuid-afrikaanse rand" is Dutch "south")
-                if re.fullmatch(r"[^\W\d_]+", word):
-                    heads.setdefault(word, set()).update(found)
+        words = re.findall(r"[^\W\d_]+", name)
+        if len(words) > 1:  # "swedish krona" → "krona"; "korona szwedzka" → "korona"; both ends of a name
+            for word in (words[0], words[-1]):
+                heads.setdefault(word, set()).update(found)
     for name, found in names.items():
         if " " not in name:
             heads.setdefault(name, set()).update(found)
     # a head word a country's adjective would also match is not a currency on its own ("swedish", "us"), nor is one
     # that is an everyday English word ("take", "gold", "sum"), unless English uses it for the money ("pounds")
-    adjectives = {fold(w) for w in _territory_words()}
+    adjectives = {fold(w) for w in _territory_words()} | _NOT_MONEY_ALONE
     english = _english()
     heads = {w: c for w, c in heads.items() if len(w) >= 3 and w not in adjectives
              and (w in _ENGLISH_MONEY or english.word_usage_frequency(w) <= 1e-6)}
@@ -111,6 +110,12 @@ def _lexicon() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], di
     frozen = lambda table: {k: frozenset(v) for k, v in table.items()}  # noqa: E731
     return frozen(symbols), frozen(names), frozen(heads)
 
+
+# first words of a currency's name that are everyday words on their own: the directions of "Zuid-Afrikaanse rand",
+# "Nord-Korea-Won", "Süd-Sudan-Pfund" ("a taxi to the office in zuid, €23"), and the Scots "fae" (from: "22.80 fae a
+# hardware shop")
+_NOT_MONEY_ALONE = frozenset({"zuid", "noord", "oost", "west", "sud", "nord", "sued", "sur", "norte", "este", "oeste",
+                              "sul", "syd", "nor", "ost", "poludniowa", "severni", "jizni", "fae"})
 
 _ENGLISH_MONEY = frozenset({"dollar", "dollars", "pound", "pounds", "buck", "bucks", "euro", "euros", "quid", "yen",
                             "yuan", "franc", "francs", "rupee", "rupees", "peso", "pesos", "shilling", "shillings",

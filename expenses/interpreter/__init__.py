@@ -221,6 +221,8 @@ def _interpret_whole(request: Any, settled: frozenset[str] = frozenset()) -> str
             return fixed
     if not getattr(request, "repair_error", None) and (nights := read_nights_fix(said.message, said)) is not None:
         return _with_the_rest(request, said, nights, settled)  # and the rest of the message read on its own
+    if not getattr(request, "repair_error", None) and (answered := _answer_then_more(said)) is not None:
+        return _with_the_rest(request, said, answered, settled)  # the answer to the last question, then the rest
     if is_note(said.message) and "update_line" in ctx.acts:
         # a note whose line is not exactly one, or whose words run on into another request: asked about, never read
         # as a new expense
@@ -461,6 +463,20 @@ def _better_split(request: Any, said: Context, settled: frozenset[str], answer: 
             whole["answers"]):
         return split
     return answer
+
+
+def _answer_then_more(ctx: Context) -> tuple[dict[str, Any], tuple[int, int]] | None:
+    """"I checked in the card, it is 35,00. And the hotel of tuesday was 124 not 142": the answer to the question the
+    last reply left open, in the message's first sentence, then more; the answer's plan and where it was said."""
+    told = sentences(ctx.message)
+    if not ctx.pending or len(told) < 2 or told[0][2] or told[0][1] - told[0][0] > 80:
+        return None
+    end = told[0][1]
+    plan = follow_up(replace(ctx, message=ctx.message[:end]))
+    if not plan or plan.get("undo") or plan.get("pending") or not plan.get("acts") or not all(
+            a.get("earlier_evidence") for a in plan["acts"]):
+        return None  # (only acts that complete what the question was about: never a new reading of the first words)
+    return plan, (0, end + 1)
 
 
 def _with_the_rest(request: Any, said: Context, fix: tuple[dict[str, Any], tuple[int, int]],
@@ -1002,7 +1018,7 @@ def _described(answer: str, ctx: Context) -> str:
                     args["description"] = rest  # "lunch nordsee": a lunch, at Nordsee
                     if not rest:
                         args.pop("description")
-            elif not names and (name := _merchant_again(act.get("evidence", ""), plan["acts"], ctx)):
+            elif not names and (name := _merchant_again(act.get("evidence", ""), plan["acts"], ctx, args.get("category"))):
                 args["merchant"] = name  # "the return flight … with austrian too": the airline said before
                 if name.split()[0].casefold() in str(args.get("description") or "").casefold():
                     args.pop("description", None)
@@ -1159,12 +1175,15 @@ def _heading_merchant(message: str, plan: dict[str, Any]) -> tuple[str, str] | N
     return next(iter(names)), next(iter(kinds))
 
 
-def _merchant_again(words: str, acts: list[dict[str, Any]], ctx: Context) -> str | None:
+def _merchant_again(words: str, acts: list[dict[str, Any]], ctx: Context, category: str | None = None) -> str | None:
     """"with austrian too", "again with lufthansa": a word that begins the name of exactly one merchant already on
     the user's claims or in this plan is that merchant."""
     known = {str(line.get("merchant") or "") for claim in ctx.claims for line in claim.lines}
     known |= {str((a.get("args") or {}).get("merchant") or "") for a in acts}
-    if (code := re.search(r"\d\s+([A-Z]{2,5})\W*$", words)) and code.group(1) in known:
+    if (code := re.search(r"\d\s+([A-Z]{2,5})\W*$", words)) and code.group(1) in known and category is not None and {
+            str(line.get("category")) for claim in ctx.claims for line in claim.lines if line.get("merchant") == code.group(1)
+    } | {str((a.get("args") or {}).get("category")) for a in acts
+         if (a.get("args") or {}).get("merchant") == code.group(1)} == {category}:
         return code.group(1)  # "flight home today 198 ITA" beside the outbound flight "with ITA": that airline again
     said = re.search(r"\b(?:with|by|on|again|also)\s+([^\W\d_]{4,})\b(?:\s+(?:too|again|as\s+well))?", words, re.IGNORECASE)
     if said is None:
@@ -1353,6 +1372,7 @@ def _interpret(ctx: Context, request: Any) -> str:
     intents = _someone_elses_among_the_added(intents, ctx)
     intents = _kept_rows(intents, ctx)
     intents = _same_thing_another_day(intents, ctx)
+    intents = _kind_told_for_the_last(intents, ctx)
     intents = _taken_back_as_told(intents, ctx)
     intents = _asked_once(intents)
     _return_leg_of_the_same(intents, ctx)
@@ -1460,6 +1480,9 @@ def _named_apart(said: str, intents: list[Intent], ctx: Context) -> bool:
 
 def _just_talk(text: str, ctx: Context) -> bool:
     """No amount, day, line, claim, action verb, negation or question word: nothing to act on or answer."""
+    if re.fullmatch(r"\W*(?:so\s+|and\s+)?(?:what\s+do\s+you\s+(?:think|say|suggest|reckon)|any\s+ideas?|what\s+should\s+i\s+(?:do|put))"
+                    r"(?:\s+(?:then|now))?[\s?;.!]*", text, re.IGNORECASE):
+        return True  # "… it was 35 or 53, I am not sure. What do you think?": the doubt told is what the reply answers
     if re.search(r"\d", text) or find_dates(text, ctx.today) or find_line_refs(text) or "?" in text:
         return False
     if re.match(r"^\W*(?:before|after|when|once|until|so\s+that)\s+(?:i|we)\b", text, re.IGNORECASE) and not (
@@ -1618,14 +1641,16 @@ def _asked_once(intents: list[Intent]) -> list[Intent]:
 def _forgotten_lines(reader: Reader, intents: list[Intent], ctx: Context) -> list[Intent]:
     """A message that only takes back a thing by its name ("forget the sim card…") when nothing of this message or
     a card is there to take back: the line of the claim that name points to is to be removed (a card asks first)."""
-    if len(intents) != 1 or not isinstance(intents[0], RetractIntent) or ctx.open_cards or ctx.pending:
-        return intents
-    said = intents[0]
+    retracts = [i for i in intents if isinstance(i, RetractIntent)]
+    if len(retracts) != 1 or any(not isinstance(i, (RetractIntent, ContextIntent, QuestionIntent)) for i in intents) or (
+            ctx.open_cards or ctx.pending):
+        return intents  # (a reason and a question beside it: "Forget the coffee, a client bought it. And the limit?")
+    said = retracts[0]
     if _FORGET_THE.match(said.quote(ctx.message)) is None:
         return intents
     removal = reader._remove(said.quote(ctx.message), said.start, said.end)
     if isinstance(removal, ActIntent) and not removal.problem and isinstance(removal.args.get("line"), int):
-        return [removal]
+        return [removal if i is said else i for i in intents]
     return intents
 
 
@@ -1727,31 +1752,68 @@ def _same_thing_another_day(intents: list[Intent], ctx: Context) -> list[Intent]
     right after an expense, with nothing else, is one more of the same kind on that day (the same hotel for a night).
     Only a day within the week after the expense told before it, before today, and a price in the same currency."""
     out: list[Intent] = []
-    for intent in intents:
+    for k, intent in enumerate(intents):
         before = out[-1] if out else None
-        if not (isinstance(intent, UnknownIntent) and isinstance(before, ActIntent) and before.act == "add_line"
+        corrected = k + 1 < len(intents) and isinstance(intents[k + 1], CorrectIntent)  # ("tuesday 150, sorry 140")
+        asked = isinstance(intent, ActIntent) and intent.act == "add_line" and intent.problem and intent.args.get(
+            "category") in (None, before.args.get("category") if isinstance(before, ActIntent) else None)
+        if not ((isinstance(intent, UnknownIntent) or asked) and isinstance(before, ActIntent) and before.act == "add_line"
                 and not before.problem and not before.retracted and not before.paid_in
                 and {"category", "date", "amount"} <= set(before.args)):
             out.append(intent)
             continue
-        text = intent.quote(ctx.message)
-        days = find_dates(text, ctx.today)
+        said = intent.quote(ctx.message)
+        lead = re.match(r"[\W_]*(?:(?:and|plus)\s+)?", said, re.IGNORECASE).end()  # ("+ wed nite 149": the day after the "+")
+        text = " " * lead + said[lead:]
+        days = find_dates(text[lead:], ctx.today)
+        days = [replace(d, start=d.start + lead, end=d.end + lead) for d in days]
         amounts = find_amounts(mask(text, [(d.start, d.end) for d in days]))
         told = date.fromisoformat(str(before.args["date"]))
         day = date.fromisoformat(days[0].value) if len(days) == 1 and days[0].value else None
         if day is None or len(amounts) != 1 or amounts[0].amount is None or (
-                amounts[0].currency not in (None, before.currency)) or not (told < day < ctx.today) or (
+                amounts[0].currency not in (None, before.currency, before.claim.currency if before.claim else None)) or not (
+                told < day < ctx.today) or (
                 day - told).days > 6 or not _ANOTHER_DAY_WORDS.match(
                     mask(text, [(d.start, d.end) for d in days] + [(amounts[0].start, amounts[0].end)])) or not (
-                _same_sentence(ctx.message, before.start, intent.start) or re.fullmatch(r"[\s,;.]*", ctx.message[
+                _same_sentence(ctx.message, before.end - 1, intent.start) or re.fullmatch(r"[\s,;.]*", ctx.message[
                     before.end:intent.start])):
             out.append(intent)
+            continue
+        nights = int(before.args.get("quantity") or 1) if before.args["category"] == "hotel" else 1
+        ratio = amounts[0].amount / Decimal(str(before.args["amount"]))
+        if (day - told).days < nights or corrected or not Decimal("0.5") <= ratio <= Decimal("1.5"):
+            # ("hotel monday 146 and tuesday 292": the stay's total? "… tuesday 1": the 1st? asked, never a night of 1.00)
+            out.append(intent)  # "hotel 2 nites tue 298 + wed 149": a night the stay told already holds (asked)
             continue
         args = {"category": before.args["category"], "date": day.isoformat(), "amount": money_text(amounts[0].amount)}
         if before.args["category"] == "hotel" and before.args.get("merchant"):
             args["merchant"] = before.args["merchant"]  # the night after, at the same hotel
         out.append(ActIntent(intent.start, intent.end, act="add_line", args=args, ref=before.ref, claim=before.claim,
                              currency=before.currency, label=before.label))
+    return out
+
+
+# the kind a user files what they just told under: "- put that under other I suppose", "file it as travel please"
+_KIND_FOR_IT = re.compile(r"^\W*(?:(?:and|so|ok|okay)\s+)?(?:please\s+|pls\s+)?(?:put|file|book|log|list|enter|classify|class|"
+                          r"categori[sz]e|count|mark)\s+(?:that|it|this)(?:\s+one)?\s+(?:under|in|as|into)\s+(?:the\s+)?"
+                          r"(?P<kind>travel|hotel|meals?|taxi|other)(?:\s+category)?(?:\s+(?:i\s+(?:suppose|guess|think)|please|pls|"
+                          r"then|maybe))*\W*$", re.IGNORECASE)
+
+
+def _kind_told_for_the_last(intents: list[Intent], ctx: Context) -> list[Intent]:
+    """"Then the fair entry badge on Monday, 95 - put that under other I suppose": the kind the user files the expense
+    just told under, never a second expense without an amount."""
+    out: list[Intent] = []
+    for intent in intents:
+        before = out[-1] if out else None
+        said = _KIND_FOR_IT.match(intent.quote(ctx.message)) if isinstance(intent, ActIntent) and intent.act == "add_line" \
+            and intent.missing == "amount" and "amount" not in intent.args else None
+        if said and isinstance(before, ActIntent) and before.act == "add_line" and not before.problem and not (
+                before.retracted) and "amount" in before.args and re.fullmatch(r"[\s,;:–—-]*", ctx.message[before.end:intent.start]):
+            before.args["category"] = "meals" if said.group("kind").lower().startswith("meal") else said.group("kind").lower()
+            before.end = intent.end
+            continue
+        out.append(intent)
     return out
 
 

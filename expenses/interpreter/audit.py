@@ -1087,14 +1087,16 @@ class Audit:
 
         # a kind of expense named, none of the plan's ("…, dinner was on the client"); a thing named by no kind ("the
         # bill", "the garage", "the reception") may be one the plan adds: asked
-        things = {c.category for c in find_categories(words) if not c.weak}
+        found = find_categories(words)
+        things = {c.category for c in found if not c.weak} or {c.category for c in found}  # ("Training fee was paid by …")
         kinds = {str(a.args.get("category")) for a in self.acts}
         if things & kinds and lexicon.meal_named_apart(words, [self.message[a.start:a.end] for a in self.acts
                                                               if str(a.args.get("category")) in things]):
             kinds = kinds - things  # "Lunch was catered by the client" beside "a coffee and a bagel": a lunch, not them
         if re.search(r"\b(?:not|n't|dont|leave|skip|forget|drop|remove|scratch|ignore|out)\b", words, re.IGNORECASE) and (
                 len(things) != 1 or re.search(r"\b(?:it|that|them|this|those)\b", words, re.IGNORECASE) is None and
-                re.search(r"\b(?:not|n't|dont)\s+(?:add|include|claim|put)\b", words, re.IGNORECASE) is None):
+                re.search(r"\b(?:not|n't|dont)\s+(?:add|include|claim|put|here\b|on\s+(?:this|the|my)\s+claim|mine)\b", words,
+                          re.IGNORECASE) is None):
             return False  # (a take-back said with it is the audit's to weigh, unless it names one kind and says not to
             # add it: "…, lunch wed the customer paid so dont add", never "…, the ride was on the client so not claiming it")
         return bool(things) and not things & kinds
@@ -2433,7 +2435,8 @@ _DAY_PATTERNS = [
     ("ordinal", re.compile(DAY_NUMBERED, re.IGNORECASE)),
     # "the dinner of the 25", "on the 23", "I paid it the 26": a day of the month said without its suffix (never money:
     # no decimals, no currency after it)
-    ("ordinal", re.compile(r"\b(?:of|on|from|paid(?:\s+(?:it|that|this|them|for\s+it))?)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])\b"
+    ("ordinal", re.compile(r"(?:\b(?:of|on|from)|\bpaid\s+(?:it|that|this)(?=\s+the\s+\d{1,2}\s*(?:$|[,.;!?]|(?:when|after|before|as|"
+                           r"because)\b)))\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])\b"
                            r"(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|days?|people|lines?|items?))",
                            re.IGNORECASE)),
     # "The 17 the flight back …", "The 26 I have invited the client": a sentence opened by a day of the month

@@ -371,6 +371,10 @@ _SOMETHING_MORE = re.compile(rf"\b(?:{lexicon.SOMETHING_MORE}|and|one)\b", re.IG
 # an aside with its own subject, told after a request: "my phone swapped the numbers", "I always do that"
 _ASIDE = re.compile(r"^\W*(?:(?:and|because|since|as|cos|so)\s+)?(?:my|our|i|we|i'?ve|i'?d|i'?m|i\s+always|i\s+just)\s+"
                     r"(?!(?:want|need|would|'d\s+like|like|forgot|also)\b)[a-z]", re.IGNORECASE)
+# why a figure was corrected, told after the correction: "there was a glass of wine on it that I took off"
+_WHY_THE_FIGURE = re.compile(r"^\W*(?:(?:and|because|since|as|so|cos)\s+)?there\s+(?:was|were)\s+[^.;!?]*\b(?:on\s+it|in\s+it|"
+                             r"on\s+the\s+(?:bill|receipt)|included|took\s+(?:it\s+)?off|taken\s+off|removed|deducted|"
+                             r"(?:not|n't)\s+(?:claim|claiming|add))", re.IGNORECASE)
 # when a claim is wanted, said after the request to send it: "they want it today", "my boss needs it by Friday",
 # "deadline is friday", "it's due tomorrow"
 _WANTED_BY = re.compile(r"^\W*(?:(?:and|because|since|as|cos|coz|so|but)\s+)?(?:(?:(?:they|he|she|finance|accounts|hr|"
@@ -389,8 +393,8 @@ NOT_CLAIMED = re.compile(r"\b(?:so|and|therefore|hence|which\s+is\s+why)?\s*(?:i
                          r"(?:it|that|them|this|those)\b|\b(?:i|we)\s+(?:won'?t|don'?t|do\s+not|will\s+not)\s+(?:claim|include|"
                          r"add|expense)\s+(?:it|that|them|this|those)\b", re.IGNORECASE)
 # what the message is about to tell, announced: "I should like to add the remaining receipts to my claim"
-_RECEIPTS_TO_COME = re.compile(r"\b(?:add|put|enter|log|file|claim|submit)\s+(?:in\s+)?(?:the\s+|my\s+|some\s+)?(?:remaining|rest\s+of\s+"
-                               r"(?:the|my)|other|last|few\s+more|more|following|outstanding)\s+(?:receipts?|expenses?|costs?|"
+_RECEIPTS_TO_COME = re.compile(r"\b(?:add|put|enter|log|file|claim|submit)\s+(?:in\s+)?(?:the\s+|my\s+|some\s+)?(?:remaining|rest\s+of"
+                               r"(?:\s+the|\s+my)?|other|last|few\s+more|more|following|outstanding)\s+(?:receipts?|expenses?|costs?|"
                                r"items?|bits)\b(?!\s+(?:of|from)\s+(?:the\s+)?\w+\s+(?:claim|trip)\b)", re.IGNORECASE)
 # a thing someone else paid for: "dinner was on the client", "the reception was hosted by the department"
 _PAYERS_WORDS = (r"client|clients|customer|customers|company|host|hosts|department|dept|organi[sz]ers?|partner|partners|"
@@ -405,6 +409,9 @@ OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|pa
                             # paid, so nothing", "Lunch was provided by the conference", "went on the company fuel card"
                             rf"|\b(?:the|my|our|their|his|her|a)\s+(?:{_PAYERS_WORDS}|conference|organiser|organizer)"
                             rf"(?:\s+(?-i:[A-Z][\w.'’-]*)){{0,3}}\s+(?:paid|covered|picked\s+up|took\s+care\s+of|treated)\b"
+                            # "one of the clients bought it for me", "the client got that one"
+                            rf"|\b(?:the|my|our|their|his|her|a)\s+(?:{_PAYERS_WORDS})\s+(?:bought|got|paid\s+for|invited\s+me\s+to)\s+"
+                            rf"(?:it|that|this|them|those)\b"
                             rf"|(?:^|[,;.]\s*|\b(?:so|and|but)\s+)(?:she|he|they)\s+paid\b"
                             rf"|\b(?:was|were|is|are)\s+(?:provided|included|covered|paid)\s+(?:by|in|with)\s+(?:the\s+)?"
                             rf"(?:conference|event|ticket|fee|registration|organi[sz]ers?|hotel|room\s+rate)\b"
@@ -841,8 +848,11 @@ def split(message: str, today) -> list[Clause]:
             kind, verb = classify(text, question=question, today=today)
             if kind in ("item", "act", "value", "context") and not question and not re.search(r"\d", text) and (
                     OTHERS_PAID_IT.search(text) or _RECEIPTS_TO_COME.search(text) or PAID_BY_ANOTHER.match(text)) and not (
-                    clauses and clauses[-1].kind in ("retract", "marker")):  # ("taxi 20 - no, my colleague paid his
-                # own lunch": what the "no" takes back is asked)
+                    clauses and clauses[-1].kind in ("retract", "marker") and not (
+                        clauses[-1].kind == "retract" and re.match(r"\W*(?:forget|scrap|drop|skip|ignore)\s+(?:the|that|my)\s+"
+                                                                   r"[^\W\d_]", clauses[-1].text, re.IGNORECASE)
+                        and re.search(r"\b(?:it|that|this|them)\b", text, re.IGNORECASE))):  # ("taxi 20 - no, my colleague paid his
+                # own lunch": what the "no" takes back is asked; "Forget the coffee, one of the clients bought it": why)
                 # "…, dinner was on the client so nothing there", "the reception was hosted by the department": not
                 # the user's to claim, said of a thing with no price
                 clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
@@ -854,6 +864,12 @@ def split(message: str, today) -> list[Clause]:
                     and _ASIDE.match(text) and not re.search(r"\d", text) and not re.search(
                         rf"\b(?:{'|'.join(lexicon.NUMBER_WORDS)})\b", text, re.IGNORECASE):  # ("I swapped two digits")
                 # "the hotel isn't 420, it's 402, my phone swapped the numbers": why, told after the request
+                clauses.append(Clause(f_start, f_end, text, "context", question, None))
+                continue
+            if kind in ("item", "context", "act") and clauses and clauses[-1].kind in ("act", "item", "correction") and re.search(
+                    r"\d", clauses[-1].text) and re.search(r"\bnot\b|\bno\b|\bwas\b", clauses[-1].text, re.IGNORECASE) and \
+                    not question and not re.search(r"\d", text) and _WHY_THE_FIGURE.match(text):
+                # "… the team dinner on Tuesday was 36.50 not 38.50, there was a glass of wine on it that I took off": why
                 clauses.append(Clause(f_start, f_end, text, "context", question, None))
                 continue
             if clauses and clauses[-1].kind == "act" and clauses[-1].verb in ("submit", "withdraw") and not question and \
@@ -1130,6 +1146,11 @@ _NEXT_EVENT = re.compile(r"^\W*(?:and\s+)?(?:then|after\s+that|afterwards|later|
                          re.IGNORECASE)
 
 
+# a stay of several nights ("htl 2 nites mon 298"): a night said after it may be one of them (asked, never a new line)
+_NIGHTS_COUNTED = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven)\s*(?:nights?|nites?|nts?|n)\b", re.IGNORECASE)
+_A_WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\b", re.IGNORECASE)
+
+
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:
     if last.closed:
         return False
@@ -1207,6 +1228,11 @@ def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str 
     if kind == "value" and (days := find_dates(text, today)) and not mask(text, [(d.start, d.end) for d in days]).strip(
             " ,.;:-–—") and find_dates(last.text, today) and _priced(last.text, today):
         return False  # "…22.50 EUR; 01/12/2026 – Belga Queen – dinner – 63.00": a new row starts with its day
+    if kind in ("value", "item") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(
+            r"\s*(?:and|&|\+|plus)?\s*[^\W\d_]", text, re.IGNORECASE) and _priced(last.text, today) and _priced(
+                text, today) and (find_dates(text, today) or _A_WEEKDAY.search(text)) and _kinds(last.text, today) and not (
+            _kinds(text, today)) and not _NIGHTS_COUNTED.search(last.text):
+        return False  # "htl tue nite 149 + wed nite 149": the next night, with its own day and price
     if kind in ("value", "context"):
         return last.kind not in ("retract", "hold") or kind == "context"
     if (kind != "act" or verb == "update") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and re.match(

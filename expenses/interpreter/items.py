@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from registries import money_phrases, quantity_products
@@ -56,6 +57,7 @@ from .values import (
     a_route,
     bought_aboard,
     everyday_name_meant,
+    find_categories,
     one_reading,
     rows_kept_by_place,
     venue_names,
@@ -306,6 +308,14 @@ def _items(message: str, ctx: Context) -> list[Item]:
         if item.category is None and k and _RETURN.search(message[item.start:item.end]) and (
                 not item.merchant or item.merchant == amounts[k - 1].merchant):  # another merchant: another kind?
             item.category = amounts[k - 1].category
+    for before, item in pairwise(amounts):
+        if before.category == item.category == "hotel" and (before.quantity or 1) > 1 and before.day and item.day and (
+                0 <= (item.day - before.day).days < (before.quantity or 1)):
+            return []  # "htl 2 nites mon 298 + tue nite 149": a night the stay already holds, told again (asked)
+        if item.merchant is None and item.category == before.category == "hotel" and before.merchant and not [
+                c for c in find_categories(message[item.start:item.amount_start]) if not c.weak] and re.search(
+                    r"\b(?:night|nite|nights|nites)\b", message[item.start:item.end], re.IGNORECASE):
+            item.merchant = before.merchant  # "Hotel Ibis tuesday night 389 zł and wednesday night 389 zł": the same hotel
     _days_across(message, amounts, days, ctx)
     return amounts
 

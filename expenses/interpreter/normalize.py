@@ -24,12 +24,12 @@ _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july
                    "november", "december")
 # May in Polish, and a name ("for Maja: lunch 14"); the months' short forms that are everyday words of other languages
 # ("Hôtel des Arts", "cada uno", "sie")
-_NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis", "joi", "sali", "jula", "juna", "cuma", "mája"})
+_NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis", "joi", "jula", "juna", "mája"})
 # the languages whose days and months people write among their English ("lunedì: taxi 18,50", "Vy train tirsdag",
 # "kolacja środa", "am 3. Dezember")
-_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs", "pt", "ro", "hu", "fi", "tr", "sk", "sl", "hr")
+_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs", "pt", "ro", "hu", "fi", "sk", "sl", "hr")
 # the languages whose short month names are too like other words to be read ("mai", "máj"): their whole names only
-_WIDE_MONTHS_ONLY = ("pl", "cs", "ro", "hu", "fi", "tr", "sk", "sl", "hr")
+_WIDE_MONTHS_ONLY = ("pl", "cs", "ro", "hu", "fi", "sk", "sl", "hr")  # (Turkish months are names too: Nisan, Mart)
 
 
 @functools.cache
@@ -236,17 +236,26 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
 
 
 def _told_as_the_day(text: str, m: re.Match[str]) -> bool:
-    """"the flight on monday 9 was 214,60", "taxi on wednesday 11, 20 eur", "It was wednesday 11, from the hotel …":
-    the weekday said as the day something happened, its number the day of the month: after "on" with a price told
-    elsewhere in the message, or as the answer "it was …"; the number is no price, a count or a time."""
+    """"the flight on monday 9 was 214,60 €", "taxi on wednesday 11, 20 eur", "It was wednesday 11, from the hotel …":
+    the weekday said as the day something happened, its number the day of the month: after "on" or "of" with a price
+    told elsewhere in the message (with its currency or its cents), or as the answer "it was …". Never when what follows
+    makes the number an hour or a count ("monday 9 in the morning", "friday 20 for 2", "saturday 21 and 30 …")."""
     before, after = text[:m.start()], text[m.end():]
-    if not re.match(r"\s*(?:$|[,;:.!?)–-]|\s(?:was|were|is|came|cost|costs|for|at|in|from|to|i|we|the|a|an|my|our|and)\b)",
-                    after, re.IGNORECASE):
+    if not re.match(r"\s*(?:$|[,;:.!?)–-]|\s(?:was|were|is|came|cost|costs|i|we|the|a|an|my|our)\b)", after, re.IGNORECASE):
+        return False
+    if re.match(r"\s*[,;:–-]?\s*(?:in\s+the\s+(?:morning|evening|afternoon)|at\s+night|a\.?m\b|p\.?m\b|o'?clock|h\b|"
+                r"(?:people|persons|pax|guests|of\s+us)\b)", after, re.IGNORECASE):
         return False
     if re.search(r"(?:^|[.!?\n]|\b(?:it|that))\s*(?:was|is|it'?s|it’s)\s+(?:on\s+)?$", before, re.IGNORECASE) and not re.search(
             r"\d", before):
         return True  # "It was wednesday 11, from the hotel to the gare du Midi": which day, answered
-    return bool(re.search(r"\b(?:on|of)\s+$", before, re.IGNORECASE)) and bool(re.search(r"\d", before + " " + after))
+    rest = before + " " + " " * (m.end() - m.start()) + after
+    return bool(re.search(r"\b(?:on|of)\s+$", before, re.IGNORECASE)) and bool(_PRICE_TOLD.search(rest))
+
+
+# a price as people write it with its currency or its cents: "214,60 €", "€ 89", "20 eur", "79.40"
+_PRICE_TOLD = re.compile(r"[€$£]\s?\d|\d\s?(?:€|\$|£|eur\b|euros?\b|chf\b|gbp\b|usd\b|sek\b|nok\b|dkk\b|pln\b|czk\b|"
+                         r"zł|kr\b|kč)|\d[.,]\d\d\b", re.IGNORECASE)
 
 
 def weekday_not_that_day(said: str, today: date) -> str | None:
@@ -427,6 +436,12 @@ _YEAR_FIRST = re.compile(r"(?<![\d.,/])(?P<y>20\d\d)([./])(?P<m>1[0-2]|0[1-9]|[1
                          r"(?P<end>\.?)(?![\d]|[.,]\d)")
 
 
+# a question closed the Greek way, with ";" ("What do you think;", "How much is the total now;"): a question mark
+_GREEK_QUESTION = re.compile(r"(?:^|(?<=[.!?;:])\s+|(?<=\n))(?:(?:and|so|ok|also)\s+)?(?:what|how|is|are|do|does|can|could|"
+                             r"should|would|will|who|where|when|why|which|did|any|there\s+is|is\s+there)\b[^.;!?\n]{0,120}"
+                             r"(?P<mark>;)(?=\s*$|\s+[A-Z])", re.IGNORECASE)
+
+
 def spell_out(message: str) -> Spelled:
     """``message`` with the shorthand of ``lexicon.CHAT_WORDS`` replaced by the words it stands for."""
     parts: list[str] = []
@@ -445,6 +460,7 @@ def spell_out(message: str) -> Spelled:
     pairs += [(m.start(), m.end(), re.sub(r"\s", "", m.group(0))) for m in re.finditer(SPACED_DOTTED_DAY, message)]  # "9. 11."
     pairs += [(m.start(), m.end(), f"{m.group('d')}.{m.group('m')}.{m.group('y')}{' ' if m.group('end') else ''}")
               for m in _YEAR_FIRST.finditer(message)]  # "2026.11.16." read as "16.11.2026 " (as long: positions hold)
+    pairs += [(m.start("mark"), m.end("mark"), "?") for m in _GREEK_QUESTION.finditer(message)]  # "What do you think;"
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *pairs, *(
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])

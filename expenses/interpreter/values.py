@@ -178,7 +178,8 @@ _DATE_PATTERNS = [
                        r"sep|oct|nov|dec))", re.IGNORECASE)),
     # "the dinner of the 25", "on the 23", "I paid it the 26": a day of the month said without its suffix (never money:
     # no decimals, no currency after it)
-    ("dom", re.compile(r"\b(?:of|on|from|paid(?:\s+(?:it|that|this|them|for\s+it))?)\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
+    ("dom", re.compile(r"(?:\b(?:of|on|from)|\bpaid\s+(?:it|that|this)(?=\s+the\s+\d{1,2}\s*(?:$|[,.;!?]|(?:when|after|before|as|because)\b)))"
+                       r"\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
                        r"days?|people|lines?|items?))", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))",
                        re.IGNORECASE)),  # "the 29th and 30th"
@@ -1021,9 +1022,12 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 continue
             name, category = lexicon.MERCHANTS[key]
             end = m.end()
-            if (aside := re.match(r"((?:\s+[^\W\d_][\w'’&.-]*){1,3})\s*\)", text[end:])) and re.search(r"\(\s*$", text[:m.start()]) \
-                    and not any(end < e and s < end + aside.end(1) for s, e in skip):
-                # "the hotel (hyatt regency)": the whole name in its brackets, the known one its first word
+            if (aside := re.match(r"((?:\s+[^\W\d_][\w'’&.-]*){1,3})\s*\)", text[end:])) and re.search(
+                    r"\b(?:hotel|hostel|restaurant|bar|caf[eé])\s*\(\s*$", text[:m.start()], re.IGNORECASE) \
+                    and not any(end < e and s < end + aside.end(1) for s, e in skip) and not re.search(
+                        r"\b(?:to|from|near|at|in|by|via|and|or|class|economy|business|airport|station|rental)\b", aside.group(1),
+                        re.IGNORECASE):
+                # "the hotel (hyatt regency)": the whole name in the brackets after the kind, the known one its first word
                 end += aside.end(1)
                 said = text[m.start():end]
                 name = said if said != said.lower() else said.title()
