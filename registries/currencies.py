@@ -201,6 +201,11 @@ def currency_mentions(text: str) -> list[CurrencyMention]:
     for m in symbolic.finditer(text):  # a symbol of letters ("kr", "Ft", "Le") only beside a number
         if not m.group(0).rstrip(".").isalpha() or _beside_number(text, m.start(), m.end()):
             add(m.start(), m.end(), symbols[m.group(0)], "symbol")
+    for m in _COMPOUND.finditer(text):  # "900 Süd-Won", "Zuid-Afrikaanse randen": the money's name is the last word
+        last, whole = fold(m.group(0).rsplit("-", 1)[1]), fold(m.group(0))
+        begun = frozenset(code for name, codes in names.items() if name.startswith(whole + " ") for code in codes)
+        if (last in heads or begun) and _beside_number(text, m.start(), m.end()):
+            add(m.start(), m.end(), heads.get(last) or begun, "name")  # ("Zuid-Afrikaanse randen": a name begun so)
     for m in _TOKEN.finditer(text):
         word = m.group(0).rstrip(".")
         if not word:
@@ -224,6 +229,9 @@ def currency_mentions(text: str) -> list[CurrencyMention]:
             add(m.start(), end, heads[key], "name")
     return sorted(found, key=lambda f: f.start)
 
+
+# a name joined by hyphens ("Süd-Won", "Kenia-Schilling"): read whole when its last word is a currency's
+_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
 
 # a code followed by a thing it names as an acronym: "PHP conference", "CAD team", "ALL hands"
 _ACRONYM = re.compile(r"\s+(?:conference|conf|team|developers?|dev|software|drawings?|designs?|training|course|workshop|"

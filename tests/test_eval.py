@@ -198,6 +198,16 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-30"]["passed"] >= 8
     assert parts["holdout-30"]["conversations"] >= 24
     assert parts["holdout-30"]["passed"] >= 37
+    # a twenty-fourth round (2026-12-07, eighteenth session): 24 conversations and 14 whole claims written before the
+    # round's changes (holdout-31: 35 passed before, 4 unsafe; dev-31: 5 passed before, 4 unsafe; both worked on), and
+    # 24 more written in the middle of the round and kept blind to its end (holdout-32: 28 passed before, 8 unsafe; only
+    # its totals and unsafe items were looked at): docs/evaluation.md
+    assert parts["holdout-31"]["conversations"] >= 24
+    assert parts["holdout-31"]["passed"] >= 45
+    assert parts["dev-31"]["conversations"] >= 14
+    assert parts["dev-31"]["passed"] >= 24
+    assert parts["holdout-32"]["conversations"] >= 24
+    assert parts["holdout-32"]["passed"] >= 35
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

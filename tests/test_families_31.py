@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from conversations.core.plan import UserTurnPlan
 from conversations.core.reducer import reduce_turn
 from conversations.core.validation import validate_plan
-from conversations.core.plan import UserTurnPlan
 from tests.support import act, plan
 from tests.test_families_13 import TODAY, line, on
 from tests.test_families_29 import _said, _talk
@@ -347,3 +347,79 @@ def test_a_day_and_a_price_unlike_the_night_before_is_asked_never_one_more_line(
 def test_words_in_brackets_after_a_known_name_are_no_part_of_it_unless_they_name_the_place_stayed_at():
     plan = plan_of("flight (lufthansa to Munich) 214 eur yesterday", **on([]))
     assert [a.args.get("merchant") for a in plan.acts] == ["Lufthansa"]
+
+
+# ----------------------------------------------------------------- 11. what the round's browser walk met
+
+
+def test_who_paid_it_names_no_line_of_a_removal():
+    lines = [line("ln_dinn0001", "2026-12-01", "meals", "160.56"), line("ln_coff0001", "2026-12-02", "meals", "4.20")]
+    lines[0]["merchant"], lines[1]["merchant"] = "Goldwasser - client dinner", "Costa"
+    plan = plan_of("and the coffee - take it out please, the client paid it after all", **on(lines))
+    assert all(a.args.get("line") != 1 for a in plan.acts)
+
+
+def test_an_amount_answered_for_words_that_told_no_day_on_an_old_trip_is_asked_its_day():
+    plans = _talk(["lunch 1.12 Pierogarnia Mandu 18,40 eur", "yes, add the dinner converted", "160.56"],
+                  **{**on([]), "today": "2026-12-07"})
+    assert "How much" in _said(plans[1])
+    assert plans[2].acts == [] and "day" in _said(plans[2])
+
+
+def test_a_dotted_day_before_a_name_and_its_price_is_the_day():
+    plan = plan_of("lunches: 1.12 Pierogarnia Mandu 18,40 eur and 2.12 Bar Mleczny Neptun 12,90 eur", **on([]))
+    assert [(a.args.get("merchant"), a.args.get("amount"), a.args.get("date")) for a in plan.acts] == [
+        ("Pierogarnia Mandu", "18.40", "2026-12-01"), ("Bar Mleczny Neptun", "12.90", "2026-12-02")]
+
+
+def test_words_before_a_title_are_never_the_answer_to_which_name():
+    plans = _talk(["please open a new claim", "oh ok. call it Vienna customer visit, EUR"], cases=(), active=None,
+                  today=TODAY)
+    assert [a.args.get("title") for a in plans[1].acts] == ["Vienna customer visit"]
+
+
+def test_dictated_punctuation_ends_a_sentence():
+    plan = plan_of("taxi on Monday thirty pounds full stop lunch on Tuesday nine pounds twenty five full stop",
+                   **{**on([]), "cases": (lyon_in("GBP"),)})
+    assert _lines(plan) == [("taxi", "30.00", "2026-11-30"), ("meals", "9.25", "2026-12-01")]
+
+
+# ----------------------------------------------------------------- 12. what the second safety review found
+
+
+@pytest.mark.parametrize("answer", ["I checked in the card, it is 35,00. Or was it 53? Let me check again.",
+                                    "It is 35. 30 plus tip.", "It is 35,00. Or was it in pounds?",
+                                    "35 I think. What do you think", "It is 35. Delete the last one."])
+def test_an_answer_doubted_or_followed_by_words_about_it_is_never_committed_with_them(answer):
+    lines = [line("ln_hote0001", "2026-12-01", "hotel", "142.00")]
+    plans = _talk(["Also taxi to the airport wednesday, it was 35 or 53, I am not sure.", answer], **on(lines))
+    assert not any(a.act == "add_line" and a.args.get("amount") == "35.00" for a in plans[1].acts)
+
+
+@pytest.mark.parametrize("text", ["dinner 900 Süd-Won yesterday", "hotel 900 Zuid-Afrikaanse randen yesterday",
+                                  "dinner 20 Süd-Sudan-Pfund yesterday", "lunch 50 Sud-africain rand yesterday"])
+def test_a_currency_named_by_a_compound_with_a_direction_is_money(text):
+    assert plan_of(text, **on([])).acts == []
+
+
+def test_the_fee_paid_by_another_beside_an_expense_is_about_that_expense():
+    plan = plan_of("Parking at the airport 45 monday, the fee was paid by the company directly so not here", **on([]))
+    assert plan.acts == []
+
+
+@pytest.mark.parametrize("text", ["breakfast on saturday 7 was 12,50 €", "lunch on thursday 12 was 14,50 €",
+                                  "taxi on friday 6, 35 €"])
+def test_a_weekday_with_a_day_of_the_month_weeks_back_is_never_that_day(text):
+    plan = plan_of(text, **on([]))
+    assert all(a.args.get("date") not in ("2026-11-07", "2026-11-12", "2026-11-06") for a in plan.acts)
+
+
+def test_a_night_told_with_a_plus_that_the_claim_holds_already_is_asked():
+    lines = [line("ln_hote0001", "2026-11-30", "hotel", "146.00"), line("ln_taxi0001", "2026-11-30", "taxi", "20.00")]
+    plan = plan_of("hotel mon 146 + tue 146", **on(lines))
+    assert plan.acts == []
+
+
+def test_a_name_for_the_claim_then_its_currency_opens_one_claim():
+    plans = _talk(["open a new claim", "Munich trip. It's in GBP."], cases=(), active=None, today=TODAY)
+    assert [a.args.get("title") for a in plans[1].acts if a.act == "open_claim"] in ([], ["Munich trip"])

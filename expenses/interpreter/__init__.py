@@ -465,13 +465,27 @@ def _better_split(request: Any, said: Context, settled: frozenset[str], answer: 
     return answer
 
 
+# after the answer, what makes the rest a request of its own ("And the hotel …", "Also …") or a doubt about the answer
+_MORE_TOLD = re.compile(r"\W*(?:and|also|plus|btw|by\s+the\s+way|moment|oh|one\s+more\s+thing)\b", re.IGNORECASE)
+_ANSWER_DOUBTED = re.compile(r"\b(?:or|maybe|perhaps|think|guess|sure|right|check|wait|hmm+|unless|suggest|should\s+i|not\s+100)\b",
+                    re.IGNORECASE)
+
+
 def _answer_then_more(ctx: Context) -> tuple[dict[str, Any], tuple[int, int]] | None:
     """"I checked in the card, it is 35,00. And the hotel of tuesday was 124 not 142": the answer to the question the
     last reply left open, in the message's first sentence, then more; the answer's plan and where it was said."""
     told = sentences(ctx.message)
-    if not ctx.pending or len(told) < 2 or told[0][2] or told[0][1] - told[0][0] > 80:
-        return None
+    missing = ((ctx.pending or {}).get("missing") or [None])[0]
+    if missing not in ("amount", "date") or len(told) < 2 or told[0][2] or told[0][1] - told[0][0] > 80:
+        return None  # (only a figure or a day answers here: any words would do for a title, "oh ok. call it …")
     end = told[0][1]
+    first, rest = ctx.message[:end], ctx.message[end + 1:]
+    if not (re.search(r"\d", first) if missing == "amount" else find_dates(first, ctx.today)):
+        return None
+    if "?" in rest or _ANSWER_DOUBTED.search(first + " " + rest) or not (_MORE_TOLD.match(rest) or re.search(r"\bnot\b", rest)) or re.search(
+            r"\b(?:delete|remove|drop|scrap|change|update|make|submit|send)\b[^.;!?]*\b(?:it|that|this|them|the\s+last(?:\s+one)?)\b",
+            rest, re.IGNORECASE):
+        return None  # ("It is 35. Or was it 53?", "It is 35. 30 plus tip.", "It is 35. Delete the last one.": read whole)
     plan = follow_up(replace(ctx, message=ctx.message[:end]))
     if not plan or plan.get("undo") or plan.get("pending") or not plan.get("acts") or not all(
             a.get("earlier_evidence") for a in plan["acts"]):
@@ -1227,9 +1241,10 @@ def _name_with_number(words: str, args: dict[str, Any]) -> str | None:
     out of the amounts only when the words give their price as money elsewhere), nor a count ("hotel Ibis 2 nights")."""
     m = _NAME_NUMBER.search(words)
     unit = re.match(r"\s*([^\W\d_]+)", words[m.end():]) if m else None
-    if m is not None and re.match(r"\s*(?:[:.]\d|(?:am|pm|h)\b|of\s|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+    if m is not None and re.match(r"\s*(?:[:.]\d|,\d\d\b|(?:am|pm|h)\b|of\s|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
                                   r"(?:st|nd|rd|th)\b|[^\W\d_]+s\b)", words[m.end():], re.IGNORECASE):
-        return None  # "at Vapiano 1 Dec", "at Luigi 8pm", "at Nobu 2 of us", "at Pret 2 sandwiches": no name's figure
+        return None  # "at Vapiano 1 Dec", "at Luigi 8pm", "at Nobu 2 of us", "at Pret 2 sandwiches", "Mandu 18,40": no name's
+        # figure
     if m is not None and (re.match(r"\s*(?:per|a|an|each|/)\s*(?:night|nite|nt|day|person)?\b", words[m.end():], re.IGNORECASE)
                           or re.match(r"(?i)(?:hotel|hostel)\b", m.group(0)) and not re.search(
                 r"(?i)\b\d+\s*(?:nights?|nts?|nites?)\b", words)):

@@ -314,7 +314,10 @@ class Audit:
         day is asked. (With no day told before in the conversation, an expense with no day is today's, as before: the
         corpus's writers expect it so on a claim of an earlier trip, "add a taxi for 20".)"""
         today = self.ctx.today
-        undated = self._undated_adds()
+        undated = self._undated_adds() + [  # ("160.56" answering "How much was the meals?" after "yes, add the dinner
+            # converted": the words it completes tell no day either)
+            a for a in self.acts if a.name == "add_line" and not a.args.get("date") and a.act.get("earlier_evidence")
+            and not find_days(str(a.act["earlier_evidence"]), today)]
         if not undated or any(d.value is not None and d.value == today for d in self._days):
             return  # ("today", "tonight": said. An expense offered converted is asked its day at the yes: safe, if late)
         said_before = [s for s in (*(self.ctx.earlier or ()), self.ctx.previous or "") if s.strip()]
@@ -1088,7 +1091,8 @@ class Audit:
         # a kind of expense named, none of the plan's ("…, dinner was on the client"); a thing named by no kind ("the
         # bill", "the garage", "the reception") may be one the plan adds: asked
         found = find_categories(words)
-        things = {c.category for c in found if not c.weak} or {c.category for c in found}  # ("Training fee was paid by …")
+        things = {c.category for c in found if not c.weak} or {  # ("Training fee was paid by …"; never "the fee was …")
+            c.category for c in found if not re.search(r"\b(?:the|this|that|its|their|my)\s+$", words[:c.start], re.IGNORECASE)}
         kinds = {str(a.args.get("category")) for a in self.acts}
         if things & kinds and lexicon.meal_named_apart(words, [self.message[a.start:a.end] for a in self.acts
                                                               if str(a.args.get("category")) in things]):
@@ -1397,7 +1401,8 @@ class Audit:
                 at_it = re.search(rf"\bat\s+(?:the\s+)?{re.escape(merchant)}\b", words, re.IGNORECASE)
                 if len(names) > 1 and merchant in names and not at_it:  # "… with the buyer at Snooze": Snooze was paid
                     self._leave("other", a.start, a.end)  # "grab an Uber": two names, one was paid
-            sentence = _sentence(self.message, a.start)
+            # (what asks to add it is said before or in its own words: "hotel mon 146 + tue 146" asks for the Tuesday)
+            sentence = self.message[_sentence_span(self.message, a.start)[0]:a.end]
             if a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
                     _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
                     and (not a.args.get("date") or line.get("date") == a.args.get("date"))  # "again" on another day
@@ -2584,6 +2589,10 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
             return True  # "change the date of line 2 to 1.12"
         if re.match(r",?\s+\d{1,2}\s*(?:nights?|nites?|nts?|n)\b", text[m.end():], re.IGNORECASE):
             day = _resolve("dmy", m, today)  # "hotel ibis 2.12 2 nights 70 each": the stay's first day
+            return day is not None and 0 <= (today - day).days <= 92
+        if re.match(r"\s+(?-i:[A-Z])[^\d,;:.!?]{1,40}?\s(?:[€$£]\s?)?\d{1,5}[.,]\d\d\b", text[m.end():]) and not re.search(
+                r"[€$£]\s?$", text[:m.start()]):
+            day = _resolve("dmy", m, today)  # "1.12 Pierogarnia Mandu 18,40 eur": the day, a name, then the price
             return day is not None and 0 <= (today - day).days <= 92
         if _PRICE_BESIDE.match(text, m.end()) and not _MONEY_AFTER.match(text, m.end()):
             day = _resolve("dmy", m, today)  # "taxi 23.11 18,50", "flight 23.11 was 289.40": the price is the other

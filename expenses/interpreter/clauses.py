@@ -19,6 +19,8 @@ from itertools import pairwise
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from registries.currencies import currencies_named, currency_mentions
+
 from . import lexicon
 from .english import known_word
 from .patterns import word_finditer, word_search
@@ -620,6 +622,18 @@ def _line_at(message: str, at: int) -> str:
     return message[start:end if end >= 0 else len(message)]
 
 
+# a heading that says which money the rows after it are in: "Below ones are in DKK only:", "receipts in pounds:"
+_IN_A_CURRENCY = re.compile(r"\b(?:in|paid\s+in|payed\s+in)\s+(?:[A-Z]{3}|euros?|dollars?|pounds?|francs?|kron[eo]r|kroner|"
+                            r"zloty|złoty|crowns?|yen)\b", re.IGNORECASE)
+
+
+def _rows_priced_in(rows: str, heading: str) -> bool:
+    """Do the rows after a currency heading each say that currency ("90 DKK", "£25.00"), as the heading does?"""
+    named = currencies_named(heading)
+    mentions = currency_mentions(rows)
+    return bool(named) and bool(mentions) and all(m.codes & named for m in mentions)
+
+
 def sentences(message: str) -> list[tuple[int, int, bool]]:
     """(start, end, ends with "?") for each sentence of ``message``."""
     found: list[tuple[int, int, bool]] = []
@@ -800,6 +814,14 @@ def split(message: str, today) -> list[Clause]:
         elif colon > s_start and not re.match(r"\s*\d", message[colon + 1:]) and day_told(message[s_start:colon], today):
             # "Wednesday the meetings were out in the Berlaymont: taxi out there €18.00, …": the day of what follows
             clauses.append(Clause(s_start, colon, message[s_start:colon], "value", question, None, closed=True))
+            s_start = colon + 1
+            s_start, s_end = _trim(message, s_start, s_end)
+        elif colon > s_start and _IN_A_CURRENCY.search(message[s_start:colon]) and not re.search(r"\d", message[s_start:colon]) \
+                and not [c for c in find_categories(message[s_start:colon]) if not c.weak] and len(message[s_start:colon]) <= 60 \
+                and _rows_priced_in(message[colon + 1:s_end], message[s_start:colon]):
+            # "Below ones are in DKK only: metro card Tuesday 90 DKK, …", "The rest I payed in dollars: hotel … $289.00":
+            # the currency the rows after it are in, each row saying it again
+            clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
         elif colon > s_start and (_SEPARATE_THINGS.fullmatch(message[s_start:colon]) or _NEW_LINE_ASKED.fullmatch(

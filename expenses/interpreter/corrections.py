@@ -707,11 +707,13 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     ends = [m.start() for m in re.finditer(r"[,;:!—–]\s|[,;:!]$|(?<!\d)\.(?:\s|$)|\s-\s|\bbut\b", message[found[0].end():])]
     # ("del lunch 18.11.": the dot is the day's)
     clause = message[clause_start:found[0].end() + (ends[0] if ends else len(message))]
+    # (who paid it names no line: "take it out please, the client paid it" is never the "client dinner")
+    unpaid = _PAID_BY_OTHERS.sub(lambda m: " " * len(m.group(0)), message)
     if re.search(r"\b(?:it|that|this|them|those)\b", found[0].group(0), re.IGNORECASE) or re.search(
             r"\bgo\b", found[0].group(0), re.IGNORECASE):
-        clause, clause_start = message, 0  # "take it off", "… has to go": the thing is named elsewhere in the message
+        clause, clause_start = unpaid, 0  # "take it off", "… has to go": the thing is named elsewhere in the message
     named_anywhere = [line for line in claim.lines if any(
-        len(w) >= 4 and w not in _GENERIC_NAME_WORDS and re.search(rf"\b{re.escape(w)}\b", message.lower())
+        len(w) >= 4 and w not in _GENERIC_NAME_WORDS and re.search(rf"\b{re.escape(w)}\b", unpaid.lower())
         for w in re.findall(r"[^\W\d_]+", str(line.get("merchant") or "").lower()))]
     if len(named_anywhere) > 1:
         return None  # "nordsee lunch can stay, drop augustiner": two lines named, one kept

@@ -312,7 +312,8 @@ def _items(message: str, ctx: Context) -> list[Item]:
         if before.category == item.category == "hotel" and (before.quantity or 1) > 1 and before.day and item.day and (
                 0 <= (item.day - before.day).days < (before.quantity or 1)):
             return []  # "htl 2 nites mon 298 + tue nite 149": a night the stay already holds, told again (asked)
-        if item.merchant is None and item.category == before.category == "hotel" and before.merchant and not [
+        if item.merchant is None and item.category == before.category == "hotel" and before.merchant and item.amount and \
+                before.amount and Decimal("0.5") <= item.amount / before.amount <= Decimal("1.5") and not [
                 c for c in find_categories(message[item.start:item.amount_start]) if not c.weak] and re.search(
                     r"\b(?:night|nite|nights|nites)\b", message[item.start:item.end], re.IGNORECASE):
             item.merchant = before.merchant  # "Hotel Ibis tuesday night 389 zł and wednesday night 389 zł": the same hotel

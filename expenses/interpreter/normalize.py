@@ -189,10 +189,11 @@ def taken_back_segments(message: str) -> list[tuple[int, int]]:
     return sorted(set(out))
 
 
-# "Monday 23", "Tuesday the 24th": a weekday and the day of the month it fell on (never a price: "monday 23 eur")
+# "Monday 23", "Tuesday the 24th": a weekday and the day of the month it fell on (never a price: "monday 23 eur"; the
+# sign before the next figure is that figure's: "monday 9 £25.00")
 _WEEKDAY_AND_DAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|"
-                              r"fri|sat|sun)\.?,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![.,]\d)(?!\s*(?:€|eur|euros?|"
-                              r"sek|kr|nok|dkk|chf|gbp|usd|pln|zł|czk|kč|yen|jpy|cad|[$£¥]))(?!\.?\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+                              r"fri|sat|sun)\.?,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![.,]\d)(?!\s*(?:€(?!\s?\d)|eur|euros?|"
+                              r"sek|kr|nok|dkk|chf|gbp|usd|pln|zł|czk|kč|yen|jpy|cad|[$£¥](?!\s?\d)))(?!\.?\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                               r"oct|nov|dec)[a-z]*\b)(?![./-]\d)", re.IGNORECASE)
 
 
@@ -218,7 +219,8 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
         skipped = re.search(r"\d(?:st|nd|rd|th)$|\bthe\s+\d", said, re.IGNORECASE) or re.match(
             r"\s*(?::\d|nights?|nts?|nites?|x\b|days?)", text[m.end():], re.IGNORECASE) or re.search(
             r"\b(?:last|this|next|past)\s+$", text[:m.start()], re.IGNORECASE)
-        heads = heads or _told_as_the_day(text, m)
+        heads = heads or (_told_as_the_day(text, m) and fell is not None and (today - fell).days <= 14)  # (further back,
+        # "breakfast on saturday 7 was 12,50" told on 3 Dec may be the latest Saturday at 7: read as before, or asked)
         if fell is None and not skipped and 1 <= int(m.group(2)) <= 31 and (
                 heads and re.match(r"\s+(?:the|a|an|my|our)\s+[^\W\d_]", text[m.end():], re.IGNORECASE) or (
                     re.search(r"(?:^|[.!?;:\n(])\W*$", text[:m.start()]) and re.match(
@@ -241,7 +243,8 @@ def _told_as_the_day(text: str, m: re.Match[str]) -> bool:
     told elsewhere in the message (with its currency or its cents), or as the answer "it was …". Never when what follows
     makes the number an hour or a count ("monday 9 in the morning", "friday 20 for 2", "saturday 21 and 30 …")."""
     before, after = text[:m.start()], text[m.end():]
-    if not re.match(r"\s*(?:$|[,;:.!?)–-]|\s(?:was|were|is|came|cost|costs|i|we|the|a|an|my|our)\b)", after, re.IGNORECASE):
+    if not re.match(r"\s*(?:$|[,;:.!?)–-]|[€$£¥]\s?\d|\s(?:was|were|is|came|cost|costs|i|we|the|a|an|my|our)\b)", after,
+                    re.IGNORECASE):
         return False
     if re.match(r"\s*[,;:–-]?\s*(?:in\s+the\s+(?:morning|evening|afternoon)|at\s+night|a\.?m\b|p\.?m\b|o'?clock|h\b|"
                 r"(?:people|persons|pax|guests|of\s+us)\b)", after, re.IGNORECASE):
@@ -250,7 +253,9 @@ def _told_as_the_day(text: str, m: re.Match[str]) -> bool:
             r"\d", before):
         return True  # "It was wednesday 11, from the hotel to the gare du Midi": which day, answered
     rest = before + " " + " " * (m.end() - m.start()) + after
-    return bool(re.search(r"\b(?:on|of)\s+$", before, re.IGNORECASE)) and bool(_PRICE_TOLD.search(rest))
+    # (with no other figure in the message the number is no price either: "delete the lunch of tuesday 10")
+    return bool(re.search(r"\b(?:on|of)\s+$", before, re.IGNORECASE)) and bool(_PRICE_TOLD.search(rest) or not re.search(
+        r"\d", rest))
 
 
 # a price as people write it with its currency or its cents: "214,60 €", "€ 89", "20 eur", "79.40"
@@ -442,6 +447,13 @@ _GREEK_QUESTION = re.compile(r"(?:^|(?<=[.!?;:])\s+|(?<=\n))(?:(?:and|so|ok|also
                              r"(?P<mark>;)(?=\s*$|\s+[A-Z])", re.IGNORECASE)
 
 
+# punctuation a voice-dictation app writes out in words
+_SPOKEN_MARKS = {"full stop": ".", "question mark": "?", "exclamation mark": "!", "exclamation point": "!",
+                 "new line": ".", "new paragraph": "."}
+_SPOKEN_MARK = re.compile(r"\s*\b(full\s+stop|question\s+mark|exclamation\s+(?:mark|point)|new\s+line|new\s+paragraph)\b",
+                          re.IGNORECASE)
+
+
 def spell_out(message: str) -> Spelled:
     """``message`` with the shorthand of ``lexicon.CHAT_WORDS`` replaced by the words it stands for."""
     parts: list[str] = []
@@ -461,6 +473,8 @@ def spell_out(message: str) -> Spelled:
     pairs += [(m.start(), m.end(), f"{m.group('d')}.{m.group('m')}.{m.group('y')}{' ' if m.group('end') else ''}")
               for m in _YEAR_FIRST.finditer(message)]  # "2026.11.16." read as "16.11.2026 " (as long: positions hold)
     pairs += [(m.start("mark"), m.end("mark"), "?") for m in _GREEK_QUESTION.finditer(message)]  # "What do you think;"
+    pairs += [(m.start(), m.end(), _SPOKEN_MARKS[re.sub(r"\s+", " ", m.group(1).lower())])
+              for m in _SPOKEN_MARK.finditer(message)]  # "… thirty two pounds full stop coffee …": dictated
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *pairs, *(
         (m.start(), m.end(), None) for m in _pieces().finditer(message)
         if not any(s <= m.start() < e for s, e in taken_back))])

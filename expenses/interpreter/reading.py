@@ -238,7 +238,7 @@ _ANCHORED = re.compile(r"(?:on\s+|in\s+)?(?:the\s+)?(?:same\s+(?:day|morning|aft
 
 
 # "Scandic, 3 nights at 142": a name heading the clause, before its comma, under a heading that says what it is
-_NAME_LEADS = re.compile(r"^\s*((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z0-9][\w'’&.-]*|de|la|le|del|am|im|of|the)){0,3}),")
+_NAME_LEADS = re.compile(r"^\s*((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|\d[\w'’&.-]*|de|la|le|del|am|im|of|the)){0,3}),(?!\d)")
 
 
 # a last word of a shorthand expense, after its amount: "schnitzel dinner 34 tue figlmüller"
@@ -337,7 +337,7 @@ _PRICED_BACK = re.compile(r"^\s*(?:and\s+)?(?:[€$£]\s*)?\d[\d.,]*\s*(?:€|eu
 
 
 # a statement row after its day: the payee's name, then the amount
-_ROW_NAME = re.compile(r"^\s+([A-Z][\w&'’.-]+(?:\s[A-Z0-9][\w&'’.-]*){0,3})\s+(?:[€$£]\s*)?\d")
+_ROW_NAME = re.compile(r"^\s+([A-Z][\w&'’.-]+(?:\s(?:[A-Z][\w&'’.-]*|(?!\d+[.,]\d)\d[\w&'’.-]*)){0,3})\s+(?:[€$£]\s*)?\d")
 
 
 # two amounts offered as alternatives: "20 or 25", "€35 or €38"
@@ -537,7 +537,9 @@ _TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|s
 
 # the reason told after what a request names ("…, it was in the hotel rate after all", "…, because the client paid")
 _WHY_AFTER = re.compile(r"\s*[,;(–-]\s*(?:(?:it|that|this|they|he|she|we|i)\s+(?:was|were|is|are|had|has|got|paid|did|didn'?t|"
-                        r"wasn'?t|isn'?t)\b|(?:because|since|as|cause|coz|cos)\b)", re.IGNORECASE)
+                        r"wasn'?t|isn'?t)\b|(?:because|since|as|cause|coz|cos)\b|(?:the|my|our|a|one\s+of\s+the)\s+(?:client|"
+                        r"customer|company|colleague|boss|host|partner|organi[sz]er)s?\s+(?:paid|covered|bought|got|took\s+care))",
+                        re.IGNORECASE)
 
 
 class Reader:

@@ -164,7 +164,10 @@ _DATE_PATTERNS = [
                           r"(?:(?<=\bcheckout\s)|(?<=\bcheck-out\s)|(?<=\bcheckin\s)|(?<=\bcheck-in\s)|(?<=\bout\s)|"
                           r"(?<=\bbought\s)|(?<=\btill\s))\d{1,2}\.\d{1,2}\.?(?![\d,])(?!\s*" + _MONEY_MARK + r")|"
                           r"(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
-                          r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?!\d|,\d)",  # "28.11.": the German way, the dot closes it
+                          r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?!\d|,\d)"  # "28.11.": the German way, the dot closes it
+                          # "1.12 Pierogarnia Mandu 18,40 eur": before a name and then the price, with its cents
+                          r"|(?<![\d.,€$£])(?:[12]\d|3[01]|0?[1-9])\.(?:1[0-2]|0?[1-9])(?=\s+(?-i:[A-Z])[^\d,;:.!?]{1,40}?\s"
+                          r"(?:[€$£]\s?)?\d{1,5}[.,]\d\d\b)",
                           re.IGNORECASE)),
     # a day named by another: "same day", "the day after" (resolved against the line before, or asked about)
     ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+|in\s+)?that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:in\s+)?(?:the\s+)?same\s+"
