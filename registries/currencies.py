@@ -202,10 +202,18 @@ def currency_mentions(text: str) -> list[CurrencyMention]:
         if not m.group(0).rstrip(".").isalpha() or _beside_number(text, m.start(), m.end()):
             add(m.start(), m.end(), symbols[m.group(0)], "symbol")
     for m in _COMPOUND.finditer(text):  # "900 Süd-Won", "Zuid-Afrikaanse randen": the money's name is the last word
-        last, whole = fold(m.group(0).rsplit("-", 1)[1]), fold(m.group(0))
+        first, last, whole = fold(m.group(0).split("-", 1)[0]), fold(m.group(0).rsplit("-", 1)[1]), fold(m.group(0))
         begun = frozenset(code for name, codes in names.items() if name.startswith(whole + " ") for code in codes)
+        after = re.match(r"\s+([^\W\d_]+)", text[m.end():])
+        told = fold(after.group(1)) if after else ""
         if (last in heads or begun) and _beside_number(text, m.start(), m.end()):
-            add(m.start(), m.end(), heads.get(last) or begun, "name")  # ("Zuid-Afrikaanse randen": a name begun so)
+            # the most particular reading: the whole name, the country's word ("Hongkong-Dollars" is no US dollar), the
+            # money's word ("Süd-Won"); a name begun so ("Zuid-Afrikaanse randen")
+            codes = names.get(whole) or (heads[first] & heads[last] if first in heads and last in heads else None) or (
+                heads.get(first) if first in heads else None) or heads.get(last) or begun
+            add(m.start(), m.end(), codes, "name")
+        elif told in heads and _beside_number(text, m.start(), m.end()):
+            add(m.start(), m.end() + after.end(), heads[told], "name")  # "30 Süd-Afrikanische rand": the name, then the money
     for m in _TOKEN.finditer(text):
         word = m.group(0).rstrip(".")
         if not word:
