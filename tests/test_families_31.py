@@ -423,3 +423,9 @@ def test_a_night_told_with_a_plus_that_the_claim_holds_already_is_asked():
 def test_a_name_for_the_claim_then_its_currency_opens_one_claim():
     plans = _talk(["open a new claim", "Munich trip. It's in GBP."], cases=(), active=None, today=TODAY)
     assert [a.args.get("title") for a in plans[1].acts if a.act == "open_claim"] in ([], ["Munich trip"])
+
+
+def test_an_amount_answered_for_words_with_no_day_when_no_day_was_told_is_todays_as_before():
+    lines = [line("ln_trai0001", "2026-11-30", "travel", "119.00")]
+    plans = _talk(["metro tix 20 or 30 cant remember", "30 checked the app"], **on(lines))
+    assert [a.args.get("amount") for a in plans[1].acts] == ["30.00"]

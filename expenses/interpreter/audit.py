@@ -331,6 +331,8 @@ class Audit:
             recent = [d for d in lines if d <= today] if said_before and lines and \
                 today - timedelta(days=7) <= max(lines) else []
             days = told or recent  # (the days the person told decide; the claim's own lines only when none was told)
+            if a.act.get("earlier_evidence"):
+                days = told  # (an answer completing words with no day: only days the person told make today a guess)
             if not days or max(days) >= today or (max(days) == today - timedelta(days=1) and
                                                    _span_told(said_before, today) != max(days)):
                 continue  # (a trip told up to yesterday may well go on today, unless it was told to end then)
