@@ -212,7 +212,7 @@ def currency_mentions(text: str) -> list[CurrencyMention]:
             codes = names.get(whole) or (heads[first] & heads[last] if first in heads and last in heads else None) or (
                 heads.get(first) if first in heads else None) or heads.get(last) or begun
             add(m.start(), m.end(), codes, "name")
-        elif told in heads and _beside_number(text, m.start(), m.end()):
+        elif after is not None and told in heads and _beside_number(text, m.start(), m.end()):
             add(m.start(), m.end() + after.end(), heads[told], "name")  # "30 Süd-Afrikanische rand": the name, then the money
     for m in _TOKEN.finditer(text):
         word = m.group(0).rstrip(".")

@@ -201,7 +201,7 @@ def test_a_priced_sentence_after_an_opening_is_added_or_asked_never_dropped():
 # ----------------------------------------------------------------- 7. a claim named without its accents
 
 
-def test_a_claim_named_without_its_accents_is_that_claim(registry=None):
+def test_a_claim_named_without_its_accents_is_that_claim():
     from registries import get_registry
 
     registry = get_registry()

@@ -1765,7 +1765,8 @@ _ANOTHER_DAY_WORDS = re.compile(r"^[\W\x00]*(?:(?:and|also|plus|the|on|for|night
 def _same_thing_another_day(intents: list[Intent], ctx: Context) -> list[Intent]:
     """"Hotel Monday 146.00 and Tuesday 146.00", "Tuesday night 171.00, Wednesday night 171.00": a day and a price said
     right after an expense, with nothing else, is one more of the same kind on that day (the same hotel for a night).
-    Only a day within the week after the expense told before it, before today, and a price in the same currency."""
+    Only a day within the week after the expense told before it (never a night its stay holds), before today, and a
+    price in the same currency, like the first one's (half to one and a half of it); else it stays unread (asked)."""
     out: list[Intent] = []
     for k, intent in enumerate(intents):
         before = out[-1] if out else None
@@ -1797,8 +1798,8 @@ def _same_thing_another_day(intents: list[Intent], ctx: Context) -> list[Intent]
         nights = int(before.args.get("quantity") or 1) if before.args["category"] == "hotel" else 1
         ratio = amounts[0].amount / Decimal(str(before.args["amount"]))
         if (day - told).days < nights or corrected or not Decimal("0.5") <= ratio <= Decimal("1.5"):
-            # ("hotel monday 146 and tuesday 292": the stay's total? "… tuesday 1": the 1st? asked, never a night of 1.00)
-            out.append(intent)  # "hotel 2 nites tue 298 + wed 149": a night the stay told already holds (asked)
+            # ("hotel 2 nites tue 298 + wed 149", "… tuesday 150, sorry 140", "… tuesday 292": the stay's total?)
+            out.append(intent)
             continue
         args = {"category": before.args["category"], "date": day.isoformat(), "amount": money_text(amounts[0].amount)}
         if before.args["category"] == "hotel" and before.args.get("merchant"):
