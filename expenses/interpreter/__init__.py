@@ -79,6 +79,7 @@ from .values import (
     heading_day,
     mask,
     money_text,
+    priced_alike,
     rows_kept_by_place,
 )
 
@@ -1796,8 +1797,7 @@ def _same_thing_another_day(intents: list[Intent], ctx: Context) -> list[Intent]
             out.append(intent)
             continue
         nights = int(before.args.get("quantity") or 1) if before.args["category"] == "hotel" else 1
-        ratio = amounts[0].amount / Decimal(str(before.args["amount"]))
-        if (day - told).days < nights or corrected or not Decimal("0.5") <= ratio <= Decimal("1.5"):
+        if (day - told).days < nights or corrected or not priced_alike(amounts[0].amount, Decimal(str(before.args["amount"]))):
             # ("hotel 2 nites tue 298 + wed 149", "… tuesday 150, sorry 140", "… tuesday 292": the stay's total?)
             out.append(intent)
             continue

@@ -59,6 +59,7 @@ from .values import (
     everyday_name_meant,
     find_categories,
     one_reading,
+    priced_alike,
     rows_kept_by_place,
     venue_names,
 )
@@ -313,7 +314,7 @@ def _items(message: str, ctx: Context) -> list[Item]:
                 0 <= (item.day - before.day).days < (before.quantity or 1)):
             return []  # "htl 2 nites mon 298 + tue nite 149": a night the stay already holds, told again (asked)
         if item.merchant is None and item.category == before.category == "hotel" and before.merchant and item.amount and \
-                before.amount and Decimal("0.5") <= item.amount / before.amount <= Decimal("1.5") and not [
+                before.amount and priced_alike(item.amount, before.amount) and not [
                 c for c in find_categories(message[item.start:item.amount_start]) if not c.weak] and re.search(
                     r"\b(?:night|nite|nights|nites)\b", message[item.start:item.end], re.IGNORECASE):
             item.merchant = before.merchant  # "Hotel Ibis tuesday night 389 zł and wednesday night 389 zł": the same hotel

@@ -530,6 +530,12 @@ _AT_THE_HOUR = re.compile(r"\b(?:flight|train|bus|plane|boarding|departure|arriv
                           r"finished|woke|got\s+up)\s+(?:was\s+|is\s+)?(?:at|around|about)\s+$", re.IGNORECASE)
 
 
+def priced_alike(price: Decimal, before: Decimal) -> bool:
+    """Is ``price`` like the ``before`` it follows (half to one and a half of it), as the next night of a stay or the
+    same kind of expense on the next day is? ("… and tuesday 292": the stay's total, not a night)"""
+    return bool(before) and Decimal("0.5") <= price / before <= Decimal("1.5")
+
+
 def find_amounts(text: str) -> list[AmountFound]:
     """Numbers that may be money in ``text`` (already masked of dates and line references).
 
