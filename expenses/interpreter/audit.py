@@ -53,7 +53,7 @@ from .normalize import (
     slashed_by_weekday,
     weekdays_with_their_day,
 )
-from .values import ABOARD, DAY_NUMBERED, SPACED_DOTTED_DAY, TRAVEL_TIME, bought_aboard
+from .values import ABOARD, DAY_NUMBERED, SPACED_DOTTED_DAY, TRAVEL_TIME, bought_aboard, priced_alike
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -460,7 +460,12 @@ class Audit:
             phrase = next((p for p in phrases if p.start <= start and end <= p.end), None)
             if phrase is not None:  # "two euro forty", "twenty-four francs fifty": the phrase is the number
                 values = {p.value for p in phrases if (p.start, p.end) == (phrase.start, phrase.end)}  # "four eighty"
-            used = [a for a in ([holder] if holder else self.acts) if values & _numbers_of(a)]
+            year_said = bool(re.match(r"['’]|[./-]\d{1,2}[./-]$", message[start - 1:start]) or re.search(
+                r"\d[./-]$", message[:start]))  # "27.11.26", "11/26", "'26": a two-digit year
+            used = [a for a in ([holder] if holder else self.acts) if values & _numbers_of(a, year_said)]
+            if not used and holder is not None and (out := self._stay_ended_on(holder, start, end)) is not None and \
+                    _night_of_stay(holder, out, bool(_STAY_ENDS.search(self.message[holder.start:holder.end]))):
+                continue  # "Motel One, 24-11 to 26-11, 218": the day the stay ended
             if used and _HEAD_COUNT.match(message, end) and any(
                     _decimal(a.args.get("amount")) in values for a in used):
                 self._leave("number", start, end)  # "lunch …, 3 ppl, 136 at …" read as 3.00: a head count, no amount
@@ -784,6 +789,20 @@ class Audit:
                      re.IGNORECASE)}  # "mon 23/11": said beside its weekday
         return named.pop() if len(named) == 1 else None
 
+    def _stay_ended_on(self, act: ActSpan, start: int, end: int) -> date | None:
+        """The day a number written "26-11" (day, then the month of the act's date) names, or None."""
+        month = re.match(r"[-./](\d{1,2})\b", self.message[end:])
+        try:
+            said = date.fromisoformat(str(act.args.get("date")))
+            return said.replace(day=int(self.message[start:end])) if month and int(month.group(1)) == said.month else None
+        except (TypeError, ValueError):
+            return None
+
+    def _week_dated(self, day: date) -> bool:
+        """Does the message date a day (in figures, not a bare weekday) of the week (Monday to Sunday) of ``day``?"""
+        return any(d.value is not None and d.kind != "weekday" and re.search(r"\d", self.message[d.start:d.end])
+                   and d.value.isocalendar()[:2] == day.isocalendar()[:2] for d in self._days)
+
     def _other_week(self, said: date, day: Day) -> bool:
         """A bare weekday dated in the week before today while the message names a day (not a weekday) of the week
         before that one, which the weekday would fall in: which week is for the user to say."""
@@ -843,6 +862,12 @@ class Audit:
         if said and day.kind == "weekday" and said != day.value.isoformat() and _BARE_DAY.fullmatch(
                 self.message[day.start:day.end]) and self._weekday_dated_elsewhere(day) == said:
             return True  # "mon 23/11 fuel …, ibis 2 nites from mon 138": the Monday the message dated
+        if act.name == "add_line" and act.claim is not None and (trip := in_the_trip(
+                day.value, self.message[day.start:day.end], act.claim, self.ctx.today,
+                self.message[:day.start])) != day.value and said == trip.isoformat() and _BARE_DAY.fullmatch(
+                self.message[day.start:day.end]) and self._week_dated(trip) and not self._week_dated(day.value):
+            return True  # "Hotel Euler, 2 nights from Mon, 412.00 - Tue 17.11 lunch 22.00": the trip's Monday, the week
+            # the message dates (never this week's, which it does not)
         if act.name == "add_line" and act.claim is not None and (trip := in_the_trip(
                 day.value, self.message[day.start:day.end], act.claim, self.ctx.today,
                 self.message[:day.start])) != day.value:
@@ -1435,6 +1460,14 @@ class Audit:
                     and line.get("category") == a.args.get("category") for line in a.claim.lines):
                 # "Scusa, the cena at Figlmüller — … the importo is 48,90": the line the claim has, or another one?
                 self._leave("correction", a.start, a.end)
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and a.args.get(
+                    "date") and (meal := _ONE_A_DAY.search(words)) and not _ADD_VERB.search(sentence) and not \
+                    _ONE_MORE.search(sentence) and any(
+                    line.get("date") == a.args.get("date") and line.get("category") == a.args.get("category")
+                    and _decimal(line.get("amount")) != amount and _the_same_meal(meal.group(0), line, amount)
+                    for line in a.claim.lines):
+                # "Wednesday lunch 28 euros" beside Wednesday's lunch of 24: that lunch's amount, or a second lunch?
+                self._leave("correction", a.start, a.end)
             elif a.name == "add_line" and not a.act.get("earlier_evidence") and _ITS_AMOUNT_IS.search(words) and not \
                     _ADD_VERB.search(sentence):
                 # "Sorry one more, the Uber amount is 18.40": what a line already told costs, never a new one
@@ -1802,7 +1835,10 @@ _TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\
                         r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|"  # ("trip was Wed Dec 2 to …", "Training was 9. 11. – …")
                         r"^\W*trip\s*:?\s+\d+|(?:was|were)\s+at\s+(?:the\s+)?[^\W\d_]+\s+from|went\s+(?:over|out|up|down)\s+(?:on\s+)?\d+|"
                         r"flew\s+out|travell?ed\s+to|travell?ed\s+(?:from\s+|on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+"
-                        r"(?:to|until|till|through)|(?:was|were)\s+(?:there|away)\s+from)\b", re.IGNORECASE)
+                        r"(?:to|until|till|through)|(?:was|were)\s+(?:there|away)\s+from|"
+                        # ("I was at the nursing congress Wed 18 to Fri 20 Nov"): a place, then a range of days
+                        r"(?:was|were)\s+(?:at|in)\s+(?:the\s+)?(?:[^\W\d_][\w'’.-]*\s+){1,3}(?:from\s+)?(?:(?:mon|tue|wed|thu|fri|"
+                        r"sat|sun)[a-z]*\.?\s+)?\d{1,2}(?:st|nd|rd|th)?\.?\s*(?:to|until|till|through|-|–))\b", re.IGNORECASE)
 # words that say what follows is asked about, not told: "about the …", "regarding …", "as for …", "re: …"
 _TOPIC = re.compile(r"\W*(?:(?:and|so|ok|okay|also|now|btw|one\s+more\s+thing)\W+)*(?:about|regarding|concerning|re\b:?|as\s+for|"
                     r"what\s+about|with\s+regard\s+to|on\s+the\s+subject\s+of)\s", re.IGNORECASE)
@@ -1847,8 +1883,9 @@ def _decimal(value: object) -> Decimal | None:
         return None
 
 
-def _numbers_of(act: ActSpan) -> set[Decimal]:
-    """The numbers an act uses: its amount, quantity and line, the day, month and year of its date."""
+def _numbers_of(act: ActSpan, short_year: bool = True) -> set[Decimal]:
+    """The numbers an act uses: its amount, quantity and line, the day, month and year of its date (its two-digit year
+    only where the number is written as one: "dijous 26" on a line dated the 27th is no year)."""
     out: set[Decimal] = set()
     args = act.args
     for key in ("amount", "quantity", "line"):
@@ -1860,7 +1897,7 @@ def _numbers_of(act: ActSpan) -> set[Decimal]:
     if isinstance(args.get("date"), str):
         try:
             d = date.fromisoformat(args["date"])
-            out |= {Decimal(d.day), Decimal(d.month), Decimal(d.year), Decimal(d.year % 100)}
+            out |= {Decimal(d.day), Decimal(d.month), Decimal(d.year), *([Decimal(d.year % 100)] if short_year else [])}
         except ValueError:
             pass
     if act.name in ("update_line", "remove_line") and act.claim is not None:
@@ -2230,6 +2267,21 @@ _ABOUT_IT = re.compile(r"\b(?:is|was|would|will|does|could|can)\s+(?:that|it|thi
                        r"(?:claim|expense|add|put)\s+(?:that|it|this)\b|\bam\s+i\s+allowed\b", re.IGNORECASE)
 # words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
 _QUOTED_TITLE = re.compile(r"[\"“‘'«]\s*([^\"”’'»]{1,120}?)\s*[\"”’'»]")
+# a meal had once a day: told again for a day that has it, it may be its amount corrected
+_ONE_A_DAY = re.compile(r"\b(?:breakfast|lunch|dinner)\b", re.IGNORECASE)
+_MEAL_WORD = re.compile(r"\b(?:breakfast|brunch|lunch|dinner|supper|coffee|snacks?|drinks?|beers?|groceries|sandwich)\b",
+                        re.IGNORECASE)
+
+
+def _the_same_meal(meal: str, line: dict[str, Any], amount: Decimal | None) -> bool:
+    """May ``line`` be the ``meal`` told again at ``amount``: it names that meal, or names none and was priced alike
+    ("Wednesday lunch 28 euros" beside "Kleinmarkthalle 24"; never a dinner of 26.50 beside "Pret 6.85")?"""
+    said = f"{line.get('description') or ''} {line.get('merchant') or ''}"
+    named = {m.group(0).lower() for m in _MEAL_WORD.finditer(said)}
+    if named:
+        return meal.lower() in named
+    before = _decimal(line.get("amount"))
+    return amount is not None and before is not None and priced_alike(amount, before)
 _ONE_MORE = re.compile(r"\b(?:another|again|second|2nd|also|too|more|each|both|same\s+(?:again|as))\b", re.IGNORECASE)
 _OUTWARD = re.compile(r"\b(?:out|outbound|outward|there|going)\b", re.IGNORECASE)
 _RETURN_LEG = re.compile(r"\b(?:home|back|return|returning|inbound)\b", re.IGNORECASE)

@@ -415,6 +415,17 @@ OTHERS_PAID_IT = re.compile(rf"\b(?:was|were|is|are|got|gets|been)\s+(?:(?:on|pa
                             rf"|\b(?:the|my|our|their|his|her|a)\s+(?:{_PAYERS_WORDS})\s+(?:bought|got|paid\s+for|invited\s+me\s+to)\s+"
                             rf"(?:it|that|this|them|those)\b"
                             rf"|(?:^|[,;.]\s*|\b(?:so|and|but)\s+)(?:she|he|they)\s+paid\b"
+                            # "the museum paid it directly", "the press office paid me back for it", "the charity card paid
+                            # for those", "the hosts have reimbursed it", "my cofounder paid it": whoever it was, told with
+                            # what they paid (never "the hotel I paid": a person's own payment)
+                            rf"|\b(?:the|my|our|their|his|her)\s+(?:(?!(?:i|we|you)\b)[^\W\d_][\w'’-]*\s+){{1,3}}?"
+                            rf"(?:has\s+|have\s+|had\s+|already\s+|also\s+)*(?:paid|covered|reimbursed|refunded)\s+"
+                            rf"(?:(?:me|us)\s+back|it|that|this|them|those|everything|all|for\s+(?:it|that|this|them|those|"
+                            rf"everything|me|us))\b"
+                            # "- remove Wed taxi, colleague paid", "I got refunded", "the congress gave us free passes"
+                            rf"|(?:^|[,;.]\s*|\b(?:so|and|but)\s+)(?:{_PAYERS_WORDS})\s+paid\b"
+                            rf"|\b(?:i|we)\s+(?:got|was|were|have\s+been|'ve\s+been|already\s+got)\s+(?:refunded|reimbursed|"
+                            rf"paid\s+back)\b|\bgave\s+(?:us|me)\s+(?:a\s+|the\s+)?free\b"
                             rf"|\b(?:was|were|is|are)\s+(?:provided|included|covered|paid)\s+(?:by|in|with)\s+(?:the\s+)?"
                             rf"(?:conference|event|ticket|fee|registration|organi[sz]ers?|hotel|room\s+rate)\b"
                             rf"|\b(?:was|were)\s+(?:provided|laid\s+on)\b(?!\s+(?:for|at)\s)"  # ("lunch was provided thank god")
@@ -435,7 +446,9 @@ TRAVELLED_DAYS = re.compile(
     # "I was down Tuesday to Thursday this week", "I was in Wroclaw from Monday 9 until Wednesday 11", "I went to New York
     # 12/9 ~ 12/11 for workshop", "trip was Wed Dec 2 to Fri Dec 4": a day, then the day the trip ended
     r"|(?:(?:i|we)\s+(?:had\s+)?(?:travell?ed|was|were|went|been|stayed)(?:\s+(?:there|away|down|up|over|out))?"
-    r"(?:\s+(?:in|to|at)\s+(?:the\s+)?[^\W\d_][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})?(?:\s+for\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,4})?"
+    # ("I was at the nursing congress Wed 18 to Fri 20 Nov": the place in words of any case, never a day's)
+    r"(?:\s+(?:in|to|at)\s+(?:the\s+)?[^\W\d_][\w'’.-]*(?:\s+(?!(?:mon|tue|wed|thu|fri|sat|sun|from|on|between|since)[a-z]*\b)"
+    r"[^\W\d_][\w'’.-]*){0,3})?(?:\s+for\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,4})?"
     # "the training was 9. 11. – 11. 11.", "Trip 1–3 Dec.": the time of what the claim is for
     r"|(?:the\s+|my\s+|our\s+)?(?:business\s+)?(?:trip|training|conference|course|visit|workshop|fair|meeting|audit|seminar|"
     r"stay|event)\s+(?:was|is|ran|went|lasted)|^(?:the\s+)?trip\s*:?(?=\s+\d))"
@@ -643,13 +656,30 @@ def sentences(message: str) -> list[tuple[int, int, bool]]:
             continue  # "17/11/2026; Lufthansa; flight HAM-FRA; 214.30", "30.11.2026 | Bolt | …": one pasted row's fields
         if m.group(0).startswith("."):
             before = message[start:m.start()].split()
-            if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
+            if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS and not re.match(
+                    r"\s*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|day\s+\d)\b\s*[:,(]", message[m.end():],
+                    re.IGNORECASE):  # (a day's heading after it ends the sentence: "… to Fri 20 Nov. Wednesday: flight …")
                 continue
         found.append((start, m.start(), "?" in m.group(0)))
         start = m.end()
     if start < len(message):
         found.append((start, len(message), False))
+    found = [cut for s, e, q in found for cut in _after_a_title(message, s, e, q)]
     return [part for s, e, q in found if message[s:e].strip() for part in _asked_after(message, s, e, q)]
+
+
+# a claim's name in quotes, then the first expense's day with no full stop between: 'can u start a claim "Berlin investor
+# week" 🙏 mon 30/11 train … 79.90': the name ends a sentence (never '"Berlin" in GBP', '"Oslo" for the install')
+_TITLE_THEN_A_DAY = re.compile(r"\b(?:claim|called|titled|named|title|name)\s*:?\s*(?:\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|„[^“”\n]{1,80}[“”]|"
+                               r"«[^»\n]{1,80}»)(?P<gap>\s*(?:[^\w\s,.;:!?'\"“”„«»()-]\s*)*)(?=(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s"
+                               r"|\d{1,2}[/.]\d{1,2}\b)", re.IGNORECASE)
+
+
+def _after_a_title(message: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
+    m = _TITLE_THEN_A_DAY.search(message, start, end)
+    if m is None or not m.group("gap"):
+        return [(start, end, question)]
+    return [(start, m.start("gap"), False), *_after_a_title(message, m.end("gap"), end, question)]
 
 
 # "taxi 54 from the airport monday, is that allowed?": a question about what the sentence just told is a sentence of
@@ -986,8 +1016,11 @@ def split(message: str, today) -> list[Clause]:
             if not _SOMETHING_MORE.search(again.group("why")):
                 clause.kind, clause.verb = "correction", None
     for last, clause in pairwise(clauses):
-        if clause.kind == "act" and clause.verb == "add" and last.kind == "item" and _BARE_ADD.fullmatch(clause.text):
-            clause.kind, clause.verb = "context", None  # "…, ticket was 36 DKK. Please add.": the request for what was told
+        if clause.kind == "act" and clause.verb == "add" and (last.kind == "item" or (
+                last.kind == "act" and last.verb == "add" and re.search(r"\d", last.text))) and _BARE_ADD.fullmatch(clause.text):
+            # "…, ticket was 36 DKK. Please add.", "I took the Flytoget …, 230 NOK. Put it on the claim.": the request for
+            # what was told
+            clause.kind, clause.verb = "context", None
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"

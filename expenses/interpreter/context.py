@@ -328,7 +328,7 @@ def claim_addressed(message: str, ctx: Context) -> Claim | None:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-_BARE_WEEKDAY = re.compile(r"^\W*(?:on\s+)?(?:the\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:\s+(?:morning|afternoon|evening|night|noon|lunchtime))?\W*$",
+_BARE_WEEKDAY = re.compile(r"^\W*(?:(?:on|from|since)\s+)?(?:the\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:\s+(?:morning|afternoon|evening|night|noon|lunchtime))?\W*$",
                            re.IGNORECASE)
 
 

@@ -660,7 +660,9 @@ _NOT_A_REMOVAL = re.compile(r"\b(?:keep|keeps|kept|stay|stays|fine|ok|okay|corre
                             r"category|tip|tips|field|part|half|vat|tax|wine|drinks?)\b|\?|\b\w+\s+(?:from|of|out\s+of|off)\s+"
                             r"the\b", re.IGNORECASE)
 # a negation just before the removal: "don't remove the taxi", "no need to drop it"
-_REMOVAL_NEGATED = re.compile(r"\b(?:not|don'?t|dont|do\s+not|never|no\s+need\s+to|no)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+# (never "no" said as sorry: "ah no scusa, forget the dinner of tuesday, the distributor paid it")
+_REMOVAL_NEGATED = re.compile(r"\b(?:not|don'?t|dont|do\s+not|never|no\s+need\s+to|no(?!\W+(?:sorry|sry|scusa|scusi|perd[oó]n|"
+                              r"pardon|wait|actually|oops|entschuldigung|désolé|desole)\b))\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 # why it goes, in words that would otherwise read as a request: "the customer has paid it for me", "colleague paid"
 # "forget the dinner receipt", "forget the tip on the dinner": a part of a line or its paper, never the line
 _FORGET_A_PART = re.compile(r"\bforget(?:\s+about)?\s+(?:the|my|that)\s+(?:\w+\s+)?(?:receipts?|amount|thing|tip|vat|tax|"
@@ -668,6 +670,16 @@ _FORGET_A_PART = re.compile(r"\bforget(?:\s+about)?\s+(?:the|my|that)\s+(?:\w+\s
 _PAID_BY_OTHERS = re.compile(r"\b(?:colleague|customer|client|company|host|hosts|boss|manager|partner|someone|somebody|"
                              r"he|she|they|we|organi[sz]ers?|employer|office|firm)\b(?:\s+\w+){0,2}?\s+(?:has\s+|had\s+|have\s+|"
                              r"already\s+|actually\s+)*(?:paid|covered|picked\s+up|took\s+care\s+of|settled)\b", re.IGNORECASE)
+
+
+def _unpaid(text: str) -> str:
+    """The words with who paid it blanked (``_PAID_BY_OTHERS``, ``clauses.OTHERS_PAID_IT``): why a line goes, which
+    names no line and asks for nothing ("take it off, the museum paid it directly", "I got refunded")."""
+    from .clauses import OTHERS_PAID_IT
+
+    for pattern in (_PAID_BY_OTHERS, OTHERS_PAID_IT):
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 def _things_named(words: str) -> int:
@@ -682,11 +694,14 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan removing the one line the words name (by merchant, description, kind, day or amount), when the message
     asks for nothing else: its other words only say why ("the customer paid it", "it was personal"). The removal is
     confirmed on a card, which names the line."""
+    from .clauses import OTHERS_PAID_IT, verb_of
+
     if "remove_line" not in ctx.acts:
         return None
     found = list(_REMOVAL.finditer(message))
     if any(m.group(0).lower().startswith("forget") for m in found) and (
-            not _PAID_BY_OTHERS.search(message) or re.search(r"\d", message) or _FORGET_A_PART.search(message)):
+            not (_PAID_BY_OTHERS.search(message) or OTHERS_PAID_IT.search(message)) or re.search(r"\d", message)
+            or _FORGET_A_PART.search(message)):
         return None  # "forget the parking" removes only when someone else paid it; never "forget the parking, it was
         # 12 not 15", "forget the dinner receipt", "forget the tip on the dinner"
     verbless = not found  # "pret lunch out", "del lunch 1.12.": no removal verb, only "out" or a phone's "del"
@@ -694,9 +709,7 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     if len(found) != 1 or _NOT_A_REMOVAL.search(message) or _REMOVAL_NEGATED.search(message[:found[0].start()]):
         return None
     said = message[:found[0].start()] + _verb_blanked(found[0].group(0)) + message[found[0].end():]
-    from .clauses import verb_of
-
-    if verb_of(_PAID_BY_OTHERS.sub(lambda m: " " * len(m.group(0)), said))[0] is not None:
+    if verb_of(_unpaid(said))[0] is not None:
         return None  # another request beside it ("… and submit it")
     claim = claim_addressed(message, ctx) or ctx.default_claim()
     if claim is None or claim.status != "draft" or not claim.lines:
@@ -708,7 +721,7 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     # ("del lunch 18.11.": the dot is the day's)
     clause = message[clause_start:found[0].end() + (ends[0] if ends else len(message))]
     # (who paid it names no line: "take it out please, the client paid it" is never the "client dinner")
-    unpaid = _PAID_BY_OTHERS.sub(lambda m: " " * len(m.group(0)), message)
+    unpaid = _unpaid(message)
     if re.search(r"\b(?:it|that|this|them|those)\b", found[0].group(0), re.IGNORECASE) or re.search(
             r"\bgo\b", found[0].group(0), re.IGNORECASE):
         clause, clause_start = unpaid, 0  # "take it off", "… has to go": the thing is named elsewhere in the message

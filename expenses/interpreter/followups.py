@@ -231,7 +231,7 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     act = next((i for i in intents if isinstance(i, ActIntent) and i.act == pending.get("act") and not i.problem
                 and not i.retracted), None)
     if act is None:
-        return None
+        return _offered_at(answer, value, ctx, pending) if missing == "amount" else None
     named = best_category([c for c in find_categories(answer) if not is_destination(answer, c)])  # not "→hotel"
     if act.act == "update_line" and missing == "amount":
         line = next((ln for c in ctx.claims for ln in c.lines if act.claim is not None and c.id == act.claim.id
@@ -258,6 +258,23 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         return {"acts": [], "answers": [{"question": answer[:2000], "text": (
             f"That is {day.day} {day.strftime('%b')}, but I still could not read all of “{act.quote(earlier)[:120]}”, "
             f"so I did not add it. Could you say it again whole, with its day (“… on {day.day}.{day.month}.”)?")}]}
+    return {"acts": [planned]}
+
+
+def _offered_at(answer: str, value: Any, ctx: Context, pending: dict[str, Any]) -> dict[str, Any] | None:
+    """"Yes, put the 29.04" after one expense was offered converted beside others the message did ("Flight … 238,60
+    euro. And the Heathrow Express the same day, £25"), whose words alone no longer read as an expense: the one offered,
+    as the whole message was read (``_offers_read``), at the amount given in the claim's currency."""
+    offered = (pending.get("args") or {}).get("offered") or []
+    claim = _pending_claim(ctx, pending)
+    if len(offered) != 1 or not isinstance(offered[0], dict) or not isinstance(offered[0].get("args"), dict) or (
+            claim is None or getattr(value, "currency", None) not in (None, claim.currency)):
+        return None
+    args = {k: v for k, v in offered[0]["args"].items() if k != "currency"}
+    planned: dict[str, Any] = {"id": "a1", "act": "add_line", "args": {**args, "amount": money_text(value.amount)},
+                               "evidence": answer, "earlier_evidence": str(offered[0].get("evidence") or "")}
+    if isinstance(offered[0].get("case"), dict):
+        planned["case"] = offered[0]["case"]
     return {"acts": [planned]}
 
 
@@ -370,6 +387,8 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
                 return hits[0]
         if m := re.fullmatch(r"\W*(?:line\s*)?#?(\d{1,3})\W*", answer, re.IGNORECASE):
             return int(m.group(1))
+        if claim is not None and options and (on_the_day := _listed_on_the_day(answer, claim, options, ctx)) is not None:
+            return on_the_day
         if claim is not None and not amounts and len(answer) <= 60:  # "the cafe central one": by its name, any case
             said = set(re.findall(r"[^\W\d_]{4,}", answer.casefold()))
             hits = [ln["ordinal"] for ln in claim.lines if (not options or ln["ordinal"] in options)
@@ -417,6 +436,33 @@ _ORDINAL_BEFORE = re.compile(r"\b(?:first|second|third|fourth|fifth|last|other|e
 # words that tell a line's value was otherwise: a correction, not a kind
 _CORRECTING = re.compile(r"\b(?:was|were|is|are|should\s+be|actually|instead|not|wrong|correct\w*|chang\w*|mov\w*|fix\w*)\b"
                          r"|n't\b", re.IGNORECASE)
+
+
+_WEEKDAY_WORD = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu|thurs?|fri|sat|"
+                           r"sun)\b\.?", re.IGNORECASE)
+_WEEKDAY_NUMBER = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+
+
+def _listed_on_the_day(answer: str, claim: Claim, options: list[int], ctx: Context) -> int | None:
+    """"the one of Friday, to the airport", "tue", "the taxi on last day 25/11": of the lines the question listed, the
+    one line of the day the answer names (by its date, or its weekday), when nothing else it says names another."""
+    listed = [ln for ln in claim.lines if ln["ordinal"] in options and ln.get("date")]
+    weekdays = {_WEEKDAY_NUMBER[m.group(1)[:3].lower()] for m in _WEEKDAY_WORD.finditer(answer)}
+    dated = {d.value for d in find_dates(answer, ctx.today) if d.value and re.search(r"\d", d.text)}
+    if not weekdays and not dated or find_amounts(mask(answer, [(d.start, d.end) for d in find_dates(answer, ctx.today)])):
+        return None
+    hits = [ln for ln in listed if (not dated or ln["date"] in dated)
+            and (not weekdays or date.fromisoformat(str(ln["date"])).weekday() in weekdays)]
+    if len(hits) != 1:
+        return None
+    kinds = {c.category for c in find_categories(answer) if not c.weak and not is_destination(answer, c)}
+    said = set(re.findall(r"[^\W\d_]{4,}", answer.casefold()))
+    def words(ln: dict[str, Any]) -> set[str]:
+        return set(re.findall(r"[^\W\d_]{4,}", f"{ln.get('merchant') or ''} {ln.get('description') or ''}".casefold()))
+    if kinds and hits[0].get("category") not in kinds or any(said & words(ln) for ln in listed if ln is not hits[0]) \
+            and not said & words(hits[0]):
+        return None  # ("the dinner on friday" for a taxi, "the airport one on friday" when another line went to the airport)
+    return int(hits[0]["ordinal"])
 
 
 def _names_a_line(answer: str, ctx: Context) -> bool:

@@ -27,9 +27,10 @@ _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july
 _NAMES_TOO = frozenset({"maj", "maja", "des", "uno", "sie", "mag", "lis", "joi", "jula", "juna", "mája"})
 # the languages whose days and months people write among their English ("lunedì: taxi 18,50", "Vy train tirsdag",
 # "kolacja środa", "am 3. Dezember")
-_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs", "pt", "ro", "hu", "fi", "sk", "sl", "hr")
+_CALENDAR_LOCALES = ("de", "fr", "it", "es", "nl", "pl", "sv", "nb", "da", "cs", "pt", "ro", "hu", "fi", "sk", "sl", "hr",
+                     "ca")
 # the languages whose short month names are too like other words to be read ("mai", "máj"): their whole names only
-_WIDE_MONTHS_ONLY = ("pl", "cs", "ro", "hu", "fi", "sk", "sl", "hr")  # (Turkish months are names too: Nisan, Mart)
+_WIDE_MONTHS_ONLY = ("pl", "cs", "ro", "hu", "fi", "sk", "sl", "hr", "ca")  # (Turkish months are names too: Nisan, Mart)
 
 
 @functools.cache

@@ -1022,7 +1022,17 @@ class Reader:
                 return replace(found, value=None)
             if self._a_week_after_the_trip_told(said):
                 return replace(found, value=None)
+        if trip != said and _BARE_DAY_WORD.fullmatch(found.text.strip()) and self._week_dated(trip) and not \
+                self._week_dated(said):
+            return replace(found, value=trip.isoformat())  # "Hotel Euler, 2 nights from Mon, 412.00 - Tue 17.11 lunch
+            # 22.00": the trip's Monday, the week the message dates in figures (never this week's, which it does not)
         return found if trip == said else replace(found, value=None)
+
+    def _week_dated(self, day: date) -> bool:
+        """Does the message date a day in figures ("17.11", not a bare weekday) of the week (Monday to Sunday) of
+        ``day``?"""
+        return any(d.value and re.search(r"\d", d.text) and date.fromisoformat(d.value).isocalendar()[:2]
+                   == day.isocalendar()[:2] for d in find_dates(self.message, self.ctx.today))
 
     def _anchored(self, dates: list[DateFound]) -> list[DateFound]:
         """"same day", "the day after": the day of the expense said just before (in this message, else the
@@ -1297,7 +1307,7 @@ class Reader:
             dates = _nights_days_of_month(text, dates, self.ctx.today)
         refs = find_line_refs(text)
         dates = self._anchored(dates)
-        dates = [self._same_weekday_named(self._in_the_trip(d, claim)) for d in dates]
+        dates = [self._in_the_trip(self._same_weekday_named(d), claim) for d in dates]
         masked = mask(text, [(d.start, d.end) for d in dates] + [(r.start, r.end) for r in refs] + skip)
         merchants = find_merchants(masked, skip=skip)
         outside = mask(masked, [(m.start, m.end) for m in merchants])

@@ -157,6 +157,14 @@ _DATE_PATTERNS = [
                            r"brunch|brekkie|coffee|drinks|taxi|cab|uber|bolt|lyft|train|flight|bus|metro|tram|parking|hotel|"
                            r"fuel|petrol|ferry|snacks?|tickets?)\b)", re.IGNORECASE | re.MULTILINE)),
     # heading its line
+    # the day of a line named to change or remove: "remove Wed taxi", "delete the sat dinner", "fix wed's lunch"
+    ("weekday", re.compile("(?:" + "|".join(rf"(?<=\b{w}\s)" for w in (
+        "remove delete drop del change fix correct update edit scrap").split()) + r")()(wed|sat|sun)"
+                           r"(?:'s|’s)?\.?(?=[ \t]+(?:lunch|dinner|breakfast|brunch|coffee|drinks|taxi|cab|uber|bolt|lyft|train|"
+                           r"flight|bus|metro|tram|parking|hotel|fuel|petrol|ferry|snacks?|tickets?)\b)", re.IGNORECASE)),
+    ("weekday", re.compile(r"(?:(?<=\bthe\s)|(?<=\bthat\s))()(wed|sat)"  # (never "the sun hotel": a name)
+                           r"(?:'s|’s)?\.?(?=[ \t]+(?:lunch|dinner|breakfast|brunch|coffee|drinks|taxi|cab|uber|bolt|lyft|train|"
+                           r"flight|bus|metro|tram|parking|hotel|fuel|petrol|ferry|snacks?|tickets?)\b)", re.IGNORECASE)),
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
                           r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|"
