@@ -6,13 +6,19 @@ that is no year; the day a stay ended."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from conversations.core.plan import ReadBatch, UserTurnPlan, parse_model_answer
+from conversations.core.reducer import validate_plan
+from conversations.turns.messages import kept_message
+from expenses.interpreter import interpret
+from registries import get_registry
 from tests.test_families_13 import TODAY, on
 from tests.test_families_29 import _said, _talk
-from tests.test_interpreter import plan_of
+from tests.test_interpreter import _round, answer, plan_of, request
 
 # TODAY is Thursday 3 December 2026
 
@@ -20,6 +26,23 @@ from tests.test_interpreter import plan_of
 def _line(ident: str, day: str, category: str, amount: str, merchant: str = "", description: str = "") -> dict[str, Any]:
     return {"id": ident, "date": day, "merchant": merchant, "category": category, "amount": amount,
             **({"description": description} if description else {})}
+
+
+def _talk_kept(messages: list[str], **kwargs: Any) -> list[UserTurnPlan]:
+    """``_talk``, with the message a question is kept with chosen as the server chooses it (``kept_message``): a
+    question asked again about words of an earlier message keeps that message."""
+    plans, pending = [], None
+    for message in messages:
+        rounds: list = []
+        while isinstance(parsed := parse_model_answer(interpret(replace(request(message, rounds=rounds, **kwargs),
+                                                                        pending=pending))), ReadBatch):
+            rounds.append(_round(parsed))
+        assert isinstance(parsed, UserTurnPlan), parsed
+        validate_plan(parsed, get_registry())
+        plans.append(parsed)
+        pending = {**parsed.pending.model_dump(mode="json", exclude_none=True),
+                   "message": kept_message(parsed.pending.about, message, pending)} if parsed.pending else None
+    return plans
 
 
 def _adds(plan) -> list[tuple[str | None, str | None, str | None]]:
@@ -197,3 +220,159 @@ def test_the_day_a_stay_ended_written_as_day_and_month_is_its_check_out():
 def test_irish_rail_is_who_was_paid():
     plan = plan_of("Friday: Irish Rail Heuston to Cork 54.40", **{**on([]), "today": "2026-11-30"})
     assert [a.args.get("merchant") for a in plan.acts] == ["Irish Rail"]
+
+
+# ----------------------------------------------------------------- 8. the walk's (Z10) messages
+
+
+MILAN = ("ok so. Tuesday last week I flew Munich - Milan with Lufthansa, 189,40 €. From Malpensa I took the Malpensa "
+         "Express to Centrale, 13 euro. And the hotel, Hotel Berna, 2 nights, 312 in total.")
+
+
+@pytest.mark.parametrize(("text", "today", "day"), [
+    ("taxi 20 on tuesday last week", "2026-12-07", "2026-12-01"),
+    ("taxi 20 on tuesday last week", TODAY, "2026-11-24"),  # (never the latest Tuesday, 1 December)
+    ("last week tuesday taxi 20", TODAY, "2026-11-24"),
+    ("taxi 20 on the tuesday of last week", TODAY, "2026-11-24"),
+])
+def test_a_weekday_of_last_week_is_that_week_s(text, today, day):
+    assert _adds(plan_of(text, **{**on([]), "today": today})) == [("taxi", "20.00", day)]
+
+
+def test_both_answering_which_day_of_two_expenses_dates_both():
+    plans = _talk([MILAN, "Both were on Tuesday 1/12, the day I arrived."], **{**on([]), "today": "2026-12-07"})
+    assert _adds(plans[0]) == [("travel", "189.40", "2026-12-01")]
+    assert _adds(plans[1]) == [("travel", "13.00", "2026-12-01"), ("hotel", "312.00", "2026-12-01")]
+
+
+def test_a_day_alone_dates_the_first_and_asks_the_next_never_dropping_it():
+    plans = _talk_kept([MILAN, "Tuesday 1/12", "1/12 too"], **{**on([]), "today": "2026-12-07"})
+    assert _adds(plans[1]) == [("travel", "13.00", "2026-12-01")] and "Hotel Berna" in _said(plans[1])
+    assert _adds(plans[2]) == [("hotel", "312.00", "2026-12-01")]
+
+
+def test_i_mean_a_day_then_everything_told_again_with_it_reads_the_rest():
+    plan = plan_of("Sorry, I mean Tuesday 1/12. On 1/12: flight Munich-Milan 189,40 € and Malpensa Express train 13 €. "
+                   "Hotel Berna 312 € for the 2 nights (1/12 to 3/12).", **{**on([]), "today": "2026-12-07"})
+    assert _adds(plan) == [("travel", "189.40", "2026-12-01"), ("travel", "13.00", "2026-12-01"),
+                           ("hotel", "312.00", "2026-12-01")]
+
+
+def test_i_mean_a_day_before_an_expense_without_it_is_still_not_understood():
+    assert plan_of("Sorry, I mean Tuesday. Taxi 20", **{**on([]), "today": "2026-12-07"}).acts == []
+
+
+@pytest.mark.parametrize("text", ["Great. What's the total now? If that looks right please submit it",
+                                  "if all good submit it"])
+def test_the_user_s_own_check_before_a_submit_is_no_condition(text):
+    assert [a.act for a in _talk([text])[0].acts] == ["submit_claim"]
+
+
+def test_a_real_condition_still_holds_the_submit():
+    assert plan_of("submit it if the hotel is approved", **on(TAXIS)).acts == []
+
+
+# ----------------------------------------------------------------- 9. what the round's two reviews found
+
+
+HEATHROW = ("Flight with Aegean Athens-London on 1st of December 238,60 euro. And the Heathrow Express the same day, "
+            "£25")
+
+
+@pytest.mark.parametrize("answer", ["Yes, put the 25", "put 3", "no, leave the 29.04 out", "forget the 29.04",
+                                    "the flight was 250", "put the 238,60", "29.04 but the client will reimburse me",
+                                    "wait. the express was a return, 37", "put the 29.04 twice"])
+def test_a_figure_after_a_conversion_offered_is_the_offer_s_only_when_said_plainly_as_its_converted_amount(answer):
+    plans = _talk([HEATHROW, answer], **{**on([]), "today": "2026-12-07"})
+    assert not [a for a in plans[1].acts if a.act == "add_line" and a.args.get("merchant") == "Heathrow Express"]
+
+
+def test_the_offer_s_amount_as_the_card_charged_it_in_the_claim_s_currency_is_taken():
+    plans = _talk([HEATHROW, "yes put 29.50 EUR"], **{**on([]), "today": "2026-12-07"})
+    assert _adds(plans[1]) == [("travel", "29.50", "2026-12-01")]
+
+
+@pytest.mark.parametrize("answer", ["not wed", "the one before wednesday", "wednesday i think", "anything but monday",
+                                    "maybe wed"])
+def test_which_line_answered_with_a_day_negated_or_in_doubt_changes_nothing(answer):
+    plans = _talk(["fix the taxi, amount is wrong, should be 18.40", answer], **on(TAXIS))
+    assert not [a for a in plans[1].acts if a.act == "update_line"]
+
+
+def test_a_day_word_that_names_a_listed_line_is_no_day():
+    hotels = [_line("ln_sun00001", "2026-12-01", "hotel", "120.00", "Sun Inn"),
+              _line("ln_hilt0001", "2026-11-29", "hotel", "180.00", "Hilton")]
+    plans = _talk(["fix the hotel, should be 140", "Sun"], **on(hotels))
+    assert not [a for a in plans[1].acts if a.act == "update_line"]
+
+
+@pytest.mark.parametrize(("text", "currency"), [('open claim "Zurich" 30.11 in CHF', "CHF"),
+                                                ('open a claim titled "Vienna" mon 30/11 - wed 2/12, in CHF', "CHF"),
+                                                ('new claim "Oslo" 1.12 NOK', "NOK")])
+def test_a_quoted_name_with_its_days_and_currency_keeps_the_currency(text, currency):
+    plan = plan_of(text, cases=(), active=None, today=TODAY)
+    assert [(a.act, a.args.get("currency")) for a in plan.acts if a.act == "open_claim"] == [("open_claim", currency)]
+
+
+def test_a_quoted_existing_claim_before_a_day_is_not_opened_nor_added_to_twice():
+    said = answer('claim "Lyon partner visit" mon taxi 32', **on([_line("ln_taxi0001", "2026-11-30", "taxi", "32.00")]))
+    assert isinstance(said, ReadBatch) or not [a for a in said.acts if a.act in ("open_claim", "add_line")]
+
+
+@pytest.mark.parametrize(("text", "today", "day"), [
+    ("I was in Lyon from Mon 16 to Wed 18 Nov. Tuesday: lunch 22", "2026-11-27", "2026-11-17"),
+    ("We were at the Hilton from Mon 16 to Wed 18 Nov. Monday: dinner 45", "2026-12-04", "2026-11-16"),
+    ("I was in Lyon from Mon 16 to Wed 18 November. Tuesday: lunch 22", "2026-11-27", "2026-11-17"),
+    ("I was in Lyon from Mon 16 to Wed 18 Nov. Tue: lunch 22", "2026-11-27", "2026-11-17"),
+])
+def test_a_weekday_heading_after_the_trip_told_is_the_trip_s_day(text, today, day):
+    assert [d for _, _, d in _adds(plan_of(text, **{**on([]), "today": today}))] == [day]
+
+
+def test_a_bare_weekday_stays_asked_when_the_message_or_the_claim_dates_this_week_too():
+    trip = [_line("ln_hotl0001", "2026-11-16", "hotel", "412.00", "Hotel Euler"),
+            _line("ln_taxi0001", "2026-11-17", "taxi", "30.00")]
+    plan = plan_of("Tue 17.11 parking 12; yesterday taxi 20; Wed dinner 40", **{**on(trip), "today": "2026-11-26"})
+    assert ("meals", "40.00", "2026-11-18") not in _adds(plan)
+
+
+# ----------------------------------------------------------------- 10. the round's last families
+
+
+def test_forget_the_kind_of_a_day_removes_that_day_s_one_line_of_that_kind():
+    day = [_line("ln_dinr0001", "2026-11-17", "meals", "52.00", description="with our distributor"),
+           _line("ln_othr0001", "2026-11-18", "other", "23.80")]
+    plan = plan_of("ah no scusa, forget the dinner of tuesday, the distributor paid everything at the end",
+                   **{**on(day), "today": "2026-11-20"})
+    assert _removed(plan) == [1]
+
+
+SHEKEL = "taxi to ben gurion on monday 16.11, 180 shekel"
+
+
+def test_an_amount_with_no_rate_asks_its_amount_in_the_claim_s_currency_and_the_answer_completes_it():
+    plans = _talk_kept([SHEKEL, "ok i checked my card statement, it was 47.20 euro. put that"],
+                       **{**on([]), "today": "2026-11-20"})
+    assert plans[0].acts == [] and "shekel" in _said(plans[0])
+    assert _adds(plans[1]) == [("taxi", "47.20", "2026-11-16")] and not plans[1].acts[0].args.get("merchant")
+
+
+@pytest.mark.parametrize("answer", ["maybe 47", "about 47 i think", "180"])
+def test_a_guess_or_the_foreign_figure_again_completes_nothing(answer):
+    plans = _talk_kept([SHEKEL, answer], **{**on([]), "today": "2026-11-20"})
+    assert not [a for a in plans[1].acts if a.act == "add_line" and a.args.get("amount") in ("47.00", "180.00")]
+
+
+def test_a_thing_named_with_no_price_and_taken_back_at_once_leaves_the_rest_to_be_added():
+    plan = plan_of("Last day, Thursday 3/12: metro ticket 2,20 € in the morning, lunch at the supplier canteen 18 €, "
+                   "parking... no sorry, no parking. Then taxi to Linate 35 € and the flight back Milan-Munich 176,90 €.",
+                   **{**on([]), "today": "2026-12-07"})
+    assert _adds(plan) == [("travel", "2.20", "2026-12-03"), ("meals", "18.00", "2026-12-03"),
+                           ("taxi", "35.00", "2026-12-03"), ("travel", "176.90", "2026-12-03")]
+    assert "How much" not in _said(plan)
+
+
+def test_a_priced_thing_taken_back_at_once_is_not_added():
+    plan = plan_of("taxi 20, lunch 14, no sorry, no lunch", **on([]))
+    taken = {r.act for r in plan.retractions}
+    assert [a.args.get("category") for a in plan.acts if a.act == "add_line" and a.id not in taken] == ["taxi"]

@@ -2249,6 +2249,13 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
             paid = sorted({str(i.paid_in) for i in offers})
             plan["plan"]["pending"]["args"] = {**pending[0]["args"], "offered": [i.quote(message) for i in offers],
                                                **({"currencies": paid} if len(paid) > 1 else {})}
+        others = [i.quote(message) for i in intents if isinstance(i, ActIntent) and i is not asked and i.problem
+                  and not i.retracted and i.act == "add_line" and i.missing == "date"]
+        if others and pending[0]["missing"] == ["date"]:
+            # "… From Malpensa I took the Malpensa Express, 13 euro. And the hotel, 2 nights, 312": which day, asked of
+            # both; "both on 1/12" completes both, a day alone the first, and the next is asked (walk Z10: the second
+            # was dropped without a word)
+            plan["plan"]["pending"]["args"] = {**plan["plan"]["pending"].get("args", {}), "also_asked": others}
     elif pending and not acts and all(i.paid_in and i.act == "add_line" and i.missing == "amount" and not i.retracted
                                       for i in intents if isinstance(i, ActIntent)):
         # several expenses in other currencies, offered converted: one "yes" (each line keeps the currency it was paid in)

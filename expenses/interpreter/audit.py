@@ -53,7 +53,16 @@ from .normalize import (
     slashed_by_weekday,
     weekdays_with_their_day,
 )
-from .values import ABOARD, DAY_NUMBERED, SPACED_DOTTED_DAY, TRAVEL_TIME, bought_aboard, priced_alike
+from .values import (
+    ABOARD,
+    DAY_NUMBERED,
+    SPACED_DOTTED_DAY,
+    TRAVEL_TIME,
+    WEEKDAY_OF_A_WEEK,
+    bought_aboard,
+    day_of_a_week,
+    priced_alike,
+)
 
 # --------------------------------------------------------------------------- spans of the message
 
@@ -798,9 +807,10 @@ class Audit:
         except (TypeError, ValueError):
             return None
 
-    def _week_dated(self, day: date) -> bool:
-        """Does the message date a day (in figures, not a bare weekday) of the week (Monday to Sunday) of ``day``?"""
-        return any(d.value is not None and d.kind != "weekday" and re.search(r"\d", self.message[d.start:d.end])
+    def _week_dated(self, day: date, any_day: bool = False) -> bool:
+        """Does the message date a day (in figures, not a bare weekday; ``any_day``: in any words but a bare weekday) of
+        the week (Monday to Sunday) of ``day``?"""
+        return any(d.value is not None and d.kind != "weekday" and (any_day or re.search(r"\d", self.message[d.start:d.end]))
                    and d.value.isocalendar()[:2] == day.isocalendar()[:2] for d in self._days)
 
     def _other_week(self, said: date, day: Day) -> bool:
@@ -823,8 +833,15 @@ class Audit:
 
     @functools.cached_property
     def _days(self) -> tuple[Day, ...]:
-        """Every day the message names, read once (the checks below ask for them often)."""
-        return tuple(find_days(self.message, self.ctx.today))
+        """Every day the message names, read once (the checks below ask for them often). A weekday said alone, where a
+        sentence tells the trip's first and last day, is that weekday of the trip ("I was in Lyon from Mon 16 to Wed 18
+        Nov. Tuesday: lunch 22" told on 27 Nov: the 17th, never the 24th); none when the trip has no such day."""
+        days = tuple(find_days(self.message, self.ctx.today))
+        if (span := self._trip_told) is None:
+            return days
+        return tuple(replace(d, value=_weekday_within(d.value, span)) if d.kind == "weekday" and d.value is not None and
+                     _BARE_DAY.fullmatch(self.message[d.start:d.end]) and not span[0] <= d.value <= span[1] else d
+                     for d in days)
 
     @functools.cached_property
     def _trip_told(self) -> tuple[date, date] | None:
@@ -865,7 +882,9 @@ class Audit:
         if act.name == "add_line" and act.claim is not None and (trip := in_the_trip(
                 day.value, self.message[day.start:day.end], act.claim, self.ctx.today,
                 self.message[:day.start])) != day.value and said == trip.isoformat() and _BARE_DAY.fullmatch(
-                self.message[day.start:day.end]) and self._week_dated(trip) and not self._week_dated(day.value):
+                self.message[day.start:day.end]) and self._week_dated(trip) and not self._week_dated(day.value, True) \
+                and not any(str(line.get("date") or "") and date.fromisoformat(str(line["date"])).isocalendar()[:2]
+                            == day.value.isocalendar()[:2] for line in act.claim.lines):
             return True  # "Hotel Euler, 2 nights from Mon, 412.00 - Tue 17.11 lunch 22.00": the trip's Monday, the week
             # the message dates (never this week's, which it does not)
         if act.name == "add_line" and act.claim is not None and (trip := in_the_trip(
@@ -1044,7 +1063,7 @@ class Audit:
             # correction or an apology beside an edit, or anything beside acts that each wait for a card, is not
             if not soft and not self.carded and not (kind == "correction" and self.corrects) and not (
                     kind == "negation" and (self._leaves_out_others(start) or self._not_the_users(start)
-                                            or self._others_paid_aside(start))):
+                                            or self._others_paid_aside(start) or self._unpriced_taken_back(start))):
                 self._leave(kind, *_sentence_span(self.message, start))
             elif soft and _RETHINK.fullmatch(m.group(0)) and not self.carded and self._right_after_an_act(start):
                 self._leave("correction", *_sentence_span(self.message, start))  # "…, on vienna - no sorry, berlin"
@@ -1104,6 +1123,22 @@ class Audit:
                          for claim in self.ctx.claims for line in claim.lines)
         known += " " + " ".join(claim.title.lower() for claim in self.ctx.claims)  # "not berlin": a claim, maybe
         return not any(re.search(rf"\b{re.escape(n)}", said) or re.search(rf"\b{re.escape(n)}", known) for n in names)
+
+    def _unpriced_taken_back(self, start: int) -> bool:
+        """"…, parking... no sorry, no parking. Then taxi …": a thing named with no figure and taken back in the same
+        breath, which no act of the plan adds and no line of the claim is (else it may be a removal: asked)."""
+        from .values import find_categories
+
+        s, e = _sentence_span(self.message, start)
+        before = max((m.end() for m in re.finditer(r"[,;!?\n]|\.(?=\s)", self.message[:s].rstrip())), default=0)
+        words = self.message[before:e]
+        named = {c.text.lower().rstrip("s") for c in find_categories(words) if not c.weak}
+        if re.search(r"\d", words) or not named or any(a.start < e and s < a.end for a in self.acts):
+            return False
+        told = " ".join(f"{a.act.get('evidence') or ''} {a.args.get('description') or ''}" for a in self.acts).lower()
+        kept = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}" for c in self.ctx.claims
+                        for line in c.lines).lower()
+        return not any(re.search(rf"\b{re.escape(n)}", told) or re.search(rf"\b{re.escape(n)}", kept) for n in named)
 
     def _others_paid_aside(self, start: int) -> bool:
         """"wed taxi 18,20, dinner was on the client so nothing there": after a comma, with no figure, a thing of a kind
@@ -1832,6 +1867,7 @@ _TRIP_SAID = re.compile(r"\b(?:back\s+from|came\s+back|got\s+back|returned|home\
                         r"(?:was|were|been)\s+(?:up|down|over|out|away|there)\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+)?"
                         r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|travell?ed\s+(?:from|between)|stayed\s+(?:from|between)|"
                         r"\b(?:trip|training|conference|course|visit|workshop|fair|audit|seminar)\s+(?:was|ran|lasted)\s+(?:from\s+)?"
+                        r"(?:this\s+|last\s+)?"
                         r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d+)|"  # ("trip was Wed Dec 2 to …", "Training was 9. 11. – …")
                         r"^\W*trip\s*:?\s+\d+|(?:was|were)\s+at\s+(?:the\s+)?[^\W\d_]+\s+from|went\s+(?:over|out|up|down)\s+(?:on\s+)?\d+|"
                         r"flew\s+out|travell?ed\s+to|travell?ed\s+(?:from\s+|on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+"
@@ -1917,6 +1953,13 @@ def _numbers_of(act: ActSpan, short_year: bool = True) -> set[Decimal]:
             except ValueError:
                 pass
     return out
+
+
+def _weekday_within(day: date, span: tuple[date, date]) -> date | None:
+    """The one day of ``span`` that falls on ``day``'s weekday, or None."""
+    inside = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)
+              if (span[0] + timedelta(days=n)).weekday() == day.weekday()]
+    return inside[0] if len(inside) == 1 else None
 
 
 def _trip_days_told(said: str, today: date, tells_more: Callable[[int, int], bool]) -> tuple[date, date] | None:
@@ -2474,6 +2517,7 @@ _MONTHS.update(_MONTHS_ABROAD)
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _WEEKDAY_WORDS = "|".join(sorted({*_DAYS_ABROAD, *(w for w in _WEEKDAYS if len(w) > 3)}, key=len, reverse=True))
 _DAY_PATTERNS = [
+    ("week_day", WEEKDAY_OF_A_WEEK),  # "Tuesday last week", "last week Tuesday"
     # "(lunes 16 and martes 17)", "Monday 16 - Tuesday 17": two weekdays, each with its day of the month, one day after
     # the other (a weekday alone before a figure, "taxi thursday 12", is a price's day, not the 12th)
     ("ordinal", re.compile(rf"(?<![\w-])(?:{_WEEKDAY_WORDS})\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s*(?:,|and|y|e|&|-|–|to|"
@@ -2720,6 +2764,8 @@ _LINE_HEAD = re.compile(r"(?:^|\n|\s[/|]\s)[ \t]*$")  # a line's head, or a grou
 
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     try:
+        if kind == "week_day":
+            return day_of_a_week(m, today)
         if kind == "iso":
             return date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
         if kind == "dmy" and (beside := slashed_by_weekday(m.string, m.start(), m.end(), today))[0]:
@@ -2920,5 +2966,12 @@ def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover], today
         answers[-1]["text"] = prose = (f"Which day was “{text}”? I did not add it yet: tell me its day (“the 24th”, "
                                        "“24.11”), and I will add it.")
         asked["pending"] = {"question": prose[:2000], "act": "add_line", "missing": ["date"],
+                            **({"case": acts[0]["case"]} if isinstance(acts[0].get("case"), dict) else {})}
+    elif len(acts) == 1 and acts[0].get("act") == "add_line" and not acts[0].get("earlier_evidence") and all(
+            lo.kind == "currency" for lo in leftovers) and (evidence := str(acts[0].get("evidence") or "")) and all(
+            lo.start >= 0 and lo.text in evidence for lo in leftovers):
+        # "taxi to ben gurion on monday 16.11, 180 shekel" (a money with no reference rate): its amount in the claim's
+        # currency, told next ("it was 47.20 euro. put that"), completes these words (read again with that amount)
+        asked["pending"] = {"question": prose[:2000], "act": "add_line", "missing": ["amount"], "about": evidence[:2000],
                             **({"case": acts[0]["case"]} if isinstance(acts[0].get("case"), dict) else {})}
     return json.dumps({"plan": asked}, ensure_ascii=False)

@@ -450,9 +450,9 @@ TRAVELLED_DAYS = re.compile(
     r"(?:\s+(?:in|to|at)\s+(?:the\s+)?[^\W\d_][\w'’.-]*(?:\s+(?!(?:mon|tue|wed|thu|fri|sat|sun|from|on|between|since)[a-z]*\b)"
     r"[^\W\d_][\w'’.-]*){0,3})?(?:\s+for\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,4})?"
     # "the training was 9. 11. – 11. 11.", "Trip 1–3 Dec.": the time of what the claim is for
-    r"|(?:the\s+|my\s+|our\s+)?(?:business\s+)?(?:trip|training|conference|course|visit|workshop|fair|meeting|audit|seminar|"
-    r"stay|event)\s+(?:was|is|ran|went|lasted)|^(?:the\s+)?trip\s*:?(?=\s+\d))"
-    r"\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|(?:[^\W\d_]{3,10}\s+)?\d|"
+    r"|(?:the\s+|my\s+|our\s+)?(?:business\s+|[^\W\d_]+\s+)?(?:trip|training|conference|course|visit|workshop|fair|meeting|"
+    r"audit|seminar|stay|event)\s+(?:was|is|ran|went|lasted)|^(?:the\s+)?trip\s*:?(?=\s+\d))"
+    r"\s+(?:from\s+|between\s+)?(?:on\s+)?(?:the\s+|this\s+|last\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|(?:[^\W\d_]{3,10}\s+)?\d|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
     # (a dot within a day, "2.11–4.11", "18.11. to 20.11.", is no sentence's end)
     r"(?:[^.;!?]|\.(?=\s?\d)|\.(?=\s*(?:to\b|until\b|till\b|through\b|thru\b|-|–|~))){0,20}?"
@@ -514,6 +514,11 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
             c.category == "other" for c in categories) and not any(m.category for m in merchants) and (
             not amounts or dates):  # ("back from Stockholm, 3 days at the Nordic Supplier Summit, 10-12 November")
         return "context", None  # "I am back from 3 days in Vienna", "we were in Lyon for the fair": the trip, told
+    if marker and not amounts and not refs and re.fullmatch(r"\s*(?:(?:no|not|none|without)\s+)?(?:the\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?\W*",
+                                                           core[marker.end():], re.IGNORECASE) and re.search(
+            r"\b(?:no|not|none|without)\W+(?:the\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?\W*$", core, re.IGNORECASE) and not re.search(
+            r"\b(?:was|were|is|are|it|that)\b", core[marker.end():], re.IGNORECASE):
+        return "retract", None  # "parking... no sorry, no parking": the thing just told, taken back (no price of its own)
     if marker and not refs and (amounts or dates or categories or _currency_only(core[marker.end():])):
         rest = core[marker.end():]
         rest_verb, _ = verb_of(rest)
@@ -657,7 +662,8 @@ def sentences(message: str) -> list[tuple[int, int, bool]]:
         if m.group(0).startswith("."):
             before = message[start:m.start()].split()
             if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS and not re.match(
-                    r"\s*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|day\s+\d)\b\s*[:,(]", message[m.end():],
+                    r"\s*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|"
+                    r"day\s+\d)\b\.?\s*[:,(]", message[m.end():],
                     re.IGNORECASE):  # (a day's heading after it ends the sentence: "… to Fri 20 Nov. Wednesday: flight …")
                 continue
         found.append((start, m.start(), "?" in m.group(0)))
@@ -675,10 +681,17 @@ _TITLE_THEN_A_DAY = re.compile(r"\b(?:claim|called|titled|named|title|name)\s*:?
                                r"|\d{1,2}[/.]\d{1,2}\b)", re.IGNORECASE)
 
 
+_OPENING = re.compile(r"\b(?:open|opening|start|create|new|set\s+up|begin|make)\b", re.IGNORECASE)
+_CURRENCY_WORD = re.compile(r"\b(?:currency|(?-i:[A-Z]{3})|euros?|dollars?|pounds?|francs?|kron[eo]r|kroner|zlot[ey]s?|yen)\b|"
+                            r"[€$£¥]", re.IGNORECASE)
+
+
 def _after_a_title(message: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
     m = _TITLE_THEN_A_DAY.search(message, start, end)
-    if m is None or not m.group("gap"):
-        return [(start, end, question)]
+    if m is None or not m.group("gap") or not _OPENING.search(message, start, m.start()) or currencies_named(
+            message[m.end():end]) or _CURRENCY_WORD.search(message, m.end(), end):
+        return [(start, end, question)]  # ('claim "Berlin" mon taxi 20': an existing claim named; '"Zurich" 30.11 in
+        # CHF': the name's day and currency, told together)
     return [(start, m.start("gap"), False), *_after_a_title(message, m.end("gap"), end, question)]
 
 
@@ -1021,10 +1034,23 @@ def split(message: str, today) -> list[Clause]:
             # "…, ticket was 36 DKK. Please add.", "I took the Flytoget …, 230 NOK. Put it on the claim.": the request for
             # what was told
             clause.kind, clause.verb = "context", None
+    if len(clauses) > 1 and (said := _I_MEANT_A_DAY.fullmatch(clauses[0].text.strip(" .!;:"))) and find_dates(
+            said.group("day"), today) and not re.search(r"[^\W\d_]{3,}", re.sub(
+                r"\b(?:the|on|of|(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)\b", "", mask(
+                    said.group("day"), [(d.start, d.end) for d in find_dates(said.group("day"), today)]), flags=re.IGNORECASE)
+    ) and any(c.kind in ("item", "act") for c in clauses[1:]) and {d.value for d in find_dates(said.group("day"), today)} & {
+            d.value for d in find_dates(message[clauses[1].start:], today)} - {None}:
+        # "Sorry, I mean Tuesday 1/12. On 1/12: flight … 189,40 €, …": what the last message meant, then all of it told
+        # again with that day (never "Sorry, I mean Tuesday. Taxi 20", whose taxi may be one told before)
+        clauses[0].kind, clauses[0].verb = "context", None
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
     return clauses
+
+
+# "Sorry, I mean Tuesday 1/12": the day the user meant, said before telling it all again
+_I_MEANT_A_DAY = re.compile(r"\W*(?:(?:sorry|sry|oops|oh|ah|ok|okay|no)[\s,]+)*i\s+mean[t]?\s+(?P<day>.{2,40})", re.IGNORECASE)
 
 
 # a question whether (or how) an expense is on the claim: "did you get the taxi?", "what did I put for tuesday lunch?"

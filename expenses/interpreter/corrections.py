@@ -763,6 +763,14 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
                 str(line.get("category")), re.compile("$^")).search(lowered))]
         lines = [line for line in lines if not any(
             t not in own[id(line)] and t.rstrip("s") not in own[id(line)] and t + "s" not in own[id(line)] for t in things)]
+    said_things = {w for w in re.findall(r"[a-z]+", lowered) if w in lexicon.CATEGORY_WORDS
+                   and w not in lexicon.WEAK_CATEGORY_WORDS}
+    if not lines and days and said_things and len(by_name) != 1:
+        # "forget the dinner of tuesday, the distributor paid everything": the one line of that kind that day, when its
+        # own words name no other thing ("with our distributor", never "lunch")
+        kinds = {lexicon.CATEGORY_WORDS[t] for t in said_things}
+        lines = [line for line in claim.lines if line.get("date") in days and line.get("category") in kinds and not (
+            {w for w in own[id(line)] if w in lexicon.CATEGORY_WORDS} - said_things)]
     lines = [line for line in lines if (not days or line.get("date") in days)
              and (not numbers or Decimal(str(line.get("amount"))) in numbers)]
     if len(lines) != 1 or (verbless and not by_name and not found[0].group(0).lower().startswith("del")):

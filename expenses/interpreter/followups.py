@@ -23,7 +23,10 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
-from ..exchange import reference_currencies
+from registries.currencies import currency_mentions
+from registries.numbers import numbers_found
+
+from ..exchange import paid_in_claim_currency, reference_currencies
 from .audit import Audit
 from .clauses import MARKER, _trim, split, verb_of
 from .context import (
@@ -48,6 +51,7 @@ from .values import (
     is_destination,
     mask,
     money_text,
+    priced_alike,
 )
 
 _YES_NO = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|confirm(?:ed)?|go\s+ahead|do\s+it|approved?|fine|no|nope|"
@@ -181,6 +185,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         return None  # "flew down tues, skybus from the airport 24 bucks, …": expenses told, not the claim's currency
     if _TAKES_BACK.search(answer):
         return None  # "add 28.99 - actually no, my colleague paid that one": read afresh, never completed
+    if missing in ("amount", "date") and re.search(r"\b(?:maybe|perhaps|probably|about|around|roughly|approx\w*|circa|"
+                                                   r"guess|not\s+sure|i\s+think|or)\b|~", answer, re.IGNORECASE):
+        return None  # "maybe 47", "about 47", "i think 47": a guess is asked again (read afresh), never completed
     if missing == "amount" and re.search(r"\b(?:actually|flipped|swapped|transposed|typo|mistyped|wrong|instead|should\s+be|"
                                          r"meant)\b", answer, re.IGNORECASE):
         return None  # "wait the uber was actually $74.20, I flipped the digits": a correction of a line, read afresh
@@ -205,6 +212,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     value = _answer_value(missing, answer, ctx, pending)
     if value is None:
         return None
+    if missing == "amount" and value.currency is None and value.amount in _foreign_figures(
+            str(pending.get("about") or earlier)):
+        return None  # "180" after "…, 180 shekel" was asked in the claim's currency: the figure said before, no answer
     line_said = None
     if missing == "amount" and pending.get("act") == "update_line" and (refs := find_line_refs(answer)):
         if len(refs) > 1 or refs[0].ordinal is None:
@@ -252,6 +262,9 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
         planned["case"] = pending["case"]  # the claim the whole message was read on
     elif act.ref is not None and act.act != "open_claim":
         planned["case"] = act.ref
+    also = [str(t) for t in (pending.get("args") or {}).get("also_asked") or [] if str(t) in whole]
+    if missing == "date" and also and earlier != whole and not _doubts_left(earlier, planned, ctx):
+        return _the_others_asked(planned, also, answer, overrides, ctx, pending)
     if missing == "date" and _doubts_left(earlier, planned, ctx):
         # "taxi thursday 12 or 13" … "last week": the day was one doubt of several; the rest is asked, nothing added
         day = date.fromisoformat(str(planned["args"]["date"]))
@@ -261,6 +274,49 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     return {"acts": [planned]}
 
 
+_ALL_OF_THEM = re.compile(r"\b(?:both|all|each|the\s+two|the\s+three|them\s+all|all\s+of\s+them|both\s+of\s+them|"
+                          r"everything|every\s+one)\b", re.IGNORECASE)
+
+
+def _the_others_asked(planned: dict[str, Any], also: list[str], answer: str, overrides: dict[str, Any], ctx: Context,
+                      pending: dict[str, Any]) -> dict[str, Any] | None:
+    """The day given for the first of several expenses a message told without one: "both on 1/12" dates every one (each
+    read again with that day, nothing added unless all read whole); a day alone dates the first, and the next is asked,
+    never dropped without a word."""
+    if _ALL_OF_THEM.search(answer):
+        acts = [planned]
+        for n, words in enumerate(also, 2):
+            intents = Reader(_with_message(ctx, words), overrides=overrides).read(split(words, ctx.today))
+            act = [i for i in intents if isinstance(i, ActIntent)]
+            if len(act) != 1 or act[0].act != "add_line" or act[0].problem or act[0].retracted:
+                return None  # one of them no longer reads as an expense on its own: read afresh (asked)
+            more = {"id": f"a{n}", "act": "add_line", "args": act[0].args, "evidence": answer,
+                    "earlier_evidence": act[0].quote(words), **({"case": planned["case"]} if planned.get("case") else {})}
+            if _doubts_left(words, more, ctx):
+                return None
+            acts.append(more)
+        return {"acts": acts}
+    kept = {k: v for k, v in pending.items() if k not in ("message", "about", "args")}
+    return {"acts": [planned], "answers": [{"question": answer[:2000], "text": (
+        f"Which day was “{also[0][:120]}”? You told me the day of the first one only, so I did not add this one yet.")}],
+        "pending": {**kept, "question": f"Which day was “{also[0][:120]}”?", "about": also[0][:2000],
+                    "args": {"also_asked": also[1:]} if also[1:] else {}}}
+
+
+# an amount and nothing else but a yes and a verb to put it in: "Yes, put the 29.04", "ok add 29.50 EUR please"
+_AMOUNT_ONLY = re.compile(r"\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine|please|pls|ja|si|sí|oui|alright|right)\W+)*(?:(?:please\s+)?"
+                          r"(?:put|add|use|enter|take|make\s+it|go\s+with)\s+)?(?:(?:it|that)\s+(?:at|as)\s+)?(?:the\s+)?"
+                          r"(?:€\s*)?\d+(?:[.,]\d{1,2})?(?:\s*(?:€|eur|euros?|[A-Z]{3}))?(?:\s+(?:please|pls|then|thanks|thank\s+you))?"
+                          r"\W*", re.IGNORECASE)
+
+
+def _foreign_figures(words: str) -> set[Decimal]:
+    """The figures ``words`` give with a money's name or sign beside them ("180 shekel", "£25", "230 NOK")."""
+    moneys = currency_mentions(words)
+    return {n.value for n in numbers_found(words) if any(0 <= m.start - n.end <= 2 or 0 <= n.start - m.end <= 2
+                                                         for m in moneys)}
+
+
 def _offered_at(answer: str, value: Any, ctx: Context, pending: dict[str, Any]) -> dict[str, Any] | None:
     """"Yes, put the 29.04" after one expense was offered converted beside others the message did ("Flight … 238,60
     euro. And the Heathrow Express the same day, £25"), whose words alone no longer read as an expense: the one offered,
@@ -268,9 +324,22 @@ def _offered_at(answer: str, value: Any, ctx: Context, pending: dict[str, Any]) 
     offered = (pending.get("args") or {}).get("offered") or []
     claim = _pending_claim(ctx, pending)
     if len(offered) != 1 or not isinstance(offered[0], dict) or not isinstance(offered[0].get("args"), dict) or (
-            claim is None or getattr(value, "currency", None) not in (None, claim.currency)):
+            claim is None or getattr(value, "currency", None) not in (None, claim.currency)) or not _AMOUNT_ONLY.fullmatch(
+                answer):
+        return None  # ("no, leave the 29.04 out", "the flight was 250", "put 29.04 for the Gatwick Express"): read afresh
+    told = offered[0]["args"]
+    try:
+        converted = Decimal(paid_in_claim_currency(str(told.get("amount")), str(told.get("currency")), claim.currency,
+                                                   told.get("date")))
+    except Exception:  # noqa: BLE001 - no rate for it: nothing to compare the figure with
         return None
-    args = {k: v for k, v in offered[0]["args"].items() if k != "currency"}
+    said_currency = bool(re.search(rf"(?i:{re.escape(claim.currency)})|€|\beur(?:os?)?\b", answer)) if claim.currency == "EUR" \
+        else bool(re.search(rf"(?i:\b{re.escape(claim.currency)}\b)", answer))
+    if value.amount != converted and not (said_currency and priced_alike(value.amount, converted)
+                                          and abs(value.amount - converted) <= converted * Decimal("0.2")):
+        return None  # "put 25" (the pounds said again), "put 3" (another's figure): only the offer's, or one close to it
+        # told in the claim's currency ("29.50 EUR", as the card charged it), adds the one offered
+    args = {k: v for k, v in told.items() if k != "currency"}
     planned: dict[str, Any] = {"id": "a1", "act": "add_line", "args": {**args, "amount": money_text(value.amount)},
                                "evidence": answer, "earlier_evidence": str(offered[0].get("evidence") or "")}
     if isinstance(offered[0].get("case"), dict):
@@ -443,10 +512,21 @@ _WEEKDAY_WORD = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturda
 _WEEKDAY_NUMBER = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 
 
+# words that make a day in an answer something else than the line's own: "not", "before", "after", "maybe", "but"
+_NOT_PLAINLY = re.compile(r"\b(?:not|no|n't|never|before|after|prior|previous|next|following|other|either|neither|but|except|"
+                          r"maybe|perhaps|probably|think|guess|might|unsure|or)\b|[?!]", re.IGNORECASE)
+
+
 def _listed_on_the_day(answer: str, claim: Claim, options: list[int], ctx: Context) -> int | None:
     """"the one of Friday, to the airport", "tue", "the taxi on last day 25/11": of the lines the question listed, the
     one line of the day the answer names (by its date, or its weekday), when nothing else it says names another."""
     listed = [ln for ln in claim.lines if ln["ordinal"] in options and ln.get("date")]
+    if _NOT_PLAINLY.search(answer):
+        return None  # "not wed", "the one before wednesday", "maybe wed", "anything but monday": asked again
+    named = {w for ln in listed for w in re.findall(r"[^\W\d_]+", f"{ln.get('merchant') or ''} {ln.get('description') or ''}"
+                                                    .casefold())}
+    if any(m.group(1).casefold() in named for m in _WEEKDAY_WORD.finditer(answer)):
+        return None  # "Sun" beside the "Sun Inn": a name, or Sunday?
     weekdays = {_WEEKDAY_NUMBER[m.group(1)[:3].lower()] for m in _WEEKDAY_WORD.finditer(answer)}
     dated = {d.value for d in find_dates(answer, ctx.today) if d.value and re.search(r"\d", d.text)}
     if not weekdays and not dated or find_amounts(mask(answer, [(d.start, d.end) for d in find_dates(answer, ctx.today)])):

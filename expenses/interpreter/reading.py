@@ -31,6 +31,7 @@ from .clauses import (
     RETURN_LEG,
     SHOULD,
     STRONG_UPDATE,
+    TRAVELLED_DAYS,
     Clause,
     _near_verb,
     conflicting_verbs,
@@ -201,8 +202,15 @@ _NEGATED = re.compile(r"^\s*(?:(?:oh|ok|okay|and|but|so|please|pls)[\s,]+)*(?:th
                       re.IGNORECASE)
 # (a time told in the past, "when I got back", "after we landed", is when it was paid, no condition)
 _TOLD_PAST = r"(?!\s+(?:got|came|was|were|arrived|left|landed|returned|did|had|paid|went|flew|drove|checked|finished))"
+# "If that looks right please submit it", "if all is fine, send it": the user's own check, no condition (the card
+# shows what is submitted, and its click decides)
+_NO_DOUBT_LEFT = (r"(?!(?:that|it|this|everything|all|the\s+total)(?:'s|\s+is|\s+looks?|\s+seems?)?\s+(?:right|ok|okay|good|fine|"
+                  r"correct|in\s+order)\b)")
+_OWN_CHECK = re.compile(r"\bif\s+(?:that|it|this|everything|all|the\s+total)(?:'s|\s+is|\s+looks?|"
+                        r"\s+seems?)?\s+(?:right|ok|okay|good|fine|correct|in\s+order)\b,?", re.IGNORECASE)
 _CONDITION = re.compile(rf"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)\b{_TOLD_PAST}|after\s+(?:i|we)\b{_TOLD_PAST}|"
-                        rf"when\s+(?:i|we)\b{_TOLD_PAST}|unless|only\s+if|if\s+(?:i|it|it'?s|its|the|that|this|you|we|there)\b|"
+                        rf"when\s+(?:i|we)\b{_TOLD_PAST}|unless|only\s+if|if\s+{_NO_DOUBT_LEFT}(?:i|it|it'?s|its|the|that|this|you|we|"
+                        r"there)\b|"
                         r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
 _EVERY_CLAIM = re.compile(r"\b(?:both|all|every)\s+(?:of\s+)?(?:my\s+|the\s+|our\s+)?(?:\w+\s+)?claims?\b|"
                           r"\b(?:them\s+all|all\s+of\s+them|both\s+of\s+them)\b", re.IGNORECASE)
@@ -796,7 +804,11 @@ class Reader:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
             self._day_heading_end = end
             days = find_dates(text, self.ctx.today)
-            if len(days) == 1 and _BARE_WEEKDAY_SAID.fullmatch(days[0].text.strip()) and \
+            if len(days) == 1 and _BARE_WEEKDAY_SAID.fullmatch(days[0].text.strip()) and (
+                    trip := self._in_the_trip(days[0], None)).value != day:
+                # "I was in Lyon from Mon 16 to Wed 18 Nov. Tuesday: lunch 22": the trip's Tuesday (asked when none)
+                self.day_heading, self._day_heading_text = trip.value or "", days[0].text
+            elif len(days) == 1 and _BARE_WEEKDAY_SAID.fullmatch(days[0].text.strip()) and \
                     self._a_week_after_the_trip_told(date.fromisoformat(day)):
                 self.day_heading, self._day_heading_text = "", days[0].text  # which week's? asked
             return _politeness(start, end, clause.text)
@@ -1009,6 +1021,11 @@ class Reader:
         if not found.value:
             return found
         said = date.fromisoformat(found.value)
+        if _BARE_DAY_WORD.fullmatch(found.text.strip()) and (span := self._trip_span_told()) is not None:
+            # "I was in Lyon from Mon 16 to Wed 18 Nov. Tuesday: lunch 22": the Tuesday of the trip the message tells
+            inside = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)
+                      if (span[0] + timedelta(days=n)).weekday() == said.weekday()]
+            return replace(found, value=inside[0].isoformat() if len(inside) == 1 else None)
         trip = in_the_trip(said, found.text, claim, self.ctx.today)  # found.text holds "last" when said
         if self._todays_weekday_unsure(found, said, claim):
             return replace(found, value=None)
@@ -1023,16 +1040,29 @@ class Reader:
             if self._a_week_after_the_trip_told(said):
                 return replace(found, value=None)
         if trip != said and _BARE_DAY_WORD.fullmatch(found.text.strip()) and self._week_dated(trip) and not \
-                self._week_dated(said):
+                self._week_dated(said, any_day=True) and not any(
+                    str(line.get("date") or "")[:10] and date.fromisoformat(str(line["date"])).isocalendar()[:2]
+                    == said.isocalendar()[:2] for line in (claim.lines if claim is not None else ())):
             return replace(found, value=trip.isoformat())  # "Hotel Euler, 2 nights from Mon, 412.00 - Tue 17.11 lunch
             # 22.00": the trip's Monday, the week the message dates in figures (never this week's, which it does not)
         return found if trip == said else replace(found, value=None)
 
-    def _week_dated(self, day: date) -> bool:
+    def _trip_span_told(self) -> tuple[date, date] | None:
+        """The first and last day of the trip a sentence of the message tells ("I was in Lyon from Mon 16 to Wed 18
+        Nov."), a fortnight at most; None when it tells none."""
+        for start, end, _ in sentences(self.message):
+            if TRAVELLED_DAYS.match(self.message[start:end].strip()):
+                days = [date.fromisoformat(d.value) for d in find_dates(self.message[start:end], self.ctx.today) if d.value]
+                if len(days) >= 2 and 0 < (max(days) - min(days)).days <= 14:
+                    return min(days), max(days)
+        return None
+
+    def _week_dated(self, day: date, any_day: bool = False) -> bool:
         """Does the message date a day in figures ("17.11", not a bare weekday) of the week (Monday to Sunday) of
-        ``day``?"""
-        return any(d.value and re.search(r"\d", d.text) and date.fromisoformat(d.value).isocalendar()[:2]
-                   == day.isocalendar()[:2] for d in find_dates(self.message, self.ctx.today))
+        ``day`` (``any_day``: a day said in any words but a bare weekday, "yesterday" too)?"""
+        return any(d.value and (re.search(r"\d", d.text) or any_day and not _BARE_DAY_WORD.fullmatch(d.text.strip()))
+                   and date.fromisoformat(d.value).isocalendar()[:2] == day.isocalendar()[:2]
+                   for d in find_dates(self.message, self.ctx.today))
 
     def _anchored(self, dates: list[DateFound]) -> list[DateFound]:
         """"same day", "the day after": the day of the expense said just before (in this message, else the
@@ -1139,7 +1169,7 @@ class Reader:
         waits for the user's click on its card anyway. Not when those words name a claim."""
         if find_mention(text, self.ctx.claims) is not None or named_reference(text, self.ctx) is not None:
             return text
-        text = _RECIPIENT.sub(lambda m: " " * len(m.group(0)), text)
+        text = _OWN_CHECK.sub(lambda m: " " * len(m.group(0)), _RECIPIENT.sub(lambda m: " " * len(m.group(0)), text))
         return _WHY_IT_GOES.sub(lambda m: m.group(0) if re.search(r"\d", m.group(0)) else " " * len(m.group(0)), text)
 
     def _plain_words(self, family: str, text: str) -> bool:
@@ -1385,7 +1415,8 @@ class Reader:
             if " " in row.group(1) or not known_word(row.group(1).lower()):
                 merchant = row.group(1)  # "03 NOV   Pestana   342.00 EUR   (hotel, 2 nights)": a statement row's payee
         if merchant is None and (tail := _NAME_LAST.search(outside)) is not None and _unknown_name(tail.group(1)) and not (
-                currencies_named(tail.group(1))):  # ("lunch …, 289 korun": the money's name)
+                currencies_named(tail.group(1)) or any(c.start <= tail.start(1) < c.end for c in currency_mentions(outside))):
+            # ("lunch …, 289 korun", "180 shekel": the money's name, with a rate or none)
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
         if merchant is None and dates and category == "meals" and (name := name_before_price(text[dates[-1].end:])):
             merchant = name  # "lunch 17.11. hiltl 34,50": who was paid, between the day and the price

@@ -90,8 +90,30 @@ SPACED_DOTTED_DAY = (r"(?:^|(?<=\n)|(?<=[–(,:;-])|(?<=[–(,:;-]\s)|(?<=\b(?:o
                      r"(?<=\b(?:from|paid|also|till)\s)|(?<=\buntil\s))(?P<d>[12]\d|3[01]|0?[1-9])\.[ \u00a0](?P<m>1[0-2]|0?[1-9])\.(?:[ \u00a0]?(?P<y>20\d\d))?"
                      r"(?![\d]|[.,]\d)")
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+# a weekday said with its week: "Tuesday last week", "last week Tuesday", "on the Tuesday of last week", "this week's
+# Monday" (never the latest such weekday, which "last week" may not be)
+WEEKDAY_OF_A_WEEK = re.compile(
+    r"\b(?:(?:on\s+)?(?:the\s+)?(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|fri|"
+    r"sat|sun)\.?\s+(?:of\s+)?(?P<which>last|the\s+last|previous|the\s+previous|this|past|the\s+past)\s+week"
+    r"|(?P<which2>last|previous|this|past)\s+week(?:['’]s)?\s*,?\s+(?:on\s+)?(?:the\s+)?(?P<w2>monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))\b", re.IGNORECASE)
+
+
+def day_of_a_week(m: re.Match[str], today: date) -> date | None:
+    """The day a ``WEEKDAY_OF_A_WEEK`` match names: that weekday of last week (Monday to Sunday) or of this one (None
+    when this week's is still to come)."""
+    word = (m.group("w") or m.group("w2")).lower()[:3]
+    which = (m.group("which") or m.group("which2")).lower()
+    monday = today - timedelta(days=today.weekday())
+    day = monday + timedelta(days=[d[:3] for d in _WEEKDAYS].index(word))
+    if "this" in which:
+        return day if day <= today else None
+    return day - timedelta(days=7)
+
+
 _DATE_PATTERNS = [
     ("iso", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
+    ("week_day", WEEKDAY_OF_A_WEEK),
     # "2026.11.16.", "2026/12/02": the year first, dotted as Hungarians write it or slashed as the Japanese do
     ("iso", re.compile(r"(?<![\d.,/])20\d\d([./])(?:1[0-2]|0?[1-9])\1(?:[12]\d|3[01]|0?[1-9])\.?(?![\d]|[.,]\d)")),
     # "1.–3. December", "16-18 Nov": a stay's first and last day before their month's name
@@ -106,7 +128,7 @@ _DATE_PATTERNS = [
     # "Mon 30.11: …", "lunch friday 27.11": a dotted day and month beside the weekday it fell on (alone, in a
     # sentence, "27.11" may be a price; a weekday that is not that day's, "monday 74.99", leaves it one)
     ("dotted_weekday", re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|"
-                                  r"thurs|thur|thu|fri|sat|sun)\.?,?\s+\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)",
+                                  r"thurs|thur|thu|fri|sat|sun)\.?,?\s+\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)",
                                   re.IGNORECASE)),
     # "2 nights 30.11-2.12", "29.11. – 1.12.": two dotted days joined by a dash, a stay's first and last day (each half
     # alone may be a price; together, and in order within a month, they are days)
@@ -350,6 +372,8 @@ def _parse(text: str, today: date, order: str = "DMY") -> date | None:
 def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
     words = m.group(0).lower()
     value: date | None
+    if kind == "week_day":
+        return (found := day_of_a_week(m, today)) and found.isoformat()
     if kind == "iso":
         try:
             year, month, day = (int(n) for n in re.findall(r"\d+", m.group(0)))
