@@ -208,6 +208,17 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-31"]["passed"] >= 24
     assert parts["holdout-32"]["conversations"] >= 24
     assert parts["holdout-32"]["passed"] >= 35
+    # a twenty-fifth round (2026-12-07, nineteenth session): 12 conversations and 12 whole claims written before the
+    # round's changes, then worked on (holdout-33: 21 passed before, 2 unsafe; dev-33: 7 passed before, 2 unsafe), and
+    # 14 more written before the changes and kept blind to the round's end (holdout-35: 17 passed before, 0 unsafe).
+    # A fourth set written then too (holdout-34: 16 passed before, 2 unsafe; 16 after, 2 unsafe left open) is kept apart
+    # in tests/heldout/holdout-34, outside the corpus this test holds to zero unsafe: docs/evaluation.md
+    assert parts["holdout-33"]["conversations"] >= 12
+    assert parts["holdout-33"]["passed"] >= 40
+    assert parts["dev-33"]["conversations"] >= 12
+    assert parts["dev-33"]["passed"] >= 16
+    assert parts["holdout-35"]["conversations"] >= 14
+    assert parts["holdout-35"]["passed"] >= 16
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

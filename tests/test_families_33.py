@@ -372,7 +372,98 @@ def test_a_thing_named_with_no_price_and_taken_back_at_once_leaves_the_rest_to_b
     assert "How much" not in _said(plan)
 
 
-def test_a_priced_thing_taken_back_at_once_is_not_added():
-    plan = plan_of("taxi 20, lunch 14, no sorry, no lunch", **on([]))
+@pytest.mark.parametrize("text", ["taxi 20, lunch 14, no sorry, no lunch", "lunch 14, taxi 20, oh no sorry, no lunch"])
+def test_a_priced_thing_taken_back_at_once_is_never_added(text):
+    plan = plan_of(text, **on([]))
     taken = {r.act for r in plan.retractions}
-    assert [a.args.get("category") for a in plan.acts if a.act == "add_line" and a.id not in taken] == ["taxi"]
+    assert "meals" not in [a.args.get("category") for a in plan.acts if a.act == "add_line" and a.id not in taken]
+
+
+# ----------------------------------------------------------------- 11. the second walk's (Z11) messages
+
+
+GDANSK = [_line("ln_fli00001", "2026-11-30", "travel", "189.00", description="flight Stockholm"),
+          _line("ln_lnch0001", "2026-12-01", "meals", "16.00", description="lunch"),
+          _line("ln_lnch0002", "2026-12-02", "meals", "19.00", description="lunch"),
+          _line("ln_back0001", "2026-12-02", "travel", "251.00")]
+
+
+def test_a_leg_s_new_amount_told_with_its_old_one_changes_that_line():
+    plan = plan_of("the flight back should be 215 eur, not 251", **{**on(GDANSK), "today": "2026-12-07"})
+    assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plan.acts] == [("update_line", 4, "215.00")]
+
+
+def test_take_that_one_off_removes_the_one_line_the_words_name_by_kind_and_day():
+    plan = plan_of("btw the customer paid the lunch on tuesday, so take that one off", **{**on(GDANSK), "today": "2026-12-07"})
+    assert _removed(plan) == [2]
+
+
+def test_a_yes_then_another_thing_in_another_currency_adds_the_first_and_offers_the_next():
+    plans = _talk_kept(["fuel 210 PLN on tuesday 1/12", "yes thats fine. also parking at the customer 2/12, 45 PLN", "yes"],
+                       **{**on([]), "today": "2026-12-07"})
+    def paid(plan) -> list[tuple[Any, ...]]:  # (the handler converts a line that names the currency it was paid in)
+        return [(a.args.get("amount"), a.args.get("currency"), a.args.get("date")) for a in plan.acts]
+    assert plans[0].acts == []
+    assert paid(plans[1]) == [("210.00", "PLN", "2026-12-01")] and "10.56" in _said(plans[1])
+    assert paid(plans[2]) == [("45.00", "PLN", "2026-12-02")]
+
+
+# ----------------------------------------------------------------- 12. what the third review found
+
+
+@pytest.mark.parametrize("text", ["taxi 20 on 2.12, lunch 15 on 2.12, oh no sorry, no taxi",
+                                  "flight 189 on 1.12, hotel 312 on 1.12, sorry, no flight"])
+def test_no_sorry_no_x_of_a_priced_thing_never_commits_x(text):
+    plan = plan_of(text, **{**on([]), "today": "2026-12-07"})
+    taken = {r.act for r in plan.retractions}
+    named = text.rsplit("no ", 1)[1]
+    assert not [a for a in plan.acts if a.act == "add_line" and a.id not in taken
+                and named in str(a.args.get("category")) + str(a.evidence)]
+
+
+def test_i_mean_a_day_then_a_line_the_claim_has_is_asked_never_added_again():
+    taxi = [_line("ln_taxi0001", "2026-12-02", "taxi", "20.00")]
+    assert plan_of("Sorry, I mean 1/12. On 1/12: taxi 20", **{**on(taxi), "today": "2026-12-07"}).acts == []
+
+
+@pytest.mark.parametrize("answer", ["it was 190", "190", "sorry 190", "Put 47.20 on Israel", "the card says 47.20"])
+def test_after_a_money_with_no_rate_only_an_amount_told_in_the_claim_s_currency_completes_it(answer):
+    plans = _talk_kept([SHEKEL, answer], **{**on([]), "today": "2026-11-20"})
+    assert not [a for a in plans[1].acts if a.act == "add_line" and a.args.get("category") == "taxi"]
+
+
+@pytest.mark.parametrize(("text", "today"), [("taxi on friday the last week of november, 25", "2026-12-07"),
+                                             ("taxi 20 on tuesday last week", "2026-12-06")])  # (a Sunday)
+def test_the_last_week_of_something_and_last_week_said_on_a_sunday_are_asked(text, today):
+    assert plan_of(text, **{**on([]), "today": today}).acts == []
+
+
+def test_a_third_day_beside_the_trip_s_leaves_a_weekday_heading_asked():
+    plan = plan_of("The conference was from 18 to 20 Nov, I registered on 13 Nov. Tuesday: lunch 22",
+                   **{**on([]), "today": "2026-11-27"})
+    assert ("meals", "22.00", "2026-11-17") not in _adds(plan)
+
+
+def test_both_when_three_were_asked_is_asked_again():
+    plans = _talk_kept(["Flight to Milan with Lufthansa on 1/12, 189,40 €. Dinner at Luini 24. Hotel Berna 2 nights 312. "
+                        "Taxi to the office 30.", "both on 1/12"], **{**on([]), "today": "2026-12-07"})
+    assert len([a for a in plans[1].acts if a.act == "add_line"]) <= 1
+
+
+def test_a_weekday_in_the_trip_beside_the_same_line_a_week_later_is_asked():
+    lunch = [_line("ln_lnch0001", "2026-11-24", "meals", "22.00", description="lunch")]
+    plan = plan_of("I was in Lyon from Mon 16 to Wed 18 Nov. Tuesday: lunch 22", **{**on(lunch), "today": "2026-11-27"})
+    assert plan.acts == []
+
+
+def test_forget_a_thing_of_a_day_never_removes_another_kind_of_that_day():
+    day = [_line("ln_meal0001", "2026-12-01", "meals", "45.00", "Zum Schwan"),
+           _line("ln_trai0001", "2026-11-30", "travel", "89.00", "Deutsche Bahn")]
+    plan = plan_of("forget the parking of monday, the client paid it", **{**on(day), "today": "2026-12-07"})
+    assert _removed(plan) == []
+
+
+def test_a_check_before_an_addition_is_still_a_condition():
+    taxi = [_line("ln_taxi0001", "2026-12-01", "taxi", "20.00")]
+    plan = plan_of("if that's right add a taxi 20 on 1/12", **{**on(taxi), "today": "2026-12-07"})
+    assert not [a for a in plan.acts if a.act == "add_line"]

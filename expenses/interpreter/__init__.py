@@ -861,6 +861,20 @@ def _answered_converted(request: Any) -> str | None:
             # "yes that's fine - taxi back 22", "fine, use your rate - airport lunch 14.55" after a dinner: one more of
             # the kind offered, named apart from it ("then put the parking as 153,70 zl" is its amount: read afresh)
             return json.dumps(both, ensure_ascii=False)
+        rest = answer[first.end():].strip()
+        if "plan" in both and not both["plan"].get("acts") and any(
+                "to add it converted at that rate" in str(a.get("text", "")) for a in both["plan"].get("answers") or []) and (
+                things := [
+                    c.text.lower() for c in find_categories(answer[first.end():]) if not c.weak]) and not any(
+                    re.search(rf"\b{re.escape(t)}", str(a.get("earlier_evidence") or a.get("evidence") or ""), re.IGNORECASE)
+                    for a in plan["acts"] for t in things):
+            # "yes thats fine. also parking at the customer 2/12, 45 PLN": the yes adds what was offered; the rest, a
+            # thing the offer did not name, in another currency too, is offered converted in its turn (walk Z11)
+            alone = (json.loads(_interpret_whole(_Earlier(request, rest))).get("plan") or {})
+            offer = alone.get("pending") or {}
+            if not alone.get("acts") and offer.get("missing") == ["amount"] and (offer.get("args") or {}).get("currency"):
+                return json.dumps({"plan": {"acts": plan["acts"], "answers": alone.get("answers") or [],
+                                            "pending": {**offer, "about": rest[:2000]}}}, ensure_ascii=False)
         if "plan" in both and not both["plan"].get("acts") and both["plan"].get("answers") and not any(
                 str(a.get("text", "")).startswith("I did not understand") for a in both["plan"]["answers"]):
             # "yes that's fine - taxi back 22" with its day in doubt: the rest's question asked, the offer kept for the

@@ -62,6 +62,7 @@ from .values import (
     bought_aboard,
     day_of_a_week,
     priced_alike,
+    two_days_only,
 )
 
 # --------------------------------------------------------------------------- spans of the message
@@ -837,8 +838,10 @@ class Audit:
         sentence tells the trip's first and last day, is that weekday of the trip ("I was in Lyon from Mon 16 to Wed 18
         Nov. Tuesday: lunch 22" told on 27 Nov: the 17th, never the 24th); none when the trip has no such day."""
         days = tuple(find_days(self.message, self.ctx.today))
-        if (span := self._trip_told) is None:
-            return days
+        if (span := self._trip_told) is None or not any(
+                two_days_only(self.message[s:e]) and any(s <= d.start < e and d.value == span[0] for d in days)
+                for s, e in {_sentence_span(self.message, d.start) for d in days}):
+            return days  # (a day told beside the trip's first and last, "I registered on 13 Nov", leaves them as read)
         return tuple(replace(d, value=_weekday_within(d.value, span)) if d.kind == "weekday" and d.value is not None and
                      _BARE_DAY.fullmatch(self.message[d.start:d.end]) and not span[0] <= d.value <= span[1] else d
                      for d in days)
@@ -1375,7 +1378,8 @@ class Audit:
                 continue
             if a.name in ("update_line", "remove_line") and a.claim is not None and not _LINE_REF.search(
                     self.message[a.start:a.end]) and _other_leg(self.message[a.start:a.end],
-                                                                _line(a.claim, a.args.get("line")) or {}):
+                                                                _line(a.claim, a.args.get("line")) or {}) and not (
+                    _its_old_amount_said(self.message[a.start:a.end], _line(a.claim, a.args.get("line")) or {})):
                 self._leave("correction", a.start, a.end)  # "the flight home was 198" on the "flight out" line
                 continue
             if a.name in ("update_line", "remove_line") and a.claim is not None:
@@ -1502,6 +1506,19 @@ class Audit:
                     and _decimal(line.get("amount")) != amount and _the_same_meal(meal.group(0), line, amount)
                     for line in a.claim.lines):
                 # "Wednesday lunch 28 euros" beside Wednesday's lunch of 24: that lunch's amount, or a second lunch?
+                self._leave("correction", a.start, a.end)
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and a.args.get(
+                    "date") and not _ADD_VERB.search(sentence) and not _ONE_MORE.search(sentence) and any(
+                    _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
+                    and line.get("date") and abs((date.fromisoformat(str(line["date"])) - date.fromisoformat(
+                        str(a.args["date"]))).days) == 7 for line in a.claim.lines):
+                # "Tuesday: lunch 22" read as the trip's Tuesday beside a lunch of 22 a week later: the same lunch, its
+                # day told again, or another?
+                self._leave("correction", a.start, a.end)
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and _MEANT_AGAIN.match(
+                    self.message) and any(_decimal(line.get("amount")) == amount and line.get("category") == a.args.get(
+                        "category") for line in a.claim.lines):
+                # "Sorry, I mean 1/12. On 1/12: taxi 20" beside the taxi of 20 told on 2/12: that line's day, or another?
                 self._leave("correction", a.start, a.end)
             elif a.name == "add_line" and not a.act.get("earlier_evidence") and _ITS_AMOUNT_IS.search(words) and not \
                     _ADD_VERB.search(sentence):
@@ -2310,6 +2327,8 @@ _ABOUT_IT = re.compile(r"\b(?:is|was|would|will|does|could|can)\s+(?:that|it|thi
                        r"(?:claim|expense|add|put)\s+(?:that|it|this)\b|\bam\s+i\s+allowed\b", re.IGNORECASE)
 # words that point at a line already told ("the coffee 6,40", "twice", "a duplicate")
 _QUOTED_TITLE = re.compile(r"[\"“‘'«]\s*([^\"”’'»]{1,120}?)\s*[\"”’'»]")
+# "Sorry, I mean Tuesday 1/12. …": what the user meant, said again
+_MEANT_AGAIN = re.compile(r"\W*(?:(?:sorry|sry|oops|oh|ah|ok|okay|no)[\s,]+)*i\s+mean[t]?\b", re.IGNORECASE)
 # a meal had once a day: told again for a day that has it, it may be its amount corrected
 _ONE_A_DAY = re.compile(r"\b(?:breakfast|lunch|dinner)\b", re.IGNORECASE)
 _MEAL_WORD = re.compile(r"\b(?:breakfast|brunch|lunch|dinner|supper|coffee|snacks?|drinks?|beers?|groceries|sandwich)\b",
@@ -2334,6 +2353,13 @@ _RETURN_LEG = re.compile(r"\b(?:home|back|return|returning|inbound)\b", re.IGNOR
 _LEG_HOME = re.compile(r"\b(?:flights?|trains?|rides?|taxi|cab|uber|bus|coach|ferry|leg|journey|trip|drive)\s+(?:home|back)\b|"
                        r"\b(?:return|inbound|homebound)\s+(?:flights?|trains?|rides?|taxi|leg|journey|trip|tickets?)\b",
                        re.IGNORECASE)
+
+
+def _its_old_amount_said(words: str, line: dict[str, Any]) -> bool:
+    """"the flight back should be 215 eur, not 251": the line's own amount said as what it was not names it."""
+    old = _decimal(line.get("amount"))
+    return old is not None and any(re.search(r"\b(?:not|no|instead\s+of)\s+(?:[€$£]\s*)?$", words[:m.start()][-16:],
+                                             re.IGNORECASE) and old in _values(m.group(0)) for m in _ATOM.finditer(words))
 
 
 def _other_leg(words: str, line: dict[str, Any]) -> bool:
@@ -2973,5 +2999,6 @@ def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover], today
         # "taxi to ben gurion on monday 16.11, 180 shekel" (a money with no reference rate): its amount in the claim's
         # currency, told next ("it was 47.20 euro. put that"), completes these words (read again with that amount)
         asked["pending"] = {"question": prose[:2000], "act": "add_line", "missing": ["amount"], "about": evidence[:2000],
+                            "args": {"unconverted": True},  # (its answer names the claim's currency, or is read afresh)
                             **({"case": acts[0]["case"]} if isinstance(acts[0].get("case"), dict) else {})}
     return json.dumps({"plan": asked}, ensure_ascii=False)

@@ -514,11 +514,6 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
             c.category == "other" for c in categories) and not any(m.category for m in merchants) and (
             not amounts or dates):  # ("back from Stockholm, 3 days at the Nordic Supplier Summit, 10-12 November")
         return "context", None  # "I am back from 3 days in Vienna", "we were in Lyon for the fair": the trip, told
-    if marker and not amounts and not refs and re.fullmatch(r"\s*(?:(?:no|not|none|without)\s+)?(?:the\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?\W*",
-                                                           core[marker.end():], re.IGNORECASE) and re.search(
-            r"\b(?:no|not|none|without)\W+(?:the\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?\W*$", core, re.IGNORECASE) and not re.search(
-            r"\b(?:was|were|is|are|it|that)\b", core[marker.end():], re.IGNORECASE):
-        return "retract", None  # "parking... no sorry, no parking": the thing just told, taken back (no price of its own)
     if marker and not refs and (amounts or dates or categories or _currency_only(core[marker.end():])):
         rest = core[marker.end():]
         rest_verb, _ = verb_of(rest)
@@ -1043,10 +1038,22 @@ def split(message: str, today) -> list[Clause]:
         # "Sorry, I mean Tuesday 1/12. On 1/12: flight … 189,40 €, …": what the last message meant, then all of it told
         # again with that day (never "Sorry, I mean Tuesday. Taxi 20", whose taxi may be one told before)
         clauses[0].kind, clauses[0].verb = "context", None
+    for last, clause in pairwise(clauses):
+        if clause.kind == "correction" and (thing := _NO_THING.fullmatch(clause.text.strip())) and not re.search(
+                r"\d", last.text) and re.search(rf"\b{re.escape(thing.group('thing'))}\b", last.text, re.IGNORECASE) and \
+                lexicon.CATEGORY_WORDS.get(thing.group("thing").lower()):
+            # "parking... no sorry, no parking": the thing just told with no price, taken back (never "taxi 20, lunch
+            # 15, oh no sorry, no taxi": which one goes is the reader's and the audit's)
+            clause.kind = "retract"
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
     return clauses
+
+
+# "no sorry, no parking": a marker, then the thing it takes back
+_NO_THING = re.compile(r"\W*(?:(?:oh|ah|hmm+|wait|no|nope|sorry|sry|oops|actually)[\s,.!]+)+(?:no|not)\s+(?:the\s+)?"
+                       r"(?P<thing>[^\W\d_]+)\W*", re.IGNORECASE)
 
 
 # "Sorry, I mean Tuesday 1/12": the day the user meant, said before telling it all again

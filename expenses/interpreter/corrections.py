@@ -625,7 +625,7 @@ def _nights_plan(message: str, ctx: Context, start: int, m: re.Match[str], old: 
 # Wegner has to go, the client picked up the bill", "the lunch of 28,40 was personal, please take it out"
 _REMOVAL = re.compile(r"\b(?:remove|delete|drop(?!\s*-?\s*off)|scratch|scrap|strike\s+(?:out|off|through)|erase|rm|ditch|cross\s+out|get\s+rid\s+of|"
                       r"forget(?:\s+about)?(?=\s+(?:the|my|that)\s+[^\W\d_])|"  # "forget the parking, the client paid it"
-                      r"take\s+(?:(?:it|that|this|them|those|the\s+\w+(?:\s+\w+)?|\w+)\s+)?(?:off|out)|"
+                      r"take\s+(?:(?:(?:it|that|this|them|those)(?:\s+ones?)?|the\s+\w+(?:\s+\w+)?|\w+)\s+)?(?:off|out)|"
                       r"(?:has|have|needs?)\s+to\s+go(?=\s*(?:[,.;!—–-]|$))|leave\s+(?:it|that|this|(?:the\s+)?\w+(?:\s+\w+)?)\s+out)\b",
                       re.IGNORECASE)
 # a thing and "out", no verb: "pret lunch out, client paid it", "minibar out pls"; "del lunch 1.12." (a phone's "delete")
@@ -741,7 +741,9 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     days = {d.value.isoformat() for d in find_days(said, ctx.today) if d.value is not None}
     if any(d.value is None for d in find_days(said, ctx.today)):
         return None
-    numbers = {n.value for n in numbers_found(_without_days(said, ctx))}
+    numbers = {n.value for n in numbers_found(re.sub(r"\b(?:that|this|the|which|last|first)\s+ones?\b", " ",
+                                                     _without_days(said, ctx), flags=re.IGNORECASE))}  # ("take that one
+    # off": which line, no amount of one)
     own = {id(line): set(re.findall(r"[^\W\d_]+", f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()))
            for line in claim.lines}
     by_name = [line for line in claim.lines if any(
@@ -763,11 +765,12 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
                 str(line.get("category")), re.compile("$^")).search(lowered))]
         lines = [line for line in lines if not any(
             t not in own[id(line)] and t.rstrip("s") not in own[id(line)] and t + "s" not in own[id(line)] for t in things)]
-    said_things = {w for w in re.findall(r"[a-z]+", lowered) if w in lexicon.CATEGORY_WORDS
-                   and w not in lexicon.WEAK_CATEGORY_WORDS}
+    said_things = {w for w in re.findall(r"[a-z]+", lowered) if w in ("breakfast", "brunch", "lunch", "dinner", "supper") or (
+        lexicon.CATEGORY_WORDS.get(w) in ("taxi", "hotel") and w not in lexicon.WEAK_CATEGORY_WORDS)}
     if not lines and days and said_things and len(by_name) != 1:
-        # "forget the dinner of tuesday, the distributor paid everything": the one line of that kind that day, when its
-        # own words name no other thing ("with our distributor", never "lunch")
+        # "forget the dinner of tuesday, the distributor paid everything", "scratch the tue taxi": the one line of that
+        # kind that day, when its own words name no other thing ("with our distributor", never "lunch"; a meal, a taxi
+        # or a hotel only: "the parking of monday" never names the day's train, nor "the coffee" a meal)
         kinds = {lexicon.CATEGORY_WORDS[t] for t in said_things}
         lines = [line for line in claim.lines if line.get("date") in days and line.get("category") in kinds and not (
             {w for w in own[id(line)] if w in lexicon.CATEGORY_WORDS} - said_things)]

@@ -215,6 +215,10 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     if missing == "amount" and value.currency is None and value.amount in _foreign_figures(
             str(pending.get("about") or earlier)):
         return None  # "180" after "…, 180 shekel" was asked in the claim's currency: the figure said before, no answer
+    if missing == "amount" and (pending.get("args") or {}).get("unconverted") and (
+            not _claim_money_named(answer, _pending_claim(ctx, pending)) or not _AMOUNT_ONLY_TOLD.search(answer)):
+        return None  # after a money with no rate, only an amount told in the claim's currency ("it was 47.20 euro")
+        # answers: "it was 190", "put 47.20 on Israel" are read afresh
     line_said = None
     if missing == "amount" and pending.get("act") == "update_line" and (refs := find_line_refs(answer)):
         if len(refs) > 1 or refs[0].ordinal is None:
@@ -274,6 +278,14 @@ def _complete(ctx: Context, start: int, end: int) -> dict[str, Any] | None:
     return {"acts": [planned]}
 
 
+def _on_the_claim_already(act: dict[str, Any], ctx: Context, pending: dict[str, Any]) -> bool:
+    """Is a line of this kind and amount on the claim already (a stay told again, dated now, would overlap it)?"""
+    claim = _pending_claim(ctx, pending)
+    args = act.get("args") or {}
+    return claim is not None and any(line.get("category") == args.get("category") and str(line.get("amount")) == str(
+        args.get("amount")) for line in claim.lines)
+
+
 _ALL_OF_THEM = re.compile(r"\b(?:both|all|each|the\s+two|the\s+three|them\s+all|all\s+of\s+them|both\s+of\s+them|"
                           r"everything|every\s+one)\b", re.IGNORECASE)
 
@@ -284,6 +296,8 @@ def _the_others_asked(planned: dict[str, Any], also: list[str], answer: str, ove
     read again with that day, nothing added unless all read whole); a day alone dates the first, and the next is asked,
     never dropped without a word."""
     if _ALL_OF_THEM.search(answer):
+        if re.search(r"\bboth\b|\bthe\s+two\b", answer, re.IGNORECASE) and len(also) != 1:
+            return None  # "both" when three were asked: which two? Read afresh (asked)
         acts = [planned]
         for n, words in enumerate(also, 2):
             intents = Reader(_with_message(ctx, words), overrides=overrides).read(split(words, ctx.today))
@@ -292,7 +306,7 @@ def _the_others_asked(planned: dict[str, Any], also: list[str], answer: str, ove
                 return None  # one of them no longer reads as an expense on its own: read afresh (asked)
             more = {"id": f"a{n}", "act": "add_line", "args": act[0].args, "evidence": answer,
                     "earlier_evidence": act[0].quote(words), **({"case": planned["case"]} if planned.get("case") else {})}
-            if _doubts_left(words, more, ctx):
+            if _doubts_left(words, more, ctx) or _on_the_claim_already(more, ctx, pending):
                 return None
             acts.append(more)
         return {"acts": acts}
@@ -304,10 +318,34 @@ def _the_others_asked(planned: dict[str, Any], also: list[str], answer: str, ove
 
 
 # an amount and nothing else but a yes and a verb to put it in: "Yes, put the 29.04", "ok add 29.50 EUR please"
-_AMOUNT_ONLY = re.compile(r"\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine|please|pls|ja|si|sí|oui|alright|right)\W+)*(?:(?:please\s+)?"
-                          r"(?:put|add|use|enter|take|make\s+it|go\s+with)\s+)?(?:(?:it|that)\s+(?:at|as)\s+)?(?:the\s+)?"
-                          r"(?:€\s*)?\d+(?:[.,]\d{1,2})?(?:\s*(?:€|eur|euros?|[A-Z]{3}))?(?:\s+(?:please|pls|then|thanks|thank\s+you))?"
-                          r"\W*", re.IGNORECASE)
+_AMOUNT_ONLY = re.compile(r"\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine|good|great|please|pls|ja|si|sí|oui|alright|right)\W+)*"
+                          r"(?:(?:please\s+)?(?:put|add|use|enter|take|make\s+it|go\s+with)\s+)?(?:(?:it|that)\s+(?:at|as)\s+)?"
+                          r"(?:the\s+)?(?:[€$£]\s*)?\d+(?:[.,]\d{1,2})?(?:\s*(?:€|\$|£|eur|euros?|kr|zł|kč|[A-Z]{3}))?"
+                          r"(?:\s+for\s+(?:it|that|this(?:\s+one)?))?(?:\s+(?:please|pls|then|thanks|thank\s+you))?\W*", re.IGNORECASE)
+
+
+# an amount in the claim's currency told as what it was, and at most a request to put it: "ok i checked my card
+# statement, it was 47.20 euro. put that", "47.20 EUR", "it came to €47.20 on the card"
+_AMOUNT_ONLY_TOLD = re.compile(r"^(?:[^\d]{0,80}?\b(?:was|is|came\s+to|were|it'?s|=|says|shows|reads|appears|charged)\s+|\W*"
+                               r"(?:(?:ok|okay|good|fine|yes|so)\W+)*(?:(?:please\s+)?(?:put|add|use|enter|make\s+it)\s+)?)"
+                               r"(?:[€$£]\s*)?\d+(?:[.,]\d{1,2})?\s*(?:€|\$|£|eur\b|euros?\b|kr\b|zł|kč|[A-Z]{3}\b)"
+                               r"(?:\s+(?:for\s+(?:it|that|this(?:\s+one)?|(?:this|the|that|my)\s+[^\W\d_]+)|on\s+(?:my|the)\s+"
+                               r"(?:card|statement|bill)))?"
+                               r"(?:[\s.,!]*(?:(?:please|pls|so\s+)?(?:put|add|use|enter)\s+(?:that|it|this)(?:\s+(?:please|pls|in))?)?)?"
+                               r"\W*$", re.IGNORECASE)
+
+
+_MONEY_SIGNS = {"EUR": r"€|\beur\b|\beuros?\b", "GBP": r"£|\bgbp\b|\bpounds?\b", "USD": r"\$|\busd\b|\bdollars?\b",
+                "CAD": r"\$|\bcad\b|\bdollars?\b", "DKK": r"\bkr\b|\bdkk\b|\bkroner\b", "SEK": r"\bkr\b|\bsek\b|\bkronor\b",
+                "NOK": r"\bkr\b|\bnok\b|\bkroner\b", "PLN": r"zł|\bpln\b|\bzloty\b", "CZK": r"kč|\bczk\b",
+                "CHF": r"\bchf\b|\bfrancs?\b|\bfr\.", "JPY": r"¥|\bjpy\b|\byen\b"}
+
+
+def _claim_money_named(answer: str, claim: Claim | None) -> bool:
+    """Does the answer name the claim's own money ("47.20 euro", "216,29 kr" on a DKK claim)?"""
+    if claim is None:
+        return False
+    return bool(re.search(_MONEY_SIGNS.get(claim.currency, rf"\b{re.escape(claim.currency)}\b"), answer, re.IGNORECASE))
 
 
 def _foreign_figures(words: str) -> set[Decimal]:

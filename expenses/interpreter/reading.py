@@ -79,6 +79,7 @@ from .values import (
     money_text,
     plain,
     quotable,
+    two_days_only,
     words,
 )
 
@@ -202,15 +203,13 @@ _NEGATED = re.compile(r"^\s*(?:(?:oh|ok|okay|and|but|so|please|pls)[\s,]+)*(?:th
                       re.IGNORECASE)
 # (a time told in the past, "when I got back", "after we landed", is when it was paid, no condition)
 _TOLD_PAST = r"(?!\s+(?:got|came|was|were|arrived|left|landed|returned|did|had|paid|went|flew|drove|checked|finished))"
-# "If that looks right please submit it", "if all is fine, send it": the user's own check, no condition (the card
-# shows what is submitted, and its click decides)
-_NO_DOUBT_LEFT = (r"(?!(?:that|it|this|everything|all|the\s+total)(?:'s|\s+is|\s+looks?|\s+seems?)?\s+(?:right|ok|okay|good|fine|"
-                  r"correct|in\s+order)\b)")
+# "If that looks right please submit it", "if all is fine, send it": before a submit, the user's own check, no
+# condition (the card shows what is submitted, and its click decides)
 _OWN_CHECK = re.compile(r"\bif\s+(?:that|it|this|everything|all|the\s+total)(?:'s|\s+is|\s+looks?|"
-                        r"\s+seems?)?\s+(?:right|ok|okay|good|fine|correct|in\s+order)\b,?", re.IGNORECASE)
+                        r"\s+seems?)?\s+(?:right|ok|okay|good|fine|correct|in\s+order)\b,?(?=\s*(?:then\b|please\b|pls\b|"
+                        r"submit|send|file|go\s+ahead|$))", re.IGNORECASE)  # (never "if it's ok with my manager")
 _CONDITION = re.compile(rf"\b(?:not\s+(?:before|until|till)|once\s+(?:i|you|we|it|the)\b{_TOLD_PAST}|after\s+(?:i|we)\b{_TOLD_PAST}|"
-                        rf"when\s+(?:i|we)\b{_TOLD_PAST}|unless|only\s+if|if\s+{_NO_DOUBT_LEFT}(?:i|it|it'?s|its|the|that|this|you|we|"
-                        r"there)\b|"
+                        rf"when\s+(?:i|we)\b{_TOLD_PAST}|unless|only\s+if|if\s+(?:i|it|it'?s|its|the|that|this|you|we|there)\b|"
                         r"as\s+soon\s+as|tomorrow|next\s+(?:week|month))", re.IGNORECASE)
 _EVERY_CLAIM = re.compile(r"\b(?:both|all|every)\s+(?:of\s+)?(?:my\s+|the\s+|our\s+)?(?:\w+\s+)?claims?\b|"
                           r"\b(?:them\s+all|all\s+of\s+them|both\s+of\s+them)\b", re.IGNORECASE)
@@ -862,7 +861,9 @@ class Reader:
             return _politeness(start, end, text)  # "trip got cancelled", "the flight was delayed": why, no expense
         polite = REQUEST_START.match(strip_leading(text)[1])
         plain_text = strip_leading(text)[1][polite.end():] if polite else text  # "I'd be grateful if you could …"
-        if kind == "act" and (cond := _CONDITION.search(plain_text)) and not (
+        checked = _OWN_CHECK.sub(lambda m: " " * len(m.group(0)), plain_text) if clause.verb in ("submit", "withdraw") \
+            else plain_text
+        if kind == "act" and (cond := _CONDITION.search(checked)) and not (
                 clause.verb == "open" and re.fullmatch(r"tomorrow|next\s+\w+", cond.group(0), re.IGNORECASE)):
             return UnknownIntent(start, end)  # "submit it, but not before I check it": no act on a condition
         if kind == "act" and (negated := _NEGATED.match(text)) and verb_of(text[negated.end():])[0] is not None:
@@ -1051,10 +1052,10 @@ class Reader:
         """The first and last day of the trip a sentence of the message tells ("I was in Lyon from Mon 16 to Wed 18
         Nov."), a fortnight at most; None when it tells none."""
         for start, end, _ in sentences(self.message):
-            if TRAVELLED_DAYS.match(self.message[start:end].strip()):
+            if TRAVELLED_DAYS.match(self.message[start:end].strip()) and two_days_only(self.message[start:end]):
                 days = [date.fromisoformat(d.value) for d in find_dates(self.message[start:end], self.ctx.today) if d.value]
-                if len(days) >= 2 and 0 < (max(days) - min(days)).days <= 14:
-                    return min(days), max(days)
+                if len(days) == 2 and 0 < (max(days) - min(days)).days <= 14:  # (a third day, "I registered on 13
+                    return min(days), max(days)  # Nov", is no day of the trip: none is taken)
         return None
 
     def _week_dated(self, day: date, any_day: bool = False) -> bool:

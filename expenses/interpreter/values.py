@@ -94,9 +94,9 @@ _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fiv
 # Monday" (never the latest such weekday, which "last week" may not be)
 WEEKDAY_OF_A_WEEK = re.compile(
     r"\b(?:(?:on\s+)?(?:the\s+)?(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|fri|"
-    r"sat|sun)\.?\s+(?:of\s+)?(?P<which>last|the\s+last|previous|the\s+previous|this|past|the\s+past)\s+week"
-    r"|(?P<which2>last|previous|this|past)\s+week(?:['’]s)?\s*,?\s+(?:on\s+)?(?:the\s+)?(?P<w2>monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))\b", re.IGNORECASE)
+    r"sat|sun)\.?\s+(?:of\s+)?(?P<which>last|previous|this|past)\s+week(?!\s+(?:of|before|after|in)\b)"
+    r"|(?<!\bthe\s)(?P<which2>last|previous|this|past)\s+week(?:['’]s)?\s*,?\s+(?:on\s+)?(?:the\s+)?(?P<w2>monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))\b", re.IGNORECASE)
 
 
 def day_of_a_week(m: re.Match[str], today: date) -> date | None:
@@ -108,7 +108,15 @@ def day_of_a_week(m: re.Match[str], today: date) -> date | None:
     day = monday + timedelta(days=[d[:3] for d in _WEEKDAYS].index(word))
     if "this" in which:
         return day if day <= today else None
+    if today.weekday() == 6:
+        return None  # said on a Sunday, "Tuesday last week" may be the week now ending: asked
     return day - timedelta(days=7)
+
+
+def two_days_only(sentence: str) -> bool:
+    """Does the sentence give exactly two days in figures ("from Mon 16 to Wed 18 Nov", "16.11 - 18.11"), as a trip's
+    first and last, and no third ("…, I registered on 13 Nov")?"""
+    return len(re.findall(r"(?<![\d.,])\d{1,2}(?:[./]\d{1,2}\.?)?(?:st|nd|rd|th)?(?![\d.,]\d)", sentence)) == 2
 
 
 _DATE_PATTERNS = [
