@@ -371,9 +371,7 @@ def _offered_at(answer: str, value: Any, ctx: Context, pending: dict[str, Any]) 
                                                    told.get("date")))
     except Exception:  # noqa: BLE001 - no rate for it: nothing to compare the figure with
         return None
-    said_currency = bool(re.search(rf"(?i:{re.escape(claim.currency)})|€|\beur(?:os?)?\b", answer)) if claim.currency == "EUR" \
-        else bool(re.search(rf"(?i:\b{re.escape(claim.currency)}\b)", answer))
-    if value.amount != converted and not (said_currency and priced_alike(value.amount, converted)
+    if value.amount != converted and not (_claim_money_named(answer, claim) and priced_alike(value.amount, converted)
                                           and abs(value.amount - converted) <= converted * Decimal("0.2")):
         return None  # "put 25" (the pounds said again), "put 3" (another's figure): only the offer's, or one close to it
         # told in the claim's currency ("29.50 EUR", as the card charged it), adds the one offered
