@@ -1136,8 +1136,14 @@ class Audit:
         before = max((m.end() for m in re.finditer(r"[,;!?\n]|\.(?=\s)", self.message[:s].rstrip())), default=0)
         words = self.message[before:e]
         named = {c.text.lower().rstrip("s") for c in find_categories(words) if not c.weak}
-        if re.search(r"\d", words) or not named or any(a.start < e and s < a.end for a in self.acts):
-            return False
+        if re.search(r"\d", words) or not named or any(a.start < e and s < a.end for a in self.acts) or re.search(
+                r"\b(?:drop|remove|delete|scrap|scratch|cancel|strike|erase|rid|off|out)\b", words, re.IGNORECASE):
+            return False  # ("actually drop the tube, that one's on me": a removal of a line, never a thing untold)
+        said_no = re.search(r"\b(?:no|not)\s+(?:the\s+)?([^\W\d_]+)\W*$", self.message[s:e], re.IGNORECASE)
+        if said_no is None or said_no.group(1).lower().rstrip("s") not in named or not re.search(
+                rf"\b{re.escape(said_no.group(1))}", self.message[before:s], re.IGNORECASE):
+            return False  # only the thing just told, then "no <thing>" ("The flight was booked by our travel desk so I
+            # am not claiming it" is why, of a kind the plan adds: asked)
         told = " ".join(f"{a.act.get('evidence') or ''} {a.args.get('description') or ''}" for a in self.acts).lower()
         kept = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}" for c in self.ctx.claims
                         for line in c.lines).lower()
