@@ -63,6 +63,7 @@ from .values import (
     day_of_a_week,
     priced_alike,
     two_days_only,
+    weekday_within,
 )
 
 # --------------------------------------------------------------------------- spans of the message
@@ -842,7 +843,7 @@ class Audit:
                 two_days_only(self.message[s:e]) and any(s <= d.start < e and d.value == span[0] for d in days)
                 for s, e in {_sentence_span(self.message, d.start) for d in days}):
             return days  # (a day told beside the trip's first and last, "I registered on 13 Nov", leaves them as read)
-        return tuple(replace(d, value=_weekday_within(d.value, span)) if d.kind == "weekday" and d.value is not None and
+        return tuple(replace(d, value=weekday_within(d.value, span)) if d.kind == "weekday" and d.value is not None and
                      _BARE_DAY.fullmatch(self.message[d.start:d.end]) and not span[0] <= d.value <= span[1] else d
                      for d in days)
 
@@ -1976,13 +1977,6 @@ def _numbers_of(act: ActSpan, short_year: bool = True) -> set[Decimal]:
             except ValueError:
                 pass
     return out
-
-
-def _weekday_within(day: date, span: tuple[date, date]) -> date | None:
-    """The one day of ``span`` that falls on ``day``'s weekday, or None."""
-    inside = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)
-              if (span[0] + timedelta(days=n)).weekday() == day.weekday()]
-    return inside[0] if len(inside) == 1 else None
 
 
 def _trip_days_told(said: str, today: date, tells_more: Callable[[int, int], bool]) -> tuple[date, date] | None:

@@ -335,17 +335,9 @@ _AMOUNT_ONLY_TOLD = re.compile(r"^(?:[^\d]{0,80}?\b(?:was|is|came\s+to|were|it'?
                                r"\W*$", re.IGNORECASE)
 
 
-_MONEY_SIGNS = {"EUR": r"€|\beur\b|\beuros?\b", "GBP": r"£|\bgbp\b|\bpounds?\b", "USD": r"\$|\busd\b|\bdollars?\b",
-                "CAD": r"\$|\bcad\b|\bdollars?\b", "DKK": r"\bkr\b|\bdkk\b|\bkroner\b", "SEK": r"\bkr\b|\bsek\b|\bkronor\b",
-                "NOK": r"\bkr\b|\bnok\b|\bkroner\b", "PLN": r"zł|\bpln\b|\bzloty\b", "CZK": r"kč|\bczk\b",
-                "CHF": r"\bchf\b|\bfrancs?\b|\bfr\.", "JPY": r"¥|\bjpy\b|\byen\b"}
-
-
 def _claim_money_named(answer: str, claim: Claim | None) -> bool:
     """Does the answer name the claim's own money ("47.20 euro", "216,29 kr" on a DKK claim)?"""
-    if claim is None:
-        return False
-    return bool(re.search(_MONEY_SIGNS.get(claim.currency, rf"\b{re.escape(claim.currency)}\b"), answer, re.IGNORECASE))
+    return claim is not None and any(claim.currency in m.codes for m in currency_mentions(answer))
 
 
 def _foreign_figures(words: str) -> set[Decimal]:

@@ -80,6 +80,7 @@ from .values import (
     plain,
     quotable,
     two_days_only,
+    weekday_within,
     words,
 )
 
@@ -1024,9 +1025,8 @@ class Reader:
         said = date.fromisoformat(found.value)
         if _BARE_DAY_WORD.fullmatch(found.text.strip()) and (span := self._trip_span_told()) is not None:
             # "I was in Lyon from Mon 16 to Wed 18 Nov. Tuesday: lunch 22": the Tuesday of the trip the message tells
-            inside = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)
-                      if (span[0] + timedelta(days=n)).weekday() == said.weekday()]
-            return replace(found, value=inside[0].isoformat() if len(inside) == 1 else None)
+            inside = weekday_within(said, span)
+            return replace(found, value=inside.isoformat() if inside else None)
         trip = in_the_trip(said, found.text, claim, self.ctx.today)  # found.text holds "last" when said
         if self._todays_weekday_unsure(found, said, claim):
             return replace(found, value=None)

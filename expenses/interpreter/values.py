@@ -113,6 +113,13 @@ def day_of_a_week(m: re.Match[str], today: date) -> date | None:
     return day - timedelta(days=7)
 
 
+def weekday_within(day: date, span: tuple[date, date]) -> date | None:
+    """The one day of ``span`` (a trip's first and last) that falls on ``day``'s weekday, or None."""
+    inside = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)
+              if (span[0] + timedelta(days=n)).weekday() == day.weekday()]
+    return inside[0] if len(inside) == 1 else None
+
+
 def two_days_only(sentence: str) -> bool:
     """Does the sentence give exactly two days in figures ("from Mon 16 to Wed 18 Nov", "16.11 - 18.11"), as a trip's
     first and last, and no third ("…, I registered on 13 Nov")?"""
