@@ -441,8 +441,13 @@ def test_a_reason_told_with_an_expense_is_kept_as_what_it_was(message: str, desc
 def test_a_weekday_in_an_edit_is_asked_with_both_days_and_the_answer_changes_the_line() -> None:
     paris = claim("clm_PARI0001", "Paris partner meeting", [("2026-11-23", "ITA Airways", "travel", "189.40"),
                                                           ("2026-11-24", "Café Marly", "meals", "26.50")])
-    first, second = conversation(["the lunch at Café Marly was actually on Wednesday, not on Tuesday.",
+    first, second = conversation(["the lunch at Café Marly was actually on Wednesday.",
                                   "The 25th of November, of course."], cases=(paris,), active="clm_PARI0001",
                                  today="2026-12-04", mode="deterministic")
     assert first.acts == [] and "did not change it yet" in first.answers[-1].text
     assert [(a.act, dict(a.args)) for a in second.acts] == [("update_line", {"line": 2, "date": "2026-11-25"})]
+    # (issue 19's twenty-sixth round: the line's own weekday said beside the new one dates the week, "…, not on
+    # Tuesday": the Wednesday of that Tuesday's week, no question)
+    [moved] = conversation(["the lunch at Café Marly was actually on Wednesday, not on Tuesday."], cases=(paris,),
+                           active="clm_PARI0001", today="2026-12-04", mode="deterministic")
+    assert [(a.act, dict(a.args)) for a in moved.acts] == [("update_line", {"line": 2, "date": "2026-11-25"})]

@@ -51,7 +51,7 @@ from .corrections import (
     read_removal,
     removals_said,
 )
-from .followups import follow_up, plan_json
+from .followups import THANKS_TAIL, follow_up, plan_json
 from .items import describe, kind_of_merchant, merchants_in, read_items
 from .lexicon import meal_named_apart
 from .normalize import ORIGINAL_ASIDE, Spelled, spell_out
@@ -467,6 +467,9 @@ def _better_split(request: Any, said: Context, settled: frozenset[str], answer: 
 
 
 # after the answer, what makes the rest a request of its own ("And the hotel …", "Also …") or a doubt about the answer
+# the request that ends a claim, said after the answer to which line ("tue one. then submit")
+_THEN_SUBMIT = re.compile(r"\W*(?:(?:and|then|so|ok|okay|now)\W+)*(?:please\s+|pls\s+)?(?:submit|send)(?:\s+(?:it|the\s+claim))?"
+                          r"(?:\s+(?:please|pls|now|too|as\s+well))?\W*", re.IGNORECASE)
 _MORE_TOLD = re.compile(r"\W*(?:and|also|plus|btw|by\s+the\s+way|moment|oh|one\s+more\s+thing)\b", re.IGNORECASE)
 _ANSWER_DOUBTED = re.compile(r"\b(?:or|maybe|perhaps|think|guess|sure|right|check|wait|hmm+|unless|suggest|should\s+i|not\s+100)\b",
                     re.IGNORECASE)
@@ -477,13 +480,14 @@ def _answer_then_more(ctx: Context) -> tuple[dict[str, Any], tuple[int, int]] | 
     last reply left open, in the message's first sentence, then more; the answer's plan and where it was said."""
     told = sentences(ctx.message)
     missing = ((ctx.pending or {}).get("missing") or [None])[0]
-    if missing not in ("amount", "date") or len(told) < 2 or told[0][2] or told[0][1] - told[0][0] > 80:
+    if missing not in ("amount", "date", "line") or len(told) < 2 or told[0][2] or told[0][1] - told[0][0] > 80:
         return None  # (only a figure or a day answers here: any words would do for a title, "oh ok. call it …")
     end = told[0][1]
     first, rest = ctx.message[:end], ctx.message[end + 1:]
     if not (re.search(r"\d", first) if missing == "amount" else find_dates(first, ctx.today)):
         return None
-    if "?" in rest or _ANSWER_DOUBTED.search(first + " " + rest) or not (_MORE_TOLD.match(rest) or re.search(r"\bnot\b", rest)) or re.search(
+    more = _MORE_TOLD.match(rest) or re.search(r"\bnot\b", rest) or (missing == "line" and _THEN_SUBMIT.fullmatch(rest))
+    if "?" in rest or _ANSWER_DOUBTED.search(first + " " + rest) or not more or re.search(
             r"\b(?:delete|remove|drop|scrap|change|update|make|submit|send)\b[^.;!?]*\b(?:it|that|this|them|the\s+last(?:\s+one)?)\b",
             rest, re.IGNORECASE):
         return None  # ("It is 35. Or was it 53?", "It is 35. 30 plus tip.", "It is 35. Delete the last one.": read whole)
@@ -823,6 +827,8 @@ def _answered_converted(request: Any) -> str | None:
     the currency it was paid in, so the handler converts it at the reference rate (the model never does the sum)."""
     pending = getattr(request, "pending", None) or {}
     answer = str(getattr(request, "message", "") or "").strip()
+    if (thanks := THANKS_TAIL.search(answer)) is not None and thanks.start() > 0:
+        answer = answer[:thanks.start()].rstrip()  # "yep convert it, no worries": the answer, then thanks
     rest = answer[first.end():] if (first := _YES_FIRST.match(answer)) else ""
     if first and (find_categories(rest) or verb_of(spell_out(rest).text)[0] is not None or re.search(
             r"\d", rest) and re.search(r"\b(?:was|were|is)\b", rest, re.IGNORECASE)) and (

@@ -60,6 +60,7 @@ from .values import (
     TRAVEL_TIME,
     WEEKDAY_OF_A_WEEK,
     bought_aboard,
+    claims_own_sign,
     day_of_a_week,
     priced_alike,
     two_days_only,
@@ -167,6 +168,9 @@ class Audit:
                 self.leftovers.append(Leftover("other", act.get("evidence", "")))
                 continue
             self.acts.append(ActSpan(act, span[0], span[1], self._claim_of(act)))
+        for judged in _WEIGHED.finditer(self.message):
+            if not any(a.start <= judged.start() < a.end for a in self.acts):
+                self.neutral.append(judged.span())  # "so 139 per night is fine then": a figure weighed, no expense
         for part in ("retractions", "corrections", "constraints"):
             for item in self.plan.get(part, []):
                 span = locate(item.get("evidence", ""), self.message)
@@ -867,6 +871,13 @@ class Audit:
             # "Training was 9. 11. – 11. 11. Monday: RegioJet …": the Monday of the trip told, and no other day
             return span[0] <= date.fromisoformat(str(said)) <= span[1] and date.fromisoformat(str(said)).weekday() == \
                 day.value.weekday()
+        if act.name == "update_line" and said and day.kind == "weekday" and day.value is not None and act.claim is not None \
+                and _BARE_DAY.fullmatch(self.message[day.start:day.end]) and (line := _line(act.claim, act.args.get("line"))) \
+                and line.get("date"):
+            old, new = date.fromisoformat(str(line["date"])), date.fromisoformat(str(said))
+            if new.weekday() == day.value.weekday() and old - timedelta(days=old.weekday()) == new - timedelta(
+                    days=new.weekday()):
+                return True  # "the tuesday lunch was actually on monday": the Monday of that lunch's week
         if day.kind == "weekday" and said and self._other_week(date.fromisoformat(str(said)), day):
             return False  # "… Monday 23 Nov. And parking … (paid on Wednesday)" on 5 Dec: 25 Nov or 2 Dec?
         if day.value is None and day.kind == "dmy" and self._day_first(act):
@@ -907,6 +918,9 @@ class Audit:
             if line is not None and line.get("date") == self.ctx.today.isoformat() and (
                     self.ctx.today - day.value).days == 7 and _BARE_DAY.fullmatch(self.message[day.start:day.end]):
                 return True  # "…, not wed" told on a Wednesday of a line of today: this week's Wednesday
+            if line is not None and _BARE_DAY.fullmatch(self.message[day.start:day.end]) and _only_one_that_weekday(
+                    act.claim, line, day.value, self.message[act.start:act.end]):
+                return True  # "the wednesday one" of two lunches: the one lunch on a Wednesday, whichever week
             return line is not None and line.get("date") == day.value.isoformat()  # names the line, not its date
         return False
 
@@ -952,7 +966,13 @@ class Audit:
             if currencies and currencies <= mention.codes and not (
                     mention.kind != "code" and len(mention.codes) > 1 and meant is not None and {meant} != currencies
                     and not any(a.args.get("currency") for a in acts)):
-                continue  # ("$11.50" on a CAD claim: a dollar, most often the US one; which is asked, never assumed)
+                continue
+            titles = " ".join(a.claim.title for a in acts if a.claim is not None)
+            amounts = {_decimal(a.args.get("amount")) for a in acts}
+            if len(currencies) == 1 and len(amounts) == 1 and claims_own_sign(
+                    self.message, mention.start, mention.end, next(iter(currencies)), titles, self.ctx.previous or "",
+                    next(iter(amounts))):
+                continue  # "$66" on a CAD claim: its dollars, unless a place paying in other dollars is named ("Boston")
             if not currencies:
                 continue
             self._leave("currency", mention.start, mention.end)
@@ -1212,6 +1232,7 @@ class Audit:
         said = [m.name for m in find_merchants(words)  # (a name said as one: "the Imperial", "at Zapiecek"; never a
                 if re.search(r"\b(?:the|at|in|with|from|by|via)\s+$", words[:m.start], re.IGNORECASE)  # claim's city)
                 and not set(re.findall(r"[^\W\d_]{3,}", m.name.casefold())) & titles
+                and m.name.casefold() not in lexicon.STAY_MOMENTS  # ("… city tax at checkout": when, not who)
                 and not city_aliases(m.name.split()[0])]
         own = set(re.findall(r"[^\W\d_]{3,}", merchant.casefold()))
         return bool(said) and not any(set(re.findall(r"[^\W\d_]{3,}", n.casefold())) & own for n in said)
@@ -1262,6 +1283,9 @@ class Audit:
         if kinds and "category" not in act.args and str(target.get("category")) not in kinds:
             return False  # "the laundry is a private thing, please remove it": not the train told last
         said = {d.value.isoformat() for d in days if d.value is not None}
+        if days and all(d.value is not None and _BARE_DAY.fullmatch(words[d.start:d.end]) for d in days) and all(
+                _only_one_that_weekday(act.claim, target, d.value, words) for d in days if d.value is not None):
+            return True  # "the tue one": the one line of that kind on a Tuesday
         return not said or "date" in act.args or str(target.get("date")) in said or all(
             _night_of_stay(act, date.fromisoformat(d), True) for d in said)  # "… 2 nights not 3, check-out was 27.11"
 
@@ -1476,7 +1500,13 @@ class Audit:
                     self._leave("other", a.start, a.end)  # "grab an Uber": two names, one was paid
             # (what asks to add it is said before or in its own words: "hotel mon 146 + tue 146" asks for the Tuesday)
             sentence = self.message[_sentence_span(self.message, a.start)[0]:a.end]
-            if a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
+            if a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and (
+                    _THE_THING_OF.match(words)) and not _ONE_MORE.search(words) and not _ANOTHER_OF_IT.search(words) and any(
+                    _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
+                    for line in a.claim.lines):
+                # "the dinner of 42 euro, put it on 24/11" beside a dinner of 42: that line moved, never a second one
+                self._leave("correction", a.start, a.end)
+            elif a.name == "add_line" and a.claim is not None and not a.act.get("earlier_evidence") and any(
                     _decimal(line.get("amount")) == amount and line.get("category") == a.args.get("category")
                     and (not a.args.get("date") or line.get("date") == a.args.get("date"))  # "again" on another day
                     for line in a.claim.lines) and not _ADD_VERB.search(sentence) and _POINTING.search(words):
@@ -2059,6 +2089,15 @@ def _one_of_a_kind(claim: Claim, target: dict[str, Any], words: str, today: date
     alike = [line for line in claim.lines if line.get("category") == category]
     if len(alike) <= 1:
         return True
+    if (nth := _NTH_THING.search(words)) and pattern.match(words, nth.end()):
+        # "the second hotel night": that place among the lines of its kind, when their order on the claim and the
+        # order of their days agree
+        word = words[nth.end():].split()[0].lower() if words[nth.end():].split() else ""
+        among = [line for line in alike if category != "meals" or word in str(line.get("description") or "").lower()]
+        dated = [str(line.get("date") or "") for line in among]
+        place = _NTH.index(nth.group(1).lower()) % 5
+        return all(dated) and dated == sorted(set(dated)) and place < len(among) and among[place].get(
+            "ordinal") == target.get("ordinal")
     amount = _decimal(target.get("amount"))
     if any(amount in _values(m.group(0)) for m in _ATOM.finditer(words)):
         return True
@@ -2068,6 +2107,30 @@ def _one_of_a_kind(claim: Claim, target: dict[str, Any], words: str, today: date
     day = str(target.get("date") or "")
     return any(d.value is not None and d.value.isoformat() == day and
                sum(1 for line in alike if line.get("date") == day) == 1 for d in find_days(words, today))
+
+
+_NTH = ("first", "second", "third", "fourth", "fifth", "1st", "2nd", "3rd", "4th", "5th")
+_NTH_THING = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?=[^\W\d_])",
+                        re.IGNORECASE)
+
+
+def _only_one_that_weekday(claim: Claim | None, line: dict[str, Any], day: date, words: str = "") -> bool:
+    """Is ``line`` on the weekday of ``day``, and the one line of its category on such a weekday (of those the
+    ``words`` name by what they were told as: "the Tuesday dinner" of Tuesday's lunch and dinner)?"""
+    if claim is None or not line.get("date"):
+        return False
+    weekday = day.weekday()
+    alike = [other for other in claim.lines if other.get("category") == line.get("category") and other.get("date")
+             and date.fromisoformat(str(other["date"])).weekday() == weekday]
+    said = set(re.findall(r"[^\W\d_]{4,}", words.lower()))
+    named = [other for other in alike if said & set(re.findall(r"[^\W\d_]{4,}", f"{other.get('description') or ''} "
+                                                                               f"{other.get('merchant') or ''}".lower()))]
+    if len(alike) > 1 and named:
+        alike = named
+    return len(alike) == 1 and alike[0].get("ordinal") == line.get("ordinal")
+
+
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def _line_fits_words(line: dict[str, Any], words: str) -> bool:
@@ -2080,6 +2143,12 @@ def _line_fits_words(line: dict[str, Any], words: str) -> bool:
         category = str(line.get("category") or "")
         if name in merchant or name == category or (category in _CATEGORY_RE and _CATEGORY_RE[category].fullmatch(name)):
             continue
+        if name in re.findall(r"[^\W\d_]+", str(line.get("description") or "").lower()):
+            continue  # "the dinner one" of a meals line told as "dinner"
+        weekday = next((n for n, day in enumerate(_WEEKDAY_NAMES) if day.startswith(name[:3]) and day.startswith(name)
+                        or name in (day[:3], day[:4])), None) if len(name) >= 3 else None
+        if weekday is not None and line.get("date") and date.fromisoformat(str(line["date"])).weekday() == weekday:
+            continue  # "the wednesday one", "the tue one": the line of that weekday
         if any(pattern.fullmatch(name) for pattern in _CATEGORY_RE.values()) or name not in _NOT_A_NAME:
             return False
     return True
@@ -2376,6 +2445,15 @@ def _other_leg(words: str, line: dict[str, Any]) -> bool:
 _ITS_AMOUNT_IS = re.compile(r"\b(?:the|that|this)\s+(?:[^\W\d_]+\s+){1,2}?(?:amount|price|cost|fare|total|sum)\s+"
                             r"(?:is|was|should\s+be|shld\s+be|must\s+be|=|:)|\b(?:the|that)\s+(?:amount|price|cost|fare)\s+"
                             r"(?:of|for)\s+(?:the|that|this|my)\s+", re.IGNORECASE)
+# a figure weighed against what is allowed, which tells no expense: "so 139 per night is fine then"
+_WEIGHED = re.compile(r"\d[\d.,]*\s*(?:€|eur\b|euros?\b)?\s*(?:/\s*night|(?:per|a)\s+(?:night|day|person|head))?\s+(?:is|are|'s|"
+                      r"would\s+be|seems?|looks?)\s+(?:still\s+|then\s+)?(?:fine|ok|okay|within|under|below|allowed|acceptable|"
+                      r"in\s+policy|covered)\b", re.IGNORECASE)
+_ANOTHER_OF_IT = re.compile(r"\b(?:other|return|back|as\s+well|home|way\s+back)\b", re.IGNORECASE)
+# a thing named as one known, then its price: "the dinner of 42 euro", "that taxi for 24", "the 42 dinner"
+_THE_THING_OF = re.compile(r"\W*(?:and\s+|also\s+|oh\s+|ok\s+|so\s+)?(?:the|that|this)\s+(?:(?:[^\W\d_][\w'’-]*\s+){1,3}?"
+                           r"(?:of|for)\s+[€$£]?\s?\d+(?:[.,]\d{1,2})?|[€$£]?\d+(?:[.,]\d{1,2})?\s?(?:€|eur|euros?)?\s+"
+                           r"[^\W\d_])", re.IGNORECASE)
 _THE_KIND = re.compile(r"\W*(?:and\s+|also\s+)?(?:the|that|this|my)\s+(?!\d)", re.IGNORECASE)
 _POINTING = re.compile(r"\b(?:(?:the|that|this|those|these)\s+(?!\d)|twice\b|two\s+times\b|double\b|duplicated?\b|again\b)", re.IGNORECASE)
 # a label that says what follows is a question: "Question: taxi 45", "Quick doubt - the hotel 180"

@@ -254,7 +254,8 @@ def _near_verb(core: str) -> tuple[int, str | None] | None:
     return None
 
 
-_APPROVAL_CONTEXT = re.compile(r"\b(?:for\s+(?:approval|review|sign-?off)|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss|finance)|"
+_APPROVAL_CONTEXT = re.compile(r"\b(?:for\s+(?:approv\w*|review|sign-?off)|to\s+(?:my\s+|the\s+)?(?:approver|manager|boss|finance)|"
+                               r"to\s+approv\w*|send\s+(?:it\s+)?now\s*$|send\s+(?:my|the|this)\s+claim\b|"
                                r"to\s+(?:be\s+)?approved?|off|in|(?:it|the\s+claim|my\s+claim|this\s+claim|the\s+\w+\s+claim)"
                                r"(?:\s+(?:now|please|pls|today))?\s*$)\b",
                                re.IGNORECASE)
@@ -321,6 +322,28 @@ STRONG_UPDATE = re.compile(
 # a price said with the one it replaces: "was 1,580 yen, not 1,850", "was CHF 87.00 and not 78.00", "war 119,90 nicht 129,90"
 _WAS_NOT = re.compile(r"\b(?:was|were|is|cost)\s+(?:[A-Z]{3}\s*|[€$£¥]\s*)?\d[\d.,']*\s*(?:[^\W\d_]{1,5}\.?)?\s*,?\s*"
                       r"(?:and\s+|but\s+)?not\s+(?:[A-Z]{3}\s*|[€$£¥]\s*)?\d", re.IGNORECASE)
+# a line named by its amount alone, before what it should be: "the 42 one", "that 13.90 entry", "the €26 item"
+LINE_BY_ITS_AMOUNT = re.compile(r"^(?:(?:and|also|oh|ok|okay|sorry)[\s,]+)*(?:the|that|this|my)\s+[€$£¥]?\d+(?:[.,]\d{1,2})?"
+                                 r"\s*(?:€|eur|euros?)?\s+(?:one|line|item|entry|expense|receipt)\b")
+# what the line named by its amount is: a figure alone (perhaps "not" the old one), or a day alone
+_ITS_VALUE = re.compile(r"\s+(?:is|was|should\s+be|should\s+have\s+been|=|s/b)\s+(?:actually\s+|really\s+|in\s+fact\s+)?"
+                        r"(?:(?P<amount>(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?\s*(?:€|eur|euros?)?(?:\s*,?\s*not\s+(?:[€$£]\s?)?"
+                        r"\d+(?:[.,]\d{1,2})?\s*(?:€|eur|euros?)?)?)|(?:on\s+)?(?P<day>[^,;!?]{2,24}?))\W*$", re.IGNORECASE)
+
+
+def line_by_its_amount(core: str, today) -> bool:
+    """"the 42 one is 24", "the 13.90 one was actually on 25 Nov": a line named by its amount, then only its new
+    figure or its new day (never "the 42 one is short by 5", "… is dinner for 4", "… is 24 I think")."""
+    one = LINE_BY_ITS_AMOUNT.match(core.lower())
+    value = _ITS_VALUE.match(core, one.end()) if one else None
+    if value is None:
+        return False
+    if value.group("amount"):
+        return True
+    days = [d for d in find_dates(core, today) if d.start >= value.start("day")]
+    return len(days) == 1 and days[0].value is not None and not value.group("day").replace(days[0].text, "").strip(" .")
+
+
 _UPDATE_SHAPE = re.compile(
     rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
     r"was|is|isn['’]?t|wasn['’]?t|needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads|=)\b",
@@ -386,6 +409,11 @@ _WANTED_BY = re.compile(r"^\W*(?:(?:and|because|since|as|cos|coz|so|but)\s+)?(?:
                         r"afternoon|evening)|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:day|week|month)|eod|eow|(?:mon|tues|wednes|thurs|"
                         r"fri|satur|sun)day|mon|tue|wed|thu|fri)\W*$", re.IGNORECASE)
 # a sentence that says a line is right as it is: "the return one 3/12 is ok", "the hotel is fine"
+# a figure said to be within (or over) what is allowed: "so 139 per night is fine then", "60 a day is ok, right"
+FIGURE_JUDGED = re.compile(r"\d[\d.,]*\s*(?:€|eur\b|euros?\b)?\s*(?:/\s*night|(?:per|a)\s+(?:night|day|person|head)|each)?\s+"
+                            r"(?:is|are|'s|was|would\s+be|seems?|looks?|should\s+be)\s+(?:still\s+|then\s+|also\s+)?"
+                            r"(?:fine|ok|okay|good|within|under|below|over|above|allowed|acceptable|too\s+much|in\s+policy|"
+                            r"inside|covered)\b", re.IGNORECASE)
 _LEFT_AS_IS = re.compile(r"^\W*(?:and\s+|but\s+)?(?:the|that|this|my)\s+[^.;!?\n]{1,40}?\b(?:is|was|are|were)\s+(?:ok|okay|fine|"
                          r"right|correct|good|all\s+right)\W*$", re.IGNORECASE)
 # the trip told before what is asked about it: "I'm back from 3 days in Vienna", "so I was in Lyon for the fair"
@@ -584,6 +612,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "question", None  # "ttl pls", "total now", "status?": a noun asks for that fact
     if question and not amounts and re.match(r"^(?:and|also|plus|what\s+about|how\s+about|for)\b", lowered):
         return "question", None  # "and for food per day?", "what about the taxi?": a follow-up question
+    if not question and line_by_its_amount(core, today):
+        return "act", "update"  # "the 42 one is 24, typo", "the 13.90 one was actually on 25 Nov": a line by its amount
     if (refs or categories or merchants) and amounts and re.search(r"\bto\s+[€$£¥]?\d", core, re.IGNORECASE) and re.match(
             r"^(?:the|line|item|entry|row|#)\b", lowered):
         return "act", "update"  # "… and the third one to 29", "… and the taxi to 30": a second edit, its verb said once
@@ -786,14 +816,22 @@ def _same_currency(first: str, second: str) -> bool:
     return codes(first) == codes(second) and len(codes(first)) == 1
 
 
+_DAY_FIRST = re.compile(r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|weds|wed|thurs|thur|thu|"
+                        r"fri|sat|sun)\.?\s+(?=[^\W\d_])", re.IGNORECASE)
+
+
 def _next_priced_kind(message: str, start: int, end: int) -> list[tuple[int, int]]:
     """A piece split where a price is followed, with no word between, by a kind of expense (a strong word, not "night"
     or "ticket") that has a price of its own before the piece ends, when the words before the price named a kind too."""
     for m in _PRICE_THEN_WORD.finditer(message, start, end):
         rest = message[m.end():end]
-        first = find_categories(rest)
-        if first and first[0].start == 0 and not first[0].weak and re.match(r"[^\W\d_]+\s+(?:[€$£¥]\s?)?\d", rest) and \
-                find_categories(message[start:m.start()]) and not re.search(r"\d", message[m.end():m.end() + first[0].end]) \
+        day = _DAY_FIRST.match(rest)  # "tuesday lunch 11,90 wednesday lunch 12,40": each expense headed by its day
+        if day is not None and not _A_WEEKDAY.search(message, start, m.start()):
+            day = None  # (only when the expense before was headed by its own day too)
+        skip = day.end() if day else 0
+        first = find_categories(rest[skip:])
+        if first and first[0].start == 0 and not first[0].weak and re.match(r"[^\W\d_]+\s+(?:[€$£¥]\s?)?\d", rest[skip:]) and \
+                find_categories(message[start:m.start()]) and not re.search(r"\d", rest[skip:skip + first[0].end]) \
                 and plain(first[0].text) in _ONE_THING_EACH and _same_currency(message[start:m.start("gap")], rest) and not \
                 re.search(r"\b(?:incl\w*|included|per|each|a\s+(?:day|night|person)|every)\b|/", rest, re.IGNORECASE):
             return [(start, m.start("gap")), *_next_priced_kind(message, m.end(), end)]
@@ -937,6 +975,10 @@ def split(message: str, today) -> list[Clause]:
                 # "go ahead and submit it, they want it today": when it is wanted, told after the request
                 clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
                 continue
+            if FIGURE_JUDGED.search(text) and verb_of(text)[0] is None:
+                # "Ok, so 139 per night is fine then": a figure weighed against the policy, no expense told
+                clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
+                continue
             if f_start == s_start and f_end == s_end and not question and clauses and _LEFT_AS_IS.search(text):
                 # "… was 49,90 not 59,90. the return one 3/12 is ok": a line said to be right, nothing to do
                 clauses.append(Clause(f_start, f_end, text, "context", question, None, closed=True))
@@ -1048,7 +1090,22 @@ def split(message: str, today) -> list[Clause]:
     for clause in clauses:  # a leftover marker ("actually, no") said no: it is a retraction
         if clause.kind == "marker":
             clause.kind = "retract" if re.search(r"\b(?:no|nope|nah)\b", clause.text, re.IGNORECASE) else "context"
-    return clauses
+    return _form_joined(message, clauses)
+
+
+def _form_joined(message: str, clauses: list[Clause]) -> list[Clause]:
+    """"New claim please:\n- title: \"Lyon supplier audit\"\n- currency: EUR": a request to open a claim, then its
+    fields written as a form on lines of their own, is one request (its title and currency read from the fields)."""
+    out: list[Clause] = []
+    for clause in clauses:
+        last = out[-1] if out else None
+        if last is not None and last.kind == "act" and last.verb == "open" and _FORM_FIELD.match(clause.text) and not (
+                re.search(r"\d", clause.text)):
+            out[-1] = Clause(last.start, clause.end, message[last.start:clause.end], "act", last.question, "open",
+                             closed=last.closed)
+            continue
+        out.append(clause)
+    return out
 
 
 # "no sorry, no parking": a marker, then the thing it takes back
@@ -1237,6 +1294,10 @@ _NEXT_EVENT = re.compile(r"^\W*(?:and\s+)?(?:then|after\s+that|afterwards|later|
 # a stay of several nights ("htl 2 nites mon 298"): a night said after it may be one of them (asked, never a new line)
 _NIGHTS_COUNTED = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven)\s*(?:nights?|nites?|nts?|n)\b", re.IGNORECASE)
 _A_WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\b", re.IGNORECASE)
+
+
+# a field of a request to open a claim, written as a form: "title: …", "name: …", "currency: EUR"
+_FORM_FIELD = re.compile(r"\W*(?:claim\s+)?(?:title|currency|called)\s*[:=]\s*\S|\W*claim\s+name\s*[:=]\s*\S", re.IGNORECASE)
 
 
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:

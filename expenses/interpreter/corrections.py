@@ -690,6 +690,15 @@ def _things_named(words: str) -> int:
     return len(find_categories(words)) + len(merchants_in(words, words))
 
 
+def _kind_told_of_others(word: str, line: dict[str, Any], lines: Any) -> bool:
+    """Is the description's ``word`` a kind of expense ("lunch") that another line of the same category, told with no
+    words of its own (no description, no merchant), may be too? Then it names none of them ("remove the lunch" of four meals, one told "lunch")."""
+    if word not in lexicon.CATEGORY_WORDS and not any(word in ws for ws in lexicon.REFERRING_WORDS.values()):
+        return False
+    return any(other is not line and other.get("category") == line.get("category") and not other.get("description")
+               and not other.get("merchant") for other in lines)
+
+
 def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
     """A plan removing the one line the words name (by merchant, description, kind, day or amount), when the message
     asks for nothing else: its other words only say why ("the customer paid it", "it was personal"). The removal is
@@ -760,6 +769,7 @@ def read_removal(message: str, ctx: Context) -> dict[str, Any] | None:
                       lexicon.CATEGORY_WORDS[w], frozenset())}
         lines = [line for line in claim.lines if any(
             len(w) >= 4 and w not in _GENERIC_NAME_WORDS and re.search(rf"\b{re.escape(w)}\b", lowered)
+            and not _kind_told_of_others(w, line, claim.lines)
             for w in re.findall(r"[^\W\d_]+", str(line.get("description") or "").lower()))
             or (numbers and Decimal(str(line.get("amount"))) in numbers and _CATEGORY_RE.get(
                 str(line.get("category")), re.compile("$^")).search(lowered))]

@@ -79,12 +79,21 @@ _TITLE_FILLER = re.compile(rf"^\W*(?:{_FILLER_WORD}[\s,.!:;–-]+)*{_FILLER_WORD
 _NAMED_HERE = re.compile(r"\b(?:called|named|titled|entitled|(?:call|name|title)\s+it)\s+", re.IGNORECASE)
 
 
+# thanks said after an answer ("convert it. Thank you kindly for your help", "yes add it, no worries")
+THANKS_TAIL = re.compile(r"(?:[.,!;]\s*|\s+[-–—]\s*)(?:(?:and\s+|oh\s+)?(?:thanks?(?:\s+(?:a\s+lot|so\s+much|again|mate|"
+                          r"kindly|a\s+million))?|thank\s+you(?:\s+(?:so\s+much|kindly|very\s+much))?(?:\s+for\s+(?:your|the|all\s+"
+                          r"the)\s+help)?|thx|ty|cheers|no\s+worries|much\s+appreciated|appreciated|merci|danke|gracias|grazie|"
+                          r"obrigad[oa]|dzięki)[\s!.]*)+$", re.IGNORECASE)
+
+
 def follow_up(ctx: Context) -> dict[str, Any] | None:
     """A plan for a message that only makes sense after the previous turn, or None to read it afresh."""
     message = ctx.message
     start, end = _trimmed(message)
     if start >= end:
         return None
+    if (thanks := THANKS_TAIL.search(message, start, end)) is not None and thanks.start() > start:
+        end = _trim(message, start, thanks.start())[1]  # "yep convert it, no worries": the answer, then thanks
     if (undo := _UNDO.match(message)) and verb_of(undo.group("reason") or "")[0] in (None, "add"):
         said = message[:undo.start("reason")].rstrip(" ,;:.—–-") if undo.group("reason") is not None else message
         s, e = _trimmed(said)

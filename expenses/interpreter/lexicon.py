@@ -36,7 +36,7 @@ for _category, _words in {
                     "yemeği yemegi yemek kahvaltı kahvalti",  # (Turkish: "akşam yemeği", dinner)
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina tog tåg vlak trein comboio "
                      "parkering parkeren parkovné estacionamento estacionamiento aparcamiento",
-    "hotel_abroad": "hôtel albergo",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
+    "hotel_abroad": "hôtel albergo pensione pensjonat hostal pousada",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
              "adapter summit deposit badge badges entry cable cables usb battery batteries tape headset headsets",
@@ -447,3 +447,8 @@ SOMETHING_MORE = (r"plus|also|another|forgot|forget|tip|extra|more|too|as\s+well
 # a figure told as a limit, not as an expense: "over 50 on the meal limit", "under the 180 cap"
 LIMIT_TOLD = re.compile(r"\b(?:over|above|under|below|within|exceeded?|past|beyond)\s+(?:the\s+)?[€$£]?\d+(?:[.,]\d+)?\s*"
                         r"(?:[^\W\d_]+\s+){0,3}?(?:limit|cap|allowance|budget|maximum|max)\b", re.IGNORECASE)
+
+
+# a stay's moments, which people write as one word and never name who was paid ("hampton inn 389.20 checkin wed",
+# "they added the city tax at checkout")
+STAY_MOMENTS = frozenset({"checkin", "checkout", "check-in", "check-out", "checkedin", "checkedout"})

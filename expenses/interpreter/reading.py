@@ -37,6 +37,7 @@ from .clauses import (
     conflicting_verbs,
     day_told,
     evidence_bounds,
+    line_by_its_amount,
     sentences,
     strip_leading,
     verb_of,
@@ -66,6 +67,7 @@ from .values import (
     MerchantFound,
     best_category,
     bought_aboard,
+    claims_own_sign,
     counts_only,
     currency_named,
     find_amounts,
@@ -180,6 +182,35 @@ _FIELDS = {
 }
 _NEW_ITEM = re.compile(r"^\s*(?:(?:oh|ok|okay|so|and|also|plus)[\s,]+)*(?:(?:and|also|plus|another|one\s+more)\b|[+&]\s)|"
                        r"^\s*(?:(?:oh|ok|okay|so)[\s,]+)*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
+# words beside "submit" / "withdraw" that may change what is asked or when, whatever else is said: a time, a
+# condition, a doubt, a part of the claim, a take-back ("submit it, except the taxi", "send it once I'm back")
+_NOT_IDLE = frozenset("not no never nothing but except excluding without only just instead actually sorry wrong forget wait "
+                      "hold yet later tomorrow tonight morning evening afternoon week month if unless when whenever once "
+                      "after before until till maybe perhaps might may think guess unsure sure first second third last "
+                      "other another either neither half part some rest each any anyone someone him her them they he she "
+                      "boss manager approver team colleague colleagues copy cc instead again twice draft keep open "
+                      "pending leave check soon eventually bit while moment minute time times next weeks days months "
+                      "suppose probably ones one old new complete completed finished".split())
+
+
+def _only_idle_talk(words: list[str], text: str, today: date) -> bool:
+    """Words outside a submission's grammar that say nothing about it ("submit pls im going to bed", "ok send it, long
+    day"): everyday lower-case English words with no time, condition, doubt, part or person among them, in a clause
+    with no figure, day, currency, kind of expense or question. Anything else keeps the request not understood."""
+    if re.search(r"[\d?]", text) or find_dates(text, today) or currencies_named(text) or find_categories(text):
+        return False
+    for w in words:
+        low = w.lower().replace("’", "'")
+        if w != low and low not in ("i", "im", "i'm"):
+            return False  # a name ("submit it for Paris"): which claim, or whose, is never guessed
+        if low in _NOT_IDLE or low.endswith("n't") or low in lexicon.UNKNOWN_ACTION_VERBS or low in lexicon.CATEGORY_WORDS:
+            return False
+        if not known_word(low) and low not in ("im", "pls", "plz", "thx", "ty", "lol", "k", "kk", "okey", "oki", "okie",
+                                               "pliz", "ya", "yup", "yep"):
+            return False
+    return True
+
+
 _PLAIN_WORDS = frozenset(
     "it this that these them the a an my our your claim claims report expense expenses approval approver manager "
     "boss for to of off out in on from now please also then and finally ok okay go ahead can could would will you "
@@ -283,13 +314,44 @@ def name_before_price(after_day: str) -> str | None:
                     for k, t in enumerate(tokens))
 
 
+# "hampton inn", "residence inn", "staybridge suites": a stay's house named by a name and the kind word after it
+_HOTEL_NAMED = re.compile(r"\b(?P<before>[^\W\d_][\w'’&-]+(?:\s+[^\W\d_][\w'’&-]+)?)\s+(?P<trail>inn|suites|lodge)\b",
+                          re.IGNORECASE)
+# words before "inn" or "suites" that say which stay or what of it, never its name
+_NOT_A_HOUSE = frozenset("the a an my our your this that same other another one two three four five in at for near by on "
+                         "of from to with and or but was is were are be been bill invoice stay stays room rooms night "
+                         "nights nite nites nts nt per each total incl including tax taxes city breakfast parking wifi "
+                         "booking booked reservation cost costs came price paid pay airport cheap nice small big budget "
+                         "business conference station centre center close next there here then also too just only both "
+                         "all every last first second third extra again back home it its which checked check "
+                         "hotel hotels".split())
+
+
+def _hotel_named(text: str, today: date) -> str | None:
+    """The name of a stay's house written in lower case before its kind ("hampton inn 389.20", "2 nts at the residence
+    inn"): words that are none of the everyday words around a stay, nor a day, month, figure or kind of expense."""
+    for m in _HOTEL_NAMED.finditer(text):
+        words_ = m.group("before").split()
+        words_ = words_[-2:] if len(words_) == 2 and words_[0].lower() not in _NOT_A_HOUSE else words_[-1:]
+        if not words_ or any(w.lower() in _NOT_A_HOUSE or w.lower() in lexicon.CATEGORY_WORDS or w.lower() in
+                             lexicon.FILLER or w.lower() in lexicon.STAY_MOMENTS or find_dates(w, today)
+                             or currencies_named(w) or w.lower() in lexicon.SPOKEN_NUMBERS for w in words_):
+            continue
+        if any(w[:1].isupper() for w in words_):
+            continue  # a name written with its capitals is read as written, by the merchant finder
+        if any(known_word(w.lower()) for w in words_):
+            continue  # "a lovely little inn", "family suites", "the ski lodge": words of English, no house's name
+        return " ".join(w.capitalize() for w in [*words_, m.group("trail")])
+    return None
+
+
 def _unknown_name(word: str) -> bool:
     """A word that is no English word, day, kind of expense or shorthand: a name ("figlmüller", "dishoom")."""
     low = word.casefold()
     if any(DamerauLevenshtein.distance(low, day) <= 2 for day in _DAY_NAMES):
         return False  # "tmorow", "yestrday": a day misspelt
     return not (known_word(low) or low in lexicon.CATEGORY_WORDS or low in lexicon.CHAT_WORDS or low in lexicon.FILLER
-                or low in ("roundtrip", "round-trip", "oneway", "one-way", "rtn", "r/t", "o/w")  # ("$318 roundtrip")
+                or low in lexicon.STAY_MOMENTS or low in ("roundtrip", "round-trip", "oneway", "one-way", "rtn", "r/t", "o/w")  # ("$318 roundtrip")
                 or find_categories(word) or find_dates(word, date(2026, 1, 1)) or low in lexicon.CURRENCY_WORDS
                 or _currency_code(word) or re.search(r"(?:day|days|ly|ing|ed)$", low))
 
@@ -878,9 +940,15 @@ class Reader:
         if kind == "act" and clause.verb == "add" and self.last_act is not None and self.last_act.act == "add_line" and (
                 _pronoun_only(text)):
             return _politeness(start, end, text)  # "coffee 4.50, can you add it": the request for what was just said
+        if kind == "act" and clause.verb == "update" and self.last_act is not None and self.last_act.act == "update_line" \
+                and not self.last_act.problem and _pronoun_only(text) and not re.search(r"\d", text):
+            return _politeness(start, end, text)  # "the Wednesday lunch was in fact on Tuesday. Can you move it?"
         if kind == "act" and clause.verb == "update" and self._stay_told_anew(text):
             return self._add(text, start, end)  # "The hotel was the Imperial, two nights … at €172 a night" on a
             # claim with no stay yet: the stay told, not a line changed
+        if kind == "act" and clause.verb == "update" and line_by_its_amount(text, self.ctx.today) and _FIGURE_GOES_ON.match(
+                self.message, end):
+            return UnknownIntent(start, end)  # "the 42 one is 34 plus tip": the new figure is not all that is said
         if kind == "act":
             return self._act(clause.verb or "", text, start, end)
         if kind == "item" and _only_where_one_went(text, self.ctx.today):
@@ -974,6 +1042,26 @@ class Reader:
         ref = getattr(intent, "ref", None) or {}
         named = next((c for c in self.ctx.claims if c.id == ref.get("id")), None) if isinstance(ref, dict) else None
         return named or self.ctx.default_claim()
+
+    def _in_the_lines_week(self, found: DateFound, intent: Any, line: Any) -> DateFound:
+        """"the tuesday lunch was actually on monday": a bare weekday a line named by its own weekday moves to is that
+        line's week's (the Monday before its Tuesday), never asked between the trip's week and this one."""
+        if found.value is not None or not _BARE_WEEKDAY_SAID.fullmatch(found.text.strip()) or not isinstance(line, int):
+            return found
+        claim = self._claim_of_update(intent)
+        target = next((ln for ln in (claim.lines if claim is not None else ()) if ln.get("ordinal") == line), None)
+        named = [d for d in find_dates(self._clause_text, self.ctx.today) if d.value and d.text != found.text
+                 and _BARE_WEEKDAY_SAID.fullmatch(d.text.strip())]
+        if target is None or not target.get("date") or len(named) != 1:
+            return found
+        old = date.fromisoformat(str(target["date"]))
+        if date.fromisoformat(str(named[0].value)).weekday() != old.weekday():
+            return found
+        said = find_dates(found.text.strip(), self.ctx.today)
+        if not said or not said[0].value:
+            return found
+        new = old - timedelta(days=old.weekday()) + timedelta(days=date.fromisoformat(str(said[0].value)).weekday())
+        return replace(found, value=new.isoformat()) if new <= self.ctx.today else found
 
     def _which_week(self, said: str, *, editing: bool = False) -> str | None:
         """"Which Tuesday: 24 Nov (in the claim's trip) or 1 Dec?" for a bare weekday the trip made unsure."""
@@ -1198,6 +1286,7 @@ class Reader:
                       # "scrap the taxi to Schiphol": where the ride went names the ride (the audit checks it is the one)
                       + ([m.span() for m in re.finditer(r"\b(?:to|from)\s+(?:the\s+)?(?-i:[A-Z][\w'’-]+)(?:\s+(?-i:[A-Z][\w'’-]+))?",
                                                          text)] if family == "remove" else []))
+        idle: list[str] = []
         for w in re.findall(r"[^\W_][\w'’-]*", masked):
             word = plain(w)
             if not word or word in allowed or word in lexicon.FILLER:
@@ -1209,8 +1298,8 @@ class Reader:
             mention = find_mention(w, self.ctx.claims)
             if mention is not None:
                 continue
-            return False
-        return True
+            idle.append(w)
+        return not idle or (family in ("submit", "withdraw") and _only_idle_talk(idle, masked, self.ctx.today))
 
     def _act(self, verb: str, text: str, start: int, end: int) -> Intent | list[Intent] | None:
         lowered = text.lower()
@@ -1419,6 +1508,8 @@ class Reader:
                 currencies_named(tail.group(1)) or any(c.start <= tail.start(1) < c.end for c in currency_mentions(outside))):
             # ("lunch …, 289 korun", "180 shekel": the money's name, with a rate or none)
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
+        if merchant is None and category == "hotel" and (name := _hotel_named(outside, self.ctx.today)):
+            merchant = name  # "hotel amigo 176 for 1 night", "2 nts hampton inn 389.20": the stay's house, in lower case
         if merchant is None and dates and category == "meals" and (name := name_before_price(text[dates[-1].end:])):
             merchant = name  # "lunch 17.11. hiltl 34,50": who was paid, between the day and the price
         if merchant is not None and " " not in merchant and find_dates(merchant.lower(), self.ctx.today):
@@ -1550,7 +1641,11 @@ class Reader:
             intent.problem = (f"You gave the amount in {amount.currency}; tell me which claim it is for, so I can "
                               "check the claim's currency.")
             return
-        if amount.currency == claim_currency:
+        title = intent.claim.title if intent.claim else str((self.opened.args if self.opened else {}).get("title") or "")
+        at = intent.start  # (the amount's place is in the words of its clause)
+        if amount.currency == claim_currency or claims_own_sign(self.message, at + amount.start, at + amount.end,
+                                                                claim_currency, title, self.ctx.previous or "",
+                                                                amount.amount):
             return
         title = f"“{intent.claim.title}”" if intent.claim else "The claim"
         if amount.currency not in reference_currencies():
@@ -1616,6 +1711,7 @@ class Reader:
                 return intent
             if problem is None and claim is not None and not self._line_words(
                     text, claim, title_words=_title_words(self.ctx))[0] and not find_line_refs(text) and not (
+                    line_by_its_amount(text, self.ctx.today)) and not (
                     (old := _OLD_AMOUNT.search(text)) and any(_same_amount(line.get("amount"), old.group(1))
                                                                for line in claim.lines)
                     and re.search(r"\d", self.message[:start] + " " + self.message[end:])):
@@ -1681,6 +1777,7 @@ class Reader:
                 text, self.ctx.today) if d.start >= right_start and value_text[d.start - right_start:d.end - right_start].strip()
                 and not any(f.start < d.end - right_start and d.start - right_start < f.end for f in found)]
         dates = [self._in_the_trip(d, self._claim_of_update(intent)) for d in self._anchored(found)]
+        dates = [self._in_the_lines_week(d, intent, line) for d in dates]
         value_masked = mask(value_text, [(d.start, d.end) for d in dates] + [
             (s - right_start, e - right_start) for s, e in skip if marked])
         amounts = find_amounts(_blank_not_values(value_masked))
@@ -1867,7 +1964,12 @@ class Reader:
             if len(narrowed) == 1:
                 return narrowed[0], matches[0][0], None, words_used.lower()
             # "the printing" of two "other" lines (no day or amount said to tell them apart): the one described so
-            described = [n for n in _described_lines(words(text), matches[0][0], loose=True)[0] if n in narrowed]
+            described_by, described_word = _described_lines(words(text), matches[0][0], loose=True)
+            described = [n for n in described_by if n in narrowed]
+            if len(described) == 1 and _kind_word(described_word) and any(
+                    not matches[0][0].lines[n - 1].get("description") and not matches[0][0].lines[n - 1].get("merchant")
+                    for n in narrowed if n != described[0]):
+                described = []  # "update the lunch": four meals, one told as "lunch", the others not said: any of them
             if len(described) == 1:
                 return described[0], matches[0][0], None, words_used.lower()
         if not matches:
@@ -1886,6 +1988,11 @@ class Reader:
             names = " or ".join(f"“{c.title}”" for c, _ in matches)
             return None, None, f"Lines of more than one claim match “{words_used}”: {names}. Which claim?", words_used
         found_claim, ordinals = matches[0]
+        if len(ordinals) == 1 and (nth := _NTH_OF_THEM.search(text)) and _NTH_PLACE[nth.group(1).lower()] > 0 and not (
+                find_dates(text, self.ctx.today)):
+            # "the second lunch was 15" with one lunch on the claim: the user counts another one; which is asked
+            return None, None, (f"“{found_claim.title}” has one such line: {list_lines(found_claim, ordinals)}. Which "
+                                f"line do you mean?"), words_used
         if len(ordinals) > 1:
             self.options = ordinals
             return None, None, (f"Several lines of “{found_claim.title}” match “{words_used}”: "
@@ -1910,8 +2017,44 @@ class Reader:
         lines = {ln["ordinal"]: ln for ln in claim.lines}
         kept = [n for n in ordinals if (not days or lines[n].get("date") in days)
                 and (not olds or Decimal(str(lines[n]["amount"])) in olds)]
-        if not kept and days and olds:  # "change the thursday taxi to 48,80": the figure is the new amount, not the old
-            kept = [n for n in ordinals if lines[n].get("date") in days]
+        named_days = [d for d in find_dates(naming, self.ctx.today) if d.value]
+        if not kept and named_days and all(_BARE_WEEKDAY_SAID.fullmatch(d.text.strip()) for d in named_days) and not olds:
+            # "the tuesday lunch was actually on monday" of a trip weeks ago: the lunch on a Tuesday (the weekday
+            # said with the thing names it; the one said after it is the new day)
+            weekdays = {date.fromisoformat(str(d.value)).weekday() for d in named_days}
+            kept = [n for n in ordinals if lines[n].get("date")
+                    and date.fromisoformat(str(lines[n]["date"])).weekday() in weekdays]
+            if len({lines[n]["date"] for n in kept}) > 1:
+                kept = []  # (two Tuesdays of two weeks: which, asked)
+            return kept
+        if not kept and days and olds:
+            # "change the thursday taxi to 48,80": the figure is the new amount, not the old; "the lunch of 13.90 was
+            # on wednesday": the day is the new one, not the old. When each reading finds its own line: asked
+            by_day = [n for n in ordinals if lines[n].get("date") in days]
+            by_amount = [n for n in ordinals if Decimal(str(lines[n]["amount"])) in olds]
+            kept = by_day if not by_amount else by_amount if not by_day else []
+            if kept == by_amount and _ONE_MORE_SAID.search(clause):
+                kept = []  # "the taxi of 48,80 was also on monday": a second one, never that one moved
+        if len(kept) > 1 and (of_day := _OF_THE_DAY.search(naming)) and not re.search(
+                r"\bcheck|\b(?:arriv|depart|left|leav)", naming, re.IGNORECASE):
+            # "the ibis of 18 is 89 not 79": of three nights at 79, the one of the 18th (a figure no line costs)
+            number = int(of_day.group(1))
+            on_it = [n for n in kept if str(lines[n].get("date") or "")[8:] == f"{number:02d}"]
+            if len(on_it) == 1 and not any(Decimal(str(lines[n]["amount"])) == number for n in ordinals):
+                return on_it
+        if not (days or olds) and (nth := _NTH_OF_THEM.search(naming)) and len(ordinals) > 1:
+            # "the second hotel night", "the third taxi": the lines of that kind, when the claim lists them in the
+            # order of their days (one a day), so the list's order and the days' agree; a hotel's by its nights, a
+            # meal's only among lines told as that meal ("the second breakfast" of meals told as nothing: asked)
+            place = _NTH_PLACE[nth.group(1).lower()]
+            dated = [str(lines[n].get("date") or "") for n in ordinals]
+            thing = plain(nth.group(2))
+            told = all(thing in str(lines[n].get("description") or "").lower() for n in ordinals)
+            if (all(dated) and dated == sorted(set(dated)) and place < len(ordinals)
+                    and (lines[ordinals[0]].get("category") != "hotel" or _NIGHT_SAID.search(naming))
+                    and (lines[ordinals[0]].get("category") != "meals" or told)):
+                return [ordinals[place]]
+            return []
         return kept if (days or olds) else ordinals
 
     def _merchant_lines(self, text: str, claim: Claim) -> list[int]:
@@ -2106,7 +2249,8 @@ class Reader:
 def _pronoun_only(text: str) -> bool:
     """A request that names nothing but "it"/"that": "can you still add it", "pls add that too"."""
     rest = re.sub(r"\b(?:can|could|would|will|you|u|pls|please|plz|kindly|still|also|too|as\s+well|just|add|put|"
-                  r"include|log|record|enter|adding|mind|it|that|this|them|those|one|in|on|there|for\s+me|now|ok|okay|"
+                  r"include|log|record|enter|adding|mind|move|change|fix|correct|update|amend|adjust|edit|it|that|this|"
+                  r"them|those|one|in|on|there|for\s+me|now|ok|okay|"
                   r"and|then)\b", " ", text, flags=re.IGNORECASE)
     return not rest.strip(" ,.!?") and bool(re.search(r"\b(?:it|that|this|them|those)\b", text, re.IGNORECASE))
 
@@ -2349,6 +2493,28 @@ def _tidy_title(raw: str, quoted: bool = False) -> str:
     if title and title[0].islower():
         title = title[0].upper() + title[1:]
     return title[:120]
+
+
+# an ordinal among the lines a kind names ("the second hotel night", "the 3rd taxi", "the last lunch"); never "the
+# second day" (a day of the trip) nor "the first one of them" said of the claim's lines in general
+_NTH_OF_THEM = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?!(?:day|week|one|of|line|"
+                          r"item|entry|row|time)\b)([^\W\d_][\w'’-]*)", re.IGNORECASE)
+_FIGURE_GOES_ON = re.compile(r"[\s,]*(?:plus|\+|incl\w*|excl\w*|with(?:out)?|minus|less|-|and\s+(?:a\s+|the\s+)?tip)\b",
+                             re.IGNORECASE)
+_ONE_MORE_SAID = re.compile(r"\b(?:also|too|as\s+well|again|another|both|second|other)\b", re.IGNORECASE)
+_NIGHT_SAID = re.compile(r"\b(?:night|nights|nite|nites)\b", re.IGNORECASE)
+# a day of the month said after the thing, with no month: "the ibis of 18", "the taxi from the 24th"
+_OF_THE_DAY = re.compile(r"\b(?:of|from|on)\s+(?:the\s+)?([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b(?![.,/-]\d|\s*(?:€|eur|euros?|"
+                         r"[$£]|nights?|days?|people|persons?))", re.IGNORECASE)
+_NTH_PLACE = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
+              "5th": 4}
+
+
+def _kind_word(word: str) -> bool:
+    """A word that names a kind of expense ("lunch", "taxi", "hotel"), which a line not described may be too."""
+    low = plain(word)
+    return low in lexicon.CATEGORY_WORDS or any(low in ws for ws in (*lexicon.REFERRING_WORDS.values(),
+                                                                      *lexicon.KIND_WORDS.values()))
 
 
 def _described_lines(tokens: list, claim: Claim, loose: bool = False) -> tuple[list[int], str]:

@@ -24,7 +24,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, money_phrases, number_words, quantity_products
 from registries.currencies import currencies_named, currency_meant, currency_mentions
-from registries.numbers import NumberFound
+from registries.numbers import NumberFound, numbers_found
 
 from ..exchange import reference_currencies
 from ..money import is_iso_currency
@@ -190,7 +190,7 @@ _DATE_PATTERNS = [
         "lunch dinner breakfast brunch coffee drinks taxi cab uber bolt train flight bus metro parking hotel fuel petrol "
         "ferry tram snack snacks ticket tickets").split()) + r")()(wed|sat|sun)\.?(?=\s+(?:[€$£]\s*)?\d)", re.IGNORECASE)),
     # heading what was bought: "sat lunch 12,50", "sun train back 79,90" (never "sat down", "sun was out")
-    ("weekday", re.compile(r"(?:^|(?<=[.!;,]\s))[ \t]*()(sat|sun)\b\.?(?=[ \t]+(?:(?:the|a|my)\s+)?(?:lunch|dinner|breakfast|"
+    ("weekday", re.compile(r"(?:^|(?<=[.!;,:]\s))[ \t]*()(sat|sun|wed)\b\.?(?=[ \t]+(?:(?:the|a|my)\s+)?(?:lunch|dinner|breakfast|"
                            r"brunch|brekkie|coffee|drinks|taxi|cab|uber|bolt|lyft|train|flight|bus|metro|tram|parking|hotel|"
                            r"fuel|petrol|ferry|snacks?|tickets?)\b)", re.IGNORECASE | re.MULTILINE)),
     # heading its line
@@ -719,6 +719,44 @@ def _named_beside(text: str, found: list[AmountFound]) -> list[AmountFound]:
     return out
 
 
+def claims_own_sign(text: str, start: int, end: int, claim_currency: str | None, title: str = "", before: str = "",
+                    value: Decimal | None = None) -> bool:
+    """Is the money sign or word written at the amount ``text[start:end]`` one the claim's own currency shares, and
+    do the words show the claim's own country? "$412.35" for a flight Calgary to Winnipeg on a claim kept in Canadian
+    dollars is Canadian dollars; so is "TIM HORTONS $11.25" on the claim "WINNIPEG SITE INSTALL". Only when every place
+    the message, the one ``before`` it and the claim's ``title`` name may be in a country that pays in the claim's
+    currency, at least one is named, and nothing else names money or asks to convert it: "hotel in Boston $189", "uber
+    in sf $34", a claim "Toronto to Boston roadshow", "dinner $80 (USD 80)" or "$80, convert it" keep the sign
+    foreign (converted or asked, never assumed)."""
+    from babel.core import get_global
+
+    from ..naming import countries_of_places
+
+    if not claim_currency:
+        return False
+    mentions = currency_mentions(text)
+    beside = [m for m in mentions if (m.start <= end and start <= m.end) or not (
+        text[end:m.start] if m.start >= end else text[m.end:start]).strip()]
+    if not beside or any(m.kind == "code" or len(m.codes) < 2 or claim_currency not in m.codes for m in beside):
+        return False
+    sign = frozenset().union(*(m.codes for m in beside))
+    if any(m.codes != sign for m in mentions) or _CONVERSION_ASKED.search(text):
+        return False  # another money named ("dinner 80 USD, taxi $25"), or a conversion asked for
+    near = [n for n in numbers_found(text) if not n.words and any(
+        (n.start < m.end and m.start < n.end) or not (text[n.end:m.start] if m.start >= n.end else text[m.end:n.start]).strip()
+        for m in beside)]
+    if value is not None and not any(n.value == value for n in near):
+        return False  # ("hotel 398$ 2 nights" read as 398.02: the figure as written beside the sign, or asked)
+    home = {territory for territory, spans in get_global("territory_currencies").items()
+            if any(code == claim_currency and until is None for code, _since, until, _tender in spans)}
+    named = countries_of_places("\n".join((text, before, title)))
+    return bool(named) and named <= home
+
+
+# words that ask for a conversion or say the money is another country's
+_CONVERSION_ASKED = re.compile(r"\b(?:convert\w*|exchange|rate|greenbacks?|american|us\s+dollars?|u\.s\.|usd)\b", re.IGNORECASE)
+
+
 def _currency_word(word: str, *, strict_case: bool) -> str | None:
     lowered = word.lower()
     if lowered in lexicon.CURRENCY_WORDS:
@@ -821,6 +859,9 @@ def currency_named(text: str) -> tuple[str, int, int] | None:
     for mention in currency_mentions(text):
         if mention.kind != "code" and (code := currency_meant(mention, reference_currencies())):
             return code, mention.start, mention.end
+    # a code set apart between commas: "New claim, SEK, \"Stockholm partner summit\"", "new claim (NOK) for Oslo"
+    if (m := re.search(r"(?:[,;(]|\s[-–—])\s*([A-Z]{3})\s*(?=[,;)]|\s[-–—])", text)) and is_iso_currency(m.group(1)):
+        return m.group(1), m.start(1), m.end(1)
     # a code set apart at the end: "Sao Paulo visit, BRL pls", "Oslo trip - NOK", "'Stockholm kickoff' SEK",
     # "Chicago expo usd"
     if m := re.search(rf"(?:,|\s[-–—]|\bin|[\"”’'\s])\s*([A-Z]{{3}}|[a-z]{{3}})\s*(?:,?\s*(?:{lexicon.PLEASE}))?\W*$", text):
