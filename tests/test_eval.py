@@ -219,6 +219,15 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-33"]["passed"] >= 16
     assert parts["holdout-35"]["conversations"] >= 14
     assert parts["holdout-35"]["passed"] >= 16
+    # a twenty-sixth round (2026-12-07, twentieth session): 12 whole claims on a claim that holds lines already, written
+    # before the round's changes and worked on (dev-36: 7 passed before, 1 unsafe), and 13 conversations written then
+    # and kept blind until measured after the round's first commit (holdout-36: 7 passed before, 3 unsafe; 8 after, 2
+    # unsafe, both closed after). A third set (holdout-37: 14 passed before, 1 unsafe; 15 after, the same 1 left open,
+    # a cascade) is kept in tests/heldout/holdout-37: docs/evaluation.md
+    assert parts["dev-36"]["conversations"] >= 12
+    assert parts["dev-36"]["passed"] >= 18
+    assert parts["holdout-36"]["conversations"] >= 13
+    assert parts["holdout-36"]["passed"] >= 8
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:

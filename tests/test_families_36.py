@@ -5,6 +5,7 @@ one's name."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
@@ -48,39 +49,13 @@ def _edits(plan) -> list[tuple[str, dict[str, Any]]]:
 # ----------------------------------------------------------------------------- "$" on a claim kept in dollars
 
 
-def _calgary(title: str = "Calgary site visit") -> dict[str, Any]:
-    from tests.test_families_17 import claim
-
-    return {"cases": (claim("clm_CALG0001", title, [], currency="CAD"),), "active": "clm_CALG0001",
-            "today": on_claim("CAD")["today"]}
-
-
-@pytest.mark.parametrize("text", ["lunch wed $18.60", "TIM HORTONS TUES MORNING $11.25", "taxi 18,75 $ on monday",
-                                  "parking at YYC on tuesday, $66", "dinner $80 yesterday in Ottawa"])
-def test_a_dollar_sign_on_a_claim_kept_in_canadian_dollars_for_a_canadian_place_is_its_dollars(text):
-    [plan] = conversation([text], **_calgary())
-    assert len(fields(plan, "amount")) == 1 and all("currency" not in a.args for a in plan.acts)
-
-
-@pytest.mark.parametrize(("title", "text"), [
-    ("Calgary site visit", "hotel in Boston $189 on tuesday"),
-    ("Calgary site visit", "hotel in boston $189 on tuesday"),
-    ("Calgary site visit", "lunch in buffalo $30 on monday"),
-    ("Calgary site visit", "lunch in the US, 20 bucks on monday"),
-    ("Calgary site visit", "dinner $80 yesterday, convert it please"),
-    ("Calgary site visit", "dinner 80 USD, taxi 25$ yesterday"),
-    ("Toronto to Boston roadshow", "hotel $189 monday"),
-    ("NYC Ad Week", "hotel pod times square, 2 nights at $239 starting wed"),
-    ("Client visit", "lunch wed $18.60"),  # (nothing says where: which dollars is asked, or converted)
-])
-def test_a_dollar_sign_where_no_canadian_place_alone_is_named_is_never_taken_as_its_dollars(title, text):
-    assert isinstance(answer(text, **_calgary(title)), ReadBatch)
-
-
-def test_a_figure_misread_beside_a_sign_is_never_taken_as_its_dollars():
-    # "398$ 2 nights" is read as 398.02: on the claim's own dollars that figure would be stored; it is asked instead
-    plan = answer("hotel 398$ 2 nights on monday", **_calgary())
-    assert isinstance(plan, ReadBatch) or not [a for a in plan.acts if a.act == "add_line"]
+@pytest.mark.parametrize("text", ["lunch wed $18.60", "TIM HORTONS TUES MORNING $11.25", "hotel in Boston $189 on tuesday",
+                                  "dinner $80 yesterday in Ottawa"])
+def test_a_dollar_sign_on_a_claim_kept_in_canadian_dollars_is_never_assumed_its_dollars(text):
+    # (the round tried "$" as the claim's dollars where every place named was Canadian; two reviews found foreign
+    # places the words do not show as such — towns, airports, landmarks, earlier messages — so it was taken out:
+    # which dollars is converted or asked, never assumed)
+    assert isinstance(answer(text, **on_claim("CAD")), ReadBatch)
 
 
 # ----------------------------------------------------------------------------- words beside a submission
@@ -297,3 +272,82 @@ def test_a_figure_weighed_against_the_limit_is_no_expense():
                                   "Desculpe, the Tuesday dinner was 32.90, not 29.90. Can you fix it?"])
 def test_the_weekdays_meal_of_a_kind_among_that_days_meals(text):
     assert _edits(_one([text], ROTTERDAM)) == [("update_line", {"line": 4, "amount": "32.90"})]
+
+
+# ----------------------------------------------------------------------------- unsafe items of the blind sets, measured
+
+
+@pytest.mark.parametrize(("text", "day"), [("put it on November thirtieth", "2026-11-30"),
+                                           ("on the twenty-first of November", "2026-11-21"),
+                                           ("December first", "2026-12-01")])
+def test_a_day_written_as_an_ordinal_word_beside_its_month(text, day):
+    from expenses.interpreter.values import find_dates
+
+    assert [d.value for d in find_dates(text, date(2026, 12, 3))] == [day]
+
+
+def test_a_merchant_the_claim_has_named_small_by_its_first_word():
+    wizz = [_line("ln_wizz0001", "2026-11-17", "travel", "89.90", "Wizz Air")]
+    plan = _one(["flight back tue 94,50 wizz again"], wizz)
+    assert [(a.args.get("merchant"), a.args.get("amount")) for a in plan.acts] == [("Wizz Air", "94.50")]
+
+
+# ----------------------------------------------------------------------------- the trip's days by their place
+
+
+def test_the_trips_days_told_by_their_place_after_the_trip_was_told():
+    from tests.test_families_29 import _talk
+
+    plans = _talk(["the trip was Mon 16th to Wed 18th Nov",
+                   "Day 1: LNER from King's Cross £64.50, taxi to the site £14.20",
+                   "Day 2 was all on site. Team dinner at Bundobust £27.40. Last day taxi back to the station £13.80"],
+                  **on_claim("GBP"))
+    assert [(a.args["amount"], a.args["date"]) for a in plans[1].acts] == [("64.50", "2026-11-16"), ("14.20", "2026-11-16")]
+    assert [(a.args["amount"], a.args["date"]) for a in plans[2].acts] == [("27.40", "2026-11-17"), ("13.80", "2026-11-18")]
+
+
+def test_a_trips_day_by_its_place_with_no_trip_told_is_asked():
+    from tests.test_families_29 import _talk
+
+    [plan] = _talk(["Day 2: team dinner £27.40"], **on_claim("GBP"))
+    assert not plan.acts
+
+
+# ----------------------------------------------------------------------------- what the second review found
+
+
+def test_a_place_among_nights_never_counts_a_line_of_two_nights_as_one():
+    stays = [_line("ln_htl00001", "2026-11-23", "hotel", "196.00", "Ibis", "2 nights"),
+             _line("ln_htl00002", "2026-11-25", "hotel", "98.00", "Ibis")]
+    for text in ("the second hotel night was 112", "the first hotel night was 105"):
+        assert not _one([text], stays).acts
+
+
+@pytest.mark.parametrize("text", ["the dinner of 2 pax was 86", "the dinner of 2 guests was 86", "the dinner of 2 of us was 86"])
+def test_a_party_size_is_no_day_of_the_month(text):
+    dinners = [_line(f"ln_dinr000{n}", f"2026-12-0{n}", "meals", "40.00", description="dinner") for n in (1, 2, 3)]
+    assert not _one([text], dinners).acts
+
+
+@pytest.mark.parametrize("text", ["the monday dinner was actually on sunday", "the tuesday lunch was on monday too",
+                                  "the tuesday lunch was monday i think", "the second taxi was 28 i think"])
+def test_a_line_named_loosely_moved_out_of_the_trip_or_in_doubt_is_asked(text):
+    assert not [a for a in _one([text], LYON).acts if a.act == "update_line"]
+
+
+@pytest.mark.parametrize("text", ["the 26 one was 1.12", "the 24 one is 25.11"])
+def test_a_day_and_month_said_for_a_line_named_by_its_amount_is_never_its_amount(text):
+    assert not [a for a in _one([text], LYON).acts if a.args.get("amount") in ("1.12", "25.11")]
+
+
+def test_may_the_verb_is_no_month():
+    from expenses.interpreter.values import find_dates
+
+    assert not find_dates("taxi 30 - I may first need to find the receipt", date(2026, 12, 3))
+
+
+@pytest.mark.parametrize("text", ["taxi 22 yesterday to bouchon", "dinner 40 yesterday at a bouchon",
+                                  "dinner 40 yesterday, another bouchon"])
+def test_a_word_of_a_merchant_the_claim_has_is_it_only_for_a_line_of_its_kind_said_as_it(text):
+    plan = _one([text], LYON)
+    assert not [a for a in plan.acts if a.args.get("merchant") == "Bouchon Daniel"]

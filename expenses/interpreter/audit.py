@@ -60,7 +60,6 @@ from .values import (
     TRAVEL_TIME,
     WEEKDAY_OF_A_WEEK,
     bought_aboard,
-    claims_own_sign,
     day_of_a_week,
     priced_alike,
     two_days_only,
@@ -506,8 +505,8 @@ class Audit:
                 continue
             if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end) or things_counted(message, start, end):
                 continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
-            if re.search(r"(?:^|[\n.!;]\s*)day\s*$", message[:start], re.IGNORECASE) and re.match(r"\s*[,:.–(-]", message[end:]) \
-                    and message[start:end].isdigit():
+            if re.search(r"(?:^|[\n.!;]\s*)day\s*$", message[:start], re.IGNORECASE) and re.match(
+                    r"\s*(?:[,:.–(-]|(?:was|is|were)\b)", message[end:], re.IGNORECASE) and message[start:end].isdigit():
                 if self._trip_day_unplaced(end):
                     said = re.search(r"day\s*$", message[:start], re.IGNORECASE)
                     self._leave("date", said.start() if said else start, end)  # "Day 2: lunch 64.80": dated today?
@@ -542,10 +541,24 @@ class Audit:
         head = re.match(r"[^:\n]*", self.message[end:]).group(0)
         if find_days(head, self.ctx.today):
             return False
-        following = re.search(r"(?:^|[\n.!;]\s*)day\s*\d", self.message[end:], re.IGNORECASE)
+        following = re.search(r"(?:^|[\n.!;]\s*)(?:day\s*\d|(?:on\s+)?(?:the\s+)?(?:first|second|third|fourth|fifth|last|"
+                              r"final)\s+day\b)", self.message[end:], re.IGNORECASE)
         stop = end + following.start() if following else len(self.message)
+        number = re.search(r"(\d+)\s*$", self.message[:end])
+        told = self._trip_before()  # "Day 2" after "The trip was Mon 16th to Wed 18th Nov": the trip's second day
+        day = (told[0] + timedelta(days=int(number.group(1)) - 1)).isoformat() if told and number and \
+            told[0] + timedelta(days=int(number.group(1)) - 1) <= told[1] else None
         return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
-                                                                                   self.ctx.today) for a in self.acts)
+                                                                                   self.ctx.today)
+                   and (day is None or a.args.get("date") != day) for a in self.acts)
+
+    def _trip_before(self) -> tuple[date, date] | None:
+        """The first and last day earlier messages told (two or more days, at most two weeks apart, none to come)."""
+        told = sorted(d.value for said in self.ctx.earlier for d in find_days(said, self.ctx.today)
+                      if d.value is not None and not _BARE_DAY.fullmatch(said[d.start:d.end]))
+        if len(told) < 2 or told[0] == told[-1] or (told[-1] - told[0]).days > 14 or told[-1] > self.ctx.today:
+            return None
+        return told[0], told[-1]
 
     def _price_beside_an_opening(self, start: int, end: int) -> bool:
         """A price (decimals, or a currency beside it) inside the words an opening of a claim was read from, in a
@@ -875,8 +888,9 @@ class Audit:
                 and _BARE_DAY.fullmatch(self.message[day.start:day.end]) and (line := _line(act.claim, act.args.get("line"))) \
                 and line.get("date"):
             old, new = date.fromisoformat(str(line["date"])), date.fromisoformat(str(said))
+            span = sorted(date.fromisoformat(str(other.get("date"))) for other in act.claim.lines if other.get("date"))
             if new.weekday() == day.value.weekday() and old - timedelta(days=old.weekday()) == new - timedelta(
-                    days=new.weekday()):
+                    days=new.weekday()) and span and span[0] - timedelta(days=1) <= new <= span[-1] + timedelta(days=1):
                 return True  # "the tuesday lunch was actually on monday": the Monday of that lunch's week
         if day.kind == "weekday" and said and self._other_week(date.fromisoformat(str(said)), day):
             return False  # "… Monday 23 Nov. And parking … (paid on Wednesday)" on 5 Dec: 25 Nov or 2 Dec?
@@ -966,13 +980,7 @@ class Audit:
             if currencies and currencies <= mention.codes and not (
                     mention.kind != "code" and len(mention.codes) > 1 and meant is not None and {meant} != currencies
                     and not any(a.args.get("currency") for a in acts)):
-                continue
-            titles = " ".join(a.claim.title for a in acts if a.claim is not None)
-            amounts = {_decimal(a.args.get("amount")) for a in acts}
-            if len(currencies) == 1 and len(amounts) == 1 and claims_own_sign(
-                    self.message, mention.start, mention.end, next(iter(currencies)), titles, self.ctx.previous or "",
-                    next(iter(amounts))):
-                continue  # "$66" on a CAD claim: its dollars, unless a place paying in other dollars is named ("Boston")
+                continue  # ("$11.50" on a CAD claim: a dollar, most often the US one; which is asked, never assumed)
             if not currencies:
                 continue
             self._leave("currency", mention.start, mention.end)
@@ -2094,6 +2102,9 @@ def _one_of_a_kind(claim: Claim, target: dict[str, Any], words: str, today: date
         # order of their days agree
         word = words[nth.end():].split()[0].lower() if words[nth.end():].split() else ""
         among = [line for line in alike if category != "meals" or word in str(line.get("description") or "").lower()]
+        if category == "hotel" and any((line.get("quantity") or 1) != 1 or re.search(
+                r"\bnights?\b", str(line.get("description") or ""), re.IGNORECASE) for line in among):
+            return False  # a line of two nights holds two of them: "the second night" is which, asked
         dated = [str(line.get("date") or "") for line in among]
         place = _NTH.index(nth.group(1).lower()) % 5
         return all(dated) and dated == sorted(set(dated)) and place < len(among) and among[place].get(

@@ -26,6 +26,7 @@ from .english import known_word
 from .patterns import word_finditer, word_search
 from .values import (
     DAY_DOT,
+    NUMBERED_DAY,
     currency_named,
     find_amounts,
     find_categories,
@@ -34,6 +35,7 @@ from .values import (
     find_merchants,
     is_destination,
     mask,
+    numbered_day,
     plain,
 )
 
@@ -339,7 +341,8 @@ def line_by_its_amount(core: str, today) -> bool:
     if value is None:
         return False
     if value.group("amount"):
-        return True
+        # ("the 26 one was 1.12", "is 25.11": a day and its month, or a figure? asked, never taken as the amount)
+        return not re.fullmatch(r"\s*(?:[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\s*", value.group("amount"))
     days = [d for d in find_dates(core, today) if d.start >= value.start("day")]
     return len(days) == 1 and days[0].value is not None and not value.group("day").replace(days[0].text, "").strip(" .")
 
@@ -638,6 +641,8 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
         return "value", None
     if re.fullmatch(rf"(?:for\s+)?(?:the\s+)?\d{{1,2}}\s+(?:{'|'.join(sorted(lexicon.QUANTITY_UNITS))}|of\s+us)", lowered):
         return "value", None  # "…team lunch at Figlmüller, 4 ppl, 112.60": how many, of what the clause before told
+    if numbered_day(core) is not None:
+        return "context", None  # "Day 2 was all on site": the trip's day of what is told next
     if re.search(r"\d", core):
         return "unknown", None
     words_ = re.findall(r"[a-z']+", lowered)
@@ -862,6 +867,12 @@ def split(message: str, today) -> list[Clause]:
                 # whole, never an expense told
                 clauses.append(Clause(s_start, s_end, message[s_start:s_end], "question", True, None, closed=True))
                 continue
+        if (lead := NUMBERED_DAY.match(message, s_start, s_end)) is not None and lead.end() < s_end and re.match(
+                r"\s+(?!(?:was|is|were|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|the|of)\b)"
+                r"[^\W\d_]", message[lead.end():s_end], re.IGNORECASE):
+            # "Last day taxi back to the station £13.80 …": the trip's day, then what was spent on it
+            clauses.append(Clause(s_start, lead.end(), message[s_start:lead.end()], "context", question, None, closed=True))
+            s_start, s_end = _trim(message, lead.end(), s_end)
         colon = message.find(":", s_start, s_end)
         if colon > s_start and not clauses and (heading := heading_kind(message[s_start:colon], today)) is not None:
             # "And the taxis, both on 1/12: taxi hotel to client office 18,40 and …": the heading before the colon

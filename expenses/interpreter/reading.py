@@ -67,7 +67,6 @@ from .values import (
     MerchantFound,
     best_category,
     bought_aboard,
-    claims_own_sign,
     counts_only,
     currency_named,
     find_amounts,
@@ -79,6 +78,7 @@ from .values import (
     is_destination,
     mask,
     money_text,
+    numbered_day,
     plain,
     quotable,
     two_days_only,
@@ -325,6 +325,17 @@ _NOT_A_HOUSE = frozenset("the a an my our your this that same other another one 
                          "business conference station centre center close next there here then also too just only both "
                          "all every last first second third extra again back home it its which checked check "
                          "hotel hotels".split())
+
+
+def _merchant_of_the_claim(text: str, claim: Claim, category: str | None) -> str | None:
+    """A merchant a line of the claim has, named in lower case by its first word ("wizz" for Wizz Air, "ryanair"): a
+    word of its own (no English word) that no other merchant of the claim starts with."""
+    said = {m.group(1).casefold() for m in re.finditer(r"(?<![\w'’-])(?<!\ba\s)(?<!\ban\s)(?<!another\s)(?<!different\s)"
+                                                     r"(?<!\bsome\s)(?<!\bother\s)([^\W\d_][\w'’-]{3,})(?!\s+style)", text,
+                                                     re.IGNORECASE)}
+    found = {str(line.get("merchant")) for line in claim.lines if line.get("merchant") and line.get("category") == category
+             and (first := str(line["merchant"]).split()[0].casefold()) in said and len(first) >= 4 and not known_word(first)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _hotel_named(text: str, today: date) -> str | None:
@@ -858,10 +869,30 @@ class Reader:
             return
         act.args["date"] = days.pop()
 
+    def _trip_of_the_conversation(self) -> tuple[date, date] | None:
+        """The first and last day of the trip earlier messages told by its days ("The trip was Mon 16th to Wed 18th
+        Nov", "trip 16-18.11"): at most two weeks, in the past."""
+        if self._trip_told is None:
+            self._trip_told = sorted(date.fromisoformat(d.value) for said_before in self.ctx.earlier
+                                     for d in find_dates(said_before, self.ctx.today)
+                                     if d.value and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip()))
+        told = self._trip_told
+        if len(told) < 2 or told[0] == told[-1] or (told[-1] - told[0]).days > 14 or told[-1] > self.ctx.today:
+            return None
+        return told[0], told[-1]
+
     def _read(self, clause: Clause, start: int, end: int) -> Intent | list[Intent] | None:
         text = self.message[start:end]
         self._clause_text = text
         kind = clause.kind
+        if kind in ("value", "context") and (nth := numbered_day(text)) is not None and (
+                trip := self._trip_of_the_conversation()) is not None:
+            # "Day 1: LNER …", "Day 2 was all on site.", "Last day:" after "The trip was Mon 16th to Wed 18th Nov": the
+            # trip's first, second, last day
+            day = trip[1] if nth < 0 else trip[0] + timedelta(days=nth - 1)
+            if trip[0] <= day <= trip[1]:
+                self.day_heading, self._day_heading_end = day.isoformat(), end
+                return _politeness(start, end, clause.text)
         if kind in ("value", "context") and (day := _day_only(text, self.ctx.today) or self._day_told(text)) is not None:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
             self._day_heading_end = end
@@ -1055,13 +1086,17 @@ class Reader:
         if target is None or not target.get("date") or len(named) != 1:
             return found
         old = date.fromisoformat(str(target["date"]))
-        if date.fromisoformat(str(named[0].value)).weekday() != old.weekday():
-            return found
+        if date.fromisoformat(str(named[0].value)).weekday() != old.weekday() or _ALSO_SAID.search(
+                self._clause_text) or _HEDGED.search(self._clause_text):
+            return found  # ("the tuesday lunch was on monday too": another one, never that one moved)
         said = find_dates(found.text.strip(), self.ctx.today)
         if not said or not said[0].value:
             return found
         new = old - timedelta(days=old.weekday()) + timedelta(days=date.fromisoformat(str(said[0].value)).weekday())
-        return replace(found, value=new.isoformat()) if new <= self.ctx.today else found
+        span = sorted(date.fromisoformat(str(ln.get("date"))) for ln in claim.lines if ln.get("date"))
+        if not span or not span[0] - timedelta(days=1) <= new <= span[-1] + timedelta(days=1) or new > self.ctx.today:
+            return found  # (a day outside the trip's: "the monday dinner was actually on sunday", which one? asked)
+        return replace(found, value=new.isoformat())
 
     def _which_week(self, said: str, *, editing: bool = False) -> str | None:
         """"Which Tuesday: 24 Nov (in the claim's trip) or 1 Dec?" for a bare weekday the trip made unsure."""
@@ -1508,6 +1543,8 @@ class Reader:
                 currencies_named(tail.group(1)) or any(c.start <= tail.start(1) < c.end for c in currency_mentions(outside))):
             # ("lunch …, 289 korun", "180 shekel": the money's name, with a rate or none)
             merchant = tail.group(1)[:1].upper() + tail.group(1)[1:]  # "schnitzel dinner 34 tue figlmüller"
+        if merchant is None and claim is not None and (again := _merchant_of_the_claim(outside, claim, category)):
+            merchant = again  # "flight back thu 94,50 wizz again" beside the Wizz Air flight out: the same airline
         if merchant is None and category == "hotel" and (name := _hotel_named(outside, self.ctx.today)):
             merchant = name  # "hotel amigo 176 for 1 night", "2 nts hampton inn 389.20": the stay's house, in lower case
         if merchant is None and dates and category == "meals" and (name := name_before_price(text[dates[-1].end:])):
@@ -1641,11 +1678,7 @@ class Reader:
             intent.problem = (f"You gave the amount in {amount.currency}; tell me which claim it is for, so I can "
                               "check the claim's currency.")
             return
-        title = intent.claim.title if intent.claim else str((self.opened.args if self.opened else {}).get("title") or "")
-        at = intent.start  # (the amount's place is in the words of its clause)
-        if amount.currency == claim_currency or claims_own_sign(self.message, at + amount.start, at + amount.end,
-                                                                claim_currency, title, self.ctx.previous or "",
-                                                                amount.amount):
+        if amount.currency == claim_currency:
             return
         title = f"“{intent.claim.title}”" if intent.claim else "The claim"
         if amount.currency not in reference_currencies():
@@ -2018,7 +2051,10 @@ class Reader:
         kept = [n for n in ordinals if (not days or lines[n].get("date") in days)
                 and (not olds or Decimal(str(lines[n]["amount"])) in olds)]
         named_days = [d for d in find_dates(naming, self.ctx.today) if d.value]
-        if not kept and named_days and all(_BARE_WEEKDAY_SAID.fullmatch(d.text.strip()) for d in named_days) and not olds:
+        hedged = bool(_HEDGED.search(clause))
+        also = bool(_ALSO_SAID.search(clause))
+        if not kept and named_days and all(_BARE_WEEKDAY_SAID.fullmatch(d.text.strip()) for d in named_days) and not olds \
+                and not hedged and not also:
             # "the tuesday lunch was actually on monday" of a trip weeks ago: the lunch on a Tuesday (the weekday
             # said with the thing names it; the one said after it is the new day)
             weekdays = {date.fromisoformat(str(d.value)).weekday() for d in named_days}
@@ -2035,7 +2071,7 @@ class Reader:
             kept = by_day if not by_amount else by_amount if not by_day else []
             if kept == by_amount and _ONE_MORE_SAID.search(clause):
                 kept = []  # "the taxi of 48,80 was also on monday": a second one, never that one moved
-        if len(kept) > 1 and (of_day := _OF_THE_DAY.search(naming)) and not re.search(
+        if len(kept) > 1 and not hedged and (of_day := _OF_THE_DAY.search(naming)) and not re.search(
                 r"\bcheck|\b(?:arriv|depart|left|leav)", naming, re.IGNORECASE):
             # "the ibis of 18 is 89 not 79": of three nights at 79, the one of the 18th (a figure no line costs)
             number = int(of_day.group(1))
@@ -2050,8 +2086,10 @@ class Reader:
             dated = [str(lines[n].get("date") or "") for n in ordinals]
             thing = plain(nth.group(2))
             told = all(thing in str(lines[n].get("description") or "").lower() for n in ordinals)
-            if (all(dated) and dated == sorted(set(dated)) and place < len(ordinals)
-                    and (lines[ordinals[0]].get("category") != "hotel" or _NIGHT_SAID.search(naming))
+            nightly = all((lines[n].get("quantity") or 1) == 1 and not _NIGHT_SAID.search(str(lines[n].get(
+                "description") or "")) for n in ordinals)  # (a line of two nights holds two of them: asked)
+            if (all(dated) and dated == sorted(set(dated)) and place < len(ordinals) and not hedged
+                    and (lines[ordinals[0]].get("category") != "hotel" or (_NIGHT_SAID.search(naming) and nightly))
                     and (lines[ordinals[0]].get("category") != "meals" or told)):
                 return [ordinals[place]]
             return []
@@ -2501,11 +2539,16 @@ _NTH_OF_THEM = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|1st|2nd|3rd
                           r"item|entry|row|time)\b)([^\W\d_][\w'’-]*)", re.IGNORECASE)
 _FIGURE_GOES_ON = re.compile(r"[\s,]*(?:plus|\+|incl\w*|excl\w*|with(?:out)?|minus|less|-|and\s+(?:a\s+|the\s+)?tip)\b",
                              re.IGNORECASE)
+_ALSO_SAID = re.compile(r"\b(?:also|too|as\s+well|again|another|both)\b", re.IGNORECASE)
 _ONE_MORE_SAID = re.compile(r"\b(?:also|too|as\s+well|again|another|both|second|other)\b", re.IGNORECASE)
 _NIGHT_SAID = re.compile(r"\b(?:night|nights|nite|nites)\b", re.IGNORECASE)
 # a day of the month said after the thing, with no month: "the ibis of 18", "the taxi from the 24th"
 _OF_THE_DAY = re.compile(r"\b(?:of|from|on)\s+(?:the\s+)?([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b(?![.,/-]\d|\s*(?:€|eur|euros?|"
-                         r"[$£]|nights?|days?|people|persons?))", re.IGNORECASE)
+                         r"[$£]|nights?|days?|people|persons?|pax|ppl|guests?|of\s+us|hours?|hrs?|h\b|min|mins|km|"
+                         r"colleagues?|clients?|adults?|kids?|children))", re.IGNORECASE)
+# words that leave which line, or its new value, in doubt: the loose ways of naming a line take none of them
+_HEDGED = re.compile(r"\b(?:i\s+think|i\s+guess|i\s+believe|not\s+sure|maybe|perhaps|probably|i\s+suppose)\b|\?",
+                     re.IGNORECASE)
 _NTH_PLACE = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
               "5th": 4}
 

@@ -24,7 +24,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, money_phrases, number_words, quantity_products
 from registries.currencies import currencies_named, currency_meant, currency_mentions
-from registries.numbers import NumberFound, numbers_found
+from registries.numbers import NumberFound
 
 from ..exchange import reference_currencies
 from ..money import is_iso_currency
@@ -291,6 +291,14 @@ def find_dates(text: str, today: date) -> list[DateFound]:
         if not any(start < e and s < end for s, e in taken):
             taken.append((start, end))
             found.append(DateFound(start, end, text[start:end], day.isoformat() if day else None))
+    for m in _SPELLED_DAY.finditer(text):  # "put it on November thirtieth", "the twenty-first of November"
+        if any(m.start() < end and start < m.end() for start, end in taken):
+            continue
+        ordinal = (m.group("o1") or m.group("o2")).lower().replace("-", " ")
+        month = _MONTH_NUMBER[(m.group("m1") or m.group("m2")).lower()[:3]]
+        day = _past_day(today, _ORDINAL_DAYS[" ".join(ordinal.split())], month)
+        taken.append((m.start(), m.end()))
+        found.append(DateFound(m.start(), m.end(), m.group(0), day.isoformat() if day else None))
     for m in re.finditer(r"[A-Za-z]{5,}", text):
         # a misspelt day word ("yesteday", "yesterady", "firday") is read as that day, never dropped for today
         if any(m.start() < end and start < m.end() for start, end in taken):
@@ -313,6 +321,39 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                 fixed = re.match(r"()(\w+)", near[0])
             found.append(DateFound(m.start(), m.end(), m.group(0), _resolve_date(kind, fixed, today)))
     return _weekday_named_twice(sorted(found, key=lambda d: d.start))
+
+
+# a day of the month written as an ordinal word beside its month: "November thirtieth", "the first of December"
+_ORDINAL_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_ORDINAL_DAYS = {**{w: n + 1 for n, w in enumerate(_ORDINAL_UNITS)},
+                 **{w: n + 10 for n, w in enumerate(("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth",
+                                                       "fifteenth", "sixteenth", "seventeenth", "eighteenth",
+                                                       "nineteenth"))},
+                 "twentieth": 20, "thirtieth": 30, "thirty first": 31,
+                 **{f"twenty {w}": 21 + n for n, w in enumerate(_ORDINAL_UNITS)}}
+_MONTH_NUMBER = {m: n + 1 for n, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                                  "nov", "dec"))}
+_ORDINAL_WORD = r"(?:thirty[\s-]first|twenty[\s-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|" + "|".join(
+    sorted((w for w in _ORDINAL_DAYS if " " not in w), key=len, reverse=True)) + ")"
+_MONTH_WORD = r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|november|december)"  # ("I may
+# first need …": a verb, unless written as the month)
+_SPELLED_DAY = re.compile(rf"\b(?:(?P<m1>{_MONTH_WORD})\s+(?:the\s+)?(?P<o1>{_ORDINAL_WORD})|(?:the\s+)?(?P<o2>{_ORDINAL_WORD})"
+                          rf"\s+(?:of\s+)?(?P<m2>{_MONTH_WORD}))\b", re.IGNORECASE)
+
+# a day of the trip told by its place: "Day 1", "day 2 was all on site", "the last day", "on the second day"
+NUMBERED_DAY = re.compile(r"\W*(?:(?:and|so|then|ok|okay|now)\W+)*(?:on\s+)?(?:day\s*(?P<n>[1-9])|(?:the\s+)?(?P<w>first|second|"
+                           r"third|fourth|fifth|last|final)\s+day)\b", re.IGNORECASE)
+
+
+def numbered_day(text: str) -> int | None:
+    """The trip's day a heading or a sentence opens with, when it says no figure of its own: 1, 2, … or -1 for the
+    last ("Day 2 was all on site", "Last day:"); None otherwise."""
+    m = NUMBERED_DAY.match(text)
+    if m is None or re.search(r"\d", text[m.end():]):
+        return None
+    if m.group("n"):
+        return int(m.group("n"))
+    return {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}.get(m.group("w").lower(), -1)
 
 
 # the words before the day a line's date is changed to: "change the date of line 2 to", "move the taxi's day to"
@@ -717,44 +758,6 @@ def _named_beside(text: str, found: list[AmountFound]) -> list[AmountFound]:
         out.append(replace(f, currency=code, marked=True, start=min(f.start, beside[0].start), end=max(f.end, beside[0].end))
                    if code else f)
     return out
-
-
-def claims_own_sign(text: str, start: int, end: int, claim_currency: str | None, title: str = "", before: str = "",
-                    value: Decimal | None = None) -> bool:
-    """Is the money sign or word written at the amount ``text[start:end]`` one the claim's own currency shares, and
-    do the words show the claim's own country? "$412.35" for a flight Calgary to Winnipeg on a claim kept in Canadian
-    dollars is Canadian dollars; so is "TIM HORTONS $11.25" on the claim "WINNIPEG SITE INSTALL". Only when every place
-    the message, the one ``before`` it and the claim's ``title`` name may be in a country that pays in the claim's
-    currency, at least one is named, and nothing else names money or asks to convert it: "hotel in Boston $189", "uber
-    in sf $34", a claim "Toronto to Boston roadshow", "dinner $80 (USD 80)" or "$80, convert it" keep the sign
-    foreign (converted or asked, never assumed)."""
-    from babel.core import get_global
-
-    from ..naming import countries_of_places
-
-    if not claim_currency:
-        return False
-    mentions = currency_mentions(text)
-    beside = [m for m in mentions if (m.start <= end and start <= m.end) or not (
-        text[end:m.start] if m.start >= end else text[m.end:start]).strip()]
-    if not beside or any(m.kind == "code" or len(m.codes) < 2 or claim_currency not in m.codes for m in beside):
-        return False
-    sign = frozenset().union(*(m.codes for m in beside))
-    if any(m.codes != sign for m in mentions) or _CONVERSION_ASKED.search(text):
-        return False  # another money named ("dinner 80 USD, taxi $25"), or a conversion asked for
-    near = [n for n in numbers_found(text) if not n.words and any(
-        (n.start < m.end and m.start < n.end) or not (text[n.end:m.start] if m.start >= n.end else text[m.end:n.start]).strip()
-        for m in beside)]
-    if value is not None and not any(n.value == value for n in near):
-        return False  # ("hotel 398$ 2 nights" read as 398.02: the figure as written beside the sign, or asked)
-    home = {territory for territory, spans in get_global("territory_currencies").items()
-            if any(code == claim_currency and until is None for code, _since, until, _tender in spans)}
-    named = countries_of_places("\n".join((text, before, title)))
-    return bool(named) and named <= home
-
-
-# words that ask for a conversion or say the money is another country's
-_CONVERSION_ASKED = re.compile(r"\b(?:convert\w*|exchange|rate|greenbacks?|american|us\s+dollars?|u\.s\.|usd)\b", re.IGNORECASE)
 
 
 def _currency_word(word: str, *, strict_case: bool) -> str | None:
