@@ -351,3 +351,14 @@ def test_may_the_verb_is_no_month():
 def test_a_word_of_a_merchant_the_claim_has_is_it_only_for_a_line_of_its_kind_said_as_it(text):
     plan = _one([text], LYON)
     assert not [a for a in plan.acts if a.args.get("merchant") == "Bouchon Daniel"]
+
+
+def test_the_last_day_by_its_place_ends_the_day_said_before():
+    # blind item h37-02 #4: "Last day the Arlanda Express …" was dated the second day, the heading before it
+    from tests.test_families_29 import _talk
+
+    plans = _talk(["the fair was from wednesday 18 to friday 20 november",
+                   "Second day lunch at the fair 16,80 € and dinner 38 €. Last day the Arlanda Express to the airport "
+                   "33,50 €."], **on_claim("EUR"))
+    assert [(a.args["amount"], a.args["date"]) for a in plans[1].acts] == [
+        ("16.80", "2026-11-19"), ("38.00", "2026-11-19"), ("33.50", "2026-11-20")]

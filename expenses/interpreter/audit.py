@@ -223,6 +223,7 @@ class Audit:
         self._told_before_with_no_day()
         self._undated_after_the_trip()
         self._day_as_amount()
+        self._trips_day_by_its_place()
         self._as_the_engine_reads()
         return self.leftovers
 
@@ -551,6 +552,22 @@ class Audit:
         return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
                                                                                    self.ctx.today)
                    and (day is None or a.args.get("date") != day) for a in self.acts)
+
+    def _trips_day_by_its_place(self) -> None:
+        """"Second day lunch 16,80 …. Last day the Arlanda Express 33,50": what a sentence opening with the trip's day
+        by its place tells is dated that day of the trip the earlier messages told, or asked."""
+        told = self._trip_before()
+        for m in _DAY_BY_PLACE.finditer(self.message):
+            sentence = _sentence_span(self.message, m.start(1))
+            number = re.search(r"\d", self.message[m.end():sentence[1]])
+            if find_days(self.message[m.end():m.end() + number.start() if number else sentence[1]], self.ctx.today):
+                continue  # "The last day, Wed 25.11: …": the day said with it
+            n = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}.get(m.group("word").lower(), 0)
+            day = None if told is None else told[1] if n == 0 else told[0] + timedelta(days=n - 1)
+            for a in self.acts:
+                if a.name == "add_line" and sentence[0] <= a.start < sentence[1] and (
+                        day is None or day > told[1] or a.args.get("date") != day.isoformat()):
+                    self._leave("date", a.start, a.end)
 
     def _trip_before(self) -> tuple[date, date] | None:
         """The first and last day earlier messages told (two or more days, at most two weeks apart, none to come)."""
@@ -2456,6 +2473,9 @@ def _other_leg(words: str, line: dict[str, Any]) -> bool:
 _ITS_AMOUNT_IS = re.compile(r"\b(?:the|that|this)\s+(?:[^\W\d_]+\s+){1,2}?(?:amount|price|cost|fare|total|sum)\s+"
                             r"(?:is|was|should\s+be|shld\s+be|must\s+be|=|:)|\b(?:the|that)\s+(?:amount|price|cost|fare)\s+"
                             r"(?:of|for)\s+(?:the|that|this|my)\s+", re.IGNORECASE)
+# a sentence that opens with the trip's day by its place: "Second day lunch …", "Last day the Arlanda Express …", "Day 2 …"
+_DAY_BY_PLACE = re.compile(r"(?:^|(?<=[.!?;\n]))\s*(?:(?:and|so|then|ok|okay|now)\W+)*(?:on\s+)?((?:the\s+)?(?P<word>first|"
+                           r"second|third|fourth|fifth|last|final)\s+day)\b(?!\s*(?:of|before|after)\b)", re.IGNORECASE)
 # a figure weighed against what is allowed, which tells no expense: "so 139 per night is fine then"
 _WEIGHED = re.compile(r"\d[\d.,]*\s*(?:€|eur\b|euros?\b)?\s*(?:/\s*night|(?:per|a)\s+(?:night|day|person|head))?\s+(?:is|are|'s|"
                       r"would\s+be|seems?|looks?)\s+(?:still\s+|then\s+)?(?:fine|ok|okay|within|under|below|allowed|acceptable|"

@@ -868,7 +868,7 @@ def split(message: str, today) -> list[Clause]:
                 clauses.append(Clause(s_start, s_end, message[s_start:s_end], "question", True, None, closed=True))
                 continue
         if (lead := NUMBERED_DAY.match(message, s_start, s_end)) is not None and lead.end() < s_end and re.match(
-                r"\s+(?!(?:was|is|were|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|the|of)\b)"
+                r"\s+(?!(?:was|is|were|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|of)\b)"
                 r"[^\W\d_]", message[lead.end():s_end], re.IGNORECASE):
             # "Last day taxi back to the station £13.80 …": the trip's day, then what was spent on it
             clauses.append(Clause(s_start, lead.end(), message[s_start:lead.end()], "context", question, None, closed=True))
