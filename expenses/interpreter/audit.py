@@ -559,9 +559,8 @@ class Audit:
         told = self._trip_before()
         for m in _DAY_BY_PLACE.finditer(self.message):
             sentence = _sentence_span(self.message, m.start(1))
-            number = re.search(r"\d", self.message[m.end():sentence[1]])
-            if find_days(self.message[m.end():m.end() + number.start() if number else sentence[1]], self.ctx.today):
-                continue  # "The last day, Wed 25.11: …": the day said with it
+            if any(d.value is not None for d in find_days(self.message[sentence[0]:sentence[1]], self.ctx.today)):
+                continue  # "On the last day, 2/12, I took …", "Last day, 26.11.: lunch …": the day said with it
             n = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}.get(m.group("word").lower(), 0)
             day = None if told is None else told[1] if n == 0 else told[0] + timedelta(days=n - 1)
             for a in self.acts:
