@@ -546,7 +546,7 @@ class Audit:
                               r"final)\s+day\b)", self.message[end:], re.IGNORECASE)
         stop = end + following.start() if following else len(self.message)
         number = re.search(r"(\d+)\s*$", self.message[:end])
-        told = self._trip_before()  # "Day 2" after "The trip was Mon 16th to Wed 18th Nov": the trip's second day
+        told = self._trip_before  # "Day 2" after "The trip was Mon 16th to Wed 18th Nov": the trip's second day
         day = (told[0] + timedelta(days=int(number.group(1)) - 1)).isoformat() if told and number and \
             told[0] + timedelta(days=int(number.group(1)) - 1) <= told[1] else None
         return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
@@ -556,7 +556,7 @@ class Audit:
     def _trips_day_by_its_place(self) -> None:
         """"Second day lunch 16,80 …. Last day the Arlanda Express 33,50": what a sentence opening with the trip's day
         by its place tells is dated that day of the trip the earlier messages told, or asked."""
-        told = self._trip_before()
+        told = self._trip_before
         for m in _DAY_BY_PLACE.finditer(self.message):
             sentence = _sentence_span(self.message, m.start(1))
             if any(d.value is not None for d in find_days(self.message[sentence[0]:sentence[1]], self.ctx.today)):
@@ -568,6 +568,7 @@ class Audit:
                         day is None or day > told[1] or a.args.get("date") != day.isoformat()):
                     self._leave("date", a.start, a.end)
 
+    @functools.cached_property
     def _trip_before(self) -> tuple[date, date] | None:
         """The first and last day earlier messages told (two or more days, at most two weeks apart, none to come)."""
         told = sorted(d.value for said in self.ctx.earlier for d in find_days(said, self.ctx.today)

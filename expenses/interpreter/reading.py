@@ -872,11 +872,7 @@ class Reader:
     def _trip_of_the_conversation(self) -> tuple[date, date] | None:
         """The first and last day of the trip earlier messages told by its days ("The trip was Mon 16th to Wed 18th
         Nov", "trip 16-18.11"): at most two weeks, in the past."""
-        if self._trip_told is None:
-            self._trip_told = sorted(date.fromisoformat(d.value) for said_before in self.ctx.earlier
-                                     for d in find_dates(said_before, self.ctx.today)
-                                     if d.value and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip()))
-        told = self._trip_told
+        told = self._days_told_before()
         if len(told) < 2 or told[0] == told[-1] or (told[-1] - told[0]).days > 14 or told[-1] > self.ctx.today:
             return None
         return told[0], told[-1]
@@ -1128,15 +1124,20 @@ class Reader:
                 if d.value and d.text != found.text and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip())]
         return todays_weekday_unsure(said, found.text, claim, self.ctx.today, "", told)
 
+    def _days_told_before(self) -> list[date]:
+        """The days earlier messages of the conversation told by their dates (bare weekdays left out), in order; read
+        once a message, whatever number of weekdays or headings ask for them."""
+        if self._trip_told is None:
+            self._trip_told = sorted(date.fromisoformat(d.value) for said_before in self.ctx.earlier
+                                     for d in find_dates(said_before, self.ctx.today)
+                                     if d.value and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip()))
+        return self._trip_told
+
     def _a_week_after_the_trip_told(self, said: date) -> bool:
         """Is a bare weekday, read as the latest one, a week after the same weekday of a trip an earlier message told
         by its days ("On the Monday I also took …" after "I was in London from Monday 16 to Thursday 19 November")?
         Which week it was is then asked."""
-        if self._trip_told is None:  # read once a message, whatever number of weekdays it says
-            self._trip_told = sorted(date.fromisoformat(d.value) for said_before in self.ctx.earlier
-                                     for d in find_dates(said_before, self.ctx.today)
-                                     if d.value and not _BARE_WEEKDAY_SAID.fullmatch(d.text.strip()))
-        told = self._trip_told
+        told = self._days_told_before()
         return len(told) >= 2 and told[0] <= said - timedelta(days=7) <= told[-1] and not (
             told[0] <= said <= told[-1] + timedelta(days=1))
 
