@@ -116,6 +116,24 @@ def _nights_listed(text: str) -> list[tuple[re.Match[str], int]]:
     return found
 
 
+# a stay told by the weekdays of its check-in and check-out, then the price of each night: "checked in Monday, checked
+# out Wednesday, €131 a night" (2 × 131: the nights between the two days, within one week)
+_STAY_BY_WEEKDAYS = re.compile(
+    rf"\bcheck(?:ed|ing)?[\s-]?in\s+(?:on\s+)?(?:the\s+)?(?P<in>{_WEEKDAY})(?![\w])[^.;:!?\d]{{0,40}}?\b(?:check(?:ed|ing)?[\s-]?)?out\s+"
+    rf"(?:on\s+)?(?:the\s+)?(?P<out>{_WEEKDAY})(?![\w])[,\s]*(?:(?:at|@|for|and|it\s+was|was)\s*)?(?P<price>{_PRICE})\s*"
+    rf"(?:(?:€|eur|euros?|kr|sek|nok|dkk|chf|gbp|usd|\$|£|zł|pln|czk|kč)\s*)?"
+    rf"(?:/\s?(?:night|nite|nt|n)\b|(?:a|per|each|the)\s+(?:night|nite)\b|pn\b)", re.IGNORECASE)
+
+
+def _stays_by_weekdays(text: str) -> list[tuple[re.Match[str], int]]:
+    found = []
+    for m in _STAY_BY_WEEKDAYS.finditer(text or ""):
+        nights = (_DAY_INDEX[m.group("out")[:3].lower()] - _DAY_INDEX[m.group("in")[:3].lower()]) % 7
+        if nights >= 2:
+            found.append((m, nights))
+    return found
+
+
 # the price of each night first, then how many: "€165 a night for 2 nights", "165 per night x 3 nights", "€90/night, 2 nights"
 _PRODUCT_RATE_FIRST = re.compile(
     rf"(?<![\w.,])(?P<price>{_PRICE})\s*(?:/\s?(?:night|nite|nt)|(?:a|per|each|the)\s+(?:night|nite))\b\s*,?\s*"
@@ -236,6 +254,10 @@ def quantity_products(text: str) -> list[NumberFound]:
         price = _decimal(re.sub(r"[^\d.,]", "", m.group("price") or ""))
         if price is not None and not any(m.start() < f.end and f.start < m.end() for f in found):
             found.append(NumberFound(m.start(), m.end(), Decimal(nights) * price, product=True, count=nights))
+    for m, nights in _stays_by_weekdays(text or ""):  # "checked in Monday, checked out Wednesday, €131 a night": 2 × 131
+        price = _decimal(re.sub(r"[^\d.,]", "", m.group("price")))
+        if price is not None and not any(m.start() < f.end and f.start < m.end() for f in found):
+            found.append(NumberFound(m.start(), m.end(), Decimal(nights) * price, product=True, count=nights))
     found += _spoken_products(text or "", found)
     return sorted(found, key=lambda f: f.start)
 
@@ -322,6 +344,7 @@ def evidence_numbers(text: str) -> list[Decimal]:
     found += [n.value for n in quantity_products(text)]
     found += [n.value for n in money_phrases(text)]
     found += [Decimal(nights) for _, nights in _nights_listed(text)]  # "Sunday and Monday night": 2 nights, counted
+    found += [Decimal(nights) for _, nights in _stays_by_weekdays(text)]  # "checked in Mon, out Wed, 131 a night": 2
     return found
 
 

@@ -38,7 +38,16 @@ from registries.currencies import currencies_named, english_frequency
 from . import lexicon
 from .audit import audited, completed_day, goes_on
 from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, sentences, split, verb_of
-from .context import Context, claim_addressed, claims_named, day_answered, find_mention, read_key, week_answered
+from .context import (
+    Context,
+    claim_addressed,
+    claims_named,
+    day_alone,
+    day_answered,
+    find_mention,
+    read_key,
+    week_answered,
+)
 from .corrections import (
     is_note,
     note_runs_on,
@@ -67,6 +76,7 @@ from .reading import (
     QuestionIntent,
     Reader,
     RetractIntent,
+    SkippedIntent,
     UnknownIntent,
     merchant_kind,
 )
@@ -108,6 +118,8 @@ def interpret(request: Any) -> str:
         return _no_dangling_references(settled)
     if (settled := _answered_converted(request)) is not None:
         return _no_dangling_references(_counted(request, settled))
+    if (settled := _trip_day_answered(request)) is not None:
+        return _no_dangling_references(settled)
     return _no_dangling_references(_offer_kept(request, _counted(request, _nothing_locked_beside_a_question(
         _held_if_asked(request, _asked_if_new(_offers_read(request, _interpret_whole(request)))),
         str(getattr(request, "message", "") or "")))))
@@ -475,6 +487,11 @@ _ANSWER_DOUBTED = re.compile(r"\b(?:or|maybe|perhaps|think|guess|sure|right|chec
                     re.IGNORECASE)
 
 
+# the claim's total asked after an answer: "how much is total now?", "what's the total?"
+_TOTAL_ASKED = re.compile(r"\W*(?:and\s+|so\s+)?(?:how\s+much\s+(?:is|'s)\s+(?:the\s+)?total|what(?:'s|\s+is)\s+(?:the\s+|my\s+)?total|"
+                          r"(?:the\s+)?total)(?:\s+now)?\s*\?*\W*", re.IGNORECASE)
+
+
 def _answer_then_more(ctx: Context) -> tuple[dict[str, Any], tuple[int, int]] | None:
     """"I checked in the card, it is 35,00. And the hotel of tuesday was 124 not 142": the answer to the question the
     last reply left open, in the message's first sentence, then more; the answer's plan and where it was said."""
@@ -486,8 +503,10 @@ def _answer_then_more(ctx: Context) -> tuple[dict[str, Any], tuple[int, int]] | 
     first, rest = ctx.message[:end], ctx.message[end + 1:]
     if not (re.search(r"\d", first) if missing == "amount" else find_dates(first, ctx.today)):
         return None
-    more = _MORE_TOLD.match(rest) or re.search(r"\bnot\b", rest) or (missing == "line" and _THEN_SUBMIT.fullmatch(rest))
-    if "?" in rest or _ANSWER_DOUBTED.search(first + " " + rest) or not more or re.search(
+    asks_total = missing == "line" and _TOTAL_ASKED.fullmatch(rest)  # "tuesday one. how much is total now?"
+    more = _MORE_TOLD.match(rest) or re.search(r"\bnot\b", rest) or (missing == "line" and _THEN_SUBMIT.fullmatch(rest)) \
+        or asks_total
+    if ("?" in rest and not asks_total) or _ANSWER_DOUBTED.search(first + " " + rest) or not more or re.search(
             r"\b(?:delete|remove|drop|scrap|change|update|make|submit|send)\b[^.;!?]*\b(?:it|that|this|them|the\s+last(?:\s+one)?)\b",
             rest, re.IGNORECASE):
         return None  # ("It is 35. Or was it 53?", "It is 35. 30 plus tip.", "It is 35. Delete the last one.": read whole)
@@ -640,6 +659,29 @@ def _answered_as_new(request: Any) -> str | None:
         if kind is not None and (said := best_category(find_categories(kind.group("kind")))):
             act["args"]["category"] = said  # "yes, add it under other": the kind the answer gives
     return _audited_additions(request, acts, answer, settled)
+
+
+def _trip_day_answered(request: Any) -> str | None:
+    """"Monday 30th" after "Which day was “Day 1”?": the earlier message read again with that day in the heading's
+    place, each line it adds quoting the answer as its evidence (the earlier words as earlier evidence)."""
+    pending = getattr(request, "pending", None) or {}
+    answer = str(getattr(request, "message", "") or "").strip()
+    earlier = str(pending.get("message") or "")
+    args = pending.get("args") or {}
+    heading, at = str(args.get("heading") or ""), args.get("at")
+    if pending.get("missing") != ["trip_day"] or not heading or not isinstance(at, int) or \
+            earlier[at:at + len(heading)] != heading or len(answer) > 40 or getattr(request, "repair_error", None):
+        return None
+    today = Context.of(request).today
+    if (told := day_alone(answer, today)) is None:
+        return None
+    acts = _added_again(request, f"{earlier[:at]}{told.day:02d}.{told.month:02d}.{told.year}{earlier[at + len(heading):]}",
+                        answer, frozenset(), reads=False)
+    if acts is None or any((a.get("args") or {}).get("date") != told.isoformat() for a in acts):
+        return None
+    for act in acts:
+        act["earlier_evidence"] = act["earlier_evidence"].replace(f"{told.day:02d}.{told.month:02d}.{told.year}", heading)
+    return _audited_additions(request, acts, answer, frozenset())
 
 
 # "yes, put it in", "ok include it", "then please claim it": the expense asked about goes on the claim
@@ -852,7 +894,11 @@ def _answered_converted(request: Any) -> str | None:
                 f"I did not add anything yet: is “{str(unnamed[0].get('evidence') or '')[:120]}” the amount of what I "
                 "offered converted, or another expense? Say “yes” alone to add it converted, or tell me its amount in "
                 "the claim's currency (for example “18.90 EUR”).")}]}}, ensure_ascii=False)
-        if "plan" not in both or (len(kinds) == len(set(kinds)) and (not both["plan"].get("answers") or all(
+        offered_kinds = {(a.get("args") or {}).get("category") for a in plan["acts"]}
+        rest_kinds = [(a.get("args") or {}).get("category") for a in (both.get("plan") or {}).get("acts") or []
+                      if a not in plan["acts"]]
+        apart = len(kinds) == len(set(kinds)) or not offered_kinds & set(rest_kinds)  # (three meals told after a taxi)
+        if "plan" not in both or (apart and (not both["plan"].get("answers") or all(
                 str(a.get("text", "")).startswith((_NOT_YOURS, "I did not add anything yet", "From the expense policy"))
                 for a in both["plan"]["answers"]))):
             return json.dumps(both, ensure_ascii=False)
@@ -2228,6 +2274,9 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
                                                               "that is still open can be declined with its button."))
         elif isinstance(intent, QuestionIntent):
             answers.append(_answer(intent.quote(message), answer_question(intent, ctx)))
+        elif isinstance(intent, SkippedIntent):
+            answers.append(_answer(intent.quote(message), f"I did not add “{intent.quote(message)}”: you said it is not "
+                                                          "for the claim."))
         elif isinstance(intent, NegatedIntent):
             answers.append(_answer(intent.quote(message), f"Alright, I will not {_NEGATED_VERBS.get(intent.verb, 'do that')}"
                                                           "; nothing was changed."))

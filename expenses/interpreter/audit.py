@@ -41,10 +41,11 @@ from registries import money_phrases, number_words, quantity_products, word_numb
 from registries.currencies import currencies_named, currency_meant, currency_mentions
 
 from . import lexicon
-from .context import Claim, Context, claims_named, day_answered, in_the_trip, week_answered
+from .context import Claim, Context, claims_named, day_answered, first_day_answered, in_the_trip, week_answered
 from .english import known_word
 from .normalize import (
     ORIGINAL_ASIDE,
+    REMARK_ASIDE,
     abroad_meant,
     calendar_abroad,
     day_pairs_abroad,
@@ -56,6 +57,7 @@ from .normalize import (
 from .values import (
     ABOARD,
     DAY_NUMBERED,
+    NUMBERED_DAY,
     SPACED_DOTTED_DAY,
     TRAVEL_TIME,
     WEEKDAY_OF_A_WEEK,
@@ -167,6 +169,7 @@ class Audit:
                 self.leftovers.append(Leftover("other", act.get("evidence", "")))
                 continue
             self.acts.append(ActSpan(act, span[0], span[1], self._claim_of(act)))
+        self.neutral += [m.span() for m in REMARK_ASIDE.finditer(self.message)]  # "(don't judge)": about the person
         for judged in _WEIGHED.finditer(self.message):
             if not any(a.start <= judged.start() < a.end for a in self.acts):
                 self.neutral.append(judged.span())  # "so 139 per night is fine then": a figure weighed, no expense
@@ -207,6 +210,14 @@ class Audit:
                 a.start >= dropped.end() for a in self.acts) and not self.ctx.open_cards:
             # "never mind that. On the 25th: taxi …": the topic before is left, the requests after it are new
             self.neutral.append(dropped.span())
+        for m in _OTHERS_SHARE.finditer(self.message):  # "colleague Marc paid his part himself, 48": not the user's
+            if any(a.name == "add_line" and a.start <= m.start() < a.end and _decimal(a.args.get("amount")) not in _values(
+                    m.group("figure")) for a in self.acts):
+                self.neutral.append(m.span("figure"))
+        for m in _TOTAL_THEN_MY_SHARE.finditer(self.message):  # "team dinner 420 total, my share 140": the bill's total
+            if any(a.name == "add_line" and a.start <= m.start() < a.end and _decimal(a.args.get("amount")) in _values(
+                    m.group("share")) for a in self.acts):
+                self.neutral.append(m.span("total"))
         self._left_out_rows()
         self._numbers()
         self._dates()
@@ -370,6 +381,13 @@ class Audit:
         for a in self.acts:
             if a.name != "add_line" or a.claim is None:
                 continue
+            if (put := _PUT_THE_AT.search(self.message, a.start, a.end)) and any(
+                    put.group("thing").lower() in {str(line.get("category") or "").lower(), *re.findall(
+                        r"[^\W\d_]+", f"{line.get('description') or ''} {line.get('merchant') or ''}".lower())} or (
+                        _CATEGORY_RE.get(str(line.get("category") or "")) is not None and _CATEGORY_RE[
+                            str(line.get("category"))].fullmatch(put.group("thing"))) for line in a.claim.lines):
+                self._leave("correction", a.start, a.end)  # "put the dinner at 34,70" beside the claim's dinner: that one?
+                continue
             own = _decimal(a.args.get("amount"))
             said = {v for m in _ATOM.finditer(self.message, a.start, a.end) for v in _values(m.group(0))} - {own}
             if any(_decimal(line.get("amount")) in said and line.get("category") == a.args.get("category")
@@ -507,7 +525,7 @@ class Audit:
             if _ORDINAL.match(message, start) or _CONTEXT_COUNT.match(message, end) or things_counted(message, start, end):
                 continue  # "the 2nd night", "waiting on two receipts": which one, or how many of something else
             if re.search(r"(?:^|[\n.!;]\s*)day\s*$", message[:start], re.IGNORECASE) and re.match(
-                    r"\s*(?:[,:.–(-]|(?:was|is|were)\b)", message[end:], re.IGNORECASE) and message[start:end].isdigit():
+                    r"\s*(?:[,:.–—(-]|(?:was|is|were)\b)", message[end:], re.IGNORECASE) and message[start:end].isdigit():
                 if self._trip_day_unplaced(end):
                     said = re.search(r"day\s*$", message[:start], re.IGNORECASE)
                     self._leave("date", said.start() if said else start, end)  # "Day 2: lunch 64.80": dated today?
@@ -549,6 +567,9 @@ class Audit:
         told = self._trip_before  # "Day 2" after "The trip was Mon 16th to Wed 18th Nov": the trip's second day
         day = (told[0] + timedelta(days=int(number.group(1)) - 1)).isoformat() if told and number and \
             told[0] + timedelta(days=int(number.group(1)) - 1) <= told[1] else None
+        if told is None and number and (first := first_day_answered(self.ctx.earlier, self.ctx.today)) is not None and \
+                first + timedelta(days=int(number.group(1)) - 1) <= self.ctx.today:
+            day = (first + timedelta(days=int(number.group(1)) - 1)).isoformat()  # after "Day 1 — …", "Monday 30th"
         return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
                                                                                    self.ctx.today)
                    and (day is None or a.args.get("date") != day) for a in self.acts)
@@ -873,6 +894,11 @@ class Audit:
         sentence tells the trip's first and last day, is that weekday of the trip ("I was in Lyon from Mon 16 to Wed 18
         Nov. Tuesday: lunch 22" told on 27 Nov: the 17th, never the 24th); none when the trip has no such day."""
         days = tuple(find_days(self.message, self.ctx.today))
+        if self._trip_told is None and (before := self._trip_before) is not None and before[1] < self.ctx.today:
+            # "trip was monday 16 to wednesday 18 nov" told before, then "monday: taxi …": that trip's Monday, when it
+            # had one (else as read)
+            return tuple(replace(d, value=inside) if d.kind == "weekday" and d.value == self.ctx.today and _BARE_DAY.fullmatch(
+                self.message[d.start:d.end]) and (inside := weekday_within(d.value, before)) is not None else d for d in days)
         if (span := self._trip_told) is None or not any(
                 two_days_only(self.message[s:e]) and any(s <= d.start < e and d.value == span[0] for d in days)
                 for s, e in {_sentence_span(self.message, d.start) for d in days}):
@@ -889,6 +915,10 @@ class Audit:
 
     def _date_fits(self, act: ActSpan, day: Day) -> bool:
         said = act.args.get("date")
+        if act.name == "add_line" and act.args.get("category") == "hotel" and day.value is not None and \
+                said == day.value.isoformat() and _CHECKED_OUT.search(self.message[max(0, day.start - 30):day.start] + re.sub(
+                    r"\d.*", "", self.message[day.start:day.end], flags=re.DOTALL)):
+            return False  # "Hotel Clarion, check-out 20.11, 2 nights": the morning the stay ended is no night of it
         if act.act.get("earlier_evidence") and said and day.value is not None and day.kind == "weekday" and str(
                 (self.ctx.pending or {}).get("question") or "").startswith("Which day was") and act.claim is not None and \
                 in_the_trip(day.value, self.message[day.start:day.end], act.claim, self.ctx.today).isoformat() == said and \
@@ -1024,6 +1054,12 @@ class Audit:
             if told and any(a.name in ("add_line", "update_line") and _decimal(a.args.get("amount")) == _decimal(
                     told.group(1).replace(",", ".")) and a.start <= m.start() < a.end for a in self.acts):
                 continue  # "paid my own share, €31.20": the figure said is the share, and it is the line's amount
+            if re.fullmatch(r"my\s+(?:own\s+)?(?:share|part|portion)", m.group(0), re.IGNORECASE) and (
+                    before := _SHARE_NOTED.search(message[:m.start()])) and any(
+                    a.name in ("add_line", "update_line") and _decimal(a.args.get("amount")) in _values(before.group("figure"))
+                    and a.start <= before.start("figure") < a.end for a in self.acts) and not re.match(
+                        r"\s*(?:of|from|out\s+of)\b", message[m.end():], re.IGNORECASE):
+                continue  # "dinner at Augustiner 42 (only my part)": the figure said is the share, and it is the line's
             if any(a.name in ("add_line", "update_line") for a in self.acts) and not self._touches_neutral(*m.span()):
                 self._leave("number", *_sentence_span(message, m.start()))
                 break
@@ -1672,7 +1708,9 @@ class Audit:
             if re.match(r"(?:st|nd|rd|th)\b|[ \t]*[-–][ \t]*\d", after, re.IGNORECASE) or re.search(
                     r"\d[ \t]*[-–][ \t]*$", before) or m.group(0) in _ids(self.message) or (
                     m.group(0).isdigit() and _NOT_MONEY_BEFORE.search(before) and not _CURRENCY_AFTER.match(after)
-                    and not _CODE_AFTER.match(after)) \
+                    and not _CODE_AFTER.match(after)) or (
+                    len(m.group(0)) <= 2 and m.group(0).isdigit() and _DAY_NUMBER_BEFORE.search(
+                        self.message[max(0, m.start() - 16):m.start()]) and not _CURRENCY_AFTER.match(after)) \
                     or (plural and _plural_noun(plural.group(1)) and not _CURRENCY_AFTER.match(after)) \
                     or _NIGHTS_AFTER.match(after):
                 odd = odd or m  # "rm 2nd taxi", "Nov 16-18", "card ending 4471", "platform 2", "4 coffees"
@@ -1803,6 +1841,8 @@ def _categories_in(words: str) -> set[str]:
 
 _NOT_MONEY_BEFORE = re.compile(r"\b(?:platform|gate|seat|room|terminal|track|row|no\.|nr\.?|number|gleis|exit|level|floor|"
                                r"table|pier|bay|line|item|entry)\s*#?$|#$", re.IGNORECASE)
+# a day of a trip by its number, never a price: "Day 1: train …" (not "same day 228", "per day 40")
+_DAY_NUMBER_BEFORE = re.compile(r"(?:^|[\n.!;:(]\s*|\b(?:on|of|from)\s+)(?:day|dag|tag|jour|d[ií]a|giorno)\s*#?$", re.IGNORECASE)
 _PER_UNIT = re.compile(r"\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|kr|sek|nok|dkk|pln|zł|czk|kč|yen|¥)?\s*(?:a|per|pr|pro|each|/|the|"
                        r"for\s+each|every)\s*(?:night|nite|nt|day|person|head|ride|ticket|each)?\b|\s*(?:ea|each|pp|p\.p\.)\b"
                        # each one, in the languages people mix in: "139,00 cada noche", "84,50 chaque nuit", "95 a notte"
@@ -1844,6 +1884,9 @@ _CODE_AFTER = re.compile(r"\s?(?:[€$£¥]|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|c
 _PERSON = re.compile(r"^(?:herr|frau|mr|mrs|ms|miss|dr|prof|monsieur|madame|señor|signor)\.?\s|'s$|’s$", re.IGNORECASE)
 
 
+# "put the dinner at 34,70", "set the hotel to 190": the thing named as one known, then its price
+_PUT_THE_AT = re.compile(r"\b(?:put|set|make)\s+(?:the|that|my)\s+(?P<thing>[^\W\d_]{3,})\s+(?:at|to|as)\s+[€$£]?\s?\d", re.IGNORECASE)
+_CHECKED_OUT = re.compile(r"(?:check(?:ed|ing)?[\s-]*out|\bleft)\W*(?:(?:on|was|is|date|day|the)\W+)*$", re.IGNORECASE)
 _STAY_ENDS = re.compile(r"check(?:ed|ing)?[\s-]*(?:in|out)|\b(?:to|until|till|through|thru)\b|\d\.?\s*[-–]\s*\d", re.IGNORECASE)
 
 
@@ -2101,7 +2144,7 @@ _LINE_NAMED = re.compile(r"\bthe\s+(?:(?:\d{1,2}(?:st|nd|rd|th)|first|second|thi
 _LINE_REF = re.compile(r"\b(?:line|item|entry|row)\s*#?\s*\d{1,3}\b|#\d{1,3}\b|\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|"
                        r"third|fourth|fifth|last)\s+(?:line|item|entry|row|one)\b", re.IGNORECASE)
 _NOT_A_NAME = frozenset("one line entry item row last first second third other same new old whole was were is are not "
-                        "and of on at for in to from with by night nite day time".split())
+                        "and of on at for in to from with by night nite day time wrong right correct previous next top bottom".split())
 
 
 def _one_of_a_kind(claim: Claim, target: dict[str, Any], words: str, today: date) -> bool | None:
@@ -2413,6 +2456,13 @@ _PART_OF = re.compile(r"\d\s*(?:[€$£]|eur|euros?|usd|gbp|chf)?\s+(?:out\s+)?o
 _DOUBT = re.compile(r"\b(?:not\s+(?:sure|certain)|unsure|no\s+idea)\s+(?:which|what|when|about)\b|\b(?:can'?t|cannot|don'?t)\s+"
                     r"remember\s+(?:which|what|when|the\s+(?:day|date|amount|price))\b", re.IGNORECASE)
 # the share's own figure, said right after it: "my own share, €31.20", "my share was 18"
+_OTHERS_SHARE = re.compile(r"\b(?:his|her|their|(?:the\s+)?others?'?s?)\s+(?:own\s+)?(?:share|part|portion|half)\b[^.;()\d]{0,30}?"
+                           r"(?P<figure>\d+(?:[.,]\d{1,2})?)(?![\d.,]\d)", re.IGNORECASE)
+_TOTAL_THEN_MY_SHARE = re.compile(r"(?P<total>\d+(?:[.,]\d{1,2})?)\s*(?:€|eur\w*|kr|dkk|sek|nok|chf|£|gbp)?\s*(?:in\s+)?total\s*"
+                                  r"[,;(]?\s*(?:and\s+|but\s+)?my\s+(?:own\s+)?(?:share|part|portion|half)\s*(?:was|is|came\s+to|:|=|,)?"
+                                  r"\s*(?:[€$£]\s?)?(?P<share>\d+(?:[.,]\d{1,2})?)", re.IGNORECASE)
+_SHARE_NOTED = re.compile(r"(?P<figure>\d+(?:[.,]\d{1,2})?)\s*(?:€|eur|euros?|£|gbp|chf|kr)?\s*[(,\-–—]?\s*(?:(?:that|this)\s+is\s+|"
+                          r"that'?s\s+|it'?s\s+|it\s+is\s+)?(?:only|just)?\s*(?:for\s+)?$", re.IGNORECASE)
 _SHARE_TOLD = re.compile(r"\s*(?:[,:\-–—]|\b(?:was|is|came\s+to)\b)?\s*(?:[€$£¥]\s?)?(\d+(?:[.,]\d{1,2})?)\b")
 # a change of mind inside a line's words
 _RETHINK = re.compile(r"actually|sorry|wrong|oops|wait|hold\s+on|rather|no", re.IGNORECASE)
@@ -2673,7 +2723,7 @@ _DAY_PATTERNS = [
     ("ordinal", re.compile(DAY_NUMBERED, re.IGNORECASE)),
     # "the dinner of the 25", "on the 23", "I paid it the 26": a day of the month said without its suffix (never money:
     # no decimals, no currency after it)
-    ("ordinal", re.compile(r"(?:\b(?:of|on|from)|\bpaid\s+(?:it|that|this)(?=\s+the\s+\d{1,2}\s*(?:$|[,.;!?]|(?:when|after|before|as|"
+    ("ordinal", re.compile(r"(?:\b(?:of|on|from)|\bcheck(?:ed)?[\s-]?(?:in|out)(?:\s+on)?|\bpaid\s+(?:it|that|this)(?=\s+the\s+\d{1,2}\s*(?:$|[,.;!?]|(?:when|after|before|as|"
                            r"because)\b)))\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])\b"
                            r"(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|days?|people|lines?|items?))",
                            re.IGNORECASE)),
@@ -2813,6 +2863,10 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         # be a price
         if re.search(r"\b(?:on|from|since|until|date|dated)\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "taxi 22,10 on 30.11", "3 nights from 24.11.": a day, as the reading takes it
+        if re.search(r"\bcheck(?:ed|ing)?[\s-]?(?:in|out)\s*(?:on\s+|date\s+|:\s*)?$", text[:m.start()], re.IGNORECASE) and not \
+                _MONEY_AFTER.match(text, m.end()):
+            day = _resolve("dmy", m, today)  # "check-in 18.11, check-out 20.11": the stay's days
+            return day is not None and 0 <= (today - day).days <= 92
         if _dotted_stay(text, m, today):
             return True  # "2 nights 30.11-2.12": a stay's first and last day
         if re.match(r"\.?\s*[–-]\s*\d{1,2}\.\d{1,2}(?!\d|[.,]\d\d)", text[m.end():]) or re.search(
@@ -3067,6 +3121,12 @@ def audited(answer: str, message: str, ctx: Context) -> str:
             "Which day was") and len(acts) == 1 and acts[0].get("earlier_evidence") and \
             (acts[0].get("args") or {}).get("date") == day_answered(message, ctx.today) is not None:
         return answer  # "19.11" answering "Which day was “taxi 15”?": the day asked for, and nothing else
+    if (ctx.pending or {}).get("missing") == ["date"] and (ends := re.search(
+            r"be dated: the check-in \((\d{1,2} [A-Z][a-z]{2})\) or the check-out \((\d{1,2} [A-Z][a-z]{2})\)",
+            str((ctx.pending or {}).get("question") or ""))) and len(acts) == 1 and acts[0].get("earlier_evidence") and (
+                told := (acts[0].get("args") or {}).get("date")) and (picked := _stay_end_picked(message, ends, ctx.today)) \
+            is not None and picked.isoformat() == told:
+        return answer  # "check-in", "29.11" answering which end of the stay it is dated by: the day that end was
     try:
         leftovers = Audit(message, plan, ctx).run()
     except Exception:  # noqa: BLE001 - an audit that cannot finish cannot vouch for the reading: ask instead
@@ -3076,6 +3136,18 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     if not leftovers:
         return answer
     return _asking(plan, message, leftovers, ctx.today)
+
+
+def _stay_end_picked(message: str, ends: re.Match[str], today: date) -> date | None:
+    """The day of the stay's end an answer picks: by the end's name, or by its day."""
+    came, left = (next((d.value for d in find_days(ends.group(n), today) if d.value), None) for n in (1, 2))
+    if re.fullmatch(r"\W*(?:the\s+)?(?:check[\s-]?in|arrival|first)(?:\s+(?:one|day|date))?(?:\s+please)?\W*", message, re.I):
+        return came
+    if re.fullmatch(r"\W*(?:the\s+)?(?:check[\s-]?out|departure|second|last)(?:\s+(?:one|day|date))?(?:\s+please)?\W*", message,
+                    re.I):
+        return left
+    said = day_answered(message.strip(), today)
+    return date.fromisoformat(said) if said and date.fromisoformat(said) in (came, left) else None
 
 
 def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover], today: date | None = None) -> str:
@@ -3102,6 +3174,15 @@ def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover], today
                                        "“24.11”), and I will add it.")
         asked["pending"] = {"question": prose[:2000], "act": "add_line", "missing": ["date"],
                             **({"case": acts[0]["case"]} if isinstance(acts[0].get("case"), dict) else {})}
+    elif acts and all(a.get("act") == "add_line" and not a.get("earlier_evidence") for a in acts) and all(
+            lo.kind in ("date", "day") and NUMBERED_DAY.fullmatch(lo.text) for lo in leftovers) and first.start >= 0 and \
+            message[first.start:first.start + len(first.text)] == first.text:
+        # "Day 1 — train …, taxi …" with no trip told: the day of "Day 1", told next alone ("Monday 30th"), dates
+        # every expense the message told under it (read again with that day in its place)
+        answers[-1]["text"] = prose = (f"Which day was “{text}”? I did not add anything yet: tell me its date (“Monday "
+                                       "30th”, “30.11”), and I will add what you told of it.")
+        asked["pending"] = {"question": prose[:2000], "act": "add_line", "missing": ["trip_day"],
+                            "args": {"heading": first.text, "at": first.start}}
     elif len(acts) == 1 and acts[0].get("act") == "add_line" and not acts[0].get("earlier_evidence") and all(
             lo.kind == "currency" for lo in leftovers) and (evidence := str(acts[0].get("evidence") or "")) and all(
             lo.start >= 0 and lo.text in evidence for lo in leftovers):

@@ -27,6 +27,7 @@ from .patterns import word_finditer, word_search
 from .values import (
     DAY_DOT,
     NUMBERED_DAY,
+    closing_day,
     currency_named,
     find_amounts,
     find_categories,
@@ -178,6 +179,11 @@ _IDIOMS = re.compile(r"\b(?:need|needs|want|wanted|have|has|got)\s+to\s+(?:file|
 # words that only announce the expenses to come: "I want to put the expenses of my Milan trip in the claim"
 _EXPENSES_ANNOUNCED = re.compile(r"\b(?:put|add|enter|log|record|do)\s+(?:in\s+)?(?:all\s+)?(?:the|my|these|those)\s+"
                                  r"(?:expenses|receipts|costs)\b", re.IGNORECASE)
+# what follows told as the receipts of a day: "Here are the receipts from Wednesday", "And these are Tuesday 24 Nov's",
+# "my expenses of 24.11"
+RECEIPTS_OF_A_DAY = re.compile(r"\W*(?:(?:and|so|ok|okay|now|right|then)\W+)*(?:here\s+(?:are|is|come|comes)|these\s+are|below\s+(?:are|is)|"
+                                r"(?:and\s+)?now|next)?\s*(?:the\s+|my\s+|all\s+(?:the\s+|my\s+)?|some\s+)?(?:receipts|expenses|costs|"
+                                r"things|items|bits|ones)\s+(?:from|of|for|on)\s+(?:the\s+)?[^\W_][\w. /-]{1,30}?\s*", re.IGNORECASE)
 # a request for a new line before what it is: "Add a new line: hotel, 2 nights at 128 EUR per night, check-in 3 Dec"
 _NEW_LINE_ASKED = re.compile(r"\W*(?:(?:please|pls|kindly|can\s+you|could\s+you)\s+)?(?:add|create|make|enter|put)\s+(?:a\s+|one\s+)?"
                              r"(?:new\s+)?(?:line|item|entry|expense|row)(?:\s+(?:to|on|in)\s+(?:the|my|this)\s+claim)?"
@@ -563,7 +569,9 @@ def classify(text: str, *, question: bool, today) -> tuple[str, str | None]:
             r"spent|charged|on|from|dated)\b", lowered):
         return "value", None  # "It was paid on the 20th of November.": the day of the request before it
     if dates and not amounts and re.match(r"^(?:check(?:ed)?[\s-]*in(?:\s+(?:on|was))?|arriv(?:al|ed)(?:\s+on)?|"
-                                          r"from(?:\s+the)?)\s*:?\s*\S", lowered):
+                                          r"from(?:\s+the)?)\s*:?\s*\S", lowered) and not re.match(
+                                              r"^check(?:ed)?[\s-]*in\s+(?:at|to)\s+", lowered):
+        # (never "Checked in at the Premier Inn that evening": where, a stay of its own)
         return "value", None  # "…, check-in 23/11": the day of the stay before it
     if verb is None and re.match(r"^(?:the\s+)?(?:[\w'’&.-]+\s+){1,4}?(?:line|entry|item)\s*(?::|=|should|shd|must|is\b|"
                                  r"was\b|needs)", core, re.IGNORECASE) and (amounts or dates or categories):
@@ -755,6 +763,9 @@ def fragments(message: str, start: int, end: int) -> list[tuple[int, int]]:
     pieces: list[tuple[int, int]] = []
     cursor = start
     for m in _SOFT.finditer(message, start, end):
+        if message.count("(", start, m.start()) > message.count(")", start, m.start()) and \
+                message.find(")", m.end(), end) >= 0 and re.search(r"\d", message[cursor:message.rfind("(", start, m.start())]):
+            continue  # "a scarf 45 (this one is private, don't put it please)": an aside's words stay together
         if re.fullmatch(r"\s+[-–]\s+", m.group(0)) and re.search(r"\b[A-Z][^\W\d_]+$", message[cursor:m.start()]) and \
                 re.match(r"[A-Z][^\W\d_]+\b(?!\s*\d)", message[m.end():end]) and not re.search(r"\d", message[cursor:m.start()]):
             continue  # "return flight Lyon - Manchester with easyJet, 186,40 €": a route between two places, one piece
@@ -844,15 +855,32 @@ def _next_priced_kind(message: str, start: int, end: int) -> list[tuple[int, int
 
 
 def _trim(message: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and message[start] in " \t,.;:!-–—":
-        start += 1
+    while start < end and (message[start] in " \t,.;:!-–—" or (message[start] in "•·▪◦*" and (
+            start == 0 or message[start - 1] in "\n\t ") and message[start + 1:start + 2] in (" ", "\t"))):
+        start += 1  # ("• breakfast 11": a bullet before a line's words)
     while end > start and message[end - 1] in " \t,;:!-–—":
         end -= 1
     return start, end
 
 
+def _one_stay(text: str, today) -> bool:
+    """What a hotel heading heads, told as one stay: its days and nights beside one price, and nothing else bought."""
+    masked = mask(text, [(d.start, d.end) for d in find_dates(text, today)])
+    masked = re.sub(r"\b\d{1,2}\s*(?:nights?|nites?|nts?)\b", " ", masked, flags=re.IGNORECASE)
+    return len(find_amounts(masked)) == 1 and re.search(r"check(?:ed|ing)?[\s-]?(?:in|out)|\bnights?\b", text, re.IGNORECASE) \
+        is not None and not [c for c in find_categories(text) if not c.weak and c.category != "hotel"]
+
+
 def split(message: str, today) -> list[Clause]:
     """The clauses of ``message``, each with its kind (see ``classify``)."""
+    if (closing := closing_day(message, today)) is not None:
+        # "- dinner 38.50\n- hotel 164\nthat's all for tuesday, thanks!": the day of everything told before it
+        start, end, _day = closing
+        return [*_split(message[:start], today), Clause(start, end, message[start:end], "context", False, None, closed=True)]
+    return _split(message, today)
+
+
+def _split(message: str, today) -> list[Clause]:
     clauses: list[Clause] = []
     for s_start, s_end, question in sentences(message):
         s_start, s_end = _trim(message, s_start, s_end)
@@ -868,7 +896,7 @@ def split(message: str, today) -> list[Clause]:
                 clauses.append(Clause(s_start, s_end, message[s_start:s_end], "question", True, None, closed=True))
                 continue
         if (lead := NUMBERED_DAY.match(message, s_start, s_end)) is not None and lead.end() < s_end and re.match(
-                r"\s+(?!(?:was|is|were|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|of)\b)"
+                r"(?:\s*[—–]|\s+-)?\s+(?!(?:was|is|were|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|of)\b)"
                 r"[^\W\d_]", message[lead.end():s_end], re.IGNORECASE):
             # "Last day taxi back to the station £13.80 …": the trip's day, then what was spent on it
             clauses.append(Clause(s_start, lead.end(), message[s_start:lead.end()], "context", question, None, closed=True))
@@ -879,6 +907,10 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, colon, message[s_start:colon], "heading", question, heading, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
+            if heading == "hotel" and _one_stay(message[s_start:s_end], today):
+                # "The hotel : Scandic Continental, check-in the 18, check-out the 20, 2 nights, total 3 980 SEK.": one stay
+                clauses.append(Clause(s_start, s_end, message[s_start:s_end], "item", question, None, closed=True))
+                continue
         elif colon > s_start and (re.search(r"\bday\s*\d", message[s_start:colon], re.IGNORECASE) or (
                 re.fullmatch(r"\s*\d{1,2}/\d{1,2}\s*\(\s*(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*\)\s*", message[s_start:colon],
                              re.IGNORECASE)) or (
@@ -898,7 +930,10 @@ def split(message: str, today) -> list[Clause]:
             clauses.append(Clause(s_start, colon, message[s_start:colon], "context", question, None, closed=True))
             s_start = colon + 1
             s_start, s_end = _trim(message, s_start, s_end)
-        elif colon > s_start and not re.match(r"\s*\d", message[colon + 1:]) and day_told(message[s_start:colon], today):
+        elif colon > s_start and not re.match(r"\s*\d", message[colon + 1:]) and (day_told(message[s_start:colon], today) or (
+                RECEIPTS_OF_A_DAY.fullmatch(message[s_start:colon]) and len(
+                    {d.value for d in find_dates(message[s_start:colon], today)} - {None}) == 1)):
+            # ("Here are the receipts from Wednesday: breakfast …, lunch …": the day of what follows)
             # "Wednesday the meetings were out in the Berlaymont: taxi out there €18.00, …": the day of what follows
             clauses.append(Clause(s_start, colon, message[s_start:colon], "value", question, None, closed=True))
             s_start = colon + 1
@@ -1167,7 +1202,9 @@ def _priced(text: str, today) -> bool:
 
 def _one_kind(text: str) -> bool:
     """Do the words name things of one kind only (a sandwich and a coffee), and at least two of them?"""
-    found = [c for c in find_categories(text) if not c.weak]
+    aboard = [m.span() for m in re.finditer(r"\b(?:on|in)\s+the\s+(?:train|plane|flight|ferry|bus|airport|station)\b", text,
+                                            re.IGNORECASE)]  # ("a sandwich and coffee on the train": where, not what)
+    found = [c for c in find_categories(text) if not c.weak and not any(s <= c.start < e for s, e in aboard)]
     return len(found) >= 2 and len({c.category for c in found}) == 1
 
 

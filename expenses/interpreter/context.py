@@ -25,7 +25,7 @@ from ..domain import TERMINAL_STATUSES
 from ..naming import claim_mentions
 from . import lexicon
 from .patterns import word_search
-from .values import day_of_month, find_categories, words
+from .values import NUMBERED_DAY, day_of_month, find_categories, find_dates, mask, numbered_day, words
 
 
 @dataclass(frozen=True)
@@ -441,6 +441,41 @@ def day_answered(answer: str, today: date) -> str | None:
         found = found.replace(year=found.year - 1)
         return found.isoformat() if (today - found).days <= 183 else None
     return found.isoformat()
+
+
+_WEEKDAY_NAMES = "mon tue wed thu fri sat sun".split()
+
+
+def day_alone(answer: str, today: date) -> date | None:
+    """The one day an answer says and nothing else ("Monday 30th", "30.11", "it was the 30th"), its weekday, when
+    said, the day's own; None for any other answer, or a day to come."""
+    if len(answer) > 40:
+        return None
+    found = find_dates(answer, today)
+    days = {d.value for d in found} - {None}
+    rest = mask(answer, [(d.start, d.end) for d in found])
+    if (answered := day_answered(answer.strip(), today)) is not None:
+        days, rest = {answered}, ""
+    if len(days) != 1:
+        return None
+    told = date.fromisoformat(str(next(iter(days))))
+    rest = re.sub(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?", lambda m: "" if m.group(0)[:3].lower() == _WEEKDAY_NAMES[
+        told.weekday()] else m.group(0), rest, flags=re.IGNORECASE)
+    if re.search(r"\d|\?", rest) or re.search(r"[^\W\d_]{3,}", re.sub(
+            r"\b(?:it\s+was|was|that\s+was|the|on|sorry|ok|okay|it'?s)\b", "", rest, flags=re.IGNORECASE)):
+        return None  # (any other word may change what was meant)
+    return told if told <= today else None
+
+
+def first_day_answered(earlier: Iterable[str], today: date) -> date | None:
+    """The trip's first day, when an earlier message opened with its day by number ("Day 1 — train …") and the next
+    one only told which day that was ("Monday 30th")."""
+    said = list(earlier)
+    for heading, answer in zip(said, said[1:], strict=False):
+        if NUMBERED_DAY.match(heading) and (n := numbered_day(heading[:NUMBERED_DAY.match(heading).end()])) and n > 0 and (
+                told := day_alone(answer, today)) is not None:
+            return told - timedelta(days=n - 1)
+    return None
 
 
 def another_meal(said: set[str], line: dict[str, Any]) -> bool:

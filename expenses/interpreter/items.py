@@ -43,7 +43,7 @@ from .audit import (
     locate,
     relative_offset,
 )
-from .clauses import NOT_AN_END
+from .clauses import NOT_AN_END, RECEIPTS_OF_A_DAY
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip, todays_weekday_unsure
 from .patterns import word_search
 from .reading import name_before_price, with_carrier_word
@@ -390,12 +390,15 @@ def merchants_in(words: str, message: str) -> list[str]:
         if re.search(r"[^\W\d_]\s[-–]\s$", before) or (_PLACE_NAMED.search(name) and not any(
                 re.match(rf"{re.escape(key)}\b", name.lower()) for key in lexicon.MERCHANTS)):
             continue  # "hotel - Chopin Airport", "Hamburg Hbf": where a ride went, not who was paid
+        if re.search(r"\b(?:colleagues?|co-?workers?|boss|manager|friend|wife|husband|partner|son|daughter|director|"
+                     r"mr|mrs|ms|dr)\.?\s+$", before, re.IGNORECASE):
+            continue  # "colleague Marc paid his part": a person, never who was paid
         if re.search(r"\b(?:with|for|and)\s+$", before, re.IGNORECASE) and not (
                 re.search(r"\bwith\s+$", before, re.IGNORECASE) and ((name.isupper() and len(name) > 1) or
                                                                      _KIND_NAMED.search(name))):
             continue  # "dinner with Anna": a person ("flew with LOT": an airline, in capitals)
         if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or name.lower() in AIRPORTS or (
-                city_aliases(first) and not _KIND_NAMED.search(name)) or \
+                city_aliases(first) and not _KIND_NAMED.search(name) and first.lower() not in lexicon.MERCHANTS) or \
                 _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
             continue
         if re.fullmatch(r"[A-Z]{3}", name) and (re.search(r"\b[A-Z]{3}\s*[-–—/]\s*$", before) or re.match(
@@ -502,6 +505,8 @@ def describe(words: str, ctx: Context) -> str | None:
     are what a taxi over the limit needs noted)."""
     if (yes := _YES_CLAUSE.match(words)) and re.search(r"[^\W\d_]", words[yes.end():]):
         words = words[yes.end():]  # "fine, use your rate - airport lunch 14.55": the yes is no word of the thing
+    if (head := re.match(r"([^:\n]{3,60}):\s*", words)) and RECEIPTS_OF_A_DAY.fullmatch(head.group(1)):
+        words = words[head.end():]  # "Here are the receipts from Wednesday: breakfast …": the day's heading, no thing
     if (lead := _LEAD_IN.match(words)) and re.search(r"[^\W\d_]", words[lead.end():]):
         words = words[lead.end():]  # "ok, simpler: hotel Madrid 256", "again: taxi 20": how it is said, not what it was
     said = _described_phrase(words, ctx)
@@ -515,6 +520,10 @@ def describe(words: str, ctx: Context) -> str | None:
         if joined and len(joined) <= 120:
             return joined  # the route and the reason, as one phrase of the user's
     return why if not said and len(why) <= 120 else said
+
+
+# the ways of travelling a "travel" line does not tell apart (a taxi's, a flight's kind is its category or carrier)
+_RIDES_OF_TRAVEL = frozenset("train trains bus coach metro tram subway tube shuttle ferry boat underground rail".split())
 
 
 def _described_phrase(words: str, ctx: Context) -> str | None:
@@ -533,6 +542,8 @@ def _described_phrase(words: str, ctx: Context) -> str | None:
             continue  # "for the Berlin workshop" names the claim, not the expense
         if (meal := re.search(r"\b([^\W\d_]+)\s+$", words[:m.start()])) and meal.group(1).casefold() in lexicon.MEALS:
             return f"{meal.group(1)} {phrase}"  # "dinner with the distributor": which meal it was, and with whom
+        if (ride := re.search(r"\b([^\W\d_]+)\s+$", words[:m.start()])) and ride.group(1).casefold() in _RIDES_OF_TRAVEL:
+            return f"{ride.group(1)} {phrase}"  # "CAT train from airport": how, where a travel line does not say it
         return phrase
     # else the few words that name the thing right before its amount: "client lunch 62.50", "airport parking 45"
     if m := _NAMED_THING.search(words):
@@ -564,7 +575,7 @@ _ASKING_ABROAD = frozenset(word for phrase, english in lexicon.WORDS_ABROAD.item
                            if english in ("add", "can you", "open", "please") for word in phrase.casefold().split())
 _THING_PLAIN = frozenset("ride rides trip trips fare fares ticket tickets bill bills expense expenses cost costs receipt amount amounts price prices sum "
                          "receipts one ones thing things stuff item items line new another day days first second third "
-                         "final back home there arrived returned returning again".split()) | lexicon.FILLER
+                         "final back home there arrived returned returning again".split()) | lexicon.FILLER | lexicon.STAY_MOMENTS
 # ("Last day, 26.11.: lunch …", "Back in München on 3 December: parking …": no thing)
 
 

@@ -24,7 +24,7 @@ for _category, _words in {
     "travel": "travel express flight flights flew plane airfare airline train trains rail railway ticket tickets bus coach "
               "ferry metro subway tram parking toll tolls mileage fuel petrol gas rental eurostar tube underground "
               "shuttle scooter diesel oyster travelcard s-bahn u-bahn sbahn ubahn fuelled fueled refuelled refueled "
-              "eurocity shinkansen",
+              "eurocity shinkansen luas vaporetto",
     "hotel": "hotel hotels accommodation lodging room motel hostel airbnb stay night nights nite nites guesthouse "
              "guesthouses bnb ryokan",
     # the words people mix in from their own languages (French, Italian, German, Polish, Spanish)

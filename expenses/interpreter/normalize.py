@@ -209,7 +209,8 @@ def weekdays_with_their_day(text: str, today: date) -> list[tuple[int, int, date
         said = m.group(0)
         heads = re.search(r"(?:^|[.!?;:\n(]|\b(?:now|on|then|so|and|also))\W*$", text[:m.start()], re.IGNORECASE) and \
             re.match(r"\s*[,:]\s+(?!\d)|\s+(?:the|a|an|my|our|we|i)\s+[^\W\d_]", text[m.end():], re.IGNORECASE)
-        heads = heads or (re.search(r"\b(?:from|since|between)\s+$", text[:m.start()], re.IGNORECASE) and re.match(
+        heads = heads or (re.search(r"\b(?:from|since|between|trip\s+was|(?:i|we)\s+(?:was|were)\s+(?:there|away|in\s+[^\W\d_]+))\s+$",
+                                    text[:m.start()], re.IGNORECASE) and re.match(
             r"\s*(?:until|till|to|through|thru|and|-|–)\s", text[m.end():], re.IGNORECASE)) or (re.search(
             r"\b(?:until|till|through|thru)\s+$", text[:m.start()], re.IGNORECASE) and re.search(
                 r"\b(?:from|since|between)\s+(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+\d{1,2}\b[^.;!?]{0,12}$", text[:m.start()],
@@ -455,6 +456,18 @@ _SPOKEN_MARK = re.compile(r"\s*\b(full\s+stop|question\s+mark|exclamation\s+(?:m
                           re.IGNORECASE)
 
 
+# a remark in brackets beside an expense, about the person, not the expense: "(don't judge)", "(just me, don't ask)"
+REMARK_ASIDE = re.compile(r"\((?:(?:just|only)\s+me\W*)?(?:don'?t|do\s+not)\s+(?:judge(?:\s+me)?|ask|laugh)\W*\)|\((?:just|only)\s+me"
+                          r"(?:\W+(?:don'?t|do\s+not)\s+(?:judge(?:\s+me)?|ask))?\W*\)|\((?:i\s+know|yes\s+really|long\s+story|"
+                          r"lol|haha+|ugh+|sigh|oops)\W*\)", re.IGNORECASE)
+
+
+# a row of a pasted card statement: its date first, its amount last, written as a debit ("24.11.2026  CAT CITY AIRPORT
+# TRAIN WIEN  -14,90 EUR")
+_DEBIT_ROW = re.compile(r"(?m)^[ \t]*\d{1,2}[./]\d{1,2}[./](?:20)?\d{2}\b[^\n]*?\s(?P<minus>[-−])\d{1,6}(?:[.,]\d{2})(?:\s*(?:EUR|€|"
+                        r"USD|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD))?[ \t]*$")
+
+
 def spell_out(message: str) -> Spelled:
     """``message`` with the shorthand of ``lexicon.CHAT_WORDS`` replaced by the words it stands for."""
     parts: list[str] = []
@@ -474,6 +487,10 @@ def spell_out(message: str) -> Spelled:
     pairs += [(m.start(), m.end(), f"{m.group('d')}.{m.group('m')}.{m.group('y')}{' ' if m.group('end') else ''}")
               for m in _YEAR_FIRST.finditer(message)]  # "2026.11.16." read as "16.11.2026 " (as long: positions hold)
     pairs += [(m.start("mark"), m.end("mark"), "?") for m in _GREEK_QUESTION.finditer(message)]  # "What do you think;"
+    pairs += [(m.start(), m.end(), " " * (m.end() - m.start())) for m in REMARK_ASIDE.finditer(message)]  # "(don't judge)"
+    debits = list(_DEBIT_ROW.finditer(message))
+    if len(debits) >= 2 and not re.search(r"(?:^|\s)\+\s?\d", message):  # a card statement's rows, each a debit
+        pairs += [(m.start("minus"), m.end("minus"), " ") for m in debits]  # ("-14,90 EUR": paid, never negative)
     pairs += [(m.start(), m.end(), _SPOKEN_MARKS[re.sub(r"\s+", " ", m.group(1).lower())])
               for m in _SPOKEN_MARK.finditer(message)]  # "… thirty two pounds full stop coffee …": dictated
     pieces = sorted([*((s, e, "scratch that") for s, e in taken_back), *pairs, *(

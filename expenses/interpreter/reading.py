@@ -50,6 +50,7 @@ from .context import (
     case_ref,
     claim_addressed,
     find_mention,
+    first_day_answered,
     in_the_trip,
     named_reference,
     other_claim,
@@ -67,6 +68,7 @@ from .values import (
     MerchantFound,
     best_category,
     bought_aboard,
+    closing_day,
     counts_only,
     currency_named,
     find_amounts,
@@ -160,6 +162,19 @@ class NegatedIntent(Intent):
 class ContextIntent(Intent):
     greeting: bool = False
     thanks: bool = False
+
+
+@dataclass
+class SkippedIntent(Intent):
+    """"a scarf for my wife 45 (this one is private, don't put it please)": a thing told with its price and said, in
+    the same words, not to be claimed."""
+
+
+# the words of an expense that say it is not to be claimed: "(private, don't put it please)", "- that's personal, skip it"
+_NOT_FOR_THE_CLAIM = re.compile(r"(?:\(|,|\s[-–—]|;)\s*(?:but\s+)?(?:(?:this|that|it)(?:\s+one)?\s*(?:is|was|'s)\s+)?"
+                                r"(?:(?:private|personal)(?:\s+(?:purchase|thing|expense))?|for\s+myself|not\s+for\s+(?:work|"
+                                r"the\s+claim|business))\b[^()\d]{0,40}?(?:\)|$)|(?:\(|,|\s[-–—])\s*(?:please\s+)?(?:don'?t|do\s+not)\s+"
+                                r"(?:put|add|claim|include)\s+(?:it|that|this)\b[^()\d]{0,30}?(?:\)|$)", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- shared patterns
@@ -459,6 +474,22 @@ def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
 # --------------------------------------------------------------------------- the reader
 
 
+def _checked_out_on(text: str, dates: list[DateFound], value: Any) -> date | None:
+    """The day a stay ended, when it is the one day said of it ("check-out 27.11", "checked out on the 20th")."""
+    said = [d for d in dates if d.value is not None]
+    if len(said) != 1 or str(said[0].value) != str(value) or re.search(
+            r"check(?:ed|ing)?[\s-]*in|\bfrom\b|\barriv", text, re.IGNORECASE):
+        return None
+    digit = re.search(r"\d", text[said[0].start:said[0].end])
+    before = text[:said[0].start + (digit.start() if digit else 0)]  # ("check-out the 20": the day's words)
+    if re.search(r"\bpaid\b", text, re.IGNORECASE):
+        return None  # "2 nights, paid at checkout Wednesday": the day it was paid, the expense's day
+    if not re.search(r"(?:check(?:ed|ing)?[\s-]*out|\bleft)(?:\s+(?:on|was|is|date|day|:))?\s*(?:the\s+)?:?\s*$", before,
+                     re.IGNORECASE):
+        return None
+    return date.fromisoformat(str(value))
+
+
 _STAY_SPAN = re.compile(r"^\s*(?:[-–]|to|until|till|through|thru)\s*$|check(?:ed|ing)?[\s-]*(?:in|out)", re.IGNORECASE)
 
 
@@ -619,8 +650,9 @@ _TOTAL_AGREED = re.compile(r"^\W*(?:(?:yes|yep|yeah|ok|okay|great|perfect|good|s
 # the reason told after what a request names ("…, it was in the hotel rate after all", "…, because the client paid")
 _WHY_AFTER = re.compile(r"\s*[,;(–-]\s*(?:(?:it|that|this|they|he|she|we|i)\s+(?:was|were|is|are|had|has|got|paid|did|didn'?t|"
                         r"wasn'?t|isn'?t)\b|(?:because|since|as|cause|coz|cos)\b|(?:the|my|our|a|one\s+of\s+the)\s+(?:client|"
-                        r"customer|company|colleague|boss|host|partner|organi[sz]er)s?\s+(?:paid|covered|bought|got|took\s+care))",
-                        re.IGNORECASE)
+                        r"customer|company|colleague|boss|host|partner|organi[sz]er)s?\s+(?:paid|covered|bought|got|took\s+care)|"
+                        r"(?:client|customer|company|colleague|boss|host|organi[sz]er)s?\s+(?:gave|paid|covered|bought|provided|"
+                        r"booked|reimbursed)\b)", re.IGNORECASE)  # ("remove the CAT train, client gave me a ticket for it")
 
 
 class Reader:
@@ -680,6 +712,11 @@ class Reader:
                 intents.extend(intent)
             elif intent is not None:
                 intents.append(intent)
+        if (closing := closing_day(self.message, self.ctx.today)) is not None:
+            for intent in intents:  # "… that's all for tuesday, thanks!": the day of every expense told without its own
+                if isinstance(intent, ActIntent) and intent.act == "add_line" and "date" not in intent.args and \
+                        not intent.problem and intent.end <= closing[0]:
+                    intent.args["date"] = closing[2]
         self._date_said_elsewhere(intents)
         return self._one_claim_named(intents)
 
@@ -783,6 +820,15 @@ class Reader:
         """The index of the sentence of the message that holds position ``at``."""
         return sum(1 for end in self._ends if end <= at)
 
+    def _home_on_the_last_day(self, act: ActIntent, before: ActIntent) -> bool:
+        """"wednesday lunch 11,20 and the return flight …" when Wednesday was the trip's last day: the way home that
+        day (never "the next day", "the day after")."""
+        trip = self._trip_span_told() or self._trip_of_the_conversation()
+        said = act.quote(self.message)
+        return trip is not None and before.args.get("date") == trip[1].isoformat() and bool(re.search(
+            r"\b(?:return|returning|way\s+(?:home|back))\b", said, re.IGNORECASE)) and not re.search(
+                r"\b(?:following|next|day\s+after|after\s+that\s+day|the\s+day\s+before|previous|earlier)\b", said, re.IGNORECASE)
+
     def _date_said_elsewhere(self, intents: list[Intent]) -> None:
         """A day said outside the expense's own clause ("on the Thursday evening (the 19th) I took the team out
         … it came to 342 euros, can you put that on the claim?") is its day, never today: one add without a
@@ -799,9 +845,11 @@ class Reader:
                     act.args["date"] = day.value
         for act in [i for i in adds if "date" not in i.args]:
             # "On Tuesday I had lunch, 14.60, and later a taxi to the university, 9.80": the sentence's day carries on
-            before = [i for i in adds if i.end <= act.start and i.args.get("date")
-                      and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]
-            if not before or ANOTHER_DAY.search(act.quote(self.message)) or (
+            before = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and (
+                          not i.problem or i.paid_in) and i.end <= act.start and i.args.get("date")
+                      and not re.search(r"[.!?\n;]", self.message[i.end:act.start])]  # (also one offered converted)
+            if not before or (ANOTHER_DAY.search(act.quote(self.message)) and not self._home_on_the_last_day(
+                    act, before[-1])) or (
                     act.args.get("category") == "hotel" and not self._day_heads_sentence(act.start)):
                 continue  # (a stay takes the sentence's day only from a day that opens it: "Tuesday I go with the
                 # train …, the hotel Leonardo 2 nights …": the night of the day told)
@@ -881,6 +929,10 @@ class Reader:
         text = self.message[start:end]
         self._clause_text = text
         kind = clause.kind
+        if kind in ("item", "act", "value") and (aside := _NOT_FOR_THE_CLAIM.search(text)) is not None and len(
+                find_amounts(text[:aside.start()])) == 1 and not find_amounts(text[aside.start():]) and not re.search(
+                    r"\b(?:remove|delete|drop|change|update|correct|fix)\b", text, re.IGNORECASE):
+            return SkippedIntent(start, end)  # "a scarf for my wife 45 (this one is private, don't put it please)"
         if kind in ("value", "context") and (nth := numbered_day(text)) is not None and (
                 trip := self._trip_of_the_conversation()) is not None:
             # "Day 1: LNER …", "Day 2 was all on site.", "Last day:" after "The trip was Mon 16th to Wed 18th Nov": the
@@ -889,6 +941,12 @@ class Reader:
             if trip[0] <= day <= trip[1]:
                 self.day_heading, self._day_heading_end = day.isoformat(), end
                 return _politeness(start, end, clause.text)
+        if kind in ("value", "context") and (nth := numbered_day(text)) is not None and nth > 0 and \
+                self._trip_of_the_conversation() is None and (first := first_day_answered(
+                    self.ctx.earlier, self.ctx.today)) is not None and first + timedelta(days=nth - 1) <= self.ctx.today:
+            # "Day 2 — lunch …" after "Day 1 — …" and "Monday 30th" (which day that was): the day after it
+            self.day_heading, self._day_heading_end = (first + timedelta(days=nth - 1)).isoformat(), end
+            return _politeness(start, end, clause.text)
         if kind in ("value", "context") and (day := _day_only(text, self.ctx.today) or self._day_told(text)) is not None:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
             self._day_heading_end = end
@@ -1151,6 +1209,11 @@ class Reader:
             # "I was in Lyon from Mon 16 to Wed 18 Nov. Tuesday: lunch 22": the Tuesday of the trip the message tells
             inside = weekday_within(said, span)
             return replace(found, value=inside.isoformat() if inside else None)
+        if _BARE_DAY_WORD.fullmatch(found.text.strip()) and said == self.ctx.today and (
+                span := self._trip_of_the_conversation()) is not None and span[1] < self.ctx.today and (
+                    inside := weekday_within(said, span)) is not None:
+            # "trip was monday 16 to wednesday 18 nov" told before, then "monday: taxi …" on Monday the 23rd: the trip's
+            return replace(found, value=inside.isoformat())
         trip = in_the_trip(said, found.text, claim, self.ctx.today)  # found.text holds "last" when said
         if self._todays_weekday_unsure(found, said, claim):
             return replace(found, value=None)
@@ -1308,6 +1371,8 @@ class Reader:
                                                                          f"{line.get('description') or ''}")}
         if family == "remove":
             allowed |= set(lexicon.CATEGORY_WORDS) | _LINE_WORDS | {"back"}  # "take the lunch back off"
+            if re.search(r"\bactually\W*$", text, re.IGNORECASE):
+                allowed.add("actually")  # "Take the parking off actually": on second thought, and its card asks anyway
         if (gloss := re.match(r"^([^=]{1,40}?)\s*=\s*(?=\S)", text)) and verb_of(text[gloss.end():])[0] == family:
             text = " " * gloss.end() + text[gloss.end():]  # "Bitte einreichen = submit it": the request, in their words too
 
@@ -1321,7 +1386,10 @@ class Reader:
                       + ([(d.start, d.end) for d in find_dates(text, self.ctx.today)] if family == "remove" else [])
                       # "scrap the taxi to Schiphol": where the ride went names the ride (the audit checks it is the one)
                       + ([m.span() for m in re.finditer(r"\b(?:to|from)\s+(?:the\s+)?(?-i:[A-Z][\w'’-]+)(?:\s+(?-i:[A-Z][\w'’-]+))?",
-                                                         text)] if family == "remove" else []))
+                                                         text)] if family == "remove" else [])
+                      # "remove the CAT train": a service's letters before the kind of the line (the audit checks the line)
+                      + ([m.span(1) for m in re.finditer(rf"\b((?-i:[A-Z]{{2,5}}))\s+(?:{'|'.join(sorted(lexicon.CATEGORY_WORDS))})\b",
+                                                         text, re.IGNORECASE)] if family == "remove" else []))
         idle: list[str] = []
         for w in re.findall(r"[^\W_][\w'’-]*", masked):
             word = plain(w)
@@ -1591,11 +1659,19 @@ class Reader:
                 f"I could not work out the date “{bad}”; write it like 20 Nov or 2026-11-20.")
             intent.missing = "date" if intent.problem.startswith("Which") else intent.missing
             return intent
-        stay_nights = 0
+        stay_nights, priced_a_night = 0, False
         if len(date_values) == 2 and (category == "hotel" or lexicon.HIRE.search(text)) and _stay_span(text, dates):
             # a stay told by its check-in and check-out ("checked in 1 dec, out 3 dec", "29 nov to 1 dec"): one line
             # dated at check-in (nights told by their days, "the 29th and 30th", may be a line a night: asked)
-            date_values = {sorted(str(v) for v in date_values)[0]}
+            first, last = sorted(date.fromisoformat(str(v)) for v in date_values)
+            date_values = {first.isoformat()}
+            if category == "hotel" and chosen is not None and not chosen.quantity and 1 < (last - first).days <= 14 and \
+                    _PER_NIGHT_AFTER.match(text, chosen.end) and not re.search(
+                        rf"\b(?:\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS}|n)\b", masked, re.IGNORECASE) and \
+                    re.search(r"check(?:ed|ing)?[\s-]*in", text, re.IGNORECASE) and re.search(
+                        r"check(?:ed|ing)?[\s-]*out|\bout\b", text, re.IGNORECASE):
+                # "checked in Monday, checked out Wednesday, €131 a night": each of the nights between, at that price
+                stay_nights, priced_a_night = (last - first).days, True
         elif len(date_values) > 1 and category == "hotel" and (not (chosen is not None and chosen.quantity) or (
                 chosen.quantity == len(date_values) and not another_stay and all(
                     chosen.start <= d.start and d.end <= chosen.end for d in dates if d.value in date_values))) and \
@@ -1626,6 +1702,9 @@ class Reader:
                             and p.value == chosen.amount * stay_nights), None)
             if product is not None:  # "Sunday and Monday night at $239/night": 478, the price of each night twice
                 intent.args["amount"], intent.args["quantity"] = money_text(product.value), stay_nights
+            elif priced_a_night:
+                intent.args["amount"] = money_text(chosen.amount * stay_nights)
+                intent.args["quantity"] = stay_nights
             elif "amount" in self.overrides:
                 pass  # the answer to "how much was it in all, for the 2 nights?": the stay's sum
             elif _PER_NIGHT_AFTER.match(text, chosen.end) or stay_nights not in evidence_numbers(text) or not re.search(
@@ -1650,6 +1729,19 @@ class Reader:
             intent.args["merchant"] = merchant
         if date_values:
             intent.args["date"] = date_values.pop()
+            if category == "hotel" and "date" not in self.overrides and (out := _checked_out_on(text, dates, intent.args["date"])):
+                # "Hotel Clarion, check-out 27.11, 2 nights, 2 980 kr": the stay began its nights before
+                nights = intent.args.get("quantity") or (1 if re.search(
+                    r"\b(?:1|one|a|single)\s*(?:night|nite|nt)\b", text, re.IGNORECASE) else None)
+                came = out - timedelta(days=int(nights)) if nights else None
+                # (people date a stay told by its check-out either way: the night it began, or the day it was paid)
+                intent.problem = (f"Which day should “{text}” be dated: the check-in ({came.day} {came.strftime('%b')}) or "
+                                  f"the check-out ({out.day} {out.strftime('%b')})? Tell me the day (“{came.day}.{came.month}” "
+                                  f"or “{out.day}.{out.month}”); I did not add it yet." if came else
+                                  f"Which day did you check in for “{text}”? I did not add it yet.")
+                intent.missing = "date"
+                del intent.args["date"]
+                return intent
         intent.currency = chosen.currency
         if "amount" not in self.overrides:
             self._check_currency(intent, chosen)
@@ -2318,6 +2410,31 @@ def _near(a: str, b: str) -> bool:
     return fuzz.ratio(a, b) >= 85
 
 
+# the user's own share of a bill said with it: "420 total, my share 140", "52 (… this is only mine)"; another's share
+_MY_SHARE_BEFORE = re.compile(r"\bmy\s+(?:own\s+)?(?:share|part|portion|half)\s*(?:was|is|came\s+to|:|=|,)?\s*(?:[€$£]\s?)?$",
+                              re.IGNORECASE)
+_MINE_AFTER = re.compile(r"\s*(?:€|eur\w*|kr|dkk|sek|nok|chf|£|gbp)?\s*[(,]?[^()]{0,60}?\b(?:(?:this|that|it)\s+(?:is|was)|"
+                         r"that'?s|it'?s)\s+(?:only\s+|just\s+)?(?:mine|my\s+(?:own\s+)?(?:share|part))\b", re.IGNORECASE)
+_THEIR_SHARE_BEFORE = re.compile(r"\b(?:his|her|their|(?:the\s+)?others?'?s?)\s+(?:own\s+)?(?:share|part|portion|half)\b"
+                                 r"[^.;()\d]{0,30}$", re.IGNORECASE)
+_GROUP_TOTAL_AFTER = re.compile(r"\s*(?:€|eur\w*|kr|dkk|sek|nok|chf|£|gbp)?\s*(?:in\s+)?(?:total|for\s+(?:all\s+of\s+us|everyone|"
+                                r"the\s+(?:table|group|team)))\b", re.IGNORECASE)
+
+
+def _my_share(pool: list[AmountFound], text: str) -> AmountFound | None:
+    """Of several amounts, the one the words say is the user's own share, when every other is a group's total or
+    another person's share (and larger than it, or said as theirs)."""
+    mine = [a for a in pool if _MY_SHARE_BEFORE.search(text[:a.start]) or (
+        _MINE_AFTER.match(text, a.end) and not _THEIR_SHARE_BEFORE.search(text[:a.start]))]
+    if len(mine) != 1 or mine[0].amount is None:
+        return None
+    others = [a for a in pool if a is not mine[0]]
+    if all(a.amount is not None and ((_GROUP_TOTAL_AFTER.match(text, a.end) and a.amount > mine[0].amount)
+                                     or _THEIR_SHARE_BEFORE.search(text[:a.start])) for a in others):
+        return mine[0]
+    return None
+
+
 def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
                    for_update: bool = False) -> tuple[AmountFound | None, str | None]:
     """The one amount a clause gives, or a question back (none, several, unreadable)."""
@@ -2345,6 +2462,8 @@ def _choose_amount(amounts: list[AmountFound], text: str, *, what: str,
     outside = [a for a in pool if not any(s <= a.start < e for s, e in asides)]
     if len(values) > 1 and len(outside) == 1 and outside[0].currency and len(pool) > 1:
         pool, values = outside, {outside[0].amount}  # "13.70 eur (that was 85 reais converted)": the original, aside
+    if len(values) > 1 and (mine := _my_share(pool, text)) is not None:
+        pool, values = [mine], {mine.amount}  # "team dinner 420 total, my share 140": the user's share is the line
     if len(values) > 1:
         listed = ", ".join(a.text.strip() for a in pool)
         return None, f"“{text}” has more than one amount ({listed}); which one is it?"
@@ -2412,8 +2531,8 @@ _RECIPIENT = re.compile(r"\b(?:on\s+(?:his|her|their|my|our|the\s+\w+'?s)\s+beha
                         r"[a-z]+(?:\s+[a-z]+)?|for\s+(?:him|her|them|me|us)|with\s+(?:my\s+|many\s+)?(?:thanks|gratitude)|"
                         r"for\s+approval|please\s+do|do(?=\s+(?:submit|send|remove|delete|withdraw)\b))\b", re.IGNORECASE)
 _WHY_IT_GOES = re.compile(r"(?:[,;.—–-]\s*|\s)(?:because\s+|since\s+|as\s+)?(?:i|we|he|she|they|it|that|this|"
-                          r"the\s+(?:client|company|customer|firm|office|board|university|site|hotel|organi[sz]ers?))"
-                          r"(?:'ve|'d)?\s+(?:paid|bought|covered|got|had|was|were|did|already|treated|settled|"
+                          r"(?:the\s+)?(?:client|company|customer|firm|office|board|university|site|hotel|organi[sz]ers?))"
+                          r"(?:'ve|'d)?\s+(?:paid|bought|covered|got|gave|provided|had|was|were|did|already|treated|settled|"
                           r"went|is|are)\b[^\d]*$", re.IGNORECASE)
 
 

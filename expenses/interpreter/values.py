@@ -206,8 +206,8 @@ _DATE_PATTERNS = [
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
                           r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|"
                           # "checkout 26.11", "checked out 26.11", "bought 24.11": the day something happened on
-                          r"(?:(?<=\bcheckout\s)|(?<=\bcheck-out\s)|(?<=\bcheckin\s)|(?<=\bcheck-in\s)|(?<=\bout\s)|"
-                          r"(?<=\bbought\s)|(?<=\btill\s))\d{1,2}\.\d{1,2}\.?(?![\d,])(?!\s*" + _MONEY_MARK + r")|"
+                          r"(?:(?<=\bcheckout\s)|(?<=\bcheck-out\s)|(?<=\bcheckin\s)|(?<=\bcheck-in\s)|(?<=\bout\s)|(?<=\bchecked\sin\s)|"
+                          r"(?<=\bbought\s)|(?<=\btill\s))\d{1,2}\.\d{1,2}\.?(?!\d|,\d)(?!\s*" + _MONEY_MARK + r")|"
                           r"(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?!\d|,\d)"  # "28.11.": the German way, the dot closes it
                           # "1.12 Pierogarnia Mandu 18,40 eur": before a name and then the price, with its cents
@@ -226,7 +226,7 @@ _DATE_PATTERNS = [
                        r"sep|oct|nov|dec))", re.IGNORECASE)),
     # "the dinner of the 25", "on the 23", "I paid it the 26": a day of the month said without its suffix (never money:
     # no decimals, no currency after it)
-    ("dom", re.compile(r"(?:\b(?:of|on|from)|\bpaid\s+(?:it|that|this)(?=\s+the\s+\d{1,2}\s*(?:$|[,.;!?]|(?:when|after|before|as|because)\b)))"
+    ("dom", re.compile(r"(?:\b(?:of|on|from)|\bcheck(?:ed)?[\s-]?(?:in|out)(?:\s+on)?|\bpaid\s+(?:it|that|this)(?=\s+the\s+\d{1,2}\s*(?:$|[,.;!?]|(?:when|after|before|as|because)\b)))"
                        r"\s+the\s+(\d{1,2})\b(?![.,]\d|\s*(?:€|eur|euros?|usd|\$|gbp|£|chf|%|x\b|nights?|"
                        r"days?|people|lines?|items?))", re.IGNORECASE)),
     ("dom", re.compile(r"(?:(?<=\band\s)|^)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))",
@@ -381,6 +381,26 @@ def _range_of(d1: int, m1: int, d2: int, m2: int, today: date) -> tuple[date, da
     if not 0 < (last - first).days <= 31 or (today - first).days > 92 or (last - today).days > 7:
         return None
     return first, last
+
+
+# the line that closes a list by telling the day of all of it: "that's all for tuesday, thanks!", "all of that was on
+# 24.11", "these were from Wednesday"
+_CLOSING_DAY = re.compile(r"(?:^|(?<=\n)|(?<=[.!]\s))[ \t]*(?:(?:ok|so|and)\W+)?(?:(?:that'?s|that\s+is|this\s+is|these\s+(?:are|were)|"
+                          r"those\s+(?:are|were)|(?:it|they)\s+(?:is|are|was|were))\s+)?(?:all|everything|the\s+lot)(?:\s+of\s+(?:it|them|"
+                          r"that|this|these|those))?(?:\s+(?:was|were|is|are))?\s+(?:for|from|on|of)\s+(?P<day>[^\n.!?,;]{2,30}?)"
+                          r"\W*(?:(?:thanks?|thank\s+you|thx|ty|cheers|ta)\b\W*)?$", re.IGNORECASE)
+
+
+def closing_day(message: str, today: date) -> tuple[int, int, str] | None:
+    """(start, end, ISO day) of a last line or sentence that tells the one day of everything before it."""
+    m = _CLOSING_DAY.search(message.rstrip())
+    if m is None or m.start() == 0 or not re.search(r"\d", message[:m.start()]):
+        return None
+    found = find_dates(m.group("day"), today)
+    days = {d.value for d in found if d.value}
+    if len(days) != 1 or mask(m.group("day"), [(d.start, d.end) for d in found]).strip(" ,."):
+        return None
+    return m.start(), len(message.rstrip()), days.pop()
 
 
 def heading_day(message: str, today: date) -> str | None:

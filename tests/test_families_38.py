@@ -1,0 +1,296 @@
+"""Families of the twenty-seventh round (issue 19), with sentences of our own: a stay told by its check-in and
+check-out; the day a list is of, told before it ("Here are the receipts from Wednesday:") or after it ("that's all for
+tuesday, thanks!"); the trip's "Day 1" answered with its date; the user's own share of a bill; a thing said, in its own
+words, not to be claimed; bullets."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from expenses.interpreter.audit import audited
+from expenses.interpreter.context import Context, day_alone, first_day_answered
+from registries.numbers import evidence_numbers, quantity_products
+from tests.test_families_13 import on
+from tests.test_families_17 import on_claim
+from tests.test_families_29 import _talk
+from tests.test_families_33 import _line
+from tests.test_interpreter import request
+from tests.test_walkthrough_families import conversation
+
+TODAY = "2026-12-03"  # a Thursday
+
+
+def _adds(plan) -> list[tuple[Any, ...]]:
+    return [(a.args.get("category"), a.args.get("amount"), a.args.get("date"), a.args.get("quantity"))
+            for a in plan.acts if a.act == "add_line"]
+
+
+# ----------------------------------------------------------------------------- a stay told by its ends
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("hotel Clarion, check-in 29.11, check-out 1.12, 2 nights, 2 980 kr.", [("hotel", "2980.00", "2026-11-29", 2)]),
+    ("The hotel : Scandic Continental, check-in the 23, check-out the 25, 2 nights, total 3 980 SEK.",
+     [("hotel", "3980.00", "2026-11-23", 2)]),
+    ("Hotel 2 nights, 1480 kr per night, paid at checkout Wednesday.", [("hotel", "2960.00", "2026-12-02", 2)]),
+])
+def test_a_stay_told_by_both_its_ends_is_dated_at_its_check_in_one_paid_at_check_out_that_day(text, expected):
+    [plan] = conversation([text], **on_claim("SEK"))
+    assert _adds(plan) == expected
+
+
+@pytest.mark.parametrize(("text", "came", "left"), [
+    ("Hotel Clarion Sign, check-out 1.12, 2 nights, 2 980 kr.", "29 Nov", "1 Dec"),
+    ("The hotel: Ibis, 2 nights, check-out the 25, 1980 kr", "23 Nov", "25 Nov"),
+    ("hotel ibis checked out on the 25th, 1 night, 980 kr", "24 Nov", "25 Nov"),
+    ("hotel 2 nts 139 each, checked out wednesday", "30 Nov", "2 Dec"),
+])
+def test_a_stay_told_by_its_check_out_alone_asks_which_end_dates_it(text, came, left):
+    # (blind writers date such a stay either way: at the night it began, or at the day it was paid)
+    [plan] = conversation([text], **on_claim("SEK"))
+    assert plan.acts == [] and f"the check-in ({came}) or the check-out ({left})" in plan.answers[-1].text
+
+
+@pytest.mark.parametrize(("answer_", "day"), [("29.11", "2026-11-29"), ("check-in", "2026-11-29"), ("the 29th", "2026-11-29"),
+                                               ("the checkout", "2026-12-01"), ("1.12", "2026-12-01")])
+def test_the_answer_dates_the_stay_by_the_end_it_picks(answer_, day):
+    plans = _talk(["Hotel Clarion Sign, check-out 1.12, 2 nights, 2 980 kr.", answer_], **on_claim("SEK"))
+    assert _adds(plans[1]) == [("hotel", "2980.00", day, 2)]
+
+
+@pytest.mark.parametrize("answer_", ["30.11", "wednesday", "the check-in I think, or the day after"])
+def test_an_answer_that_is_neither_end_adds_nothing(answer_):
+    plans = _talk(["Hotel Clarion Sign, check-out 1.12, 2 nights, 2 980 kr.", answer_], **on_claim("SEK"))
+    assert not [a for a in plans[1].acts if a.args.get("amount") == "2980.00"]
+
+
+@pytest.mark.parametrize("text", ["hotel ibis, checkout 1.12, 980 kr", "hotel ibis, check-out the 25, 980 kr"])
+def test_a_stay_told_by_its_check_out_alone_asks_when_it_began(text):
+    [plan] = conversation([text], **on_claim("SEK"))
+    assert plan.acts == [] and "check in" in plan.answers[-1].text
+
+
+def test_the_audit_asks_about_a_stay_dated_the_morning_it_ended():
+    message = "Hotel Clarion Sign, check-out 1.12, 2 nights, 2 980 kr."
+    ctx = Context.of(request(message, **on_claim("SEK")))
+    dated_out = {"plan": {"acts": [{"id": "a1", "act": "add_line", "args": {
+        "amount": "2980.00", "category": "hotel", "date": "2026-12-01", "quantity": 2, "merchant": "Hotel Clarion Sign"},
+        "evidence": message[:-1]}]}}
+    assert json.loads(audited(json.dumps(dated_out), message, ctx))["plan"]["acts"] == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Hotel was the Pantone Hotel, checked in Monday, checked out Wednesday, €131 a night.",
+     [("hotel", "262.00", "2026-11-30", 2)]),
+    ("hotel Pantone, checked in monday and out wednesday at 131 per night", [("hotel", "262.00", "2026-11-30", 2)]),
+])
+def test_a_stay_told_by_the_weekdays_of_its_ends_and_its_price_a_night_is_each_night_between(text, expected):
+    [plan] = conversation([text], **on([]))
+    assert _adds(plan) == expected
+
+
+def test_the_engine_reads_the_nights_between_the_weekdays_of_a_stay():
+    said = "checked in Monday, checked out Wednesday, €131 a night"
+    assert [p.value for p in quantity_products(said)] == [262] and 2 in evidence_numbers(said)
+    assert quantity_products("checked in Monday, checked out Monday, €131 a night") == []  # (no nights between)
+    assert quantity_products("checked in Monday, checked out Wednesday, €131") == []  # (the stay's price, or a night's?)
+
+
+# ----------------------------------------------------------------------------- the day a list is of
+
+
+@pytest.mark.parametrize("text", [
+    "Good morning! Here are the receipts from Wednesday: breakfast at the bakery 6,80, U-Bahn day ticket 9,20, lunch at "
+    "the fair 18,50 and dinner with the colleagues at Augustiner 42 (only my part).",
+    "Here are my expenses of Wednesday: breakfast 6,80, metro 9,20, lunch 18,50, dinner 42",
+])
+def test_a_list_headed_by_the_receipts_of_a_day_is_that_day(text):
+    [plan] = conversation([text], today=TODAY)
+    assert [a[1:3] for a in _adds(plan)] == [("6.80", "2026-12-02"), ("9.20", "2026-12-02"), ("18.50", "2026-12-02"),
+                                              ("42.00", "2026-12-02")]
+    assert all((a.args.get("description") or "").lower() != "here" for a in plan.acts)  # (walk Z13: "Here")
+
+
+@pytest.mark.parametrize("closing", ["that's all for tuesday, thanks!", "All of that was on Tuesday.",
+                                     "these were all from tuesday"])
+def test_a_list_closed_by_the_day_of_all_of_it_is_that_day(closing):
+    text = f"Ok here goes, sorry it's a lot:\n- Aircoach from the airport 8\n- coffee 4.20\n- dinner 38.50\n{closing}"
+    [plan] = conversation([text], today=TODAY)
+    assert [a[1:3] for a in _adds(plan)] == [("8.00", "2026-12-01"), ("4.20", "2026-12-01"), ("38.50", "2026-12-01")]
+
+
+def test_a_closing_day_leaves_the_days_the_list_gave_its_lines():
+    text = "- taxi 8 on monday\n- coffee 4.20\nthat's all for tuesday"
+    [plan] = conversation([text], today=TODAY)
+    assert [a[1:3] for a in _adds(plan)] == [("8.00", "2026-11-30"), ("4.20", "2026-12-01")]
+
+
+@pytest.mark.parametrize("closing", ["that's all for now, thanks!", "that's all for the Berlin claim"])
+def test_a_closing_line_without_a_day_dates_nothing(closing):
+    plans = conversation([f"- taxi 8\n- coffee 4.20\n{closing}"], today=TODAY)
+    assert all(a.args.get("date") in (None, TODAY) for a in plans[-1].acts)
+
+
+def test_bulleted_lines_are_each_an_expense():
+    [plan] = conversation(["wednesday:\n• breakfast 11\n• taxi 4.80\n• dinner 27"], today=TODAY)
+    assert [a[1:3] for a in _adds(plan)] == [("11.00", "2026-12-02"), ("4.80", "2026-12-02"), ("27.00", "2026-12-02")]
+
+
+# ----------------------------------------------------------------------------- "Day 1" answered
+
+
+def test_day_1_with_no_trip_told_is_asked_then_its_date_dates_the_list_and_the_days_after_it():
+    plans = _talk(["Day 1 — train Paris-Lyon 74 (SNCF), taxi to site 16.50, dinner 28", "Monday 30th",
+                        "Day 2 — lunch 13.20 at Paul; dinner 31.40\nDay 3 — taxi to station 15"], **on([]))
+    assert plans[0].acts == [] and "Day 1" in plans[0].answers[-1].text
+    assert [a[1:3] for a in _adds(plans[1])] == [("74.00", "2026-11-30"), ("16.50", "2026-11-30"), ("28.00", "2026-11-30")]
+    assert [a[1:3] for a in _adds(plans[2])] == [("13.20", "2026-12-01"), ("31.40", "2026-12-01"), ("15.00", "2026-12-02")]
+
+
+@pytest.mark.parametrize("answer_", ["Monday 30th, and add a taxi 12", "Tuesday 30th", "the 30th I think, or the 1st",
+                                     "tomorrow"])
+def test_an_answer_that_says_more_than_the_day_of_day_1_adds_nothing_of_the_list(answer_):
+    plans = _talk(["Day 1 — train Paris-Lyon 74 (SNCF), dinner 28", answer_], **on([]))
+    assert not [a for a in plans[1].acts if a.args.get("amount") in ("74.00", "28.00")]
+
+
+def test_a_day_1_never_becomes_an_amount():
+    [plan] = conversation(["Day 1: train Paris-Lyon 74 (SNCF), taxi to site 16.50, dinner 28"], today=TODAY)
+    assert all(a.args.get("amount") != "1.00" for a in plan.acts)
+
+
+def test_day_alone_and_first_day_answered():
+    today = Context.of(request("x", today=TODAY)).today
+    assert str(day_alone("Monday 30th", today)) == "2026-11-30" and str(day_alone("30.11", today)) == "2026-11-30"
+    assert day_alone("Tuesday 30th", today) is None and day_alone("30th and taxi 12", today) is None
+    assert str(first_day_answered(["Day 2 — lunch 12", "tuesday 1.12"], today)) == "2026-11-30"
+    assert first_day_answered(["lunch 12", "tuesday 1.12"], today) is None
+
+
+# ----------------------------------------------------------------------------- a share, a thing not claimed
+
+
+@pytest.mark.parametrize(("text", "amounts"), [
+    ("fri: lunch 98; team dinner 420 total, my share 140; taxi 165", ["98.00", "140.00", "165.00"]),
+    ("Dinner 52 (colleague Marc paid his part himself, 48, this is only mine) on monday", ["52.00"]),
+    ("dinner at Augustiner 42 (only my part) on monday", ["42.00"]),
+])
+def test_the_users_share_of_a_bill_is_the_line(text, amounts):
+    [plan] = conversation([text], **on_claim("DKK"))
+    assert [a[1] for a in _adds(plan)] == amounts
+    assert all(a.args.get("merchant") != "Marc" for a in plan.acts)
+
+
+@pytest.mark.parametrize("text", ["dinner 80 my share 40 on monday", "dinner 120 total, my share 140 monday",
+                                  "dinner 420 total, his share 140 monday", "dinner 42 yesterday, my share was 21",
+                                  "dinner at Augustiner 42 (only my part of 120) yesterday"])
+def test_a_share_that_does_not_add_up_or_is_anothers_is_asked(text):
+    [plan] = conversation([text], **on_claim("DKK"))
+    assert plan.acts == []
+
+
+def test_a_thing_said_in_its_own_words_not_to_be_claimed_is_left_out_and_said_so():
+    text = "monday: lunch 14 ; a scarf for my wife 45 (this one is private, don't put it please) ; taxi 22"
+    [plan] = conversation([text], today=TODAY)
+    assert [a[1] for a in _adds(plan)] == ["14.00", "22.00"] and any("scarf" in a.text for a in plan.answers)
+
+
+@pytest.mark.parametrize("text", ["remove the scarf 45 (private)", "change the lunch 45 (private) to 40"])
+def test_a_private_aside_on_an_edit_is_never_skipped_silently(text):
+    [plan] = conversation([text], **on_claim("EUR", [("2026-12-01", "", "meals", "45.00")]))
+    assert all(a.act != "add_line" for a in plan.acts)
+
+
+def test_a_person_named_beside_a_colleague_word_is_never_the_merchant():
+    [plan] = conversation(["dinner 52 on monday, colleague Marc was there too"], today=TODAY)
+    assert all(a.args.get("merchant") != "Marc" for a in plan.acts)
+
+
+def test_a_chain_named_with_its_branch_keeps_it():
+    [plan] = conversation(["hotel 2 nights 236 (Ibis Part-Dieu) on monday"], today=TODAY)
+    assert [a.args.get("merchant") for a in plan.acts] == ["Ibis Part-Dieu"]
+
+
+# ----------------------------------------------------------------------------- a whole trip, told in people's words
+
+LEEDS = [_line("ln_lner0001", "2026-11-16", "travel", "64.50", "LNER"), _line("ln_park0001", "2026-11-17", "travel", "6.00",
+                                                                             description="parking")]
+
+
+def test_a_sentence_checked_in_at_a_hotel_is_a_stay_of_its_own_not_the_day_of_the_lunch_before():
+    [plan] = conversation(["monday lunch at Greggs 8.95 (don't judge). Checked in at the Premier Inn that evening, 2 nights "
+                           "at 89 a night."], **on([]))
+    assert [a[:3] for a in _adds(plan)] == [("meals", "8.95", "2026-11-30"), ("hotel", "178.00", "2026-11-30")]
+
+
+@pytest.mark.parametrize(("text", "amounts"), [("dinner at the Witchery 48 yesterday (just me, don't ask)", ["48.00"]),
+                                               ("lunch 12 yesterday (don't add it)", [])])
+def test_a_remark_in_brackets_about_the_person_is_no_request_one_about_the_expense_is(text, amounts):
+    [plan] = conversation([text], **on([]))
+    assert [a[1] for a in _adds(plan)] == amounts
+
+
+def test_two_things_of_one_kind_bought_on_the_train_are_one_receipt():
+    [plan] = conversation(["taxi back to the station 13.80 and a sandwich and coffee on the train 7.35 yesterday"], **on([]))
+    assert [a[:2] for a in _adds(plan)] == [("taxi", "13.80"), ("meals", "7.35")]
+
+
+def test_a_correction_with_its_reason_naming_the_wrong_line_of_an_email():
+    [plan] = conversation(["Sorry, the LNER ticket was 68.20 not 64.50, I was looking at the wrong line on the email."],
+                          **on(LEEDS))
+    assert [(a.act, a.args.get("amount")) for a in plan.acts] == [("update_line", "68.20")]
+
+
+def test_take_it_off_actually_then_submit():
+    [plan] = conversation(["Fine, we were well under. Take the parking off actually, the site manager paid for that one. "
+                           "Then submit it please."], **on(LEEDS))
+    assert [a.act for a in plan.acts] == ["remove_line", "submit_claim"]
+
+
+def test_a_bare_weekday_said_on_that_weekday_after_the_trip_was_told_is_the_trips():
+    plans = _talk(["trip was monday 16 to wednesday 18 nov",
+                   "monday: taxi to the airport 85, flight LOT to vienna 189, CAT train from airport 14,90"],
+                  **{**on([]), "today": "2026-11-23"})
+    assert [a[1:3] for a in _adds(plans[1])] == [("85.00", "2026-11-16"), ("189.00", "2026-11-16"), ("14.90", "2026-11-16")]
+
+
+def test_the_return_flight_told_with_the_trips_last_day_is_that_day():
+    plans = _talk(["trip was monday 16 to wednesday 18 nov", "wednesday lunch 11,20 and the return flight LOT 176 eur"],
+                  **{**on([]), "today": "2026-11-23"})
+    assert [a[1:3] for a in _adds(plans[1])] == [("11.20", "2026-11-18"), ("176.00", "2026-11-18")]
+
+
+def test_a_yes_to_an_offer_then_several_of_another_kind():
+    plans = _talk(["taxi 85 zł on saturday", "ok add. tuesday lunch 13,80, dinner 31,50. wednesday lunch 11,20"],
+                  **{**on([]), "today": "2026-11-23"})
+    assert sorted(a[0] for a in _adds(plans[1])) == ["meals", "meals", "meals", "taxi"]
+
+
+def test_which_lunch_answered_then_the_total_asked():
+    from expenses.interpreter import _TOTAL_ASKED
+
+    lunches = [_line("ln_lnch0001", "2026-11-17", "meals", "13.80", description="lunch"),
+               _line("ln_lnch0002", "2026-11-18", "meals", "11.20", description="lunch")]
+    plans = _talk(["the lunch should be 15,80", "tuesday one."], **{**on(lunches), "today": "2026-11-23"})
+    assert plans[0].acts == []
+    assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plans[1].acts] == [("update_line", 1, "15.80")]
+    assert all(_TOTAL_ASKED.fullmatch(t) for t in ("how much is total now?", "what's the total", "and the total now?"))
+    assert not any(_TOTAL_ASKED.fullmatch(t) for t in ("how much is the taxi limit?", "total 45", "is the total right?"))
+
+
+def test_a_removal_with_its_reason_then_submit():
+    lines = [_line("ln_flgt0001", "2026-11-16", "travel", "189.00", "LOT", "flight"),
+             _line("ln_trai0001", "2026-11-16", "travel", "14.90", description="train from airport")]
+    [plan] = conversation(["remove the CAT train, client gave me a transport ticket for it. and submit please"], **on(lines))
+    assert [(a.act, a.args.get("line")) for a in plan.acts] == [("remove_line", 2), ("submit_claim", None)]
+
+
+def test_put_the_thing_the_claim_holds_at_a_price_is_asked_new_or_fix():
+    dinner = [_line("ln_dinr0001", "2026-12-02", "meals", "42.00", "Augustiner", "dinner with the colleagues")]
+    [plan] = conversation(["Ok, then put the dinner at 34,70 so I stay inside the limit"], **on(dinner))
+    assert plan.acts == []
+    [plan] = conversation(["put the taxi at 20 on monday"], **on(dinner))
+    assert [a[:2] for a in _adds(plan)] == [("taxi", "20.00")]
