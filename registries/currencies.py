@@ -161,11 +161,22 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     symbols, names, _heads = _lexicon()
     several = sorted((n for n in names if " " in n), key=len, reverse=True)
     named = re.compile(rf"(?<!\w)(?:{_by_first_character(several)})(?!\w)")
-    alternatives = []
-    for symbol in sorted(symbols, key=len, reverse=True):
-        pattern = re.escape(symbol)
-        alternatives.append(rf"(?<![^\W\d_]){pattern}(?![^\W\d_])" if symbol[-1:].isalpha() else pattern)
-    return named, re.compile("|".join(alternatives))
+    return named, re.compile(_symbol_alternatives(sorted(symbols, key=len, reverse=True)))
+
+
+def _symbol_alternatives(symbols: list[str]) -> str:
+    r"""``a|b|…`` of the symbols, in the given order; one that ends in a letter only as a whole word (no letter
+    before it or after it). Factored by first character, as ``_by_first_character``, and with every alternative
+    starting with that character: the "no letter before" is asked once the first character matched
+    (``k(?<![^\W\d_]k)r…`` is ``(?<![^\W\d_])kr…``), so the engine skips at once the places where no symbol
+    starts instead of trying each of them (a lookbehind first made it try every alternative at every place)."""
+    groups: dict[str, list[str]] = {}
+    for symbol in symbols:
+        first, rest = re.escape(symbol[:1]), re.escape(symbol[1:])
+        whole = symbol[-1:].isalpha()
+        groups.setdefault(symbol[:1], []).append(
+            rf"(?<![^\W\d_]{first}){rest}(?![^\W\d_])" if whole else rest)
+    return "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in groups.items())
 
 
 def _by_first_character(alternatives: list[str]) -> str:

@@ -100,6 +100,27 @@ def test_the_names_of_several_words_are_found_as_one_plain_alternation_of_them_f
         assert [m.span() for m in named.finditer(text)] == [m.span() for m in plain.finditer(text)], text
 
 
+def test_the_symbols_are_found_as_one_plain_alternation_of_them_finds_them():
+    """The pattern of currency symbols is factored by first character, each alternative starting with it (issue 23:
+    a lookbehind first made the engine try every symbol at every place of a message); it finds the same symbols at
+    the same places as the plain alternation, a symbol of letters only as a whole word."""
+    import re
+
+    from registries.currencies import _lexicon, _patterns
+
+    symbols = sorted(_lexicon()[0], key=len, reverse=True)
+    plain = re.compile("|".join(rf"(?<![^\W\d_]){re.escape(s)}(?![^\W\d_])" if s[-1:].isalpha() else re.escape(s)
+                                for s in symbols))
+    symbolic = _patterns()[1]
+    texts = [*symbols, *(f"{a}{b}" for a, b in zip(symbols, symbols[1:], strict=False)),
+             *(f"{w}{s}{v}" for s in symbols for w, v in (("x", ""), ("", "x"), ("3", "4"), ("é", " "), (" ", "é"))),
+             *(f"paid 30{a} and {b}12, then{c} 4 {d}" for a, b, c, d in zip(symbols, symbols[3:], symbols[5:],
+                                                                            symbols[7:], strict=False)),
+             "kr 320 and 45 Ft, 12 zł", "US$30 or 30 US$", "Dkr 100 Bds$3", "set line 1 to 1500", "", "€", "$$$"]
+    for text in texts:
+        assert [m.span() for m in symbolic.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
 @pytest.mark.parametrize("text", ["dinner at Le Bistro 45", "ALL the receipts, 20", "try 20 more", "3 coffees 11.40",
                                   "2 nights 238", "gold card 20", "it was 20 take away", "the sncf was 98"])
 def test_ordinary_words_are_no_currency(text):
