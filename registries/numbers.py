@@ -12,12 +12,33 @@ Plain Python, no Django: the pure core imports it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from text_to_num import text2num
+
+
+def _per_text[T](func: Callable[[str], list[T]]) -> Callable[[str], list[T]]:
+    """The reading of the last text asked, kept: the reducer's checks read the same words more than once in a turn
+    (``evidence_numbers`` and ``numbers_found`` both read its products, words and money phrases). A new list each
+    time (the items are immutable); one text per reading, so nothing accumulates."""
+    last: list[tuple[str, tuple[T, ...]]] = []
+
+    @functools.wraps(func)
+    def wrapper(text: str) -> list[T]:
+        held = last[0] if last else None  # (one read of a list: a thread's writes below replace the whole pair)
+        if held is not None and held[0] == text:
+            return list(held[1])
+        found = func(text)
+        last[:] = [(text, tuple(found))]
+        return found
+
+    return wrapper
+
 
 # (a group of thousands never starts right after "/": "12/11 129,80" is a day and 129,80)
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|(?<![\w./])\d{1,3}(?: \d{3})+,\d{1,2}(?!\d)"
@@ -105,6 +126,7 @@ _NIGHTS_LISTED = re.compile(
 _DAY_INDEX = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 
 
+@_per_text
 def _nights_listed(text: str) -> list[tuple[re.Match[str], int]]:
     """Each run of days named as a stay's nights, with how many nights: only days in a row, each named once."""
     found = []
@@ -174,6 +196,7 @@ def word_number(text: str) -> int | None:
         return None
 
 
+@_per_text
 def number_words(text: str) -> list[NumberFound]:
     found = []
     for m in _WORD_RUN.finditer(text or ""):
@@ -201,6 +224,7 @@ def _days_agree(gap: str, n: int | None) -> bool:
     return len(days) == n and in_a_row
 
 
+@_per_text
 def quantity_products(text: str) -> list[NumberFound]:
     """``2 nights at 150 each`` → 300 (the whole phrase); ``for`` needs ``each``/``per …`` to be a unit price."""
     found = []
@@ -278,6 +302,7 @@ _SPOKEN_PRICE = re.compile(
     re.IGNORECASE)
 
 
+@_per_text
 def _spoken_prices(text: str) -> list[NumberFound]:
     found = []
     for m in _SPOKEN_PRICE.finditer(text or ""):
@@ -313,6 +338,7 @@ def _spoken_products(text: str, taken: list[NumberFound]) -> list[NumberFound]:
     return found
 
 
+@_per_text
 def money_phrases(text: str) -> list[NumberFound]:
     """``two euro forty`` → 2.40, ``12 pounds 50`` → 12.50, ``twelve fifty`` → 12.50: whole units, then the
     hundredths, as people say a price."""
