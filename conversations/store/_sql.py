@@ -131,7 +131,10 @@ def converted(model: type[models.Model], fields: Sequence[str], row: Sequence[An
 
 def expanded(sql: str, params: Sequence[Any]) -> tuple[str, list[Any]]:
     """Expand each list parameter into ``(%s, %s, …)``."""
-    if not any(isinstance(p, _LISTS) for p in params):
+    for p in params:  # (a plain loop: most statements have no list, and a generator costs each one a frame)
+        if isinstance(p, _LISTS):
+            break
+    else:
         return sql, list(params)
     parts, bound = sql.split("%s"), []
     out = [parts[0]]
