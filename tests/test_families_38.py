@@ -294,3 +294,60 @@ def test_put_the_thing_the_claim_holds_at_a_price_is_asked_new_or_fix():
     assert plan.acts == []
     [plan] = conversation(["put the taxi at 20 on monday"], **on(dinner))
     assert [a[:2] for a in _adds(plan)] == [("taxi", "20.00")]
+
+
+# ----------------------------------------------------------------------------- what the blind sets of the round found
+
+BERLIN_LUNCHES = [_line("ln_lnch0001", "2026-11-17", "meals", "12.50", description="lunch"),
+                  _line("ln_lnch0002", "2026-11-18", "meals", "15.80", description="lunch"),
+                  _line("ln_lnch0003", "2026-11-19", "meals", "22.00", description="lunch")]
+
+
+@pytest.mark.parametrize("text", ["berlin claim. lunch shldve been 14.20", "lunch shouldve been 14.20",
+                                  "the lunch should've been 14.20"])
+def test_a_correction_typed_short_is_never_a_new_line(text):
+    # (h39-04 #1: "shldve been" added a fourth lunch)
+    [plan] = conversation([text], **{**on(BERLIN_LUNCHES), "today": "2026-11-23"})
+    assert all(a.act != "add_line" for a in plan.acts)
+
+
+def test_the_day_of_the_month_names_the_line_among_those_listed():
+    plans = _talk(["lunch shldve been 14.20", "the 18 one"], **{**on(BERLIN_LUNCHES), "today": "2026-11-23"})
+    assert [(a.act, a.args.get("line"), a.args.get("amount")) for a in plans[1].acts] == [("update_line", 2, "14.20")]
+
+
+def test_second_answers_which_of_the_lines_listed():
+    taxis = [_line("ln_taxi0001", "2026-12-02", "taxi", "19.60"), _line("ln_lnch0001", "2026-12-03", "meals", "28.50"),
+             _line("ln_taxi0002", "2026-12-03", "taxi", "24.30")]
+    plans = _talk(["taxi's on the wrong day, should be friday", "second"], **{**on(taxis), "today": "2026-12-07"})
+    assert [(a.act, a.args.get("line")) for a in plans[1].acts] == [("update_line", 3)]
+
+
+def test_a_price_read_out_with_its_code_first_and_its_thousands_spaced():
+    [plan] = conversation(["Norwegian Air Shuttle, 17.11.2026, NOK 1 249,00. Flytoget, 17.11.2026, NOK 230,00."],
+                          **on_claim("NOK"))
+    assert [(a.args.get("amount"), a.args.get("merchant")) for a in plan.acts] == [("1249.00", "Norwegian Air Shuttle"),
+                                                                                  ("230.00", "Flytoget")]
+
+
+def test_a_route_of_airport_codes_is_no_merchant_the_airline_after_it_is():
+    [plan] = conversation(["wed: flight SFO->IAD United 412.60 (roundtrip), Uber IAD->hotel 46.20"], **on_claim("USD"))
+    assert [a.args.get("merchant") for a in plan.acts] == ["United", "Uber"]
+
+
+@pytest.mark.parametrize("text", ["hi new here. pls opne a new claim \"Geneva client visit\" in chf",
+                                  "Hi! I am new in the company and this is my first expense claim. Can you please open a "
+                                  "new claim with the name \"Gothenburg customer visit\", in SEK?",
+                                  "hey! brand new on here. need to open a claim, call it \"Denver summit\" and it's in USD."])
+def test_a_new_user_saying_so_before_opening_a_claim(text):
+    [plan] = conversation([text], today=TODAY)
+    assert [a.act for a in plan.acts] == ["open_claim"] and "new" not in plan.acts[0].args["title"].lower()
+
+
+def test_where_a_thing_was_bought_said_after_it_goes_with_it():
+    from expenses.interpreter.clauses import split
+    from expenses.interpreter.normalize import spell_out
+
+    text = "Also I have forgotten one lunch the last day, thursday, in the Pret A Manger of the airport, it was 14.50"
+    said = [c for c in split(spell_out(text).text, Context.of(request("x", today=TODAY)).today) if c.kind != "context"]
+    assert len(said) == 1

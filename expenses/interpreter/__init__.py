@@ -67,6 +67,7 @@ from .normalize import ORIGINAL_ASIDE, Spelled, spell_out
 from .questions import answer as answer_question
 from .questions import day, money
 from .reading import (
+    NEWCOMER,
     ActIntent,
     ContextIntent,
     CorrectIntent,
@@ -1572,6 +1573,8 @@ def _just_talk(text: str, ctx: Context) -> bool:
         return True  # "Before I send this I want to get a sense of it — how many lines …": a preface
     if _AMOUNT_SOURCE.match(text):
         return True  # "make it 205 kronor then, that's what the bank took": where the figure came from
+    if NEWCOMER.fullmatch(text):
+        return True  # "hi new here", "I am new in the company and this is my first expense claim": who is writing
     if verb_of(text)[0] is not None:
         return False
     lowered = text.lower()

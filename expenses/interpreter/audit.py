@@ -465,6 +465,7 @@ class Audit:
         spaced = [(m.start(), m.end(), _values(re.sub(r"\s", "", m.group(0)))) for m in _SPACED.finditer(message)
                   if not re.search(r"(?:\b(?i:for)|\b[a-z]{3,}(?<!s)s|\b(?i:x))\s+$", message[:m.start()]) and (
                       _SPACED_PRICED.match(message, m.end()) or m.group("after") is not None or _SPACED_SLOT.search(message, 0, m.start())
+                      or re.search(r"\b(?:NOK|SEK|DKK|CZK|PLN|HUF|EUR|CHF|GBP|USD|CAD|JPY)\s?$", message[:m.start()])  # "NOK 1 249,00"
                       or _SPACED_TOTAL.match(message, m.end()))]
         atoms: list[tuple[int, int, set[Decimal]]] = spaced + [
             (m.start(), m.end(), _values(m.group(0))) for m in _ATOM.finditer(message)

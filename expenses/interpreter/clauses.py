@@ -323,7 +323,7 @@ SHOULD = r"(?:should|shoud|shuold|shuld|sould|shoudl|shd|shld)"
 
 # what only an edit says: "the hotel should be 160", "the taxi was actually 30", "the receipt says 172"
 STRONG_UPDATE = re.compile(
-    rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
+    rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|{SHOULD}(?:['’]?ve|a|\s+of)\s+been|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
     r"needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads)\b",
     re.IGNORECASE)
 
@@ -354,7 +354,7 @@ def line_by_its_amount(core: str, today) -> bool:
 
 
 _UPDATE_SHAPE = re.compile(
-    rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
+    rf"\b(?:{SHOULD}\s+(?:be|b|say|read|have\s+been)|{SHOULD}(?:['’]?ve|a|\s+of)\s+been|was\s+actually|is\s+actually|was\s+really|is\s+wrong|"
     r"was|is|isn['’]?t|wasn['’]?t|needs\s+to\s+be|must\s+be|ought\s+to\s+be|says|said|shows|showed|reads|=)\b",
     re.IGNORECASE)
 
@@ -1351,6 +1351,11 @@ _FORM_FIELD = re.compile(r"\W*(?:claim\s+)?(?:title|currency|called)\s*[:=]\s*\S
 def _joins(last: Clause, kind: str, question: bool, text: str, today, verb: str | None = None) -> bool:
     if last.closed:
         return False
+    if kind in ("item", "value") and last.kind == "item" and re.match(r"\s*(?:in|at)\s+(?:the\s+)?[^\W\d_]", text, re.IGNORECASE) \
+            and not _priced(last.text, today) and not re.search(r"\d", last.text) and _kinds(
+                last.text, today) and not [c for c in find_categories(text) if not c.weak]:
+        return True  # "one lunch the last day, thursday, in the Pret A Manger of the airport, it was 14.50 pounds": where, and
+        # what it cost, of the thing told before
     if kind in ("item", "value", "context") and (last.kind == "item" or (last.kind == "act" and last.verb == "add")) and (
             pair := re.match(r"\s*(?:and|&|\+)\s+(?!(?:a|an|the|my|some|one|two)\b)(?P<thing>[^\W\d_]+)\b", text,
                              re.IGNORECASE)) and not re.search(r"\d", text) and _priced(last.text, today) and (

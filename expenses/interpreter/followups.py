@@ -493,6 +493,11 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
     if missing == "line":
         refs = find_line_refs(answer)
         options = [int(o) for o in pending.get("options") or [] if str(o).isdigit()]
+        if options and (place := re.fullmatch(r"\W*(?:the\s+)?(first|1st|second|2nd|third|3rd)(?:\s+(?:one|please|pls))?\W*",
+                                              answer, re.IGNORECASE)):
+            # "second", answering "… 2. Taxi, 19.60 EUR; 5. Taxi, 24.30 EUR. Which one do you mean?": of those listed
+            n = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}[place.group(1).lower()]
+            return options[n - 1] if n <= len(options) else None
         if refs and refs[0].ordinal is not None and options and not re.search(r"\b(?:line|item|entry|row)\b", answer,
                                                                               re.IGNORECASE):
             # "the second one" of the lines the question listed, not line 2 of the claim
@@ -508,6 +513,14 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
                     and (not options or ln["ordinal"] in options)]
             if len(hits) == 1:
                 return hits[0]
+            told = next(iter(amounts))
+            if not hits and len(amounts) == 1 and told == told.to_integral_value() and 1 <= told <= 31 and re.fullmatch(
+                    r"\W*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:one|day)\W*", answer, re.IGNORECASE):
+                # "the 18 one" of three lunches, none of 18: the one listed on the 18th
+                on_day = [ln["ordinal"] for ln in claim.lines if (not options or ln["ordinal"] in options) and str(
+                    ln.get("date") or "")[8:10].lstrip("0") == str(int(told))]
+                if len(on_day) == 1:
+                    return on_day[0]
         if m := re.fullmatch(r"\W*(?:line\s*)?#?(\d{1,3})\W*", answer, re.IGNORECASE):
             return int(m.group(1))
         if claim is not None and options and (on_the_day := _listed_on_the_day(answer, claim, options, ctx)) is not None:

@@ -373,6 +373,12 @@ def merchants_in(words: str, message: str) -> list[str]:
         name = re.sub(r"^(?:The|My|Our)\s+" if mid else r"^(?:The|A|An|My|Our)\s+", "", m.group(0).strip()).rstrip(".,;:!?")
         # "Add Hotel Motto, 356,00": the request's verb at the start of the sentence, never part of the name
         name = REQUEST_HEAD.sub("", name)
+        if name.endswith("-") and words[m.end():m.end() + 1] == ">":
+            continue  # "SFO->IAD": a route's airports
+        if (carrier := next((k for k in _merchant_keys() if name.lower().startswith(k + " ") and _CARRIERS_OWN_WORDS.fullmatch(
+                name[len(k) + 1:])), None)) is not None:
+            names = [n for n in names if n.lower() != lexicon.MERCHANTS[carrier][0].lower()] + [name]
+            continue  # "Norwegian Air Shuttle": the carrier's full name
         if not name or any(w.lower().strip(".,;:") in _NOT_NAMES for w in name.split()) or re.search(r"\bI\b", name) or \
                 a_route(name) or re.search(rf"\b(?:{lexicon.PLEASE})\b", name, re.IGNORECASE):
             continue  # "November I", "EUR.
@@ -416,12 +422,18 @@ def merchants_in(words: str, message: str) -> list[str]:
     # a carrier inside a longer run of capitals is the carrier ("Ferry Viking Line Stockholm-Helsinki": Viking Line);
     # a place to stay or eat is its whole name ("Motel One" inside "Motel One Hamburg Altona")
     carriers = [n for n in names if _known_kinds().get(n.casefold()) in ("travel", "taxi")]
-    names = [n for n in names if not any(n != c and re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", n.lower())
+    names = [n for n in names if not any(n != c and re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", n.lower()) and not (
+        n.lower().startswith(c.lower() + " ") and _CARRIERS_OWN_WORDS.fullmatch(n[len(c) + 1:]))  # "Norwegian Air Shuttle"
                                          for c in carriers)]
     names = [n for n in names if not any(n != o and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", o.lower())
                                          for o in names)]
     return list(dict.fromkeys(with_carrier_word(n, words) for n in names))
 
+
+
+# the words of a carrier's own full name after its short one: "Norwegian Air Shuttle", "Viking Line" is no route
+_CARRIERS_OWN_WORDS = re.compile(r"(?:air(?:lines?|ways)?|air\s+shuttle|rail(?:ways)?|express|lines?|ferries|coach(?:es)?)",
+                                 re.IGNORECASE)
 
 
 # "the board dinner at Rules": a capitalised word where a meal was eaten is the place's name, English word or not

@@ -170,6 +170,12 @@ class SkippedIntent(Intent):
     the same words, not to be claimed."""
 
 
+# a new user saying so: "hey! brand new on here", "first time using this", "I am new in the company and this is my first
+# expense claim"
+NEWCOMER = re.compile(r"\W*(?:(?:hi|hello|hey|hiya|morning|good\s+(?:morning|afternoon|evening))\W+)*(?:(?:i'?m|i\s+am|im)\s+)?"
+                       r"(?:(?:brand\s+|quite\s+|very\s+|pretty\s+)?new(?:\s+(?:on\s+here|here|to\s+(?:this|the\s+app|the\s+company|the\s+team)|"
+                       r"in\s+the\s+(?:company|team|firm)|at\s+the\s+company|starter))?|first\s+time(?:\s+(?:here|using\s+(?:this|the\s+app|it)))?)"
+                       r"(?:\W+(?:and\s+)?this\s+is\s+my\s+first\s+(?:expense\s+)?(?:claim|report|time)(?:\s+(?:here|ever))?)?\W*", re.IGNORECASE)
 # the words of an expense that say it is not to be claimed: "(private, don't put it please)", "- that's personal, skip it"
 _NOT_FOR_THE_CLAIM = re.compile(r"(?:\(|,|\s[-–—]|;)\s*(?:but\s+)?(?:(?:this|that|it)(?:\s+one)?\s*(?:is|was|'s)\s+)?"
                                 r"(?:(?:private|personal)(?:\s+(?:purchase|thing|expense))?|for\s+myself|not\s+for\s+(?:work|"
@@ -185,7 +191,7 @@ _MORE_NOT_INSTEAD = re.compile(rf"\b(?:{lexicon.SOMETHING_MORE})\b", re.IGNORECA
 _NOT_VALUE = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)|(?:(?<=\bis)|(?<=\bwas)|(?<=\bare)|(?<=\bwere))n['’]?t)\s+[^,;]*?(?=,|;|$|\s+(?:to|but|and)\b)",
                         re.IGNORECASE)
 _VALUE_MARK = re.compile(
-    rf"\s(?:to|{SHOULD}\s+(?:be|b|say|read)|{SHOULD}\s+have\s+been|needs\s+to\s+be|must\s+be|is\s+actually|"
+    rf"\s(?:to|{SHOULD}\s+(?:be|b|say|read)|{SHOULD}\s+have\s+been|{SHOULD}(?:['’]?ve|a)\s+been|needs\s+to\s+be|must\s+be|is\s+actually|"
     r"was\s+actually|is\s+really|was\s+really|is|was|says|said|shows|showed|reads|=|as|into)\s|\s*[:=]\s",
     re.IGNORECASE)
 _FIELDS = {
@@ -929,6 +935,8 @@ class Reader:
         text = self.message[start:end]
         self._clause_text = text
         kind = clause.kind
+        if NEWCOMER.fullmatch(text):
+            return _politeness(start, end, text)  # "I am new in the company and this is my first expense claim"
         if kind in ("item", "act", "value") and (aside := _NOT_FOR_THE_CLAIM.search(text)) is not None and len(
                 find_amounts(text[:aside.start()])) == 1 and not find_amounts(text[aside.start():]) and not re.search(
                     r"\b(?:remove|delete|drop|change|update|correct|fix)\b", text, re.IGNORECASE):

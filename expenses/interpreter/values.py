@@ -571,7 +571,9 @@ def spaced_thousands(text: str) -> list[tuple[int, int, Decimal, str | None]]:
     for m in SPACED_THOUSANDS.finditer(text):
         before, after = _SYMBOL_BEFORE.search(text[:m.start()]), _AFTER.match(text[m.end():])
         code = (lexicon.CURRENCY_SYMBOLS[before.group(1)] if before else None) or (after and (
-            lexicon.CURRENCY_SYMBOLS.get(after.group(1)) or _currency_word(after.group(1), strict_case=False))) or None
+            lexicon.CURRENCY_SYMBOLS.get(after.group(1)) or _currency_word(after.group(1), strict_case=False))) or (
+            _currency_word(coded.group(1), strict_case=True) if (coded := _CODE_BEFORE.search(text[:m.start()])) else None) \
+            or None  # ("NOK 1 249,00": the code before it, in capitals)
         if re.search(r"(?:\b(?i:for)|\b[a-z]{3,}(?<!s)s|\b(?i:x))\s+$", text[:m.start()]):
             continue  # (a name in capitals is no count: "hotel Nobis 3 890 in total")
         close = m.end() + (after.end(1) if after else 0)
@@ -687,6 +689,8 @@ def find_amounts(text: str) -> list[AmountFound]:
     spaced = []
     for at, to, _, code in spaced_thousands(text):  # "3 480 kr" ("kr": crowns, which ones the claim says), "€ 1 250"
         before, after = _SYMBOL_BEFORE.search(text[:at]), _AFTER.match(text[to:])
+        if before is None and (coded := _CODE_BEFORE.search(text[:at])) and _currency_word(coded.group(1), strict_case=True):
+            before = coded  # "NOK 1 249,00"
         named = bool(code or (after and _SPACED_CURRENCY.fullmatch(after.group(1))))
         start, end = (before.start(1) if before else at), (to + after.end(1) if named and after and not before else to)
         found.append(AmountFound(start, end, text[start:end], _amount_of(re.sub(r"\s", "", text[at:to])), code, True))
@@ -1092,7 +1096,8 @@ def everyday_name_meant(text: str, start: int, end: int) -> bool:
     if said.lower() not in lexicon.CAPITALISED_ONLY:
         return True
     if said.lower() == "united":  # the airline only as flown: "flew United", "on United", "United flight 918"
-        return said == "United" and (bool(re.search(r"\b(?:flew|fly|flying|flights?|on|with|via|booked)\s+$", text[:start],
+        return said == "United" and (bool(re.search(r"\b(?:flew|fly|flying|flights?|on|with|via|booked)\s+(?:(?-i:[A-Z]{3})\s*"
+                                                    r"(?:->|[-–→]|to)\s*(?-i:[A-Z]{3})\s+)?$", text[:start],
                                                     re.IGNORECASE)) or bool(re.match(r"\s+(?:flight|fare|ticket)\b",
                                                                                        text[end:], re.IGNORECASE))) and \
             not re.match(r"\s+[A-Z]", text[end:])  # ("United Kingdom", "United Club", "United Colors of Benetton")
@@ -1151,6 +1156,11 @@ def find_merchants(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Merch
                 end += aside.end(1)
                 said = text[m.start():end]
                 name = said if said != said.lower() else said.title()
+            elif category == "travel" and (own := re.match(r"\s+((?-i:[A-Z])[a-z]+(?:\s+(?-i:[A-Z])[a-z]+)?)\b", text[end:])) and \
+                    re.fullmatch(r"(?:Air(?:lines?|ways)?|Air\s+Shuttle|Rail(?:ways)?|Express|Lines?|Ferries)", own.group(1)) and \
+                    not any(end < e and s < end + own.end(1) for s, e in skip):
+                end += own.end(1)  # "Norwegian Air Shuttle": the carrier's full name, as written
+                name = text[m.start():end]
             found.append(MerchantFound(m.start(), end, text[m.start():end], name, category))
     for m in re.finditer(r"(?:^|(?<=[,;:]))\s*([A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|de|del|la|le|von|van|der|of|&))*)"
                          r"(?:\s+(?:again|too|also|as\s+well))?\s*(?=[,;]|$)", text):
