@@ -228,6 +228,16 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-36"]["passed"] >= 18
     assert parts["holdout-36"]["conversations"] >= 13
     assert parts["holdout-36"]["passed"] >= 8
+    # a twenty-seventh round (2026-12-07, twenty-first session): 12 conversations of day paragraphs, headings and asides
+    # written before the round's changes and worked on (dev-38: 16 passed before, 1 unsafe), and 13 conversations of
+    # people fixing up a claim that holds lines, kept blind until measured after the round's first commit (holdout-39:
+    # 36 passed before, 1 unsafe; 36 and 1 after it; 44 and 0 at the round's end). A third blind set (holdout-38: a new
+    # user's whole claim; 9 passed before, 2 unsafe; 9 and 2 after the first commit; 19 and 1 at the end, a merchant
+    # named with the claim's city) is kept in tests/heldout/holdout-38: docs/evaluation.md
+    assert parts["dev-38"]["conversations"] >= 12
+    assert parts["dev-38"]["passed"] >= 33
+    assert parts["holdout-39"]["conversations"] >= 13
+    assert parts["holdout-39"]["passed"] >= 44
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
