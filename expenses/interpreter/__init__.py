@@ -37,13 +37,14 @@ from registries.currencies import currencies_named, english_frequency
 
 from . import lexicon
 from .audit import audited, completed_day, goes_on
-from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, sentences, split, verb_of
+from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, RECEIPTS_OF_A_DAY, sentences, split, verb_of
 from .context import (
     Context,
     claim_addressed,
     claims_named,
     day_alone,
     day_answered,
+    days_offered,
     find_mention,
     read_key,
     week_answered,
@@ -1054,6 +1055,8 @@ def _described(answer: str, ctx: Context) -> str:
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer
     headed = heading_day(spell_out(ctx.message).text, ctx.today)  # ("Tirsdag: …": the heading in the user's language)
+    receipts_headed = bool((head := re.match(r"^\W*(?:[^.!?\n]*[.!?]\s+)?([^:\n]{3,60}):", ctx.message)) and RECEIPTS_OF_A_DAY.fullmatch(
+        head.group(1)))
     for act in plan["acts"]:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:
@@ -1115,8 +1118,9 @@ def _described(answer: str, ctx: Context) -> str:
             if shared[1] == args.get("category"):  # "flights with Vueling, outbound … and the return …"
                 args["merchant"] = shared[0]
         if act.get("act") == "add_line" and not args.get("date") and headed is not None and not \
-                find_dates(act.get("evidence", ""), ctx.today):
+                find_dates(act.get("evidence", ""), ctx.today) and not (args.get("category") == "hotel" and receipts_headed):
             args["date"] = headed  # "wed 25th: lunch 14.80, coffee 3.90, and dinner … 186.40": the 25th for all three
+            # (never a stay under "Here are the receipts from Wednesday:": its check-in, or its check-out? asked)
         if act.get("act") == "add_line":
             _carrier_of_description(args)
             _companion_is_no_merchant(args, act.get("evidence", ""))
@@ -2328,6 +2332,15 @@ def _compose(intents: list[Intent], ctx: Context) -> str:
             # both; "both on 1/12" completes both, a day alone the first, and the next is asked (walk Z10: the second
             # was dropped without a word)
             plan["plan"]["pending"]["args"] = {**plan["plan"]["pending"].get("args", {}), "also_asked": others}
+    elif pending and not acts and pending[0]["missing"] == ["date"] and days_offered(pending[0], ctx.today) and len(
+            asked_day := [i for i in intents if isinstance(i, ActIntent) and i.problem and not i.retracted]) > 1 and all(
+            i.act == "add_line" and i.missing == "date" and i.problem == asked_day[0].problem for i in asked_day) and not (
+            retractions or corrections or claims_named(message, ctx.claims)):
+        # "SAS flight … on monday 214,60 and taxi … monday 38,20" told on a Monday: "which Monday?" asked of both, and
+        # the answer ("last week", "30 nov") dates both
+        case = asked_day[0].ref or ({"id": asked_day[0].claim.id} if asked_day[0].claim is not None else None)
+        plan["plan"]["pending"] = {**pending[0], "about": asked_day[0].quote(message), **({"case": case} if case else {}),
+                                   "args": {"also_asked": [i.quote(message) for i in asked_day[1:]], "same_day": True}}
     elif pending and not acts and all(i.paid_in and i.act == "add_line" and i.missing == "amount" and not i.retracted
                                       for i in intents if isinstance(i, ActIntent)):
         # several expenses in other currencies, offered converted: one "yes" (each line keeps the currency it was paid in)

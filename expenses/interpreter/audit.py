@@ -215,7 +215,7 @@ class Audit:
                     m.group("figure")) for a in self.acts):
                 self.neutral.append(m.span("figure"))
         for m in _TOTAL_THEN_MY_SHARE.finditer(self.message):  # "team dinner 420 total, my share 140": the bill's total
-            if any(a.name == "add_line" and a.start <= m.start() < a.end and _decimal(a.args.get("amount")) in _values(
+            if not _PAID_ALL.search(self.message) and any(a.name == "add_line" and a.start <= m.start() < a.end and _decimal(a.args.get("amount")) in _values(
                     m.group("share")) for a in self.acts):
                 self.neutral.append(m.span("total"))
         self._left_out_rows()
@@ -568,7 +568,10 @@ class Audit:
         told = self._trip_before  # "Day 2" after "The trip was Mon 16th to Wed 18th Nov": the trip's second day
         day = (told[0] + timedelta(days=int(number.group(1)) - 1)).isoformat() if told and number and \
             told[0] + timedelta(days=int(number.group(1)) - 1) <= told[1] else None
-        if told is None and number and (first := first_day_answered(self.ctx.earlier, self.ctx.today)) is not None and \
+        claim = self.ctx.default_claim()
+        if told is None and number and int(number.group(1)) >= 2 and (first := first_day_answered(
+                self.ctx.earlier, self.ctx.today, frozenset(date.fromisoformat(str(line["date"])) for line in (
+                    claim.lines if claim else ()) if line.get("date")))) is not None and \
                 first + timedelta(days=int(number.group(1)) - 1) <= self.ctx.today:
             day = (first + timedelta(days=int(number.group(1)) - 1)).isoformat()  # after "Day 1 — …", "Monday 30th"
         return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
@@ -1055,7 +1058,8 @@ class Audit:
             if told and any(a.name in ("add_line", "update_line") and _decimal(a.args.get("amount")) == _decimal(
                     told.group(1).replace(",", ".")) and a.start <= m.start() < a.end for a in self.acts):
                 continue  # "paid my own share, €31.20": the figure said is the share, and it is the line's amount
-            if re.fullmatch(r"my\s+(?:own\s+)?(?:share|part|portion)", m.group(0), re.IGNORECASE) and (
+            if re.fullmatch(r"my\s+(?:own\s+)?(?:share|part|portion)", m.group(0), re.IGNORECASE) and re.match(
+                    r"\s*[)\].,;!]|\s*$", message[m.end():]) and not _PAID_ALL.search(message) and (
                     before := _SHARE_NOTED.search(message[:m.start()])) and any(
                     a.name in ("add_line", "update_line") and _decimal(a.args.get("amount")) in _values(before.group("figure"))
                     and a.start <= before.start("figure") < a.end for a in self.acts) and not re.match(
@@ -2457,6 +2461,9 @@ _PART_OF = re.compile(r"\d\s*(?:[€$£]|eur|euros?|usd|gbp|chf)?\s+(?:out\s+)?o
 _DOUBT = re.compile(r"\b(?:not\s+(?:sure|certain)|unsure|no\s+idea)\s+(?:which|what|when|about)\b|\b(?:can'?t|cannot|don'?t)\s+"
                     r"remember\s+(?:which|what|when|the\s+(?:day|date|amount|price))\b", re.IGNORECASE)
 # the share's own figure, said right after it: "my own share, €31.20", "my share was 18"
+# the user paid the whole bill: then which figure is the line's is theirs to say
+_PAID_ALL = re.compile(r"\bpaid\s+(?:for\s+)?(?:the\s+)?(?:whole|entire|full|all)\b|\bpaid\s+(?:for\s+)?(?:everyone|everybody|all\s+of\s+us)\b",
+                       re.IGNORECASE)
 _OTHERS_SHARE = re.compile(r"\b(?:his|her|their|(?:the\s+)?others?'?s?)\s+(?:own\s+)?(?:share|part|portion|half)\b[^.;()\d]{0,30}?"
                            r"(?P<figure>\d+(?:[.,]\d{1,2})?)(?![\d.,]\d)", re.IGNORECASE)
 _TOTAL_THEN_MY_SHARE = re.compile(r"(?P<total>\d+(?:[.,]\d{1,2})?)\s*(?:€|eur\w*|kr|dkk|sek|nok|chf|£|gbp)?\s*(?:in\s+)?total\s*"
@@ -2865,7 +2872,8 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         if re.search(r"\b(?:on|from|since|until|date|dated)\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "taxi 22,10 on 30.11", "3 nights from 24.11.": a day, as the reading takes it
         if re.search(r"\bcheck(?:ed|ing)?[\s-]?(?:in|out)\s*(?:on\s+|date\s+|:\s*)?$", text[:m.start()], re.IGNORECASE) and not \
-                _MONEY_AFTER.match(text, m.end()):
+                _MONEY_AFTER.match(text, m.end()) and not re.search(r"\b(?:bags?|luggage|suitcases?|baggage)\s+check",
+                                                                    text[max(0, m.start() - 40):m.start()], re.IGNORECASE):
             day = _resolve("dmy", m, today)  # "check-in 18.11, check-out 20.11": the stay's days
             return day is not None and 0 <= (today - day).days <= 92
         if _dotted_stay(text, m, today):

@@ -414,6 +414,13 @@ def week_answered(answer: str, pending: dict[str, Any] | None, today: date) -> d
         which = (m.group("which") or {"1st": "first", "2nd": "second"}[m.group("numbered").lower()]).lower()
         hits = [offered[0] if which in ("first", "former") else offered[1] if which in ("second", "latter")
                 else min(offered) if which in ("earlier", "older") else max(offered)]
+    elif len(said := [d for d in find_dates(answer, today) if d.value]) == 1 and (
+            day := date.fromisoformat(str(said[0].value))) in offered:
+        # "last week, 30 nov", "30 nov": the offered day itself (and its week, when said, agrees)
+        rest = re.sub(r"[\x00\s,.;:!-]+", " ", mask(answer, [(said[0].start, said[0].end)])).strip()
+        agrees = not rest or (_LAST_WEEK.fullmatch(rest) and monday - timedelta(days=7) <= day < monday) or (
+            _THIS_WEEK.fullmatch(rest) and monday <= day <= today)
+        hits = [day] if agrees else []
     else:
         hits = []
     return hits[0] if len(hits) == 1 else None
@@ -467,15 +474,20 @@ def day_alone(answer: str, today: date) -> date | None:
     return told if told <= today else None
 
 
-def first_day_answered(earlier: Iterable[str], today: date) -> date | None:
-    """The trip's first day, when an earlier message opened with its day by number ("Day 1 — train …") and the next
-    one only told which day that was ("Monday 30th")."""
+def first_day_answered(earlier: Iterable[str], today: date, dated: frozenset[date] = frozenset()) -> date | None:
+    """The trip's first day, when the latest earlier message that opened with its day by number ("Day 1 — train …")
+    was followed by one that only told which day that was ("Monday 30th"), and the claim holds lines of that day (what
+    the answer dated); None otherwise."""
     said = list(earlier)
-    for heading, answer in zip(said, said[1:], strict=False):
-        if NUMBERED_DAY.match(heading) and (n := numbered_day(heading[:NUMBERED_DAY.match(heading).end()])) and n > 0 and (
-                told := day_alone(answer, today)) is not None:
-            return told - timedelta(days=n - 1)
-    return None
+    last = next((i for i in range(len(said) - 1, -1, -1) if NUMBERED_DAY.match(said[i])), None)
+    if last is None or last + 1 >= len(said):
+        return None
+    heading, answer = said[last], said[last + 1]
+    n = numbered_day(heading[:NUMBERED_DAY.match(heading).end()])  # type: ignore[union-attr]
+    told = day_alone(answer, today)
+    if n is None or n <= 0 or told is None or told not in dated:
+        return None
+    return told - timedelta(days=n - 1)
 
 
 def another_meal(said: set[str], line: dict[str, Any]) -> bool:

@@ -304,7 +304,8 @@ def _the_others_asked(planned: dict[str, Any], also: list[str], answer: str, ove
     """The day given for the first of several expenses a message told without one: "both on 1/12" dates every one (each
     read again with that day, nothing added unless all read whole); a day alone dates the first, and the next is asked,
     never dropped without a word."""
-    if _ALL_OF_THEM.search(answer):
+    if _ALL_OF_THEM.search(answer) or (pending.get("args") or {}).get("same_day"):
+        # ("last week" after "Which Monday do you mean: …?" asked of every expense told on "monday": each that Monday)
         if re.search(r"\bboth\b|\bthe\s+two\b", answer, re.IGNORECASE) and len(also) != 1:
             return None  # "both" when three were asked: which two? Read afresh (asked)
         acts = [planned]

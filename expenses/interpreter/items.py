@@ -306,8 +306,9 @@ def _items(message: str, ctx: Context) -> list[Item]:
         if item.category is None and item.merchant and (kind := kind_of_merchant(item.merchant)):
             item.category = kind  # "SAS back 231.40": the airline's kind
             continue
-        if item.category is None and k and _RETURN.search(message[item.start:item.end]) and (
-                not item.merchant or item.merchant == amounts[k - 1].merchant):  # another merchant: another kind?
+        if item.category is None and k and _RETURN.search(message[item.start:item.end]) and amounts[k - 1].category in (
+                "travel", "taxi") and (not item.merchant or item.merchant == amounts[k - 1].merchant):
+            # (another merchant: another kind?; "breakfast 11 • Luas return 4.80": no way back of a breakfast)
             item.category = amounts[k - 1].category
     for before, item in pairwise(amounts):
         if before.category == item.category == "hotel" and (before.quantity or 1) > 1 and before.day and item.day and (

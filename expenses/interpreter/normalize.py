@@ -468,6 +468,11 @@ _DEBIT_ROW = re.compile(r"(?m)^[ \t]*\d{1,2}[./]\d{1,2}[./](?:20)?\d{2}\b[^\n]*?
                         r"USD|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD))?[ \t]*$")
 
 
+_NOT_A_DEBIT = re.compile(r"\b(?:credit\w*|gutschrift|storno\w*|erstattung|r[üu]ckerstattung|refund\w*|reversal|reversed|"
+                         r"chargeback|returned|duplicate|minus|negative|avoir|remboursement|abono|devoluci[óo]n|rimborso)\b",
+                         re.IGNORECASE)
+
+
 def spell_out(message: str) -> Spelled:
     """``message`` with the shorthand of ``lexicon.CHAT_WORDS`` replaced by the words it stands for."""
     parts: list[str] = []
@@ -489,7 +494,9 @@ def spell_out(message: str) -> Spelled:
     pairs += [(m.start("mark"), m.end("mark"), "?") for m in _GREEK_QUESTION.finditer(message)]  # "What do you think;"
     pairs += [(m.start(), m.end(), " " * (m.end() - m.start())) for m in REMARK_ASIDE.finditer(message)]  # "(don't judge)"
     debits = list(_DEBIT_ROW.finditer(message))
-    if len(debits) >= 2 and not re.search(r"(?:^|\s)\+\s?\d", message):  # a card statement's rows, each a debit
+    rows = re.findall(r"(?m)^[ \t]*\d{1,2}[./]\d{1,2}[./](?:20)?\d{2}\b", message)
+    if len(debits) >= 2 and len(debits) == len(rows) and not re.search(r"(?:^|\s)\+\s?\d", message) and not _NOT_A_DEBIT.search(
+            message):  # a card statement's rows, every one a debit (never a credit, a refund, or signs the user explains)
         pairs += [(m.start("minus"), m.end("minus"), " ") for m in debits]  # ("-14,90 EUR": paid, never negative)
     pairs += [(m.start(), m.end(), _SPOKEN_MARKS[re.sub(r"\s+", " ", m.group(1).lower())])
               for m in _SPOKEN_MARK.finditer(message)]  # "… thirty two pounds full stop coffee …": dictated

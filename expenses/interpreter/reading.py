@@ -27,6 +27,7 @@ from . import lexicon
 from .clauses import (
     HOLD,
     MARKER,
+    RECEIPTS_OF_A_DAY,
     REQUEST_START,
     RETURN_LEG,
     SHOULD,
@@ -178,7 +179,7 @@ NEWCOMER = re.compile(r"\W*(?:(?:hi|hello|hey|hiya|morning|good\s+(?:morning|aft
                        r"(?:\W+(?:and\s+)?this\s+is\s+my\s+first\s+(?:expense\s+)?(?:claim|report|time)(?:\s+(?:here|ever))?)?\W*", re.IGNORECASE)
 # the words of an expense that say it is not to be claimed: "(private, don't put it please)", "- that's personal, skip it"
 _NOT_FOR_THE_CLAIM = re.compile(r"(?:\(|,|\s[-–—]|;)\s*(?:but\s+)?(?:(?:this|that|it)(?:\s+one)?\s*(?:is|was|'s)\s+)?"
-                                r"(?:(?:private|personal)(?:\s+(?:purchase|thing|expense))?|for\s+myself|not\s+for\s+(?:work|"
+                                r"(?:(?:private|personal)(?:\s+(?:purchase|thing|expense))?|for\s+myself(?=\s*(?:\)|$))|not\s+for\s+(?:work|"
                                 r"the\s+claim|business))\b[^()\d]{0,40}?(?:\)|$)|(?:\(|,|\s[-–—])\s*(?:please\s+)?(?:don'?t|do\s+not)\s+"
                                 r"(?:put|add|claim|include)\s+(?:it|that|this)\b[^()\d]{0,30}?(?:\)|$)", re.IGNORECASE)
 
@@ -480,6 +481,10 @@ def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
 # --------------------------------------------------------------------------- the reader
 
 
+def _line_days(claim: Claim | None) -> frozenset[date]:
+    return frozenset(date.fromisoformat(str(line["date"])) for line in (claim.lines if claim else ()) if line.get("date"))
+
+
 def _checked_out_on(text: str, dates: list[DateFound], value: Any) -> date | None:
     """The day a stay ended, when it is the one day said of it ("check-out 27.11", "checked out on the 20th")."""
     said = [d for d in dates if d.value is not None]
@@ -677,6 +682,7 @@ class Reader:
         self._sentence_ends: list[int] | None = None
         self.day_heading: str | None = None  # "": a day told whose week is unsure
         self._day_heading_end = 0
+        self._receipts_heading = False  # the day heading is "Here are the receipts from <day>:" (never a stay's day)
         self._day_heading_text = ""
         self._trip_told: list[date] | None = None  # the days earlier messages of the conversation told
         self.told: list[Intent] = []
@@ -721,9 +727,23 @@ class Reader:
         if (closing := closing_day(self.message, self.ctx.today)) is not None:
             for intent in intents:  # "… that's all for tuesday, thanks!": the day of every expense told without its own
                 if isinstance(intent, ActIntent) and intent.act == "add_line" and "date" not in intent.args and \
-                        not intent.problem and intent.end <= closing[0]:
-                    intent.args["date"] = closing[2]
+                        not intent.problem and intent.end <= closing[0] and intent.args.get("category") != "hotel":
+                    intent.args["date"] = closing[2]  # (a stay's day is its check-in or its check-out: asked)
         self._date_said_elsewhere(intents)
+        listed = closing is not None or bool((head := re.match(r"^\W*(?:[^.!?\n]*[.!?]\s+)?([^:\n]{3,60}):", self.message)) and
+                                             RECEIPTS_OF_A_DAY.fullmatch(head.group(1)))
+        days = _line_days(self.ctx.default_claim())
+        first = min(days) if days else (trip[0] if (trip := self._trip_of_the_conversation()) else None)
+        for intent in intents if listed else []:
+            if isinstance(intent, ActIntent) and intent.act == "add_line" and intent.args.get("category") == "hotel" and \
+                    not intent.problem and not find_dates(intent.quote(self.message), self.ctx.today) and not (
+                        first is not None and intent.args.get("date") == first.isoformat()):
+                # (the list of the trip's first day: the stay began that day, whichever way it is dated)
+                # "- hotel Ibis 3 nights 360 … that's all for friday": the list's day, or the stay's check-in? Asked
+                intent.args.pop("date", None)
+                intent.problem = (f"Which day was the stay “{intent.quote(self.message)[:80]}”: the night it began, or the "
+                                  "day you paid? Tell me its date; I did not add it yet.")
+                intent.missing = "date"
         return self._one_claim_named(intents)
 
     def _total_agreed(self, text: str) -> bool:
@@ -949,15 +969,17 @@ class Reader:
             if trip[0] <= day <= trip[1]:
                 self.day_heading, self._day_heading_end = day.isoformat(), end
                 return _politeness(start, end, clause.text)
-        if kind in ("value", "context") and (nth := numbered_day(text)) is not None and nth > 0 and \
+        if kind in ("value", "context") and (nth := numbered_day(text)) is not None and nth >= 2 and \
                 self._trip_of_the_conversation() is None and (first := first_day_answered(
-                    self.ctx.earlier, self.ctx.today)) is not None and first + timedelta(days=nth - 1) <= self.ctx.today:
+                    self.ctx.earlier, self.ctx.today, _line_days(self.ctx.default_claim()))) is not None and \
+                first + timedelta(days=nth - 1) <= self.ctx.today:
             # "Day 2 — lunch …" after "Day 1 — …" and "Monday 30th" (which day that was): the day after it
             self.day_heading, self._day_heading_end = (first + timedelta(days=nth - 1)).isoformat(), end
             return _politeness(start, end, clause.text)
         if kind in ("value", "context") and (day := _day_only(text, self.ctx.today) or self._day_told(text)) is not None:
             self.day_heading = day  # "On the last day, 2/12, …": the day of what the message tells after it
             self._day_heading_end = end
+            self._receipts_heading = bool(RECEIPTS_OF_A_DAY.fullmatch(text))
             days = find_dates(text, self.ctx.today)
             if len(days) == 1 and _BARE_WEEKDAY_SAID.fullmatch(days[0].text.strip()) and (
                     trip := self._in_the_trip(days[0], None)).value != day:
@@ -1644,7 +1666,7 @@ class Reader:
             dates = [DateFound(0, 0, "", self.overrides["date"])]
         elif not dates and self.day_heading == "":
             dates = [DateFound(0, 0, self._day_heading_text, None)]  # a weekday of which week? asked
-        elif not dates and self.day_heading is not None:
+        elif not dates and self.day_heading is not None and not (self._receipts_heading and category == "hotel"):
             dates = [DateFound(0, 0, "", self.day_heading)]  # "On the last day, 2/12, I took …": the day told first
         if amount_problem:
             spoken = len({(a.start, a.end) for a in amounts}) == 1 < len(amounts)  # "two forty": 2.40 or 240
@@ -1674,7 +1696,9 @@ class Reader:
             first, last = sorted(date.fromisoformat(str(v)) for v in date_values)
             date_values = {first.isoformat()}
             if category == "hotel" and chosen is not None and not chosen.quantity and 1 < (last - first).days <= 14 and \
-                    _PER_NIGHT_AFTER.match(text, chosen.end) and not re.search(
+                    (a_night := _PER_NIGHT_AFTER.match(text, chosen.end)) and not re.search(r"[^\W_]", text[a_night.end():]) and \
+                    not re.search(r"\d", self.message[self._clause_at + a_night.end():self._sentence_end(
+                        self._clause_at + a_night.end())]) and not re.search(
                         rf"\b(?:\d{{1,2}}|{'|'.join(lexicon.NUMBER_WORDS)})\s*(?:{lexicon.NIGHTS}|n)\b", masked, re.IGNORECASE) and \
                     re.search(r"check(?:ed|ing)?[\s-]*in", text, re.IGNORECASE) and re.search(
                         r"check(?:ed|ing)?[\s-]*out|\bout\b", text, re.IGNORECASE):

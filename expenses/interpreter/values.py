@@ -206,7 +206,7 @@ _DATE_PATTERNS = [
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
                           r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|"
                           # "checkout 26.11", "checked out 26.11", "bought 24.11": the day something happened on
-                          r"(?:(?<=\bcheckout\s)|(?<=\bcheck-out\s)|(?<=\bcheckin\s)|(?<=\bcheck-in\s)|(?<=\bout\s)|(?<=\bchecked\sin\s)|"
+                          r"(?:(?<=\bcheckout\s)|(?<=\bcheck-out\s)|(?<=\bcheckin\s)|(?<=\bcheck-in\s)|(?<=\bout\s)|"
                           r"(?<=\bbought\s)|(?<=\btill\s))\d{1,2}\.\d{1,2}\.?(?!\d|,\d)(?!\s*" + _MONEY_MARK + r")|"
                           r"(?<![\d.,])\d{1,2}\.\d{1,2}\.\d{4}\b"
                           r"|(?<![\d.,])\d{1,2}\.\d{1,2}\.(?!\d|,\d)"  # "28.11.": the German way, the dot closes it
