@@ -37,7 +37,7 @@ from registries.currencies import currencies_named, english_frequency
 
 from . import lexicon
 from .audit import audited, completed_day, goes_on
-from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, RECEIPTS_OF_A_DAY, sentences, split, verb_of
+from .clauses import NOT_CLAIMED, OTHERS_PAID_IT, PAID_BY_ANOTHER, headed_as_receipts, sentences, split, verb_of
 from .context import (
     Context,
     claim_addressed,
@@ -1055,8 +1055,7 @@ def _described(answer: str, ctx: Context) -> str:
     if not isinstance(plan, dict) or not plan.get("acts"):
         return answer
     headed = heading_day(spell_out(ctx.message).text, ctx.today)  # ("Tirsdag: …": the heading in the user's language)
-    receipts_headed = bool((head := re.match(r"^\W*(?:[^.!?\n]*[.!?]\s+)?([^:\n]{3,60}):", ctx.message)) and RECEIPTS_OF_A_DAY.fullmatch(
-        head.group(1)))
+    receipts_headed = headed_as_receipts(ctx.message)
     for act in plan["acts"]:
         args = act.get("args") or {}
         if act.get("act") == "add_line" and "description" not in args:

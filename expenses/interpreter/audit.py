@@ -41,7 +41,17 @@ from registries import money_phrases, number_words, quantity_products, word_numb
 from registries.currencies import currencies_named, currency_meant, currency_mentions
 
 from . import lexicon
-from .context import Claim, Context, claims_named, day_answered, first_day_answered, in_the_trip, week_answered
+from .context import (
+    Claim,
+    Context,
+    claims_named,
+    day_answered,
+    first_day_answered,
+    in_the_trip,
+    line_days,
+    stay_end_picked,
+    week_answered,
+)
 from .english import known_word
 from .normalize import (
     ORIGINAL_ASIDE,
@@ -568,10 +578,8 @@ class Audit:
         told = self._trip_before  # "Day 2" after "The trip was Mon 16th to Wed 18th Nov": the trip's second day
         day = (told[0] + timedelta(days=int(number.group(1)) - 1)).isoformat() if told and number and \
             told[0] + timedelta(days=int(number.group(1)) - 1) <= told[1] else None
-        claim = self.ctx.default_claim()
         if told is None and number and int(number.group(1)) >= 2 and (first := first_day_answered(
-                self.ctx.earlier, self.ctx.today, frozenset(date.fromisoformat(str(line["date"])) for line in (
-                    claim.lines if claim else ()) if line.get("date")))) is not None and \
+                self.ctx.earlier, self.ctx.today, line_days(self.ctx.default_claim()))) is not None and \
                 first + timedelta(days=int(number.group(1)) - 1) <= self.ctx.today:
             day = (first + timedelta(days=int(number.group(1)) - 1)).isoformat()  # after "Day 1 — …", "Monday 30th"
         return any(a.name == "add_line" and end <= a.start < stop and not find_days(self.message[a.start:a.end],
@@ -3130,11 +3138,9 @@ def audited(answer: str, message: str, ctx: Context) -> str:
             "Which day was") and len(acts) == 1 and acts[0].get("earlier_evidence") and \
             (acts[0].get("args") or {}).get("date") == day_answered(message, ctx.today) is not None:
         return answer  # "19.11" answering "Which day was “taxi 15”?": the day asked for, and nothing else
-    if (ctx.pending or {}).get("missing") == ["date"] and (ends := re.search(
-            r"be dated: the check-in \((\d{1,2} [A-Z][a-z]{2})\) or the check-out \((\d{1,2} [A-Z][a-z]{2})\)",
-            str((ctx.pending or {}).get("question") or ""))) and len(acts) == 1 and acts[0].get("earlier_evidence") and (
-                told := (acts[0].get("args") or {}).get("date")) and (picked := _stay_end_picked(message, ends, ctx.today)) \
-            is not None and picked.isoformat() == told:
+    if (ctx.pending or {}).get("missing") == ["date"] and len(acts) == 1 and acts[0].get("earlier_evidence") and (
+            told := (acts[0].get("args") or {}).get("date")) and stay_end_picked(
+                message, str((ctx.pending or {}).get("question") or ""), ctx.today) == told:
         return answer  # "check-in", "29.11" answering which end of the stay it is dated by: the day that end was
     try:
         leftovers = Audit(message, plan, ctx).run()
@@ -3145,18 +3151,6 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     if not leftovers:
         return answer
     return _asking(plan, message, leftovers, ctx.today)
-
-
-def _stay_end_picked(message: str, ends: re.Match[str], today: date) -> date | None:
-    """The day of the stay's end an answer picks: by the end's name, or by its day."""
-    came, left = (next((d.value for d in find_days(ends.group(n), today) if d.value), None) for n in (1, 2))
-    if re.fullmatch(r"\W*(?:the\s+)?(?:check[\s-]?in|arrival|first)(?:\s+(?:one|day|date))?(?:\s+please)?\W*", message, re.I):
-        return came
-    if re.fullmatch(r"\W*(?:the\s+)?(?:check[\s-]?out|departure|second|last)(?:\s+(?:one|day|date))?(?:\s+please)?\W*", message,
-                    re.I):
-        return left
-    said = day_answered(message.strip(), today)
-    return date.fromisoformat(said) if said and date.fromisoformat(said) in (came, left) else None
 
 
 def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover], today: date | None = None) -> str:

@@ -184,6 +184,12 @@ _EXPENSES_ANNOUNCED = re.compile(r"\b(?:put|add|enter|log|record|do)\s+(?:in\s+)
 RECEIPTS_OF_A_DAY = re.compile(r"\W*(?:(?:and|so|ok|okay|now|right|then)\W+)*(?:here\s+(?:are|is|come|comes)|these\s+are|below\s+(?:are|is)|"
                                 r"(?:and\s+)?now|next)?\s*(?:the\s+|my\s+|all\s+(?:the\s+|my\s+)?|some\s+)?(?:receipts|expenses|costs|"
                                 r"things|items|bits|ones)\s+(?:from|of|for|on)\s+(?:the\s+)?[^\W_][\w. /-]{1,30}?\s*", re.IGNORECASE)
+def headed_as_receipts(message: str) -> bool:
+    """Does the message (after a first sentence of greeting) open with "Here are the receipts from Wednesday:"?"""
+    head = re.match(r"^\W*(?:[^.!?\n]*[.!?]\s+)?([^:\n]{3,60}):", message)
+    return head is not None and RECEIPTS_OF_A_DAY.fullmatch(head.group(1)) is not None
+
+
 # a request for a new line before what it is: "Add a new line: hotel, 2 nights at 128 EUR per night, check-in 3 Dec"
 _NEW_LINE_ASKED = re.compile(r"\W*(?:(?:please|pls|kindly|can\s+you|could\s+you)\s+)?(?:add|create|make|enter|put)\s+(?:a\s+|one\s+)?"
                              r"(?:new\s+)?(?:line|item|entry|expense|row)(?:\s+(?:to|on|in)\s+(?:the|my|this)\s+claim)?"

@@ -474,6 +474,34 @@ def day_alone(answer: str, today: date) -> date | None:
     return told if told <= today else None
 
 
+def line_days(claim: Claim | None) -> frozenset[date]:
+    """The days the claim's lines are dated."""
+    return frozenset(date.fromisoformat(str(line["date"])) for line in (claim.lines if claim else ()) if line.get("date"))
+
+
+# the question a stay told by its check-out asks: "… be dated: the check-in (29 Nov) or the check-out (1 Dec)?", and
+# the answers that name one of its ends
+_STAY_ENDS_ASKED = re.compile(r"be dated: the check-in \((?P<came>\d{1,2} [A-Z][a-z]{2})\) or the check-out \((?P<left>\d{1,2} "
+                              r"[A-Z][a-z]{2})\)")
+_CHECK_IN_NAMED = re.compile(r"\W*(?:the\s+)?(?:check[\s-]?in|arrival|first)(?:\s+(?:one|day|date))?(?:\s+please)?\W*", re.I)
+_CHECK_OUT_NAMED = re.compile(r"\W*(?:the\s+)?(?:check[\s-]?out|departure|second|last)(?:\s+(?:one|day|date))?(?:\s+please)?\W*",
+                              re.I)
+
+
+def stay_end_picked(answer: str, question: str, today: date) -> str | None:
+    """The day (ISO) an answer picks of the two ends of a stay the question offered ("check-in", "29.11"); None when the
+    question offered none, or the answer names neither."""
+    if (ends := _STAY_ENDS_ASKED.search(question)) is None:
+        return None
+    came, left = (next((d.value for d in find_dates(ends.group(n), today) if d.value), None) for n in ("came", "left"))
+    if _CHECK_IN_NAMED.fullmatch(answer):
+        return came
+    if _CHECK_OUT_NAMED.fullmatch(answer):
+        return left
+    said = {d.value for d in find_dates(answer, today)} or ({bare} if (bare := day_answered(answer.strip(), today)) else set())
+    return next(iter(said)) if len(said) == 1 and next(iter(said)) in (came, left) else None
+
+
 def first_day_answered(earlier: Iterable[str], today: date, dated: frozenset[date] = frozenset()) -> date | None:
     """The trip's first day, when the latest earlier message that opened with its day by number ("Day 1 — train …")
     was followed by one that only told which day that was ("Monday 30th"), and the claim holds lines of that day (what

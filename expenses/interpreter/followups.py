@@ -36,6 +36,7 @@ from .context import (
     days_offered,
     find_mention,
     in_the_trip,
+    stay_end_picked,
     thing_unmatched,
     week_answered,
 )
@@ -426,11 +427,6 @@ def _day_told_beside(answer: str, ctx: Context) -> str | None:
     return days[0].value
 
 
-# the question a stay told by its check-out asks: "… be dated: the check-in (29 Nov) or the check-out (1 Dec)?"
-_STAY_ENDS_ASKED = re.compile(r"be dated: the check-in \((?P<came>\d{1,2} [A-Z][a-z]{2})\) or the check-out \((?P<left>\d{1,2} "
-                              r"[A-Z][a-z]{2})\)")
-
-
 def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, Any]) -> Any:
     if missing == "amount":
         if (day := day_answered(answer, ctx.today)) is not None and "." in answer and \
@@ -455,18 +451,9 @@ def _answer_value(missing: str, answer: str, ctx: Context, pending: dict[str, An
     if missing == "date":
         found = find_dates(answer, ctx.today)
         days = {d.value for d in found}
-        if (ends := _STAY_ENDS_ASKED.search(str(pending.get("question") or ""))) is not None:
+        if "be dated: the check-in" in str(pending.get("question") or ""):
             # "Which day should “…” be dated: the check-in (29 Nov) or the check-out (1 Dec)?": one of the two
-            came, left = (find_dates(ends.group(n), ctx.today) for n in ("came", "left"))
-            choices = {"in": came[0].value if came else None, "out": left[0].value if left else None}
-            said = days or ({bare} if (bare := day_answered(answer, ctx.today)) else set())
-            if re.fullmatch(r"\W*(?:the\s+)?(?:check[\s-]?in|arrival|first)(?:\s+(?:one|day|date))?(?:\s+please)?\W*", answer,
-                            re.IGNORECASE):
-                return choices["in"]
-            if re.fullmatch(r"\W*(?:the\s+)?(?:check[\s-]?out|departure|second|last)(?:\s+(?:one|day|date))?(?:\s+please)?\W*",
-                            answer, re.IGNORECASE):
-                return choices["out"]
-            return next(iter(said)) if len(said) == 1 and next(iter(said)) in choices.values() else None
+            return stay_end_picked(answer, str(pending.get("question") or ""), ctx.today)
         if offered := days_offered(pending, ctx.today):
             # "Which Thursday do you mean: today (3 Dec) or a week ago (26 Nov)?": one of the two, by its week, its place
             # or its day; any other day answers nothing

@@ -38,6 +38,7 @@ from .clauses import (
     conflicting_verbs,
     day_told,
     evidence_bounds,
+    headed_as_receipts,
     line_by_its_amount,
     sentences,
     strip_leading,
@@ -53,6 +54,7 @@ from .context import (
     find_mention,
     first_day_answered,
     in_the_trip,
+    line_days,
     named_reference,
     other_claim,
     thing_unmatched,
@@ -481,10 +483,6 @@ def list_lines(claim: Claim, ordinals: list[int] | None = None) -> str:
 # --------------------------------------------------------------------------- the reader
 
 
-def _line_days(claim: Claim | None) -> frozenset[date]:
-    return frozenset(date.fromisoformat(str(line["date"])) for line in (claim.lines if claim else ()) if line.get("date"))
-
-
 def _checked_out_on(text: str, dates: list[DateFound], value: Any) -> date | None:
     """The day a stay ended, when it is the one day said of it ("check-out 27.11", "checked out on the 20th")."""
     said = [d for d in dates if d.value is not None]
@@ -730,9 +728,8 @@ class Reader:
                         not intent.problem and intent.end <= closing[0] and intent.args.get("category") != "hotel":
                     intent.args["date"] = closing[2]  # (a stay's day is its check-in or its check-out: asked)
         self._date_said_elsewhere(intents)
-        listed = closing is not None or bool((head := re.match(r"^\W*(?:[^.!?\n]*[.!?]\s+)?([^:\n]{3,60}):", self.message)) and
-                                             RECEIPTS_OF_A_DAY.fullmatch(head.group(1)))
-        days = _line_days(self.ctx.default_claim())
+        listed = closing is not None or headed_as_receipts(self.message)
+        days = line_days(self.ctx.default_claim())
         first = min(days) if days else (trip[0] if (trip := self._trip_of_the_conversation()) else None)
         for intent in intents if listed else []:
             if isinstance(intent, ActIntent) and intent.act == "add_line" and intent.args.get("category") == "hotel" and \
@@ -971,7 +968,7 @@ class Reader:
                 return _politeness(start, end, clause.text)
         if kind in ("value", "context") and (nth := numbered_day(text)) is not None and nth >= 2 and \
                 self._trip_of_the_conversation() is None and (first := first_day_answered(
-                    self.ctx.earlier, self.ctx.today, _line_days(self.ctx.default_claim()))) is not None and \
+                    self.ctx.earlier, self.ctx.today, line_days(self.ctx.default_claim()))) is not None and \
                 first + timedelta(days=nth - 1) <= self.ctx.today:
             # "Day 2 — lunch …" after "Day 1 — …" and "Monday 30th" (which day that was): the day after it
             self.day_heading, self._day_heading_end = (first + timedelta(days=nth - 1)).isoformat(), end
