@@ -292,6 +292,14 @@ _MONEY_WORDS = re.compile(
     rf"(?P<and>and\s+)?(?P<b>{_WORD_OR_DIGITS})(?P<unit>\s*(?:cents?|pence|p|centimes?|rappen))?(?![\w.,])", re.IGNORECASE)
 
 
+# a price dictated with its cents named: "euro 18 and 40 cents", "18 and 40 cents" (the whole units said first,
+# with or without their currency before them; "and" then the cents, named as cents)
+_CENTS_SAID = re.compile(
+    rf"(?<![\w.,])(?:(?:euros?|eur|€|pounds?|£|dollars?|\$|francs?|chf)\s*)?(?P<a>{_WORD_OR_DIGITS})\s+"
+    rf"(?:(?:euros?|pounds?|dollars?|francs?)\s+)?and\s+(?P<b>{_WORD_OR_DIGITS})\s*(?:cents?|pence|centimes?|rappen)(?![\w])",
+    re.IGNORECASE)
+
+
 # a price said the way people say one, with no currency between: "twelve fifty" (12.50), "eleven sixty", "four
 # twenty-five"; never a year ("twenty twenty-six") and never part of a longer number ("one hundred twenty five")
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -343,7 +351,15 @@ def money_phrases(text: str) -> list[NumberFound]:
     """``two euro forty`` → 2.40, ``12 pounds 50`` → 12.50, ``twelve fifty`` → 12.50: whole units, then the
     hundredths, as people say a price."""
     found = _spoken_prices(text)
+    cents_said = []
+    for m in _CENTS_SAID.finditer(text or ""):  # "euro 18 and 40 cents", "18 and 40 cents": dictated
+        whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
+        cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))
+        if whole is not None and cents is not None and 0 < cents < 100:
+            cents_said.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
     for m in _MONEY_WORDS.finditer(text or ""):
+        if any(c.start <= m.start() < c.end for c in cents_said):
+            continue  # (read as a price with its cents named)
         whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
         cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))
         if whole is None or cents is None or not 0 < cents < 100:
@@ -351,7 +367,7 @@ def money_phrases(text: str) -> list[NumberFound]:
         if not m.group("unit") and (m.group("and") or re.match(r"\s+(?:for|of|on|at|in|to)\b", text[m.end():], re.IGNORECASE)):
             continue  # "20 euro and 30 for the tip": two amounts, not 20.30
         found.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
-    return found
+    return found + cents_said
 
 
 def evidence_numbers(text: str) -> list[Decimal]:

@@ -1134,6 +1134,8 @@ def _described(answer: str, ctx: Context) -> str:
                 args.pop("merchant")  # "Taxi 45 hinzufügen, …": a word of the request in another language, nobody paid
             if _NO_DESCRIPTION.fullmatch(str(args.get("description") or "x")):
                 args.pop("description")  # "She bought a UK SIM card", "I've just …", "Mi.: dinner": who, or the day
+            elif (kept := _CURRENCY_LAST.sub("", str(args.get("description") or ""))) != str(args.get("description") or ""):
+                args["description"] = kept  # "lunch euro 18 and 40 cents": the price's currency, no word of the thing
         opening = any(a.get("act") == "open_claim" for a in plan["acts"])  # lines then go on the claim it opens
         if not opening and act.get("act") != "open_claim" and not (act.get("case") or {}).get("id") and not (
                 act.get("case") or {}).get("match"):
@@ -1300,7 +1302,12 @@ def _name_after_amount(words: str) -> str | None:
 
 # words that never describe what an expense was on their own: who paid, or a day's short name
 _NO_DESCRIPTION = re.compile(r"\W*(?:she|he|they|i|we|it|you|i'?ve|i'?m|i'?d|i'?ll|we'?ve|we'?re|her|his|my|our|their|me|us|"
-                             r"them|so|then|also|and|mo|di|mi|do|fr|sa|so)\W*", re.IGNORECASE)
+                             r"them|so|then|also|and|mo|di|mi|do|fr|sa|so|"
+                             # the articles and "on" of the languages people mix in ("le 1er décembre déjeuner …",
+                             # "am Montag Taxi …"): no words of what it was
+                             r"the|le|la|les|l|el|los|las|il|lo|der|die|das|den|am|im|de|het|op|w|na|el|o|a|os|as|en)\W*",
+                             re.IGNORECASE)
+_CURRENCY_LAST = re.compile(r"(?<=[^\W\d_])\s+(?:euros?|eur|pounds?|dollars?|francs?|chf|gbp|usd)\s*$", re.IGNORECASE)
 # "at Curry 36", "at Café 1900": a name said after "at" that ends in a whole number
 _NAME_NUMBER = re.compile(r"(?i:\b(?:(?:breakfast|brunch|lunch|dinner|supper|drinks|coffee|meal)\s+(?:at|@)|hotel|hostel|"
                           r"restaurant|caf[eé]|bar))\s+(?:the\s+)?([A-Z][^\W\d_]*(?:['’][^\W\d_]+)?\s+\d{1,4})(?![\d.,]*\d)"

@@ -701,6 +701,9 @@ class Audit:
                 continue
             own = [d for d in said if a.holds(d.start, d.end)]
             dated = a.args.get("date") or self.ctx.today.isoformat()
+            if (odd := self._weekday_word_not_its_day(a, dated)) is not None:
+                self._leave("date", *odd)  # "…, Mittwoch Mittagessen … 9,80" dated Tuesday: the weekday its words say
+                continue  # (read as a name or not at all) is not the day the line got
             if any(d.value is not None and d.value.isoformat() != dated and _BOTH.search(
                     self.message[max(0, d.start - 12):d.start]) for d in said):
                 self._leave("date", a.start, a.end)  # "dinner 41 and taxi 23 both last nite"
@@ -1292,6 +1295,33 @@ class Audit:
                          for claim in self.ctx.claims for line in claim.lines)
         return bool(things) and all(c.category not in kinds and c.text.lower() not in said + " " + known for c in things)
 
+    def _weekday_word_not_its_day(self, act: ActSpan, dated: str) -> tuple[int, int] | None:
+        """A weekday's name (English or another language's, whatever its capitals) inside an added line's own words,
+        before its price, when the line's day falls on another weekday and no date said in its words explains it
+        (a name holding a day, "Trattoria Domenica", is asked too: a question is the safe answer)."""
+        words = self.message[act.start:act.end]
+        if any(act.holds(d.start, d.end) and d.kind != "weekday" for d in self._days):
+            return None  # "Friday 28.11 …": the figures say which day
+        try:
+            weekday = date.fromisoformat(dated).weekday()
+        except ValueError:
+            return None
+        # (short forms, "sat", "wed", "do", "fr", are words too; a weekday after the price, "taxi 23 friday", is the
+        # reader's to date, checked elsewhere)
+        told = [(w, _WEEKDAYS[w.group(0).lower()]) for w in re.finditer(r"[^\W\d_]+", words)
+                if len(w.group(0)) >= 5 and w.group(0).lower() in _WEEKDAYS
+                and not (re.search(r"\d", words[:w.start()]) and not re.search(r"\d", words[w.end():]))]
+        for pair in re.finditer(r"\b([^\W\d_]{2,10})\.?\s*(?:\+|&|/|-|–|\band\b|\bund\b|\bbis\b|\bto\b)\s*"
+                                r"([^\W\d_]{2,10})\b", words, re.IGNORECASE):
+            first, last = (_weekday_form(pair.group(n)) for n in (1, 2))
+            if first is not None and last is not None and first != weekday:
+                return act.start + pair.start(), act.start + pair.end()  # "parkhaus mo+di zusammen 38": from Monday
+        if act.args.get("category") == "hotel":  # "war Dienstag bis Donnerstag", "2 nts wed+thurs": a stay is dated by
+            # the first night told, never its last day (short forms count here: the words are a stay's)
+            told = [(w, form) for w in re.finditer(r"[^\W\d_]{3,}", words) if (form := _weekday_form(w.group(0))) is not None][:1]
+        odd = next((w for w, said in told if said != weekday), None)
+        return (act.start + odd.start(), act.start + odd.end()) if odd is not None else None
+
     def _asks_about_an_act(self, sentence: tuple[int, int]) -> bool:
         """Does a question in this sentence ask about an act in it ("…, is that ok?", "can I claim it?")?"""
         words = self.message[sentence[0]:sentence[1]]
@@ -1718,8 +1748,10 @@ class Audit:
                 self._leave("number", m.start(), m.end())  # "lunch for the team, 22 each": each of how many?
                 return
             plural = _PLURAL_AFTER.match(after)
-            if re.match(r"(?:st|nd|rd|th)\b|[ \t]*[-–][ \t]*\d", after, re.IGNORECASE) or re.search(
-                    r"\d[ \t]*[-–][ \t]*$", before) or m.group(0) in _ids(self.message) or (
+            if re.match(r"(?:st|nd|rd|th)\b|[ \t]*[-–][ \t]*\d", after, re.IGNORECASE) or (re.search(
+                    r"\d[ \t]*[-–][ \t]*$", before) and not (re.search(r"\d\.\d{1,2}\.?[ \t]+[-–][ \t]*$", before) and
+                                                           _MONEY_AFTER.match(after))) or m.group(0) in _ids(self.message) or (
+                # ("airport 30.11 - 89 zł": a day, then the price with its currency; never "Nov 16-18")
                     m.group(0).isdigit() and _NOT_MONEY_BEFORE.search(before) and not _CURRENCY_AFTER.match(after)
                     and not _CODE_AFTER.match(after)) or (
                     len(m.group(0)) <= 2 and m.group(0).isdigit() and _DAY_NUMBER_BEFORE.search(
@@ -1927,6 +1959,15 @@ def _night_of_stay(act: ActSpan, day: date, ends_said: bool = False) -> bool:
         return ends_said and first <= day <= first + timedelta(days=31)
     last = first + timedelta(days=31 if ends_said and not args.get("quantity") else max(nights, 1))
     return first <= day <= last
+
+
+def _weekday_form(word: str) -> int | None:
+    """The weekday a word names, whole ("Dienstag", "tue") or in another language's short form ("di", "mer")."""
+    from .normalize import days_abbreviated_abroad
+
+    lowered = word.lower()
+    english = days_abbreviated_abroad().get(lowered)
+    return _WEEKDAYS.get(lowered, _WEEKDAYS.get(english) if english else None)
 
 
 def _odd_merchant(merchant: str, message: str) -> bool:
@@ -2732,7 +2773,7 @@ _DAY_PATTERNS = [
     ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\.?\s*[-–]\s*\d{{1,2}}"
                          rf"(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
     # ("1.–3. December": the German way, each day with its dot)
-    ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.(?=\s))?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
+    ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|(?<=\b1)er|\.(?=\s))?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
@@ -2879,6 +2920,16 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         # be a price
         if re.search(r"\b(?:on|from|since|until|date|dated)\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "taxi 22,10 on 30.11", "3 nights from 24.11.": a day, as the reading takes it
+        if re.fullmatch(r"0[1-9]\.(?:0[1-9]|1[0-2])", raw) and not _MONEY_AFTER.match(text, m.end()):
+            day = _resolve("dmy", m, today)  # "03.12 bilet for the meetup": a leading zero writes a day, never a price
+            return day is not None and 0 <= (today - day).days <= 92
+        if re.search(r"\b(?:od|am|le|vom|ab|dal|desde)\s+$", text[:m.start()], re.IGNORECASE) and not _MONEY_AFTER.match(
+                text, m.end()):
+            return True  # "2 noce od 02.12, 860,00 zł", "am 30.11": "on" or "from" in the writer's language
+        if re.match(r"\s*[-–,]\s*(?:\d{1,2}\s*[^\W\d_]{1,7}\s*,\s*)?(?:[€$£]\s*\d|\d[\d.,]*" + _MONEY_AFTER.pattern + ")",
+                    text[m.end():], re.IGNORECASE) and not _MONEY_AFTER.match(text, m.end()):
+            day = _resolve("dmy", m, today)  # "airport 30.11 - 89 zł", "Mercure 30.11, 1 noc, 420,00 zł": the priced one
+            return day is not None and 0 <= (today - day).days <= 92  # is the one with its currency
         if re.search(r"\bcheck(?:ed|ing)?[\s-]?(?:in|out)\s*(?:on\s+|date\s+|:\s*)?$", text[:m.start()], re.IGNORECASE) and not \
                 _MONEY_AFTER.match(text, m.end()) and not re.search(r"\b(?:bags?|luggage|suitcases?|baggage)\s+check",
                                                                     text[max(0, m.start() - 40):m.start()], re.IGNORECASE):
@@ -2965,7 +3016,7 @@ _MONEY_AFTER = re.compile(r"\s*" + _MONEY_WORD, re.IGNORECASE)
 _BARE_DAY = re.compile(r"\s*(?:on\s+)?[a-z]{3,9}\.?\s*", re.IGNORECASE)  # "wed", "on tuesday"
 _DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|r|rs)?\.?,?\s+$",
                                 re.IGNORECASE)
-_LINE_HEAD = re.compile(r"(?:^|\n|\s[/|]\s)[ \t]*$")  # a line's head, or a group's after " / "
+_LINE_HEAD = re.compile(r"(?:^|\n|\s[/|]\s|[.!?]\s)[ \t]*$")  # a line's head, or a group's after " / " or a sentence
 
 
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:

@@ -101,7 +101,7 @@ MARKER = re.compile(
     re.IGNORECASE)
 
 QUESTION_START = re.compile(
-    r"^(?:what|what's|whats|how|how's|which|when|where|why|who|whose|is|are|am|was|were|does|do|did|"
+    r"^(?:what|what's|whats|how|how's|which|when|where|why|who|whose|is|are|am(?=\s+i\b)|was|were|does|do|did|"
     r"can\s+i|could\s+i|may\s+i|should\s+i|shall\s+i|must\s+i|will\s+i|would\s+i|can\s+we|do\s+i|"
     r"tell\s+me|show\s+me|show|list|give\s+me|remind\s+me|explain|any\s+idea|i\s+wonder|i'd\s+like\s+to\s+know|"
     r"i\s+want\s+to\s+know|i\s+need\s+to\s+know|let\s+me\s+know|is\s+there|are\s+there|convert|calculate|"
@@ -816,7 +816,9 @@ def _and_abroad(message: str, start: int, end: int) -> list[tuple[int, int]]:
             continue  # the Dutch "en" only before a kind of expense ("… 36 DKK en lunch …"; never "… en Starbucks")
         if not _same_currency(message[start:m.start("gap")], rest):
             continue  # "metro 36 DKK en lunch 145": which currency the second is in, asked
-        if re.search(r"\d", rest) and find_categories(rest) and find_categories(message[start:m.start()]):
+        if re.search(r"\d", rest) and find_categories(message[start:m.start()]) and (find_categories(rest) or (
+                message[m.end():m.end() + 3].lower() != "en " and re.match(r"[^\W\d_]+\s+(?:[€$£]\s?)?\d", rest[2:].lstrip()))):
+            # ("comida 15,90 y recarga 10": the second thing, of a kind not known, is asked on its own)
             return [(start, m.start("gap")), *_and_abroad(message, m.end(), end)]  # (the price keeps its currency)
     return [(start, end)]
 

@@ -46,7 +46,7 @@ from .audit import (
 from .clauses import NOT_AN_END, RECEIPTS_OF_A_DAY
 from .context import Claim, Context, claim_addressed, claims_named, in_the_trip, todays_weekday_unsure
 from .patterns import word_search
-from .reading import name_before_price, with_carrier_word
+from .reading import a_day_named, name_before_price, with_carrier_word
 from .values import (
     ABOARD,
     AIRPORTS,
@@ -327,7 +327,7 @@ def _items(message: str, ctx: Context) -> list[Item]:
 _PLACE_NAMED = re.compile(r"\b(?:airport|station|hbf|hauptbahnhof|bahnhof|terminal|centraal|centrale|flughafen|aeroporto|"
                           r"aéroport|lotnisko|straße|strasse|str\.|street|road|platz|allee|gasse)$|"
                           r"^(?:via|viale|corso|piazza|rue|calle|avenida|avenue|plaza)\s", re.IGNORECASE)  # ("Via Tortona")
-_KIND_NAMED = re.compile(r"\b(?:Air|Airways|Airlines?|Rail|Railways?|Express)$")
+_KIND_NAMED = re.compile(r"\b(?:Air|Airways|Airlines?|Rail|Railways?|Express|(?-i:Taxi|Taxis|Taxa|Cabs))$")  # ("Bergen Taxi")
 
 
 def kind_of_merchant(name: str) -> str | None:
@@ -388,7 +388,7 @@ def merchants_in(words: str, message: str) -> list[str]:
         if not first or (re.search(r"(?:^|[.!?:]\s*|\n)\s*$", before) and " " not in name and not first.isupper()
                          and not re.match(r"\s+(?:hotel|restaurant|café|cafe|bistro|brasserie)\b", words[m.end():])):
             continue  # a single word that starts a sentence is capitalised anyway ("Thon hotel": a name)
-        if re.search(r"(?:\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to)|->|→|=>)\s*(?:the\s+)?"
+        if re.search(r"(?:\b(?:from|to|into|towards|via|near|between|down\s+to|up\s+to|out\s+to|vom|von|zum|zur|nach)|->|→|=>)\s*(?:the\s+)?"
                      r"(?:(?:airport|station|terminal|port)\s+)?$", before, re.IGNORECASE) and not (
                 re.search(r"\b(?:bought|picked\s+up|ordered|adapter|cable|charger|tape|stationery|supplies|batter(?:y|ies)|"
                           r"plug|lead|notebook|pens?)\s+from\s+$", before, re.IGNORECASE) and not re.match(
@@ -406,7 +406,8 @@ def merchants_in(words: str, message: str) -> list[str]:
             continue  # "dinner with Anna": a person ("flew with LOT": an airline, in capitals)
         if any(n.lower() == name.lower() for n in names) or name.lower() in _NOT_NAMES or name.lower() in AIRPORTS or (
                 city_aliases(first) and not _KIND_NAMED.search(name) and first.lower() not in lexicon.MERCHANTS) or \
-                _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name):
+                _odd_merchant(name, message) or _CATEGORY_RE["hotel"].fullmatch(name) or _currency_word(name) or \
+                re.fullmatch(r"S?Fr|SFR", name) or a_day_named(name):  # ("Fr. 34.-": Swiss francs; "Montag Taxi": a day)
             continue
         if re.fullmatch(r"[A-Z]{3}", name) and (re.search(r"\b[A-Z]{3}\s*[-–—/]\s*$", before) or re.match(
                 r"\s*(?:to|[-–—/]|->|→)\s*[A-Z]", words[m.end():])):

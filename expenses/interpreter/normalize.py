@@ -64,6 +64,10 @@ def _folded(word: str) -> str:
     return unidecode(word).lower()
 
 
+# the French "first" of a month: "le 1er décembre", "1er déc." (read as "1st")
+_FIRST_OF_FRENCH = re.compile(r"(?:(?P<le>\ble\s+)|(?<![\d.,]))1(?P<er>er)\b(?:\s+(?P<month>[^\W\d_]{3,9})\b)?", re.IGNORECASE)
+
+
 def abroad_meant(message: str, start: int, end: int) -> bool:
     """Does the word of another language at ``start:end`` mean what it says there, or is it part of a name?
 
@@ -83,6 +87,9 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
             ahead.group(1).lower() in calendar_abroad() or ahead.group(1).lower() in _ENGLISH_DAYS)):
         return False  # ("from lundi to jeudi": a stay's days, never a name)
     capitalised = token[:1].isupper()
+    if before and before[-1] in ("am", "op") and calendar_abroad().get(token.lower()) in _ENGLISH_DAYS and \
+            message[start - 3:start - 1].lower() in ("am", "op"):
+        return True  # "am Montag Taxi vom Hbf …", "op Maandag": German and Dutch "on" before a weekday, however capitalised
     left = re.search(r"([^\W\d_][\w'’-]*)\W{0,2}$", message[:start])
     right = re.match(r"\W{0,2}([^\W\d_][\w'’-]*)", message[end:])
     at_start = not message[:start].strip() or re.search(r"[.!?:;\n]\s*$", message[:start]) is not None
@@ -91,11 +98,15 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
     if capitalised and ((left and left.group(1)[:1].isupper() and not at_start and not (
             english and english not in _MONTHS_EN and city_aliases(left.group(1)))) or (
             english and right and right.group(1)[:1].isupper() and not re.match(r"\s*[:,]", message[end:]) and not (
-                at_start and english not in _MONTHS_EN and re.fullmatch(r"[A-Z]{2,4}", right.group(1))))):
+                at_start and english not in _MONTHS_EN and re.fullmatch(r"[A-Z]{2,4}", right.group(1))) and not (
+                english in _ENGLISH_DAYS and right.group(1).lower() in lexicon.CATEGORY_WORDS))):
+        # ("…, Mittwoch Mittagessen in der Kantine 9,80": a day before what was bought, its noun capitalised in German)
         # ("Maandag KLM AMS-CPH 246,30": a day heading a sentence before an acronym is that day)
         return False  # "Trattoria Domenica", "Domingo Festival": a name of several capitalised words
     if english is None:
         return True  # a request's word ("Neue Claim bitte", "invia pure", "fjern den")
+    if token in ("Fr", "SFr") and re.match(r"\.?\s?\d+(?:\.-|,-|[.,]\d\d(?!\.?\d))", message[end:]):
+        return False  # "Mittagessen Fr. 27.50", "Fr. 34.-": Swiss francs, never Friday (Freitag)
     if _folded(token) in _DAYS_SHORT_PT and (not (before and (before[-1] in _DATE_LEADS or (
             # "1 noite, segunda, 78,00", "Jantar segunda 19,80", "almoço terça com …": after an expense and before a
             # figure, a stop or "e"/"com", or alone between commas, a day ("taxi segunda vez", "a segunda noite": ordinals)
@@ -105,11 +116,13 @@ def abroad_meant(message: str, start: int, end: int) -> bool:
                 r"\s+(?:do|da|dos|das|de|del)\b", message[end:], re.IGNORECASE)):
         return False  # "na quinta", "on segunda": a day; "Quinta do Lago", "a segunda viagem": a place, an ordinal
     if english in _MONTHS_EN:
-        return bool(re.search(r"\b\d{1,2}\.?\s*(?:de\s+|of\s+)?$", message[:start])
+        return bool(re.search(r"\b\d{1,2}(?:\.|er)?\s*(?:de\s+|of\s+)?$", message[:start])
                     or re.match(r"\s*\d{1,2}\b(?![.,]\d)", message[end:]))
     # ("Bahn Frankfurt–Hamburg Montag, ICE, 129,90": the day of a route, after the city it went to)
     return not capitalised or (bool(before) and before[-1] in _DATE_LEADS) or at_start or bool(
-        left and left.group(1)[:1].isupper() and city_aliases(left.group(1)))
+        left and left.group(1)[:1].isupper() and city_aliases(left.group(1))) or bool(
+        english in _ENGLISH_DAYS and re.search(r"[,;]\s*$", message[:start]) and right and right.group(1).lower() in
+        lexicon.CATEGORY_WORDS)  # ("…, Mittwoch Mittagessen …": a day heading what was bought, after a comma)
 
 
 @functools.cache
@@ -342,7 +355,7 @@ def day_pairs_abroad(text: str, today: date) -> list[tuple[int, int, date]]:
 
 
 # another language's short day name before a dotted day and month: "pon. 6.07", "Di. 7.7."
-_DAY_BEFORE_DOTTED = re.compile(r"(?<![\w.])([^\W\d_]{2,5})\.?,?\s+(?=\d{1,2}\.\d{1,2}\b)")
+_DAY_BEFORE_DOTTED = re.compile(r"(?<![\w.])([^\W\d_]{2,5})\.?,?\s+(?=(?:[12]\d|3[01]|0?[1-9])\.(?:1[0-2]|0?[1-9])\b)")
 
 
 def days_before_dotted(text: str, today: date) -> list[tuple[int, int, date]]:
@@ -492,6 +505,9 @@ def spell_out(message: str) -> Spelled:
     pairs += [(m.start(), m.end(), f"{m.group('d')}.{m.group('m')}.{m.group('y')}{' ' if m.group('end') else ''}")
               for m in _YEAR_FIRST.finditer(message)]  # "2026.11.16." read as "16.11.2026 " (as long: positions hold)
     pairs += [(m.start("mark"), m.end("mark"), "?") for m in _GREEK_QUESTION.finditer(message)]  # "What do you think;"
+    pairs += [(m.start("er"), m.end("er"), "st") for m in _FIRST_OF_FRENCH.finditer(message) if m.group("le") or (
+        m.group("month") and (calendar_abroad().get(m.group("month").lower()) in _MONTHS_EN
+                              or m.group("month").lower() in _MONTHS_EN))]  # "le 1er", "1er déc"
     pairs += [(m.start(), m.end(), " " * (m.end() - m.start())) for m in REMARK_ASIDE.finditer(message)]  # "(don't judge)"
     debits = list(_DEBIT_ROW.finditer(message))
     rows = re.findall(r"(?m)^[ \t]*\d{1,2}[./]\d{1,2}[./](?:20)?\d{2}\b", message)

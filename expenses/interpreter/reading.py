@@ -423,6 +423,14 @@ def _only_days(text: str, days: list[DateFound]) -> bool:
                       r"\b|[\s,.:;()-]", "", rest, flags=re.IGNORECASE)
 
 
+def a_day_named(name: str) -> bool:
+    """Does a name start with a weekday of another language ("Montag Taxi", "Mittwoch Kantine")?"""
+    from .normalize import calendar_abroad
+
+    first = name.split()[0].lower() if name.split() else ""
+    return calendar_abroad().get(first) in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
 def with_carrier_word(name: str, words: str) -> str:
     """A carrier's whole name, when ``words`` say "Airlines" after it ("Aegean Airlines ATH-AMS": Aegean Airlines)."""
     said = re.search(rf"(?<!\w){re.escape(name)}\s+(?:Airlines|Airways|Airline|Air\s+Lines)\b", words)
@@ -1623,7 +1631,9 @@ class Reader:
             category = self.heading  # "oh the dinners. wednesday at Cal Pep 58.30": a dinner
             if not merchants and (lead := _NAME_LEADS.match(masked)) is not None and find_amounts(masked[lead.end():]):
                 merchants = [MerchantFound(lead.start(1), lead.end(1), lead.group(1), lead.group(1), None)]
-        paid = [m for m in merchants if not re.search(r"\b(?:from|to|via)\s+$", masked[:m.start], re.IGNORECASE)]
+        merchants = [m for m in merchants if not a_day_named(m.name)]  # "am Montag Taxi …": when, never who was paid
+        paid = [m for m in merchants if not re.search(r"\b(?:from|to|via|vom|von|zum|zur|nach)\s+$", masked[:m.start],
+                                                      re.IGNORECASE)]  # ("Taxi vom Hbf zum Hotel": a route, said in German)
         if len(paid) > 1 and (at := [m for m in paid if re.search(r"\bat\s+(?:the\s+)?$", masked[:m.start], re.IGNORECASE)]):
             paid = at  # "breakfast with the CFO monday, 23.80 at Café Central": who was paid is where it was
         if len(merchants) > 1 and paid:

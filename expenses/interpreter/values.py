@@ -72,6 +72,8 @@ DOTTED_BESIDE = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)(?!\s*" + _MONE
 # old amount of a line, corrected: asked)
 DOTTED_WAS = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)"
               r"(?=\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d)")
+# a night's count in the languages people mix in: "2 nights", "1 noc", "3 nuits", "2 Nächte" (and "2 n")
+_NIGHT_WORDS = lexicon.NIGHTS + r"|nts?|n"
 DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # "the lunch of day 24", "dia 23", "giorno 9": the day of the month, the way Portuguese, Spanish and Italian say it (in
@@ -156,7 +158,7 @@ _DATE_PATTERNS = [
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
-    ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
+    ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s)|(?<=[.!?]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
     # "… convert. 27.11 - lunch - 11.20, 27.11 - Flixbus back - 34.99": a row of day, thing and price joined by dashes,
     # after a sentence or between commas (the thing's words hold no comma: the price is the row's own)
     ("dotted_near", re.compile(DASHED_ROW_DAY)),
@@ -164,8 +166,16 @@ _DATE_PATTERNS = [
     # and month beside the price, which is written as money is (a decimal comma, a currency) or said after "was"
     ("dotted_beside", re.compile(DOTTED_BESIDE, re.IGNORECASE)),
     ("dotted_was", re.compile(DOTTED_WAS, re.IGNORECASE)),
+    # "03.12 bilet for the meetup, paid online 49 €": a day written with its leading zero, as no price is
+    ("dotted_near", re.compile(r"(?<![\w.,/-])0[1-9]\.(?:1[0-2]|0[1-9])(?![\d.]|,\d)(?!\s*" + _MONEY_MARK + r")(?=[ \t]+[^\W\d_])",
+                               re.IGNORECASE)),
     # "hotel ibis 2.12 2 nights 70 each": a dotted day before the count of nights is the stay's first day
-    ("dotted_beside", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)(?=,?\s+\d{1,2}\s*(?:nights?|nites?|nts?|n)\b)",
+    ("dotted_beside", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)(?=,?\s+\d{1,2}\s*(?:" + _NIGHT_WORDS + r")\b)",
+                                 re.IGNORECASE)),
+    # "taxi from Chopin airport 30.11 - 89 zł", "hotel Mercure 30.11, 1 noc, 420,00 zł": a dotted day, then a dash or a
+    # comma, then a price with its currency (a night's count between them): the price is the one with the currency
+    ("dotted_beside", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)(?!\s*" + _MONEY_MARK + r")(?=\s*[-–,]\s*"
+                                 r"(?:\d{1,2}\s*(?:" + _NIGHT_WORDS + r")\s*,\s*)?(?:[€$£]\s*\d|\d[\d.,]*\s?" + _MONEY_MARK + r"))",
                                  re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
@@ -203,6 +213,10 @@ _DATE_PATTERNS = [
                            r"(?:'s|’s)?\.?(?=[ \t]+(?:lunch|dinner|breakfast|brunch|coffee|drinks|taxi|cab|uber|bolt|lyft|train|"
                            r"flight|bus|metro|tram|parking|hotel|fuel|petrol|ferry|snacks?|tickets?)\b)", re.IGNORECASE)),
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
+    # "od 02.12, 860,00 zł", "am 30.11", "le 30.11", "vom 30.11", "ab 1.12", "dal 2.12", "desde 2.12": after "on" or
+    # "from" in the languages people mix in (a comma may follow)
+    ("dotted", re.compile(r"(?:(?<=\bod\s)|(?<=\bam\s)|(?<=\ble\s)|(?<=\bvom\s)|(?<=\bab\s)|(?<=\bdal\s)|(?<=\bdesde\s))"
+                          r"\d{1,2}\.\d{1,2}\.?(?!\d|,\d)(?!\s*" + _MONEY_MARK + r")", re.IGNORECASE)),
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
                           r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|"
                           # "checkout 26.11", "checked out 26.11", "bought 24.11": the day something happened on
@@ -585,6 +599,7 @@ def spaced_thousands(text: str) -> list[tuple[int, int, Decimal, str | None]]:
     return found
 _SYMBOL_BEFORE = re.compile(r"([€$£¥])\s?$")
 _CODE_BEFORE = re.compile(r"\b([A-Za-z]{3})\s?$")
+_FRANCS_BEFORE = re.compile(r"\b(?-i:S?Fr|SFR)\.\s?$|\b(?-i:SFr|SFR)\s?$")  # the Swiss "Fr. 34.-", written with its dot
 _AFTER = re.compile(r"^\s?([€$£¥]|[A-Za-z]+)")
 
 
@@ -704,6 +719,8 @@ def find_amounts(text: str) -> list[AmountFound]:
             currency, start, marked = lexicon.CURRENCY_SYMBOLS[sm.group(1)], sm.start(1), True
         elif (cm := _CODE_BEFORE.search(before)) and _currency_word(cm.group(1), strict_case=True):
             currency, start, marked = _currency_word(cm.group(1), strict_case=True), cm.start(1), True
+        elif fm := _FRANCS_BEFORE.search(before):
+            currency, start, marked = "CHF", fm.start(), True  # "Fr. 34.-", "SFr. 27.50": Swiss francs
         if currency is None and (am := _AFTER.match(text[end:])):
             word = am.group(1)
             code = lexicon.CURRENCY_SYMBOLS.get(word) or _currency_word(word, strict_case=False)
@@ -980,6 +997,9 @@ def find_categories(text: str, known: frozenset[str] = frozenset()) -> list[Cate
     found = []
     for w in words(text):
         word = plain(w.text)
+        if (elided := re.match(r"(?:l|d|dell|dall|all|nell|sull)['’](?=\w{3})", word)) and elided.end() < len(word) and \
+                lexicon.CATEGORY_WORDS.get(word[elided.end():]):
+            word = word[elided.end():]  # "l'hôtel", "dell'albergo": the French and Italian article joined to the noun
         category = lexicon.CATEGORY_WORDS.get(word) or ("travel" if w.text in lexicon.TRAIN_SERVICES and not re.match(
             r"\s+[A-Z]{2,}\b", text[w.end:]) else None) or (  # ("ICE LATTE 5,40": a statement row in capitals)
             "travel" if w.text == "IC" and _intercity(text, w.end) else None)
