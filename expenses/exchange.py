@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from importlib import resources
 
@@ -79,7 +79,13 @@ def reference_rate(base: str, quote: str, on: date | None = None) -> RateQuote:
 
 def convert(amount: Decimal, base: str, quote: str, on: date | None = None) -> Decimal:
     """``amount`` of ``base`` in ``quote`` at the reference rate, rounded to cents."""
-    return (amount * reference_rate(base, quote, on).rate).quantize(CENT)
+    return at_rate(amount, reference_rate(base, quote, on).rate)
+
+
+def at_rate(amount: Decimal, rate: Decimal) -> Decimal:
+    """``amount`` times ``rate`` in cents, a half cent rounded up as money is (25 EUR at 0.861 is 21.53 GBP, never the
+    21.52 of Python's default, banker's rounding): the figure the read tool states and the one the line stores."""
+    return (amount * rate).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def paid_in_claim_currency(amount: str, paid_in: str, currency: str, day: str | None) -> str:

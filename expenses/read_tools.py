@@ -20,9 +20,8 @@ from registries import READ_ONLY, ReadContext, ReadToolDefinition
 
 from .calculator import calculation_result
 from .domain import claim_state, claim_total, project, summarize
-from .exchange import reference_rate, reference_table, round_rate
+from .exchange import at_rate, reference_rate, reference_table, round_rate
 from .knowledge import search_policy
-from .money import CENT
 from .schemas import (
     KIND,
     CalculateArgs,
@@ -96,7 +95,7 @@ def exchange_rate(args: ExchangeRateArgs, ctx: ReadContext) -> dict[str, Any]:
     }
     if args.amount is not None:
         result["amount"] = args.amount
-        result["converted"] = str((Decimal(args.amount) * quote.rate).quantize(CENT))
+        result["converted"] = str(at_rate(Decimal(args.amount), quote.rate))
     return result
 
 

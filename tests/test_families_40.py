@@ -202,3 +202,44 @@ def test_the_audit_dates_a_span_of_weekdays_by_its_first(words, day, kept):
                                                       **({"quantity": 2} if category == "hotel" else {})},
              "evidence": words}]
     assert bool(json.loads(audited(json.dumps({"plan": {"acts": acts}}), words, ctx))["plan"]["acts"]) is kept
+
+
+# ----------------------------------------------------------------------------- found by the blind sets on 588e1fc
+
+
+def test_a_bare_weekday_the_last_message_dated_a_week_earlier_is_asked():
+    # (h40-07: "monday dinner $54.20" after "flew DEN-BOS monday 11/23, …" was dated the Monday just gone, 30 Nov)
+    from dataclasses import replace as replaced
+
+    message = "monday dinner $54.20"
+    ctx = Context.of(replaced(request(message, **{**on_claim("USD"), "today": "2026-12-01"}),
+                              excerpt=[{"role": "user", "text": "flew DEN-BOS monday 11/23, roundtrip was $1,184.60"}]))
+    acts = [{"id": "a1", "act": "add_line", "args": {"amount": "54.20", "category": "meals", "date": "2026-11-30"},
+             "evidence": message}]
+    assert json.loads(audited(json.dumps({"plan": {"acts": acts}}), message, ctx))["plan"]["acts"] == []
+
+
+def test_an_ordinal_before_a_place_counts_places_never_days():
+    [plan] = conversation(["3/12 lunch at hospital 9,50, uber to the 2nd hospital 11,20, dinner 38"], **on_claim("EUR"))
+    assert _adds(plan) == [("meals", "9.50", "2026-12-03"), ("taxi", "11.20", "2026-12-03"), ("meals", "38.00", "2026-12-03")]
+
+
+def test_a_newcomer_saying_sorry_in_advance_before_opening_a_claim():
+    [plan] = conversation(['Good morning, I am new here and this is my first expense claim, so sorry if I do something '
+                           'wrong. I need to open a claim for my trip to Munich, please call it "Munich site visit". In '
+                           'euro of course.'], cases=(), active=None, today=TODAY)
+    assert [(a.act, a.args.get("title"), a.args.get("currency")) for a in plan.acts] == [
+        ("open_claim", "Munich site visit", "EUR")]
+
+
+def test_a_half_cent_is_rounded_up_by_the_conversion_the_line_stores_and_the_read_tool_states():
+    # (h41-11: 25 EUR at 0.861 is 21.525 GBP; Python's default rounding, half to even, had said 21.52)
+    from datetime import date
+    from decimal import Decimal
+
+    from expenses.exchange import convert, paid_in_claim_currency
+
+    assert convert(Decimal("25"), "EUR", "GBP", date(2026, 11, 26)) == Decimal("21.53")
+    assert paid_in_claim_currency("25.00", "EUR", "GBP", "2026-11-26") == "21.53"
+    [plan] = _talk(["taxi to the airport yesterday, EUR 25 on the receipt"], **on_claim("GBP"))
+    assert plan.acts == [] and "21.53 GBP" in plan.answers[-1].text

@@ -701,6 +701,9 @@ class Audit:
                 continue
             own = [d for d in said if a.holds(d.start, d.end)]
             dated = a.args.get("date") or self.ctx.today.isoformat()
+            if (other := self._weekday_dated_otherwise_before(a, own, dated)) is not None:
+                self._leave("day", other.start, other.end)  # "monday dinner $54.20" after "flew … monday 11/23": which
+                continue  # Monday? the one the last message dated, or the latest one?
             if (odd := self._weekday_word_not_its_day(a, dated)) is not None:
                 self._leave("date", *odd)  # "…, Mittwoch Mittagessen … 9,80" dated Tuesday: the weekday its words say
                 continue  # (read as a name or not at all) is not the day the line got
@@ -1294,6 +1297,21 @@ class Audit:
         known = " ".join(f"{line.get('merchant') or ''} {line.get('description') or ''}".lower()
                          for claim in self.ctx.claims for line in claim.lines)
         return bool(things) and all(c.category not in kinds and c.text.lower() not in said + " " + known for c in things)
+
+    def _weekday_dated_otherwise_before(self, act: ActSpan, own: list[Day], dated: str) -> Day | None:
+        """A bare weekday of this line ("monday dinner") read as another day than the one the user's last message
+        gave that weekday by its date ("flew DEN-BOS monday 11/23"): a week apart, which one is unsure."""
+        previous = self.ctx.previous or ""
+        bare = [d for d in own if d.kind == "weekday" and d.value is not None and _BARE_DAY.fullmatch(
+            self.message[d.start:d.end])]
+        if not bare or not previous.strip() or not act.args.get("date"):
+            return None
+        told = [d.value for d in find_days(previous, self.ctx.today) if d.value is not None and d.kind != "weekday"]
+        for d in bare:
+            if str(d.value) == dated and any(t.weekday() == d.value.weekday() and t != d.value and abs(
+                    (t - d.value).days) == 7 for t in told):
+                return d
+        return None
 
     def _weekday_word_not_its_day(self, act: ActSpan, dated: str) -> tuple[int, int] | None:
         """A weekday's name (English or another language's, whatever its capitals) inside an added line's own words,
@@ -2352,8 +2370,9 @@ _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
 _HEAD_COUNT = re.compile(r"\s*(?:of\s+(?:us|them|you)|ppl|people|persons|pax|guests|colleagues|attendees|diners)\b",
                          re.IGNORECASE)
 _ORDINAL_UNIT = re.compile(r"\s+(?:nights?|nites?|days?|ones?|lines?|items?|entry|entries|rows?|times?|rounds?|legs?|class|"
-                           r"floors?|stops?|taxis?|cabs?|coffees?|rides?|tickets?|trips?|meals?|lunch|dinner|breakfast)\b",
-                           re.IGNORECASE)
+                           r"floors?|stops?|taxis?|cabs?|coffees?|rides?|tickets?|trips?|meals?|lunch|dinner|breakfast|"
+                           r"(?:hospital|clinic|site|office|building|terminal|gate|meeting|visit|venue|branch|store|shop|client|"
+                           r"customer|appointment|session|plant|factory|warehouse|campus)s?)\b", re.IGNORECASE)
 _NOT_COUNTED = frozenset("euro euros eur usd dollars dollar pounds pound gbp chf francs franc kr kronor sek nok dkk pln "
                          "zloty czk jpy yen percent pct km miles mile".split())
 
@@ -2792,7 +2811,10 @@ _DAY_PATTERNS = [
                            r"class|round|attempt)s?\b)", re.IGNORECASE)),
     ("ordinal", re.compile(r"\b(?:(?:on\s+)?the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|night|nite|"
                            r"time|floor|stop|class|round|attempt|day|week|month|year|place|taxi|cab|bolt|uber|coffee|"
-                           r"lunch|dinner|breakfast|hotel|ticket|train|flight)s?\b)", re.IGNORECASE)),
+                           r"lunch|dinner|breakfast|hotel|ticket|train|flight|"
+                           # ("uber to the 2nd hospital", "the 3rd site visit": which place, never a day)
+                           r"hospital|clinic|site|office|building|terminal|gate|meeting|visit|venue|branch|store|shop|"
+                           r"client|customer|appointment|session|leg|plant|factory|warehouse|campus)s?\b)", re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|yday|yest|ystd|today|tdy|tonight|"
                             r"this\s+(?:morning|afternoon|evening|am\b|a\.m(?=\.))|last\s+(?:night|nite|evening)|earlier\s+today)\b",
                             re.IGNORECASE)),

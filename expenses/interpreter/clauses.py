@@ -1307,8 +1307,10 @@ def is_record(text: str, today) -> bool:
     dated = [f for f in fields if (d := find_dates(f, today)) and d[0].value and len(
         "".join(x.text for x in d)) >= 0.6 * len(re.sub(r"\s*(?:to|-|–)\s*.*$", "", f))]
     priced = [f for f in fields if find_amounts(mask(f, [(d.start, d.end) for d in find_dates(f, today)]))]
-    if re.match(r"\W*\d{1,2}[./-]\d{1,2}\.?\s*[-–—:]", text) and sum(1 for f in priced if find_categories(f)) >= 2:
-        return False  # "6.07 - train … 169 zł, taxi … 38 zł, dinner 94 zł": several expenses told on a dated line
+    if re.match(r"\W*\d{1,2}[./-]\d{1,2}\.?(?:\s*[-–—:]|\s+[^\W\d_])", text) and sum(
+            1 for f in priced if find_categories(f)) >= 2:
+        return False  # "6.07 - train … 169 zł, taxi … 38 zł, dinner 94 zł", "3/12 lunch … 9,50, uber … 11,20, dinner 38":
+        # several expenses told on a dated line
     if len(fields) >= 3:
         return bool(dated) and bool(priced)
     # a statement line: a leading date, capitalised words, an amount with its currency

@@ -178,7 +178,10 @@ class SkippedIntent(Intent):
 NEWCOMER = re.compile(r"\W*(?:(?:hi|hello|hey|hiya|morning|good\s+(?:morning|afternoon|evening))\W+)*(?:(?:i'?m|i\s+am|im)\s+)?"
                        r"(?:(?:brand\s+|quite\s+|very\s+|pretty\s+)?new(?:\s+(?:on\s+here|here|to\s+(?:this|the\s+app|the\s+company|the\s+team)|"
                        r"in\s+the\s+(?:company|team|firm)|at\s+the\s+company|starter))?|first\s+time(?:\s+(?:here|using\s+(?:this|the\s+app|it)))?)"
-                       r"(?:\W+(?:and\s+)?this\s+is\s+my\s+first\s+(?:expense\s+)?(?:claim|report|time)(?:\s+(?:here|ever))?)?\W*", re.IGNORECASE)
+                       r"(?:\W+(?:and\s+)?this\s+is\s+my\s+first\s+(?:expense\s+)?(?:claim|report|time)(?:\s+(?:here|ever))?)?"
+                       # ("…, so sorry if I do something wrong", "please bear with me")
+                       r"(?:\W+(?:so\s+)?(?:(?:i'?m\s+)?sorry|apologies|excuse\s+me)\s+if\s+i\s+(?:do|get|make)\s+(?:something|anything|"
+                       r"it|things?|a\s+mistake|mistakes)(?:\s+wrong)?|\W+(?:please\s+)?bear\s+with\s+me)?\W*", re.IGNORECASE)
 # the words of an expense that say it is not to be claimed: "(private, don't put it please)", "- that's personal, skip it"
 _NOT_FOR_THE_CLAIM = re.compile(r"(?:\(|,|\s[-–—]|;)\s*(?:but\s+)?(?:(?:this|that|it)(?:\s+one)?\s*(?:is|was|'s)\s+)?"
                                 r"(?:(?:private|personal)(?:\s+(?:purchase|thing|expense))?|for\s+myself(?=\s*(?:\)|$))|not\s+for\s+(?:work|"

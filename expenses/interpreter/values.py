@@ -72,6 +72,9 @@ DOTTED_BESIDE = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)(?!\s*" + _MONE
 # old amount of a line, corrected: asked)
 DOTTED_WAS = (r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)"
               r"(?=\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d)")
+# places and visits counted ("uber to the 2nd hospital", "the 3rd site"): which one, never a day of the month
+_ORDINAL_PLACES = (r"(?:hospital|clinic|site|office|building|terminal|gate|stop|meeting|visit|location|venue|branch|store|shop|"
+                   r"client|customer|appointment|session|leg|plant|factory|warehouse|campus)s?\b")
 # a night's count in the languages people mix in: "2 nights", "1 noc", "3 nuits", "2 Nächte" (and "2 n")
 _NIGHT_WORDS = lexicon.NIGHTS + r"|nts?|n"
 DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
@@ -232,10 +235,10 @@ _DATE_PATTERNS = [
     ("anchored", re.compile(r"\b(?:(?:on\s+)?(?:the\s+)?same\s+day|(?:on\s+|in\s+)?that\s+(?:same\s+)?(?:day|morning|afternoon|evening)|(?:in\s+)?(?:the\s+)?same\s+"
                             r"(?:morning|afternoon|evening|night)|(?:on\s+)?the\s+(?:day|night)\s+"
                             r"(?:after|before)|the\s+(?:next|following|previous)\s+day|the\s+day\s+later)\b", re.IGNORECASE)),
-    ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary))",
-                       re.IGNORECASE)),
+    ("dom", re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary|"
+                       + _ORDINAL_PLACES + r"))", re.IGNORECASE)),
     # "lnch 18th 38": an ordinal day on its own
-    ("dom", re.compile(r"(?<![\w.,/])(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary|night|nite|time|"
+    ("dom", re.compile(r"(?<![\w.,/])(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:" + _ORDINAL_PLACES + r")\b)(?!\s+(?:line|item|entry|row|one|expense|class|round|attempt|quarter|edition|anniversary|night|nite|time|"
                        r"floor|place|day|week|year|person|people|guest)s?\b)(?!\s+of\s+(?!jan|feb|mar|apr|may|jun|jul|aug|"
                        r"sep|oct|nov|dec))", re.IGNORECASE)),
     # "the dinner of the 25", "on the 23", "I paid it the 26": a day of the month said without its suffix (never money:
