@@ -238,6 +238,18 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["dev-38"]["passed"] >= 33
     assert parts["holdout-39"]["conversations"] >= 13
     assert parts["holdout-39"]["passed"] >= 44
+    # a twenty-eighth round (2026-12-07, twenty-second session): 12 conversations of English written with another
+    # language's words and ways (dev-40: 8 passed before, 0 unsafe; worked on), and 13 whole claims of a new user kept
+    # blind until measured on the round's first commit (holdout-40: 14 passed before, 1 unsafe; 14 and 1 after it; 16
+    # and 0 at the end). holdout-38 (last round's, a new user's whole claim) joins the corpus now that its one unsafe
+    # item ("Bergen Taxi") is closed. A third blind set (holdout-41: 13 passed before, 1 unsafe; 15 and 1 after the first
+    # commit; 16 and 1 at the end, a cascade of an earlier miss) is kept in tests/heldout/holdout-41: docs/evaluation.md
+    assert parts["dev-40"]["conversations"] >= 12
+    assert parts["dev-40"]["passed"] >= 26
+    assert parts["holdout-40"]["conversations"] >= 13
+    assert parts["holdout-40"]["passed"] >= 16
+    assert parts["holdout-38"]["conversations"] >= 13
+    assert parts["holdout-38"]["passed"] >= 21
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
