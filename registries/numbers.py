@@ -295,8 +295,11 @@ _MONEY_WORDS = re.compile(
 # a price dictated with its cents named: "euro 18 and 40 cents", "18 and 40 cents" (the whole units said first,
 # with or without their currency before them; "and" then the cents, named as cents)
 _CENTS_SAID = re.compile(
-    rf"(?<![\w.,])(?:(?:euros?|eur|€|pounds?|£|dollars?|\$|francs?|chf)\s*)?(?P<a>{_WORD_OR_DIGITS})\s+"
-    rf"(?:(?:euros?|pounds?|dollars?|francs?)\s+)?and\s+(?P<b>{_WORD_OR_DIGITS})\s*(?:cents?|pence|centimes?|rappen)(?![\w])",
+    rf"(?<![\w.,])(?<!\bfor\s)(?<!\bx\s)(?:(?:euros?|eur|€|pounds?|£|dollars?|\$|francs?|chf)\s*)?(?P<a>{_WORD_OR_DIGITS})\s+"
+    rf"(?:(?:euros?|pounds?|dollars?|francs?)\s+)?and\s+(?P<b>{_WORD_OR_DIGITS})\s*(?:cents?|pence|centimes?|rappen)(?![\w])"
+    # (never "dinner for 4 and 30 cents tip", "18 and 40 cents tip", "12 and 40 cents for the coffee": a count, or two
+    # amounts, the cents another thing's)
+    r"(?!\s*(?:of\s+)?(?:tip|tips|for|extra|service|change|back|each|per|on\s+top)\b)",
     re.IGNORECASE)
 
 

@@ -243,3 +243,31 @@ def test_a_half_cent_is_rounded_up_by_the_conversion_the_line_stores_and_the_rea
     assert paid_in_claim_currency("25.00", "EUR", "GBP", "2026-11-26") == "21.53"
     [plan] = _talk(["taxi to the airport yesterday, EUR 25 on the receipt"], **on_claim("GBP"))
     assert plan.acts == [] and "21.53 GBP" in plan.answers[-1].text
+
+
+# ----------------------------------------------------------------------------- found by the review of 588e1fc
+
+
+@pytest.mark.parametrize("said", ["taxi 18 and 40 cents tip", "lunch 12 and 40 cents for the coffee",
+                                  "dinner for 4 and 30 cents tip", "lunch 25 and 80 cents tip"])
+def test_cents_said_of_a_tip_or_another_thing_never_join_a_price(said):
+    from registries.numbers import money_phrases
+
+    assert money_phrases(said) == []
+
+
+@pytest.mark.parametrize("text", ["lunch 14.10 - 3.50 € tip", "Tickets 2x 9.10, 18.20 €", "bus 2.10, 2.10 €"])
+def test_a_dotted_figure_weeks_back_beside_a_priced_one_is_no_day(text):
+    [plan] = conversation([text], **on_claim("EUR"))
+    assert not [a for a in plan.acts if str(a.args.get("date", "")).startswith("2026-10")]
+
+
+@pytest.mark.parametrize("text", ["billet musée 12", "biglietto teatro 30", "bilet do muzeum 20"])
+def test_a_ticket_said_in_another_language_is_never_filed_as_travel_by_the_word_alone(text):
+    [plan] = conversation([text], **on_claim("EUR"))
+    assert not [a for a in plan.acts if a.args.get("category") == "travel"]
+
+
+def test_a_weekday_inside_the_name_of_who_was_paid_is_no_day():
+    [plan] = conversation(["lunch at Sábado Bar 30"], **on_claim("EUR"))
+    assert _adds(plan) == [("meals", "30.00", None)]  # (no day said: today's, as the engine fills it)

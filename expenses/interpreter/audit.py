@@ -1326,8 +1326,9 @@ class Audit:
             return None
         # (short forms, "sat", "wed", "do", "fr", are words too; a weekday after the price, "taxi 23 friday", is the
         # reader's to date, checked elsewhere)
+        named = str(act.args.get("merchant") or "").casefold()  # ("lunch at Sábado Bar": a name holds it, no day)
         told = [(w, _WEEKDAYS[w.group(0).lower()]) for w in re.finditer(r"[^\W\d_]+", words)
-                if len(w.group(0)) >= 5 and w.group(0).lower() in _WEEKDAYS
+                if len(w.group(0)) >= 5 and w.group(0).lower() in _WEEKDAYS and w.group(0).casefold() not in named
                 and not (re.search(r"\d", words[:w.start()]) and not re.search(r"\d", words[w.end():]))]
         for pair in re.finditer(r"\b([^\W\d_]{2,10})\.?\s*(?:\+|&|/|-|–|\band\b|\bund\b|\bbis\b|\bto\b)\s*"
                                 r"([^\W\d_]{2,10})\b", words, re.IGNORECASE):
@@ -2951,7 +2952,7 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         if re.match(r"\s*[-–,]\s*(?:\d{1,2}\s*[^\W\d_]{1,7}\s*,\s*)?(?:[€$£]\s*\d|\d[\d.,]*" + _MONEY_AFTER.pattern + ")",
                     text[m.end():], re.IGNORECASE) and not _MONEY_AFTER.match(text, m.end()):
             day = _resolve("dmy", m, today)  # "airport 30.11 - 89 zł", "Mercure 30.11, 1 noc, 420,00 zł": the priced one
-            return day is not None and 0 <= (today - day).days <= 92  # is the one with its currency
+            return day is not None and 0 <= (today - day).days <= 21  # is the one with its currency (a recent day)
         if re.search(r"\bcheck(?:ed|ing)?[\s-]?(?:in|out)\s*(?:on\s+|date\s+|:\s*)?$", text[:m.start()], re.IGNORECASE) and not \
                 _MONEY_AFTER.match(text, m.end()) and not re.search(r"\b(?:bags?|luggage|suitcases?|baggage)\s+check",
                                                                     text[max(0, m.start() - 40):m.start()], re.IGNORECASE):

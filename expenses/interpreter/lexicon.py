@@ -37,7 +37,7 @@ for _category, _words in {
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina tog tåg vlak trein comboio "
                      "parkering parkeren parkovné estacionamento estacionamiento aparcamiento "
                      "pedaggio péage peage peaje maut autostrada paliwo tankowanie parkowanie parkplatz parkhaus "
-                     "zugbillett zugticket bahnticket rückflug ruckflug hinflug bilet billet biglietto billete",
+                     "zugbillett zugticket bahnticket rückflug ruckflug hinflug",
     "hotel_abroad": "hôtel albergo pensione pensjonat hostal pousada",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "
              "equipment gift museum admission entrance exhibition laundry wifi internet printing postage charger "
@@ -63,7 +63,7 @@ PRIORITY = ("taxi", "meals", "travel", "hotel", "other")
 WEAK_CATEGORY_WORDS = frozenset({"express", "eat", "ate", "eating", "ticket", "tickets", "night", "nights", "nite", "nites",
                                  "nuit", "nuits", "notte", "notti", "nacht", "nächte", "nachte", "noc", "noce", "nocy",
                                  "noche", "noches", "stay", "room", "fee", "fees", "ride", "entry",
-                                 "rides", "gas", "drinks", "food", "bilet", "billet", "biglietto", "billete"})
+                                 "rides", "gas", "drinks", "food"})
 
 # the words that name an existing line by its category ("the hotel line", "the dinner"); other
 # category words (parking, visa, coffee) only name a line through its merchant

@@ -175,9 +175,10 @@ _DATE_PATTERNS = [
     # "hotel ibis 2.12 2 nights 70 each": a dotted day before the count of nights is the stay's first day
     ("dotted_beside", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)(?=,?\s+\d{1,2}\s*(?:" + _NIGHT_WORDS + r")\b)",
                                  re.IGNORECASE)),
-    # "taxi from Chopin airport 30.11 - 89 zł", "hotel Mercure 30.11, 1 noc, 420,00 zł": a dotted day, then a dash or a
-    # comma, then a price with its currency (a night's count between them): the price is the one with the currency
-    ("dotted_beside", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)(?!\s*" + _MONEY_MARK + r")(?=\s*[-–,]\s*"
+    # "taxi from Chopin airport 30.11 - 89 zł", "hotel Mercure 30.11, 1 noc, 420,00 zł": a dotted day of the last three
+    # weeks, then a dash or a comma, then a price with its currency (a night's count between them): the price is the
+    # one with the currency (never "lunch 14.10 - 3.50 € tip", "bus 2.10, 2.10 €": two prices)
+    ("dotted_dashed", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)(?!\s*" + _MONEY_MARK + r")(?=\s*[-–,]\s*"
                                  r"(?:\d{1,2}\s*(?:" + _NIGHT_WORDS + r")\s*,\s*)?(?:[€$£]\s*\d|\d[\d.,]*\s?" + _MONEY_MARK + r"))",
                                  re.IGNORECASE)),
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
@@ -296,8 +297,9 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                 value = beside[1].isoformat() if beside[1] else None  # "12/9 (Wed)": the reading that was a Wednesday
             if kind == "dotted_to" and not DATE_CHANGED_TO.search(text[:m.start()]):
                 continue
-            if kind in ("dotted_near", "dotted_lead", "dotted_to", "dotted_beside", "dotted_was") and (
-                    value is None or (today - date.fromisoformat(value)).days > (14 if kind == "dotted_was" else 92)):
+            if kind in ("dotted_near", "dotted_lead", "dotted_to", "dotted_beside", "dotted_was", "dotted_dashed") and (
+                    value is None or (today - date.fromisoformat(value)).days > (
+                        14 if kind == "dotted_was" else 21 if kind == "dotted_dashed" else 92)):
                 continue
             if kind == "dotted_weekday" and (value is None or not m.group(0).lower().startswith(
                     _WEEKDAYS[date.fromisoformat(value).weekday()][:3])):
