@@ -303,6 +303,12 @@ _CENTS_SAID = re.compile(
     re.IGNORECASE)
 
 
+# a number that is a day, a line or a room ("Nov 18 and 40 cents", "line 2 and 40 cents", "room 212 …"): no price
+_NOT_A_PRICE_BEFORE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|"
+                                 r"june|july|august|september|october|november|december|line|item|room|no|nr|number)\.?\s*#?\s*$",
+                                 re.IGNORECASE)
+
+
 # a price said the way people say one, with no currency between: "twelve fifty" (12.50), "eleven sixty", "four
 # twenty-five"; never a year ("twenty twenty-six") and never part of a longer number ("one hundred twenty five")
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -358,7 +364,7 @@ def money_phrases(text: str) -> list[NumberFound]:
     for m in _CENTS_SAID.finditer(text or ""):  # "euro 18 and 40 cents", "18 and 40 cents": dictated
         whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
         cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))
-        if whole is not None and cents is not None and 0 < cents < 100:
+        if whole is not None and cents is not None and 0 < cents < 100 and not _NOT_A_PRICE_BEFORE.search(text[:m.start()]):
             cents_said.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
     for m in _MONEY_WORDS.finditer(text or ""):
         if any(c.start <= m.start() < c.end for c in cents_said):

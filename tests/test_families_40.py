@@ -271,3 +271,36 @@ def test_a_ticket_said_in_another_language_is_never_filed_as_travel_by_the_word_
 def test_a_weekday_inside_the_name_of_who_was_paid_is_no_day():
     [plan] = conversation(["lunch at Sábado Bar 30"], **on_claim("EUR"))
     assert _adds(plan) == [("meals", "30.00", None)]  # (no day said: today's, as the engine fills it)
+
+
+# ----------------------------------------------------------------------------- the safety review of 588e1fc
+
+
+@pytest.mark.parametrize("text", ["2 coffees 1.10, 2.30 €", "beers 25.11, 4.50 €", "coffee 03.10 and croissant 2.20",
+                                  "metro 02.10 and bus 01.90", "parking 08.11 and fuel 45", "lunch 12, coffee 03.10 and cake 4",
+                                  "Lunch with client. 12.10 - paid by card, tip 2", "Zug ab 9.10 Uhr 49 €",
+                                  "taxi at 7 am 12.10", "breakfast 8 am 11.10", "Taxi am 20.12 25 €"])
+def test_a_price_written_like_a_day_is_never_taken_for_one(text):
+    # (a dotted figure is a day beside a price only where it cannot be one: written another way than that price, of
+    # the last three weeks; a leading zero only heading a line; never after "7 am" nor before "Uhr")
+    [plan] = conversation([text], **on_claim("EUR"))
+    assert not [a for a in plan.acts if a.args.get("date") and a.args["date"] != "2026-12-03"], plan.acts
+
+
+@pytest.mark.parametrize("text", ["le 1er soir, dîner 30 €", "le 1er jour du salon, déjeuner 20 €", "le 1er taxi 20 €"])
+def test_le_1er_of_a_kind_is_the_first_one_never_the_first_of_the_month(text):
+    [plan] = conversation([text], **on_claim("EUR"))
+    assert not [a for a in plan.acts if a.args.get("date") == "2026-12-01"]
+
+
+@pytest.mark.parametrize("text", ["Hotel Parkhaus 110", "Motel Autostrada 70", "Hotel am Parkplatz 95"])
+def test_a_hotel_named_for_a_car_park_or_a_motorway_is_never_travel(text):
+    [plan] = conversation([text], **on_claim("EUR"))
+    assert not [a for a in plan.acts if a.args.get("category") == "travel"]
+
+
+@pytest.mark.parametrize("said", ["taxi on Nov 18 and 40 cents tip", "line 2 and 40 cents", "room 212 and 40 cents"])
+def test_the_engine_never_joins_a_day_a_line_or_a_room_with_cents(said):
+    from registries.numbers import money_phrases
+
+    assert money_phrases(said) == []

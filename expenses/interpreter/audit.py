@@ -2943,14 +2943,16 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         # be a price
         if re.search(r"\b(?:on|from|since|until|date|dated)\s+$", text[:m.start()], re.IGNORECASE):
             return True  # "taxi 22,10 on 30.11", "3 nights from 24.11.": a day, as the reading takes it
-        if re.fullmatch(r"0[1-9]\.(?:0[1-9]|1[0-2])", raw) and not _MONEY_AFTER.match(text, m.end()):
+        if re.fullmatch(r"0[1-9]\.(?:0[1-9]|1[0-2])", raw) and not _MONEY_AFTER.match(text, m.end()) and re.search(
+                r"(?:^|[\n.!?;:]\s*)$", text[:m.start()]):
             day = _resolve("dmy", m, today)  # "03.12 bilet for the meetup": a leading zero writes a day, never a price
             return day is not None and 0 <= (today - day).days <= 92
-        if re.search(r"\b(?:od|am|le|vom|ab|dal|desde)\s+$", text[:m.start()], re.IGNORECASE) and not _MONEY_AFTER.match(
-                text, m.end()):
-            return True  # "2 noce od 02.12, 860,00 zł", "am 30.11": "on" or "from" in the writer's language
-        if re.match(r"\s*[-–,]\s*(?:\d{1,2}\s*[^\W\d_]{1,7}\s*,\s*)?(?:[€$£]\s*\d|\d[\d.,]*" + _MONEY_AFTER.pattern + ")",
-                    text[m.end():], re.IGNORECASE) and not _MONEY_AFTER.match(text, m.end()):
+        if re.search(r"(?<!\d\s)\b(?:od|am|le|vom|ab|dal|desde)\s+$", text[:m.start()], re.IGNORECASE) and not _MONEY_AFTER.match(
+                text, m.end()) and not re.match(r"\s*(?:uhr|h\b|o'?clock|am\b|pm\b)", text[m.end():], re.IGNORECASE):
+            day = _resolve("dmy", m, today)  # "2 noce od 02.12, 860,00 zł", "am 30.11": "on" or "from" in the writer's
+            return day is not None and 0 <= (today - day).days <= 92  # language (never "ab 9.10 Uhr", a time)
+        if re.match(r"\s*[-–,]\s*(?:\d{1,2}\s*[^\W\d_]{1,7}\s*,\s*)?(?:[€$£]\s*\d+(?:,\d\d)?(?![\d.])|\d+(?:,\d\d)?"
+                    + _MONEY_AFTER.pattern + ")", text[m.end():], re.IGNORECASE) and not _MONEY_AFTER.match(text, m.end()):
             day = _resolve("dmy", m, today)  # "airport 30.11 - 89 zł", "Mercure 30.11, 1 noc, 420,00 zł": the priced one
             return day is not None and 0 <= (today - day).days <= 21  # is the one with its currency (a recent day)
         if re.search(r"\bcheck(?:ed|ing)?[\s-]?(?:in|out)\s*(?:on\s+|date\s+|:\s*)?$", text[:m.start()], re.IGNORECASE) and not \
@@ -2988,6 +2990,9 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
             return day is not None and 0 <= (today - day).days <= 92
         if not re.match(r"[ \t]*[:–-][ \t]", text[m.end():]):
             return False
+        if re.search(r"[.!?]\s[ \t]*$", text[:m.start()]):
+            day = _resolve("dmy", m, today)  # "Dzień dobry. 02.12: paliwo …": heading a sentence, a recent day only
+            return day is not None and 0 <= (today - day).days <= 21
         return bool(_LINE_HEAD.search(text[:m.start()]))
     return True
 
@@ -3039,7 +3044,7 @@ _MONEY_AFTER = re.compile(r"\s*" + _MONEY_WORD, re.IGNORECASE)
 _BARE_DAY = re.compile(r"\s*(?:on\s+)?[a-z]{3,9}\.?\s*", re.IGNORECASE)  # "wed", "on tuesday"
 _DOTTED_DAY_BEFORE = re.compile(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|r|rs)?\.?,?\s+$",
                                 re.IGNORECASE)
-_LINE_HEAD = re.compile(r"(?:^|\n|\s[/|]\s|[.!?]\s)[ \t]*$")  # a line's head, or a group's after " / " or a sentence
+_LINE_HEAD = re.compile(r"(?:^|\n|\s[/|]\s)[ \t]*$")  # a line's head, or a group's after " / "
 
 
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:

@@ -36,7 +36,7 @@ for _category, _words in {
                     "yemeği yemegi yemek kahvaltı kahvalti",  # (Turkish: "akşam yemeği", dinner)
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina tog tåg vlak trein comboio "
                      "parkering parkeren parkovné estacionamento estacionamiento aparcamiento "
-                     "pedaggio péage peage peaje maut autostrada paliwo tankowanie parkowanie parkplatz parkhaus "
+                     "pedaggio péage peage peaje maut paliwo tankowanie parkowanie "
                      "zugbillett zugticket bahnticket rückflug ruckflug hinflug",
     "hotel_abroad": "hôtel albergo pensione pensjonat hostal pousada",  # (their nights, "2 Nächte", are counts: NIGHTS; "Bar Notte" is no hotel)
     "other": "other misc miscellaneous conference registration visa supplies stationery sim roaming fee fees "

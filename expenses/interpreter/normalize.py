@@ -64,6 +64,9 @@ def _folded(word: str) -> str:
     return unidecode(word).lower()
 
 
+# "le 1er soir", "le 1er jour du salon", "le 1er taxi": the first of a kind, never the first of the month
+_FIRST_OF_A_KIND = frozenset("soir jour matin midi trimestre semestre mois fois étage etage voyage vol train repas client "
+                             "rendez-vous salon essai".split())
 # the French "first" of a month: "le 1er décembre", "1er déc." (read as "1st")
 _FIRST_OF_FRENCH = re.compile(r"(?:(?P<le>\ble\s+)|(?<![\d.,]))1(?P<er>er)\b(?:\s+(?P<month>[^\W\d_]{3,9})\b)?", re.IGNORECASE)
 
@@ -505,7 +508,8 @@ def spell_out(message: str) -> Spelled:
     pairs += [(m.start(), m.end(), f"{m.group('d')}.{m.group('m')}.{m.group('y')}{' ' if m.group('end') else ''}")
               for m in _YEAR_FIRST.finditer(message)]  # "2026.11.16." read as "16.11.2026 " (as long: positions hold)
     pairs += [(m.start("mark"), m.end("mark"), "?") for m in _GREEK_QUESTION.finditer(message)]  # "What do you think;"
-    pairs += [(m.start("er"), m.end("er"), "st") for m in _FIRST_OF_FRENCH.finditer(message) if m.group("le") or (
+    pairs += [(m.start("er"), m.end("er"), "st") for m in _FIRST_OF_FRENCH.finditer(message) if (m.group("le") and not (
+        m.group("month") and (m.group("month").lower() in lexicon.CATEGORY_WORDS or m.group("month").lower() in _FIRST_OF_A_KIND))) or (
         m.group("month") and (calendar_abroad().get(m.group("month").lower()) in _MONTHS_EN
                               or m.group("month").lower() in _MONTHS_EN))]  # "le 1er", "1er déc"
     pairs += [(m.start(), m.end(), " " * (m.end() - m.start())) for m in REMARK_ASIDE.finditer(message)]  # "(don't judge)"

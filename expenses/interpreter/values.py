@@ -161,7 +161,10 @@ _DATE_PATTERNS = [
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
-    ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s)|(?<=[.!?]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
+    ("dotted_near", re.compile(r"(?:^|(?<=\s[/|]\s))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])", re.MULTILINE)),
+    # … and after a sentence ("Dzień dobry. 02.12: paliwo …"), a day of the last three weeks only (never "Lunch with
+    # client. 12.10 - paid by card, tip 2": the lunch's price)
+    ("dotted_dashed", re.compile(r"(?<=[.!?]\s)[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]*[:–-][ \t])")),
     # "… convert. 27.11 - lunch - 11.20, 27.11 - Flixbus back - 34.99": a row of day, thing and price joined by dashes,
     # after a sentence or between commas (the thing's words hold no comma: the price is the row's own)
     ("dotted_near", re.compile(DASHED_ROW_DAY)),
@@ -169,8 +172,9 @@ _DATE_PATTERNS = [
     # and month beside the price, which is written as money is (a decimal comma, a currency) or said after "was"
     ("dotted_beside", re.compile(DOTTED_BESIDE, re.IGNORECASE)),
     ("dotted_was", re.compile(DOTTED_WAS, re.IGNORECASE)),
-    # "03.12 bilet for the meetup, paid online 49 €": a day written with its leading zero, as no price is
-    ("dotted_near", re.compile(r"(?<![\w.,/-])0[1-9]\.(?:1[0-2]|0[1-9])(?![\d.]|,\d)(?!\s*" + _MONEY_MARK + r")(?=[ \t]+[^\W\d_])",
+    # "03.12 bilet for the meetup, paid online 49 €": a day written with its leading zero heading a line or a sentence,
+    # as no price is (never "coffee 03.10 and croissant 2.20": the coffee's price)
+    ("dotted_near", re.compile(r"(?:^|(?<=\n)|(?<=[.!?;:]\s))[ \t]*0[1-9]\.(?:1[0-2]|0[1-9])(?![\d.]|,\d)(?!\s*" + _MONEY_MARK + r")(?=[ \t]+[^\W\d_])",
                                re.IGNORECASE)),
     # "hotel ibis 2.12 2 nights 70 each": a dotted day before the count of nights is the stay's first day
     ("dotted_beside", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)(?=,?\s+\d{1,2}\s*(?:" + _NIGHT_WORDS + r")\b)",
@@ -179,8 +183,9 @@ _DATE_PATTERNS = [
     # weeks, then a dash or a comma, then a price with its currency (a night's count between them): the price is the
     # one with the currency (never "lunch 14.10 - 3.50 € tip", "bus 2.10, 2.10 €": two prices)
     ("dotted_dashed", re.compile(r"(?<![\w.,/-])\d{1,2}\.\d{1,2}\.?(?!\d|,\d|\.\d)(?!\s*" + _MONEY_MARK + r")(?=\s*[-–,]\s*"
-                                 r"(?:\d{1,2}\s*(?:" + _NIGHT_WORDS + r")\s*,\s*)?(?:[€$£]\s*\d|\d[\d.,]*\s?" + _MONEY_MARK + r"))",
-                                 re.IGNORECASE)),
+                                 r"(?:\d{1,2}\s*(?:" + _NIGHT_WORDS + r")\s*,\s*)?(?:[€$£]\s*\d+(?:,\d\d)?(?![\d.])|\d+(?:,\d\d)?\s?"
+                                 + _MONEY_MARK + r"))", re.IGNORECASE)),  # (the price written another way than
+    # the day, a whole number or with a decimal comma: never "2 coffees 1.10, 2.30 €", two prices written alike)
     ("slash", re.compile(r"(?<![\w/.])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\w/])")),
     # "24-11", "1-12-2026": a day and its month joined by a dash (never "16-18", a range of days, nor "2-3 nights")
     ("dashed", re.compile(r"(?<!between\s)(?<!from\s)(?<![\w/.,-])(?:[12]\d|3[01]|0?[1-9])-(?:1[0-2]|0?[1-9])(?:-(?:\d{4}|\d{2}))?"
@@ -219,8 +224,9 @@ _DATE_PATTERNS = [
     # a dotted day and month after "on" or with a year: "on 28.11", "28.11.2026" (alone, 28.11 is an amount)
     # "od 02.12, 860,00 zł", "am 30.11", "le 30.11", "vom 30.11", "ab 1.12", "dal 2.12", "desde 2.12": after "on" or
     # "from" in the languages people mix in (a comma may follow)
-    ("dotted", re.compile(r"(?:(?<=\bod\s)|(?<=\bam\s)|(?<=\ble\s)|(?<=\bvom\s)|(?<=\bab\s)|(?<=\bdal\s)|(?<=\bdesde\s))"
-                          r"\d{1,2}\.\d{1,2}\.?(?!\d|,\d)(?!\s*" + _MONEY_MARK + r")", re.IGNORECASE)),
+    ("dotted_near", re.compile(r"(?:(?<=\bod\s)|(?<=(?<!\d\s)\bam\s)|(?<=\ble\s)|(?<=\bvom\s)|(?<=\bab\s)|(?<=\bdal\s)|(?<=\bdesde\s))"
+                               r"\d{1,2}\.\d{1,2}\.?(?!\d|,\d)(?!\s*" + _MONEY_MARK + r")(?!\s*(?:uhr|h\b|o'?clock|am\b|pm\b))",
+                               re.IGNORECASE)),  # (of the last three months: never "Zug ab 9.10 Uhr", "Taxi am 20.12")
     ("dotted", re.compile(r"(?:(?<=\bon\s)|(?<=\bfrom\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bdate\s)|(?<=\bdated\s))"
                           r"\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?(?![\d,])|"
                           # "checkout 26.11", "checked out 26.11", "bought 24.11": the day something happened on
