@@ -362,21 +362,27 @@ def money_phrases(text: str) -> list[NumberFound]:
     found = _spoken_prices(text)
     cents_said = []
     for m in _CENTS_SAID.finditer(text or ""):  # "euro 18 and 40 cents", "18 and 40 cents": dictated
-        whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
-        cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))
-        if whole is not None and cents is not None and 0 < cents < 100 and not _NOT_A_PRICE_BEFORE.search(text[:m.start()]):
-            cents_said.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
+        if (value := _units_and_cents(m)) is not None and not _NOT_A_PRICE_BEFORE.search(text[:m.start()]):
+            cents_said.append(NumberFound(m.start(), m.end(), value, words=True))
     for m in _MONEY_WORDS.finditer(text or ""):
         if any(c.start <= m.start() < c.end for c in cents_said):
             continue  # (read as a price with its cents named)
-        whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
-        cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))
-        if whole is None or cents is None or not 0 < cents < 100:
+        if (value := _units_and_cents(m)) is None:
             continue
         if not m.group("unit") and (m.group("and") or re.match(r"\s+(?:for|of|on|at|in|to)\b", text[m.end():], re.IGNORECASE)):
             continue  # "20 euro and 30 for the tip": two amounts, not 20.30
-        found.append(NumberFound(m.start(), m.end(), Decimal(whole) + Decimal(cents) / 100, words=True))
+        found.append(NumberFound(m.start(), m.end(), value, words=True))
     return found + cents_said
+
+
+def _units_and_cents(m: re.Match[str]) -> Decimal | None:
+    """The price a match's whole units (group ``a``) and hundredths (group ``b``) say, in digits or words; None when
+    either is no number or the hundredths are not 1–99."""
+    whole = int(m.group("a")) if m.group("a").isdigit() else word_number(m.group("a"))
+    cents = int(m.group("b")) if m.group("b").isdigit() else word_number(m.group("b"))
+    if whole is None or cents is None or not 0 < cents < 100:
+        return None
+    return Decimal(whole) + Decimal(cents) / 100
 
 
 def evidence_numbers(text: str) -> list[Decimal]:

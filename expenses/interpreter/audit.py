@@ -2370,10 +2370,12 @@ _CONTEXT_COUNT = re.compile(r"\s*(?:(?:[a-z]+\s+){1,2}(?:members|colleagues|clie
 _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)\b", re.IGNORECASE)
 _HEAD_COUNT = re.compile(r"\s*(?:of\s+(?:us|them|you)|ppl|people|persons|pax|guests|colleagues|attendees|diners)\b",
                          re.IGNORECASE)
+# places and visits counted by an ordinal ("uber to the 2nd hospital", "the 3rd site visit"): which one, never a day
+_PLACES_COUNTED = (r"hospital|clinic|site|office|building|terminal|gate|meeting|visit|venue|branch|store|shop|client|"
+                   r"customer|appointment|session|plant|factory|warehouse|campus")
 _ORDINAL_UNIT = re.compile(r"\s+(?:nights?|nites?|days?|ones?|lines?|items?|entry|entries|rows?|times?|rounds?|legs?|class|"
                            r"floors?|stops?|taxis?|cabs?|coffees?|rides?|tickets?|trips?|meals?|lunch|dinner|breakfast|"
-                           r"(?:hospital|clinic|site|office|building|terminal|gate|meeting|visit|venue|branch|store|shop|client|"
-                           r"customer|appointment|session|plant|factory|warehouse|campus)s?)\b", re.IGNORECASE)
+                           r"(?:" + _PLACES_COUNTED + r")s?)\b", re.IGNORECASE)
 _NOT_COUNTED = frozenset("euro euros eur usd dollars dollar pounds pound gbp chf francs franc kr kronor sek nok dkk pln "
                          "zloty czk jpy yen percent pct km miles mile".split())
 
@@ -2812,10 +2814,8 @@ _DAY_PATTERNS = [
                            r"class|round|attempt)s?\b)", re.IGNORECASE)),
     ("ordinal", re.compile(r"\b(?:(?:on\s+)?the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:line|item|entry|row|one|night|nite|"
                            r"time|floor|stop|class|round|attempt|day|week|month|year|place|taxi|cab|bolt|uber|coffee|"
-                           r"lunch|dinner|breakfast|hotel|ticket|train|flight|"
-                           # ("uber to the 2nd hospital", "the 3rd site visit": which place, never a day)
-                           r"hospital|clinic|site|office|building|terminal|gate|meeting|visit|venue|branch|store|shop|"
-                           r"client|customer|appointment|session|leg|plant|factory|warehouse|campus)s?\b)", re.IGNORECASE)),
+                           r"lunch|dinner|breakfast|hotel|ticket|train|flight|leg|" + _PLACES_COUNTED + r")s?\b)",
+                           re.IGNORECASE)),
     ("relative", re.compile(r"\b(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|yday|yest|ystd|today|tdy|tonight|"
                             r"this\s+(?:morning|afternoon|evening|am\b|a\.m(?=\.))|last\s+(?:night|nite|evening)|earlier\s+today)\b",
                             re.IGNORECASE)),
