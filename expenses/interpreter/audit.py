@@ -2980,6 +2980,9 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         if _LEAD_START.search(text[:m.start()]) and _LEAD_REST.match(text[m.end():]):
             day = _resolve("dmy", m, today)
             return day is not None and 0 <= (today - day).days <= 92  # "2.12 lunch site canteen 13,20 eur; …"
+        if re.search(r"[.!?]\s[ \t]*$", text[:m.start()]) and _SENTENCE_LEAD_REST.match(text[m.end():]):
+            day = _resolve("dmy", m, today)  # "dinner 312 kr. 27.11 lunch 135 kr": heading a sentence, a recent day
+            return day is not None and 0 <= (today - day).days <= 21
         weekday = _DOTTED_DAY_BEFORE.search(text[:m.start()])
         if weekday is not None:  # "Mon 23.11: …", "lunch friday 27.11": the weekday it fell on says it is a day
             day = _resolve("dmy", m, today)
@@ -3032,6 +3035,9 @@ _MONEY_SAID = re.compile(rf"[€$£¥]|\b(?:{_MONEY_CODES})\b|\d\s*(?:{_MONEY_CO
 _LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
+# … and after a sentence's end, the thing's words before its price holding no stop of their own
+_SENTENCE_LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,.\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|"
+                                 r"\$|usd\b|pln\b|zł|czk\b|kč))", re.IGNORECASE)
 # the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)
 _MONEY_WORD = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
 _PRICE_BESIDE = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d|\s+(?:(?:paid|for|at|total|eur|€)\s+)?"
@@ -3222,7 +3228,7 @@ def audited(answer: str, message: str, ctx: Context) -> str:
                 message, str((ctx.pending or {}).get("question") or ""), ctx.today) == told:
         return answer  # "check-in", "29.11" answering which end of the stay it is dated by: the day that end was
     try:
-        leftovers = Audit(message, plan, ctx).run()
+        leftovers = Audit(_without_remarks(message), plan, ctx).run()
     except Exception:  # noqa: BLE001 - an audit that cannot finish cannot vouch for the reading: ask instead
         logging.getLogger(__name__).exception("the audit of a reading failed; asking instead")
         leftovers = [Leftover("other", message)]
@@ -3230,6 +3236,17 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     if not leftovers:
         return answer
     return _asking(plan, message, leftovers, ctx.today)
+
+
+def _without_remarks(message: str) -> str:
+    """``message`` with its remarks blanked out ("Honestly, what a day.": no figure, request, take-back or question,
+    ``clauses.remark``), each character kept in its place so every act's words stand where they stood."""
+    from .clauses import remark, sentences
+
+    for start, end, _question in sentences(message):
+        if remark(message[start:end]):
+            message = message[:start] + re.sub(r"\S", " ", message[start:end]) + message[end:]
+    return message
 
 
 def _asking(plan: dict[str, Any], message: str, leftovers: list[Leftover], today: date | None = None) -> str:

@@ -888,6 +888,35 @@ def split(message: str, today) -> list[Clause]:
     return _split(message, today)
 
 
+# the words a remark is made with: interjections and asides ("haha", "btw", "honestly", "what a day", "bear with me")
+_REMARK_MARK = re.compile(r"\b(?:btw|by\s+the\s+way|ha(?:ha)+|he(?:he)+|lol|lmao|honestly|tbh|ugh+|phew|argh+|sigh|oh\s+well|"
+                          r"what\s+an?\s+(?:day|week|trip|night|morning|evening|mess|ride|experience)|bear\s+with\s+me|"
+                          r"fingers\s+crossed|thank\s+god|thankfully|luckily|unfortunately|sadly)\b|[\U0001F300-\U0001FAFF\u2600-\u27BF]",
+                          re.IGNORECASE)
+# what a remark never holds: a request, a take-back, a correction, a negation, a question, a line pointed at
+_REMARK_NEVER = re.compile(r"\b(?:add|put|enter|log|include|claim|change|correct\w*|update|fix|make|remove|delete|drop|take|"
+                           r"cancel|skip|ignore|forget|scrap|leave|submit|send|withdraw|open|start|create|please|pls|can|could|"
+                           r"would|should|need|needs|want|actually|instead|wrong|mistake|typo|error|only|just|not|no|never|"
+                           r"nothing|none|wait|sorry|oops|same|again|line|total|paid|pay|charged|cost|costs|refund\w*|"
+                           r"receipts?|invoices?|booked|limit|policy)\b|n't\b|[?€$£¥:]", re.IGNORECASE)
+# how a kind of expense may be spoken of in a remark: "the hotel was lovely", "the dinner was great"
+_KIND_PRAISED = re.compile(r"\b(?:was|were|is|looked|felt)\s+(?:really\s+|very\s+|so\s+|quite\s+|super\s+|pretty\s+)?"
+                           r"(?:lovely|nice|great|good|awful|terrible|horrible|amazing|beautiful|fantastic|excellent|noisy|"
+                           r"tiny|old|clean|dirty|busy|packed|crowded|delicious|tasty|cosy|cozy|charming|gorgeous|fun)\b",
+                           re.IGNORECASE)
+
+
+def remark(text: str) -> bool:
+    """A sentence that only says how the user found things ("Honestly, what a day.", "Everyone had a great time btw,
+    even Johan who hates bowling."): said with an interjection or an aside's word, and holding no figure, currency,
+    request, take-back, correction, negation, question or line; a kind of expense only as what was praised or
+    deplored ("the hotel was lovely btw")."""
+    if not _REMARK_MARK.search(text) or re.search(r"\d", text) or _REMARK_NEVER.search(text) or currencies_named(text):
+        return False
+    kinds = [c for c in find_categories(text) if not c.weak]
+    return not kinds or bool(_KIND_PRAISED.search(text)) and not verb_of(text)[0]
+
+
 def _split(message: str, today) -> list[Clause]:
     clauses: list[Clause] = []
     for s_start, s_end, question in sentences(message):
@@ -903,6 +932,11 @@ def _split(message: str, today) -> list[Clause]:
                 # whole, never an expense told
                 clauses.append(Clause(s_start, s_end, message[s_start:s_end], "question", True, None, closed=True))
                 continue
+        if remark(message[s_start:s_end]):
+            # "Honestly, what a day." "The hotel was lovely btw, very old building with huge windows.": the user's
+            # feelings about the day, nothing to act on or answer
+            clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))
+            continue
         if (lead := NUMBERED_DAY.match(message, s_start, s_end)) is not None and lead.end() < s_end and re.match(
                 r"(?:\s*[—–]|\s+-)?\s+(?!(?:was|is|were|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|of)\b)"
                 r"[^\W\d_]", message[lead.end():s_end], re.IGNORECASE):

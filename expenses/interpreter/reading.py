@@ -922,11 +922,26 @@ class Reader:
                         self.message, self._sentence_start_of(act.start)) or _AFTER_IT.search(act.quote(self.message))):
                 act.args["date"] = before[-1].value  # "Tuesday I flew … . Also the metro from the airport, 2,60"
                 continue
+            if (between := self._day_on_both_sides(act, adds)) is not None:
+                act.args["date"] = between  # "taxi from airport wed 18th 58.90, hotel 2 nights 198, dinner wed 34.50":
+                continue  # the expenses told around it, in the same sentence, fell on one day: so did it
             # "hotel …, 2 nights, $489.20. lunch at the show tuesday $22.40": the days of the others are said, this
             # one's is not (nor any before it); today is a guess
             act.problem = (f"Which day was “{act.quote(self.message)[:80]}”? You gave the days of the others, not "
                            "of this one, so I did not add it yet.")
             act.missing = "date"
+
+    def _day_on_both_sides(self, act: ActIntent, adds: list[ActIntent]) -> str | None:
+        """The day of the expenses told just before and just after ``act`` in its sentence, when it is one day."""
+        dated = [i for i in adds if i is not act and i.args.get("date") and not i.problem]
+        before = [i for i in dated if i.end <= act.start]
+        after = [i for i in dated if i.start >= act.end]
+        if not before or not after or before[-1].args["date"] != after[0].args["date"]:
+            return None
+        if re.search(r"[.!?\n;]", self.message[before[-1].end:after[0].start]) or any(
+                before[-1].end <= i.start < after[0].start for i in adds if i is not act):
+            return None
+        return str(before[-1].args["date"])
 
     def _day_said_apart(self, intents: list[Intent], adds: list[ActIntent]) -> None:
         undated = [i for i in adds if "date" not in i.args]

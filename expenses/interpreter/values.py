@@ -23,7 +23,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, money_phrases, number_words, quantity_products
-from registries.currencies import currencies_named, currency_meant, currency_mentions
+from registries.currencies import currencies_named, currency_meant, currency_mentions, english_frequency
 from registries.numbers import NumberFound
 
 from ..exchange import reference_currencies
@@ -158,6 +158,9 @@ _DATE_PATTERNS = [
     # what was bought and its price (a day of the last three months only)
     ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,]\s)|(?<=^- )|(?<=\n- )|(?<=^\* )|(?<=\n\* )|(?<=^• )|(?<=\n• ))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|"
                                r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE | re.MULTILINE)),
+    # "dinner 312 kr. 27.11 lunch 135 kr": the same after a sentence's end, a day of the last three weeks only
+    ("dotted_dashed", re.compile(r"(?<=[.!?]\s)[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;,.\n]*?\d(?:[.,]\d\d\b|"
+                                 r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE)),
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
@@ -1327,15 +1330,35 @@ _VENUE = re.compile(r"\b(?:at|from|in)\s+(?:the\s+)?(?P<name>[a-zà-ÿ][a-zà-ÿ
                     r"restaurant|bar|bistro|brasserie|trattoria|pizzeria|kitchen|deli|bakery|pub|grill|diner)\b")
 
 
+# "hotel amigo 176 for 1 night": a place to stay named in lower case after the word for it, before its price or its
+# nights ("hotel 2 nights", "hotel breakfast 12", "hotel zimmer 120" name no place)
+_LODGING_NAMED = re.compile(r"\b(?P<kind>hotel|hostel|pension)\s+(?P<name>[a-zà-ÿ][a-zà-ÿ'-]{2,})(?=\s*(?:[\d€$£(,;:]|for\b|x\b|"
+                            r"-\s*\d|$))(?!\s*(?:for\s+)?\d+\s*(?:nights?|nites?|nts?|n)\b)")  # (before its nights: the
+# hotel's name alone, as the engine reads it: "hotel inntel 2 nts" is Inntel)
+_STAYS_OWN_THINGS = frozenset("minibar wifi wlan checkout check-in checkin late early extra incl "
+                               # the room and the night in the languages people mix in ("hotel zimmer 120,00")
+                               "zimmer chambre camera stanza habitación habitacion kamer quarto pokój pokoj nocleg "
+                               "übernachtung ubernachtung overnachting pernottamento citytax touristtax kurtaxe "
+                               "ortstaxe taxe tassa".split())
+
+
 def venue_names(text: str) -> list[tuple[int, int, str]]:
     """"lunch at the polbud canteen": a place named in lower case by a word no dictionary knows and the kind of
-    place it is ("Polbud canteen"), with where it stands."""
+    place it is ("Polbud canteen"), with where it stands; "hotel amigo 176": the hotel's name after the word for it
+    ("Hotel Amigo")."""
     found = []
     for m in _VENUE.finditer(text):
         word = m.group("name")
         if word in _KNOWN_WORDS or word in _NOT_NAMES or word in _PLACES or known_word(word):
             continue
         found.append((m.start("name"), m.end("kind"), f"{word[0].upper()}{word[1:]} {m.group('kind')}"))
+    for m in _LODGING_NAMED.finditer(text):
+        word = m.group("name")
+        if word in _KNOWN_WORDS or word in _NOT_NAMES or word in _PLACES or english_frequency(word) > 1e-6 or word in (
+                lexicon.CATEGORY_WORDS) or word in _STAYS_OWN_THINGS or word in lexicon.PLACE_NOUNS or word in lexicon.MERCHANTS or _near_category(word) or re.fullmatch(
+                    lexicon.NIGHTS, word) or re.match(r"n[iy]?[gh]{0,2}t|ni[gh]{1,2}", word) or _near_merchant(word):
+            continue
+        found.append((m.start("kind"), m.end("name"), f"{m.group('kind').capitalize()} {word[0].upper()}{word[1:]}"))
     return found
 
 
