@@ -809,6 +809,7 @@ def _chosen(acts: list[dict[str, Any]], answer: str) -> list[dict[str, Any]]:
 # "myself", "except", "private", a name) means the answer says more than yes, and it is read afresh (never taken as yes)
 _YES_WORDS = frozenset(
     "yes yeah yep yup ya aye ok okay sure fine great perfect correct right alright please pls plz go ahead do it that "
+    "on too also as well one "  # ("Fine, put that on too.")
     "them these those both all the lot convert converted converting use rate rates company reference at with add put "
     "thanks thank you very much cheers sounds good yes's ja jo joo jep jepp ano sim sí sì oui d'accord dacord claro vale "
     "klar passt is goed doe maar dobře dobrze okej okei certo genau gerne klart perfekt perfecto perfeito perfetto "
@@ -1458,7 +1459,7 @@ def _interpret(ctx: Context, request: Any) -> str:
         adding = any(isinstance(i, ActIntent) and i.act == "add_line" for i in intents)
         intents = [ContextIntent(i.start, i.end) if isinstance(i, UnknownIntent) and (
             _just_talk(i.quote(ctx.message), ctx) or _small_talk(i.quote(ctx.message), ctx)
-            or opening and _about_the_trip(i.quote(ctx.message), ctx)
+            or opening and _about_the_trip(i.quote(ctx.message), ctx) or _newcomer(i.quote(ctx.message), ctx)
             or _reason(i.quote(ctx.message), ctx, adding)) else i for i in intents]
     intents = _merchant_alone(intents, ctx)  # (before the asides: ", also Deutsche Bahn" names a line as well)
     intents = [ContextIntent(i.start, i.end) if _aside(i, intents, ctx) else i for i in intents]
@@ -1965,6 +1966,8 @@ def _aside(intent: Intent, intents: list[Intent], ctx: Context) -> bool:
     words = intent.quote(ctx.message)
     if others and _reason(words, ctx, any(a.act == "add_line" for a in others)):
         return True
+    if others and intent.missing == "amount" and _newcomer(words, ctx):
+        return True  # "I'm new and my manager said to put my Stockholm trip in here. can you make me a claim? …"
     told = [i for i in others if not i.problem and i.start >= intent.end]
     return bool(told) and ctx.message[intent.end:].lstrip().startswith(":") and not re.search(r"\d", words)
 
@@ -1979,7 +1982,7 @@ _MAY_CLAIM = re.compile(r"\b(?:may|can|could|might|should|shall)\s+(?:i|we|one)\
 _ASKED_MAY_CLAIM = "whether it may be claimed"
 # "… is that ok?", "would that be fine?", "is it too much?", "is this within the policy?": asked about what was told
 _OK_ASKED = re.compile(r"\b(?:is|are|would|will|was)\s+(?:that|this|it|these|those|they|(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?"
-                       r"[\w'-]+)\s+(?:be\s+|still\s+)?(?:ok(?:ay)?|fine|"
+                       r"[\w'-]+)\s+(?:be\s+|still\s+|even\s+|really\s+)?(?:ok(?:ay)?|fine|"
                        r"alright|all\s+right|acceptable|too\s+(?:much|high|expensive)|within\s+(?:the\s+)?(?:polic\w*|"
                        r"limits?|rules?|budget))\b", re.IGNORECASE)
 
@@ -2005,13 +2008,17 @@ def _held_while_asked(intents: list[Intent], ctx: Context) -> None:
     if not asks:
         _held_after_a_limit_asked(intents, ctx)
         return
-    for intent in intents:
-        if isinstance(intent, ActIntent) and intent.act == "add_line" and not intent.problem and not intent.retracted:
-            if _asked_about_a_line(intent, ctx):
-                continue
-            intent.problem = (f"You asked {_ASKED_MAY_CLAIM}, so I did not add “{intent.quote(ctx.message)}” yet. If "
-                              "you want it on the claim, tell me to add it (for example “yes, add it”).")
-            intent.missing = "allowed"
+    adds = [i for i in intents if isinstance(i, ActIntent) and i.act == "add_line" and not i.problem and not i.retracted]
+    if len(asks) == 1 and re.search(r"\b(?:that|it|this)\b", asks[0].group(0), re.IGNORECASE):
+        # "… lunch 12.40 and a taxi 19.20. oh and … dinner wed evening, that was 78 — is that even ok with the meal
+        # limit?": "that" is what the question's own sentence told, not the sentences before it
+        adds = [i for i in adds if i.start >= asks[0].start()] or adds
+    for intent in adds:
+        if _asked_about_a_line(intent, ctx):
+            continue
+        intent.problem = (f"You asked {_ASKED_MAY_CLAIM}, so I did not add “{intent.quote(ctx.message)}” yet. If "
+                          "you want it on the claim, tell me to add it (for example “yes, add it”).")
+        intent.missing = "allowed"
 
 
 def _asked_about_a_line(intent: ActIntent, ctx: Context) -> bool:
@@ -2099,6 +2106,36 @@ def _stay_told_twice(intents: list[Intent], ctx: Context) -> None:
             intent.problem = (f"I did not add “{intent.quote(ctx.message)[:80]}” yet: the same message tells the "
                               f"stay again (“{asked.quote(ctx.message)[:80]}”), and I asked about that.")
             intent.missing = asked.missing
+
+
+# what a person new to the tool says of themselves: "first time using this system", "never used this before", "it's my
+# first claim here 😅", "I'm new and my manager said to put my Stockholm trip in here", "sorry if I do something wrong"
+_NEWCOMER_SAID = re.compile(
+    r"\b(?:(?:it'?s|this\s+is|that'?s)\s+)?my\s+(?:very\s+)?first\s+(?:time|claim|expense\s+claim|expenses?|report|business\s+trip|"
+    r"trip)(?:\s+(?:here|ever|using\s+(?:this|it|the\s+\w+)|with\s+(?:this|the\s+\w+)|doing\s+(?:this|it)))*|"
+    r"\b(?:the\s+)?first\s+time\s+(?:here|using\s+(?:this|it|the\s+\w+)(?:\s+\w+)?|doing\s+(?:this|it|expenses)(?:\s+here)?)|"
+    r"\b(?:i'?m|i\s+am|im)\s+(?:brand\s+|quite\s+|very\s+|pretty\s+)?new(?:\s+(?:here|to\s+(?:this|it|the\s+\w+)|at\s+the\s+\w+))?|"
+    r"\bnew\s+(?:here|on\s+here)|\b(?:i'?ve\s+|i\s+have\s+)?never\s+(?:used|done|tried|made|filed)\s+(?:this|it|one|a\s+claim)"
+    r"(?:\s+before)?|\bhaven'?t\s+(?:used|done|tried)\s+(?:this|it|one)(?:\s+before)?|"
+    r"\b(?:my\s+)?(?:manager|boss|team\s+lead|colleague)\s+(?:said|told\s+me|asked\s+me)\s+to\s+(?:put|add|enter|do|log)\s+"
+    r"(?:my\s+|the\s+)?(?:\w+\s+)?(?:trip|expenses|costs|receipts)(?:\s+in\s+here|\s+here)?|"
+    r"\b(?:so\s+)?(?:i'?m\s+)?sorry\s+if\s+i\s+(?:do|get|make)\s+(?:something|anything|it|things?|a\s+mistake|mistakes)(?:\s+wrong)?|"
+    r"\b(?:please\s+)?bear\s+with\s+me|\b(?:i\s+)?(?:need|have|want)\s+to\s+(?:claim|do|put\s+in|enter|submit)\s+my\s+"
+    r"(?:costs|expenses|receipts)\s+(?:from|for)\s+(?:the|my)\s+[\w\s-]{1,40}?(?=$|[.,;!])", re.IGNORECASE)
+# what is left of such words when they asked for nothing: greetings and fillers ("heyy 👋 ok so")
+_NEWCOMER_REST = re.compile(r"(?:\W|\b(?:hi+|hey+|hello|hiya|yo|morning|good\s+(?:morning|afternoon|evening)|ok(?:ay)?|so|and|"
+                            r"well|um+|uh+|right|also|here|honestly|i\s+think|this|system|app|tool)\b)*", re.IGNORECASE)
+
+
+def _newcomer(text: str, ctx: Context) -> bool:
+    """Words by which a person says they are new to the tool ("hi, never used this before", "heyy 👋 ok so I'm new",
+    "First time using this system"), with nothing else in them but greetings: no figure, day, currency, kind of
+    expense, line, claim, question or request of their own."""
+    said = list(_NEWCOMER_SAID.finditer(text))
+    if not said or re.search(r"\d", text) or "?" in text or find_line_refs(text) or currencies_named(text):
+        return False
+    rest = _NEWCOMER_SAID.sub(" ", text)
+    return bool(_NEWCOMER_REST.fullmatch(rest)) and not find_mention(rest, ctx.claims)
 
 
 def _about_the_trip(text: str, ctx: Context) -> bool:

@@ -67,6 +67,7 @@ from .normalize import (
 from .values import (
     ABOARD,
     DAY_NUMBERED,
+    DOTTED_HEADING,
     NUMBERED_DAY,
     SPACED_DOTTED_DAY,
     TRAVEL_TIME,
@@ -1175,6 +1176,8 @@ class Audit:
         if holder.name in _CARDED or holder.name == "update_line":
             if not _DONT.match(self.message, start) or holder.name == "update_line":
                 return  # an edit is a correction ("the cab was 26 not 24"); a card asks before a removal runs
+            if holder.name == "remove_line" and _NO_NEED_OF_IT.match(self.message, start):
+                return  # "forget the coffee, dont need to claim that": why it goes, beside its removal (on a card)
         if holder.act.get("earlier_evidence"):
             if _GIVE_UP.search(self.message):
                 self._leave("negation", holder.start, holder.end)  # "no no, 34,60 was correct … undo please"
@@ -2629,6 +2632,10 @@ _DECLINE = re.compile(r"\b(?:no\s+need|don'?t|do\s+not|not|never|no)\b.{0,24}\b(
                       r"need|count|charge|book)\b|\bnothing\s+to\s+add\b|\bleave\s+(?:\w+\s+){0,3}?(?:out|off)\b",
                       re.IGNORECASE)
 _DONT = re.compile(r"(?:don'?t|do\s+not|never|no\s+need)\b", re.IGNORECASE)
+# a reason a removal gives: "dont need to claim that", "don't need it", "no need to claim it"
+_NO_NEED_OF_IT = re.compile(r"(?:don'?t|do\s+not|no)\s+need(?:\s+to\s+(?:claim|expense|keep|have|include|put\s+in|submit))?\s+"
+                            r"(?:it|that|this|them|those)(?:\s+one)?\b(?:\s+(?:after\s+all|anymore|any\s+more|really))?\W*$",
+                            re.IGNORECASE)
 # a correction said outright: inside a line's addition, always left over
 # a message that opens by saying it brings corrections: "sorry, 2 mistakes:", "two fixes -", "Corrections:"
 _LISTED = re.compile(r"\b(?:these|those|the\s+following|following|the\s+next|here\s+are(?:\s+the)?)\s+"
@@ -2795,7 +2802,7 @@ _DAY_PATTERNS = [
     ("range", re.compile(rf"\b(?:(?P<mon1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})\s*[-–]\s*\d{{1,2}}|(?P<d2>\d{{1,2}})\.?\s*[-–]\s*\d{{1,2}}"
                          rf"(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\.?\b(?:\s+(?P<y>20\d\d))?", re.IGNORECASE)),
     # ("1.–3. December": the German way, each day with its dot)
-    ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|(?<=\b1)er|\.(?=\s))?\s*(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
+    ("dmonth", re.compile(rf"(?<![\d.,])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|(?<=\b1)er|\.(?=\s))?(?:\s*|-)(?:of\s+)?(?P<mon>{_MONTH})\.?\b(?:\s+(?P<y>20\d\d))?",
                           re.IGNORECASE)),
     ("monthd", re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[.,]\d|€|eur)|/\d)"
                           rf"(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE)),
@@ -2980,9 +2987,10 @@ def _dmy_meant(text: str, m: re.Match[str], today: date) -> bool:
         if _LEAD_START.search(text[:m.start()]) and _LEAD_REST.match(text[m.end():]):
             day = _resolve("dmy", m, today)
             return day is not None and 0 <= (today - day).days <= 92  # "2.12 lunch site canteen 13,20 eur; …"
-        if re.search(r"[.!?]\s[ \t]*$", text[:m.start()]) and _SENTENCE_LEAD_REST.match(text[m.end():]):
-            day = _resolve("dmy", m, today)  # "dinner 312 kr. 27.11 lunch 135 kr": heading a sentence, a recent day
-            return day is not None and 0 <= (today - day).days <= 21
+        if re.search(r"[.!?]\s[ \t]*$", text[:m.start()]) and _SENTENCE_LEAD_REST.match(text[m.end():]) and \
+                DOTTED_HEADING.match(text):
+            day = _resolve("dmy", m, today)  # "26.11 lunch …, dinner 312 kr. 27.11 lunch 135 kr": heading a sentence
+            return day is not None and 0 <= (today - day).days <= 21  # as the message's first day did, a recent day
         weekday = _DOTTED_DAY_BEFORE.search(text[:m.start()])
         if weekday is not None:  # "Mon 23.11: …", "lunch friday 27.11": the weekday it fell on says it is a day
             day = _resolve("dmy", m, today)
@@ -3036,8 +3044,9 @@ _LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
 # … and after a sentence's end, the thing's words before its price holding no stop of their own
-_SENTENCE_LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,.\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|"
-                                 r"\$|usd\b|pln\b|zł|czk\b|kč))", re.IGNORECASE)
+_SENTENCE_LEAD_REST = re.compile(r"\.?[ \t]+(?!(?:for|and|more|per|eur|euros?|sek|kr|chf|pln|usd|gbp|each|extra|in|on|at|to|pm|"
+                                 r"am|h|uhr)\b)[^\W\d_][^;,.\n&+]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|"
+                                 r"gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč))", re.IGNORECASE)
 # the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)
 _MONEY_WORD = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
 _PRICE_BESIDE = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d|\s+(?:(?:paid|for|at|total|eur|€)\s+)?"
@@ -3228,7 +3237,7 @@ def audited(answer: str, message: str, ctx: Context) -> str:
                 message, str((ctx.pending or {}).get("question") or ""), ctx.today) == told:
         return answer  # "check-in", "29.11" answering which end of the stay it is dated by: the day that end was
     try:
-        leftovers = Audit(_without_remarks(message), plan, ctx).run()
+        leftovers = Audit(_without_remarks(message, ctx.today), plan, ctx).run()
     except Exception:  # noqa: BLE001 - an audit that cannot finish cannot vouch for the reading: ask instead
         logging.getLogger(__name__).exception("the audit of a reading failed; asking instead")
         leftovers = [Leftover("other", message)]
@@ -3238,13 +3247,13 @@ def audited(answer: str, message: str, ctx: Context) -> str:
     return _asking(plan, message, leftovers, ctx.today)
 
 
-def _without_remarks(message: str) -> str:
+def _without_remarks(message: str, today: date) -> str:
     """``message`` with its remarks blanked out ("Honestly, what a day.": no figure, request, take-back or question,
     ``clauses.remark``), each character kept in its place so every act's words stand where they stood."""
     from .clauses import remark, sentences
 
     for start, end, _question in sentences(message):
-        if remark(message[start:end]):
+        if remark(message[start:end], today):
             message = message[:start] + re.sub(r"\S", " ", message[start:end]) + message[end:]
     return message
 

@@ -893,12 +893,19 @@ _REMARK_MARK = re.compile(r"\b(?:btw|by\s+the\s+way|ha(?:ha)+|he(?:he)+|lol|lmao
                           r"what\s+an?\s+(?:day|week|trip|night|morning|evening|mess|ride|experience)|bear\s+with\s+me|"
                           r"fingers\s+crossed|thank\s+god|thankfully|luckily|unfortunately|sadly)\b|[\U0001F300-\U0001FAFF\u2600-\u27BF]",
                           re.IGNORECASE)
-# what a remark never holds: a request, a take-back, a correction, a negation, a question, a line pointed at
-_REMARK_NEVER = re.compile(r"\b(?:add|put|enter|log|include|claim|change|correct\w*|update|fix|make|remove|delete|drop|take|"
-                           r"cancel|skip|ignore|forget|scrap|leave|submit|send|withdraw|open|start|create|please|pls|can|could|"
-                           r"would|should|need|needs|want|actually|instead|wrong|mistake|typo|error|only|just|not|no|never|"
-                           r"nothing|none|wait|sorry|oops|same|again|line|total|paid|pay|charged|cost|costs|refund\w*|"
-                           r"receipts?|invoices?|booked|limit|policy)\b|n't\b|[?€$£¥:]", re.IGNORECASE)
+# what a remark never holds: a request, a take-back, a correction, a negation, a question, a line pointed at, a thing
+# pointed at ("that", "it"), a count or a share, who paid or whose it was, a day, a currency, a doubt
+_REMARK_NEVER = re.compile(
+    r"\b(?:add|put|enter|log|include|claim\w*|change|correct\w*|update|fix|make|remove|delete|drop|take|cancel|skip|ignore|"
+    r"forget|scrap|scratch|leave|submit|send|withdraw|open|start|create|undo|disregard|nvm|never\s*mind|nah|nope|jk|kidding|"
+    r"joking|test\w*|oops|whoops|bad|double\w*|twice|hold|hang|swap|replace\w*|please|pls|can|could|would|should|need\w*|"
+    r"want|actually|instead|wrong|mistake|typo|error|only|just|not|no|never|nothing|none|wait|sorry|same|again|line|"
+    r"total|paid|pay\w*|charged|cost|costs|price|bill|refund\w*|reimburs\w*|receipts?|invoice\w*|booked|limit|policy|it|"
+    r"that|this|these|those|them|one|ones|half|third|quarter|share\w*|split|per|each|both|whole|part|us|two|three|four|"
+    r"five|six|company|card|corporate|amex|visa|manager|boss|client|customer|colleague|wife|husband|partner|friend|"
+    r"picked|covered|treated|personal|private|mine|meant|more|less|sure|unsure|maybe|might|think|probably|alcohol|"
+    r"money|back|week\w*|month|ago|earlier|later|previous|before|after|next|last|yesterday|today|tomorrow|tonight|"
+    r"trip|flight|train|slack|kr|kronor|pounds?|dollars?|euros?|francs?|yen)\b|n't\b|[?€$£¥:]", re.IGNORECASE)
 # how a kind of expense may be spoken of in a remark: "the hotel was lovely", "the dinner was great"
 _KIND_PRAISED = re.compile(r"\b(?:was|were|is|looked|felt)\s+(?:really\s+|very\s+|so\s+|quite\s+|super\s+|pretty\s+)?"
                            r"(?:lovely|nice|great|good|awful|terrible|horrible|amazing|beautiful|fantastic|excellent|noisy|"
@@ -906,12 +913,13 @@ _KIND_PRAISED = re.compile(r"\b(?:was|were|is|looked|felt)\s+(?:really\s+|very\s
                            re.IGNORECASE)
 
 
-def remark(text: str) -> bool:
+def remark(text: str, today) -> bool:
     """A sentence that only says how the user found things ("Honestly, what a day.", "Everyone had a great time btw,
     even Johan who hates bowling."): said with an interjection or an aside's word, and holding no figure, currency,
     request, take-back, correction, negation, question or line; a kind of expense only as what was praised or
     deplored ("the hotel was lovely btw")."""
-    if not _REMARK_MARK.search(text) or re.search(r"\d", text) or _REMARK_NEVER.search(text) or currencies_named(text):
+    if not _REMARK_MARK.search(text) or re.search(r"\d", text) or _REMARK_NEVER.search(text) or currencies_named(text) or \
+            re.search(rf"\b(?:{'|'.join(lexicon.NUMBER_WORDS)})\b", text, re.IGNORECASE) or find_dates(text, today):
         return False
     kinds = [c for c in find_categories(text) if not c.weak]
     return not kinds or bool(_KIND_PRAISED.search(text)) and not verb_of(text)[0]
@@ -932,7 +940,7 @@ def _split(message: str, today) -> list[Clause]:
                 # whole, never an expense told
                 clauses.append(Clause(s_start, s_end, message[s_start:s_end], "question", True, None, closed=True))
                 continue
-        if remark(message[s_start:s_end]):
+        if remark(message[s_start:s_end], today):
             # "Honestly, what a day." "The hotel was lovely btw, very old building with huge windows.": the user's
             # feelings about the day, nothing to act on or answer
             clauses.append(Clause(s_start, s_end, message[s_start:s_end], "context", question, None, closed=True))

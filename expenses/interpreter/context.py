@@ -152,6 +152,14 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
     """Which of ``claims`` the text names: its full title, or a distinctive word of it."""
     lowered = text.lower()
     best: Mention | None = None
+    for m in _THE_ONE.finditer(text):  # "submit the offsite one", "the september claim", "submit september, …"
+        group = "word" if m.group("word") else "word2"
+        token = m.group(group).lower()
+        if token in _NOT_A_NAME or token in lexicon.CATEGORY_WORDS or token in _LINKING or token in _NOT_SAID_OF_A_CLAIM:
+            continue
+        hits = tuple(c for c in claims if token in re.findall(r"\w+", c.title.lower()))
+        if len(hits) == 1:
+            return Mention(hits, m.group(group), m.start(group), m.end(group), True)
     for claim in sorted(claims, key=lambda c: -len(c.title)):
         title = claim.title.lower().strip()
         if title and (m := word_search(title, lowered)):
@@ -188,6 +196,12 @@ def find_mention(text: str, claims: list[Claim]) -> Mention | None:
     return best
 
 
+# a word of a claim's title said as the claim meant: "the offsite one", "the september claim", "submit september, …"
+_THE_ONE = re.compile(r"\bthe\s+(?P<word>[a-z][\w-]{2,})\s+(?:one|claim)\b|\b(?:submit|send\s+(?:in|off)|withdraw)\s+(?:the\s+)?"
+                      r"(?P<word2>[a-z][\w-]{2,})(?=\s*(?:one\b|claim\b|now\b|please\b|pls\b|[,.;!?]|$))", re.IGNORECASE)
+# words that follow "submit" or "the" without naming a claim ("submit it", "the same one", "the last one")
+_NOT_SAID_OF_A_CLAIM = frozenset("it them all both everything last first second previous latest current active whole "
+                                 "right wrong correct draft open".split())
 # a word of a claim's title said as what the expense was for, ending the phrase ("for the offsite,", "on the summit")
 _FOR_THE = re.compile(r"\b(?:for|on|to)\s+(?:the|our|my)\s+(?P<word>[a-z][\w-]{3,})\b(?!\s+[a-z])", re.IGNORECASE)
 _NO_TITLE_WORD = frozenset("trip trips claim claims expense expenses travel travels business week team client clients "

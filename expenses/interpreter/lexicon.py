@@ -33,7 +33,7 @@ for _category, _words in {
                     "aftensmad kawa kaffe kaffee koffie caffè souper jantar almoço almoco lanche refeição refeicao "
                     "comida cena ceny obiadu kolację kolacje večeře vecere oběd obed snídaně snidane ontbijt lunchen "
                     "avondeten middageten frokosten middagen lunchen frukosten kaffet lounas illallinen aamiainen "
-                    "yemeği yemegi yemek kahvaltı kahvalti fika",  # (Turkish: "akşam yemeği", dinner; Swedish: fika)
+                    "yemeği yemegi yemek kahvaltı kahvalti",  # (Turkish: "akşam yemeği", dinner)
     "travel_abroad": "volo voli vol flug zug treno tren pociąg pociag parcheggio essence benzina tog tåg vlak trein comboio "
                      "parkering parkeren parkovné estacionamento estacionamiento aparcamiento "
                      "pedaggio péage peage peaje maut paliwo tankowanie parkowanie "

@@ -45,10 +45,13 @@ _POLICY = re.compile(
     r"recei?pts?|reciepts?|recipts?|receits?|notes?|justif\w*|explanation|proof|paperwork|documentation|"
     r"need\s+(?:a|an|to|the)|(?:is|are)\s+(?:a|an|the|it|that|this)?\s*(?:[\w€$£.,]+\s+){0,5}?(?:ok(?:ay)?|fine|alright)|too\s+(?:much|high|expensive)|(?:would|will)\s+(?:that|this|it)\s+be\s+(?:ok(?:ay)?|fine|alright|acceptable)|within\s+(?:the\s+)?(?:policy|limits?)|"
     r"rules?|per\s+night|per\s+day|a\s+night|a\s+day|covered|cover|eligible|approval|approver|alcohol|tips?|"
-    r"first\s+class|business\s+class|economy|mileage|lost|late|invoice|can\s+i\s+(?:claim|expense|get|spend|book|"
+    r"first\s+class|business\s+class|economy|mileage|per\s+(?:kilomet(?:er|re)s?|km|miles?)|own\s+car|lost|late|invoice|can\s+i\s+(?:claim|expense|get|spend|book|"
     r"take|use|fly|stay|have|put)|how\s+much\s+can|how\s+long|how\s+many\s+days|is\s+\w+\s+ok|permitted|ok\s+to|"
     r"submit\s+by|in\s+time|when\s+(?:do|must|should|shall)\s+i|until\s+when|by\s+when)\b",
     re.IGNORECASE)
+# what the policy pays per unit of something ("how much do i get per kilometer if i drove my own car"): never the claim
+_RATE_OF_THE_POLICY = re.compile(r"\bper\s+(?:kilomet(?:er|re)s?|km|miles?)\b|\b(?:my\s+own|private|personal)\s+car\b|"
+                                 r"\bmileage\b", re.IGNORECASE)
 _NEXT = re.compile(
     r"\b(?:next|what\s+(?:can|should|do|shall)\s+i\s+do|what\s+now|options|what\s+else|left\s+to\s+do|"
     r"how\s+do\s+i\s+(?:proceed|continue|go\s+on)|missing|ready\s+to\s+submit|can\s+i\s+submit|"
@@ -184,7 +187,7 @@ def _topic(text: str, lowered: str, mentions_claim: bool) -> str | None:
         return "next"
     if _POLICY.search(lowered) and (not re.search(r"\bhow\s+much\s+(?:did|have|has|was|is|are|do)\b", lowered) or re.search(
             r"\bhow\s+much\s+(?:is|are)\s+(?:the\s+|my\s+|our\s+)?(?:[a-z]+\s+){0,2}(?:limit|cap|max|maximum|allowance)s?\b",
-            lowered)):
+            lowered) or _RATE_OF_THE_POLICY.search(lowered)):
         return "policy"  # "how much is the hotel limit for one night?" asks the policy, "how much is the hotel?" the claim
     if _LIST.search(lowered) and not mentions_claim:
         return "list"

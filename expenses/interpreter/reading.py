@@ -290,6 +290,11 @@ _TITLE_CUT = re.compile(
     rf"|(?:\s*,?\s*\b(?:{lexicon.PLEASE})\b|\s+(?:last|this|next)\s+(?:week|month|year)|"
     r"\s+(?:tomorrow|today|yesterday))+\s*$",
     re.IGNORECASE)
+# a currency agreed to after a claim's name: "…, euros is fine", "…, dollars would be ok"
+_CURRENCY_AGREED = re.compile(r"\s*,\s*(?P<money>(?:in\s+)?(?:euros?|eur|(?:us\s+|canadian\s+)?dollars?|usd|cad|pounds?(?:\s+sterling)?|"
+                              r"sterling|gbp|(?:swiss\s+)?francs?|chf|kronor|kroner|krona|sek|nok|dkk|z[łl]oty|pln|yen|jpy|czk|"
+                              r"korun[ay]?))\s+(?:is|are|would\s+be|will\s+do)\s+(?:fine|ok|"
+                              r"okay|good|great|perfect|alright)\b(?:\s+(?:too|then|for\s+me))?[\s.!]*$", re.IGNORECASE)
 _CURRENCY_PHRASE = re.compile(
     # "in USD", and the same in the languages people mix in ("w PLN", "v CZK", "i SEK", "en EUR", "em BRL")
     r"(?:\bin\s+|\bcurrency\s*:?\s*)(?:us\s+|u\.s\.\s+|swiss\s+|british\s+)?([A-Za-z]{3,9}|[€$£¥])(?![\w])"
@@ -655,6 +660,10 @@ _BOTH_ON = re.compile(r"\b(?:both|all(?:\s+(?:three|four|of\s+them|of\s+these|of
                       r"(?:on\s+|from\s+)?(?:the\s+)?$", re.IGNORECASE)
 # a sentence that goes on with the story of the one before, in time: "Then I paid the taxi …", "After that the metro …"
 # ("Also …", "And parking at the station, £38" add to the list, not to the day: which day is asked)
+# the words of an expense that say its day may be another than the ones told around it
+_ANOTHER_DAYS_WORDS = re.compile(r"\b(?:check[\s-]?(?:out|in)|checkout|checkin|week|weekend|night\s+before|before|after|earlier|"
+                                 r"later|previous|next|following|whole|way\s+(?:home|back|out)|back|home|return\w*|day|days|"
+                                 r"tonight|yesterday|today|tomorrow|airbnb)\b", re.IGNORECASE)
 _GOES_ON_STORY = re.compile(r"\W*(?:(?:and\s+|also\s+)?then|(?:and\s+)?after\s+that|afterwards|later(?:\s+on)?)\b", re.IGNORECASE)
 # the day of the expense before it, said in its own words: "I also took a taxi back to the hotel afterwards, …"
 _AFTER_IT = re.compile(r"\b(?:afterwards?|after\s+that|later\s+that\s+(?:day|evening|night))\b", re.IGNORECASE)
@@ -938,9 +947,11 @@ class Reader:
         after = [i for i in dated if i.start >= act.end]
         if not before or not after or before[-1].args["date"] != after[0].args["date"]:
             return None
-        if re.search(r"[.!?\n;]", self.message[before[-1].end:after[0].start]) or any(
-                before[-1].end <= i.start < after[0].start for i in adds if i is not act):
-            return None
+        words = act.quote(self.message)
+        if re.search(r"[!?\n;]|\.(?!\d)", self.message[before[-1].end:after[0].start]) or any(
+                before[-1].end <= i.start < after[0].start for i in adds if i is not act) or ANOTHER_DAY.search(words) or \
+                _ANOTHER_DAYS_WORDS.search(words):
+            return None  # ("… previous day lunch 16, …", "… hotel checkout bill 2 nights …", "… return train 79 …")
         return str(before[-1].args["date"])
 
     def _day_said_apart(self, intents: list[Intent], adds: list[ActIntent]) -> None:
@@ -1511,6 +1522,8 @@ class Reader:
 
     def _open(self, text: str, start: int, end: int) -> ActIntent:
         intent = ActIntent(start, end, act="open_claim")
+        # "call it Stockholm ML summit pls, euros is fine", "…, dollars is fine": the currency agreed to, said as ", euros"
+        text = _CURRENCY_AGREED.sub(lambda m: f", {m.group('money')}", text)
         currency_text = None
         for m in _CURRENCY_PHRASE.finditer(text):
             code = _currency_code(m.group(1) or m.group(2))
@@ -1535,6 +1548,10 @@ class Reader:
             m = currency_text[0]
             text = text[:m.start()].rstrip() + " " + text[m.end():].lstrip()
         title = _title(text)
+        if title.lower() in ("", "it", "that", "this", "them", "one") and (trip := _TRIP_OF_THE_EXPENSES.search(self.message)):
+            # "i need to put in my expenses from the hamburg trip last week … can you start a new claim for it": the
+            # claim "it" is for, named with its kind in the message
+            title = _tidy_title(trip.group(1))
         if currency_text is not None:
             m, code = currency_text
             code = self.overrides.get("currency", code)
@@ -2676,6 +2693,10 @@ def _title(text: str) -> str:
     return ""
 
 
+# the trip the expenses are of, named with its kind: "my expenses from the hamburg trip", "the costs of the Lyon visit"
+_TRIP_OF_THE_EXPENSES = re.compile(r"\b(?:expenses|costs|receipts)\s+(?:from|for|of)\s+(?:the|my|our|this)\s+((?!(?:trip|visit)\b)"
+                                   r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?\s+(?:trip|visit|conference|fair|summit|workshop|"
+                                   r"offsite|training|kickoff|kick-off|audit))\b", re.IGNORECASE)
 # what follows "title it", "call it" or "name it" when no name is given yet: "later", "tomorrow", "as …", "something like
 # …", "a day", "after the client", "whatever"
 NO_TITLE_YET = re.compile(r"\W*(?:a\s+day|a\s+night|quits|off|done|even|later|tomorrow|soon|afterwards?|after|something|"

@@ -23,7 +23,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from registries import evidence_numbers, money_phrases, number_words, quantity_products
-from registries.currencies import currencies_named, currency_meant, currency_mentions, english_frequency
+from registries.currencies import currencies_named, currency_meant, currency_mentions
 from registries.numbers import NumberFound
 
 from ..exchange import reference_currencies
@@ -77,6 +77,8 @@ _ORDINAL_PLACES = (r"(?:hospital|clinic|site|office|building|terminal|gate|stop|
                    r"client|customer|appointment|session|leg|plant|factory|warehouse|campus)s?\b")
 # a night's count in the languages people mix in: "2 nights", "1 noc", "3 nuits", "2 Nächte" (and "2 n")
 _NIGHT_WORDS = lexicon.NIGHTS + r"|nts?|n"
+# a message whose first words are a dotted day and what was bought that day ("26.11 lunch 145 kr, …")
+DOTTED_HEADING = re.compile(r"\s*\d{1,2}\.\d{1,2}\.?:?[ \t]+[^\W\d_]")
 DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # "the lunch of day 24", "dia 23", "giorno 9": the day of the month, the way Portuguese, Spanish and Italian say it (in
@@ -142,6 +144,8 @@ _DATE_PATTERNS = [
     # "3 Dec", "15th of December", "3. December" (the German way: the dot makes the number a day)
     ("absolute", re.compile(rf"(?<![\d.,])\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?:of\s+)?{_MONTHS}\.?(?:,?\s+\d{{4}})?(?![\w])",
                             re.IGNORECASE)),
+    # "26-Oct", "3-dec-2026": a day and its month's name joined by a dash, as spreadsheets write them
+    ("absolute", re.compile(rf"(?<![\w.,/-])\d{{1,2}}-{_MONTHS}\.?(?:-(?:20)?\d\d)?(?![\w-])", re.IGNORECASE)),
     # "December 3", never "December 23,00" (an amount after the month)
     ("absolute", re.compile(rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w]|[.,/]\d)",
                             re.IGNORECASE)),
@@ -158,9 +162,12 @@ _DATE_PATTERNS = [
     # what was bought and its price (a day of the last three months only)
     ("dotted_lead", re.compile(r"(?:^|(?<=[;\n])|(?<=[;,]\s)|(?<=^- )|(?<=\n- )|(?<=^\* )|(?<=\n\* )|(?<=^• )|(?<=\n• ))[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|"
                                r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE | re.MULTILINE)),
-    # "dinner 312 kr. 27.11 lunch 135 kr": the same after a sentence's end, a day of the last three weeks only
-    ("dotted_dashed", re.compile(r"(?<=[.!?]\s)[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+[^\W\d_][^;,.\n]*?\d(?:[.,]\d\d\b|"
-                                 r"\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE)),
+    # "26.11 lunch 145 kr, … dinner 312 kr. 27.11 lunch 135 kr": the same after a sentence's end, in a message whose
+    # first words are headed by a dotted day too, a day of the last three weeks only, before the thing bought and its
+    # price with nothing else priced or joined between (never "Parking 5 eur. 12.11 for lunch and 3.20 for coffee")
+    ("dotted_sentence", re.compile(r"(?<=[.!?]\s)[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+(?!(?:for|and|more|per|eur|euros?|sek|kr|"
+                                   r"chf|pln|usd|gbp|each|extra|in|on|at|to|pm|am|h|uhr)\b)[^\W\d_][^;,.\n&+]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|"
+                                   r"euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE)),
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
@@ -211,6 +218,9 @@ _DATE_PATTERNS = [
     ("weekday", re.compile("(?:" + "|".join(rf"(?<=\b{w}\s)" for w in (
         "lunch dinner breakfast brunch coffee drinks taxi cab uber bolt train flight bus metro parking hotel fuel petrol "
         "ferry tram snack snacks ticket tickets").split()) + r")()(wed|sat|sun)\.?(?=\s+(?:[€$£]\s*)?\d)", re.IGNORECASE)),
+    # before the part of the day it was: "dinner wed evening", "sat morning" (never "the sun in the evening")
+    ("weekday", re.compile(r"(?<!\bthe\s)\b()(wed|sat|sun)\.?(?=\s+(?:evening|morning|afternoon|night|noon|lunchtime)\b)",
+                           re.IGNORECASE)),
     # heading what was bought: "sat lunch 12,50", "sun train back 79,90" (never "sat down", "sun was out")
     ("weekday", re.compile(r"(?:^|(?<=[.!;,:]\s))[ \t]*()(sat|sun|wed)\b\.?(?=[ \t]+(?:(?:the|a|my)\s+)?(?:lunch|dinner|breakfast|"
                            r"brunch|brekkie|coffee|drinks|taxi|cab|uber|bolt|lyft|train|flight|bus|metro|tram|parking|hotel|"
@@ -309,6 +319,9 @@ def find_dates(text: str, today: date) -> list[DateFound]:
             if kind in ("dotted_near", "dotted_lead", "dotted_to", "dotted_beside", "dotted_was", "dotted_dashed") and (
                     value is None or (today - date.fromisoformat(value)).days > (
                         14 if kind == "dotted_was" else 21 if kind == "dotted_dashed" else 92)):
+                continue
+            if kind == "dotted_sentence" and (value is None or not 0 <= (today - date.fromisoformat(value)).days <= 21
+                                               or not DOTTED_HEADING.match(text)):
                 continue
             if kind == "dotted_weekday" and (value is None or not m.group(0).lower().startswith(
                     _WEEKDAYS[date.fromisoformat(value).weekday()][:3])):
@@ -526,6 +539,8 @@ def _resolve_date(kind: str, m: re.Match[str], today: date) -> str | None:
             value = None  # "4-5" read as 4 May in a November claim: no day of this trip, so asked about
     else:
         cleaned = re.sub(r"(\d)(?:(?:st|nd|rd|th)\b|\.(?=\s))", r"\1", m.group(0), flags=re.IGNORECASE).replace(" of ", " ")
+        cleaned = re.sub(r"^(\d{1,2})-([A-Za-z]+)\.?(?:-((?:20)?\d\d))?$", lambda d: f"{d.group(1)} {d.group(2)}" + (
+            f" {d.group(3) if len(d.group(3)) == 4 else '20' + d.group(3)}" if d.group(3) else ""), cleaned)  # "26-Oct"
         value = _parse(cleaned, today)
     return value.isoformat() if value else None
 
@@ -1330,35 +1345,15 @@ _VENUE = re.compile(r"\b(?:at|from|in)\s+(?:the\s+)?(?P<name>[a-zà-ÿ][a-zà-ÿ
                     r"restaurant|bar|bistro|brasserie|trattoria|pizzeria|kitchen|deli|bakery|pub|grill|diner)\b")
 
 
-# "hotel amigo 176 for 1 night": a place to stay named in lower case after the word for it, before its price or its
-# nights ("hotel 2 nights", "hotel breakfast 12", "hotel zimmer 120" name no place)
-_LODGING_NAMED = re.compile(r"\b(?P<kind>hotel|hostel|pension)\s+(?P<name>[a-zà-ÿ][a-zà-ÿ'-]{2,})(?=\s*(?:[\d€$£(,;:]|for\b|x\b|"
-                            r"-\s*\d|$))(?!\s*(?:for\s+)?\d+\s*(?:nights?|nites?|nts?|n)\b)")  # (before its nights: the
-# hotel's name alone, as the engine reads it: "hotel inntel 2 nts" is Inntel)
-_STAYS_OWN_THINGS = frozenset("minibar wifi wlan checkout check-in checkin late early extra incl "
-                               # the room and the night in the languages people mix in ("hotel zimmer 120,00")
-                               "zimmer chambre camera stanza habitación habitacion kamer quarto pokój pokoj nocleg "
-                               "übernachtung ubernachtung overnachting pernottamento citytax touristtax kurtaxe "
-                               "ortstaxe taxe tassa".split())
-
-
 def venue_names(text: str) -> list[tuple[int, int, str]]:
     """"lunch at the polbud canteen": a place named in lower case by a word no dictionary knows and the kind of
-    place it is ("Polbud canteen"), with where it stands; "hotel amigo 176": the hotel's name after the word for it
-    ("Hotel Amigo")."""
+    place it is ("Polbud canteen"), with where it stands."""
     found = []
     for m in _VENUE.finditer(text):
         word = m.group("name")
         if word in _KNOWN_WORDS or word in _NOT_NAMES or word in _PLACES or known_word(word):
             continue
         found.append((m.start("name"), m.end("kind"), f"{word[0].upper()}{word[1:]} {m.group('kind')}"))
-    for m in _LODGING_NAMED.finditer(text):
-        word = m.group("name")
-        if word in _KNOWN_WORDS or word in _NOT_NAMES or word in _PLACES or english_frequency(word) > 1e-6 or word in (
-                lexicon.CATEGORY_WORDS) or word in _STAYS_OWN_THINGS or word in lexicon.PLACE_NOUNS or word in lexicon.MERCHANTS or _near_category(word) or re.fullmatch(
-                    lexicon.NIGHTS, word) or re.match(r"n[iy]?[gh]{0,2}t|ni[gh]{1,2}", word) or _near_merchant(word):
-            continue
-        found.append((m.start("kind"), m.end("name"), f"{m.group('kind').capitalize()} {word[0].upper()}{word[1:]}"))
     return found
 
 
