@@ -250,6 +250,16 @@ def test_the_corpus_passes_with_the_local_interpreter_and_nothing_is_unsafe() ->
     assert parts["holdout-40"]["passed"] >= 16
     assert parts["holdout-38"]["conversations"] >= 13
     assert parts["holdout-38"]["passed"] >= 21
+    # a twenty-ninth round (2026-12-07, twenty-third session): 12 conversations of long narrative messages with asides
+    # (dev-42: 3 passed before, 0 unsafe once one expectation's act name was put right; worked on), and 13 conversations
+    # of people telling how they paid, who was there and what the company card covered, kept blind until measured on
+    # the round's first commit (holdout-43: 7 passed before, 2 unsafe; 7 and 2 after it; 7 and 0 at the end). A third
+    # blind set (holdout-42: a new user's whole claim; 11 passed before, 3 unsafe; 11 and 3 after the first commit; 15
+    # and 1 at the end, a hotel's name cut at its digits) is kept in tests/heldout/holdout-42: docs/evaluation.md
+    assert parts["dev-42"]["conversations"] >= 12
+    assert parts["dev-42"]["passed"] >= 3
+    assert parts["holdout-43"]["conversations"] >= 13
+    assert parts["holdout-43"]["passed"] >= 7
 
 
 def test_the_corpus_covers_every_phrasing_family() -> None:
