@@ -69,6 +69,7 @@ from .values import (
     DAY_NUMBERED,
     DOTTED_HEADING,
     NUMBERED_DAY,
+    SENTENCE_LEAD_REST,
     SPACED_DOTTED_DAY,
     TRAVEL_TIME,
     WEEKDAY_OF_A_WEEK,
@@ -3043,10 +3044,7 @@ _MONEY_SAID = re.compile(rf"[€$£¥]|\b(?:{_MONEY_CODES})\b|\d\s*(?:{_MONEY_CO
 _LEAD_START = re.compile(r"(?:^|[;\n]|[;,]\s)[ \t]*(?:[-*•][ \t]+)?$")  # ("- 5.10 lunch Hiltl 32.50": a row of a list)
 _LEAD_REST = re.compile(r"\.?[ \t]+[^\W\d_][^;,\n]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|"
                         r"pln\b|zł|czk\b|kč))", re.IGNORECASE)
-# … and after a sentence's end, the thing's words before its price holding no stop of their own
-_SENTENCE_LEAD_REST = re.compile(r"\.?[ \t]+(?!(?:for|and|more|per|eur|euros?|sek|kr|chf|pln|usd|gbp|each|extra|in|on|at|to|pm|"
-                                 r"am|h|uhr)\b)[^\W\d_][^;,.\n&+]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|"
-                                 r"gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč))", re.IGNORECASE)
+_SENTENCE_LEAD_REST = re.compile(SENTENCE_LEAD_REST, re.IGNORECASE)  # … and after a sentence's end
 # the price said beside a dotted day: after "was", or written as money is (a decimal comma, a currency)
 _MONEY_WORD = r"(?:€|eur\b|euros?\b|czk\b|kč|chf\b|sek\b|nok\b|dkk\b|pln\b|zł|huf\b|ft\b|gbp\b|£|kr\b|usd\b|\$)"
 _PRICE_BESIDE = re.compile(r"\s+(?:was|were|is|cost|costs|came\s+to)\s+(?:[€$£]\s*)?\d|\s+(?:(?:paid|for|at|total|eur|€)\s+)?"

@@ -77,6 +77,11 @@ _ORDINAL_PLACES = (r"(?:hospital|clinic|site|office|building|terminal|gate|stop|
                    r"client|customer|appointment|session|leg|plant|factory|warehouse|campus)s?\b")
 # a night's count in the languages people mix in: "2 nights", "1 noc", "3 nuits", "2 Nächte" (and "2 n")
 _NIGHT_WORDS = lexicon.NIGHTS + r"|nts?|n"
+# what follows a dotted day heading a sentence: the thing bought, then its price, with no stop, join or other price
+# between (never "… 12.11 for lunch and 3.20 for coffee"); read by the reader and, after the day, by the audit
+SENTENCE_LEAD_REST = (r"\.?[ \t]+(?!(?:for|and|more|per|eur|euros?|sek|kr|chf|pln|usd|gbp|each|extra|in|on|at|to|pm|am|h|uhr)\b)"
+                      r"[^\W\d_][^;,.\n&+]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|"
+                      r"czk\b|kč))")
 # a message whose first words are a dotted day and what was bought that day ("26.11 lunch 145 kr, …")
 DOTTED_HEADING = re.compile(r"\s*\d{1,2}\.\d{1,2}\.?:?[ \t]+[^\W\d_]")
 DAY_DOT = re.compile(rf"(?<=\d)\.(?=\s+(?:of\s+)?{_MONTHS}\b)", re.IGNORECASE)
@@ -165,9 +170,7 @@ _DATE_PATTERNS = [
     # "26.11 lunch 145 kr, … dinner 312 kr. 27.11 lunch 135 kr": the same after a sentence's end, in a message whose
     # first words are headed by a dotted day too, a day of the last three weeks only, before the thing bought and its
     # price with nothing else priced or joined between (never "Parking 5 eur. 12.11 for lunch and 3.20 for coffee")
-    ("dotted_sentence", re.compile(r"(?<=[.!?]\s)[ \t]*\d{1,2}\.\d{1,2}\.?(?=[ \t]+(?!(?:for|and|more|per|eur|euros?|sek|kr|"
-                                   r"chf|pln|usd|gbp|each|extra|in|on|at|to|pm|am|h|uhr)\b)[^\W\d_][^;,.\n&+]*?\d(?:[.,]\d\d\b|\s?(?:€|eur\b|"
-                                   r"euros?\b|sek\b|kr\b|chf\b|gbp\b|£|\$|usd\b|pln\b|zł|czk\b|kč)))", re.IGNORECASE)),
+    ("dotted_sentence", re.compile(r"(?<=[.!?]\s)[ \t]*\d{1,2}\.\d{1,2}\.?(?=" + SENTENCE_LEAD_REST + ")", re.IGNORECASE)),
     # "change the date of line 2 to 1.12": a dotted day the date is changed to
     ("dotted_to", re.compile(r"(?<=\bto\s)\d{1,2}\.\d{1,2}\.?(?![\d,]|\.\d)")),
     # "25.11: taxi 31": a dotted day and month heading a line (a day of the last three months only)
@@ -316,12 +319,11 @@ def find_dates(text: str, today: date) -> list[DateFound]:
                 value = beside[1].isoformat() if beside[1] else None  # "12/9 (Wed)": the reading that was a Wednesday
             if kind == "dotted_to" and not DATE_CHANGED_TO.search(text[:m.start()]):
                 continue
-            if kind in ("dotted_near", "dotted_lead", "dotted_to", "dotted_beside", "dotted_was", "dotted_dashed") and (
-                    value is None or (today - date.fromisoformat(value)).days > (
-                        14 if kind == "dotted_was" else 21 if kind == "dotted_dashed" else 92)):
+            if kind in ("dotted_near", "dotted_lead", "dotted_to", "dotted_beside", "dotted_was", "dotted_dashed",
+                        "dotted_sentence") and (value is None or (today - date.fromisoformat(value)).days > (
+                            14 if kind == "dotted_was" else 21 if kind in ("dotted_dashed", "dotted_sentence") else 92)):
                 continue
-            if kind == "dotted_sentence" and (value is None or not 0 <= (today - date.fromisoformat(value)).days <= 21
-                                               or not DOTTED_HEADING.match(text)):
+            if kind == "dotted_sentence" and (date.fromisoformat(value) > today or not DOTTED_HEADING.match(text)):
                 continue
             if kind == "dotted_weekday" and (value is None or not m.group(0).lower().startswith(
                     _WEEKDAYS[date.fromisoformat(value).weekday()][:3])):
